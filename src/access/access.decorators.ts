@@ -1,0 +1,54 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiForbiddenResponse,
+  ApiInternalServerErrorResponse,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { ErrorResponseDto } from '../common/error-response.dto';
+import type { Permission } from './permissions';
+
+export const ACCESS_KEY = 'finapi:access';
+
+export type AccessRule = { public: true } | { public: false; permissions: Permission[]; allowPasswordChange?: boolean };
+
+const commonErrors = [
+  ApiBadRequestResponse({ description: 'Invalid input', type: ErrorResponseDto }),
+  ApiTooManyRequestsResponse({ description: 'Rate limited', type: ErrorResponseDto }),
+  ApiInternalServerErrorResponse({ description: 'A bug: never expected', type: ErrorResponseDto }),
+];
+
+/** Opens a route to everyone, logged in or not. */
+export function Public(): MethodDecorator & ClassDecorator {
+  return applyDecorators(SetMetadata(ACCESS_KEY, { public: true } satisfies AccessRule), ...commonErrors);
+}
+
+/**
+ * The one route decorator: the caller must present a valid token whose membership holds every
+ * listed permission. With no permission listed, any logged-in member may call the route.
+ * Drives the guard, the Swagger security and error responses, and the actuator's api-list.
+ */
+export function RequirePermissions(...permissions: Permission[]): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    SetMetadata(ACCESS_KEY, { public: false, permissions } satisfies AccessRule),
+    ApiBearerAuth('bearer'),
+    ApiUnauthorizedResponse({ description: 'No token, or an expired or revoked one', type: ErrorResponseDto }),
+    ApiForbiddenResponse({
+      description: permissions.length ? `Requires ${permissions.join(', ')}` : 'A password change is required first',
+      type: ErrorResponseDto,
+    }),
+    ...commonErrors,
+  );
+}
+
+/** The only route a token issued for a temporary password may call. */
+export function PasswordChangeRoute(): MethodDecorator {
+  return applyDecorators(
+    SetMetadata(ACCESS_KEY, { public: false, permissions: [], allowPasswordChange: true } satisfies AccessRule),
+    ApiBearerAuth('bearer'),
+    ApiUnauthorizedResponse({ description: 'No token, or an expired or revoked one', type: ErrorResponseDto }),
+    ...commonErrors,
+  );
+}

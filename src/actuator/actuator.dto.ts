@@ -1,0 +1,39 @@
+export class ApiRouteDto {
+  HTTP_method: string;
+  path: string;
+  /** Permissions the caller's role must hold; empty for public routes and for any logged-in member. */
+  permissions: string[];
+  /** Roles holding every required permission; empty for a public route. */
+  roles: string[];
+  tags: string[];
+  request_parameters: string[];
+  /** `true` when no token is needed. */
+  public: boolean;
+}
+
+export class ApiGroupDto {
+  name: string;
+  tag: string;
+  description: string;
+  number_of_APIs: number;
+  records: ApiRouteDto[];
+}
+
+export class ApiListDto {
+  totalNumberOfAPIs: number;
+  records: ApiGroupDto[];
+}
+
+export class BuildDto {
+  packageVersion: string;
+  node: string;
+  startedAt: string;
+  commit: string | null;
+}
+
+export class InfoDto {
+  name: string;
+  /** The API release the service implements. */
+  version: string;
+  build: BuildDto;
+}

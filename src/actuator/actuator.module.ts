@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { ActuatorController } from './actuator.controller';
+import { ActuatorService } from './actuator.service';
+
+@Module({
+  imports: [TerminusModule.forRoot({ logger: false })],
+  controllers: [ActuatorController],
+  providers: [ActuatorService],
+})
+export class ActuatorModule {}

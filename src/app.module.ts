@@ -1,0 +1,68 @@
+import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import { AccessModule } from './access/access.module';
+import { ActuatorModule } from './actuator/actuator.module';
+import { AuthModule } from './auth/auth.module';
+import { ErrorFilter } from './common/error-filter';
+import { APP_CONFIG, AppConfig } from './config/config';
+import { DatabaseModule } from './database/database.module';
+import { UsersModule } from './users/users.module';
+
+/** Secrets that must never reach a log line. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["idempotency-key"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.currentPassword',
+  '*.newPassword',
+  '*.temporaryPassword',
+  '*.token',
+];
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, databaseUrl: string, logStream?: DestinationStream): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        LoggerModule.forRoot({
+          // Only API calls are logged; the default would also match the unprefixed pages and log twice.
+          forRoutes: [{ path: '{/*splat}', method: RequestMethod.ALL }],
+          pinoHttp: [
+            {
+              level: config.logLevel,
+              genReqId: (req) => (req as { id?: string }).id ?? '',
+              redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+              customProps: () => ({ service: 'finapi' }),
+              serializers: {
+                req: (req: { id: string; method: string; url: string; remoteAddress?: string }) => ({
+                  id: req.id,
+                  method: req.method,
+                  // The query string may carry anything; only the path is logged.
+                  url: req.url.split('?')[0],
+                  remoteAddress: req.remoteAddress,
+                }),
+              },
+            },
+            logStream as DestinationStream,
+          ],
+        }),
+        DatabaseModule.forRoot(databaseUrl, config.dbPoolSize),
+        AccessModule,
+        UsersModule,
+        AuthModule,
+        ActuatorModule,
+      ],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: APP_FILTER, useClass: ErrorFilter },
+      ],
+      exports: [APP_CONFIG],
+    };
+  }
+}

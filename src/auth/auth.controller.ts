@@ -1,0 +1,50 @@
+import { Body, Controller, Delete, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse, ApiForbiddenResponse } from '@nestjs/swagger';
+import { PasswordChangeRoute, Public } from '../access/access.decorators';
+import { CurrentPrincipal, Principal } from '../access/principal';
+import { ErrorResponseDto } from '../common/error-response.dto';
+import { ApiRequest, clientAddress } from '../common/http';
+import { AuthService } from './auth.service';
+import { AuthorizationRequestDto, AuthorizationResponseDto, ChangePasswordDto, LogoutResponseDto } from './dto/authorization.dto';
+
+@ApiTags('authorization')
+@Controller('authorization')
+export class AuthController {
+  constructor(private readonly auth: AuthService) {}
+
+  /** Validates login and password and issues a token per membership (specification 2.1, 2.2). */
+  @Post()
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({ summary: 'Log in with login and password' })
+  @ApiOkResponse({ type: AuthorizationResponseDto })
+  @ApiUnauthorizedResponse({ description: 'Wrong login or password (same answer for an unknown login)', type: ErrorResponseDto })
+  @ApiForbiddenResponse({ description: 'exception.authorization.user_on_hold: the user is On Hold', type: ErrorResponseDto })
+  login(@Body() dto: AuthorizationRequestDto, @Req() request: ApiRequest): Promise<AuthorizationResponseDto> {
+    return this.auth.login(dto.login, dto.password, clientAddress(request));
+  }
+
+  /** Revokes the presented token. */
+  @Delete()
+  @PasswordChangeRoute()
+  @ApiOperation({ summary: 'Log out: revoke the presented token' })
+  @ApiOkResponse({ type: LogoutResponseDto })
+  async logout(@CurrentPrincipal() principal: Principal, @Req() request: ApiRequest): Promise<LogoutResponseDto> {
+    await this.auth.logout(principal, clientAddress(request));
+    return { status: 'ok', message: 'Token revoked', action: 'TOKEN_REVOKED' };
+  }
+
+  /** Changes the caller's password; the only call a temporary-password token may make. Answers new tokens. */
+  @Post('password')
+  @HttpCode(200)
+  @PasswordChangeRoute()
+  @ApiOperation({ summary: 'Change the password (required after a release)' })
+  @ApiOkResponse({ type: AuthorizationResponseDto })
+  changePassword(
+    @CurrentPrincipal() principal: Principal,
+    @Body() dto: ChangePasswordDto,
+    @Req() request: ApiRequest,
+  ): Promise<AuthorizationResponseDto> {
+    return this.auth.changePassword(principal, dto, clientAddress(request));
+  }
+}

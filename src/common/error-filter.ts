@@ -1,0 +1,35 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FieldError } from './api-error';
+import { toApiError } from './error-mapping';
+
+export interface ErrorBody {
+  status: 'error';
+  code: string;
+  message: string;
+  errors: FieldError[];
+  requestId: string;
+}
+
+/** The one exception filter: every error leaves the service in the shape of api-conventions.md. */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ErrorFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const request = ctx.getRequest<FastifyRequest>();
+    const reply = ctx.getResponse<FastifyReply>();
+    const { error, expected } = toApiError(exception);
+    if (!expected) this.logger.error({ err: exception, requestId: request?.id }, error.message);
+    const body: ErrorBody = {
+      status: 'error',
+      code: error.code,
+      message: error.message,
+      errors: error.errors,
+      requestId: String(request?.id ?? ''),
+    };
+    if (error.status === 401) void reply.header('WWW-Authenticate', 'Bearer');
+    void reply.status(error.status).header('Content-Type', 'application/json; charset=utf-8').send(body);
+  }
+}

@@ -1,0 +1,20 @@
+export class FieldErrorDto {
+  /** Path of the offending field, e.g. `totalPrice.amount`. */
+  parameter: string;
+  /** What is wrong with it. */
+  message: string;
+}
+
+/** The body of every 4xx and 5xx answer. */
+export class ErrorResponseDto {
+  /** Always `error`. */
+  status: 'error';
+  /** Stable dotted key that clients can translate, e.g. `exception.validation`. */
+  code: string;
+  /** Human-readable explanation. */
+  message: string;
+  /** Field-level problems; empty when the error is not about a field. */
+  errors: FieldErrorDto[];
+  /** Correlates the answer with the service's logs (also sent as the X-Request-Id header). */
+  requestId: string;
+}

@@ -1,0 +1,39 @@
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ApiError, FieldError } from './api-error';
+
+function collect(errors: ValidationError[], prefix: string, out: FieldError[]): void {
+  for (const error of errors) {
+    const parameter = prefix ? `${prefix}.${error.property}` : error.property;
+    for (const [kind, text] of Object.entries(error.constraints ?? {})) {
+      let message = text;
+      if (kind === 'whitelistValidation') message = 'is not a known field';
+      else if (message.startsWith(`${error.property} `)) message = message.slice(error.property.length + 1);
+      else if (message.startsWith('nested property ') || message.startsWith('each value in '))
+        message = message.replace(`${error.property} `, '');
+      out.push({ parameter, message });
+    }
+    if (error.children?.length) collect(error.children, parameter, out);
+  }
+}
+
+export function toApiError(errors: ValidationError[]): ApiError {
+  const fieldErrors: FieldError[] = [];
+  collect(errors, '', fieldErrors);
+  if (fieldErrors.length === 0) fieldErrors.push({ parameter: 'body', message: 'must be a JSON object' });
+  const message = fieldErrors.map((e) => (e.parameter ? `${e.parameter} ${e.message}` : e.message)).join('; ');
+  return ApiError.badRequest('exception.validation', message, fieldErrors);
+}
+
+/** The one validation pipe: unknown fields are rejected, values are converted to DTO classes. */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    transform: true,
+    transformOptions: { enableImplicitConversion: false },
+    stopAtFirstError: false,
+    validationError: { target: false, value: false },
+    exceptionFactory: toApiError,
+  });
+}

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+
+/** The service's settings, read once from the environment and validated before anything starts. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  tokenTtlSeconds: number;
+  bcryptCost: number;
+  adminLogin: string;
+  adminPassword: string;
+  adminPasswordGenerated: boolean;
+  logLevel: LogLevel;
+  dbPoolSize: number;
+  /** Idle time after which a temporary password stops working. */
+  temporaryPasswordTtlSeconds: number;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+  }
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+export const PASSWORD_MIN_BYTES = 8;
+export const PASSWORD_MAX_BYTES = 72;
+
+/** Reads and validates the environment; throws a ConfigError naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(databaseUrl);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'must be a URL like postgres://user:password@host:5432/database');
+    }
+    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+      throw new ConfigError('DATABASE_URL', `must use the postgres:// scheme, got "${url.protocol}"`);
+    }
+  }
+  const logLevel = (env.LOG_LEVEL?.trim() || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  }
+  const adminLogin = (env.ADMIN_LOGIN?.trim() || 'admin').toLowerCase();
+  if (!/^[a-z0-9._@-]{3,64}$/.test(adminLogin)) {
+    throw new ConfigError('ADMIN_LOGIN', 'must be 3 to 64 characters of letters, digits and . _ @ -');
+  }
+  let adminPassword = env.ADMIN_PASSWORD ?? '';
+  const adminPasswordGenerated = adminPassword === '';
+  if (adminPasswordGenerated) adminPassword = randomBytes(12).toString('base64url');
+  const bytes = Buffer.byteLength(adminPassword, 'utf8');
+  if (bytes < PASSWORD_MIN_BYTES || bytes > PASSWORD_MAX_BYTES) {
+    throw new ConfigError('ADMIN_PASSWORD', `must be ${PASSWORD_MIN_BYTES} to ${PASSWORD_MAX_BYTES} bytes long`);
+  }
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST?.trim() || '0.0.0.0',
+    databaseUrl,
+    dataDir: resolve(env.DATA_DIR?.trim() || './data'),
+    tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 1800, 1, 31 * 24 * 3600),
+    bcryptCost: int(env, 'BCRYPT_COST', 12, 4, 15),
+    adminLogin,
+    adminPassword,
+    adminPasswordGenerated,
+    logLevel,
+    dbPoolSize: int(env, 'DB_POOL_SIZE', 20, 1, 500),
+    temporaryPasswordTtlSeconds: int(env, 'TEMPORARY_PASSWORD_TTL_SECONDS', 24 * 3600, 1, 30 * 24 * 3600),
+  };
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,17 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { dataSourceOptions } from './data-source-options';
+import { UnitOfWork } from './unit-of-work';
+
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forRoot(url: string, poolSize: number): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(url, poolSize), migrationsRun: true, retryAttempts: 3, retryDelay: 1000 })],
+      providers: [UnitOfWork],
+      exports: [UnitOfWork],
+    };
+  }
+}

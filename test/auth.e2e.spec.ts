@@ -1,0 +1,279 @@
+import { createHash } from 'node:crypto';
+import { adminToken, aUser, login } from './helpers/actors';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, startServer, TestServer } from './helpers/server';
+
+const AUTH = '/api/v1/authorization';
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+describe('authorization', () => {
+  let server: TestServer;
+  let admin: string;
+
+  beforeAll(async () => {
+    server = await startServer();
+    admin = await adminToken(server);
+  });
+  afterAll(() => server.stop());
+
+  it('answers the specification 2.2 shape with a token per membership', async () => {
+    const before = Date.now();
+    const response = await server.request('POST', AUTH, { body: { login: ADMIN_LOGIN.toUpperCase(), password: ADMIN_PASSWORD } });
+    expect(response.status).toBe(200);
+    const body = response.body;
+    expect(body).toMatchObject({ status: 'ok', action: 'TOKEN_CREATED' });
+    expect(typeof body.message).toBe('string');
+    expect(Object.keys(body).sort()).toEqual(['action', 'authorizationToken', 'members', 'message', 'status']);
+    expect(body.authorizationToken.token).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 random bits
+    expect(body.authorizationToken.expiresAt).toMatch(ISO_UTC);
+    const expires = Date.parse(body.authorizationToken.expiresAt);
+    expect(expires).toBeGreaterThanOrEqual(before + 1800_000 - 5000);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 1800_000 + 5000);
+    expect(body.members).toHaveLength(1);
+    const member = body.members[0];
+    expect(member.role).toBe('administrator');
+    expect(member.user).toEqual({ id: expect.any(String), name: 'Administrator' });
+    expect(member.organization).toEqual({
+      id: expect.any(String),
+      type: 'support',
+      name: expect.any(String),
+      identificationStatus: 'not_available',
+      contract_info: { id: expect.any(String), personType: 'base' },
+    });
+    expect(member.permissions).toEqual(expect.arrayContaining(['USER_MANAGER', 'USER_RELEASER', 'USER_VIEWER']));
+    expect(member.token.token).toBe(body.authorizationToken.token);
+    expect(member.token.expiresAt).toMatch(ISO_UTC);
+  });
+
+  it('stores tokens only as SHA-256 hashes', async () => {
+    const token = await login(server, ADMIN_LOGIN, ADMIN_PASSWORD);
+    const { rows } = await server.db.query(`SELECT encode(token_hash, 'hex') AS h FROM auth_tokens`);
+    const hash = createHash('sha256').update(token).digest('hex');
+    expect(rows.map((r) => r.h)).toContain(hash);
+    const dump = JSON.stringify((await server.db.query('SELECT * FROM auth_tokens')).rows);
+    expect(dump).not.toContain(token);
+  });
+
+  it('accepts both the Bearer and the TOKEN scheme, and nothing else', async () => {
+    const bearer = await server.request('GET', '/api/v1/profiles/my', { headers: { authorization: `Bearer ${admin}` } });
+    expect(bearer.status).toBe(200);
+    expect(bearer.body.role).toBe('administrator');
+    const tokenScheme = await server.request('GET', '/api/v1/profiles/my', { headers: { authorization: `TOKEN ${admin}` } });
+    expect(tokenScheme.status).toBe(200);
+    const basic = await server.request('GET', '/api/v1/profiles/my', { headers: { authorization: `Basic ${admin}` } });
+    expect(basic.status).toBe(401);
+    expect(basic.body.code).toBe('exception.authorization.token_malformed');
+    const unknown = await server.request('GET', '/api/v1/profiles/my', { headers: { authorization: `Bearer ${'x'.repeat(43)}` } });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.code).toBe('exception.authorization.token_invalid');
+  });
+
+  it('gives the caller profile with role and permissions', async () => {
+    const user = await aUser(server, admin, { role: 'merchant', name: 'Shop' });
+    const profile = await server.request('GET', '/api/v1/profiles/my', { token: user.token });
+    expect(profile.status).toBe(200);
+    expect(profile.body).toMatchObject({
+      status: 'ok',
+      user: { id: user.id, login: user.login, name: 'Shop', status: 'active' },
+      role: 'merchant',
+      organization: { id: user.organizationId, type: 'merchant', name: 'Shop' },
+    });
+    expect(profile.body.permissions).toEqual(expect.arrayContaining(['COIN_CLOSURE', 'COIN_MAIN_STATUS_SETTER', 'COIN_OWNER']));
+    expect(profile.body.permissions).not.toContain('USER_MANAGER');
+  });
+
+  it('revokes the presented token on logout, and only that token', async () => {
+    const first = await login(server, ADMIN_LOGIN, ADMIN_PASSWORD);
+    const second = await login(server, ADMIN_LOGIN, ADMIN_PASSWORD);
+    const out = await server.request('DELETE', AUTH, { token: first });
+    expect(out.status).toBe(200);
+    expect(out.body).toMatchObject({ status: 'ok', action: 'TOKEN_REVOKED' });
+    expect((await server.request('GET', '/api/v1/profiles/my', { token: first })).status).toBe(401);
+    expect((await server.request('DELETE', AUTH, { token: first })).status).toBe(401);
+    expect((await server.request('GET', '/api/v1/profiles/my', { token: second })).status).toBe(200);
+  });
+
+  it('answers an unknown login and a wrong password alike', async () => {
+    const user = await aUser(server, admin);
+    const wrong = await server.request('POST', AUTH, { body: { login: user.login, password: 'wrong-password' } });
+    const unknown = await server.request('POST', AUTH, { body: { login: 'nobody-here', password: 'wrong-password' } });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    const strip = (b: Record<string, unknown>) => ({ ...b, requestId: undefined });
+    expect(strip(wrong.body)).toEqual(strip(unknown.body));
+    expect(wrong.body.code).toBe('exception.authorization.invalid_credentials');
+  });
+
+  it('puts a user On Hold at exactly the third failure in a row, and a success resets the count', async () => {
+    const user = await aUser(server, admin);
+    const attempt = (password: string) => server.request('POST', AUTH, { body: { login: user.login, password } });
+    expect((await attempt('bad-1')).status).toBe(401);
+    expect((await attempt('bad-2')).status).toBe(401);
+    expect((await attempt(user.password)).status).toBe(200); // resets
+    expect((await attempt('bad-3')).status).toBe(401);
+    expect((await attempt('bad-4')).status).toBe(401);
+    const state = await server.request('GET', `/api/v1/users/${user.id}`, { token: admin });
+    expect(state.body.user).toMatchObject({ status: 'active', failedAttempts: 2 });
+    expect((await attempt('bad-5')).status).toBe(401); // third in a row
+    const held = await server.request('GET', `/api/v1/users/${user.id}`, { token: admin });
+    expect(held.body.user).toMatchObject({ status: 'on_hold', failedAttempts: 3 });
+    // The hold revoked the tokens the user had.
+    expect((await server.request('GET', '/api/v1/profiles/my', { token: user.token })).status).toBe(401);
+    // On Hold: the right password is a 403 with its code; a wrong one the same 401 as ever.
+    const right = await attempt(user.password);
+    expect(right.status).toBe(403);
+    expect(right.body.code).toBe('exception.authorization.user_on_hold');
+    const wrong = await attempt('bad-6');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.code).toBe('exception.authorization.invalid_credentials');
+  });
+
+  it('holds a user after 20 parallel wrong attempts with a consistent count', async () => {
+    const user = await aUser(server, admin);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => server.request('POST', AUTH, { body: { login: user.login, password: `wrong-${i}` } })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(401));
+    const { rows } = await server.db.query('SELECT status, failed_attempts FROM users WHERE id = $1', [user.id]);
+    expect(rows[0]).toEqual({ status: 'on_hold', failed_attempts: 20 });
+    const holds = await server.db.query(`SELECT count(*)::int AS n FROM user_actions WHERE user_id = $1 AND action = 'user_held'`, [
+      user.id,
+    ]);
+    expect(holds.rows[0].n).toBe(1);
+    const failures = await server.db.query(`SELECT count(*)::int AS n FROM user_actions WHERE user_id = $1 AND action = 'login_failed'`, [
+      user.id,
+    ]);
+    expect(failures.rows[0].n).toBe(20);
+    const right = await server.request('POST', AUTH, { body: { login: user.login, password: user.password } });
+    expect(right.status).toBe(403);
+    expect(right.body.code).toBe('exception.authorization.user_on_hold');
+  });
+
+  it('releases a held user with a temporary password that only allows a password change, once', async () => {
+    const user = await aUser(server, admin);
+    for (let i = 0; i < 3; i++) await server.request('POST', AUTH, { body: { login: user.login, password: `nope-${i}` } });
+
+    const list = await server.request('POST', '/api/v1/users/view', {
+      token: admin,
+      body: { filter: { statuses: ['on_hold'], login: user.login } },
+    });
+    expect(list.status).toBe(200);
+    expect(list.body.records.map((r: { id: string }) => r.id)).toEqual([user.id]);
+
+    const release = await server.request('POST', `/api/v1/users/${user.id}/release`, { token: admin });
+    expect(release.status).toBe(200);
+    const { temporaryPassword, expiresAt } = release.body;
+    expect(typeof temporaryPassword).toBe('string');
+    expect(temporaryPassword.length).toBeGreaterThanOrEqual(12);
+    expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
+    expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
+    expect((await server.request('POST', `/api/v1/users/${user.id}/release`, { token: admin })).status).toBe(409);
+
+    // The old password no longer works.
+    expect((await server.request('POST', AUTH, { body: { login: user.login, password: user.password } })).status).toBe(401);
+
+    const temp = await server.request('POST', AUTH, { body: { login: user.login, password: temporaryPassword } });
+    expect(temp.status).toBe(200);
+    expect(temp.body.action).toBe('PASSWORD_CHANGE_REQUIRED');
+    const limited = temp.body.authorizationToken.token;
+    expect(temp.body.members[0].permissions).toEqual([]);
+
+    // The limited token may do nothing but change the password.
+    const denied = await server.request('GET', '/api/v1/profiles/my', { token: limited });
+    expect(denied.status).toBe(403);
+    expect(denied.body.code).toBe('exception.authorization.password_change_required');
+
+    // The temporary password works once.
+    const again = await server.request('POST', AUTH, { body: { login: user.login, password: temporaryPassword } });
+    expect(again.status).toBe(401);
+    expect(again.body.code).toBe('exception.authorization.temporary_password_expired');
+
+    const short = await server.request('POST', `${AUTH}/password`, {
+      token: limited,
+      body: { currentPassword: temporaryPassword, newPassword: 'short' },
+    });
+    expect(short.status).toBe(400);
+    expect(short.body.errors[0].parameter).toBe('newPassword');
+    const badCurrent = await server.request('POST', `${AUTH}/password`, {
+      token: limited,
+      body: { currentPassword: 'not-it-at-all', newPassword: 'brand-new-pass' },
+    });
+    expect(badCurrent.status).toBe(400);
+
+    const changed = await server.request('POST', `${AUTH}/password`, {
+      token: limited,
+      body: { currentPassword: temporaryPassword, newPassword: 'brand-new-pass' },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.action).toBe('TOKEN_CREATED');
+    const fresh = changed.body.authorizationToken.token;
+    expect((await server.request('GET', '/api/v1/profiles/my', { token: fresh })).status).toBe(200);
+    expect((await server.request('GET', '/api/v1/profiles/my', { token: limited })).status).toBe(401);
+    expect((await server.request('POST', AUTH, { body: { login: user.login, password: 'brand-new-pass' } })).body.action).toBe(
+      'TOKEN_CREATED',
+    );
+
+    const actions = await server.request('POST', `/api/v1/users/${user.id}/actions/view`, { token: admin, body: { pageSize: 100 } });
+    expect(actions.status).toBe(200);
+    const kinds = actions.body.records.map((r: { action: string }) => r.action);
+    for (const kind of ['user_created', 'login_succeeded', 'login_failed', 'user_held', 'user_released', 'password_changed']) {
+      expect(kinds).toContain(kind);
+    }
+    const releaseRecord = actions.body.records.find((r: { action: string }) => r.action === 'user_released');
+    expect(releaseRecord.actorUserId).toEqual(expect.any(String));
+    expect(releaseRecord.address).toBe('127.0.0.1');
+  });
+
+  it('refuses passwords over 72 bytes instead of truncating them', async () => {
+    const long = 'é'.repeat(37); // 74 bytes, 37 characters
+    const created = await server.request('POST', '/api/v1/users', {
+      token: admin,
+      body: { login: 'long-pass', password: long, name: 'Long', role: 'individual' },
+    });
+    expect(created.status).toBe(400);
+    expect(created.body.errors).toEqual([{ parameter: 'password', message: expect.stringContaining('72 bytes') }]);
+    const loginLong = await server.request('POST', AUTH, { body: { login: ADMIN_LOGIN, password: ADMIN_PASSWORD + 'x'.repeat(70) } });
+    expect(loginLong.status).toBe(400);
+    const seven = await server.request('POST', '/api/v1/users', {
+      token: admin,
+      body: { login: 'short-pass', password: '1234567', name: 'S', role: 'individual' },
+    });
+    expect(seven.status).toBe(400);
+  });
+
+  it('rejects a login request without its fields', async () => {
+    const response = await server.request('POST', AUTH, { body: { login: 'admin' } });
+    expect(response.status).toBe(400);
+    expect(response.body.errors.map((e: { parameter: string }) => e.parameter)).toContain('password');
+  });
+});
+
+describe('token and temporary password expiry', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ TOKEN_TTL_SECONDS: '2', TEMPORARY_PASSWORD_TTL_SECONDS: '2' });
+  });
+  afterAll(() => server.stop());
+
+  it('stops accepting a token at expiresAt', async () => {
+    const response = await server.request('POST', AUTH, { body: { login: ADMIN_LOGIN, password: ADMIN_PASSWORD } });
+    const { token, expiresAt } = response.body.authorizationToken;
+    expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(2000);
+    expect((await server.request('GET', '/api/v1/profiles/my', { token })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(expiresAt) - Date.now()) + 300));
+    const expired = await server.request('GET', '/api/v1/profiles/my', { token });
+    expect(expired.status).toBe(401);
+    expect(expired.body.code).toBe('exception.authorization.token_invalid');
+  });
+
+  it('stops accepting a temporary password after its lifetime', async () => {
+    const admin = await login(server, ADMIN_LOGIN, ADMIN_PASSWORD);
+    const user = await aUser(server, admin);
+    for (let i = 0; i < 3; i++) await server.request('POST', AUTH, { body: { login: user.login, password: `nope-${i}` } });
+    const release = await server.request('POST', `/api/v1/users/${user.id}/release`, { token: admin });
+    expect(release.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2300));
+    const late = await server.request('POST', AUTH, { body: { login: user.login, password: release.body.temporaryPassword } });
+    expect(late.status).toBe(401);
+    expect(late.body.code).toBe('exception.authorization.temporary_password_expired');
+  });
+});

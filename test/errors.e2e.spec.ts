@@ -1,0 +1,125 @@
+import { Client, Pool } from 'pg';
+import { adminToken } from './helpers/actors';
+import { ADMIN_LOGIN, startExpectingFailure, startServer, TestServer } from './helpers/server';
+
+function expectErrorShape(body: Record<string, unknown>, code: string): void {
+  expect(body).toEqual({ status: 'error', code, message: expect.any(String), errors: expect.any(Array), requestId: expect.any(String) });
+  expect(JSON.stringify(body)).not.toMatch(/at \w+ \(|QueryFailedError|node_modules|SELECT |Error:/);
+}
+
+describe('the error contract', () => {
+  let server: TestServer;
+  let admin: string;
+  beforeAll(async () => {
+    server = await startServer();
+    admin = await adminToken(server);
+  });
+  afterAll(() => server.stop());
+
+  it('answers validation failures with 400 and field paths', async () => {
+    const response = await server.request('POST', '/api/v1/users', { token: admin, body: { login: 'x', password: 1, role: 'individual' } });
+    expect(response.status).toBe(400);
+    expectErrorShape(response.body, 'exception.validation');
+    const parameters = response.body.errors.map((e: { parameter: string }) => e.parameter);
+    expect(parameters).toEqual(expect.arrayContaining(['login', 'password', 'name']));
+    expect(response.headers.get('content-type')).toContain('application/json');
+  });
+
+  it('answers an unknown route with 404', async () => {
+    const response = await server.request('GET', '/api/v1/no-such-thing');
+    expect(response.status).toBe(404);
+    expectErrorShape(response.body, 'exception.not_found');
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const response = await server.request('POST', '/api/v1/authorization', {
+      rawBody: '{"login": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(400);
+    expectErrorShape(response.body, 'exception.request.malformed_json');
+  });
+
+  it('answers a body that is not an object with 400', async () => {
+    const response = await server.request('POST', '/api/v1/authorization', {
+      rawBody: '"just a string"',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(400);
+    expectErrorShape(response.body, 'exception.validation');
+  });
+
+  it('answers a non-JSON body with 415', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+      const response = await server.request('POST', '/api/v1/authorization', {
+        rawBody: 'login=admin&password=x',
+        headers: { 'content-type': type },
+      });
+      expect(response.status).toBe(415);
+      expectErrorShape(response.body, 'exception.request.unsupported_media_type');
+    }
+  });
+
+  it('answers a body over 1 MB with 413', async () => {
+    const big = JSON.stringify({ login: 'admin', password: 'x'.repeat(1024 * 1024) });
+    const response = await server.request('POST', '/api/v1/authorization', {
+      rawBody: big,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(413);
+    expectErrorShape(response.body, 'exception.request.too_large');
+  });
+
+  it('maps a unique violation raised by the database to 409', async () => {
+    // Two creations of the same login race; one wins, the other gets the 409, never a 500.
+    const body = { login: 'race-login', password: 'password-1', name: 'Race', role: 'individual' };
+    const results = await Promise.all(Array.from({ length: 6 }, () => server.request('POST', '/api/v1/users', { token: admin, body })));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409, 409]);
+    for (const r of results.filter((x) => x.status === 409)) expectErrorShape(r.body, 'exception.user.login_taken');
+  });
+
+  it('echoes a request id in the body and the X-Request-Id header', async () => {
+    const response = await server.request('GET', '/api/v1/nowhere', { headers: { 'x-request-id': 'trace-123' } });
+    expect(response.headers.get('x-request-id')).toBe('trace-123');
+    expect(response.body.requestId).toBe('trace-123');
+  });
+
+  it('answers 503 when the database is gone, without internals', async () => {
+    const other = await startServer();
+    const name = new URL(other.databaseUrl).pathname.slice(1);
+    const admin = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      await other.db.end();
+      await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [name]);
+      const health = await other.request('GET', '/api/v1/actuator/health');
+      expect(health.status).toBe(503);
+      expectErrorShape(health.body, 'exception.unavailable');
+      const login = await other.request('POST', '/api/v1/authorization', { body: { login: ADMIN_LOGIN, password: 'whatever-1' } });
+      expect(login.status).toBe(503);
+      expectErrorShape(login.body, 'exception.unavailable');
+    } finally {
+      await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`).catch(() => undefined);
+      await admin.end();
+      other.db = new Pool({ connectionString: other.databaseUrl, max: 1 });
+      await other.stop();
+    }
+  });
+});
+
+describe('configuration', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['TOKEN_TTL_SECONDS', '0'],
+    ['BCRYPT_COST', '40'],
+    ['LOG_LEVEL', 'loud'],
+    ['DATABASE_URL', 'mysql://x@y/z'],
+    ['ADMIN_PASSWORD', 'short'],
+  ])('refuses to start when %s is %s, naming the variable', async (name, value) => {
+    const { code, output } = await startExpectingFailure({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', [name]: value });
+    expect(code).not.toBe(0);
+    expect(output).toContain(`Invalid configuration: ${name}`);
+  });
+});

@@ -1,0 +1,156 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Client, Pool } from 'pg';
+
+export const ADMIN_LOGIN = 'admin';
+export const ADMIN_PASSWORD = 'admin-password-1';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as is, instead of JSON-encoding `body`. */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/** The real service, built by `npm run build`, running in its own process on its own database. */
+export interface TestServer {
+  url: string;
+  /** Every line the service printed (its JSON logs among them). */
+  logs: string[];
+  /** Direct database access for assertions the API does not expose. */
+  db: Pool;
+  databaseUrl: string;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Creates a fresh database on the suite's PostgreSQL; migrations run when the service starts. */
+export async function createDatabase(): Promise<string> {
+  const admin = process.env.TEST_DATABASE_URL;
+  if (!admin) throw new Error('TEST_DATABASE_URL is not set (test/global-setup.mjs sets it)');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const client = new Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function request<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  let body: string | Buffer | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  if (options.token) headers.authorization ??= `Bearer ${options.token}`;
+  const response = await fetch(baseUrl + path, { method, headers, body, signal: AbortSignal.timeout(20_000) });
+  const text = await response.text();
+  let parsed: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  return { status: response.status, body: parsed as T, headers: response.headers, text };
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const databaseUrl = env.DATABASE_URL ?? (await createDatabase());
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'src', 'main.js')], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_LOGIN,
+      ADMIN_PASSWORD,
+      BCRYPT_COST: '4',
+      LOG_LEVEL: 'info',
+      DB_POOL_SIZE: '10',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  let buffered = '';
+  const onData = (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    logs.push(...lines);
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(r, 100, 'waiting'))]);
+    if (code !== 'waiting') throw new Error(`The service exited (${String(code)}):\n${logs.join('\n')}`);
+    if (logs.some((l) => l.includes('finapi listening on'))) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`The service did not start in 30 s:\n${logs.join('\n')}`);
+    }
+  }
+  const db = new Pool({ connectionString: databaseUrl, max: 3 });
+  return {
+    url,
+    logs,
+    db,
+    databaseUrl,
+    request: (method, path, options) => request(url, method, path, options),
+    async stop() {
+      await db.end().catch(() => undefined);
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+    },
+  };
+}
+
+/** Spawns the service and expects it to refuse to start; answers its exit code and output. */
+export async function startExpectingFailure(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'src', 'main.js')], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, output };
+}

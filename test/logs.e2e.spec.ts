@@ -1,0 +1,30 @@
+import { adminToken, aUser } from './helpers/actors';
+import { startServer, TestServer } from './helpers/server';
+
+describe('logs', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ LOG_LEVEL: 'trace' });
+  });
+  afterAll(() => server.stop());
+
+  it('are JSON with a request id, and never contain passwords or tokens', async () => {
+    const admin = await adminToken(server);
+    const user = await aUser(server, admin, { password: 'very-secret-pass-42' });
+    await server.request('POST', '/api/v1/authorization', { body: { login: user.login, password: 'wrong-secret-pass-43' } });
+    await server.request('GET', '/api/v1/profiles/my?token=query-secret-77', { headers: { authorization: `Bearer ${user.token}` } });
+    await server.request('POST', '/api/v1/users/view', { token: admin, headers: { 'x-request-id': 'log-check-1' }, body: {} });
+    await new Promise((r) => setTimeout(r, 300));
+    const lines = server.logs.filter((l) => l.startsWith('{'));
+    expect(lines.length).toBeGreaterThan(5);
+    const records = lines.map((l) => JSON.parse(l));
+    const completed = records.filter((r) => r.msg === 'request completed');
+    expect(completed.length).toBeGreaterThan(3);
+    for (const r of completed) expect(r.req.id).toEqual(expect.any(String));
+    expect(completed.some((r) => r.req.id === 'log-check-1')).toBe(true);
+    const all = server.logs.join('\n');
+    for (const secret of ['very-secret-pass-42', 'wrong-secret-pass-43', 'query-secret-77', user.token, admin]) {
+      expect(all).not.toContain(secret);
+    }
+  });
+});
