@@ -4,6 +4,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 
+/** The built service; FINAPI_DIST points elsewhere when several builds live side by side. */
+const MAIN = join(process.env.FINAPI_DIST ?? join(__dirname, '..', '..', 'dist'), 'src', 'main.js');
+
 export const ADMIN_LOGIN = 'admin';
 export const ADMIN_PASSWORD = 'admin-password-1';
 
@@ -86,7 +89,7 @@ export async function request<T = any>(
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const databaseUrl = env.DATABASE_URL ?? (await createDatabase());
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'src', 'main.js')], {
+  const child: ChildProcess = spawn(process.execPath, [MAIN], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -144,7 +147,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
 
 /** Spawns the service and expects it to refuse to start; answers its exit code and output. */
 export async function startExpectingFailure(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'src', 'main.js')], {
+  const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
