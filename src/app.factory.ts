@@ -8,8 +8,10 @@ import type { DestinationStream } from 'pino';
 import { API_VERSION } from './actuator/actuator.service';
 import { AppModule } from './app.module';
 import { GLOBAL_PREFIX, UNPREFIXED_PATHS } from './common/http';
+import { parseJsonBody } from './common/json-body';
 import { createValidationPipe } from './common/validation';
 import type { AppConfig } from './config/config';
+import { registerPages } from './pages/pages';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -21,10 +23,23 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
       'Financial API service: wallets (coins) in several currencies, transfers, top-ups and more. ' +
         'Log in with `POST /api/v1/authorization`, then press Authorize and paste `authorizationToken.token` ' +
         '(sent as `Authorization: Bearer <token>`; the scheme word `TOKEN` is accepted too). ' +
+        'In this page: open `POST /api/v1/authorization`, press Try it out, enter `{"login": …, "password": …}` and Execute; ' +
+        'copy `authorizationToken.token` from the answer; press Authorize, paste the token alone (without the word `Bearer`) ' +
+        'into `bearer (http, Bearer)`, press Authorize and Close; guarded operations (with a padlock) then send it. ' +
+        'A token expires at its `expiresAt`; `DELETE /api/v1/authorization` revokes it. ' +
+        'People can also log in at `/login`; administrators release users On Hold at `/admin`. ' +
         'Every error answers `{status: "error", code, message, errors[], requestId}`.',
     )
     .setVersion(API_VERSION)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The token from POST /api/v1/authorization' }, 'bearer')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          "Paste `authorizationToken.token` (or a member's `token.token`) from POST /api/v1/authorization, without the word Bearer",
+      },
+      'bearer',
+    )
     .build();
   return SwaggerModule.createDocument(app, config);
 }
@@ -43,10 +58,19 @@ export async function createApp(config: AppConfig, databaseUrl: string, logStrea
   });
   const fastify = adapter.getInstance();
   // JSON only: any other body type is a 415, not a string handed to the validators.
-  fastify.removeContentTypeParser(['text/plain']);
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
   });
+  // The login page, the administrator's console and the security headers (CSP, no framing, nosniff).
+  registerPages(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, databaseUrl, logStream), adapter, {
     bufferLogs: true,

@@ -9,6 +9,11 @@ import { ErrorFilter } from './common/error-filter';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { DatabaseModule } from './database/database.module';
 import { UsersModule } from './users/users.module';
+import { CoinsModule } from './coins/coins.module';
+import { CurrenciesModule } from './currencies/currencies.module';
+import { LedgerModule } from './ledger/ledger.module';
+import { TransactionsModule } from './transactions/transactions.module';
+import { TransfersModule } from './transfers/transfers.module';
 
 /** Secrets that must never reach a log line. */
 export const REDACTED_PATHS = [
@@ -56,6 +61,11 @@ export class AppModule {
         AccessModule,
         UsersModule,
         AuthModule,
+        LedgerModule,
+        CurrenciesModule,
+        CoinsModule,
+        TransfersModule,
+        TransactionsModule,
         ActuatorModule,
       ],
       providers: [

@@ -1,9 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { Public } from '../access/access.decorators';
+import { Public, RequirePermissions } from '../access/access.decorators';
+import { LedgerService } from '../ledger/ledger.service';
 import { ErrorResponseDto } from '../common/error-response.dto';
-import { ApiListDto, InfoDto } from './actuator.dto';
+import { ApiListDto, InfoDto, LedgerCheckDto } from './actuator.dto';
 import { ActuatorService } from './actuator.service';
 
 @ApiTags('actuator')
@@ -13,6 +14,7 @@ export class ActuatorController {
     private readonly actuator: ActuatorService,
     private readonly health: HealthCheckService,
     private readonly db: TypeOrmHealthIndicator,
+    private readonly ledger: LedgerService,
   ) {}
 
   /** Every API with the permissions it requires and the roles that hold them, grouped by module. */
@@ -40,5 +42,15 @@ export class ActuatorController {
   @ApiOkResponse({ type: InfoDto })
   info(): InfoDto {
     return this.actuator.info();
+  }
+
+  /** Recomputes every coin balance from its ledger entries and checks every operation sums to zero. */
+  @Get('ledger-check')
+  @RequirePermissions('LEDGER_AUDITOR')
+  @ApiOperation({ summary: 'Check the ledger' })
+  @ApiOkResponse({ type: LedgerCheckDto })
+  async ledgerCheck(): Promise<LedgerCheckDto> {
+    const result = await this.ledger.check();
+    return { status: 'ok', balanced: result.mismatches.length === 0, ...result };
   }
 }

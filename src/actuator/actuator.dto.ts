@@ -1,3 +1,5 @@
+import { ApiProperty } from '@nestjs/swagger';
+
 export class ApiRouteDto {
   HTTP_method: string;
   path: string;
@@ -36,4 +38,14 @@ export class InfoDto {
   /** The API release the service implements. */
   version: string;
   build: BuildDto;
+}
+
+export class LedgerCheckDto {
+  status: 'ok';
+  /** True when every balance equals the sum of its entries and every operation sums to zero. */
+  balanced: boolean;
+  checkedCoins: number;
+  checkedOperations: number;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } })
+  mismatches: Record<string, string>[];
 }

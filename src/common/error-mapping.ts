@@ -1,5 +1,6 @@
 import { QueryFailedError } from 'typeorm';
 import { ApiError } from './api-error';
+import { JsonBodyError } from './json-body';
 import { sqlState } from '../database/sql-state';
 
 const CODE_BY_STATUS: Record<number, [string, string]> = {
@@ -55,7 +56,9 @@ function fromFramework(error: unknown): ApiError | undefined {
   const code = typeof e.code === 'string' ? e.code : '';
   if (status === 400 && (code.startsWith('FST_ERR_CTP') || error instanceof SyntaxError)) {
     const empty = code === 'FST_ERR_CTP_EMPTY_JSON_BODY';
-    return ApiError.badRequest('exception.request.malformed_json', empty ? 'The JSON body is empty' : 'The request body is not valid JSON');
+    const message =
+      error instanceof JsonBodyError ? error.message : empty ? 'The JSON body is empty' : 'The request body is not valid JSON';
+    return ApiError.badRequest('exception.request.malformed_json', message);
   }
   const [mapped, message] = CODE_BY_STATUS[status] ?? ['exception.request', 'The request is invalid'];
   return new ApiError(status, mapped, message);

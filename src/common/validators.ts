@@ -21,6 +21,16 @@ export function UuidParam(name: string): ParameterDecorator {
   return Param(name, new ParseUUIDPipe({ exceptionFactory: () => ApiError.invalid(name, 'must be a UUID') }));
 }
 
+/** A coin serial in a path: a numeric string; malformed is a 400. */
+export function SerialParam(name = 'serial'): ParameterDecorator {
+  return Param(name, {
+    transform(value: unknown) {
+      if (typeof value !== 'string' || !/^[1-9][0-9]{0,17}$/.test(value)) throw ApiError.invalid(name, 'must be a coin serial (digits)');
+      return value;
+    },
+  });
+}
+
 /** A password of 8 to 72 bytes (bcrypt's limit); longer is rejected rather than truncated. */
 export function IsPassword(options?: ValidationOptions): PropertyDecorator {
   return (target: object, propertyName: string | symbol) =>

@@ -1,0 +1,95 @@
+import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequirePermissions } from '../access/access.decorators';
+import { CurrentPrincipal, Principal } from '../access/principal';
+import { ErrorResponseDto } from '../common/error-response.dto';
+import { Idempotency, IdempotencyContext, IdempotentRoute } from '../common/idempotency';
+import { SerialParam } from '../common/validators';
+import { CoinsService } from './coins.service';
+import {
+  CloseCoinDto,
+  CloseCoinResponseDto,
+  CoinListDto,
+  CoinResponseDto,
+  CreateCoinDto,
+  RenameCoinDto,
+  SetMainCoinDto,
+} from './dto/coin.dto';
+
+@ApiTags('coins')
+@Controller()
+export class CoinsController {
+  constructor(private readonly coins: CoinsService) {}
+
+  /** Opens a coin for the caller's organization; the first coin of a currency becomes its main one. */
+  @Post('coins')
+  @RequirePermissions('COIN_OWNER')
+  @ApiOperation({ summary: 'Open a coin' })
+  @ApiCreatedResponse({ type: CoinResponseDto })
+  @ApiNotFoundResponse({ description: 'No such issuer', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'The issuer or currency is inactive', type: ErrorResponseDto })
+  async create(@Body() dto: CreateCoinDto, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
+    return { status: 'ok', message: 'Coin created', coin: await this.coins.create(principal, dto) };
+  }
+
+  @Get('coins')
+  @RequirePermissions('COIN_OWNER')
+  @ApiOperation({ summary: "The organization's coins" })
+  @ApiOkResponse({ type: CoinListDto })
+  async list(@CurrentPrincipal() principal: Principal): Promise<CoinListDto> {
+    return { status: 'ok', message: 'OK', coins: await this.coins.list(principal) };
+  }
+
+  /** Chooses the main coin of a currency (release 4.10.0: COIN_MAIN_STATUS_SETTER). */
+  @Post('coins/set-main')
+  @HttpCode(200)
+  @RequirePermissions('COIN_MAIN_STATUS_SETTER')
+  @ApiOperation({ summary: 'Make a coin the main one of its currency' })
+  @ApiOkResponse({ type: CoinResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'The coin is closed or inactive', type: ErrorResponseDto })
+  async setMain(@Body() dto: SetMainCoinDto, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
+    return { status: 'ok', message: 'Main coin set', coin: await this.coins.setMain(principal, dto.serial) };
+  }
+
+  @Get('coins/:serial')
+  @RequirePermissions('COIN_OWNER')
+  @ApiOperation({ summary: 'One of the organization’s coins' })
+  @ApiOkResponse({ type: CoinResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async get(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
+    return { status: 'ok', message: 'OK', coin: await this.coins.get(principal, serial) };
+  }
+
+  /** Renames a coin; it stays active. */
+  @Patch('coins/:serial')
+  @RequirePermissions('COIN_OWNER')
+  @ApiOperation({ summary: 'Rename a coin' })
+  @ApiOkResponse({ type: CoinResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'The coin is closed', type: ErrorResponseDto })
+  async rename(
+    @SerialParam() serial: string,
+    @Body() dto: RenameCoinDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CoinResponseDto> {
+    return { status: 'ok', message: 'Coin renamed', coin: await this.coins.rename(principal, serial, dto.name) };
+  }
+
+  /** Closes a coin (release 4.10.0: COIN_CLOSURE replaces COIN_OWNER here). A non-empty coin needs transferToCoinSerial. */
+  @Post('close/coin/:serial')
+  @HttpCode(200)
+  @RequirePermissions('COIN_CLOSURE')
+  @IdempotentRoute()
+  @ApiOperation({ summary: 'Close a coin' })
+  @ApiOkResponse({ type: CloseCoinResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  close(
+    @SerialParam() serial: string,
+    @Body() dto: CloseCoinDto,
+    @CurrentPrincipal() principal: Principal,
+    @Idempotency() idem: IdempotencyContext,
+  ): Promise<CloseCoinResponseDto> {
+    return this.coins.close(principal, serial, dto, idem);
+  }
+}

@@ -1,0 +1,96 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
+import { CurrencyDto } from '../../currencies/dto/currency.dto';
+import { OperationDto } from '../../transactions/dto/transaction.dto';
+
+export const SERIAL = /^[1-9][0-9]{0,17}$/;
+
+export class CreateCoinDto {
+  /** The issuer (and so the currency) of the new coin. */
+  @IsUUID()
+  issuerId: string;
+
+  @ApiProperty({ example: 'Savings', maxLength: 100 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name: string;
+}
+
+export class RenameCoinDto {
+  @ApiProperty({ example: 'Holidays', maxLength: 100 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name: string;
+}
+
+export class SetMainCoinDto {
+  /** Serial of the coin to make the main one of its currency. */
+  @ApiProperty({ example: '1000000001' })
+  @IsString()
+  @Matches(SERIAL, { message: 'must be a coin serial (digits)' })
+  serial: string;
+}
+
+export class CloseCoinDto {
+  /** Coin that receives the remaining balance; required when the coin is not empty. */
+  @ApiPropertyOptional({ example: '1000000002' })
+  @IsOptional()
+  @IsString()
+  @Matches(SERIAL, { message: 'must be a coin serial (digits)' })
+  transferToCoinSerial?: string;
+}
+
+export class CoinIssuerDto {
+  id: string;
+  sn: number;
+  currency: CurrencyDto;
+}
+
+export class CoinDto {
+  /** Numeric serial, as a string. */
+  @ApiProperty({ example: '1000000001' })
+  serial: string;
+  name: string;
+  /** Balance, a decimal string. */
+  @ApiProperty({ example: '125.50' })
+  amount: string;
+  /** Balance less the amount held by pending requests. */
+  @ApiProperty({ example: '100.50' })
+  availableAmount: string;
+  @ApiProperty({ example: '25.00' })
+  heldAmount: string;
+  issuer: CoinIssuerDto;
+  /** `client` for users' coins, `system` for the operator's technical coins. */
+  @ApiProperty({ enum: ['client', 'system'] })
+  type: string;
+  /** The organization's main coin for this currency. */
+  main: boolean;
+  active: boolean;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  closedAt: string | null;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class CoinResponseDto {
+  status: 'ok';
+  message: string;
+  coin: CoinDto;
+}
+
+export class CoinListDto {
+  status: 'ok';
+  message: string;
+  coins: CoinDto[];
+}
+
+export class CloseCoinResponseDto {
+  status: 'ok';
+  message: string;
+  coin: CoinDto;
+  /** The operation that moved the remaining balance, if there was any. */
+  @ApiProperty({ type: () => OperationDto, nullable: true })
+  process: OperationDto | null;
+}

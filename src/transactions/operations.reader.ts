@@ -1,0 +1,144 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../access/principal';
+import { ApiError } from '../common/api-error';
+import { formatAmount, scaleOf } from '../common/money';
+import { Page, pageOf } from '../common/validators';
+import { query } from '../database/sql';
+import { OperationDto, TransactionViewDto } from './dto/transaction.dto';
+
+interface OperationRow {
+  id: string;
+  type: string;
+  status: string;
+  request_identifier: string | null;
+  request_status: string | null;
+  created_at: Date;
+  updated_at: Date;
+  description: string | null;
+  custom_information: string | null;
+  amount: string;
+  commission: string;
+  code: string;
+  fraction: string;
+  from_coin: string | null;
+  to_coin: string | null;
+  from_organization_id: string | null;
+  to_organization_id: string | null;
+  entries: { id: string; coinSerial: string; amount: string; createdAt: string }[] | null;
+}
+
+const SELECT = `SELECT o.id, o.type, o.status, o.request_identifier, o.request_status, o.created_at, o.updated_at, o.description,
+       o.custom_information, o.amount::text AS amount, o.commission::text AS commission, c.code, c.fraction::text AS fraction,
+       o.from_coin::text AS from_coin, o.to_coin::text AS to_coin, o.from_organization_id, o.to_organization_id,
+       (SELECT json_agg(json_build_object('id', e.id::text, 'coinSerial', e.coin_serial::text, 'amount', e.amount::text,
+                                          'createdAt', e.created_at) ORDER BY e.id)
+          FROM ledger_entries e WHERE e.operation_id = o.id) AS entries
+  FROM operations o JOIN currencies c ON c.id = o.currency_id`;
+
+const SORT_COLUMNS = { createdAt: 'o.created_at', status: 'o.status', type: 'o.type' } as const;
+
+/** Reads operations ("processes") with their ledger entries, as each caller may see them. */
+@Injectable()
+export class OperationsReader {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** One operation, read inside the caller's transaction when given one. */
+  async get(id: string, m?: EntityManager): Promise<OperationDto> {
+    const [row] = await query<OperationRow>(m ?? this.dataSource, `${SELECT} WHERE o.id = $1`, [id]);
+    if (!row) throw ApiError.notFound('exception.transaction.not_found', 'No such transaction');
+    return this.toDto(row);
+  }
+
+  /** An operation the principal may see: auditors see all, others only their organization's. */
+  async getVisible(id: string, principal: Principal): Promise<OperationDto> {
+    const operation = await this.get(id);
+    if (
+      !this.seesAll(principal) &&
+      operation.from?.organizationId !== principal.organizationId &&
+      operation.to?.organizationId !== principal.organizationId
+    ) {
+      throw ApiError.notFound('exception.transaction.not_found', 'No such transaction');
+    }
+    return operation;
+  }
+
+  async view(dto: TransactionViewDto, principal: Principal): Promise<Page<OperationDto>> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const f = dto.filter ?? {};
+    if (!this.seesAll(principal)) {
+      const p = params.push(principal.organizationId);
+      where.push(`(o.from_organization_id = $${p} OR o.to_organization_id = $${p})`);
+    }
+    if (f.ids?.length) where.push(`o.id = ANY($${params.push(f.ids)}::uuid[])`);
+    if (f.types?.length) where.push(`o.type = ANY($${params.push(f.types)}::text[])`);
+    if (f.statuses?.length) where.push(`o.status = ANY($${params.push(f.statuses)}::text[])`);
+    if (f.createdAtFrom) where.push(`o.created_at >= $${params.push(f.createdAtFrom)}::timestamptz`);
+    if (f.createdAtTo) where.push(`o.created_at < $${params.push(f.createdAtTo)}::timestamptz`);
+    if (f.coinSerials?.length) {
+      const p = params.push(f.coinSerials);
+      where.push(`(o.from_coin = ANY($${p}::bigint[]) OR o.to_coin = ANY($${p}::bigint[]))`);
+    }
+    if (f.issuerIds?.length) {
+      const p = params.push(f.issuerIds);
+      where.push(
+        `EXISTS (SELECT 1 FROM coins k WHERE k.serial IN (o.from_coin, o.to_coin) AND k.type = 'client' AND k.issuer_id = ANY($${p}::uuid[]))`,
+      );
+    }
+    if (f.currencyCodes?.length) where.push(`c.code = ANY($${params.push(f.currencyCodes)}::text[])`);
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const sortKey = (['status', 'type', 'createdAt'] as const).find((k) => dto.sort?.[k] !== undefined) ?? 'createdAt';
+    const direction = (dto.sort?.[sortKey] ?? 'desc') === 'asc' ? 'ASC' : 'DESC';
+    const order =
+      sortKey === 'createdAt'
+        ? `o.created_at ${direction}, o.id ${direction}`
+        : `${SORT_COLUMNS[sortKey]} ${direction}, o.created_at DESC, o.id DESC`;
+    const pageSize = dto.pageSize ?? 20;
+    const [{ n }] = await query<{ n: string }>(
+      this.dataSource,
+      `SELECT count(*)::text AS n FROM operations o JOIN currencies c ON c.id = o.currency_id ${clause}`,
+      params,
+    );
+    const rows = await query<OperationRow>(
+      this.dataSource,
+      `${SELECT} ${clause} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(dto.pageNumber ?? 0) * pageSize}`,
+      params,
+    );
+    return pageOf(
+      dto,
+      Number(n),
+      rows.map((r) => this.toDto(r)),
+    );
+  }
+
+  private seesAll(principal: Principal): boolean {
+    return principal.permissions.has('TRANSACTION_AUDITOR');
+  }
+
+  private toDto(row: OperationRow): OperationDto {
+    const scale = scaleOf(row.fraction);
+    return {
+      id: row.id,
+      type: row.type,
+      status: row.status,
+      requestIdentifier: row.request_identifier,
+      requestStatus: row.request_status,
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+      description: row.description,
+      customInformation: row.custom_information,
+      amount: formatAmount(row.amount, scale),
+      commission: formatAmount(row.commission, scale),
+      currency: row.code,
+      from: row.from_coin ? { serial: row.from_coin, organizationId: row.from_organization_id } : null,
+      to: row.to_coin ? { serial: row.to_coin, organizationId: row.to_organization_id } : null,
+      transactions: (row.entries ?? []).map((e) => ({
+        id: e.id,
+        coinSerial: e.coinSerial,
+        amount: formatAmount(e.amount, scale),
+        createdAt: new Date(e.createdAt).toISOString(),
+      })),
+    };
+  }
+}

@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../access/principal';
+import { ApiError } from '../common/api-error';
+import { IdempotencyContext, IdempotencyService } from '../common/idempotency';
+import { formatAmount, Money, parseAmount, scaleOf } from '../common/money';
+import { query } from '../database/sql';
+import { LedgerService } from '../ledger/ledger.service';
+import { OperationsReader } from '../transactions/operations.reader';
+import { BankTopUpDto, OperationResultDto, TransferCalculationDto, TransferRequestDto } from './dto/transfer.dto';
+
+interface CoinInfo {
+  serial: string;
+  organization_id: string;
+  issuer_id: string;
+  currency_id: string;
+  code: string;
+  fraction: string;
+  type: 'client' | 'system';
+}
+
+/** Transfers between coins and bank top-ups: every movement goes through the ledger. */
+@Injectable()
+export class TransfersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly ledger: LedgerService,
+    private readonly idempotency: IdempotencyService,
+    private readonly operations: OperationsReader,
+  ) {}
+
+  private async coins(serials: string[]): Promise<Map<string, CoinInfo>> {
+    const rows = await query<CoinInfo>(
+      this.dataSource,
+      `SELECT c.serial::text AS serial, c.organization_id, c.issuer_id, c.currency_id, cu.code, cu.fraction::text AS fraction, c.type
+         FROM coins c JOIN currencies cu ON cu.id = c.currency_id WHERE c.serial = ANY($1::bigint[])`,
+      [serials],
+    );
+    return new Map(rows.map((r) => [r.serial, r]));
+  }
+
+  /** Checks what can be checked before taking locks; answers both coins and the exact amount. */
+  private async prepare(principal: Principal, dto: TransferRequestDto): Promise<{ payer: CoinInfo; payee: CoinInfo; amount: Money }> {
+    const { srcValue, destValue } = dto.paymentTool;
+    if (srcValue === destValue) throw ApiError.invalid('paymentTool.destValue', 'must be another coin than srcValue');
+    const coins = await this.coins([srcValue, destValue]);
+    const payer = coins.get(srcValue);
+    if (!payer || payer.organization_id !== principal.organizationId)
+      throw ApiError.notFound('exception.coin.not_found', `No coin ${srcValue}`);
+    const payee = coins.get(destValue);
+    if (!payee || payee.type !== 'client') throw ApiError.notFound('exception.coin.not_found', `No coin ${destValue}`);
+    if (payer.type !== 'client') throw ApiError.invalid('paymentTool.srcValue', 'must not be a technical coin');
+    if (payer.currency_id !== payee.currency_id)
+      throw ApiError.invalid('paymentTool.destValue', 'must hold the same currency as the payer coin');
+    const amount = parseAmount(dto.amount, scaleOf(payer.fraction));
+    return { payer, payee, amount };
+  }
+
+  async calculate(principal: Principal, dto: TransferRequestDto): Promise<TransferCalculationDto> {
+    const { payer, amount } = await this.prepare(principal, dto);
+    const scale = scaleOf(payer.fraction);
+    const commission = new Money(0);
+    return {
+      status: 'ok',
+      message: 'OK',
+      currency: payer.code,
+      payerAmount: formatAmount(amount.plus(commission), scale),
+      payeeAmount: formatAmount(amount, scale),
+      commission: formatAmount(commission, scale),
+    };
+  }
+
+  async transfer(principal: Principal, dto: TransferRequestDto, idem: IdempotencyContext): Promise<OperationResultDto> {
+    return this.idempotency.run(
+      principal.userId,
+      idem,
+      201,
+      async (m) => {
+        const { payer, payee, amount } = await this.prepare(principal, dto);
+        const locked = await this.ledger.lock(m, [payer.serial, payee.serial]);
+        for (const coin of [payer, payee]) {
+          if (!locked.get(coin.serial)?.usable)
+            throw ApiError.conflict('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
+        }
+        const id = await this.ledger.post(
+          m,
+          {
+            type: 'transfer',
+            currencyId: payer.currency_id,
+            amount,
+            fromCoin: payer.serial,
+            toCoin: payee.serial,
+            description: dto.description ?? null,
+            customInformation: dto.customInformation ?? null,
+            requestIdentifier: idem.key ?? null,
+            createdBy: principal.userId,
+            entries: [
+              { coin: payer.serial, amount: amount.negated() },
+              { coin: payee.serial, amount },
+            ],
+          },
+          locked,
+        );
+        return { status: 'ok' as const, message: 'Transfer completed', process: await this.operations.get(id, m) };
+      },
+      (r) => r.process.id,
+    );
+  }
+
+  /** Credits a coin from its issuer's bank-settlement coin (staff; request flows come later). */
+  async bankTopUp(principal: Principal, dto: BankTopUpDto, idem: IdempotencyContext): Promise<OperationResultDto> {
+    return this.idempotency.run(
+      principal.userId,
+      idem,
+      201,
+      async (m) => {
+        const coin = (await this.coins([dto.coinSerial])).get(dto.coinSerial);
+        if (!coin || coin.type !== 'client') throw ApiError.notFound('exception.coin.not_found', `No coin ${dto.coinSerial}`);
+        const amount = parseAmount(dto.amount, scaleOf(coin.fraction));
+        const settlement = await this.ledger.systemCoin(m, coin.issuer_id, 'bank_settlement');
+        const locked = await this.ledger.lock(m, [coin.serial, settlement]);
+        if (!locked.get(coin.serial)?.usable)
+          throw ApiError.conflict('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
+        const id = await this.ledger.post(
+          m,
+          {
+            type: 'bank_top_up',
+            currencyId: coin.currency_id,
+            amount,
+            fromCoin: settlement,
+            toCoin: coin.serial,
+            description: dto.description ?? null,
+            customInformation: dto.customInformation ?? null,
+            requestIdentifier: idem.key ?? null,
+            createdBy: principal.userId,
+            details: dto.bankAccountNumber ? { bankAccountNumber: dto.bankAccountNumber } : {},
+            entries: [
+              { coin: settlement, amount: amount.negated() },
+              { coin: coin.serial, amount },
+            ],
+          },
+          locked,
+        );
+        return { status: 'ok' as const, message: 'Bank top-up completed', process: await this.operations.get(id, m) };
+      },
+      (r) => r.process.id,
+    );
+  }
+}
