@@ -136,10 +136,12 @@ export interface Page<T> {
   pageSize: number;
   totalRecords: number;
   totalPages: number;
+  /** Present (true) when totalRecords is the planner's estimate of a very large result. */
+  totalRecordsEstimated?: boolean;
   records: T[];
 }
 
-export function pageOf<T>(request: PageRequestDto, totalRecords: number, records: T[]): Page<T> {
+export function pageOf<T>(request: PageRequestDto, totalRecords: number, records: T[], exact = true): Page<T> {
   const pageSize = request.pageSize ?? 20;
   return {
     status: 'ok',
@@ -148,6 +150,7 @@ export function pageOf<T>(request: PageRequestDto, totalRecords: number, records
     pageSize,
     totalRecords,
     totalPages: Math.ceil(totalRecords / pageSize),
+    ...(exact ? {} : { totalRecordsEstimated: true }),
     records,
   };
 }

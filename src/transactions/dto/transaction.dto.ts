@@ -151,5 +151,7 @@ export class TransactionPageDto {
   pageSize: number;
   totalRecords: number;
   totalPages: number;
+  /** Present (true) when more than 1,000 operations match: totalRecords is then the planner estimate. */
+  totalRecordsEstimated?: boolean;
   records: OperationDto[];
 }
