@@ -7,7 +7,8 @@ export function dataSourceOptions(url: string, poolSize = 20): DataSourceOptions
   return {
     type: 'postgres',
     url,
-    entities: [join(root, 'src', '**', '*.entity.js')],
+    // The schema is written as SQL migrations; data access is SQL in repositories, so no entity classes.
+    entities: [],
     migrations: [join(root, 'migrations', '*.js')],
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',

@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import { Money } from '../common/money';
 import { query } from '../database/sql';
-import { SYSTEM_ORGANIZATION_ID } from '../users/entities/organization.entity';
+import { SYSTEM_ORGANIZATION_ID } from '../users/users.types';
 
 /** Technical coins of the operator's `system` organization, one of each kind per issuer. */
 export type SystemCoinKind = 'bank_settlement' | 'commission' | 'cash_desk' | 'exchange_reserve' | 'voucher_reserve';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
 import { IdempotencyContext, IdempotencyService } from '../common/idempotency';
@@ -29,9 +29,10 @@ export class TransfersService {
     private readonly operations: OperationsReader,
   ) {}
 
-  private async coins(serials: string[]): Promise<Map<string, CoinInfo>> {
+  /** Reads coins on the caller's transaction when given one: a second pool connection per transaction starves the pool under load. */
+  private async coins(serials: string[], m?: EntityManager): Promise<Map<string, CoinInfo>> {
     const rows = await query<CoinInfo>(
-      this.dataSource,
+      m ?? this.dataSource,
       `SELECT c.serial::text AS serial, c.organization_id, c.issuer_id, c.currency_id, cu.code, cu.fraction::text AS fraction, c.type
          FROM coins c JOIN currencies cu ON cu.id = c.currency_id WHERE c.serial = ANY($1::bigint[])`,
       [serials],
@@ -40,10 +41,14 @@ export class TransfersService {
   }
 
   /** Checks what can be checked before taking locks; answers both coins and the exact amount. */
-  private async prepare(principal: Principal, dto: TransferRequestDto): Promise<{ payer: CoinInfo; payee: CoinInfo; amount: Money }> {
+  private async prepare(
+    principal: Principal,
+    dto: TransferRequestDto,
+    m?: EntityManager,
+  ): Promise<{ payer: CoinInfo; payee: CoinInfo; amount: Money }> {
     const { srcValue, destValue } = dto.paymentTool;
     if (srcValue === destValue) throw ApiError.invalid('paymentTool.destValue', 'must be another coin than srcValue');
-    const coins = await this.coins([srcValue, destValue]);
+    const coins = await this.coins([srcValue, destValue], m);
     const payer = coins.get(srcValue);
     if (!payer || payer.organization_id !== principal.organizationId)
       throw ApiError.notFound('exception.coin.not_found', `No coin ${srcValue}`);
@@ -76,7 +81,7 @@ export class TransfersService {
       idem,
       201,
       async (m) => {
-        const { payer, payee, amount } = await this.prepare(principal, dto);
+        const { payer, payee, amount } = await this.prepare(principal, dto, m);
         const locked = await this.ledger.lock(m, [payer.serial, payee.serial]);
         for (const coin of [payer, payee]) {
           if (!locked.get(coin.serial)?.usable)
@@ -114,7 +119,7 @@ export class TransfersService {
       idem,
       201,
       async (m) => {
-        const coin = (await this.coins([dto.coinSerial])).get(dto.coinSerial);
+        const coin = (await this.coins([dto.coinSerial], m)).get(dto.coinSerial);
         if (!coin || coin.type !== 'client') throw ApiError.notFound('exception.coin.not_found', `No coin ${dto.coinSerial}`);
         const amount = parseAmount(dto.amount, scaleOf(coin.fraction));
         const settlement = await this.ledger.systemCoin(m, coin.issuer_id, 'bank_settlement');

@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { query } from '../database/sql';
 import type { OrganizationType, Role } from '../access/permissions';
-import type { UserActionKind } from './entities/user-action.entity';
-import type { UserStatus } from './entities/user.entity';
+import type { UserActionKind, UserStatus } from './users.types';
 
 export interface UserRow {
   id: string;

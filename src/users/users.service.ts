@@ -6,7 +6,7 @@ import { pageOf, Page } from '../common/validators';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { CreateUserDto, ReleaseResponseDto, UserActionDto, UserRecordDto, UserViewDto, USER_SORT_FIELDS } from './dto/users.dto';
-import { SUPPORT_ORGANIZATION_ID } from './entities/organization.entity';
+import { SUPPORT_ORGANIZATION_ID } from './users.types';
 import { PasswordHasher } from './password-hasher';
 import { MembershipRow, UserRow, UsersRepository } from './users.repository';
 
