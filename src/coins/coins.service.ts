@@ -125,7 +125,7 @@ export class CoinsService {
       idem,
       200,
       async (m) => {
-        const coin = await this.own(principal, serial, m);
+        await this.own(principal, serial, m); // 404 unless it is the caller's
         const target = dto.transferToCoinSerial;
         if (target === serial) throw ApiError.invalid('transferToCoinSerial', 'must be another coin');
         const locked = await this.ledger.lock(m, target ? [serial, target] : [serial]);
