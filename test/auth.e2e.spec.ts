@@ -115,7 +115,7 @@ describe('authorization', () => {
     expect(state.body.user).toMatchObject({ status: 'active', failedAttempts: 2 });
     expect((await attempt('bad-5')).status).toBe(401); // third in a row
     const held = await server.request('GET', `/api/v1/users/${user.id}`, { token: admin });
-    expect(held.body.user).toMatchObject({ status: 'on_hold', failedAttempts: 3 });
+    expect(held.body.user).toMatchObject({ status: 'on_hold', failedAttempts: 3, heldAt: expect.any(String) });
     // The hold revoked the tokens the user had.
     expect((await server.request('GET', '/api/v1/profiles/my', { token: user.token })).status).toBe(401);
     // On Hold: the right password is a 403 with its code; a wrong one the same 401 as ever.

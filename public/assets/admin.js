@@ -54,8 +54,8 @@
       cell(row, 'Failed attempts', String(user.failedAttempts), 'num');
       var since = cell(row, 'On Hold since', '');
       var time = document.createElement('time');
-      time.dateTime = user.updatedAt;
-      time.textContent = f.formatTime(user.updatedAt);
+      time.dateTime = user.heldAt ?? user.updatedAt;
+      time.textContent = f.formatTime(user.heldAt ?? user.updatedAt);
       since.appendChild(time);
       var action = cell(row, 'Action', '');
       if (canRelease) {

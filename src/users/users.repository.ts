@@ -14,6 +14,7 @@ export interface UserRow {
   password_change_required: boolean;
   temporary_password_expires_at: Date | null;
   temporary_password_used_at: Date | null;
+  held_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }

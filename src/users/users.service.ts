@@ -181,6 +181,7 @@ export class UsersService implements OnApplicationBootstrap {
       status: user.status,
       failedAttempts: user.failed_attempts,
       passwordChangeRequired: user.password_change_required,
+      heldAt: user.held_at ? user.held_at.toISOString() : null,
       createdAt: user.created_at.toISOString(),
       updatedAt: user.updated_at.toISOString(),
       members: memberships.map((m) => ({

@@ -116,6 +116,9 @@ export class UserRecordDto {
   status: string;
   failedAttempts: number;
   passwordChangeRequired: boolean;
+  /** When the user was put On Hold; null while active. */
+  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  heldAt: string | null;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
   @ApiProperty({ format: 'date-time' })
