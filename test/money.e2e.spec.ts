@@ -11,7 +11,10 @@ describe('money smoke', () => {
   afterAll(() => server.stop());
 
   it('creates a currency, an issuer, coins, tops up and transfers', async () => {
-    const currency = await server.request('POST', '/api/v1/currencies', { token: admin, body: { code: 'USD', name: 'US dollar', fraction: 100 } });
+    const currency = await server.request('POST', '/api/v1/currencies', {
+      token: admin,
+      body: { code: 'USD', name: 'US dollar', fraction: 100 },
+    });
     expect(currency.status).toBe(201);
     const issuer = await server.request('POST', '/api/v1/issuers', { token: admin, body: { currencyCode: 'USD', name: 'Bank' } });
     expect(issuer.status).toBe(201);
@@ -46,7 +49,10 @@ describe('money smoke', () => {
     expect(view.body.totalRecords).toBe(2);
     const check = await server.request('GET', '/api/v1/actuator/ledger-check', { token: admin });
     expect(check.body).toMatchObject({ balanced: true });
-    const close = await server.request('POST', `/api/v1/close/coin/${a.body.coin.serial}`, { token: alice.token, body: { transferToCoinSerial: b.body.coin.serial } });
+    const close = await server.request('POST', `/api/v1/close/coin/${a.body.coin.serial}`, {
+      token: alice.token,
+      body: { transferToCoinSerial: b.body.coin.serial },
+    });
     expect(close.status).toBe(200);
     expect(close.body.coin.active).toBe(false);
   });

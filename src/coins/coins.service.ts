@@ -105,7 +105,14 @@ export class CoinsService {
   /** Makes the coin the main one of its currency for the organization; the previous main one stops being it. */
   async setMain(principal: Principal, serial: string): Promise<CoinDto> {
     return this.uow.run(async (m) => {
-      const coin = await this.own(principal, serial, m, true);
+      const { currency } = await this.own(principal, serial, m);
+      // Lock every coin of the organization in this currency (serial order), so racing set-mains queue up
+      // instead of both clearing the old main coin and colliding on the one-main-coin index.
+      await query(m, 'SELECT serial FROM coins WHERE organization_id = $1 AND currency_id = $2 ORDER BY serial FOR UPDATE', [
+        principal.organizationId,
+        currency.id,
+      ]);
+      const coin = await this.own(principal, serial, m);
       if (coin.closed_at || !coin.active)
         throw ApiError.conflict('exception.coin.inactive', 'A closed or inactive coin cannot be the main one');
       await query(

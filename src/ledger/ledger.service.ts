@@ -5,6 +5,9 @@ import { Money } from '../common/money';
 import { query } from '../database/sql';
 import { SYSTEM_ORGANIZATION_ID } from '../users/users.types';
 
+/** Balances are NUMERIC(38,18): their absolute value stays below 10^20. */
+const BALANCE_LIMIT = new Money('1e20');
+
 /** Technical coins of the operator's `system` organization, one of each kind per issuer. */
 export type SystemCoinKind = 'bank_settlement' | 'commission' | 'cash_desk' | 'exchange_reserve' | 'voucher_reserve';
 
@@ -101,6 +104,13 @@ export class LedgerService {
       if (coin.currency_id !== posting.currencyId) throw new Error(`Coin ${serial} is not in the operation's currency`);
       if (coin.type === 'client' && delta.isNegative() && new Money(coin.balance).minus(coin.held).plus(delta).isNegative()) {
         throw ApiError.conflict('exception.coin.insufficient_funds', `Coin ${serial} has insufficient available funds`);
+      }
+      // NUMERIC(38,18) holds 20 integer digits: a balance beyond that is a state conflict, not a malformed value.
+      if (new Money(coin.balance).plus(delta).abs().gte(BALANCE_LIMIT)) {
+        throw ApiError.conflict(
+          'exception.coin.balance_limit',
+          `The balance of coin ${serial} would exceed the largest amount a coin holds`,
+        );
       }
     }
     const owner = (serial?: string | null) => (serial ? (coins.get(serial)?.organization_id ?? null) : null);

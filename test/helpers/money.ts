@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import Decimal from 'decimal.js';
+import { ApiResponse, RequestOptions, TestServer } from './server';
+
+/** Exact decimal arithmetic for assertions (amounts never pass through a JS number). */
+export const Dec = Decimal.clone({ precision: 80, toExpNeg: -40, toExpPos: 40 });
+
+export function sumOf(amounts: string[]): Decimal {
+  return amounts.reduce((sum, a) => sum.plus(a), new Dec(0));
+}
+
+export interface Recorded {
+  method: string;
+  path: string;
+  status: number;
+  body: unknown;
+}
+
+/**
+ * Wraps a server so every answer is recorded: `expectCleanResponses()` then asserts that none was
+ * a 5xx and that every error answer had the convention's body shape.
+ */
+export function recording(server: TestServer): TestServer & { recorded: Recorded[]; expectCleanResponses(): void } {
+  const recorded: Recorded[] = [];
+  return {
+    ...server,
+    recorded,
+    async request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>> {
+      const response = await server.request<T>(method, path, options);
+      recorded.push({ method, path, status: response.status, body: response.body });
+      return response;
+    },
+    expectCleanResponses() {
+      const seen = recorded.splice(0);
+      const faults = seen.filter((r) => r.status >= 500).map((r) => `${r.method} ${r.path} → ${r.status} ${JSON.stringify(r.body)}`);
+      expect(faults).toEqual([]);
+      const malformed = seen
+        .filter((r) => r.status >= 400 && !hasErrorShape(r.body))
+        .map((r) => `${r.method} ${r.path} → ${r.status} ${JSON.stringify(r.body)}`);
+      expect(malformed).toEqual([]);
+    },
+  };
+}
+
+function hasErrorShape(body: unknown): boolean {
+  if (!body || typeof body !== 'object') return false;
+  const b = body as Record<string, unknown>;
+  return (
+    Object.keys(b).sort().join(',') === 'code,errors,message,requestId,status' &&
+    b.status === 'error' &&
+    typeof b.code === 'string' &&
+    /^exception(\.[a-z_]+)+$/.test(b.code) &&
+    typeof b.message === 'string' &&
+    Array.isArray(b.errors) &&
+    typeof b.requestId === 'string' &&
+    !/at \w+ \(|QueryFailedError|node_modules|SELECT |INSERT |Error:/.test(JSON.stringify(b))
+  );
+}
+
+/** Asserts an error answer: its status, the convention's shape and (optionally) its code and a field path. */
+export function expectError(response: ApiResponse, status: number, code?: string, parameter?: string): void {
+  const context = `${response.status} ${response.text}`;
+  expect(`${response.status}`).toBe(`${status}`);
+  expect(hasErrorShape(response.body)).toBe(true);
+  if (code) expect({ code: response.body.code, context }).toEqual({ code, context });
+  if (parameter) expect(response.body.errors.map((e: { parameter: string }) => e.parameter)).toContain(parameter);
+}
+
+/** Asserts a success status, showing the body when it is not. */
+export function expectStatus(response: ApiResponse, status: number): void {
+  expect({ status: response.status, body: response.status === status ? 'ok' : response.body }).toEqual({ status, body: 'ok' });
+}
+
+export function uniqueCode(prefix = 'X'): string {
+  return `${prefix}${randomBytes(4).toString('hex').toUpperCase()}`.slice(0, 10);
+}
+
+export interface CurrencyBody {
+  id: string;
+  code: string;
+  fraction: number;
+  [key: string]: unknown;
+}
+
+export async function aCurrency(
+  server: TestServer,
+  admin: string,
+  options: { code?: string; fraction?: number | string; name?: string } = {},
+): Promise<CurrencyBody> {
+  const code = options.code ?? uniqueCode();
+  const response = await server.request('POST', '/api/v1/currencies', {
+    token: admin,
+    body: { code, name: options.name ?? `Currency ${code}`, ...(options.fraction !== undefined ? { fraction: options.fraction } : {}) },
+  });
+  if (response.status !== 201) throw new Error(`creating currency ${code} failed: ${response.status} ${response.text}`);
+  return response.body.currency;
+}
+
+export interface IssuerBody {
+  id: string;
+  sn: number;
+  name: string;
+  active: boolean;
+  currency: CurrencyBody;
+}
+
+export async function anIssuer(server: TestServer, admin: string, currencyCode: string, name = 'Issuer bank'): Promise<IssuerBody> {
+  const response = await server.request('POST', '/api/v1/issuers', { token: admin, body: { currencyCode, name } });
+  if (response.status !== 201) throw new Error(`creating issuer failed: ${response.status} ${response.text}`);
+  return response.body.issuer;
+}
+
+export interface CoinBody {
+  serial: string;
+  name: string;
+  amount: string;
+  availableAmount: string;
+  heldAmount: string;
+  main: boolean;
+  active: boolean;
+  issuer: { id: string; sn: number; currency: CurrencyBody };
+  [key: string]: unknown;
+}
+
+export async function aCoin(server: TestServer, token: string, issuerId: string, name = 'Wallet'): Promise<CoinBody> {
+  const response = await server.request('POST', '/api/v1/coins', { token, body: { issuerId, name } });
+  if (response.status !== 201) throw new Error(`creating coin failed: ${response.status} ${response.text}`);
+  return response.body.coin;
+}
+
+/** Credits a coin through a bank top-up (staff) and answers the operation. */
+export async function fund(server: TestServer, admin: string, serial: string, amount: string, customInformation?: string): Promise<any> {
+  const response = await server.request('POST', '/api/v1/bank-top-ups', {
+    token: admin,
+    body: { coinSerial: serial, amount, ...(customInformation !== undefined ? { customInformation } : {}) },
+  });
+  if (response.status !== 201) throw new Error(`top-up of ${serial} failed: ${response.status} ${response.text}`);
+  return response.body.process;
+}
+
+export function transfer(
+  server: TestServer,
+  token: string,
+  from: string,
+  to: string,
+  amount: string | number,
+  extra: { description?: string; customInformation?: string; key?: string } = {},
+): Promise<ApiResponse> {
+  const { key, ...rest } = extra;
+  return server.request('POST', '/api/v1/transfers', {
+    token,
+    headers: key !== undefined ? { 'idempotency-key': key } : {},
+    body: { paymentTool: { type: 'COIN', srcValue: from, destValue: to }, amount, ...rest },
+  });
+}
+
+export async function coinOf(server: TestServer, token: string, serial: string): Promise<CoinBody> {
+  const response = await server.request('GET', `/api/v1/coins/${serial}`, { token });
+  if (response.status !== 200) throw new Error(`reading coin ${serial} failed: ${response.status} ${response.text}`);
+  return response.body.coin;
+}
+
+export async function balanceOf(server: TestServer, token: string, serial: string): Promise<string> {
+  return (await coinOf(server, token, serial)).amount;
+}
+
+export async function ledgerCheck(server: TestServer, admin: string): Promise<any> {
+  const response = await server.request('GET', '/api/v1/actuator/ledger-check', { token: admin });
+  if (response.status !== 200) throw new Error(`ledger-check failed: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+/** Asserts the ledger is balanced, showing its mismatches when it is not. */
+export async function expectBalancedLedger(server: TestServer, admin: string): Promise<void> {
+  const check = await ledgerCheck(server, admin);
+  expect(check.mismatches).toEqual([]);
+  expect(check).toMatchObject({ status: 'ok', balanced: true });
+}

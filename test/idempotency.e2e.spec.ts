@@ -1,0 +1,198 @@
+import { randomBytes } from 'node:crypto';
+import { Actor, adminToken, aUser } from './helpers/actors';
+import {
+  aCoin,
+  aCurrency,
+  anIssuer,
+  balanceOf,
+  CoinBody,
+  expectBalancedLedger,
+  expectError,
+  expectStatus,
+  fund,
+  IssuerBody,
+  recording,
+  transfer,
+} from './helpers/money';
+import { startServer, TestServer } from './helpers/server';
+
+const key = () => `key-${randomBytes(8).toString('hex')}`;
+
+describe('Idempotency-Key on money-moving requests', () => {
+  let server: ReturnType<typeof recording>;
+  let raw: TestServer;
+  let admin: string;
+  let issuer: IssuerBody;
+  let alice: Actor;
+  let bob: Actor;
+
+  beforeAll(async () => {
+    raw = await startServer();
+    server = recording(raw);
+    admin = await adminToken(server);
+    issuer = await anIssuer(server, admin, (await aCurrency(server, admin)).code);
+    alice = await aUser(server, admin);
+    bob = await aUser(server, admin);
+  });
+  afterAll(() => raw.stop());
+  afterEach(() => server.expectCleanResponses());
+
+  const pair = async (amount = '100.00'): Promise<[CoinBody, CoinBody]> => {
+    const a = await aCoin(server, alice.token, issuer.id);
+    const b = await aCoin(server, bob.token, issuer.id);
+    await fund(server, admin, a.serial, amount);
+    return [a, b];
+  };
+  const operationsWith = async (requestIdentifier: string) =>
+    (await server.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [requestIdentifier])).rows[0].n;
+
+  it('runs the same key 10 times in a row once, replaying status and body with Idempotent-Replayed', async () => {
+    const [a, b] = await pair();
+    const k = key();
+    const first = await transfer(server, alice.token, a.serial, b.serial, '10.00', { key: k, customInformation: 'once' });
+    expectStatus(first, 201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(first.body.process.requestIdentifier).toBe(k);
+    for (let i = 0; i < 9; i++) {
+      const again = await transfer(server, alice.token, a.serial, b.serial, '10.00', { key: k, customInformation: 'once' });
+      expectStatus(again, 201);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+    }
+    expect(await operationsWith(k)).toBe(1);
+    expect(await balanceOf(server, alice.token, a.serial)).toBe('90.00');
+    expect(await balanceOf(server, bob.token, b.serial)).toBe('10.00');
+  });
+
+  it('runs the same key sent 10 times in parallel once; the others replay or answer 409 in_flight', async () => {
+    const [a, b] = await pair();
+    const k = key();
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => transfer(server, alice.token, a.serial, b.serial, '10.00', { key: k })),
+    );
+    const created = responses.filter((r) => r.status === 201);
+    const inFlight = responses.filter((r) => r.status === 409);
+    expect(created.length + inFlight.length).toBe(10);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    for (const r of inFlight) expectError(r, 409, 'exception.idempotency.in_flight');
+    const originals = created.filter((r) => r.headers.get('idempotent-replayed') !== 'true');
+    expect(originals).toHaveLength(1);
+    for (const r of created) expect(r.body).toEqual(originals[0].body);
+    expect(await operationsWith(k)).toBe(1);
+    const later = await transfer(server, alice.token, a.serial, b.serial, '10.00', { key: k });
+    expectStatus(later, 201);
+    expect(later.headers.get('idempotent-replayed')).toBe('true');
+    expect(later.body).toEqual(originals[0].body);
+    expect(await balanceOf(server, alice.token, a.serial)).toBe('90.00');
+    await expectBalancedLedger(server, admin);
+  });
+
+  it('answers the same key with another body with 422, and changes nothing', async () => {
+    const [a, b] = await pair();
+    const k = key();
+    expectStatus(await transfer(server, alice.token, a.serial, b.serial, '10.00', { key: k }), 201);
+    expectError(await transfer(server, alice.token, a.serial, b.serial, '11.00', { key: k }), 422, 'exception.idempotency.key_reused');
+    expectError(
+      await transfer(server, alice.token, a.serial, b.serial, '10.00', { key: k, description: 'changed' }),
+      422,
+      'exception.idempotency.key_reused',
+    );
+    // the same key on another money-moving route is another request too
+    expectError(
+      await server.request('POST', `/api/v1/close/coin/${a.serial}`, {
+        token: alice.token,
+        headers: { 'idempotency-key': k },
+        body: { transferToCoinSerial: b.serial },
+      }),
+      422,
+      'exception.idempotency.key_reused',
+    );
+    expect(await operationsWith(k)).toBe(1);
+    expect(await balanceOf(server, alice.token, a.serial)).toBe('90.00');
+  });
+
+  it('treats the same body with its keys in another order as the same request', async () => {
+    const [a, b] = await pair();
+    const k = key();
+    const body1 = `{"amount":"5.00","paymentTool":{"type":"COIN","srcValue":"${a.serial}","destValue":"${b.serial}"}}`;
+    const body2 = `{"paymentTool":{"destValue":"${b.serial}","srcValue":"${a.serial}","type":"COIN"},"amount":"5.00"}`;
+    const headers = { 'idempotency-key': k, 'content-type': 'application/json' };
+    const one = await server.request('POST', '/api/v1/transfers', { token: alice.token, headers, rawBody: body1 });
+    expectStatus(one, 201);
+    const two = await server.request('POST', '/api/v1/transfers', { token: alice.token, headers, rawBody: body2 });
+    expectStatus(two, 201);
+    expect(two.headers.get('idempotent-replayed')).toBe('true');
+    expect(two.body).toEqual(one.body);
+    expect(await operationsWith(k)).toBe(1);
+  });
+
+  it('keeps keys per user: another user with the same key makes their own operation', async () => {
+    const [a, b] = await pair();
+    const bobCoin = await aCoin(server, bob.token, issuer.id);
+    await fund(server, admin, bobCoin.serial, '10.00');
+    const k = key();
+    const mine = await transfer(server, alice.token, a.serial, b.serial, '1.00', { key: k });
+    const theirs = await transfer(server, bob.token, bobCoin.serial, a.serial, '2.00', { key: k });
+    expectStatus(mine, 201);
+    expectStatus(theirs, 201);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body.process.id).not.toBe(mine.body.process.id);
+    expect(await operationsWith(k)).toBe(2);
+  });
+
+  it('stores nothing for a failed request, so the same key can be retried', async () => {
+    const [a, b] = await pair('5.00');
+    const k = key();
+    expectError(await transfer(server, alice.token, a.serial, b.serial, '8.00', { key: k }), 409, 'exception.coin.insufficient_funds');
+    await fund(server, admin, a.serial, '5.00');
+    const retry = await transfer(server, alice.token, a.serial, b.serial, '8.00', { key: k });
+    expectStatus(retry, 201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(await operationsWith(k)).toBe(1);
+    expect(await balanceOf(server, alice.token, a.serial)).toBe('2.00');
+  });
+
+  it('replays bank top-ups and coin closures too', async () => {
+    const coin = await aCoin(server, alice.token, issuer.id);
+    const target = await aCoin(server, alice.token, issuer.id);
+    const k = key();
+    const topUp = () =>
+      server.request('POST', '/api/v1/bank-top-ups', {
+        token: admin,
+        headers: { 'idempotency-key': k },
+        body: { coinSerial: coin.serial, amount: '7.00', customInformation: 'ref' },
+      });
+    const results = await Promise.all([topUp(), topUp(), topUp()]);
+    for (const r of results) expect([201, 409]).toContain(r.status);
+    const again = await topUp();
+    expectStatus(again, 201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.process.customInformation).toBe('ref');
+    expect(await operationsWith(k)).toBe(1);
+    expect(await balanceOf(server, alice.token, coin.serial)).toBe('7.00');
+
+    const closeKey = key();
+    const close = () =>
+      server.request('POST', `/api/v1/close/coin/${coin.serial}`, {
+        token: alice.token,
+        headers: { 'idempotency-key': closeKey },
+        body: { transferToCoinSerial: target.serial },
+      });
+    const closed = await close();
+    expectStatus(closed, 200);
+    const replay = await close();
+    expectStatus(replay, 200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(closed.body);
+    expect(await balanceOf(server, alice.token, target.serial)).toBe('7.00');
+  });
+
+  it('rejects an invalid key with 400: too long, empty, or not printable', async () => {
+    const [a, b] = await pair();
+    expectError(await transfer(server, alice.token, a.serial, b.serial, '1.00', { key: 'k'.repeat(300) }), 400, 'exception.validation');
+    expectError(await transfer(server, alice.token, a.serial, b.serial, '1.00', { key: '' }), 400, 'exception.validation');
+    expectError(await transfer(server, alice.token, a.serial, b.serial, '1.00', { key: 'tab\there' }), 400, 'exception.validation');
+    expectStatus(await transfer(server, alice.token, a.serial, b.serial, '1.00', { key: 'k'.repeat(255) }), 201);
+    expect(await balanceOf(server, alice.token, a.serial)).toBe('99.00');
+  });
+});

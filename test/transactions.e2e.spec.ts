@@ -1,0 +1,273 @@
+import { Actor, adminToken, aUser } from './helpers/actors';
+import {
+  aCoin,
+  aCurrency,
+  anIssuer,
+  CoinBody,
+  CurrencyBody,
+  expectError,
+  expectStatus,
+  fund,
+  IssuerBody,
+  recording,
+  sumOf,
+  transfer,
+} from './helpers/money';
+import { startServer, TestServer } from './helpers/server';
+
+const VIEW = '/api/v1/transactions/view';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Record {
+  id: string;
+  type: string;
+  status: string;
+  createdAt: string;
+  customInformation: string | null;
+  transactions: { id: string; coinSerial: string; amount: string; createdAt: string }[];
+}
+
+describe('transactions', () => {
+  let server: ReturnType<typeof recording>;
+  let raw: TestServer;
+  let admin: string;
+  let alice: Actor;
+  let bob: Actor;
+  let carol: Actor;
+  let x: CurrencyBody;
+  let y: CurrencyBody;
+  let i1: IssuerBody;
+  let i2: IssuerBody;
+  let i3: IssuerBody;
+  let a1: CoinBody;
+  let a2: CoinBody;
+  let a3: CoinBody;
+  let b1: CoinBody;
+  /** Alice's operations in creation order: [topUp a1, topUp a2, topUp a3, a1→b1, a2→b1, a3→b3, a1→a2, b1→a1]. */
+  const ops: string[] = [];
+  const created: string[] = [];
+  let carolOps: string[];
+
+  const search = async (token: string, body: object): Promise<{ totalRecords: number; totalPages: number; records: Record[] }> => {
+    const response = await server.request('POST', VIEW, { token, body });
+    expectStatus(response, 200);
+    return response.body;
+  };
+  const ids = (records: Record[]) => records.map((r) => r.id);
+
+  beforeAll(async () => {
+    raw = await startServer();
+    server = recording(raw);
+    admin = await adminToken(server);
+    x = await aCurrency(server, admin);
+    y = await aCurrency(server, admin, { fraction: 1000 });
+    i1 = await anIssuer(server, admin, x.code, 'I1');
+    i2 = await anIssuer(server, admin, x.code, 'I2');
+    i3 = await anIssuer(server, admin, y.code, 'I3');
+    alice = await aUser(server, admin);
+    bob = await aUser(server, admin, { role: 'merchant' });
+    carol = await aUser(server, admin);
+    a1 = await aCoin(server, alice.token, i1.id);
+    a2 = await aCoin(server, alice.token, i2.id);
+    a3 = await aCoin(server, alice.token, i3.id);
+    b1 = await aCoin(server, bob.token, i1.id);
+    const b3 = await aCoin(server, bob.token, i3.id);
+    const c1 = await aCoin(server, carol.token, i1.id);
+    const c2 = await aCoin(server, carol.token, i1.id);
+    const record = (process: { id: string; createdAt: string }) => {
+      ops.push(process.id);
+      created.push(process.createdAt);
+    };
+    const pay = async (token: string, from: string, to: string, amount: string, customInformation?: string) => {
+      const response = await transfer(server, token, from, to, amount, customInformation ? { customInformation } : {});
+      if (response.status !== 201) throw new Error(`transfer failed: ${response.text}`);
+      return response.body.process;
+    };
+    record(await fund(server, admin, a1.serial, '100.00', 'top-1'));
+    await sleep(15);
+    record(await fund(server, admin, a2.serial, '50.00'));
+    await sleep(15);
+    record(await fund(server, admin, a3.serial, '30.000'));
+    await sleep(15);
+    record(await pay(alice.token, a1.serial, b1.serial, '10.00', 'pay-1'));
+    await sleep(15);
+    record(await pay(alice.token, a2.serial, b1.serial, '5.00'));
+    await sleep(15);
+    record(await pay(alice.token, a3.serial, b3.serial, '1.500'));
+    await sleep(15);
+    record(await pay(alice.token, a1.serial, a2.serial, '2.00'));
+    await sleep(15);
+    carolOps = [(await fund(server, admin, c1.serial, '20.00')).id, (await pay(carol.token, c1.serial, c2.serial, '3.00')).id];
+    await sleep(15);
+    record(await pay(bob.token, b1.serial, a1.serial, '1.00', 'refund'));
+  });
+  afterAll(() => raw.stop());
+  afterEach(() => server.expectCleanResponses());
+
+  it('shows a user only the operations touching their organization, newest first', async () => {
+    const page = await search(alice.token, {});
+    expect(page).toMatchObject({ status: 'ok', pageNumber: 0, pageSize: 20, totalRecords: 8, totalPages: 1 });
+    expect(ids(page.records)).toEqual([...ops].reverse());
+    for (const id of carolOps) expect(ids(page.records)).not.toContain(id);
+    const bobs = await search(bob.token, {});
+    expect(ids(bobs.records).sort()).toEqual([ops[3], ops[4], ops[5], ops[7]].sort());
+    const carols = await search(carol.token, { filter: { ids: [ops[0], ...carolOps] } });
+    expect(ids(carols.records).sort()).toEqual([...carolOps].sort());
+  });
+
+  it('carries customInformation and the ledger entries, which sum to zero', async () => {
+    const page = await search(alice.token, { sort: { createdAt: 'asc' } });
+    const byId = new Map(page.records.map((r) => [r.id, r]));
+    expect(byId.get(ops[0])!.customInformation).toBe('top-1');
+    expect(byId.get(ops[3])!.customInformation).toBe('pay-1');
+    expect(byId.get(ops[7])!.customInformation).toBe('refund');
+    expect(byId.get(ops[4])!.customInformation).toBeNull();
+    for (const record of page.records) {
+      expect(record.transactions.length).toBeGreaterThanOrEqual(2);
+      for (const entry of record.transactions) {
+        expect(entry).toEqual({
+          id: expect.any(String),
+          coinSerial: expect.stringMatching(/^\d+$/),
+          amount: expect.any(String),
+          createdAt: expect.any(String),
+        });
+      }
+      expect(sumOf(record.transactions.map((t) => t.amount)).isZero()).toBe(true);
+    }
+    expect(
+      byId
+        .get(ops[5])!
+        .transactions.map((t) => t.amount)
+        .sort(),
+    ).toEqual(['-1.500', '1.500']);
+  });
+
+  it('pages with pageNumber, pageSize, totalRecords and totalPages', async () => {
+    const seen: string[] = [];
+    for (const [pageNumber, size] of [
+      [0, 3],
+      [1, 3],
+      [2, 2],
+    ]) {
+      const page = await search(alice.token, { pageNumber, pageSize: 3 });
+      expect(page).toMatchObject({ pageNumber, pageSize: 3, totalRecords: 8, totalPages: 3 });
+      expect(page.records).toHaveLength(size);
+      seen.push(...ids(page.records));
+    }
+    expect(seen).toEqual([...ops].reverse());
+    const beyond = await search(alice.token, { pageNumber: 3, pageSize: 3 });
+    expect(beyond.records).toEqual([]);
+  });
+
+  it('filters by ids, types and statuses', async () => {
+    expect(ids((await search(alice.token, { filter: { ids: [ops[3], carolOps[1]] } })).records)).toEqual([ops[3]]);
+    expect(ids((await search(alice.token, { filter: { types: ['bank_top_up'] } })).records).sort()).toEqual(ops.slice(0, 3).sort());
+    expect((await search(alice.token, { filter: { types: ['transfer'] } })).totalRecords).toBe(5);
+    expect((await search(alice.token, { filter: { types: ['coin_closure'] } })).totalRecords).toBe(0);
+    expect((await search(alice.token, { filter: { statuses: ['completed'] } })).totalRecords).toBe(8);
+    expect((await search(alice.token, { filter: { statuses: ['declined', 'pending'] } })).totalRecords).toBe(0);
+  });
+
+  it('filters by createdAtFrom (inclusive) and createdAtTo (exclusive)', async () => {
+    expect(ids((await search(alice.token, { filter: { createdAtFrom: created[3] } })).records).sort()).toEqual(ops.slice(3).sort());
+    expect(ids((await search(alice.token, { filter: { createdAtTo: created[3] } })).records).sort()).toEqual(ops.slice(0, 3).sort());
+    const window = await search(alice.token, { filter: { createdAtFrom: created[3], createdAtTo: created[6] } });
+    expect(ids(window.records).sort()).toEqual(ops.slice(3, 6).sort());
+    const offset = created[3].replace('Z', '+00:00');
+    expect((await search(alice.token, { filter: { createdAtFrom: offset } })).totalRecords).toBe(5);
+    expect((await search(alice.token, { filter: { createdAtFrom: '2000-01-01', createdAtTo: '2000-01-02' } })).totalRecords).toBe(0);
+  });
+
+  it('filters by coinSerials, issuerIds and currencyCodes', async () => {
+    expect(ids((await search(alice.token, { filter: { coinSerials: [a3.serial] } })).records).sort()).toEqual([ops[2], ops[5]].sort());
+    expect(ids((await search(alice.token, { filter: { coinSerials: [b1.serial] } })).records).sort()).toEqual(
+      [ops[3], ops[4], ops[7]].sort(),
+    );
+    expect(ids((await search(alice.token, { filter: { issuerIds: [i3.id] } })).records).sort()).toEqual([ops[2], ops[5]].sort());
+    expect(ids((await search(alice.token, { filter: { issuerIds: [i2.id] } })).records).sort()).toEqual([ops[1], ops[4], ops[6]].sort());
+    expect(ids((await search(alice.token, { filter: { currencyCodes: [y.code] } })).records).sort()).toEqual([ops[2], ops[5]].sort());
+    expect((await search(alice.token, { filter: { currencyCodes: [x.code] } })).totalRecords).toBe(6);
+    const combined = await search(alice.token, { filter: { currencyCodes: [x.code], types: ['transfer'], coinSerials: [a2.serial] } });
+    expect(ids(combined.records).sort()).toEqual([ops[4], ops[6]].sort());
+  });
+
+  it('sorts by createdAt, type and status', async () => {
+    expect(ids((await search(alice.token, { sort: { createdAt: 'asc' } })).records)).toEqual(ops);
+    expect(ids((await search(alice.token, { sort: { createdAt: 'desc' } })).records)).toEqual([...ops].reverse());
+    const byTypeAsc = (await search(alice.token, { sort: { type: 'asc' } })).records.map((r) => r.type);
+    expect(byTypeAsc).toEqual([...Array(3).fill('bank_top_up'), ...Array(5).fill('transfer')]);
+    const byTypeDesc = (await search(alice.token, { sort: { type: 'desc' } })).records.map((r) => r.type);
+    expect(byTypeDesc).toEqual([...Array(5).fill('transfer'), ...Array(3).fill('bank_top_up')]);
+    const byStatus = await search(alice.token, { sort: { status: 'asc' } });
+    expect(byStatus.records.map((r) => r.status)).toEqual(Array(8).fill('completed'));
+  });
+
+  it.each([
+    ['a month 13', { filter: { createdAtFrom: '2024-13-01' } }, 'filter.createdAtFrom'],
+    ['a word', { filter: { createdAtFrom: 'yesterday' } }, 'filter.createdAtFrom'],
+    ['30 February', { filter: { createdAtTo: '2024-02-30T00:00:00Z' } }, 'filter.createdAtTo'],
+    ['no offset', { filter: { createdAtFrom: '2024-01-01T10:00:00' } }, 'filter.createdAtFrom'],
+    ['a number', { filter: { createdAtFrom: 1700000000000 } }, 'filter.createdAtFrom'],
+    [
+      'an end equal to the start',
+      { filter: { createdAtFrom: '2024-01-01T00:00:00Z', createdAtTo: '2024-01-01T00:00:00Z' } },
+      'filter.createdAtTo',
+    ],
+    ['an end before the start', { filter: { createdAtFrom: '2024-02-01', createdAtTo: '2024-01-01' } }, 'filter.createdAtTo'],
+    ['an unknown filter field', { filter: { amountFrom: '1' } }, 'filter.amountFrom'],
+    ['an unknown top-level field', { where: {} }, 'where'],
+    ['an unknown sort field', { sort: { amount: 'asc' } }, 'sort.amount'],
+    ['an unknown sort direction', { sort: { createdAt: 'up' } }, 'sort.createdAt'],
+    ['an unknown type', { filter: { types: ['bogus'] } }, 'filter.types'],
+    ['an unknown status', { filter: { statuses: ['lost'] } }, 'filter.statuses'],
+    ['malformed ids', { filter: { ids: ['nope'] } }, 'filter.ids'],
+    ['malformed issuer ids', { filter: { issuerIds: ['nope'] } }, 'filter.issuerIds'],
+    ['malformed coin serials', { filter: { coinSerials: ['x'] } }, 'filter.coinSerials'],
+    ['a page size of 0', { pageSize: 0 }, 'pageSize'],
+    ['a page size of 1001', { pageSize: 1001 }, 'pageSize'],
+    ['a negative page', { pageNumber: -1 }, 'pageNumber'],
+    ['a filter that is not an object', { filter: 'all' }, 'filter'],
+  ])('answers %s with 400', async (_, body, parameter) => {
+    expectError(await server.request('POST', VIEW, { token: alice.token, body }), 400, 'exception.validation', parameter);
+  });
+
+  it('reads one operation: own 200, another organization’s 404, malformed 400, unknown 404', async () => {
+    const own = await server.request('GET', `/api/v1/transactions/${ops[3]}`, { token: alice.token });
+    expectStatus(own, 200);
+    expect(own.body.process).toMatchObject({ id: ops[3], type: 'transfer', customInformation: 'pay-1', amount: '10.00' });
+    expect(sumOf(own.body.process.transactions.map((t: { amount: string }) => t.amount)).isZero()).toBe(true);
+    expectStatus(await server.request('GET', `/api/v1/transactions/${ops[3]}`, { token: bob.token }), 200);
+    for (const id of carolOps) {
+      expectError(
+        await server.request('GET', `/api/v1/transactions/${id}`, { token: alice.token }),
+        404,
+        'exception.transaction.not_found',
+      );
+    }
+    expectError(
+      await server.request('GET', `/api/v1/transactions/${ops[0]}`, { token: bob.token }),
+      404,
+      'exception.transaction.not_found',
+    );
+    expectError(await server.request('GET', '/api/v1/transactions/not-a-uuid', { token: alice.token }), 400);
+    expectError(
+      await server.request('GET', '/api/v1/transactions/00000000-0000-4000-8000-00000000abcd', { token: alice.token }),
+      404,
+      'exception.transaction.not_found',
+    );
+  });
+
+  it('lets staff with TRANSACTION_AUDITOR see every operation, and not a cashier', async () => {
+    const auditors = [admin, (await aUser(server, admin, { role: 'compliance_specialist' })).token];
+    for (const token of auditors) {
+      const all = await search(token, { pageSize: 1000 });
+      expect(all.totalRecords).toBe(10);
+      expect(ids(all.records)).toEqual(expect.arrayContaining([...ops, ...carolOps]));
+      expectStatus(await server.request('GET', `/api/v1/transactions/${carolOps[0]}`, { token }), 200);
+      expect((await search(token, { filter: { coinSerials: [a1.serial] } })).totalRecords).toBe(4);
+    }
+    const cashier = await aUser(server, admin, { role: 'cashier' });
+    expect((await search(cashier.token, { filter: { ids: ops } })).totalRecords).toBe(0);
+    expectError(await server.request('GET', `/api/v1/transactions/${ops[0]}`, { token: cashier.token }), 404);
+  });
+});
