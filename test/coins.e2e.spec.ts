@@ -297,3 +297,42 @@ describe('coins', () => {
     });
   });
 });
+
+describe('staff coin search', () => {
+  let server: TestServer;
+  let admin: string;
+  beforeAll(async () => {
+    server = await startServer();
+    admin = await adminToken(server);
+  });
+  afterAll(() => server.stop());
+
+  it('lets COIN_VIEWER staff find any coin, and nobody else', async () => {
+    const currency = await server.request('POST', '/api/v1/currencies', { token: admin, body: { code: 'CHF', name: 'Franc' } });
+    const issuer = await server.request('POST', '/api/v1/issuers', {
+      token: admin,
+      body: { currencyCode: currency.body.currency.code, name: 'I' },
+    });
+    const alice = await aUser(server, admin);
+    const opened = await server.request('POST', '/api/v1/coins', {
+      token: alice.token,
+      body: { issuerId: issuer.body.issuer.id, name: 'A' },
+    });
+    expect(opened.status).toBe(201);
+    const found = await server.request('POST', '/api/v1/coins/view', {
+      token: admin,
+      body: { filter: { organizationIds: [alice.organizationId] } },
+    });
+    expect(found.status).toBe(200);
+    expect(found.body).toMatchObject({
+      totalRecords: 1,
+      records: [{ serial: opened.body.coin.serial, organizationId: alice.organizationId }],
+    });
+    const cashier = await aUser(server, admin, { role: 'cashier' });
+    expect((await server.request('POST', '/api/v1/coins/view', { token: cashier.token, body: {} })).status).toBe(200);
+    const denied = await server.request('POST', '/api/v1/coins/view', { token: alice.token, body: {} });
+    expect(denied.status).toBe(403);
+    const bad = await server.request('POST', '/api/v1/coins/view', { token: admin, body: { filter: { serials: ['abc'] } } });
+    expect(bad.status).toBe(400);
+  });
+});

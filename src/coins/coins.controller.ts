@@ -10,6 +10,8 @@ import {
   CloseCoinDto,
   CloseCoinResponseDto,
   CoinListDto,
+  CoinPageDto,
+  CoinViewDto,
   CoinResponseDto,
   CreateCoinDto,
   RenameCoinDto,
@@ -38,6 +40,16 @@ export class CoinsController {
   @ApiOkResponse({ type: CoinListDto })
   async list(@CurrentPrincipal() principal: Principal): Promise<CoinListDto> {
     return { status: 'ok', message: 'OK', coins: await this.coins.list(principal) };
+  }
+
+  /** Staff search over every organization's coins, technical coins included. */
+  @Post('coins/view')
+  @HttpCode(200)
+  @RequirePermissions('COIN_VIEWER')
+  @ApiOperation({ summary: 'Search all coins (staff)' })
+  @ApiOkResponse({ type: CoinPageDto })
+  view(@Body() dto: CoinViewDto): Promise<CoinPageDto> {
+    return this.coins.view(dto);
   }
 
   /** Chooses the main coin of a currency (release 4.10.0: COIN_MAIN_STATUS_SETTER). */

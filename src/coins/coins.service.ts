@@ -5,12 +5,13 @@ import { ApiError } from '../common/api-error';
 import { formatAmount, Money, scaleOf } from '../common/money';
 import { IdempotencyContext, IdempotencyService } from '../common/idempotency';
 import { toCurrency, CurrencyRow } from '../currencies/currencies.service';
-import { query } from '../database/sql';
+import { countRows, query } from '../database/sql';
+import { Page, pageOf } from '../common/validators';
 import { UnitOfWork } from '../database/unit-of-work';
 import { LedgerService } from '../ledger/ledger.service';
 import { OperationDto } from '../transactions/dto/transaction.dto';
 import { OperationsReader } from '../transactions/operations.reader';
-import { CloseCoinDto, CoinDto, CreateCoinDto } from './dto/coin.dto';
+import { CloseCoinDto, CoinDto, CoinViewDto, CreateCoinDto } from './dto/coin.dto';
 
 interface CoinRow {
   serial: string;
@@ -86,6 +87,33 @@ export class CoinsService {
       principal.organizationId,
     ]);
     return rows.map(toCoin);
+  }
+
+  /** Staff search over every coin, technical ones included. */
+  async view(dto: CoinViewDto): Promise<Page<CoinDto & { organizationId: string }>> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const f = dto.filter ?? {};
+    if (f.serials?.length) where.push(`c.serial = ANY($${params.push(f.serials)}::bigint[])`);
+    if (f.organizationIds?.length) where.push(`c.organization_id = ANY($${params.push(f.organizationIds)}::uuid[])`);
+    if (f.issuerIds?.length) where.push(`c.issuer_id = ANY($${params.push(f.issuerIds)}::uuid[])`);
+    if (f.types?.length) where.push(`c.type = ANY($${params.push(f.types)}::text[])`);
+    if (f.active !== undefined) where.push(`c.active = $${params.push(f.active)}`);
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const direction = (dto.sort?.serial ?? 'asc') === 'desc' ? 'DESC' : 'ASC';
+    const pageSize = dto.pageSize ?? 20;
+    const count = await countRows(this.dataSource, `FROM coins c ${clause}`, params);
+    const rows = await query<CoinRow>(
+      this.dataSource,
+      `${SELECT} ${clause} ORDER BY c.serial ${direction} LIMIT ${pageSize} OFFSET ${(dto.pageNumber ?? 0) * pageSize}`,
+      params,
+    );
+    return pageOf(
+      dto,
+      count.total,
+      rows.map((r) => ({ ...toCoin(r), organizationId: r.organization_id })),
+      count.exact,
+    );
   }
 
   async get(principal: Principal, serial: string, m?: EntityManager): Promise<CoinDto> {

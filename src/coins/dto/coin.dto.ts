@@ -1,5 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { PageRequestDto } from '../../common/validators';
 import { CurrencyDto } from '../../currencies/dto/currency.dto';
 import { OperationDto } from '../../transactions/dto/transaction.dto';
 
@@ -93,4 +108,74 @@ export class CloseCoinResponseDto {
   /** The operation that moved the remaining balance, if there was any. */
   @ApiProperty({ type: () => OperationDto, nullable: true })
   process: OperationDto | null;
+}
+
+export class CoinFilterDto {
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @Matches(SERIAL, { each: true, message: 'each value must be a coin serial' })
+  serials?: string[];
+
+  @ApiPropertyOptional({ type: [String], format: 'uuid' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true })
+  organizationIds?: string[];
+
+  @ApiPropertyOptional({ type: [String], format: 'uuid' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true })
+  issuerIds?: string[];
+
+  @ApiPropertyOptional({ enum: ['client', 'system'], isArray: true })
+  @IsOptional()
+  @IsArray()
+  @IsIn(['client', 'system'], { each: true })
+  types?: ('client' | 'system')[];
+
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+export class CoinSortDto {
+  @ApiPropertyOptional({ enum: ['asc', 'desc'] })
+  @IsOptional()
+  @IsIn(['asc', 'desc'])
+  serial?: 'asc' | 'desc';
+}
+
+export class CoinViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CoinFilterDto)
+  filter?: CoinFilterDto;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CoinSortDto)
+  sort?: CoinSortDto;
+}
+
+export class StaffCoinDto extends CoinDto {
+  organizationId: string;
+}
+
+export class CoinPageDto {
+  status: 'ok';
+  message: string;
+  pageNumber: number;
+  pageSize: number;
+  totalRecords: number;
+  totalPages: number;
+  /** Present (true) when more than 1,000 coins match: totalRecords is then the planner estimate. */
+  totalRecordsEstimated?: boolean;
+  records: StaffCoinDto[];
 }
