@@ -13,6 +13,13 @@ interface TokenRow {
   organization_type: Principal['organizationType'];
   role: Role;
   scope: Principal['scope'];
+  user_login: string;
+  user_name: string;
+  user_status: Principal['user']['status'];
+  organization_name: string;
+  identification_status: string;
+  contract_id: string;
+  person_type: string;
 }
 
 export function hashToken(token: string): Buffer {
@@ -50,13 +57,20 @@ export class AccessService implements OnModuleInit {
     return ROLES.filter((role) => permissions.every((p) => this.permissionsOf(role).has(p)));
   }
 
+  /**
+   * One query per guarded request: the token by its hash, with the membership, the organization and
+   * the user, so handlers that only echo the caller (GET /profiles/my) need no query of their own.
+   */
   async principalFor(token: string): Promise<Principal | undefined> {
     const rows = await query<TokenRow>(
       this.dataSource,
-      `SELECT t.id AS token_id, t.user_id, t.membership_id, m.organization_id, o.type AS organization_type, m.role, t.scope
+      `SELECT t.id AS token_id, t.user_id, t.membership_id, m.organization_id, o.type AS organization_type, m.role, t.scope,
+              u.login AS user_login, u.name AS user_name, u.status AS user_status,
+              o.name AS organization_name, o.identification_status, o.contract_id, o.person_type
          FROM auth_tokens t
          JOIN memberships m ON m.id = t.membership_id
          JOIN organizations o ON o.id = m.organization_id
+         JOIN users u ON u.id = t.user_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`,
       [hashToken(token)],
     );
@@ -71,6 +85,13 @@ export class AccessService implements OnModuleInit {
       role: row.role,
       scope: row.scope,
       permissions: this.permissionsOf(row.role),
+      user: { login: row.user_login, name: row.user_name, status: row.user_status },
+      organization: {
+        name: row.organization_name,
+        identificationStatus: row.identification_status,
+        contractId: row.contract_id,
+        personType: row.person_type,
+      },
     };
   }
 }

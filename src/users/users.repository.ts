@@ -72,15 +72,6 @@ export class UsersRepository {
     );
   }
 
-  async membership(membershipId: string, manager?: EntityManager): Promise<MembershipRow | undefined> {
-    const rows = await query<MembershipRow>(
-      this.db(manager),
-      `SELECT ${MEMBERSHIP_COLUMNS} FROM memberships m JOIN organizations o ON o.id = m.organization_id WHERE m.id = $1`,
-      [membershipId],
-    );
-    return rows[0];
-  }
-
   /**
    * Counts a failed validation atomically; the third in a row puts the user On Hold.
    * Returns the state before and after, so the caller knows whether this attempt caused the hold.
