@@ -1,7 +1,8 @@
 import { applyDecorators, Param, ParseUUIDPipe } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
+  IsIn,
   IsInt,
   IsOptional,
   Matches,
@@ -107,6 +108,23 @@ export function OptionalText(maxLength: number): PropertyDecorator {
     MaxLength(maxLength),
     Matches(/^[^\u0000]*$/s, { message: 'must not contain NUL characters' }),
   );
+}
+
+/** A sort field of a `/view` search: `asc` or `desc`. */
+export function SortOrder(): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ enum: ['asc', 'desc'] }), IsOptional(), IsIn(['asc', 'desc']));
+}
+
+/** The fields every `/view` answer shares; each search adds its typed `records`. */
+export class PageDto {
+  status: 'ok';
+  message: string;
+  pageNumber: number;
+  pageSize: number;
+  totalRecords: number;
+  totalPages: number;
+  /** Present (true) when more than 1,000 records match: totalRecords is then the planner's estimate. */
+  totalRecordsEstimated?: boolean;
 }
 
 export class PageRequestDto {

@@ -14,7 +14,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { PageRequestDto } from '../../common/validators';
+import { PageDto, PageRequestDto, SortOrder } from '../../common/validators';
 import { CurrencyDto } from '../../currencies/dto/currency.dto';
 import { OperationDto } from '../../transactions/dto/transaction.dto';
 
@@ -144,9 +144,7 @@ export class CoinFilterDto {
 }
 
 export class CoinSortDto {
-  @ApiPropertyOptional({ enum: ['asc', 'desc'] })
-  @IsOptional()
-  @IsIn(['asc', 'desc'])
+  @SortOrder()
   serial?: 'asc' | 'desc';
 }
 
@@ -168,14 +166,6 @@ export class StaffCoinDto extends CoinDto {
   organizationId: string;
 }
 
-export class CoinPageDto {
-  status: 'ok';
-  message: string;
-  pageNumber: number;
-  pageSize: number;
-  totalRecords: number;
-  totalPages: number;
-  /** Present (true) when more than 1,000 coins match: totalRecords is then the planner estimate. */
-  totalRecordsEstimated?: boolean;
+export class CoinPageDto extends PageDto {
   records: StaffCoinDto[];
 }

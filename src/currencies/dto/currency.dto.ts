@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { IsFraction } from '../../common/money-validators';
-import { OptionalText, PageRequestDto } from '../../common/validators';
+import { OptionalText, PageDto, PageRequestDto, SortOrder } from '../../common/validators';
 
 export class CreateCurrencyDto {
   /** Letter code, e.g. `USD` (2 to 10 capitals or digits, starting with a letter). */
@@ -98,14 +98,10 @@ export class CurrencyFilterDto {
 }
 
 export class CurrencySortDto {
-  @ApiPropertyOptional({ enum: ['asc', 'desc'] })
-  @IsOptional()
-  @IsIn(['asc', 'desc'])
+  @SortOrder()
   code?: 'asc' | 'desc';
 
-  @ApiPropertyOptional({ enum: ['asc', 'desc'] })
-  @IsOptional()
-  @IsIn(['asc', 'desc'])
+  @SortOrder()
   name?: 'asc' | 'desc';
 }
 
@@ -123,12 +119,6 @@ export class CurrencyViewDto extends PageRequestDto {
   sort?: CurrencySortDto;
 }
 
-export class CurrencyPageDto {
-  status: 'ok';
-  message: string;
-  pageNumber: number;
-  pageSize: number;
-  totalRecords: number;
-  totalPages: number;
+export class CurrencyPageDto extends PageDto {
   records: CurrencyDto[];
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, Matches, ValidateNested } from 'class-validator';
-import { IsAfter, IsIsoDateTime, PageRequestDto } from '../../common/validators';
+import { IsAfter, IsIsoDateTime, PageDto, PageRequestDto, SortOrder } from '../../common/validators';
 
 export const OPERATION_TYPES = ['transfer', 'bank_top_up', 'coin_closure'] as const;
 export const OPERATION_STATUSES = ['completed', 'pending', 'declined', 'reversed'] as const;
@@ -114,19 +114,13 @@ export class TransactionFilterDto {
 }
 
 export class TransactionSortDto {
-  @ApiPropertyOptional({ enum: ['asc', 'desc'] })
-  @IsOptional()
-  @IsIn(['asc', 'desc'])
+  @SortOrder()
   createdAt?: 'asc' | 'desc';
 
-  @ApiPropertyOptional({ enum: ['asc', 'desc'] })
-  @IsOptional()
-  @IsIn(['asc', 'desc'])
+  @SortOrder()
   status?: 'asc' | 'desc';
 
-  @ApiPropertyOptional({ enum: ['asc', 'desc'] })
-  @IsOptional()
-  @IsIn(['asc', 'desc'])
+  @SortOrder()
   type?: 'asc' | 'desc';
 }
 
@@ -144,14 +138,6 @@ export class TransactionViewDto extends PageRequestDto {
   sort?: TransactionSortDto;
 }
 
-export class TransactionPageDto {
-  status: 'ok';
-  message: string;
-  pageNumber: number;
-  pageSize: number;
-  totalRecords: number;
-  totalPages: number;
-  /** Present (true) when more than 1,000 operations match: totalRecords is then the planner estimate. */
-  totalRecordsEstimated?: boolean;
+export class TransactionPageDto extends PageDto {
   records: OperationDto[];
 }

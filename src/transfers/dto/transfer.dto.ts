@@ -27,18 +27,8 @@ export class PaymentToolDto {
   destValue: string;
 }
 
-export class TransferRequestDto {
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PaymentToolDto)
-  paymentTool: PaymentToolDto;
-
-  /** A positive decimal string (or JSON number) with no more decimals than the currency allows. */
-  @ApiProperty({ example: '10.50', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
-  amount: string | number;
-
+/** The free-text fields of every money-moving request (section 4.3: customInformation). */
+export class OperationTextDto {
   @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX })
   @OptionalText(DESCRIPTION_MAX)
   @IsString()
@@ -49,6 +39,19 @@ export class TransferRequestDto {
   @OptionalText(CUSTOM_INFORMATION_MAX)
   @IsString()
   customInformation?: string;
+}
+
+export class TransferRequestDto extends OperationTextDto {
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => PaymentToolDto)
+  paymentTool: PaymentToolDto;
+
+  /** A positive decimal string (or JSON number) with no more decimals than the currency allows. */
+  @ApiProperty({ example: '10.50', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsAmount()
+  amount: string | number;
 }
 
 export class TransferCalculationDto {
@@ -65,7 +68,7 @@ export class TransferCalculationDto {
   commission: string;
 }
 
-export class BankTopUpDto {
+export class BankTopUpDto extends OperationTextDto {
   /** The coin to credit. */
   @ApiProperty({ example: '1000000001' })
   @IsString()
@@ -75,17 +78,6 @@ export class BankTopUpDto {
   @ApiProperty({ example: '100.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
   @IsAmount()
   amount: string | number;
-
-  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX })
-  @OptionalText(DESCRIPTION_MAX)
-  @IsString()
-  description?: string;
-
-  /** Free text passed by system and business users (release 4.10.0), at most 1000 characters. */
-  @ApiPropertyOptional({ maxLength: CUSTOM_INFORMATION_MAX })
-  @OptionalText(CUSTOM_INFORMATION_MAX)
-  @IsString()
-  customInformation?: string;
 
   @ApiPropertyOptional({ maxLength: 34 })
   @IsOptional()

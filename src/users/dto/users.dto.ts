@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsIn, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { ROLES } from '../../access/permissions';
 import { OrganizationRefDto } from '../../auth/dto/authorization.dto';
-import { IsPassword, PageRequestDto } from '../../common/validators';
+import { IsPassword, PageDto, PageRequestDto, SortOrder } from '../../common/validators';
 
 export class CreateUserDto {
   /** 3 to 64 letters, digits and `. _ @ -`; stored lower-cased. */
@@ -60,24 +60,16 @@ export class UserFilterDto {
 }
 
 export class UserSortDto {
-  @ApiPropertyOptional({ enum: ['asc', 'desc'] })
-  @IsOptional()
-  @IsIn(['asc', 'desc'])
+  @SortOrder()
   createdAt?: 'asc' | 'desc';
 
-  @ApiPropertyOptional({ enum: ['asc', 'desc'] })
-  @IsOptional()
-  @IsIn(['asc', 'desc'])
+  @SortOrder()
   login?: 'asc' | 'desc';
 
-  @ApiPropertyOptional({ enum: ['asc', 'desc'] })
-  @IsOptional()
-  @IsIn(['asc', 'desc'])
+  @SortOrder()
   name?: 'asc' | 'desc';
 
-  @ApiPropertyOptional({ enum: ['asc', 'desc'] })
-  @IsOptional()
-  @IsIn(['asc', 'desc'])
+  @SortOrder()
   status?: 'asc' | 'desc';
 }
 
@@ -132,13 +124,7 @@ export class UserResponseDto {
   user: UserRecordDto;
 }
 
-export class UserPageDto {
-  status: 'ok';
-  message: string;
-  pageNumber: number;
-  pageSize: number;
-  totalRecords: number;
-  totalPages: number;
+export class UserPageDto extends PageDto {
   records: UserRecordDto[];
 }
 
@@ -164,13 +150,7 @@ export class UserActionDto {
   createdAt: string;
 }
 
-export class UserActionPageDto {
-  status: 'ok';
-  message: string;
-  pageNumber: number;
-  pageSize: number;
-  totalRecords: number;
-  totalPages: number;
+export class UserActionPageDto extends PageDto {
   records: UserActionDto[];
 }
 
