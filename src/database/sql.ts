@@ -28,6 +28,11 @@ export async function countRows(db: Db, fromWhere: string, params: unknown[]): P
     params,
   );
   if (n <= EXACT_COUNT_LIMIT) return { total: n, exact: true };
+  return estimateRows(db, fromWhere, params);
+}
+
+/** The planner's estimate of the rows of `FROM … WHERE …`, for a count known to exceed EXACT_COUNT_LIMIT. */
+export async function estimateRows(db: Db, fromWhere: string, params: unknown[]): Promise<{ total: number; exact: false }> {
   const [plan] = await query<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(
     db,
     `EXPLAIN (FORMAT JSON) SELECT 1 ${fromWhere}`,

@@ -1,0 +1,174 @@
+/**
+ * The bare baseline of the money benchmark (bench/money.ts): plain Fastify + `pg`, no Nest, no ORM,
+ * no validation layer, no logging, running per `POST /transfer` the same SQL shape as the service's
+ * `POST /api/v1/transfers`:
+ *
+ * 1. the token looked up by its SHA-256 hash (AccessService.principalFor's query);
+ * 2. in one transaction: the two coins locked in serial order
+ *    (`SELECT … FROM coins … WHERE serial = ANY($1) ORDER BY serial FOR UPDATE`), the operation row
+ *    inserted, its two ledger entries inserted, the two balances updated (LedgerService.post's
+ *    statements), commit.
+ *
+ * Body: `{src, dest, amount}` (amount a decimal string). It checks that the payer coin is the
+ * caller's and has the funds, and answers `201 {id}`. Started by bench/money.ts as a child process
+ * with DATABASE_URL, PORT, HOST and DB_POOL_SIZE.
+ */
+import { createHash } from 'node:crypto';
+import Fastify from 'fastify';
+import { Pool, PoolClient } from 'pg';
+
+interface PrincipalRow {
+  token_id: string;
+  user_id: string;
+  membership_id: string;
+  organization_id: string;
+  role: string;
+}
+
+interface CoinRow {
+  serial: string;
+  organization_id: string;
+  currency_id: string;
+  type: string;
+  /** balance − held, as text */
+  available: string;
+  usable: boolean;
+}
+
+interface TransferBody {
+  src?: unknown;
+  dest?: unknown;
+  amount?: unknown;
+}
+
+const SCHEME = /^(?:Bearer|TOKEN)\s+([A-Za-z0-9_\-.~+/=]{16,512})\s*$/i;
+const SERIAL = /^[1-9][0-9]{0,18}$/;
+const AMOUNT = /^[0-9]{1,20}(\.[0-9]{1,18})?$/;
+
+const PRINCIPAL_SQL = `SELECT t.id AS token_id, t.user_id, t.membership_id, m.organization_id, o.type AS organization_type, m.role, t.scope,
+       u.login AS user_login, u.name AS user_name, u.status AS user_status,
+       o.name AS organization_name, o.identification_status, o.contract_id, o.person_type
+  FROM auth_tokens t
+  JOIN memberships m ON m.id = t.membership_id
+  JOIN organizations o ON o.id = m.organization_id
+  JOIN users u ON u.id = t.user_id
+ WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`;
+const LOCK_SQL = `SELECT c.serial::text AS serial, c.organization_id, c.currency_id, c.type, (c.balance - c.held)::text AS available,
+       (c.active AND c.closed_at IS NULL AND i.active AND cu.active) AS usable
+  FROM coins c JOIN issuers i ON i.id = c.issuer_id JOIN currencies cu ON cu.id = c.currency_id
+ WHERE c.serial = ANY($1::bigint[]) ORDER BY c.serial FOR UPDATE OF c`;
+const OPERATION_SQL = `INSERT INTO operations (type, status, currency_id, amount, commission, from_coin, to_coin, from_organization_id, to_organization_id,
+                        description, custom_information, request_identifier, request_status, created_by, reversal_of, details)
+VALUES ('transfer', 'completed', $1, $2, 0, $3, $4, $5, $6, NULL, NULL, NULL, NULL, $7, NULL, '{}') RETURNING id`;
+const ENTRIES_SQL = `INSERT INTO ledger_entries (operation_id, coin_serial, currency_id, amount)
+SELECT $1, unnest($2::bigint[]), $3, unnest($4::numeric[])`;
+const BALANCES_SQL = `UPDATE coins c SET balance = c.balance + v.delta, updated_at = now()
+  FROM (SELECT unnest($1::bigint[]) AS serial, unnest($2::numeric[]) AS delta) v WHERE c.serial = v.serial`;
+
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(code);
+  }
+}
+
+/** Compares two non-negative decimal strings without floating point. */
+function decimalLess(a: string, b: string): boolean {
+  const [ai, af = ''] = a.replace(/^-/, '').split('.');
+  const [bi, bf = ''] = b.split('.');
+  if (a.startsWith('-')) return true;
+  const width = Math.max(af.length, bf.length);
+  const x = BigInt(ai + af.padEnd(width, '0'));
+  const y = BigInt(bi + bf.padEnd(width, '0'));
+  return x < y;
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('DATABASE_URL is required');
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    max: Number(process.env.DB_POOL_SIZE ?? 20),
+    application_name: 'finapi-baseline-money',
+  });
+
+  const transfer = async (client: PoolClient, principal: PrincipalRow, src: string, dest: string, amount: string): Promise<string> => {
+    const serials = [src, dest].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+    const coins = new Map((await client.query<CoinRow>(LOCK_SQL, [serials])).rows.map((r) => [r.serial, r]));
+    const payer = coins.get(src);
+    const payee = coins.get(dest);
+    if (!payer || payer.organization_id !== principal.organization_id || !payee || payee.type !== 'client') {
+      throw new Refusal(404, 'exception.coin.not_found');
+    }
+    if (payer.currency_id !== payee.currency_id) throw new Refusal(400, 'exception.validation');
+    if (!payer.usable || !payee.usable) throw new Refusal(409, 'exception.coin.inactive');
+    if (decimalLess(payer.available, amount)) throw new Refusal(409, 'exception.coin.insufficient_funds');
+    const operation = await client.query<{ id: string }>(OPERATION_SQL, [
+      payer.currency_id,
+      amount,
+      src,
+      dest,
+      payer.organization_id,
+      payee.organization_id,
+      principal.user_id,
+    ]);
+    const id = operation.rows[0].id;
+    await client.query(ENTRIES_SQL, [id, [src, dest], payer.currency_id, [`-${amount}`, amount]]);
+    await client.query(BALANCES_SQL, [
+      [src, dest],
+      [`-${amount}`, amount],
+    ]);
+    return id;
+  };
+
+  const app = Fastify({ logger: false });
+
+  app.post<{ Body: TransferBody }>('/transfer', async (request, reply) => {
+    const match = SCHEME.exec(request.headers.authorization ?? '');
+    if (!match) return reply.code(401).send({ status: 'error', code: 'exception.authorization.token_missing' });
+    const { src, dest, amount } = request.body ?? {};
+    if (typeof src !== 'string' || typeof dest !== 'string' || typeof amount !== 'string') {
+      return reply.code(400).send({ status: 'error', code: 'exception.validation' });
+    }
+    if (!SERIAL.test(src) || !SERIAL.test(dest) || src === dest || !AMOUNT.test(amount) || /^[0.]+$/.test(amount)) {
+      return reply.code(400).send({ status: 'error', code: 'exception.validation' });
+    }
+    const hash = createHash('sha256').update(match[1], 'utf8').digest();
+    const principal = (await pool.query<PrincipalRow>(PRINCIPAL_SQL, [hash])).rows[0];
+    if (!principal) return reply.code(401).send({ status: 'error', code: 'exception.authorization.token_invalid' });
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const id = await transfer(client, principal, src, dest, amount);
+      await client.query('COMMIT');
+      return reply.code(201).send({ status: 'ok', message: 'Transfer completed', id });
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      if (error instanceof Refusal) return reply.code(error.status).send({ status: 'error', code: error.code });
+      throw error;
+    } finally {
+      client.release();
+    }
+  });
+
+  const shutdown = (): void => {
+    void app
+      .close()
+      .then(() => pool.end())
+      .finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+
+  const port = Number(process.env.PORT ?? 3002);
+  const host = process.env.HOST ?? '127.0.0.1';
+  await app.listen({ port, host });
+  process.stdout.write(`baseline-money listening on http://${host}:${port}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`baseline-money failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,749 @@
+/**
+ * The money benchmark (issue 3, item 9): `node dist/bench/money.js` after `npm run build`. Everything
+ * runs on this machine over loopback, on an embedded PostgreSQL in a temporary directory.
+ *
+ * 1. Set-up through the API: a currency, an issuer, 50 individual users with 20 coins each (1,000
+ *    coins), each coin funded by a bank top-up.
+ * 2. `POST /api/v1/transfers` at 32 connections, each request from a random coin (with its owner's
+ *    token) to another random coin, beside a bare Fastify + `pg` baseline (bench/baseline-money.ts)
+ *    running the same SQL shape (target ≥ 0.5×; p99 of both reported).
+ * 3. The first page of `POST /api/v1/transactions/view` (pageSize 20, default sort) for the
+ *    administrator (sees every operation) and for an individual (sees their organization's), with
+ *    ~10k and with ~1M operations (target: 1M within 2× of 10k). The operations table is grown by
+ *    SQL: balanced transfers between the client coins, their ledger entries and the coins' balances
+ *    in one statement per chunk, so `GET /api/v1/actuator/ledger-check` stays balanced (run at the end).
+ *
+ * The service and the baseline each run in their own process so the load generator (autocannon, in
+ * this process) shares no event loop with them; both get the same pool size (DB_POOL_SIZE). The
+ * figures are printed as tables and written to bench/results/money.json. The process exits non-zero
+ * only when the benchmark itself fails; a missed target is printed as MISSED (with the EXPLAIN ANALYZE
+ * of the first-page queries when a view target is missed).
+ *
+ * Environment: BENCH_DURATION / BENCH_WARMUP (transfer seconds), BENCH_VIEW_DURATION, BENCH_MONEY_OPERATIONS
+ * (the large size), BENCH_GROW_SECONDS (time limit of the bulk load), DB_POOL_SIZE, BENCH_RESULTS_DIR, and
+ * BENCH_HOLD_SECONDS: keep the service and the loaded database up that long at the end, for investigation.
+ */
+import autocannon from 'autocannon';
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { EmbeddedServer, freePort, startEmbeddedPostgres } from '../src/database/embedded-postgres';
+
+const SERVICE_MAIN = join(__dirname, '..', 'src', 'main.js');
+const BASELINE_MAIN = join(__dirname, 'baseline-money.js');
+/** The repository root (or the build's parent): the service finds its browser pages from there. */
+const ROOT = join(__dirname, '..', '..');
+const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? join(ROOT, 'bench', 'results');
+
+const num = (name: string, fallback: number): number => Number(process.env[name] ?? '') || fallback;
+const SETTINGS = {
+  users: 50,
+  coinsPerUser: 20,
+  fundAmount: '1000000.00',
+  transferAmount: '0.01',
+  transferConnections: 32,
+  transferSeconds: num('BENCH_DURATION', 10),
+  warmupSeconds: num('BENCH_WARMUP', 2),
+  viewConnections: 4,
+  viewSeconds: num('BENCH_VIEW_DURATION', 5),
+  viewPageSize: 20,
+  smallOperations: 10_000,
+  largeOperations: num('BENCH_MONEY_OPERATIONS', 1_000_000),
+  /** Rows per INSERT while growing the operations table. */
+  chunk: 100_000,
+  /** Growing stops (and the figures say how far it got) after this long. */
+  growSecondsLimit: num('BENCH_GROW_SECONDS', 200),
+  setupParallelism: 16,
+  bcryptCost: 4,
+  dbPoolSize: num('DB_POOL_SIZE', 20),
+  logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
+};
+const ADMIN_PASSWORD = `bench-admin-${randomBytes(6).toString('hex')}`;
+
+interface Load {
+  requestsPerSecond: number;
+  completed: number;
+  non2xx: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+  latencyMs: { p50: number; p90: number; p99: number; max: number; average: number };
+  durationSeconds: number;
+  /** CPU time the server process spent per answered request (Linux only). */
+  serverCpuMsPerRequest?: number;
+}
+
+interface Comparison {
+  name: string;
+  measured: number;
+  reference: number;
+  ratio: number;
+  target?: string;
+  met?: boolean;
+}
+
+interface Holder {
+  login: string;
+  token: string;
+  coins: string[];
+}
+
+interface ViewFigures {
+  operations: number;
+  administrator: Load;
+  individual: Load;
+  administratorTotal: number;
+  individualTotal: number;
+}
+
+// ── processes ────────────────────────────────────────────────────────────────────────────────
+
+const children = new Set<ChildProcess>();
+let database: EmbeddedServer | undefined;
+let workDir: string | undefined;
+
+interface Child {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** User + system CPU seconds a process has used so far, from /proc (undefined elsewhere). */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime in USER_HZ (100 on Linux)
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts `node <script>` and resolves once it prints `ready`; its output is kept for errors. */
+function startChild(name: string, script: string, env: Record<string, string>, ready: RegExp): Promise<Child> {
+  return new Promise((resolveChild, reject) => {
+    const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let output = '';
+    let started = false;
+    const timer = setTimeout(() => fail(new Error(`${name} did not start within 90 s`)), 90_000);
+    const fail = (error: Error): void => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`${error.message}\n--- ${name} output ---\n${output.slice(-4000)}`));
+    };
+    const onData = (chunk: Buffer): void => {
+      if (output.length < 100_000) output += chunk.toString('utf8');
+      if (!started && ready.test(output)) {
+        started = true;
+        clearTimeout(timer);
+        resolveChild({ url: `http://127.0.0.1:${env.PORT}`, pid: child.pid ?? 0, stop: () => stopChild(child) });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code, signal) => {
+      children.delete(child);
+      if (!started) fail(new Error(`${name} exited (${signal ?? code}) before it was ready`));
+    });
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolveStop) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      children.delete(child);
+      resolveStop();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+let sql: Client | undefined;
+
+async function cleanUp(): Promise<void> {
+  await sql?.end().catch(() => undefined);
+  sql = undefined;
+  await Promise.all([...children].map(stopChild));
+  await database?.stop().catch(() => undefined);
+  database = undefined;
+  if (workDir) await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+  workDir = undefined;
+}
+
+async function startService(databaseUrl: string): Promise<Child> {
+  const port = await freePort();
+  return startChild(
+    'service',
+    SERVICE_MAIN,
+    {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_PASSWORD,
+      BCRYPT_COST: String(SETTINGS.bcryptCost),
+      LOG_LEVEL: SETTINGS.logLevel,
+      DB_POOL_SIZE: String(SETTINGS.dbPoolSize),
+      TOKEN_TTL_SECONDS: '7200',
+    },
+    /finapi listening on/,
+  );
+}
+
+async function startBaseline(databaseUrl: string): Promise<Child> {
+  const port = await freePort();
+  return startChild(
+    'baseline',
+    BASELINE_MAIN,
+    { DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', DB_POOL_SIZE: String(SETTINGS.dbPoolSize) },
+    /baseline-money listening on/,
+  );
+}
+
+// ── set-up through the API ───────────────────────────────────────────────────────────────────
+
+async function api<T>(baseUrl: string, method: string, path: string, body?: unknown, token?: string): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(60_000),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+async function login(baseUrl: string, loginName: string, password: string): Promise<string> {
+  const answer = await api<{ authorizationToken: { token: string } }>(baseUrl, 'POST', '/api/v1/authorization', {
+    login: loginName,
+    password,
+  });
+  return answer.authorizationToken.token;
+}
+
+/** Runs `work` over `items` with at most `limit` at a time, answers the results in order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await work(items[index], index);
+      }
+    }),
+  );
+  return results;
+}
+
+interface Setup {
+  adminToken: string;
+  currencyId: string;
+  issuerId: string;
+  holders: Holder[];
+  seconds: number;
+}
+
+async function setUp(baseUrl: string): Promise<Setup> {
+  const started = Date.now();
+  const adminToken = await login(baseUrl, 'admin', ADMIN_PASSWORD);
+  const code = `BN${randomBytes(3).toString('hex').toUpperCase()}`;
+  const { currency } = await api<{ currency: { id: string } }>(
+    baseUrl,
+    'POST',
+    '/api/v1/currencies',
+    { code, name: 'Bench money', fraction: 100 },
+    adminToken,
+  );
+  const { issuer } = await api<{ issuer: { id: string } }>(
+    baseUrl,
+    'POST',
+    '/api/v1/issuers',
+    { currencyCode: code, name: 'Bench issuer' },
+    adminToken,
+  );
+  const holders = await mapLimit(
+    Array.from({ length: SETTINGS.users }, (_, i) => i),
+    SETTINGS.setupParallelism / 2,
+    async (i) => {
+      const user = { login: `money-${i}-${randomBytes(3).toString('hex')}`, password: `bench-pw-${randomBytes(8).toString('hex')}` };
+      await api(baseUrl, 'POST', '/api/v1/users', { ...user, name: `Money bench user ${i}`, role: 'individual' }, adminToken);
+      const token = await login(baseUrl, user.login, user.password);
+      const coins: string[] = [];
+      for (let c = 0; c < SETTINGS.coinsPerUser; c++) {
+        const { coin } = await api<{ coin: { serial: string } }>(
+          baseUrl,
+          'POST',
+          '/api/v1/coins',
+          { issuerId: issuer.id, name: `Wallet ${c}` },
+          token,
+        );
+        coins.push(coin.serial);
+      }
+      return { login: user.login, token, coins };
+    },
+  );
+  log(`  ${holders.length} users with ${holders.length * SETTINGS.coinsPerUser} coins; funding each coin…`);
+  await mapLimit(
+    holders.flatMap((h) => h.coins),
+    SETTINGS.setupParallelism,
+    (serial) => api(baseUrl, 'POST', '/api/v1/bank-top-ups', { coinSerial: serial, amount: SETTINGS.fundAmount }, adminToken),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  log(`  set-up took ${fmt(seconds)} s`);
+  return { adminToken, currencyId: currency.id, issuerId: issuer.id, holders, seconds };
+}
+
+// ── growing the operations table by SQL ──────────────────────────────────────────────────────
+
+async function countOperations(db: Client): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM operations');
+  return rows[0].n;
+}
+
+/**
+ * Adds balanced transfers between random pairs of the bench's client coins until the table holds
+ * `target` operations: per chunk one statement inserts the operations, their two ledger entries and
+ * adds each coin's net movement to its balance, so the ledger stays balanced. Timestamps are spread
+ * over the last 30 days. Stops early (and says so) past SETTINGS.growSecondsLimit.
+ */
+async function growOperations(
+  db: Client,
+  setup: Setup,
+  target: number,
+): Promise<{ operations: number; seconds: number; complete: boolean }> {
+  const started = Date.now();
+  const have = await countOperations(db);
+  let missing = Math.max(0, target - have);
+  const chunks = Math.ceil(missing / SETTINGS.chunk);
+  for (let i = 0; i < chunks && missing > 0; i++) {
+    if ((Date.now() - started) / 1000 > SETTINGS.growSecondsLimit) {
+      log(`  stopped growing after ${SETTINGS.growSecondsLimit} s`);
+      break;
+    }
+    const rows = Math.min(SETTINGS.chunk, missing);
+    await db.query(
+      `WITH pairs AS (
+         SELECT a, CASE WHEN b >= a THEN b + 1 ELSE b END AS b, amount, ts
+           FROM (SELECT floor(random() * n)::int AS a, floor(random() * (n - 1))::int AS b,
+                        round((1 + floor(random() * 999))::numeric / 100, 2) AS amount,
+                        now() - random() * interval '30 days' AS ts
+                   FROM generate_series(1, $1::int), (SELECT count(*)::int AS n FROM bench_coins) k) r
+       ), ops AS (
+         INSERT INTO operations (type, status, currency_id, amount, from_coin, to_coin, from_organization_id, to_organization_id,
+                                 description, created_at, updated_at)
+         SELECT 'transfer', 'completed', $2, p.amount, f.serial, t.serial, f.organization_id, t.organization_id, 'bench load', p.ts, p.ts
+           FROM pairs p JOIN bench_coins f ON f.idx = p.a JOIN bench_coins t ON t.idx = p.b
+         RETURNING id, from_coin, to_coin, amount, created_at
+       ), entries AS (
+         INSERT INTO ledger_entries (operation_id, coin_serial, currency_id, amount, created_at)
+         SELECT id, from_coin, $2, -amount, created_at FROM ops
+         UNION ALL
+         SELECT id, to_coin, $2, amount, created_at FROM ops
+         RETURNING coin_serial, amount
+       )
+       UPDATE coins c SET balance = c.balance + d.delta, updated_at = now()
+         FROM (SELECT coin_serial, sum(amount) AS delta FROM entries GROUP BY coin_serial) d
+        WHERE c.serial = d.coin_serial`,
+      [rows, setup.currencyId],
+    );
+    missing -= rows;
+    if (chunks > 1) log(`  … ${fmt((target - missing) / 1000, 0)}k operations (${fmt((Date.now() - started) / 1000)} s)`);
+  }
+  log('  VACUUM ANALYZE…');
+  await db.query('VACUUM (ANALYZE) operations, ledger_entries, coins');
+  const operations = await countOperations(db);
+  return { operations, seconds: (Date.now() - started) / 1000, complete: operations >= target };
+}
+
+// ── load ─────────────────────────────────────────────────────────────────────────────────────
+
+/** Picks per request a random payer coin (sent with its owner's token) and another random payee coin. */
+function transferRequests(holders: Holder[], path: string, body: (src: string, dest: string) => object): autocannon.RequestSpec[] {
+  const coins = holders.flatMap((h) => h.coins.map((serial) => ({ serial, authorization: `Bearer ${h.token}` })));
+  return [
+    {
+      setupRequest: (request) => {
+        const payer = coins[Math.floor(Math.random() * coins.length)];
+        let payee = coins[Math.floor(Math.random() * (coins.length - 1))];
+        if (payee === payer) payee = coins[coins.length - 1];
+        return {
+          ...request,
+          method: 'POST',
+          path,
+          headers: { 'content-type': 'application/json', authorization: payer.authorization },
+          body: JSON.stringify(body(payer.serial, payee.serial)),
+        };
+      },
+    },
+  ];
+}
+
+function transferLoad(baseUrl: string, requests: autocannon.RequestSpec[], seconds: number): autocannon.Instance {
+  return autocannon({ url: baseUrl, connections: SETTINGS.transferConnections, duration: seconds, timeout: 30, requests });
+}
+
+function viewLoad(baseUrl: string, token: string, seconds: number): autocannon.Instance {
+  return autocannon({
+    url: `${baseUrl}/api/v1/transactions/view`,
+    connections: SETTINGS.viewConnections,
+    duration: seconds,
+    timeout: 30,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ pageNumber: 0, pageSize: SETTINGS.viewPageSize }),
+  });
+}
+
+/** Runs a load and summarises it, with the server's CPU time per request when `server` is given. */
+async function measure(name: string, load: autocannon.Instance, server?: Child): Promise<Load> {
+  const before = server && cpuSeconds(server.pid);
+  const result = summarise(name, await load);
+  const after = server && cpuSeconds(server.pid);
+  if (before !== undefined && after !== undefined && result.completed > 0) {
+    result.serverCpuMsPerRequest = ((after - before) * 1000) / result.completed;
+  }
+  return result;
+}
+
+function summarise(name: string, result: autocannon.Result): Load {
+  const completed = result['2xx'];
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
+  const load: Load = {
+    requestsPerSecond: completed / result.duration,
+    completed,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    statusCodes,
+    latencyMs: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      average: result.latency.average,
+    },
+    durationSeconds: result.duration,
+  };
+  if (completed === 0) throw new Error(`${name}: no 2xx answer (status codes ${JSON.stringify(statusCodes)}, ${load.errors} errors)`);
+  const failures = load.non2xx + load.errors ? ` — ${load.non2xx} non-2xx ${JSON.stringify(statusCodes)}, ${load.errors} errors` : '';
+  log(`  ${name}: ${fmt(load.requestsPerSecond)} req/s, p50 ${load.latencyMs.p50} ms, p99 ${load.latencyMs.p99} ms${failures}`);
+  return load;
+}
+
+async function measureTransfers(name: string, server: Child, requests: autocannon.RequestSpec[]): Promise<Load> {
+  await transferLoad(server.url, requests, SETTINGS.warmupSeconds);
+  return measure(name, transferLoad(server.url, requests, SETTINGS.transferSeconds), server);
+}
+
+async function measureViews(service: Child, setup: Setup, operations: number): Promise<ViewFigures> {
+  const individual = setup.holders[0];
+  const page = async (token: string): Promise<number> => {
+    const answer = await api<{ totalRecords: number; records: unknown[] }>(
+      service.url,
+      'POST',
+      '/api/v1/transactions/view',
+      { pageNumber: 0, pageSize: SETTINGS.viewPageSize },
+      token,
+    );
+    if (answer.records.length !== SETTINGS.viewPageSize) throw new Error(`the first page holds ${answer.records.length} records`);
+    return answer.totalRecords;
+  };
+  const administratorTotal = await page(setup.adminToken);
+  const individualTotal = await page(individual.token);
+  const run = async (name: string, token: string): Promise<Load> => {
+    await viewLoad(service.url, token, 1);
+    return measure(name, viewLoad(service.url, token, SETTINGS.viewSeconds), service);
+  };
+  return {
+    operations,
+    administrator: await run(
+      `view as administrator (${fmt(operations, 0)} operations, ${fmt(administratorTotal, 0)} visible)`,
+      setup.adminToken,
+    ),
+    individual: await run(`view as individual (${fmt(individualTotal, 0)} visible)`, individual.token),
+    administratorTotal,
+    individualTotal,
+  };
+}
+
+/** EXPLAIN ANALYZE of the first-page queries, printed when the 1M target is missed. */
+async function explainViews(db: Client, organizationId: string): Promise<string[]> {
+  const select = `SELECT o.id, (SELECT json_agg(e.id) FROM ledger_entries e WHERE e.operation_id = o.id) AS entries
+                    FROM operations o JOIN currencies c ON c.id = o.currency_id`;
+  const order = 'ORDER BY o.created_at DESC, o.id DESC';
+  const branch = (side: string): string =>
+    `(SELECT o.id FROM operations o JOIN currencies c ON c.id = o.currency_id WHERE o.${side}_organization_id = $1 ${order} LIMIT 20)`;
+  const plans: string[] = [];
+  for (const [title, text, params] of [
+    ['administrator page', `${select} ${order} LIMIT 20`, []],
+    ['individual page', `${select} WHERE o.id IN (${branch('from')} UNION ${branch('to')}) ${order} LIMIT 20`, [organizationId]],
+    [
+      'individual count',
+      `SELECT count(*) FROM (SELECT 1 FROM operations o JOIN currencies c ON c.id = o.currency_id
+         WHERE (o.from_organization_id = $1 OR o.to_organization_id = $1) LIMIT 1001) t`,
+      [organizationId],
+    ],
+  ] as const) {
+    const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, [...params]);
+    plans.push(`-- ${title}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+  }
+  return plans;
+}
+
+// ── report ───────────────────────────────────────────────────────────────────────────────────
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function fmt(value: number, digits = 1): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function compareAtLeast(name: string, measured: number, reference: number, factor: number): Comparison {
+  const ratio = measured / reference;
+  return { name, measured, reference, ratio, target: `>= ${factor}x`, met: ratio >= factor };
+}
+
+function compareAtMost(name: string, measured: number, reference: number, factor: number): Comparison {
+  const ratio = measured / reference;
+  return { name, measured, reference, ratio, target: `<= ${factor}x`, met: ratio <= factor };
+}
+
+function ratioOf(name: string, measured: number, reference: number): Comparison {
+  return { name, measured, reference, ratio: measured / reference };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const line = (r: string[]): string =>
+    `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join(' | ')} |`;
+  return [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
+}
+
+// ── main ─────────────────────────────────────────────────────────────────────────────────────
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  log(`finapi money bench: ${cpus().length} CPU(s) ${cpus()[0]?.model ?? ''}, Node ${process.version}`);
+  log(
+    `  transfers at ${SETTINGS.transferConnections} connections for ${SETTINGS.transferSeconds} s (after ${SETTINGS.warmupSeconds} s of warm-up)` +
+      ` between ${SETTINGS.users * SETTINGS.coinsPerUser} coins; first page of /transactions/view at ${SETTINGS.viewConnections} connections` +
+      ` for ${SETTINGS.viewSeconds} s; DB_POOL_SIZE ${SETTINGS.dbPoolSize}`,
+  );
+  const [load1] = loadavg();
+  if (load1 > 0.5) log(`  Note: the load average is already ${fmt(load1, 2)}; other work on this machine will make the figures noisy.`);
+
+  workDir = await mkdtemp(join(tmpdir(), 'finapi-money-bench-'));
+  await chmod(workDir, 0o755); // as root the server runs as an unprivileged user that must reach its data
+  log('Starting PostgreSQL…');
+  database = await startEmbeddedPostgres(join(workDir, 'data'));
+  const admin = new Client({ connectionString: database.url });
+  await admin.connect();
+  await admin.query('CREATE DATABASE bench_money');
+  await admin.end();
+  const url = new URL(database.url);
+  url.pathname = '/bench_money';
+  const databaseUrl = url.toString();
+
+  log('Starting the service and setting up through the API…');
+  const service = await startService(databaseUrl);
+  const setup = await setUp(service.url);
+
+  sql = new Client({ connectionString: databaseUrl, application_name: 'finapi-money-bench' });
+  await sql.connect();
+  await sql.query('SET synchronous_commit = off');
+  await sql.query(
+    `CREATE UNLOGGED TABLE bench_coins AS
+       SELECT (row_number() OVER (ORDER BY serial) - 1)::int AS idx, serial, organization_id
+         FROM coins WHERE type = 'client' AND issuer_id = $1`,
+    [setup.issuerId],
+  );
+  await sql.query('CREATE UNIQUE INDEX ON bench_coins (idx)');
+  const { rows: orgRows } = await sql.query<{ organization_id: string }>('SELECT organization_id FROM coins WHERE serial = $1', [
+    setup.holders[0].coins[0],
+  ]);
+
+  // ── /transactions/view with ~10k operations
+  log(`Growing to ${fmt(SETTINGS.smallOperations, 0)} operations…`);
+  const small = await growOperations(sql, setup, SETTINGS.smallOperations);
+  log(`First page of /transactions/view with ${fmt(small.operations, 0)} operations:`);
+  const viewSmall = await measureViews(service, setup, small.operations);
+
+  // ── transfers: baseline, then the service
+  log('Transfers, baseline (bare Fastify + pg, same SQL shape):');
+  const baseline = await startBaseline(databaseUrl);
+  const baselineTransfers = await measureTransfers(
+    `baseline POST /transfer`,
+    baseline,
+    transferRequests(setup.holders, '/transfer', (src, dest) => ({ src, dest, amount: SETTINGS.transferAmount })),
+  );
+  await baseline.stop();
+  log('Transfers, service:');
+  const serviceTransfers = await measureTransfers(
+    `service  POST /api/v1/transfers`,
+    service,
+    transferRequests(setup.holders, '/api/v1/transfers', (srcValue, destValue) => ({
+      paymentTool: { type: 'COIN', srcValue, destValue },
+      amount: SETTINGS.transferAmount,
+    })),
+  );
+
+  // ── /transactions/view with ~1M operations
+  log(`Growing to ${fmt(SETTINGS.largeOperations, 0)} operations…`);
+  const large = await growOperations(sql, setup, SETTINGS.largeOperations);
+  log(`  ${fmt(large.operations, 0)} operations after ${fmt(large.seconds)} s`);
+  log(`First page of /transactions/view with ${fmt(large.operations, 0)} operations:`);
+  const viewLarge = await measureViews(service, setup, large.operations);
+
+  log('Ledger check…');
+  const ledgerStarted = Date.now();
+  const ledgerCheck = await api<{ balanced: boolean; checkedCoins: number; checkedOperations: number; mismatches: unknown[] }>(
+    service.url,
+    'GET',
+    '/api/v1/actuator/ledger-check',
+    undefined,
+    setup.adminToken,
+  );
+  const ledgerCheckSeconds = (Date.now() - ledgerStarted) / 1000;
+  log(
+    `  balanced: ${ledgerCheck.balanced} (${ledgerCheck.checkedCoins} coins, ${ledgerCheck.checkedOperations} operations, ${fmt(ledgerCheckSeconds)} s)`,
+  );
+
+  const viewComparisons = (caller: 'administrator' | 'individual'): Comparison[] => [
+    compareAtMost(`view p50 ms as ${caller}, 1M vs 10k`, viewLarge[caller].latencyMs.p50, viewSmall[caller].latencyMs.p50, 2),
+    compareAtMost(`view p99 ms as ${caller}, 1M vs 10k`, viewLarge[caller].latencyMs.p99, viewSmall[caller].latencyMs.p99, 2),
+  ];
+  const comparisons: Comparison[] = [
+    compareAtLeast('transfers/s, service vs baseline', serviceTransfers.requestsPerSecond, baselineTransfers.requestsPerSecond, 0.5),
+    ratioOf('transfer p99 ms, service vs baseline', serviceTransfers.latencyMs.p99, baselineTransfers.latencyMs.p99),
+    ...viewComparisons('administrator'),
+    ...viewComparisons('individual'),
+  ];
+  const cpu = (load: Load): number => load.serverCpuMsPerRequest ?? Number.NaN;
+  if (!Number.isNaN(cpu(serviceTransfers) + cpu(baselineTransfers))) {
+    comparisons.push(ratioOf('transfer server CPU ms, baseline / service', cpu(baselineTransfers), cpu(serviceTransfers)));
+  }
+  const holdSeconds = num('BENCH_HOLD_SECONDS', 0);
+  if (holdSeconds > 0) {
+    // For investigation (EXPLAIN ANALYZE against the loaded database): keep everything up for a while.
+    log(
+      `Holding for ${holdSeconds} s (SIGTERM ends it): service ${service.url} (admin password ${ADMIN_PASSWORD}), database ${databaseUrl}`,
+    );
+    await new Promise((resolveHold) => setTimeout(resolveHold, holdSeconds * 1000));
+  }
+  const missed = comparisons.some((c) => c.met === false);
+  let plans: string[] | undefined;
+  if (comparisons.slice(2).some((c) => c.met === false)) plans = await explainViews(sql, orgRows[0].organization_id);
+  await service.stop();
+
+  const loadRow = (name: string, load: Load): string[] => [
+    name,
+    fmt(load.requestsPerSecond),
+    fmt(load.latencyMs.p50, 2),
+    fmt(load.latencyMs.p99, 2),
+    load.serverCpuMsPerRequest === undefined ? '-' : fmt(load.serverCpuMsPerRequest, 2),
+    String(load.completed),
+    String(load.non2xx + load.errors),
+  ];
+  const ops = (n: number): string => (n >= 1_000_000 ? `${fmt(n / 1_000_000, 2)}M` : `${fmt(n / 1000, 1)}k`);
+  log('');
+  log(
+    table([
+      ['run', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'requests', 'non-2xx'],
+      loadRow(`baseline POST /transfer (${SETTINGS.transferConnections} conn)`, baselineTransfers),
+      loadRow(`service  POST /api/v1/transfers (${SETTINGS.transferConnections} conn)`, serviceTransfers),
+      loadRow(`view, administrator, ${ops(viewSmall.operations)} ops (${SETTINGS.viewConnections} conn)`, viewSmall.administrator),
+      loadRow(`view, individual,    ${ops(viewSmall.operations)} ops (${SETTINGS.viewConnections} conn)`, viewSmall.individual),
+      loadRow(`view, administrator, ${ops(viewLarge.operations)} ops (${SETTINGS.viewConnections} conn)`, viewLarge.administrator),
+      loadRow(`view, individual,    ${ops(viewLarge.operations)} ops (${SETTINGS.viewConnections} conn)`, viewLarge.individual),
+    ]),
+  );
+  log('');
+  log(
+    table([
+      ['comparison', 'measured', 'reference', 'ratio', 'target', 'result'],
+      ...comparisons.map((c) => [
+        c.name,
+        fmt(c.measured, 2),
+        fmt(c.reference, 2),
+        `${fmt(c.ratio, 2)}x`,
+        c.target ?? '-',
+        c.met === undefined ? 'info' : c.met ? 'met' : 'MISSED',
+      ]),
+      [
+        'transfer non-2xx answers (service + baseline)',
+        String(serviceTransfers.non2xx + serviceTransfers.errors + baselineTransfers.non2xx + baselineTransfers.errors),
+        '-',
+        '-',
+        '0',
+        serviceTransfers.non2xx + serviceTransfers.errors + baselineTransfers.non2xx + baselineTransfers.errors === 0 ? 'met' : 'MISSED',
+      ],
+      ['ledger-check balanced', String(ledgerCheck.balanced), '-', '-', 'true', ledgerCheck.balanced ? 'met' : 'MISSED'],
+      [
+        `operations loaded for the 1M run`,
+        fmt(large.operations, 0),
+        fmt(SETTINGS.largeOperations, 0),
+        '-',
+        '-',
+        large.complete ? 'met' : 'MISSED',
+      ],
+    ]),
+  );
+  if (plans) {
+    log('\nA view target was missed; the first-page queries at the large size:');
+    for (const plan of plans) log(plan);
+  }
+  if (missed) log('\nAt least one target was MISSED (see above).');
+
+  const results = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model ?? '',
+      node: process.version,
+      platform: process.platform,
+      loadAverageBefore: load1,
+      loadAverageAfter: loadavg()[0],
+    },
+    settings: SETTINGS,
+    setupSeconds: setup.seconds,
+    transfers: {
+      baseline: baselineTransfers,
+      service: serviceTransfers,
+      ratio: serviceTransfers.requestsPerSecond / baselineTransfers.requestsPerSecond,
+    },
+    view: {
+      small: { ...viewSmall, loadSeconds: small.seconds },
+      large: { ...viewLarge, loadSeconds: large.seconds, complete: large.complete },
+    },
+    ledgerCheck: { ...ledgerCheck, mismatches: ledgerCheck.mismatches.slice(0, 20), seconds: ledgerCheckSeconds },
+    comparisons,
+    ...(plans ? { plans } : {}),
+  };
+  await mkdir(RESULTS_DIR, { recursive: true });
+  const file = join(RESULTS_DIR, 'money.json');
+  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+  log(`\nWritten to ${file}`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+main()
+  .then(cleanUp)
+  .catch(async (error: unknown) => {
+    process.stderr.write(`money bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    await cleanUp();
+    process.exit(1);
+  });
