@@ -16,6 +16,9 @@ export interface LockedCoin {
   organization_id: string;
   issuer_id: string;
   currency_id: string;
+  /** The currency's code and fraction, so callers can check amounts without another read. */
+  code: string;
+  fraction: string;
   type: 'client' | 'system';
   balance: string;
   held: string;
@@ -57,7 +60,8 @@ export class LedgerService {
     const unique = [...new Set(serials)].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
     const rows = await query<LockedCoin>(
       m,
-      `SELECT c.serial::text AS serial, c.organization_id, c.issuer_id, c.currency_id, c.type, c.balance::text AS balance,
+      `SELECT c.serial::text AS serial, c.organization_id, c.issuer_id, c.currency_id, cu.code, cu.fraction::text AS fraction,
+              c.type, c.balance::text AS balance,
               c.held::text AS held, c.active, c.closed_at, (c.active AND c.closed_at IS NULL AND i.active AND cu.active) AS usable
          FROM coins c JOIN issuers i ON i.id = c.issuer_id JOIN currencies cu ON cu.id = c.currency_id
         WHERE c.serial = ANY($1::bigint[]) ORDER BY c.serial FOR UPDATE OF c`,

@@ -40,15 +40,14 @@ export class TransfersService {
     return new Map(rows.map((r) => [r.serial, r]));
   }
 
-  /** Checks what can be checked before taking locks; answers both coins and the exact amount. */
-  private async prepare(
+  /** The rules of a transfer over the two coins as read (or locked): ownership, kinds, currency, amount. */
+  private check(
     principal: Principal,
     dto: TransferRequestDto,
-    m?: EntityManager,
-  ): Promise<{ payer: CoinInfo; payee: CoinInfo; amount: Money }> {
+    coins: Map<string, CoinInfo>,
+  ): { payer: CoinInfo; payee: CoinInfo; amount: Money } {
     const { srcValue, destValue } = dto.paymentTool;
     if (srcValue === destValue) throw ApiError.invalid('paymentTool.destValue', 'must be another coin than srcValue');
-    const coins = await this.coins([srcValue, destValue], m);
     const payer = coins.get(srcValue);
     if (!payer || payer.organization_id !== principal.organizationId)
       throw ApiError.notFound('exception.coin.not_found', `No coin ${srcValue}`);
@@ -62,7 +61,8 @@ export class TransfersService {
   }
 
   async calculate(principal: Principal, dto: TransferRequestDto): Promise<TransferCalculationDto> {
-    const { payer, amount } = await this.prepare(principal, dto);
+    const { srcValue, destValue } = dto.paymentTool;
+    const { payer, amount } = this.check(principal, dto, await this.coins([srcValue, destValue]));
     const scale = scaleOf(payer.fraction);
     const commission = new Money(0);
     return {
@@ -81,8 +81,9 @@ export class TransfersService {
       idem,
       201,
       async (m) => {
-        const { payer, payee, amount } = await this.prepare(principal, dto, m);
-        const locked = await this.ledger.lock(m, [payer.serial, payee.serial]);
+        // Lock first and check the locked rows: one read, and the rules see the state the transfer will change.
+        const locked = await this.ledger.lock(m, [dto.paymentTool.srcValue, dto.paymentTool.destValue]);
+        const { payer, payee, amount } = this.check(principal, dto, locked);
         for (const coin of [payer, payee]) {
           if (!locked.get(coin.serial)?.usable)
             throw ApiError.conflict('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
