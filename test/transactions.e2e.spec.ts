@@ -5,6 +5,7 @@ import {
   anIssuer,
   CoinBody,
   CurrencyBody,
+  expectBalancedLedger,
   expectError,
   expectStatus,
   fund,
@@ -269,5 +270,80 @@ describe('transactions', () => {
     const cashier = await aUser(server, admin, { role: 'cashier' });
     expect((await search(cashier.token, { filter: { ids: ops } })).totalRecords).toBe(0);
     expectError(await server.request('GET', `/api/v1/transactions/${ops[0]}`, { token: cashier.token }), 404);
+  });
+});
+
+describe('transactions over a large history', () => {
+  let server: TestServer;
+  let admin: string;
+  let alice: Actor;
+  let a1: CoinBody;
+  let a2: CoinBody;
+  let b1: CoinBody;
+  const HISTORY = 1_500;
+
+  beforeAll(async () => {
+    server = await startServer();
+    admin = await adminToken(server);
+    const currency = await aCurrency(server, admin);
+    const issuer = await anIssuer(server, admin, currency.code);
+    alice = await aUser(server, admin);
+    const bob = await aUser(server, admin);
+    a1 = await aCoin(server, alice.token, issuer.id);
+    a2 = await aCoin(server, alice.token, issuer.id);
+    b1 = await aCoin(server, bob.token, issuer.id);
+    await fund(server, admin, a1.serial, '10000.00');
+    // A long balanced history between Alice's and Bob's coins, written directly, an hour or more ago.
+    await server.db.query(
+      `WITH ops AS (
+         INSERT INTO operations (type, status, currency_id, amount, from_coin, to_coin, from_organization_id, to_organization_id, created_at)
+         SELECT 'transfer', 'completed', c.currency_id, 1, c.serial, b.serial, c.organization_id, b.organization_id,
+                now() - interval '2 hours' + g * interval '1 second'
+           FROM generate_series(1, $3::int) g, coins c, coins b WHERE c.serial = $1 AND b.serial = $2
+         RETURNING id, currency_id, from_coin, to_coin, amount, created_at)
+       INSERT INTO ledger_entries (operation_id, coin_serial, currency_id, amount, created_at)
+       SELECT id, from_coin, currency_id, -amount, created_at FROM ops UNION ALL SELECT id, to_coin, currency_id, amount, created_at FROM ops`,
+      [a1.serial, b1.serial, HISTORY],
+    );
+    await server.db.query('UPDATE coins SET balance = balance - $2 WHERE serial = $1', [a1.serial, HISTORY]);
+    await server.db.query('UPDATE coins SET balance = balance + $2 WHERE serial = $1', [b1.serial, HISTORY]);
+    await server.db.query('ANALYZE operations');
+  });
+  afterAll(() => server.stop());
+
+  it('answers the newest page and an estimated total past 1,000 matches', async () => {
+    const page = await server.request('POST', VIEW, { token: alice.token, body: { pageSize: 20 } });
+    expectStatus(page, 200);
+    expect(page.body.totalRecordsEstimated).toBe(true);
+    expect(page.body.totalRecords).toBeGreaterThan(1_000);
+    const { rows } = await server.db.query(
+      `SELECT id FROM operations WHERE from_organization_id = $1 OR to_organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT 20`,
+      [alice.organizationId],
+    );
+    expect(page.body.records.map((r: Record) => r.id)).toEqual(rows.map((r) => r.id));
+    const filtered = await server.request('POST', VIEW, { token: alice.token, body: { filter: { types: ['transfer'] } } });
+    expectStatus(filtered, 200);
+    expect(filtered.body.totalRecordsEstimated).toBe(true);
+    const audit = await server.request('POST', VIEW, { token: admin, body: {} });
+    expect(audit.body.totalRecordsEstimated).toBe(true);
+  });
+
+  it('counts exactly below 1,000 matches, an operation inside the organization once', async () => {
+    const since = new Date(Date.now() - 60_000).toISOString();
+    for (let i = 0; i < 3; i++) expectStatus(await transfer(server, alice.token, a1.serial, a2.serial, '1.00'), 201);
+    const page = await server.request('POST', VIEW, { token: alice.token, body: { filter: { createdAtFrom: since } } });
+    expectStatus(page, 200);
+    expect(page.body.totalRecordsEstimated).toBeUndefined();
+    // The top-up and the three transfers between Alice's own coins.
+    expect(page.body.totalRecords).toBe(4);
+    expect(page.body.records).toHaveLength(4);
+    const older = await server.request('POST', VIEW, {
+      token: alice.token,
+      body: { pageNumber: 1, pageSize: 500, filter: { createdAtTo: since } },
+    });
+    expectStatus(older, 200);
+    expect(older.body.records).toHaveLength(500);
+    expect(older.body.records.every((r: Record) => r.createdAt < since)).toBe(true);
+    await expectBalancedLedger(server, admin);
   });
 });
