@@ -8,7 +8,7 @@ import { toCurrency, CurrencyRow } from '../currencies/currencies.service';
 import { countRows, query } from '../database/sql';
 import { Page, pageOf } from '../common/validators';
 import { UnitOfWork } from '../database/unit-of-work';
-import { LedgerService } from '../ledger/ledger.service';
+import { LedgerService, PostedOperation } from '../ledger/ledger.service';
 import { OperationDto } from '../transactions/dto/transaction.dto';
 import { OperationsReader } from '../transactions/operations.reader';
 import { CloseCoinDto, CoinDto, CoinViewDto, CreateCoinDto } from './dto/coin.dto';
@@ -169,7 +169,7 @@ export class CoinsService {
         if (!new Money(self.held).isZero())
           throw ApiError.conflict('exception.coin.pending_requests', 'The coin has amounts held by pending requests');
         const balance = new Money(self.balance);
-        let operationId: string | undefined;
+        let posted: PostedOperation | undefined;
         if (!balance.isZero()) {
           if (!target)
             throw ApiError.conflict('exception.coin.not_empty', 'The coin is not empty: give transferToCoinSerial to receive its balance');
@@ -180,7 +180,7 @@ export class CoinsService {
           if (to.type !== 'client') throw ApiError.invalid('transferToCoinSerial', 'must not be a technical coin');
           if (to.currency_id !== self.currency_id) throw ApiError.invalid('transferToCoinSerial', 'must be a coin of the same currency');
           if (!to.usable) throw ApiError.conflict('exception.coin.inactive', `Coin ${target} is closed or inactive`);
-          operationId = await this.ledger.post(
+          posted = await this.ledger.post(
             m,
             {
               type: 'coin_closure',
@@ -204,7 +204,7 @@ export class CoinsService {
           status: 'ok',
           message: 'Coin closed',
           coin: await this.get(principal, serial, m),
-          process: operationId ? await this.operations.get(operationId, m) : null,
+          process: posted ? this.operations.describe(posted) : null,
         };
       },
       (r) => r.process?.id,

@@ -27,6 +27,28 @@ export interface LockedCoin {
   usable: boolean;
 }
 
+/** An operation as written (and as OperationsReader shows it), with its ledger entries. */
+export interface PostedOperation {
+  id: string;
+  type: string;
+  status: string;
+  request_identifier: string | null;
+  request_status: string | null;
+  created_at: Date;
+  updated_at: Date;
+  description: string | null;
+  custom_information: string | null;
+  amount: string;
+  commission: string;
+  code: string;
+  fraction: string;
+  from_coin: string | null;
+  to_coin: string | null;
+  from_organization_id: string | null;
+  to_organization_id: string | null;
+  entries: { id: string; coinSerial: string; amount: string; createdAt: string }[] | null;
+}
+
 export interface Posting {
   type: string;
   status?: string;
@@ -97,7 +119,7 @@ export class LedgerService {
    * Writes a balanced operation. The coins must already be locked by `lock` in this transaction;
    * client coins are checked for available funds (balance − held) before any write.
    */
-  async post(m: EntityManager, posting: Posting, coins: Map<string, LockedCoin>): Promise<string> {
+  async post(m: EntityManager, posting: Posting, coins: Map<string, LockedCoin>): Promise<PostedOperation> {
     const total = posting.entries.reduce((sum, e) => sum.plus(e.amount), new Money(0));
     if (!total.isZero()) throw new Error(`Unbalanced posting ${posting.type}: entries sum to ${total.toString()}`);
     const deltas = new Map<string, Money>();
@@ -118,11 +140,31 @@ export class LedgerService {
       }
     }
     const owner = (serial?: string | null) => (serial ? (coins.get(serial)?.organization_id ?? null) : null);
-    const [operation] = await query<{ id: string }>(
+    const nonZero = posting.entries.filter((e) => !e.amount.isZero());
+    const changed = [...deltas].filter(([, d]) => !d.isZero());
+    // One statement: the operation, its entries and the new balances, answered with what a reader shows.
+    const [row] = await query<Omit<PostedOperation, 'code' | 'fraction'>>(
       m,
-      `INSERT INTO operations (type, status, currency_id, amount, commission, from_coin, to_coin, from_organization_id, to_organization_id,
-                               description, custom_information, request_identifier, request_status, created_by, reversal_of, details)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
+      `WITH op AS (
+         INSERT INTO operations (type, status, currency_id, amount, commission, from_coin, to_coin, from_organization_id, to_organization_id,
+                                 description, custom_information, request_identifier, request_status, created_by, reversal_of, details)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+         RETURNING id, type, status, request_identifier, request_status, created_at, updated_at, description, custom_information,
+                   amount::text AS amount, commission::text AS commission, from_coin::text AS from_coin, to_coin::text AS to_coin,
+                   from_organization_id, to_organization_id),
+       entries AS (
+         INSERT INTO ledger_entries (operation_id, coin_serial, currency_id, amount)
+         SELECT op.id, e.serial, $3, e.amount FROM op, unnest($17::bigint[], $18::numeric[]) AS e(serial, amount)
+         RETURNING id, coin_serial, amount, created_at),
+       balances AS (
+         UPDATE coins c SET balance = c.balance + v.delta, updated_at = now()
+           FROM unnest($19::bigint[], $20::numeric[]) AS v(serial, delta) WHERE c.serial = v.serial
+         RETURNING c.serial)
+       SELECT op.*,
+              (SELECT json_agg(json_build_object('id', e.id::text, 'coinSerial', e.coin_serial::text, 'amount', e.amount::text,
+                                                 'createdAt', e.created_at) ORDER BY e.id) FROM entries e) AS entries,
+              (SELECT count(*) FROM balances)::int AS balances_changed
+         FROM op`,
       [
         posting.type,
         posting.status ?? 'completed',
@@ -140,25 +182,15 @@ export class LedgerService {
         posting.createdBy ?? null,
         posting.reversalOf ?? null,
         JSON.stringify(posting.details ?? {}),
+        nonZero.map((e) => e.coin),
+        nonZero.map((e) => e.amount.toFixed()),
+        changed.map(([serial]) => serial),
+        changed.map(([, delta]) => delta.toFixed()),
       ],
     );
-    const nonZero = posting.entries.filter((e) => !e.amount.isZero());
-    if (nonZero.length) {
-      await query(
-        m,
-        `INSERT INTO ledger_entries (operation_id, coin_serial, currency_id, amount)
-         SELECT $1, unnest($2::bigint[]), $3, unnest($4::numeric[])`,
-        [operation.id, nonZero.map((e) => e.coin), posting.currencyId, nonZero.map((e) => e.amount.toFixed())],
-      );
-      const changed = [...deltas].filter(([, d]) => !d.isZero());
-      await query(
-        m,
-        `UPDATE coins c SET balance = c.balance + v.delta, updated_at = now()
-           FROM (SELECT unnest($1::bigint[]) AS serial, unnest($2::numeric[]) AS delta) v WHERE c.serial = v.serial`,
-        [changed.map(([s]) => s), changed.map(([, d]) => d.toFixed())],
-      );
-    }
-    return operation.id;
+    const currency = coins.get(posting.entries[0]?.coin ?? '') ?? [...coins.values()][0];
+    const { balances_changed: _, ...operation } = row as typeof row & { balances_changed: number };
+    return { ...operation, code: currency.code, fraction: currency.fraction };
   }
 
   /** Recomputes every balance from its entries and every operation's sum. */

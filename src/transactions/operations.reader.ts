@@ -5,28 +5,10 @@ import { ApiError } from '../common/api-error';
 import { formatAmount, scaleOf } from '../common/money';
 import { Page, pageOf } from '../common/validators';
 import { countRows, estimateRows, EXACT_COUNT_LIMIT, query } from '../database/sql';
+import type { PostedOperation } from '../ledger/ledger.service';
 import { OperationDto, TransactionViewDto } from './dto/transaction.dto';
 
-interface OperationRow {
-  id: string;
-  type: string;
-  status: string;
-  request_identifier: string | null;
-  request_status: string | null;
-  created_at: Date;
-  updated_at: Date;
-  description: string | null;
-  custom_information: string | null;
-  amount: string;
-  commission: string;
-  code: string;
-  fraction: string;
-  from_coin: string | null;
-  to_coin: string | null;
-  from_organization_id: string | null;
-  to_organization_id: string | null;
-  entries: { id: string; coinSerial: string; amount: string; createdAt: string }[] | null;
-}
+type OperationRow = PostedOperation;
 
 const SELECT = `SELECT o.id, o.type, o.status, o.request_identifier, o.request_status, o.created_at, o.updated_at, o.description,
        o.custom_information, o.amount::text AS amount, o.commission::text AS commission, c.code, c.fraction::text AS fraction,
@@ -47,7 +29,7 @@ export class OperationsReader {
   async get(id: string, m?: EntityManager): Promise<OperationDto> {
     const [row] = await query<OperationRow>(m ?? this.dataSource, `${SELECT} WHERE o.id = $1`, [id]);
     if (!row) throw ApiError.notFound('exception.transaction.not_found', 'No such transaction');
-    return this.toDto(row);
+    return this.describe(row);
   }
 
   /** An operation the principal may see: auditors see all, others only their organization's. */
@@ -114,7 +96,7 @@ export class OperationsReader {
     return pageOf(
       dto,
       count.total,
-      rows.map((r) => this.toDto(r)),
+      rows.map((r) => this.describe(r)),
       count.exact,
     );
   }
@@ -159,7 +141,8 @@ export class OperationsReader {
     return principal.permissions.has('TRANSACTION_AUDITOR');
   }
 
-  private toDto(row: OperationRow): OperationDto {
+  /** An operation as clients see it; also used for the answer of the request that just posted it. */
+  describe(row: OperationRow): OperationDto {
     const scale = scaleOf(row.fraction);
     return {
       id: row.id,

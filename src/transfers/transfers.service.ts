@@ -88,7 +88,7 @@ export class TransfersService {
           if (!locked.get(coin.serial)?.usable)
             throw ApiError.conflict('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
         }
-        const id = await this.ledger.post(
+        const posted = await this.ledger.post(
           m,
           {
             type: 'transfer',
@@ -107,7 +107,7 @@ export class TransfersService {
           },
           locked,
         );
-        return { status: 'ok' as const, message: 'Transfer completed', process: await this.operations.get(id, m) };
+        return { status: 'ok' as const, message: 'Transfer completed', process: this.operations.describe(posted) };
       },
       (r) => r.process.id,
     );
@@ -127,7 +127,7 @@ export class TransfersService {
         const locked = await this.ledger.lock(m, [coin.serial, settlement]);
         if (!locked.get(coin.serial)?.usable)
           throw ApiError.conflict('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
-        const id = await this.ledger.post(
+        const posted = await this.ledger.post(
           m,
           {
             type: 'bank_top_up',
@@ -147,7 +147,7 @@ export class TransfersService {
           },
           locked,
         );
-        return { status: 'ok' as const, message: 'Bank top-up completed', process: await this.operations.get(id, m) };
+        return { status: 'ok' as const, message: 'Bank top-up completed', process: this.operations.describe(posted) };
       },
       (r) => r.process.id,
     );
