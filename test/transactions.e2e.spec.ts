@@ -4,6 +4,7 @@ import {
   aCurrency,
   anIssuer,
   CoinBody,
+  coinOf,
   CurrencyBody,
   expectBalancedLedger,
   expectError,
@@ -344,6 +345,77 @@ describe('transactions over a large history', () => {
     expectStatus(older, 200);
     expect(older.body.records).toHaveLength(500);
     expect(older.body.records.every((r: Record) => r.createdAt < since)).toBe(true);
+    await expectBalancedLedger(server, admin);
+  });
+});
+
+describe('reversals', () => {
+  let server: TestServer;
+  let admin: string;
+  let alice: Actor;
+  let bob: Actor;
+  let a1: CoinBody;
+  let b1: CoinBody;
+
+  beforeAll(async () => {
+    server = await startServer();
+    admin = await adminToken(server);
+    const currency = await aCurrency(server, admin);
+    const issuer = await anIssuer(server, admin, currency.code);
+    alice = await aUser(server, admin);
+    bob = await aUser(server, admin);
+    a1 = await aCoin(server, alice.token, issuer.id);
+    b1 = await aCoin(server, bob.token, issuer.id);
+    await fund(server, admin, a1.serial, '100.00');
+  });
+  afterAll(() => server.stop());
+
+  const reverse = (id: string, token = admin, headers: { [name: string]: string } = {}) =>
+    server.request('POST', `/api/v1/transactions/${id}/reverse`, { token, headers, body: { customInformation: 'chargeback 7' } });
+
+  it('reverses a transfer once, restoring both balances, linked to the original', async () => {
+    const sent = await transfer(server, alice.token, a1.serial, b1.serial, '30.00');
+    expectStatus(sent, 201);
+    const original = sent.body.process.id as string;
+    const reversal = await reverse(original, admin, { 'idempotency-key': 'rev-1' });
+    expectStatus(reversal, 201);
+    expect(reversal.body.process).toMatchObject({
+      type: 'reversal',
+      status: 'completed',
+      reversalOf: original,
+      amount: '30.00',
+      customInformation: 'chargeback 7',
+      from: { serial: b1.serial },
+      to: { serial: a1.serial },
+    });
+    expect(sumOf(reversal.body.process.transactions.map((t: { amount: string }) => t.amount)).isZero()).toBe(true);
+    expect((await coinOf(server, alice.token, a1.serial)).amount).toBe('100.00');
+    expect((await coinOf(server, bob.token, b1.serial)).amount).toBe('0.00');
+    const replay = await reverse(original, admin, { 'idempotency-key': 'rev-1' });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expectError(await reverse(original), 409, 'exception.transaction.already_reversed');
+    expectError(await reverse(reversal.body.process.id), 409, 'exception.transaction.is_reversal');
+    const seen = await server.request('GET', `/api/v1/transactions/${original}`, { token: alice.token });
+    expect(seen.body.process.status).toBe('reversed');
+    await expectBalancedLedger(server, admin);
+  });
+
+  it('refuses when the payee no longer has the money, and for customers, unknown or malformed ids', async () => {
+    const sent = await transfer(server, alice.token, a1.serial, b1.serial, '10.00');
+    expectStatus(sent, 201);
+    expectStatus(await transfer(server, bob.token, b1.serial, a1.serial, '10.00'), 201);
+    expectError(await reverse(sent.body.process.id), 409, 'exception.coin.insufficient_funds');
+    expectError(await reverse(sent.body.process.id, alice.token), 403, 'exception.access.permission_missing');
+    expectError(await reverse('00000000-0000-4000-8000-00000000dead'), 404, 'exception.transaction.not_found');
+    expectError(await reverse('nope'), 400, 'exception.validation');
+    await expectBalancedLedger(server, admin);
+  });
+
+  it('lets one of two racing reversals through', async () => {
+    const sent = await transfer(server, alice.token, a1.serial, b1.serial, '5.00');
+    const results = await Promise.all([reverse(sent.body.process.id), reverse(sent.body.process.id), reverse(sent.body.process.id)]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     await expectBalancedLedger(server, admin);
   });
 });

@@ -19,6 +19,7 @@ export const PERMISSIONS = {
   TRANSFER_CREATOR: "Transfer money from the organization's own coins",
   TRANSACTION_VIEWER: "See operations that touch the organization's own coins",
   TRANSACTION_AUDITOR: 'See every operation',
+  TRANSACTION_REVERSER: 'Reverse a completed operation',
   BANK_TOP_UP_MANAGER: 'Credit coins from bank settlement (bank top-ups)',
 } as const;
 

@@ -46,6 +46,7 @@ export interface PostedOperation {
   to_coin: string | null;
   from_organization_id: string | null;
   to_organization_id: string | null;
+  reversal_of: string | null;
   entries: { id: string; coinSerial: string; amount: string; createdAt: string }[] | null;
 }
 
@@ -151,7 +152,7 @@ export class LedgerService {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
          RETURNING id, type, status, request_identifier, request_status, created_at, updated_at, description, custom_information,
                    amount::text AS amount, commission::text AS commission, from_coin::text AS from_coin, to_coin::text AS to_coin,
-                   from_organization_id, to_organization_id),
+                   from_organization_id, to_organization_id, reversal_of),
        entries AS (
          INSERT INTO ledger_entries (operation_id, coin_serial, currency_id, amount)
          SELECT op.id, e.serial, $3, e.amount FROM op, unnest($17::bigint[], $18::numeric[]) AS e(serial, amount)

@@ -12,7 +12,7 @@ type OperationRow = PostedOperation;
 
 const SELECT = `SELECT o.id, o.type, o.status, o.request_identifier, o.request_status, o.created_at, o.updated_at, o.description,
        o.custom_information, o.amount::text AS amount, o.commission::text AS commission, c.code, c.fraction::text AS fraction,
-       o.from_coin::text AS from_coin, o.to_coin::text AS to_coin, o.from_organization_id, o.to_organization_id,
+       o.from_coin::text AS from_coin, o.to_coin::text AS to_coin, o.from_organization_id, o.to_organization_id, o.reversal_of,
        (SELECT json_agg(json_build_object('id', e.id::text, 'coinSerial', e.coin_serial::text, 'amount', e.amount::text,
                                           'createdAt', e.created_at) ORDER BY e.id)
           FROM ledger_entries e WHERE e.operation_id = o.id) AS entries
@@ -159,6 +159,7 @@ export class OperationsReader {
       currency: row.code,
       from: row.from_coin ? { serial: row.from_coin, organizationId: row.from_organization_id } : null,
       to: row.to_coin ? { serial: row.to_coin, organizationId: row.to_organization_id } : null,
+      reversalOf: row.reversal_of,
       transactions: (row.entries ?? []).map((e) => ({
         id: e.id,
         coinSerial: e.coinSerial,

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { OperationsReader } from './operations.reader';
+import { ReversalsService } from './reversals.service';
 import { TransactionsController } from './transactions.controller';
 
 @Module({
   controllers: [TransactionsController],
-  providers: [OperationsReader],
+  providers: [OperationsReader, ReversalsService],
   exports: [OperationsReader],
 })
 export class TransactionsModule {}

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, Matches, ValidateNested } from 'class-validator';
+import { OperationTextDto } from '../../common/operation-text.dto';
 import { IsAfter, IsIsoDateTime, PageDto, PageRequestDto, SortOrder } from '../../common/validators';
 
-export const OPERATION_TYPES = ['transfer', 'bank_top_up', 'coin_closure'] as const;
+export const OPERATION_TYPES = ['transfer', 'bank_top_up', 'coin_closure', 'reversal'] as const;
 export const OPERATION_STATUSES = ['completed', 'pending', 'declined', 'reversed'] as const;
 
 export class OperationPartyDto {
@@ -48,6 +49,8 @@ export class OperationDto {
   currency: string;
   from: OperationPartyDto | null;
   to: OperationPartyDto | null;
+  /** For a reversal: the operation it reverses. */
+  reversalOf: string | null;
   transactions: LedgerEntryDto[];
 }
 
@@ -141,3 +144,5 @@ export class TransactionViewDto extends PageRequestDto {
 export class TransactionPageDto extends PageDto {
   records: OperationDto[];
 }
+
+export class ReverseOperationDto extends OperationTextDto {}

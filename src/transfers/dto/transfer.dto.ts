@@ -2,12 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { IsAmount } from '../../common/money-validators';
-import { OptionalText } from '../../common/validators';
+import { OperationTextDto } from '../../common/operation-text.dto';
 import { OperationDto } from '../../transactions/dto/transaction.dto';
-
-/** Maximum lengths of the free-text fields (the specification leaves them open). */
-export const DESCRIPTION_MAX = 500;
-export const CUSTOM_INFORMATION_MAX = 1000;
 
 export class PaymentToolDto {
   @ApiProperty({ enum: ['COIN'] })
@@ -25,20 +21,6 @@ export class PaymentToolDto {
   @IsString()
   @Matches(/^[1-9][0-9]{0,17}$/, { message: 'must be a coin serial (digits)' })
   destValue: string;
-}
-
-/** The free-text fields of every money-moving request (section 4.3: customInformation). */
-export class OperationTextDto {
-  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX })
-  @OptionalText(DESCRIPTION_MAX)
-  @IsString()
-  description?: string;
-
-  /** Free text passed by system and business users (release 4.10.0), at most 1000 characters. */
-  @ApiPropertyOptional({ maxLength: CUSTOM_INFORMATION_MAX })
-  @OptionalText(CUSTOM_INFORMATION_MAX)
-  @IsString()
-  customInformation?: string;
 }
 
 export class TransferRequestDto extends OperationTextDto {

@@ -1,0 +1,21 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsString } from 'class-validator';
+import { OptionalText } from './validators';
+
+/** Maximum lengths of the free-text fields (the specification leaves them open). */
+export const DESCRIPTION_MAX = 500;
+export const CUSTOM_INFORMATION_MAX = 1000;
+
+/** The free-text fields of every money-moving request (section 4.3: customInformation). */
+export class OperationTextDto {
+  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX })
+  @OptionalText(DESCRIPTION_MAX)
+  @IsString()
+  description?: string;
+
+  /** Free text passed by system and business users (release 4.10.0), at most 1000 characters. */
+  @ApiPropertyOptional({ maxLength: CUSTOM_INFORMATION_MAX })
+  @OptionalText(CUSTOM_INFORMATION_MAX)
+  @IsString()
+  customInformation?: string;
+}
