@@ -13,9 +13,9 @@
  * caller's and has the funds, and answers `201 {id}`. Started by bench/money.ts as a child process
  * with DATABASE_URL, PORT, HOST and DB_POOL_SIZE.
  */
-import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
-import { Pool, PoolClient } from 'pg';
+import { PoolClient } from 'pg';
+import { PRINCIPAL_SQL, TOKEN_MISSING, createPool, runBaseline, serve, tokenHash } from './baseline-common';
 
 interface PrincipalRow {
   token_id: string;
@@ -41,18 +41,9 @@ interface TransferBody {
   amount?: unknown;
 }
 
-const SCHEME = /^(?:Bearer|TOKEN)\s+([A-Za-z0-9_\-.~+/=]{16,512})\s*$/i;
 const SERIAL = /^[1-9][0-9]{0,18}$/;
 const AMOUNT = /^[0-9]{1,20}(\.[0-9]{1,18})?$/;
 
-const PRINCIPAL_SQL = `SELECT t.id AS token_id, t.user_id, t.membership_id, m.organization_id, o.type AS organization_type, m.role, t.scope,
-       u.login AS user_login, u.name AS user_name, u.status AS user_status,
-       o.name AS organization_name, o.identification_status, o.contract_id, o.person_type
-  FROM auth_tokens t
-  JOIN memberships m ON m.id = t.membership_id
-  JOIN organizations o ON o.id = m.organization_id
-  JOIN users u ON u.id = t.user_id
- WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`;
 const LOCK_SQL = `SELECT c.serial::text AS serial, c.organization_id, c.currency_id, c.type, (c.balance - c.held)::text AS available,
        (c.active AND c.closed_at IS NULL AND i.active AND cu.active) AS usable
   FROM coins c JOIN issuers i ON i.id = c.issuer_id JOIN currencies cu ON cu.id = c.currency_id
@@ -86,13 +77,7 @@ function decimalLess(a: string, b: string): boolean {
 }
 
 async function main(): Promise<void> {
-  const databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) throw new Error('DATABASE_URL is required');
-  const pool = new Pool({
-    connectionString: databaseUrl,
-    max: Number(process.env.DB_POOL_SIZE ?? 20),
-    application_name: 'finapi-baseline-money',
-  });
+  const pool = createPool('finapi-baseline-money');
 
   const transfer = async (client: PoolClient, principal: PrincipalRow, src: string, dest: string, amount: string): Promise<string> => {
     const serials = [src, dest].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
@@ -126,8 +111,8 @@ async function main(): Promise<void> {
   const app = Fastify({ logger: false });
 
   app.post<{ Body: TransferBody }>('/transfer', async (request, reply) => {
-    const match = SCHEME.exec(request.headers.authorization ?? '');
-    if (!match) return reply.code(401).send({ status: 'error', code: 'exception.authorization.token_missing' });
+    const hash = tokenHash(request.headers.authorization);
+    if (!hash) return reply.code(401).send(TOKEN_MISSING);
     const { src, dest, amount } = request.body ?? {};
     if (typeof src !== 'string' || typeof dest !== 'string' || typeof amount !== 'string') {
       return reply.code(400).send({ status: 'error', code: 'exception.validation' });
@@ -135,7 +120,6 @@ async function main(): Promise<void> {
     if (!SERIAL.test(src) || !SERIAL.test(dest) || src === dest || !AMOUNT.test(amount) || /^[0.]+$/.test(amount)) {
       return reply.code(400).send({ status: 'error', code: 'exception.validation' });
     }
-    const hash = createHash('sha256').update(match[1], 'utf8').digest();
     const principal = (await pool.query<PrincipalRow>(PRINCIPAL_SQL, [hash])).rows[0];
     if (!principal) return reply.code(401).send({ status: 'error', code: 'exception.authorization.token_invalid' });
     const client = await pool.connect();
@@ -153,22 +137,7 @@ async function main(): Promise<void> {
     }
   });
 
-  const shutdown = (): void => {
-    void app
-      .close()
-      .then(() => pool.end())
-      .finally(() => process.exit(0));
-  };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
-
-  const port = Number(process.env.PORT ?? 3002);
-  const host = process.env.HOST ?? '127.0.0.1';
-  await app.listen({ port, host });
-  process.stdout.write(`baseline-money listening on http://${host}:${port}\n`);
+  await serve(app, pool, 3002, 'baseline-money');
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`baseline-money failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runBaseline('baseline-money', main);

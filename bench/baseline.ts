@@ -15,9 +15,8 @@
  * BASELINE_PROFILE_SQL.
  */
 import { compare } from 'bcrypt';
-import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
-import { Pool } from 'pg';
+import { PRINCIPAL_SQL, TOKEN_MISSING, createPool, runBaseline, serve, tokenHash } from './baseline-common';
 
 interface TokenRow {
   token_id: string;
@@ -56,21 +55,13 @@ interface MembershipRow {
   person_type: string;
 }
 
-const SCHEME = /^(?:Bearer|TOKEN)\s+([A-Za-z0-9_\-.~+/=]{16,512})\s*$/i;
-
 const TOKEN_SQL = `SELECT t.id AS token_id, t.user_id, t.membership_id, m.organization_id, o.type AS organization_type, m.role, t.scope
   FROM auth_tokens t
   JOIN memberships m ON m.id = t.membership_id
   JOIN organizations o ON o.id = m.organization_id
  WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`;
-const JOINED_SQL = `SELECT t.id AS token_id, t.user_id, t.membership_id, m.organization_id, o.type AS organization_type, m.role, t.scope,
-       u.login AS user_login, u.name AS user_name, u.status AS user_status,
-       o.name AS organization_name, o.identification_status, o.contract_id, o.person_type
-  FROM auth_tokens t
-  JOIN memberships m ON m.id = t.membership_id
-  JOIN organizations o ON o.id = m.organization_id
-  JOIN users u ON u.id = t.user_id
- WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`;
+/** The service's one query per profile read. */
+const JOINED_SQL = PRINCIPAL_SQL;
 const USER_SQL = 'SELECT * FROM users WHERE id = $1';
 const MEMBERSHIP_SQL = `SELECT m.id AS membership_id, m.user_id, m.role, o.id AS organization_id, o.type AS organization_type,
   o.name AS organization_name, o.identification_status, o.contract_id, o.person_type
@@ -78,13 +69,7 @@ const MEMBERSHIP_SQL = `SELECT m.id AS membership_id, m.user_id, m.role, o.id AS
 const LOGIN_SQL = 'SELECT * FROM users WHERE login = $1';
 
 async function main(): Promise<void> {
-  const databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) throw new Error('DATABASE_URL is required');
-  const pool = new Pool({
-    connectionString: databaseUrl,
-    max: Number(process.env.DB_POOL_SIZE ?? 20),
-    application_name: 'finapi-baseline',
-  });
+  const pool = createPool('finapi-baseline');
 
   const permissions = new Map<string, string[]>();
   const grants = await pool.query<{ role: string; permission: string }>(
@@ -115,9 +100,8 @@ async function main(): Promise<void> {
   const invalid = { status: 'error', code: 'exception.authorization.token_invalid' };
 
   app.get('/api/v1/profiles/my', async (request, reply) => {
-    const match = SCHEME.exec(request.headers.authorization ?? '');
-    if (!match) return reply.code(401).send({ status: 'error', code: 'exception.authorization.token_missing' });
-    const hash = createHash('sha256').update(match[1], 'utf8').digest();
+    const hash = tokenHash(request.headers.authorization);
+    if (!hash) return reply.code(401).send(TOKEN_MISSING);
     if (joined) {
       const row = (await pool.query<JoinedRow>(JOINED_SQL, [hash])).rows[0];
       if (!row) return reply.code(401).send(invalid);
@@ -144,22 +128,7 @@ async function main(): Promise<void> {
     return { status: 'ok', message: 'Password accepted' };
   });
 
-  const shutdown = (): void => {
-    void app
-      .close()
-      .then(() => pool.end())
-      .finally(() => process.exit(0));
-  };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
-
-  const port = Number(process.env.PORT ?? 3001);
-  const host = process.env.HOST ?? '127.0.0.1';
-  await app.listen({ port, host });
-  process.stdout.write(`baseline (${mode} profile SQL) listening on http://${host}:${port}\n`);
+  await serve(app, pool, 3001, `baseline (${mode} profile SQL)`);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`baseline failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runBaseline('baseline', main);

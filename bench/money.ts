@@ -24,22 +24,37 @@
  * BENCH_HOLD_SECONDS: keep the service and the loaded database up that long at the end, for investigation.
  */
 import autocannon from 'autocannon';
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
-import { EmbeddedServer, freePort, startEmbeddedPostgres } from '../src/database/embedded-postgres';
+import {
+  ADMIN_PASSWORD,
+  Child,
+  Comparison,
+  Load,
+  api,
+  comparisonTable,
+  compareAtLeast,
+  compareAtMost,
+  cpuMs,
+  fmt,
+  loadRow,
+  log,
+  logMachine,
+  login,
+  machine,
+  measure,
+  noteLoadAverage,
+  num,
+  ratioOf,
+  runBench,
+  startBaseline,
+  startDatabase,
+  startLoad,
+  startService,
+  table,
+  writeResults,
+} from './common';
 
-const SERVICE_MAIN = join(__dirname, '..', 'src', 'main.js');
-const BASELINE_MAIN = join(__dirname, 'baseline-money.js');
-/** The repository root (or the build's parent): the service finds its browser pages from there. */
-const ROOT = join(__dirname, '..', '..');
-const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? join(ROOT, 'bench', 'results');
-
-const num = (name: string, fallback: number): number => Number(process.env[name] ?? '') || fallback;
 const SETTINGS = {
   users: 50,
   coinsPerUser: 20,
@@ -62,29 +77,6 @@ const SETTINGS = {
   dbPoolSize: num('DB_POOL_SIZE', 20),
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
 };
-const ADMIN_PASSWORD = `bench-admin-${randomBytes(6).toString('hex')}`;
-
-interface Load {
-  requestsPerSecond: number;
-  completed: number;
-  non2xx: number;
-  errors: number;
-  statusCodes: Record<string, number>;
-  latencyMs: { p50: number; p90: number; p99: number; max: number; average: number };
-  durationSeconds: number;
-  /** CPU time the server process spent per answered request (Linux only). */
-  serverCpuMsPerRequest?: number;
-}
-
-interface Comparison {
-  name: string;
-  measured: number;
-  reference: number;
-  ratio: number;
-  target?: string;
-  met?: boolean;
-}
-
 interface Holder {
   login: string;
   token: string;
@@ -101,131 +93,18 @@ interface ViewFigures {
 
 // ── processes ────────────────────────────────────────────────────────────────────────────────
 
-const children = new Set<ChildProcess>();
-let database: EmbeddedServer | undefined;
-let workDir: string | undefined;
-
-interface Child {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** User + system CPU seconds a process has used so far, from /proc (undefined elsewhere). */
-function cpuSeconds(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime in USER_HZ (100 on Linux)
-  } catch {
-    return undefined;
-  }
-}
-
-/** Starts `node <script>` and resolves once it prints `ready`; its output is kept for errors. */
-function startChild(name: string, script: string, env: Record<string, string>, ready: RegExp): Promise<Child> {
-  return new Promise((resolveChild, reject) => {
-    const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    let output = '';
-    let started = false;
-    const timer = setTimeout(() => fail(new Error(`${name} did not start within 90 s`)), 90_000);
-    const fail = (error: Error): void => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(new Error(`${error.message}\n--- ${name} output ---\n${output.slice(-4000)}`));
-    };
-    const onData = (chunk: Buffer): void => {
-      if (output.length < 100_000) output += chunk.toString('utf8');
-      if (!started && ready.test(output)) {
-        started = true;
-        clearTimeout(timer);
-        resolveChild({ url: `http://127.0.0.1:${env.PORT}`, pid: child.pid ?? 0, stop: () => stopChild(child) });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code, signal) => {
-      children.delete(child);
-      if (!started) fail(new Error(`${name} exited (${signal ?? code}) before it was ready`));
-    });
-  });
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolveStop) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      children.delete(child);
-      resolveStop();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
+/** The bench's own connection, to grow the operations table; closed before the clean-up stops PostgreSQL. */
 let sql: Client | undefined;
 
-async function cleanUp(): Promise<void> {
+async function closeSql(): Promise<void> {
   await sql?.end().catch(() => undefined);
   sql = undefined;
-  await Promise.all([...children].map(stopChild));
-  await database?.stop().catch(() => undefined);
-  database = undefined;
-  if (workDir) await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
-  workDir = undefined;
 }
 
-async function startService(databaseUrl: string): Promise<Child> {
-  const port = await freePort();
-  return startChild(
-    'service',
-    SERVICE_MAIN,
-    {
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_PASSWORD,
-      BCRYPT_COST: String(SETTINGS.bcryptCost),
-      LOG_LEVEL: SETTINGS.logLevel,
-      DB_POOL_SIZE: String(SETTINGS.dbPoolSize),
-      TOKEN_TTL_SECONDS: '7200',
-    },
-    /finapi listening on/,
-  );
-}
-
-async function startBaseline(databaseUrl: string): Promise<Child> {
-  const port = await freePort();
-  return startChild(
-    'baseline',
-    BASELINE_MAIN,
-    { DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', DB_POOL_SIZE: String(SETTINGS.dbPoolSize) },
-    /baseline-money listening on/,
-  );
-}
+/** The answers' status codes are kept and reported; a run fails only when no answer is 2xx. */
+const LENIENT = { statusCodes: true };
 
 // ── set-up through the API ───────────────────────────────────────────────────────────────────
-
-async function api<T>(baseUrl: string, method: string, path: string, body?: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(60_000),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
-async function login(baseUrl: string, loginName: string, password: string): Promise<string> {
-  const answer = await api<{ authorizationToken: { token: string } }>(baseUrl, 'POST', '/api/v1/authorization', {
-    login: loginName,
-    password,
-  });
-  return answer.authorizationToken.token;
-}
 
 /** Runs `work` over `items` with at most `limit` at a time, answers the results in order. */
 async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
@@ -386,59 +265,20 @@ function transferRequests(holders: Holder[], path: string, body: (src: string, d
 }
 
 function transferLoad(baseUrl: string, requests: autocannon.RequestSpec[], seconds: number): autocannon.Instance {
-  return autocannon({ url: baseUrl, connections: SETTINGS.transferConnections, duration: seconds, timeout: 30, requests });
+  return startLoad(baseUrl, SETTINGS.transferConnections, seconds, { requests });
 }
 
 function viewLoad(baseUrl: string, token: string, seconds: number): autocannon.Instance {
-  return autocannon({
-    url: `${baseUrl}/api/v1/transactions/view`,
-    connections: SETTINGS.viewConnections,
-    duration: seconds,
-    timeout: 30,
+  return startLoad(`${baseUrl}/api/v1/transactions/view`, SETTINGS.viewConnections, seconds, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ pageNumber: 0, pageSize: SETTINGS.viewPageSize }),
   });
 }
 
-/** Runs a load and summarises it, with the server's CPU time per request when `server` is given. */
-async function measure(name: string, load: autocannon.Instance, server?: Child): Promise<Load> {
-  const before = server && cpuSeconds(server.pid);
-  const result = summarise(name, await load);
-  const after = server && cpuSeconds(server.pid);
-  if (before !== undefined && after !== undefined && result.completed > 0) {
-    result.serverCpuMsPerRequest = ((after - before) * 1000) / result.completed;
-  }
-  return result;
-}
-
-function summarise(name: string, result: autocannon.Result): Load {
-  const completed = result['2xx'];
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
-  const load: Load = {
-    requestsPerSecond: completed / result.duration,
-    completed,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    statusCodes,
-    latencyMs: {
-      p50: result.latency.p50,
-      p90: result.latency.p90,
-      p99: result.latency.p99,
-      max: result.latency.max,
-      average: result.latency.average,
-    },
-    durationSeconds: result.duration,
-  };
-  if (completed === 0) throw new Error(`${name}: no 2xx answer (status codes ${JSON.stringify(statusCodes)}, ${load.errors} errors)`);
-  const failures = load.non2xx + load.errors ? ` — ${load.non2xx} non-2xx ${JSON.stringify(statusCodes)}, ${load.errors} errors` : '';
-  log(`  ${name}: ${fmt(load.requestsPerSecond)} req/s, p50 ${load.latencyMs.p50} ms, p99 ${load.latencyMs.p99} ms${failures}`);
-  return load;
-}
-
 async function measureTransfers(name: string, server: Child, requests: autocannon.RequestSpec[]): Promise<Load> {
   await transferLoad(server.url, requests, SETTINGS.warmupSeconds);
-  return measure(name, transferLoad(server.url, requests, SETTINGS.transferSeconds), server);
+  return measure(name, transferLoad(server.url, requests, SETTINGS.transferSeconds), server, LENIENT);
 }
 
 async function measureViews(service: Child, setup: Setup, operations: number): Promise<ViewFigures> {
@@ -458,7 +298,7 @@ async function measureViews(service: Child, setup: Setup, operations: number): P
   const individualTotal = await page(individual.token);
   const run = async (name: string, token: string): Promise<Load> => {
     await viewLoad(service.url, token, 1);
-    return measure(name, viewLoad(service.url, token, SETTINGS.viewSeconds), service);
+    return measure(name, viewLoad(service.url, token, SETTINGS.viewSeconds), service, LENIENT);
   };
   return {
     operations,
@@ -496,64 +336,22 @@ async function explainViews(db: Client, organizationId: string): Promise<string[
   return plans;
 }
 
-// ── report ───────────────────────────────────────────────────────────────────────────────────
-
-function log(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
-
-function fmt(value: number, digits = 1): string {
-  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
-function compareAtLeast(name: string, measured: number, reference: number, factor: number): Comparison {
-  const ratio = measured / reference;
-  return { name, measured, reference, ratio, target: `>= ${factor}x`, met: ratio >= factor };
-}
-
-function compareAtMost(name: string, measured: number, reference: number, factor: number): Comparison {
-  const ratio = measured / reference;
-  return { name, measured, reference, ratio, target: `<= ${factor}x`, met: ratio <= factor };
-}
-
-function ratioOf(name: string, measured: number, reference: number): Comparison {
-  return { name, measured, reference, ratio: measured / reference };
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const line = (r: string[]): string =>
-    `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join(' | ')} |`;
-  return [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
-}
-
 // ── main ─────────────────────────────────────────────────────────────────────────────────────
 
 async function main(): Promise<void> {
   const startedAt = new Date();
-  log(`finapi money bench: ${cpus().length} CPU(s) ${cpus()[0]?.model ?? ''}, Node ${process.version}`);
+  logMachine('finapi money bench');
   log(
     `  transfers at ${SETTINGS.transferConnections} connections for ${SETTINGS.transferSeconds} s (after ${SETTINGS.warmupSeconds} s of warm-up)` +
       ` between ${SETTINGS.users * SETTINGS.coinsPerUser} coins; first page of /transactions/view at ${SETTINGS.viewConnections} connections` +
       ` for ${SETTINGS.viewSeconds} s; DB_POOL_SIZE ${SETTINGS.dbPoolSize}`,
   );
-  const [load1] = loadavg();
-  if (load1 > 0.5) log(`  Note: the load average is already ${fmt(load1, 2)}; other work on this machine will make the figures noisy.`);
+  const load1 = noteLoadAverage();
 
-  workDir = await mkdtemp(join(tmpdir(), 'finapi-money-bench-'));
-  await chmod(workDir, 0o755); // as root the server runs as an unprivileged user that must reach its data
-  log('Starting PostgreSQL…');
-  database = await startEmbeddedPostgres(join(workDir, 'data'));
-  const admin = new Client({ connectionString: database.url });
-  await admin.connect();
-  await admin.query('CREATE DATABASE bench_money');
-  await admin.end();
-  const url = new URL(database.url);
-  url.pathname = '/bench_money';
-  const databaseUrl = url.toString();
+  const databaseUrl = (await startDatabase('finapi-money-bench-', ['bench_money']))('bench_money');
 
   log('Starting the service and setting up through the API…');
-  const service = await startService(databaseUrl);
+  const service = await startService(databaseUrl, SETTINGS);
   const setup = await setUp(service.url);
 
   sql = new Client({ connectionString: databaseUrl, application_name: 'finapi-money-bench' });
@@ -578,7 +376,7 @@ async function main(): Promise<void> {
 
   // ── transfers: baseline, then the service
   log('Transfers, baseline (bare Fastify + pg, same SQL shape):');
-  const baseline = await startBaseline(databaseUrl);
+  const baseline = await startBaseline('baseline-money.js', /baseline-money listening on/, databaseUrl, SETTINGS.dbPoolSize);
   const baselineTransfers = await measureTransfers(
     `baseline POST /transfer`,
     baseline,
@@ -626,9 +424,8 @@ async function main(): Promise<void> {
     ...viewComparisons('administrator'),
     ...viewComparisons('individual'),
   ];
-  const cpu = (load: Load): number => load.serverCpuMsPerRequest ?? Number.NaN;
-  if (!Number.isNaN(cpu(serviceTransfers) + cpu(baselineTransfers))) {
-    comparisons.push(ratioOf('transfer server CPU ms, baseline / service', cpu(baselineTransfers), cpu(serviceTransfers)));
+  if (!Number.isNaN(cpuMs(serviceTransfers) + cpuMs(baselineTransfers))) {
+    comparisons.push(ratioOf('transfer server CPU ms, baseline / service', cpuMs(baselineTransfers), cpuMs(serviceTransfers)));
   }
   const holdSeconds = num('BENCH_HOLD_SECONDS', 0);
   if (holdSeconds > 0) {
@@ -643,40 +440,23 @@ async function main(): Promise<void> {
   if (comparisons.slice(2).some((c) => c.met === false)) plans = await explainViews(sql, orgRows[0].organization_id);
   await service.stop();
 
-  const loadRow = (name: string, load: Load): string[] => [
-    name,
-    fmt(load.requestsPerSecond),
-    fmt(load.latencyMs.p50, 2),
-    fmt(load.latencyMs.p99, 2),
-    load.serverCpuMsPerRequest === undefined ? '-' : fmt(load.serverCpuMsPerRequest, 2),
-    String(load.completed),
-    String(load.non2xx + load.errors),
-  ];
+  const row = (name: string, figures: Load): string[] => [...loadRow(name, figures), String(figures.non2xx + figures.errors)];
   const ops = (n: number): string => (n >= 1_000_000 ? `${fmt(n / 1_000_000, 2)}M` : `${fmt(n / 1000, 1)}k`);
   log('');
   log(
     table([
       ['run', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'requests', 'non-2xx'],
-      loadRow(`baseline POST /transfer (${SETTINGS.transferConnections} conn)`, baselineTransfers),
-      loadRow(`service  POST /api/v1/transfers (${SETTINGS.transferConnections} conn)`, serviceTransfers),
-      loadRow(`view, administrator, ${ops(viewSmall.operations)} ops (${SETTINGS.viewConnections} conn)`, viewSmall.administrator),
-      loadRow(`view, individual,    ${ops(viewSmall.operations)} ops (${SETTINGS.viewConnections} conn)`, viewSmall.individual),
-      loadRow(`view, administrator, ${ops(viewLarge.operations)} ops (${SETTINGS.viewConnections} conn)`, viewLarge.administrator),
-      loadRow(`view, individual,    ${ops(viewLarge.operations)} ops (${SETTINGS.viewConnections} conn)`, viewLarge.individual),
+      row(`baseline POST /transfer (${SETTINGS.transferConnections} conn)`, baselineTransfers),
+      row(`service  POST /api/v1/transfers (${SETTINGS.transferConnections} conn)`, serviceTransfers),
+      row(`view, administrator, ${ops(viewSmall.operations)} ops (${SETTINGS.viewConnections} conn)`, viewSmall.administrator),
+      row(`view, individual,    ${ops(viewSmall.operations)} ops (${SETTINGS.viewConnections} conn)`, viewSmall.individual),
+      row(`view, administrator, ${ops(viewLarge.operations)} ops (${SETTINGS.viewConnections} conn)`, viewLarge.administrator),
+      row(`view, individual,    ${ops(viewLarge.operations)} ops (${SETTINGS.viewConnections} conn)`, viewLarge.individual),
     ]),
   );
   log('');
   log(
-    table([
-      ['comparison', 'measured', 'reference', 'ratio', 'target', 'result'],
-      ...comparisons.map((c) => [
-        c.name,
-        fmt(c.measured, 2),
-        fmt(c.reference, 2),
-        `${fmt(c.ratio, 2)}x`,
-        c.target ?? '-',
-        c.met === undefined ? 'info' : c.met ? 'met' : 'MISSED',
-      ]),
+    comparisonTable(comparisons, [
       [
         'transfer non-2xx answers (service + baseline)',
         String(serviceTransfers.non2xx + serviceTransfers.errors + baselineTransfers.non2xx + baselineTransfers.errors),
@@ -705,14 +485,7 @@ async function main(): Promise<void> {
   const results = {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
-    machine: {
-      cpus: cpus().length,
-      model: cpus()[0]?.model ?? '',
-      node: process.version,
-      platform: process.platform,
-      loadAverageBefore: load1,
-      loadAverageAfter: loadavg()[0],
-    },
+    machine: machine(load1),
     settings: SETTINGS,
     setupSeconds: setup.seconds,
     transfers: {
@@ -728,22 +501,7 @@ async function main(): Promise<void> {
     comparisons,
     ...(plans ? { plans } : {}),
   };
-  await mkdir(RESULTS_DIR, { recursive: true });
-  const file = join(RESULTS_DIR, 'money.json');
-  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
-  log(`\nWritten to ${file}`);
+  await writeResults('money.json', results);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
-
-main()
-  .then(cleanUp)
-  .catch(async (error: unknown) => {
-    process.stderr.write(`money bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    await cleanUp();
-    process.exit(1);
-  });
+runBench('money bench', main, closeSql);

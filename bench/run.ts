@@ -18,22 +18,36 @@
  */
 import autocannon from 'autocannon';
 import { compare, hash } from 'bcrypt';
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
-import { EmbeddedServer, freePort, startEmbeddedPostgres } from '../src/database/embedded-postgres';
+import {
+  ADMIN_PASSWORD,
+  Child,
+  Load,
+  api,
+  comparisonTable,
+  compareAtLeast,
+  compareAtMost,
+  cpuMs,
+  fmt,
+  loadRow,
+  log,
+  logMachine,
+  login,
+  machine,
+  measure,
+  noteLoadAverage,
+  num,
+  ratioOf,
+  runBench,
+  startBaseline,
+  startDatabase,
+  startLoad,
+  startService,
+  summarise,
+  table,
+  writeResults,
+} from './common';
 
-const SERVICE_MAIN = join(__dirname, '..', 'src', 'main.js');
-const BASELINE_MAIN = join(__dirname, 'baseline.js');
-/** The repository root (or the build's parent): the service finds its browser pages from there. */
-const ROOT = join(__dirname, '..', '..');
-const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? join(ROOT, 'bench', 'results');
-
-const num = (name: string, fallback: number): number => Number(process.env[name] ?? '') || fallback;
 const SETTINGS = {
   connections: 64,
   durationSeconds: num('BENCH_DURATION', 10),
@@ -45,28 +59,8 @@ const SETTINGS = {
   users: 8,
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
 };
-const ADMIN_PASSWORD = `bench-admin-${randomBytes(6).toString('hex')}`;
-
-interface Load {
-  requestsPerSecond: number;
-  completed: number;
-  non2xx: number;
-  errors: number;
-  latencyMs: { p50: number; p90: number; p99: number; max: number; average: number };
-  durationSeconds: number;
-  /** CPU time the server process spent per answered request (Linux only): steadier than rates on a busy machine. */
-  serverCpuMsPerRequest?: number;
-}
-
-interface Comparison {
-  name: string;
-  measured: number;
-  reference: number;
-  ratio: number;
-  /** Absent on the figures shown for information only. */
-  target?: string;
-  met?: boolean;
-}
+/** Reads and logins fail the run past this share of failed answers. */
+const STRICT = { maxFailedShare: 0.01 };
 
 interface BenchUser {
   login: string;
@@ -76,130 +70,12 @@ interface BenchUser {
 
 // ── processes ────────────────────────────────────────────────────────────────────────────────
 
-const children = new Set<ChildProcess>();
-let database: EmbeddedServer | undefined;
-let workDir: string | undefined;
-
-interface Child {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** User + system CPU seconds a process has used so far, from /proc (undefined elsewhere). */
-function cpuSeconds(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime in USER_HZ (100 on Linux)
-  } catch {
-    return undefined;
-  }
-}
-
-/** Starts `node <script>` and resolves once it prints `ready`; its output is kept for errors. */
-function startChild(name: string, script: string, env: Record<string, string>, ready: RegExp): Promise<Child> {
-  return new Promise((resolveChild, reject) => {
-    const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    let output = '';
-    let started = false;
-    const timer = setTimeout(() => fail(new Error(`${name} did not start within 90 s`)), 90_000);
-    const fail = (error: Error): void => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(new Error(`${error.message}\n--- ${name} output ---\n${output.slice(-4000)}`));
-    };
-    const onData = (chunk: Buffer): void => {
-      if (output.length < 100_000) output += chunk.toString('utf8');
-      if (!started && ready.test(output)) {
-        started = true;
-        clearTimeout(timer);
-        resolveChild({ url: `http://127.0.0.1:${env.PORT}`, pid: child.pid ?? 0, stop: () => stopChild(child) });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code, signal) => {
-      children.delete(child);
-      if (!started) fail(new Error(`${name} exited (${signal ?? code}) before it was ready`));
-    });
-  });
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolveStop) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      children.delete(child);
-      resolveStop();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-async function cleanUp(): Promise<void> {
-  await Promise.all([...children].map(stopChild));
-  await database?.stop().catch(() => undefined);
-  database = undefined;
-  if (workDir) await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
-  workDir = undefined;
-}
-
-async function startService(databaseUrl: string): Promise<Child> {
-  const port = await freePort();
-  return startChild(
-    'service',
-    SERVICE_MAIN,
-    {
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_PASSWORD,
-      BCRYPT_COST: String(SETTINGS.bcryptCost),
-      LOG_LEVEL: SETTINGS.logLevel,
-      DB_POOL_SIZE: String(SETTINGS.dbPoolSize),
-      TOKEN_TTL_SECONDS: '7200',
-    },
-    /finapi listening on/,
-  );
-}
-
 /** `joined`: the service's one query per profile read; `separate`: the three it ran before (see baseline.ts). */
-async function startBaseline(databaseUrl: string, profileSql: 'joined' | 'separate'): Promise<Child> {
-  const port = await freePort();
-  return startChild(
-    'baseline',
-    BASELINE_MAIN,
-    {
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DB_POOL_SIZE: String(SETTINGS.dbPoolSize),
-      BASELINE_PROFILE_SQL: profileSql,
-    },
-    /baseline .*listening on/,
-  );
+function startProfileBaseline(databaseUrl: string, profileSql: 'joined' | 'separate'): Promise<Child> {
+  return startBaseline('baseline.js', /baseline .*listening on/, databaseUrl, SETTINGS.dbPoolSize, { BASELINE_PROFILE_SQL: profileSql });
 }
 
 // ── HTTP set-up through the admin API ───────────────────────────────────────────────────────
-
-async function api(baseUrl: string, method: string, path: string, body?: unknown, token?: string): Promise<any> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text);
-}
-
-async function login(baseUrl: string, loginName: string, password: string): Promise<string> {
-  const answer = await api(baseUrl, 'POST', '/api/v1/authorization', { login: loginName, password });
-  return answer.authorizationToken.token as string;
-}
 
 /** Creates the bench users through the admin API and logs each in once. */
 async function createUsers(baseUrl: string): Promise<BenchUser[]> {
@@ -221,21 +97,13 @@ function rotating(specs: autocannon.RawRequest[]): autocannon.RequestSpec[] {
 }
 
 function profileLoad(baseUrl: string, users: BenchUser[], seconds: number): autocannon.Instance {
-  return autocannon({
-    url: baseUrl,
-    connections: SETTINGS.connections,
-    duration: seconds,
-    timeout: 30,
+  return startLoad(baseUrl, SETTINGS.connections, seconds, {
     requests: rotating(users.map((u) => ({ method: 'GET', path: '/api/v1/profiles/my', headers: { authorization: `Bearer ${u.token}` } }))),
   });
 }
 
 function loginLoad(baseUrl: string, users: BenchUser[], seconds: number): autocannon.Instance {
-  return autocannon({
-    url: baseUrl,
-    connections: SETTINGS.loginConnections,
-    duration: seconds,
-    timeout: 30,
+  return startLoad(baseUrl, SETTINGS.loginConnections, seconds, {
     requests: rotating(
       users.map((u) => ({
         method: 'POST',
@@ -247,44 +115,9 @@ function loginLoad(baseUrl: string, users: BenchUser[], seconds: number): autoca
   });
 }
 
-/** Runs a load and summarises it, with the server's CPU time per request when `server` is given. */
-async function measure(name: string, load: autocannon.Instance, server?: Child): Promise<Load> {
-  const before = server && cpuSeconds(server.pid);
-  const result = summarise(name, await load);
-  const after = server && cpuSeconds(server.pid);
-  if (before !== undefined && after !== undefined) result.serverCpuMsPerRequest = ((after - before) * 1000) / result.completed;
-  return result;
-}
-
-function summarise(name: string, result: autocannon.Result): Load {
-  const completed = result['2xx'];
-  const load: Load = {
-    requestsPerSecond: completed / result.duration,
-    completed,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    latencyMs: {
-      p50: result.latency.p50,
-      p90: result.latency.p90,
-      p99: result.latency.p99,
-      max: result.latency.max,
-      average: result.latency.average,
-    },
-    durationSeconds: result.duration,
-  };
-  const failed = load.non2xx + load.errors;
-  if (completed === 0 || failed > 0.01 * (completed + failed)) {
-    throw new Error(
-      `${name}: ${completed} answers 2xx, ${load.non2xx} other answers, ${load.errors} errors — the figures would mean nothing`,
-    );
-  }
-  log(`  ${name}: ${fmt(load.requestsPerSecond)} req/s, p50 ${load.latencyMs.p50} ms, p99 ${load.latencyMs.p99} ms`);
-  return load;
-}
-
 async function measureProfiles(name: string, server: Child, users: BenchUser[]): Promise<Load> {
   await profileLoad(server.url, users, SETTINGS.warmupSeconds);
-  return measure(name, profileLoad(server.url, users, SETTINGS.durationSeconds), server);
+  return measure(name, profileLoad(server.url, users, SETTINGS.durationSeconds), server, STRICT);
 }
 
 /** The raw rate of `bcrypt.compare` at the bench cost, with the threadpool's parallelism, in this process. */
@@ -320,90 +153,55 @@ async function measureBcrypt(
   return result;
 }
 
-// ── report ───────────────────────────────────────────────────────────────────────────────────
-
-function log(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
-
-function fmt(value: number, digits = 1): string {
-  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
-function compareAtLeast(name: string, measured: number, reference: number, factor: number): Comparison {
-  const ratio = measured / reference;
-  return { name, measured, reference, ratio, target: `>= ${factor}x`, met: ratio >= factor };
-}
-
-function ratioOf(name: string, measured: number, reference: number): Comparison {
-  return { name, measured, reference, ratio: measured / reference };
-}
-
-function compareAtMost(name: string, measured: number, reference: number, factor: number): Comparison {
-  const ratio = measured / reference;
-  return { name, measured, reference, ratio, target: `<= ${factor}x`, met: ratio <= factor };
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const line = (r: string[]): string =>
-    `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join(' | ')} |`;
-  return [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
-}
-
 // ── main ─────────────────────────────────────────────────────────────────────────────────────
 
 async function main(): Promise<void> {
   const startedAt = new Date();
-  log(`finapi bench: ${cpus().length} CPU(s) ${cpus()[0]?.model ?? ''}, Node ${process.version}`);
+  logMachine('finapi bench');
   log(
     `  profile reads at ${SETTINGS.connections} connections for ${SETTINGS.durationSeconds} s (after ${SETTINGS.warmupSeconds} s of warm-up),` +
       ` logins at ${SETTINGS.loginConnections} connections, bcrypt cost ${SETTINGS.bcryptCost}, DB_POOL_SIZE ${SETTINGS.dbPoolSize}`,
   );
 
-  const [load1] = loadavg();
-  if (load1 > 0.5) log(`  Note: the load average is already ${fmt(load1, 2)}; other work on this machine will make the figures noisy.`);
+  const load1 = noteLoadAverage();
 
-  workDir = await mkdtemp(join(tmpdir(), 'finapi-bench-'));
-  await chmod(workDir, 0o755); // as root the server runs as an unprivileged user that must reach its data
-  log('Starting PostgreSQL…');
-  database = await startEmbeddedPostgres(join(workDir, 'data'));
-  const databaseUrl = (name: string): string => {
-    const url = new URL(database?.url ?? '');
-    url.pathname = `/${name}`;
-    return url.toString();
-  };
-  const admin = new Client({ connectionString: database.url });
-  await admin.connect();
-  await admin.query('CREATE DATABASE bench_baseline');
-  await admin.query('CREATE DATABASE bench_service');
-  await admin.end();
+  const databaseUrl = await startDatabase('finapi-bench-', ['bench_baseline', 'bench_service']);
 
   // The baseline's database: the service migrates it and creates the same users, then stops.
   log('Preparing the baseline database (the service migrates it and creates the bench users)…');
-  let service = await startService(databaseUrl('bench_baseline'));
+  let service = await startService(databaseUrl('bench_baseline'), SETTINGS);
   const baselineUsers = await createUsers(service.url);
   await service.stop();
 
   log('Baseline (Fastify + pg), the same SQL as the service (one query per profile read):');
-  let baseline = await startBaseline(databaseUrl('bench_baseline'), 'joined');
+  let baseline = await startProfileBaseline(databaseUrl('bench_baseline'), 'joined');
   const baselineProfile = await measureProfiles('GET /profiles/my', baseline, baselineUsers);
-  const baselineLogin = await measure('POST /authorization', loginLoad(baseline.url, baselineUsers, SETTINGS.durationSeconds), baseline);
+  const baselineLogin = await measure(
+    'POST /authorization',
+    loginLoad(baseline.url, baselineUsers, SETTINGS.durationSeconds),
+    baseline,
+    STRICT,
+  );
   await baseline.stop();
   log('Baseline (Fastify + pg), three queries per profile read (token lookup, then user and membership):');
-  baseline = await startBaseline(databaseUrl('bench_baseline'), 'separate');
+  baseline = await startProfileBaseline(databaseUrl('bench_baseline'), 'separate');
   const baselineProfileSeparate = await measureProfiles('GET /profiles/my', baseline, baselineUsers);
   await baseline.stop();
 
   log('Service:');
-  service = await startService(databaseUrl('bench_service'));
+  service = await startService(databaseUrl('bench_service'), SETTINGS);
   const serviceUsers = await createUsers(service.url);
   const serviceProfile = await measureProfiles('GET /profiles/my', service, serviceUsers);
   // The raw rate is taken just before and just after the logins (the service idle), and averaged,
   // so a change in what else the machine runs weighs on both sides alike.
   const bcryptSeconds = Math.max(4, SETTINGS.durationSeconds - 4);
   const bcryptBefore = await measureBcrypt(bcryptSeconds);
-  const serviceLogin = await measure('POST /authorization', loginLoad(service.url, serviceUsers, SETTINGS.durationSeconds), service);
+  const serviceLogin = await measure(
+    'POST /authorization',
+    loginLoad(service.url, serviceUsers, SETTINGS.durationSeconds),
+    service,
+    STRICT,
+  );
   const bcryptAfter = await measureBcrypt(bcryptSeconds);
   const bcrypt = {
     comparesPerSecond: (bcryptBefore.comparesPerSecond + bcryptAfter.comparesPerSecond) / 2,
@@ -418,8 +216,8 @@ async function main(): Promise<void> {
     profileLoad(service.url, serviceUsers, SETTINGS.durationSeconds),
     loginLoad(service.url, serviceUsers, SETTINGS.durationSeconds),
   ]);
-  const mixedProfile = summarise('GET /profiles/my', mixedProfileResult);
-  const mixedLogin = summarise('POST /authorization', mixedLoginResult);
+  const mixedProfile = summarise('GET /profiles/my', mixedProfileResult, STRICT);
+  const mixedLogin = summarise('POST /authorization', mixedLoginResult, STRICT);
   await service.stop();
 
   const comparisons = [
@@ -429,22 +227,13 @@ async function main(): Promise<void> {
     ratioOf('profile reads/s, service vs 3-query baseline', serviceProfile.requestsPerSecond, baselineProfileSeparate.requestsPerSecond),
   ];
   // Rates move with whatever else the machine runs; CPU time per request does much less.
-  const cpu = (load: Load): number => load.serverCpuMsPerRequest ?? Number.NaN;
-  if (!Number.isNaN(cpu(serviceProfile) + cpu(baselineProfile) + cpu(serviceLogin))) {
+  if (!Number.isNaN(cpuMs(serviceProfile) + cpuMs(baselineProfile) + cpuMs(serviceLogin))) {
     comparisons.push(
-      ratioOf('profile read CPU ms, baseline / service', cpu(baselineProfile), cpu(serviceProfile)),
-      ratioOf('CPU ms, raw bcrypt.compare / service login', bcrypt.cpuMsPerCompare, cpu(serviceLogin)),
+      ratioOf('profile read CPU ms, baseline / service', cpuMs(baselineProfile), cpuMs(serviceProfile)),
+      ratioOf('CPU ms, raw bcrypt.compare / service login', bcrypt.cpuMsPerCompare, cpuMs(serviceLogin)),
     );
   }
 
-  const loadRow = (name: string, load: Load): string[] => [
-    name,
-    fmt(load.requestsPerSecond),
-    fmt(load.latencyMs.p50, 2),
-    fmt(load.latencyMs.p99, 2),
-    load.serverCpuMsPerRequest === undefined ? '-' : fmt(load.serverCpuMsPerRequest, 2),
-    String(load.completed),
-  ];
   log('');
   log(
     table([
@@ -467,53 +256,19 @@ async function main(): Promise<void> {
     ]),
   );
   log('');
-  log(
-    table([
-      ['comparison', 'measured', 'reference', 'ratio', 'target', 'result'],
-      ...comparisons.map((c) => [
-        c.name,
-        fmt(c.measured, 2),
-        fmt(c.reference, 2),
-        `${fmt(c.ratio, 2)}x`,
-        c.target ?? '-',
-        c.met === undefined ? 'info' : c.met ? 'met' : 'MISSED',
-      ]),
-    ]),
-  );
+  log(comparisonTable(comparisons));
 
   const results = {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
-    machine: {
-      cpus: cpus().length,
-      model: cpus()[0]?.model ?? '',
-      node: process.version,
-      platform: process.platform,
-      loadAverageBefore: load1,
-      loadAverageAfter: loadavg()[0],
-    },
+    machine: machine(load1),
     settings: SETTINGS,
     baseline: { profile: baselineProfile, profileThreeQueries: baselineProfileSeparate, login: baselineLogin },
     bcrypt,
     service: { profile: serviceProfile, login: serviceLogin, profileWhileLogins: mixedProfile, loginWhileReads: mixedLogin },
     comparisons,
   };
-  await mkdir(RESULTS_DIR, { recursive: true });
-  const file = join(RESULTS_DIR, 'latest.json');
-  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
-  log(`\nWritten to ${file}`);
+  await writeResults('latest.json', results);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
-
-main()
-  .then(cleanUp)
-  .catch(async (error: unknown) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    await cleanUp();
-    process.exit(1);
-  });
+runBench('bench', main);

@@ -1,0 +1,393 @@
+/**
+ * What the two benchmark scripts (bench/run.ts and bench/money.ts) share: the child processes (the
+ * built service and a bare baseline), the embedded PostgreSQL in a temporary directory, the API
+ * helpers, turning autocannon's results into figures (with the server's CPU time per request), the
+ * comparisons and the tables, writing the results, and the clean-up on exit or failure.
+ *
+ * Each script keeps its own settings, loads, set-up and report; this module holds no settings of its
+ * own beyond where the files are.
+ */
+import autocannon from 'autocannon';
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { EmbeddedServer, freePort, startEmbeddedPostgres } from '../src/database/embedded-postgres';
+
+const SERVICE_MAIN = join(__dirname, '..', 'src', 'main.js');
+/** The repository root (or the build's parent): the service finds its browser pages from there. */
+const ROOT = join(__dirname, '..', '..');
+const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? join(ROOT, 'bench', 'results');
+
+/** A number from the environment, `fallback` when it is unset, empty or not a positive number. */
+export const num = (name: string, fallback: number): number => Number(process.env[name] ?? '') || fallback;
+
+/** The service's administrator password for this run. */
+export const ADMIN_PASSWORD = `bench-admin-${randomBytes(6).toString('hex')}`;
+
+export interface Load {
+  requestsPerSecond: number;
+  completed: number;
+  non2xx: number;
+  errors: number;
+  /** Only when summarised with `statusCodes` (see summarise). */
+  statusCodes?: Record<string, number>;
+  latencyMs: { p50: number; p90: number; p99: number; max: number; average: number };
+  durationSeconds: number;
+  /** CPU time the server process spent per answered request (Linux only): steadier than rates on a busy machine. */
+  serverCpuMsPerRequest?: number;
+}
+
+export interface Comparison {
+  name: string;
+  measured: number;
+  reference: number;
+  ratio: number;
+  /** Absent on the figures shown for information only. */
+  target?: string;
+  met?: boolean;
+}
+
+// ── processes ────────────────────────────────────────────────────────────────────────────────
+
+const children = new Set<ChildProcess>();
+let database: EmbeddedServer | undefined;
+let workDir: string | undefined;
+
+export interface Child {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** User + system CPU seconds a process has used so far, from /proc (undefined elsewhere). */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime in USER_HZ (100 on Linux)
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts `node <script>` and resolves once it prints `ready`; its output is kept for errors. */
+function startChild(name: string, script: string, env: Record<string, string>, ready: RegExp): Promise<Child> {
+  return new Promise((resolveChild, reject) => {
+    const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let output = '';
+    let started = false;
+    const timer = setTimeout(() => fail(new Error(`${name} did not start within 90 s`)), 90_000);
+    const fail = (error: Error): void => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`${error.message}\n--- ${name} output ---\n${output.slice(-4000)}`));
+    };
+    const onData = (chunk: Buffer): void => {
+      if (output.length < 100_000) output += chunk.toString('utf8');
+      if (!started && ready.test(output)) {
+        started = true;
+        clearTimeout(timer);
+        resolveChild({ url: `http://127.0.0.1:${env.PORT}`, pid: child.pid ?? 0, stop: () => stopChild(child) });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code, signal) => {
+      children.delete(child);
+      if (!started) fail(new Error(`${name} exited (${signal ?? code}) before it was ready`));
+    });
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolveStop) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      children.delete(child);
+      resolveStop();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Stops the children and PostgreSQL and removes the temporary directory. */
+async function cleanUp(): Promise<void> {
+  await Promise.all([...children].map(stopChild));
+  await database?.stop().catch(() => undefined);
+  database = undefined;
+  if (workDir) await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+  workDir = undefined;
+}
+
+/** Starts the built service (dist/src/main.js) on a free port of loopback. */
+export async function startService(
+  databaseUrl: string,
+  settings: { bcryptCost: number; logLevel: string; dbPoolSize: number },
+): Promise<Child> {
+  const port = await freePort();
+  return startChild(
+    'service',
+    SERVICE_MAIN,
+    {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_PASSWORD,
+      BCRYPT_COST: String(settings.bcryptCost),
+      LOG_LEVEL: settings.logLevel,
+      DB_POOL_SIZE: String(settings.dbPoolSize),
+      TOKEN_TTL_SECONDS: '7200',
+    },
+    /finapi listening on/,
+  );
+}
+
+/** Starts a bare baseline (`script`, beside this file once built) on a free port of loopback. */
+export async function startBaseline(
+  script: string,
+  ready: RegExp,
+  databaseUrl: string,
+  dbPoolSize: number,
+  env: Record<string, string> = {},
+): Promise<Child> {
+  const port = await freePort();
+  return startChild(
+    'baseline',
+    join(__dirname, script),
+    { DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', DB_POOL_SIZE: String(dbPoolSize), ...env },
+    ready,
+  );
+}
+
+/**
+ * Starts PostgreSQL in a new temporary directory (`prefix`…) and creates `databases` in it; answers
+ * the URL of a database by its name. Stopped and removed by the clean-up of runBench.
+ */
+export async function startDatabase(prefix: string, databases: string[]): Promise<(name: string) => string> {
+  workDir = await mkdtemp(join(tmpdir(), prefix));
+  await chmod(workDir, 0o755); // as root the server runs as an unprivileged user that must reach its data
+  log('Starting PostgreSQL…');
+  const server = await startEmbeddedPostgres(join(workDir, 'data'));
+  database = server;
+  const admin = new Client({ connectionString: server.url });
+  await admin.connect();
+  for (const name of databases) await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return (name: string): string => {
+    const url = new URL(server.url);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+}
+
+/**
+ * Runs a benchmark's `main`, then cleans up (`before` first, then the children, PostgreSQL and the
+ * temporary directory), on success, failure (exit 1, `<label> failed: …`) or SIGINT/SIGTERM (exit 130).
+ */
+export function runBench(label: string, main: () => Promise<void>, before: () => Promise<void> = async () => undefined): void {
+  const cleanUpAll = async (): Promise<void> => {
+    await before();
+    await cleanUp();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void cleanUpAll().finally(() => process.exit(130));
+    });
+  }
+  main()
+    .then(cleanUpAll)
+    .catch(async (error: unknown) => {
+      process.stderr.write(`${label} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      await cleanUpAll();
+      process.exit(1);
+    });
+}
+
+// ── HTTP ─────────────────────────────────────────────────────────────────────────────────────
+
+/** One JSON request to the service; throws on an answer other than 2xx. */
+export async function api<T = any>(baseUrl: string, method: string, path: string, body?: unknown, token?: string): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(60_000),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** Logs in through the service's API and answers the token. */
+export async function login(baseUrl: string, loginName: string, password: string): Promise<string> {
+  const answer = await api<{ authorizationToken: { token: string } }>(baseUrl, 'POST', '/api/v1/authorization', {
+    login: loginName,
+    password,
+  });
+  return answer.authorizationToken.token;
+}
+
+// ── load ─────────────────────────────────────────────────────────────────────────────────────
+
+/** An autocannon run against `url` for `seconds` at `connections`, with a 30 s request timeout. */
+export function startLoad(
+  url: string,
+  connections: number,
+  seconds: number,
+  requests: Omit<autocannon.Options, 'url' | 'connections' | 'duration' | 'timeout'>,
+): autocannon.Instance {
+  return autocannon({ url, connections, duration: seconds, timeout: 30, ...requests });
+}
+
+/** Runs a load and summarises it, with the server's CPU time per request when `server` is given. */
+export async function measure(name: string, run: autocannon.Instance, server?: Child, options?: SummaryOptions): Promise<Load> {
+  const before = server && cpuSeconds(server.pid);
+  const result = summarise(name, await run, options);
+  const after = server && cpuSeconds(server.pid);
+  if (before !== undefined && after !== undefined && result.completed > 0) {
+    result.serverCpuMsPerRequest = ((after - before) * 1000) / result.completed;
+  }
+  return result;
+}
+
+export interface SummaryOptions {
+  /** Keep the answers' status codes in the figures, and name the failed answers in the log line. */
+  statusCodes?: boolean;
+  /** Throw when more than this share of the answers failed (non-2xx or errors); without it, only when none is 2xx. */
+  maxFailedShare?: number;
+}
+
+/** autocannon's result as figures, logged in one line; throws when the figures would mean nothing. */
+export function summarise(name: string, result: autocannon.Result, options: SummaryOptions = {}): Load {
+  const completed = result['2xx'];
+  const statusCodes = options.statusCodes
+    ? Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]))
+    : undefined;
+  const figures: Load = {
+    requestsPerSecond: completed / result.duration,
+    completed,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    ...(statusCodes ? { statusCodes } : {}),
+    latencyMs: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      average: result.latency.average,
+    },
+    durationSeconds: result.duration,
+  };
+  const failed = figures.non2xx + figures.errors;
+  if (completed === 0 && statusCodes) {
+    throw new Error(`${name}: no 2xx answer (status codes ${JSON.stringify(statusCodes)}, ${figures.errors} errors)`);
+  }
+  if (completed === 0 || (options.maxFailedShare !== undefined && failed > options.maxFailedShare * (completed + failed))) {
+    throw new Error(
+      `${name}: ${completed} answers 2xx, ${figures.non2xx} other answers, ${figures.errors} errors — the figures would mean nothing`,
+    );
+  }
+  const failures = statusCodes && failed ? ` — ${figures.non2xx} non-2xx ${JSON.stringify(statusCodes)}, ${figures.errors} errors` : '';
+  log(`  ${name}: ${fmt(figures.requestsPerSecond)} req/s, p50 ${figures.latencyMs.p50} ms, p99 ${figures.latencyMs.p99} ms${failures}`);
+  return figures;
+}
+
+/** The server's CPU ms per request, NaN when it is not known. */
+export const cpuMs = (figures: Load): number => figures.serverCpuMsPerRequest ?? Number.NaN;
+
+// ── report ───────────────────────────────────────────────────────────────────────────────────
+
+export function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+export function fmt(value: number, digits = 1): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+export function compareAtLeast(name: string, measured: number, reference: number, factor: number): Comparison {
+  const ratio = measured / reference;
+  return { name, measured, reference, ratio, target: `>= ${factor}x`, met: ratio >= factor };
+}
+
+export function compareAtMost(name: string, measured: number, reference: number, factor: number): Comparison {
+  const ratio = measured / reference;
+  return { name, measured, reference, ratio, target: `<= ${factor}x`, met: ratio <= factor };
+}
+
+export function ratioOf(name: string, measured: number, reference: number): Comparison {
+  return { name, measured, reference, ratio: measured / reference };
+}
+
+export function table(rows: string[][]): string {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const line = (r: string[]): string =>
+    `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join(' | ')} |`;
+  return [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
+}
+
+/** A row of the runs table: name, req/s, p50 ms, p99 ms, server CPU ms/req, requests. */
+export function loadRow(name: string, figures: Load): string[] {
+  return [
+    name,
+    fmt(figures.requestsPerSecond),
+    fmt(figures.latencyMs.p50, 2),
+    fmt(figures.latencyMs.p99, 2),
+    figures.serverCpuMsPerRequest === undefined ? '-' : fmt(figures.serverCpuMsPerRequest, 2),
+    String(figures.completed),
+  ];
+}
+
+/** The comparisons table, with `extraRows` (already in its six columns) after the comparisons. */
+export function comparisonTable(comparisons: Comparison[], extraRows: string[][] = []): string {
+  return table([
+    ['comparison', 'measured', 'reference', 'ratio', 'target', 'result'],
+    ...comparisons.map((c) => [
+      c.name,
+      fmt(c.measured, 2),
+      fmt(c.reference, 2),
+      `${fmt(c.ratio, 2)}x`,
+      c.target ?? '-',
+      c.met === undefined ? 'info' : c.met ? 'met' : 'MISSED',
+    ]),
+    ...extraRows,
+  ]);
+}
+
+/** Logs `title` with the machine's CPUs and Node's version. */
+export function logMachine(title: string): void {
+  log(`${title}: ${cpus().length} CPU(s) ${cpus()[0]?.model ?? ''}, Node ${process.version}`);
+}
+
+/** Answers the 1-minute load average, with a note when the machine is already busy. */
+export function noteLoadAverage(): number {
+  const [load1] = loadavg();
+  if (load1 > 0.5) log(`  Note: the load average is already ${fmt(load1, 2)}; other work on this machine will make the figures noisy.`);
+  return load1;
+}
+
+/** The machine part of the results. */
+export function machine(loadAverageBefore: number): object {
+  return {
+    cpus: cpus().length,
+    model: cpus()[0]?.model ?? '',
+    node: process.version,
+    platform: process.platform,
+    loadAverageBefore,
+    loadAverageAfter: loadavg()[0],
+  };
+}
+
+/** Writes the results as JSON to BENCH_RESULTS_DIR (bench/results by default) and says where. */
+export async function writeResults(fileName: string, results: object): Promise<void> {
+  await mkdir(RESULTS_DIR, { recursive: true });
+  const file = join(RESULTS_DIR, fileName);
+  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+  log(`\nWritten to ${file}`);
+}
