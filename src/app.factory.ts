@@ -7,7 +7,7 @@ import { Logger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { API_VERSION } from './actuator/actuator.service';
 import { AppModule } from './app.module';
-import { GLOBAL_PREFIX, UNPREFIXED_PATHS } from './common/http';
+import { GLOBAL_PREFIX } from './common/http';
 import { parseJsonBody } from './common/json-body';
 import { createValidationPipe } from './common/validation';
 import type { AppConfig } from './config/config';
@@ -79,7 +79,7 @@ export async function createApp(config: AppConfig, databaseUrl: string, logStrea
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
-  app.setGlobalPrefix(GLOBAL_PREFIX, { exclude: UNPREFIXED_PATHS });
+  app.setGlobalPrefix(GLOBAL_PREFIX);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
 

@@ -2,7 +2,7 @@ import { Injectable, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { getMetadataStorage } from 'class-validator';
-import { GLOBAL_PREFIX, UNPREFIXED_PATHS } from '../common/http';
+import { GLOBAL_PREFIX } from '../common/http';
 import { ACCESS_KEY, AccessRule } from './access.decorators';
 
 export interface RouteInfo {
@@ -62,8 +62,7 @@ export class RouteScanner {
         const operation = Reflect.getMetadata(DECORATORS.API_OPERATION, handler) as { summary?: string } | undefined;
         const tags = [...classTags, ...((Reflect.getMetadata(DECORATORS.API_TAGS, handler) as string[] | undefined) ?? [])];
         for (const mp of Array.isArray(methodPath) ? methodPath : [methodPath]) {
-          const relative = joinPath(base, mp);
-          const path = UNPREFIXED_PATHS.includes(relative) ? relative : joinPath(GLOBAL_PREFIX, base, mp);
+          const path = joinPath(GLOBAL_PREFIX, base, mp);
           routes.push({
             controller: type.name,
             tag: tags[0] ?? type.name.replace(/Controller$/, ''),

@@ -2,8 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../access/principal';
 
 export const GLOBAL_PREFIX = 'api/v1';
-/** Browser pages served outside the API prefix. */
-export const UNPREFIXED_PATHS: string[] = [];
 
 export type ApiRequest = FastifyRequest & { principal?: Principal };
 
