@@ -277,3 +277,30 @@ describe('token and temporary password expiry', () => {
     expect(late.body.code).toBe('exception.authorization.temporary_password_expired');
   });
 });
+
+describe('failed-login rate limit per address', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ LOGIN_FAILURES_PER_MINUTE: '3' });
+  });
+  afterAll(() => server.stop());
+
+  it('answers 429 with Retry-After once an address has failed too often this minute, before checking any password', async () => {
+    // The window is the current minute: keep the attempts inside one.
+    const seconds = new Date().getUTCSeconds();
+    if (seconds > 50) await new Promise((r) => setTimeout(r, (61 - seconds) * 1000));
+    for (let i = 0; i < 3; i++) {
+      const miss = await server.request('POST', AUTH, { body: { login: `ghost-${i}`, password: 'wrong-password' } });
+      expect(miss.status).toBe(401);
+    }
+    const limited = await server.request('POST', AUTH, { body: { login: ADMIN_LOGIN, password: ADMIN_PASSWORD } });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ status: 'error', code: 'exception.rate_limited' });
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // Nothing was counted against the administrator himself.
+    const { rows } = await server.db.query('SELECT failed_attempts, status FROM users WHERE login = $1', [ADMIN_LOGIN]);
+    expect(rows[0]).toEqual({ failed_attempts: 0, status: 'active' });
+  });
+});

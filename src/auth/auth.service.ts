@@ -28,9 +28,14 @@ export class AuthService {
   ) {}
 
   async login(login: string, password: string, address: string): Promise<AuthorizationResponseDto> {
+    // Beyond the per-user lockout: an address guessing across many logins is slowed down, before any bcrypt work.
+    if ((await this.users.recentFailures(address)) >= this.config.loginFailuresPerMinute) {
+      throw ApiError.tooManyRequests('Too many failed logins from this address; retry in a minute', 60 - new Date().getUTCSeconds());
+    }
     const user = await this.users.findByLogin(login);
     // Unknown logins are compared against a dummy hash, so they cost the same time as wrong passwords.
     const valid = await this.hasher.verify(password, user?.password_hash);
+    if (!valid) await this.users.countFailure(address);
     if (!user) {
       await this.users.recordAction({
         userId: null,

@@ -38,4 +38,10 @@ export class ApiError extends Error {
   static unprocessable(code: string, message: string): ApiError {
     return new ApiError(422, code, message);
   }
+  static tooManyRequests(message: string, retryAfterSeconds: number): ApiError {
+    return Object.assign(new ApiError(429, 'exception.rate_limited', message), { retryAfterSeconds });
+  }
+
+  /** Sent as the Retry-After header of a 429. */
+  retryAfterSeconds?: number;
 }

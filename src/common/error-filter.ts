@@ -30,6 +30,7 @@ export class ErrorFilter implements ExceptionFilter {
       requestId: String(request?.id ?? ''),
     };
     if (error.status === 401) void reply.header('WWW-Authenticate', 'Bearer');
+    if (error.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(error.retryAfterSeconds));
     void reply.status(error.status).header('Content-Type', 'application/json; charset=utf-8').send(body);
   }
 }

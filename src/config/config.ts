@@ -16,6 +16,8 @@ export interface AppConfig {
   dbPoolSize: number;
   /** Idle time after which a temporary password stops working. */
   temporaryPasswordTtlSeconds: number;
+  /** Failed logins one client address may make per minute before logins from it answer 429. */
+  loginFailuresPerMinute: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -84,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     dbPoolSize: int(env, 'DB_POOL_SIZE', 20, 1, 500),
     temporaryPasswordTtlSeconds: int(env, 'TEMPORARY_PASSWORD_TTL_SECONDS', 24 * 3600, 1, 30 * 24 * 3600),
+    loginFailuresPerMinute: int(env, 'LOGIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
   };
 }
 

@@ -161,6 +161,27 @@ export class UsersRepository {
     return rows[0].id;
   }
 
+  /** Failed logins from an address in the current minute. */
+  async recentFailures(address: string): Promise<number> {
+    const [row] = await query<{ failures: number }>(
+      this.dataSource,
+      `SELECT failures FROM login_failures WHERE address = $1 AND minute = date_trunc('minute', now())`,
+      [address],
+    );
+    return row?.failures ?? 0;
+  }
+
+  /** Counts a failed login from an address; now and then drops counts older than an hour. */
+  async countFailure(address: string): Promise<void> {
+    await query(
+      this.dataSource,
+      `INSERT INTO login_failures (address, minute, failures) VALUES ($1, date_trunc('minute', now()), 1)
+       ON CONFLICT (address, minute) DO UPDATE SET failures = login_failures.failures + 1`,
+      [address],
+    );
+    if (Math.random() < 0.01) await query(this.dataSource, `DELETE FROM login_failures WHERE minute < now() - interval '1 hour'`);
+  }
+
   async recordAction(action: ActionRecord, manager?: EntityManager): Promise<void> {
     await query(
       this.db(manager),
