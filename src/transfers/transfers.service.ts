@@ -5,19 +5,12 @@ import { ApiError } from '../common/api-error';
 import { IdempotencyContext, IdempotencyService } from '../common/idempotency';
 import { formatAmount, Money, parseAmount, scaleOf } from '../common/money';
 import { query } from '../database/sql';
-import { LedgerService } from '../ledger/ledger.service';
+import { LedgerService, LockedCoin } from '../ledger/ledger.service';
 import { OperationsReader } from '../transactions/operations.reader';
 import { BankTopUpDto, OperationResultDto, TransferCalculationDto, TransferRequestDto } from './dto/transfer.dto';
 
-interface CoinInfo {
-  serial: string;
-  organization_id: string;
-  issuer_id: string;
-  currency_id: string;
-  code: string;
-  fraction: string;
-  type: 'client' | 'system';
-}
+/** What the rules of a transfer need of a coin; a locked coin carries it too. */
+type CoinInfo = Pick<LockedCoin, 'serial' | 'organization_id' | 'issuer_id' | 'currency_id' | 'code' | 'fraction' | 'type'>;
 
 /** Transfers between coins and bank top-ups: every movement goes through the ledger. */
 @Injectable()
