@@ -8,12 +8,19 @@ import { AuthModule } from './auth/auth.module';
 import { ErrorFilter } from './common/error-filter';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { DatabaseModule } from './database/database.module';
-import { UsersModule } from './users/users.module';
+import { BankTopUpsModule } from './bank-top-ups/bank-top-ups.module';
 import { CoinsModule } from './coins/coins.module';
+import { CommissionsModule } from './commissions/commissions.module';
 import { CurrenciesModule } from './currencies/currencies.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LedgerModule } from './ledger/ledger.module';
+import { OrganizationsModule } from './organizations/organizations.module';
+import { PaymentToolsModule } from './payment-tools/payment-tools.module';
+import { ProfilesModule } from './profiles/profiles.module';
 import { TransactionsModule } from './transactions/transactions.module';
 import { TransfersModule } from './transfers/transfers.module';
+import { UserActionsModule } from './user-actions/user-actions.module';
+import { UsersModule } from './users/users.module';
 
 /** Secrets that must never reach a log line. */
 export const REDACTED_PATHS = [
@@ -58,13 +65,22 @@ export class AppModule {
           ],
         }),
         DatabaseModule.forRoot(databaseUrl, config.dbPoolSize),
+        // The kernel: organizations, user actions, access, the ledger, idempotency, pricing, payment tools.
+        OrganizationsModule,
+        UserActionsModule,
         AccessModule,
+        LedgerModule,
+        IdempotencyModule,
+        CommissionsModule,
+        PaymentToolsModule,
+        // The features.
         UsersModule,
         AuthModule,
-        LedgerModule,
+        ProfilesModule,
         CurrenciesModule,
         CoinsModule,
         TransfersModule,
+        BankTopUpsModule,
         TransactionsModule,
         ActuatorModule,
       ],

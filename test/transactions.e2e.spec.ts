@@ -301,14 +301,15 @@ describe('transactions over a large history', () => {
          SELECT 'transfer', 'completed', c.currency_id, 1, c.serial, b.serial, c.organization_id, b.organization_id,
                 now() - interval '2 hours' + g * interval '1 second'
            FROM generate_series(1, $3::int) g, coins c, coins b WHERE c.serial = $1 AND b.serial = $2
-         RETURNING id, currency_id, from_coin, to_coin, amount, created_at)
-       INSERT INTO ledger_entries (operation_id, coin_serial, currency_id, amount, created_at)
-       SELECT id, from_coin, currency_id, -amount, created_at FROM ops UNION ALL SELECT id, to_coin, currency_id, amount, created_at FROM ops`,
+         RETURNING id, currency_id, from_coin, to_coin, from_organization_id, to_organization_id, amount, created_at)
+       INSERT INTO ledger_entries (operation_id, coin_serial, currency_id, organization_id, amount, created_at)
+       SELECT id, from_coin, currency_id, from_organization_id, -amount, created_at FROM ops
+       UNION ALL SELECT id, to_coin, currency_id, to_organization_id, amount, created_at FROM ops`,
       [a1.serial, b1.serial, HISTORY],
     );
     await server.db.query('UPDATE coins SET balance = balance - $2 WHERE serial = $1', [a1.serial, HISTORY]);
     await server.db.query('UPDATE coins SET balance = balance + $2 WHERE serial = $1', [b1.serial, HISTORY]);
-    await server.db.query('ANALYZE operations');
+    await server.db.query('ANALYZE operations; ANALYZE ledger_entries');
   });
   afterAll(() => server.stop());
 

@@ -1,34 +1,36 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { AuthGuard, AuthGuardAuthenticateOptions } from '@nestjs/passport';
 import { ApiError } from '../common/api-error';
-import type { ApiRequest } from '../common/http';
 import { ACCESS_KEY, AccessRule } from './access.decorators';
-import { AccessService } from './access.service';
+import { ApiRequest, Principal, PRINCIPAL_PROPERTY } from './principal';
 
-const SCHEME = /^(?:Bearer|TOKEN)\s+([A-Za-z0-9_\-.~+/=]{16,512})\s*$/i;
+/** The name of the Passport strategy that turns an Authorization header into a Principal (auth/bearer.strategy.ts). */
+export const BEARER_STRATEGY = 'bearer';
 
-/** The global guard. It fails closed: a route without access metadata is denied to everyone. */
+/**
+ * The global guard. It fails closed: a route without access metadata is denied to everyone.
+ * Authentication is Passport's (the `bearer` strategy, or any strategy a team adds beside it);
+ * this guard only reads the principal Passport attached and checks the route's permissions.
+ */
 @Injectable()
-export class AccessGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly access: AccessService,
-  ) {}
+export class AccessGuard extends AuthGuard(BEARER_STRATEGY) {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  override getAuthenticateOptions(): AuthGuardAuthenticateOptions {
+    return { session: false, property: PRINCIPAL_PROPERTY };
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
     const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_KEY, [context.getHandler(), context.getClass()]);
     if (!rule) throw ApiError.forbidden('exception.access.undeclared', 'This route declares no access rule');
     if (rule.public) return true;
 
-    const request = context.switchToHttp().getRequest<ApiRequest>();
-    const header = request.headers.authorization;
-    if (!header) throw ApiError.unauthorized('exception.authorization.token_missing', 'Send Authorization: Bearer <token>');
-    const match = SCHEME.exec(header);
-    if (!match)
-      throw ApiError.unauthorized('exception.authorization.token_malformed', 'Authorization must be "Bearer <token>" or "TOKEN <token>"');
-    const principal = await this.access.principalFor(match[1]);
+    await super.canActivate(context);
+    const principal = context.switchToHttp().getRequest<ApiRequest>().principal;
     if (!principal) throw ApiError.unauthorized('exception.authorization.token_invalid', 'The token is unknown, expired or revoked');
-    request.principal = principal;
 
     if (principal.scope === 'password_change' && !rule.allowPasswordChange) {
       throw ApiError.forbidden(
@@ -39,5 +41,12 @@ export class AccessGuard implements CanActivate {
     const missing = rule.permissions.filter((p) => !principal.permissions.has(p));
     if (missing.length) throw ApiError.forbidden('exception.access.permission_missing', `Requires permission ${missing.join(', ')}`);
     return true;
+  }
+
+  /** Errors of the strategy (missing, malformed or unknown token) keep their own codes. */
+  override handleRequest<TUser = Principal>(error: unknown, principal: TUser | false): TUser {
+    if (error) throw error;
+    if (!principal) throw ApiError.unauthorized('exception.authorization.token_invalid', 'The token is unknown, expired or revoked');
+    return principal;
   }
 }

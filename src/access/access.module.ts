@@ -1,17 +1,27 @@
-import { Global, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { Global, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
 import { AccessGuard } from './access.guard';
+import { AccessRepository } from './access.repository';
 import { AccessService } from './access.service';
+import { ROLES } from './permissions';
 import { RouteScanner } from './route-scanner';
 
 @Global()
 @Module({
-  imports: [DiscoveryModule],
-  providers: [AccessService, RouteScanner, { provide: APP_GUARD, useClass: AccessGuard }],
+  imports: [DiscoveryModule, PassportModule],
+  providers: [AccessService, AccessRepository, RouteScanner, { provide: APP_GUARD, useClass: AccessGuard }],
   exports: [AccessService, RouteScanner],
 })
-export class AccessModule implements OnApplicationBootstrap {
-  constructor(private readonly scanner: RouteScanner) {}
+export class AccessModule implements OnModuleInit, OnApplicationBootstrap {
+  constructor(
+    private readonly scanner: RouteScanner,
+    private readonly repository: AccessRepository,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.repository.syncRoles(ROLES);
+  }
 
   /** Refuse to start with a route that declares neither @Public() nor @RequirePermissions(). */
   onApplicationBootstrap(): void {

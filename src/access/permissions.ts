@@ -1,6 +1,8 @@
 /**
- * The permission catalogue: every permission a route can require, with what it allows.
- * The same names are seeded into the `permissions` table by migrations, with each role's grants.
+ * The permission catalogue: every permission a route can require, with what it allows, and below
+ * it each role's grants. This file is the only place either is written: the guard, the login's
+ * `permissions[]`, the actuator's api-list and the README's role table (checked by a test) all
+ * read it. Adding a permission is one line here and one in each granting role.
  */
 export const PERMISSIONS = {
   USER_VIEWER: 'See users, their memberships and states',
@@ -42,7 +44,47 @@ export type Role = (typeof ROLES)[number];
 /** Roles of the operator's own staff; customers are `individual` and `merchant`. */
 export const STAFF_ROLES: readonly Role[] = ROLES.filter((r) => r !== 'individual' && r !== 'merchant');
 
-export const ORGANIZATION_TYPES = ['individual', 'merchant', 'support', 'cash_desk', 'system'] as const;
-export type OrganizationType = (typeof ORGANIZATION_TYPES)[number];
-export const IDENTIFICATION_STATUSES = ['none', 'pending', 'approved', 'declined', 'review_required', 'not_available'] as const;
-export const PERSON_TYPES = ['base', 'standard', 'gold', 'vip'] as const;
+/** What every customer (individual or merchant) may do with their own organization's money. */
+const CUSTOMER: Permission[] = [
+  'CURRENCY_VIEWER',
+  'ISSUER_VIEWER',
+  'COIN_OWNER',
+  'COIN_MAIN_STATUS_SETTER',
+  'COIN_CLOSURE',
+  'TRANSFER_CREATOR',
+  'TRANSACTION_VIEWER',
+];
+
+/** What every member of the operator's staff may read. */
+const STAFF_READ: Permission[] = [
+  'USER_VIEWER',
+  'USER_ACTION_VIEWER',
+  'CURRENCY_VIEWER',
+  'ISSUER_VIEWER',
+  'COIN_VIEWER',
+  'TRANSACTION_VIEWER',
+  'TRANSACTION_AUDITOR',
+];
+
+/** Each role's permissions. */
+export const GRANTS: Record<Role, readonly Permission[]> = {
+  administrator: [
+    ...STAFF_READ,
+    'USER_MANAGER',
+    'USER_RELEASER',
+    'LEDGER_AUDITOR',
+    'CURRENCY_MANAGER',
+    'ISSUER_MANAGER',
+    'TRANSACTION_REVERSER',
+    'BANK_TOP_UP_MANAGER',
+  ],
+  cfo: [...STAFF_READ, 'LEDGER_AUDITOR', 'CURRENCY_MANAGER', 'ISSUER_MANAGER', 'TRANSACTION_REVERSER'],
+  accountant: [...STAFF_READ, 'LEDGER_AUDITOR', 'TRANSACTION_REVERSER', 'BANK_TOP_UP_MANAGER'],
+  cashier: ['CURRENCY_VIEWER', 'ISSUER_VIEWER', 'COIN_VIEWER', 'TRANSACTION_VIEWER'],
+  compliance_manager: [...STAFF_READ, 'USER_RELEASER'],
+  compliance_specialist: [...STAFF_READ],
+  customer_support: [...STAFF_READ, 'USER_RELEASER'],
+  antifraud_specialist: [...STAFF_READ],
+  individual: CUSTOMER,
+  merchant: CUSTOMER,
+};

@@ -1,8 +1,11 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { UserStatus } from '../users/users.types';
-import type { OrganizationType, Permission, Role } from './permissions';
+import type { FastifyRequest } from 'fastify';
+import type { OrganizationType } from '../organizations/organization.types';
+import type { Permission, Role } from './permissions';
 
-/** Who is calling: the membership a token acts as, resolved by the global guard. */
+export type UserStatus = 'active' | 'on_hold';
+
+/** Who is calling: the membership a token acts as, attached to the request by the authentication strategy. */
 export interface Principal {
   tokenId: string;
   userId: string;
@@ -19,9 +22,15 @@ export interface Principal {
   organization: { name: string; identificationStatus: string; contractId: string; personType: string };
 }
 
+/** A request after the guard: the principal is there on every guarded route. */
+export type ApiRequest = FastifyRequest & { principal?: Principal };
+
+/** The property Passport attaches the principal to. */
+export const PRINCIPAL_PROPERTY = 'principal';
+
 /** Injects the caller's Principal into a handler parameter. */
 export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
-  const request = ctx.switchToHttp().getRequest<{ principal?: Principal }>();
+  const request = ctx.switchToHttp().getRequest<ApiRequest>();
   if (!request.principal) throw new Error('CurrentPrincipal used on a public route');
   return request.principal;
 });

@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse, ApiForbiddenResponse } from '@nestjs/swagger';
 import { PasswordChangeRoute, Public } from '../access/access.decorators';
-import { CurrentPrincipal, Principal } from '../access/principal';
+import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
 import { ErrorResponseDto } from '../common/error-response.dto';
-import { ApiRequest, clientAddress } from '../common/http';
+import { clientAddress } from '../common/http';
 import { AuthService } from './auth.service';
 import { AuthorizationRequestDto, AuthorizationResponseDto, ChangePasswordDto, LogoutResponseDto } from './dto/authorization.dto';
 

@@ -3,7 +3,7 @@ import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResp
 import { RequirePermissions } from '../access/access.decorators';
 import { CurrentPrincipal, Principal } from '../access/principal';
 import { ErrorResponseDto } from '../common/error-response.dto';
-import { Idempotency, IdempotencyContext, IdempotentRoute } from '../common/idempotency';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import { SerialParam } from '../common/validators';
 import { CoinsService } from './coins.service';
 import {
@@ -92,16 +92,15 @@ export class CoinsController {
   @Post('close/coin/:serial')
   @HttpCode(200)
   @RequirePermissions('COIN_CLOSURE')
-  @IdempotentRoute()
+  @Idempotent()
   @ApiOperation({ summary: 'Close a coin' })
   @ApiOkResponse({ type: CloseCoinResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  close(
+  async close(
     @SerialParam() serial: string,
     @Body() dto: CloseCoinDto,
     @CurrentPrincipal() principal: Principal,
-    @Idempotency() idem: IdempotencyContext,
   ): Promise<CloseCoinResponseDto> {
-    return this.coins.close(principal, serial, dto, idem);
+    return { status: 'ok', message: 'Coin closed', ...(await this.coins.close(principal, serial, dto)) };
   }
 }

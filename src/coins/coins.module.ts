@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
-import { TransactionsModule } from '../transactions/transactions.module';
 import { CoinsController } from './coins.controller';
+import { CoinsRepository } from './coins.repository';
 import { CoinsService } from './coins.service';
 
 @Module({
-  imports: [TransactionsModule],
   controllers: [CoinsController],
-  providers: [CoinsService],
+  providers: [CoinsRepository, CoinsService],
   exports: [CoinsService],
 })
 export class CoinsModule {}

@@ -1,7 +1,7 @@
 import { QueryFailedError } from 'typeorm';
 import { ApiError } from './api-error';
 import { JsonBodyError } from './json-body';
-import { sqlState } from '../database/sql-state';
+import { sqlState } from './sql-state';
 
 const CODE_BY_STATUS: Record<number, [string, string]> = {
   400: ['exception.validation', 'The request is invalid'],

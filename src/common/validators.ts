@@ -1,14 +1,13 @@
 import { applyDecorators, Param, ParseUUIDPipe } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
-  IsIn,
-  IsInt,
+  ArrayMaxSize,
+  IsArray,
   IsOptional,
+  IsString,
+  IsUUID,
   Matches,
-  Max,
   MaxLength,
-  Min,
   registerDecorator,
   ValidateIf,
   ValidationArguments,
@@ -22,14 +21,57 @@ export function UuidParam(name: string): ParameterDecorator {
   return Param(name, new ParseUUIDPipe({ exceptionFactory: () => ApiError.invalid(name, 'must be a UUID') }));
 }
 
+/** A coin serial: a numeric string without leading zeros, at most 18 digits. */
+export const SERIAL_PATTERN = /^[1-9][0-9]{0,17}$/;
+const SERIAL_EXAMPLE = '1000000001';
+
 /** A coin serial in a path: a numeric string; malformed is a 400. */
 export function SerialParam(name = 'serial'): ParameterDecorator {
   return Param(name, {
     transform(value: unknown) {
-      if (typeof value !== 'string' || !/^[1-9][0-9]{0,17}$/.test(value)) throw ApiError.invalid(name, 'must be a coin serial (digits)');
+      if (typeof value !== 'string' || !SERIAL_PATTERN.test(value)) throw ApiError.invalid(name, 'must be a coin serial (digits)');
       return value;
     },
   });
+}
+
+/** A body field holding a coin serial (a string of digits). */
+export function Serial(options: { required?: boolean; description?: string } = {}): PropertyDecorator {
+  const required = options.required ?? true;
+  const doc = {
+    example: SERIAL_EXAMPLE,
+    pattern: SERIAL_PATTERN.source,
+    ...(options.description ? { description: options.description } : {}),
+  };
+  return applyDecorators(
+    required ? ApiProperty(doc) : ApiPropertyOptional(doc),
+    ...(required ? [] : [IsOptional()]),
+    IsString(),
+    Matches(SERIAL_PATTERN, { message: 'must be a coin serial (digits)' }),
+  );
+}
+
+/** An optional filter of up to 100 coin serials. */
+export function SerialList(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: [String], example: [SERIAL_EXAMPLE] }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(100),
+    IsString({ each: true }),
+    Matches(SERIAL_PATTERN, { each: true, message: 'each value must be a coin serial' }),
+  );
+}
+
+/** An optional filter of up to 100 UUIDs. */
+export function UuidList(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: [String], format: 'uuid' }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(100),
+    IsUUID('all', { each: true }),
+  );
 }
 
 /** A password of 8 to 72 bytes (bcrypt's limit); longer is rejected rather than truncated. */
@@ -108,67 +150,4 @@ export function OptionalText(maxLength: number): PropertyDecorator {
     MaxLength(maxLength),
     Matches(/^[^\u0000]*$/s, { message: 'must not contain NUL characters' }),
   );
-}
-
-/** A sort field of a `/view` search: `asc` or `desc`. */
-export function SortOrder(): PropertyDecorator {
-  return applyDecorators(ApiPropertyOptional({ enum: ['asc', 'desc'] }), IsOptional(), IsIn(['asc', 'desc']));
-}
-
-/** The fields every `/view` answer shares; each search adds its typed `records`. */
-export class PageDto {
-  status: 'ok';
-  message: string;
-  pageNumber: number;
-  pageSize: number;
-  totalRecords: number;
-  totalPages: number;
-  /** Present (true) when more than 1,000 records match: totalRecords is then the planner's estimate. */
-  totalRecordsEstimated?: boolean;
-}
-
-export class PageRequestDto {
-  /** Page to return, counting from 0. */
-  @ApiProperty({ required: false, default: 0, minimum: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
-  pageNumber?: number;
-
-  /** Records per page, 1 to 1000. */
-  @ApiProperty({ required: false, default: 20, minimum: 1, maximum: 1000 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  pageSize?: number;
-}
-
-export interface Page<T> {
-  status: 'ok';
-  message: string;
-  pageNumber: number;
-  pageSize: number;
-  totalRecords: number;
-  totalPages: number;
-  /** Present (true) when totalRecords is the planner's estimate of a very large result. */
-  totalRecordsEstimated?: boolean;
-  records: T[];
-}
-
-export function pageOf<T>(request: PageRequestDto, totalRecords: number, records: T[], exact = true): Page<T> {
-  const pageSize = request.pageSize ?? 20;
-  return {
-    status: 'ok',
-    message: 'OK',
-    pageNumber: request.pageNumber ?? 0,
-    pageSize,
-    totalRecords,
-    totalPages: Math.ceil(totalRecords / pageSize),
-    ...(exact ? {} : { totalRecordsEstimated: true }),
-    records,
-  };
 }

@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Database } from './database';
 import { dataSourceOptions } from './data-source-options';
 import { UnitOfWork } from './unit-of-work';
 
@@ -10,8 +11,8 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(url, poolSize), migrationsRun: true, retryAttempts: 3, retryDelay: 1000 })],
-      providers: [UnitOfWork],
-      exports: [UnitOfWork],
+      providers: [UnitOfWork, Database],
+      exports: [UnitOfWork, Database],
     };
   }
 }

@@ -1,10 +1,12 @@
 import { Global, Module } from '@nestjs/common';
-import { IdempotencyService } from '../common/idempotency';
+import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
+import { OperationsRepository } from './operations.repository';
+import { OperationsService } from './operations.service';
 
 @Global()
 @Module({
-  providers: [LedgerService, IdempotencyService],
-  exports: [LedgerService, IdempotencyService],
+  providers: [LedgerRepository, LedgerService, OperationsRepository, OperationsService],
+  exports: [LedgerService, OperationsService],
 })
 export class LedgerModule {}

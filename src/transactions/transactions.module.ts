@@ -1,11 +1,9 @@
 import { Module } from '@nestjs/common';
-import { OperationsReader } from './operations.reader';
-import { ReversalsService } from './reversals.service';
 import { TransactionsController } from './transactions.controller';
+import { TransactionsService } from './transactions.service';
 
 @Module({
   controllers: [TransactionsController],
-  providers: [OperationsReader, ReversalsService],
-  exports: [OperationsReader],
+  providers: [TransactionsService],
 })
 export class TransactionsModule {}

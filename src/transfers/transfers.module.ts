@@ -1,11 +1,9 @@
 import { Module } from '@nestjs/common';
-import { TransactionsModule } from '../transactions/transactions.module';
-import { BankTopUpsController, TransfersController } from './transfers.controller';
+import { TransfersController } from './transfers.controller';
 import { TransfersService } from './transfers.service';
 
 @Module({
-  imports: [TransactionsModule],
-  controllers: [TransfersController, BankTopUpsController],
+  controllers: [TransfersController],
   providers: [TransfersService],
 })
 export class TransfersModule {}

@@ -1,11 +1,13 @@
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermissions } from '../access/access.decorators';
-import { CurrentPrincipal, Principal } from '../access/principal';
+import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
 import { ErrorResponseDto } from '../common/error-response.dto';
-import { ApiRequest, clientAddress } from '../common/http';
-import { PageRequestDto, UuidParam } from '../common/validators';
-import { CreateUserDto, ReleaseResponseDto, UserActionPageDto, UserPageDto, UserResponseDto, UserViewDto } from './dto/users.dto';
+import { clientAddress } from '../common/http';
+import { PageRequestDto } from '../common/paging.dto';
+import { UuidParam } from '../common/validators';
+import { UserActionPageDto } from '../user-actions/dto/user-action.dto';
+import { CreateUserDto, UserPageDto, UserResponseDto, UserViewDto } from './dto/users.dto';
 import { UsersService } from './users.service';
 
 @ApiTags('users')
@@ -41,18 +43,6 @@ export class UsersController {
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async get(@UuidParam('id') id: string): Promise<UserResponseDto> {
     return { status: 'ok', message: 'OK', user: await this.users.get(id) };
-  }
-
-  /** Releases a user On Hold: answers a temporary password, shown once, valid 24 hours, usable once. */
-  @Post(':id/release')
-  @HttpCode(200)
-  @RequirePermissions('USER_RELEASER')
-  @ApiOperation({ summary: 'Release a user On Hold with a temporary password' })
-  @ApiOkResponse({ type: ReleaseResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.user.not_on_hold', type: ErrorResponseDto })
-  release(@UuidParam('id') id: string, @CurrentPrincipal() actor: Principal, @Req() request: ApiRequest): Promise<ReleaseResponseDto> {
-    return this.users.release(id, actor, clientAddress(request));
   }
 
   /** The user's recorded actions, newest first: logins, failures, holds, releases, password changes. */

@@ -1,14 +1,19 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { OrganizationType, Role, STAFF_ROLES } from '../access/permissions';
-import type { Principal } from '../access/principal';
+import { Role, STAFF_ROLES } from '../access/permissions';
+import type { Principal, UserStatus } from '../access/principal';
 import { ApiError } from '../common/api-error';
-import { pageOf, Page } from '../common/validators';
+import { Page, pageOf, PageRequestDto } from '../common/paging.dto';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { UnitOfWork } from '../database/unit-of-work';
-import { CreateUserDto, ReleaseResponseDto, UserActionDto, UserRecordDto, UserViewDto, USER_SORT_FIELDS } from './dto/users.dto';
-import { SUPPORT_ORGANIZATION_ID } from './users.types';
+import { OrganizationType, SUPPORT_ORGANIZATION_ID } from '../organizations/organization.types';
+import { OrganizationsService } from '../organizations/organizations.service';
+import type { UserActionDto } from '../user-actions/dto/user-action.dto';
+import { UserActionsService } from '../user-actions/user-actions.service';
+import { CreateUserDto, USER_SORT_FIELDS, UserRecordDto, UserViewDto } from './dto/users.dto';
 import { PasswordHasher } from './password-hasher';
-import { MembershipRow, UserRow, UsersRepository } from './users.repository';
+import { MembershipRow, UserRow, UsersRepository, UserSearch } from './users.repository';
+
+export type { MembershipRow, UserRow } from './users.repository';
 
 /** Which organization types a role may belong to. */
 const ROLE_ORGANIZATIONS: Record<Role, OrganizationType[]> = Object.fromEntries(
@@ -17,13 +22,17 @@ const ROLE_ORGANIZATIONS: Record<Role, OrganizationType[]> = Object.fromEntries(
 ROLE_ORGANIZATIONS.individual = ['individual'];
 ROLE_ORGANIZATIONS.merchant = ['merchant'];
 
-const SORT_COLUMNS: Record<(typeof USER_SORT_FIELDS)[number], string> = {
+const SORT_COLUMNS: Record<(typeof USER_SORT_FIELDS)[number], UserSearch['sort']['column']> = {
   createdAt: 'created_at',
   login: 'login',
   name: 'name',
   status: 'status',
 };
 
+/**
+ * Users and their memberships: creating, finding and listing them, and the account state the
+ * login flow changes (failure counts, holds, passwords), which the auth module drives.
+ */
 @Injectable()
 export class UsersService implements OnApplicationBootstrap {
   private readonly logger = new Logger('UsersService');
@@ -31,6 +40,8 @@ export class UsersService implements OnApplicationBootstrap {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly users: UsersRepository,
+    private readonly organizations: OrganizationsService,
+    private readonly userActions: UserActionsService,
     private readonly hasher: PasswordHasher,
     private readonly uow: UnitOfWork,
   ) {}
@@ -39,14 +50,16 @@ export class UsersService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     if (await this.users.findByLogin(this.config.adminLogin)) return;
     const passwordHash = await this.hasher.hash(this.config.adminPassword);
-    const created = await this.uow.run(async (m) => {
-      const id = await this.users.insertUser(this.config.adminLogin, 'Administrator', passwordHash, m);
+    const created = await this.uow.run(async () => {
+      const id = await this.users.insertUser(this.config.adminLogin, 'Administrator', passwordHash);
       if (!id) return false;
-      await this.users.insertMembership(id, SUPPORT_ORGANIZATION_ID, 'administrator', m);
-      await this.users.recordAction(
-        { userId: id, action: 'user_created', login: this.config.adminLogin, details: { role: 'administrator', bootstrap: true } },
-        m,
-      );
+      await this.users.insertMembership(id, SUPPORT_ORGANIZATION_ID, 'administrator');
+      await this.userActions.record({
+        userId: id,
+        action: 'user_created',
+        login: this.config.adminLogin,
+        details: { role: 'administrator', bootstrap: true },
+      });
       return true;
     });
     if (created && this.config.adminPasswordGenerated) {
@@ -62,34 +75,31 @@ export class UsersService implements OnApplicationBootstrap {
   async create(dto: CreateUserDto, actor: Principal, address: string): Promise<UserRecordDto> {
     let organizationId = dto.organizationId;
     if (organizationId) {
-      const organization = await this.users.organization(organizationId);
+      const organization = await this.organizations.find(organizationId);
       if (!organization) throw ApiError.notFound('exception.organization.not_found', 'No such organization');
       if (!ROLE_ORGANIZATIONS[dto.role].includes(organization.type)) {
         throw ApiError.invalid('role', `cannot belong to an organization of type ${organization.type}`);
       }
     }
     const passwordHash = await this.hasher.hash(dto.password);
-    const id = await this.uow.run(async (m) => {
-      const userId = await this.users.insertUser(dto.login, dto.name, passwordHash, m);
+    const id = await this.uow.run(async () => {
+      const userId = await this.users.insertUser(dto.login, dto.name, passwordHash);
       if (!userId) throw ApiError.conflict('exception.user.login_taken', 'A user with this login already exists');
       if (!organizationId) {
         organizationId =
           dto.role === 'individual' || dto.role === 'merchant'
-            ? await this.users.createOrganization(dto.role, dto.name, m)
+            ? await this.organizations.create(dto.role, dto.name)
             : SUPPORT_ORGANIZATION_ID;
       }
-      await this.users.insertMembership(userId, organizationId, dto.role, m);
-      await this.users.recordAction(
-        {
-          userId,
-          actorUserId: actor.userId,
-          action: 'user_created',
-          login: dto.login.toLowerCase(),
-          address,
-          details: { role: dto.role, organizationId },
-        },
-        m,
-      );
+      await this.users.insertMembership(userId, organizationId, dto.role);
+      await this.userActions.record({
+        userId,
+        actorUserId: actor.userId,
+        action: 'user_created',
+        login: dto.login.toLowerCase(),
+        address,
+        details: { role: dto.role, organizationId },
+      });
       return userId;
     });
     return this.get(id);
@@ -104,13 +114,12 @@ export class UsersService implements OnApplicationBootstrap {
   async view(dto: UserViewDto): Promise<Page<UserRecordDto>> {
     const pageSize = dto.pageSize ?? 20;
     const sortField = USER_SORT_FIELDS.find((f) => dto.sort?.[f] !== undefined) ?? 'createdAt';
-    const direction = (dto.sort?.[sortField] ?? 'desc') === 'asc' ? 'ASC' : 'DESC';
-    const { total, rows } = await this.users.search(
-      dto.filter ?? {},
-      { column: SORT_COLUMNS[sortField], direction },
-      (dto.pageNumber ?? 0) * pageSize,
-      pageSize,
-    );
+    const { total, rows } = await this.users.search({
+      ...(dto.filter ?? {}),
+      sort: { column: SORT_COLUMNS[sortField], direction: (dto.sort?.[sortField] ?? 'desc') === 'asc' ? 'ASC' : 'DESC' },
+      offset: (dto.pageNumber ?? 0) * pageSize,
+      limit: pageSize,
+    });
     const memberships = await this.users.memberships(rows.map((r) => r.id));
     return pageOf(
       dto,
@@ -124,53 +133,40 @@ export class UsersService implements OnApplicationBootstrap {
     );
   }
 
-  async release(id: string, actor: Principal, address: string): Promise<ReleaseResponseDto> {
-    const temporaryPassword = this.hasher.temporaryPassword();
-    const passwordHash = await this.hasher.hash(temporaryPassword);
-    const expiresAt = new Date(Date.now() + this.config.temporaryPasswordTtlSeconds * 1000);
-    await this.uow.run(async (m) => {
-      const user = await this.users.findById(id, m, true);
-      if (!user) throw ApiError.notFound('exception.user.not_found', 'No such user');
-      if (user.status !== 'on_hold') throw ApiError.conflict('exception.user.not_on_hold', 'The user is not On Hold');
-      await this.users.setPassword(id, passwordHash, expiresAt, m);
-      await this.users.revokeTokens(id, m);
-      await this.users.recordAction(
-        {
-          userId: id,
-          actorUserId: actor.userId,
-          action: 'user_released',
-          login: user.login,
-          address,
-          details: { temporaryPasswordExpiresAt: expiresAt.toISOString() },
-        },
-        m,
-      );
-    });
-    return {
-      status: 'ok',
-      message: 'User released; give them the temporary password',
-      temporaryPassword,
-      expiresAt: expiresAt.toISOString(),
-    };
+  async actions(id: string, page: PageRequestDto): Promise<Page<UserActionDto>> {
+    if (!(await this.users.exists(id))) throw ApiError.notFound('exception.user.not_found', 'No such user');
+    return this.userActions.page(id, page);
   }
 
-  async actions(id: string, page: { pageNumber?: number; pageSize?: number }): Promise<Page<UserActionDto>> {
-    if (!(await this.users.findById(id))) throw ApiError.notFound('exception.user.not_found', 'No such user');
-    const pageSize = page.pageSize ?? 20;
-    const { total, rows } = await this.users.actions(id, (page.pageNumber ?? 0) * pageSize, pageSize);
-    return pageOf(
-      page,
-      total,
-      rows.map((r) => ({
-        id: r.id as string,
-        action: r.action as string,
-        login: r.login as string | null,
-        address: r.address as string | null,
-        actorUserId: r.actor_user_id as string | null,
-        details: r.details as Record<string, unknown>,
-        createdAt: (r.created_at as Date).toISOString(),
-      })),
-    );
+  findByLogin(login: string): Promise<UserRow | undefined> {
+    return this.users.findByLogin(login);
+  }
+
+  /** The user, locked for update when asked (inside a unit of work). */
+  findById(id: string, lock = false): Promise<UserRow | undefined> {
+    return this.users.findById(id, lock);
+  }
+
+  memberships(userId: string): Promise<MembershipRow[]> {
+    return this.users.memberships([userId]);
+  }
+
+  /** Counts a failed validation; the one that reaches `holdAfter` puts the user On Hold. */
+  recordFailure(userId: string, holdAfter: number): Promise<{ wasActive: boolean; status: UserStatus; failedAttempts: number }> {
+    return this.users.recordFailure(userId, holdAfter);
+  }
+
+  recordSuccess(userId: string): Promise<boolean> {
+    return this.users.recordSuccess(userId);
+  }
+
+  markTemporaryPasswordUsed(userId: string): Promise<boolean> {
+    return this.users.markTemporaryPasswordUsed(userId);
+  }
+
+  /** Sets a password (a temporary one when `temporaryUntil` is given) and makes the user active. */
+  setPassword(userId: string, passwordHash: string, temporaryUntil: Date | null): Promise<void> {
+    return this.users.setPassword(userId, passwordHash, temporaryUntil);
   }
 
   private toRecord(user: UserRow, memberships: MembershipRow[]): UserRecordDto {

@@ -1,6 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { ROLES } from '../../access/permissions';
 import { IsPassword } from '../../common/validators';
+import { OrganizationRefDto } from '../../organizations/dto/organization.dto';
 
 export class AuthorizationRequestDto {
   /** The user's login; compared case-insensitively. */
@@ -45,24 +47,9 @@ export class UserRefDto {
   name: string;
 }
 
-export class ContractInfoDto {
-  id: string;
-  /** One of base, standard, gold, vip. */
-  personType: string;
-}
-
-export class OrganizationRefDto {
-  id: string;
-  /** One of individual, merchant, support, cash_desk, system. */
-  type: string;
-  name: string;
-  /** One of none, pending, approved, declined, review_required, not_available. */
-  identificationStatus: string;
-  contract_info: ContractInfoDto;
-}
-
 export class MemberDto {
   /** The role of the user in this membership. */
+  @ApiProperty({ enum: ROLES })
   role: string;
   user: UserRefDto;
   organization: OrganizationRefDto;
@@ -88,4 +75,14 @@ export class LogoutResponseDto {
   status: 'ok';
   message: string;
   action: 'TOKEN_REVOKED';
+}
+
+export class ReleaseResponseDto {
+  status: 'ok';
+  message: string;
+  /** Shown once; the user must change it at the next login. */
+  temporaryPassword: string;
+  /** When the temporary password stops working. */
+  @ApiProperty({ format: 'date-time' })
+  expiresAt: string;
 }

@@ -1,24 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
-import { PageDto, PageRequestDto, SortOrder } from '../../common/validators';
+import { IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { PageDto, PageRequestDto, SortOrder } from '../../common/paging.dto';
+import { Serial, SerialList, UuidList } from '../../common/validators';
 import { CurrencyDto } from '../../currencies/dto/currency.dto';
-import { OperationDto } from '../../transactions/dto/transaction.dto';
-
-export const SERIAL = /^[1-9][0-9]{0,17}$/;
+import { OperationDto } from '../../ledger/dto/operation.dto';
 
 export class CreateCoinDto {
   /** The issuer (and so the currency) of the new coin. */
@@ -42,18 +28,13 @@ export class RenameCoinDto {
 
 export class SetMainCoinDto {
   /** Serial of the coin to make the main one of its currency. */
-  @ApiProperty({ example: '1000000001' })
-  @IsString()
-  @Matches(SERIAL, { message: 'must be a coin serial (digits)' })
+  @Serial()
   serial: string;
 }
 
 export class CloseCoinDto {
   /** Coin that receives the remaining balance; required when the coin is not empty. */
-  @ApiPropertyOptional({ example: '1000000002' })
-  @IsOptional()
-  @IsString()
-  @Matches(SERIAL, { message: 'must be a coin serial (digits)' })
+  @Serial({ required: false })
   transferToCoinSerial?: string;
 }
 
@@ -111,25 +92,13 @@ export class CloseCoinResponseDto {
 }
 
 export class CoinFilterDto {
-  @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @Matches(SERIAL, { each: true, message: 'each value must be a coin serial' })
+  @SerialList()
   serials?: string[];
 
-  @ApiPropertyOptional({ type: [String], format: 'uuid' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsUUID('all', { each: true })
+  @UuidList()
   organizationIds?: string[];
 
-  @ApiPropertyOptional({ type: [String], format: 'uuid' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsUUID('all', { each: true })
+  @UuidList()
   issuerIds?: string[];
 
   @ApiPropertyOptional({ enum: ['client', 'system'], isArray: true })

@@ -2,7 +2,8 @@ import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs
 import { Type } from 'class-transformer';
 import { IsBoolean, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { IsFraction } from '../../common/money-validators';
-import { OptionalText, PageDto, PageRequestDto, SortOrder } from '../../common/validators';
+import { PageDto, PageRequestDto, SortOrder } from '../../common/paging.dto';
+import { OptionalText } from '../../common/validators';
 
 export class CreateCurrencyDto {
   /** Letter code, e.g. `USD` (2 to 10 capitals or digits, starting with a letter). */

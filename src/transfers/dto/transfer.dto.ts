@@ -1,9 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsObject, ValidateNested } from 'class-validator';
 import { IsAmount } from '../../common/money-validators';
 import { OperationTextDto } from '../../common/operation-text.dto';
-import { OperationDto } from '../../transactions/dto/transaction.dto';
+import { Serial } from '../../common/validators';
 
 export class PaymentToolDto {
   @ApiProperty({ enum: ['COIN'] })
@@ -11,15 +11,11 @@ export class PaymentToolDto {
   type: 'COIN';
 
   /** Payer coin serial: one of the caller's coins. */
-  @ApiProperty({ example: '1000000001' })
-  @IsString()
-  @Matches(/^[1-9][0-9]{0,17}$/, { message: 'must be a coin serial (digits)' })
+  @Serial()
   srcValue: string;
 
   /** Payee coin serial. */
-  @ApiProperty({ example: '1000000002' })
-  @IsString()
-  @Matches(/^[1-9][0-9]{0,17}$/, { message: 'must be a coin serial (digits)' })
+  @Serial()
   destValue: string;
 }
 
@@ -48,28 +44,4 @@ export class TransferCalculationDto {
   payeeAmount: string;
   @ApiProperty({ example: '0.00' })
   commission: string;
-}
-
-export class BankTopUpDto extends OperationTextDto {
-  /** The coin to credit. */
-  @ApiProperty({ example: '1000000001' })
-  @IsString()
-  @Matches(/^[1-9][0-9]{0,17}$/, { message: 'must be a coin serial (digits)' })
-  coinSerial: string;
-
-  @ApiProperty({ example: '100.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
-  amount: string | number;
-
-  @ApiPropertyOptional({ maxLength: 34 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(34)
-  bankAccountNumber?: string;
-}
-
-export class OperationResultDto {
-  status: 'ok';
-  message: string;
-  process: OperationDto;
 }

@@ -2,8 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsIn, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { ROLES } from '../../access/permissions';
-import { OrganizationRefDto } from '../../auth/dto/authorization.dto';
-import { IsPassword, PageDto, PageRequestDto, SortOrder } from '../../common/validators';
+import { PageDto, PageRequestDto, SortOrder } from '../../common/paging.dto';
+import { IsPassword } from '../../common/validators';
+import { ORGANIZATION_TYPES } from '../../organizations/organization.types';
 
 export class CreateUserDto {
   /** 3 to 64 letters, digits and `. _ @ -`; stored lower-cased. */
@@ -89,12 +90,14 @@ export class UserViewDto extends PageRequestDto {
 
 export class MembershipOrganizationDto {
   id: string;
+  @ApiProperty({ enum: ORGANIZATION_TYPES })
   type: string;
   name: string;
 }
 
 export class UserMembershipDto {
   id: string;
+  @ApiProperty({ enum: ROLES })
   role: string;
   organization: MembershipOrganizationDto;
 }
@@ -126,46 +129,4 @@ export class UserResponseDto {
 
 export class UserPageDto extends PageDto {
   records: UserRecordDto[];
-}
-
-export class ReleaseResponseDto {
-  status: 'ok';
-  message: string;
-  /** Shown once; the user must change it at the next login. */
-  temporaryPassword: string;
-  /** When the temporary password stops working. */
-  @ApiProperty({ format: 'date-time' })
-  expiresAt: string;
-}
-
-export class UserActionDto {
-  id: string;
-  action: string;
-  login: string | null;
-  address: string | null;
-  actorUserId: string | null;
-  @ApiProperty({ type: 'object', additionalProperties: true })
-  details: Record<string, unknown>;
-  @ApiProperty({ format: 'date-time' })
-  createdAt: string;
-}
-
-export class UserActionPageDto extends PageDto {
-  records: UserActionDto[];
-}
-
-export class ProfileUserDto {
-  id: string;
-  login: string;
-  name: string;
-  status: string;
-}
-
-export class ProfileDto {
-  status: 'ok';
-  message: string;
-  user: ProfileUserDto;
-  role: string;
-  organization: OrganizationRefDto;
-  permissions: string[];
 }

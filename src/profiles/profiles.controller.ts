@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermissions } from '../access/access.decorators';
 import { CurrentPrincipal, Principal } from '../access/principal';
-import { ProfileDto } from './dto/users.dto';
+import { ProfileDto } from './dto/profile.dto';
 
 @ApiTags('profiles')
 @Controller('profiles')
@@ -13,7 +13,7 @@ export class ProfilesController {
   @ApiOperation({ summary: "The caller's profile" })
   @ApiOkResponse({ type: ProfileDto })
   my(@CurrentPrincipal() principal: Principal): ProfileDto {
-    // The guard read all of it with the token, in one query (AccessService.principalFor).
+    // The strategy read all of it with the token, in one query (AuthRepository.principalRow).
     const { user, organization } = principal;
     return {
       status: 'ok',

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
+import { Strategy } from 'passport-custom';
+import { BEARER_STRATEGY } from '../access/access.guard';
+import { AccessService } from '../access/access.service';
+import type { Principal } from '../access/principal';
+import { ApiError } from '../common/api-error';
+import { AuthRepository } from './auth.repository';
+
+const SCHEME = /^(?:Bearer|TOKEN)\s+([A-Za-z0-9_\-.~+/=]{16,512})\s*$/i;
+
+/**
+ * The bearer strategy over the service's opaque stored tokens: `Authorization: Bearer <token>`
+ * or `Authorization: TOKEN <token>` (existing clients send the latter). It answers the Principal
+ * the access guard checks permissions on; an SSO or API-key strategy would sit beside it.
+ */
+@Injectable()
+export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) {
+  constructor(
+    private readonly tokens: AuthRepository,
+    private readonly access: AccessService,
+  ) {
+    super();
+  }
+
+  async validate(request: FastifyRequest): Promise<Principal> {
+    const header = request.headers.authorization;
+    if (!header) throw ApiError.unauthorized('exception.authorization.token_missing', 'Send Authorization: Bearer <token>');
+    const match = SCHEME.exec(header);
+    if (!match) {
+      throw ApiError.unauthorized('exception.authorization.token_malformed', 'Authorization must be "Bearer <token>" or "TOKEN <token>"');
+    }
+    const row = await this.tokens.liveToken(match[1]);
+    if (!row) throw ApiError.unauthorized('exception.authorization.token_invalid', 'The token is unknown, expired or revoked');
+    return {
+      tokenId: row.token_id,
+      userId: row.user_id,
+      membershipId: row.membership_id,
+      organizationId: row.organization_id,
+      organizationType: row.organization_type,
+      role: row.role,
+      scope: row.scope,
+      permissions: this.access.permissionsOf(row.role),
+      user: { login: row.user_login, name: row.user_name, status: row.user_status },
+      organization: {
+        name: row.organization_name,
+        identificationStatus: row.identification_status,
+        contractId: row.contract_id,
+        personType: row.person_type,
+      },
+    };
+  }
+}

@@ -1,0 +1,81 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+
+/** A sort field of a `/view` search: `asc` or `desc`. */
+export function SortOrder(): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ enum: ['asc', 'desc'] }), IsOptional(), IsIn(['asc', 'desc']));
+}
+
+/** The paging fields of every `/view` request. */
+export class PageRequestDto {
+  /** Page to return, counting from 0. */
+  @ApiProperty({ required: false, default: 0, minimum: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  pageNumber?: number;
+
+  /** Records per page, 1 to 1000. */
+  @ApiProperty({ required: false, default: 20, minimum: 1, maximum: 1000 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  pageSize?: number;
+}
+
+/** The fields every `/view` answer shares; each search adds its typed `records`. */
+export class PageDto {
+  /** Always `ok`. */
+  status: 'ok';
+  message: string;
+  /** The page answered, counting from 0. */
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  pageNumber: number;
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  pageSize: number;
+  /** Records matching the filter (the planner's estimate when totalRecordsEstimated is true). */
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  totalRecords: number;
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  totalPages: number;
+  /** Present (true) when more than 1,000 records match: totalRecords is then the planner's estimate. */
+  totalRecordsEstimated?: boolean;
+}
+
+export interface Page<T> {
+  status: 'ok';
+  message: string;
+  pageNumber: number;
+  pageSize: number;
+  totalRecords: number;
+  totalPages: number;
+  /** Present (true) when totalRecords is the planner's estimate of a very large result. */
+  totalRecordsEstimated?: boolean;
+  records: T[];
+}
+
+/** Offset and limit of a page request. */
+export function pageWindow(request: PageRequestDto): { offset: number; limit: number } {
+  const limit = request.pageSize ?? 20;
+  return { offset: (request.pageNumber ?? 0) * limit, limit };
+}
+
+export function pageOf<T>(request: PageRequestDto, totalRecords: number, records: T[], exact = true): Page<T> {
+  const pageSize = request.pageSize ?? 20;
+  return {
+    status: 'ok',
+    message: 'OK',
+    pageNumber: request.pageNumber ?? 0,
+    pageSize,
+    totalRecords,
+    totalPages: Math.ceil(totalRecords / pageSize),
+    ...(exact ? {} : { totalRecordsEstimated: true }),
+    records,
+  };
+}

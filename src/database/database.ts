@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { currentTransaction } from './transaction-context';
+
+/** Above this many matches a search's total is the planner's estimate rather than an exact count. */
+export const EXACT_COUNT_LIMIT = 1_000;
+
+export interface RowCount {
+  total: number;
+  exact: boolean;
+}
+
+/**
+ * How repositories run SQL: inside the open transaction when there is one (see UnitOfWork),
+ * else on the pool. Only repositories and the ledger kernel use it (an ESLint rule says so).
+ */
+@Injectable()
+export class Database {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Runs SQL and returns its rows. TypeORM answers UPDATE/DELETE … RETURNING as `[rows, count]`;
+   * this evens that out so every statement reads the same way.
+   */
+  async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const runner = currentTransaction()?.manager ?? this.dataSource;
+    const result: unknown = await runner.query(sql, params);
+    if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
+      return result[0] as T[];
+    }
+    return result as T[];
+  }
+
+  /**
+   * Counts the rows of `FROM … WHERE …` exactly up to EXACT_COUNT_LIMIT; beyond it answers the
+   * planner's estimate, so a first page over millions of rows costs what it costs over thousands.
+   */
+  async countRows(fromWhere: string, params: unknown[]): Promise<RowCount> {
+    const [{ n }] = await this.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT 1 ${fromWhere} LIMIT ${EXACT_COUNT_LIMIT + 1}) t`,
+      params,
+    );
+    if (n <= EXACT_COUNT_LIMIT) return { total: n, exact: true };
+    return this.estimateRows(fromWhere, params);
+  }
+
+  /** The planner's estimate of the rows of `FROM … WHERE …`, for a count known to exceed EXACT_COUNT_LIMIT. */
+  async estimateRows(fromWhere: string, params: unknown[]): Promise<RowCount> {
+    const [plan] = await this.query<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(
+      `EXPLAIN (FORMAT JSON) SELECT 1 ${fromWhere}`,
+      params,
+    );
+    return { total: Math.max(EXACT_COUNT_LIMIT + 1, Math.round(plan['QUERY PLAN'][0].Plan['Plan Rows'])), exact: false };
+  }
+}

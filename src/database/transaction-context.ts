@@ -1,0 +1,24 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { EntityManager } from 'typeorm';
+
+/** What the request that opened a transaction says about itself; the ledger stamps it on the operations it writes. */
+export interface TransactionMeta {
+  /** The user on whose behalf the work runs. */
+  actorUserId?: string;
+  /** The request's Idempotency-Key, kept as the operation's requestIdentifier. */
+  requestIdentifier?: string;
+}
+
+/** The open transaction, carried by AsyncLocalStorage so services never pass a manager around. */
+export interface TransactionContext {
+  manager: EntityManager;
+  meta: TransactionMeta;
+  /** Operations the ledger wrote in this transaction, in order. */
+  operationIds: string[];
+}
+
+export const transactionStorage = new AsyncLocalStorage<TransactionContext>();
+
+export function currentTransaction(): TransactionContext | undefined {
+  return transactionStorage.getStore();
+}

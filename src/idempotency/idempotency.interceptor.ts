@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { from, lastValueFrom, Observable } from 'rxjs';
+import type { ApiRequest } from '../access/principal';
+import { ApiError } from '../common/api-error';
+import { UnitOfWork } from '../database/unit-of-work';
+import { IdempotencyRepository } from './idempotency.repository';
+
+const KEY = /^[\x20-\x7e]{1,255}$/;
+
+/** JSON with its object keys sorted, so the same body written in another key order has the same fingerprint. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What a request asks: its route, its path and its body. */
+function fingerprint(request: ApiRequest): string {
+  return createHash('sha256')
+    .update(`${request.method} ${request.routeOptions.url ?? request.url}\n${request.url.split('?')[0] ?? ''}\n${canonical(request.body)}`)
+    .digest('hex');
+}
+
+/**
+ * Runs a money-moving route as one unit of work, once per (user, Idempotency-Key). The handler
+ * runs inside the transaction (services join it through AsyncLocalStorage), and the answer's
+ * status and body are stored in that same transaction; a repeat replays them with
+ * `Idempotent-Replayed: true`, another body under the same key is a 422, and a repeat while the
+ * first runs is a 409. A request that fails stores nothing, so it can be retried with its key.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly keys: IdempotencyRepository,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<ApiRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const header = request.headers['idempotency-key'];
+    if (Array.isArray(header)) throw ApiError.invalid('Idempotency-Key', 'must be sent once');
+    if (header !== undefined && !KEY.test(header)) throw ApiError.invalid('Idempotency-Key', 'must be 1 to 255 printable characters');
+    const userId = request.principal?.userId;
+    if (!userId) throw new Error('@Idempotent() needs an authenticated route');
+    const key = header;
+    const hash = key === undefined ? '' : fingerprint(request);
+
+    const work = async (): Promise<unknown> => {
+      if (key !== undefined) {
+        if (!(await this.keys.tryLock(userId, key))) {
+          throw ApiError.conflict('exception.idempotency.in_flight', 'A request with this Idempotency-Key is still running');
+        }
+        const stored = await this.keys.find(userId, key);
+        if (stored) {
+          if (stored.request_hash !== hash) {
+            throw ApiError.unprocessable('exception.idempotency.key_reused', 'This Idempotency-Key was used with a different request');
+          }
+          void reply.status(stored.response_status).header('Idempotent-Replayed', 'true');
+          return stored.response_body;
+        }
+      }
+      const body = await lastValueFrom(next.handle());
+      if (key !== undefined) {
+        const operationId = this.uow.current()?.operationIds[0] ?? null;
+        await this.keys.store(userId, key, hash, reply.statusCode, body, operationId);
+      }
+      return body;
+    };
+    return from(this.uow.run(work, { meta: { actorUserId: userId, requestIdentifier: key } }));
+  }
+}

@@ -1,0 +1,241 @@
+import { Injectable } from '@nestjs/common';
+import { Money } from '../common/money';
+import { Database } from '../database/database';
+import { SYSTEM_ORGANIZATION_ID } from '../organizations/organization.types';
+import type { LockedCoin, LockedHold, LockedOperation, OperationMeta, SystemCoinKind } from './ledger.types';
+import { entriesJson, OPERATION_COLUMNS, OperationRow } from './operation.projection';
+import type { OperationType } from './operation-types';
+import type { PlanEffect } from './plan';
+
+const COIN_COLUMNS = `c.serial::text AS serial, c.organization_id, c.issuer_id, c.currency_id, cu.code, cu.fraction::text AS fraction,
+       c.type, c.balance::text AS balance, c.held::text AS held, c.active, c.closed_at,
+       (c.active AND c.closed_at IS NULL AND i.active AND cu.active) AS usable
+  FROM coins c JOIN issuers i ON i.id = c.issuer_id JOIN currencies cu ON cu.id = c.currency_id`;
+
+/** What the kernel writes: the operation (new, or the pending one being settled), from a checked plan. */
+export interface Posting {
+  type: OperationType;
+  /** The locked coins, for the owners of the operation's from and to coins. */
+  coins: ReadonlyMap<string, LockedCoin>;
+  /** Settles this operation in place instead of inserting one. */
+  operationId?: string;
+  meta: OperationMeta;
+  effect: PlanEffect;
+  createdBy: string | null;
+  requestIdentifier: string | null;
+  reversalOf: string | null;
+}
+
+const serials = (values: string[]) => [...new Set(values)].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
+
+/** The ledger's tables: operations, ledger_entries, holds, and the balances of coins. */
+@Injectable()
+export class LedgerRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Locks the coins in ascending serial order, so two operations over the same coins never deadlock. */
+  async lockCoins(coins: string[]): Promise<Map<string, LockedCoin>> {
+    const rows = await this.db.query<LockedCoin>(
+      `SELECT ${COIN_COLUMNS} WHERE c.serial = ANY($1::bigint[]) ORDER BY c.serial FOR UPDATE OF c`,
+      [serials(coins)],
+    );
+    return new Map(rows.map((r) => [r.serial, r]));
+  }
+
+  /** The same rows without locking them, for rules checked before a transaction (a calculation). */
+  async readCoins(coins: string[]): Promise<Map<string, LockedCoin>> {
+    const rows = await this.db.query<LockedCoin>(`SELECT ${COIN_COLUMNS} WHERE c.serial = ANY($1::bigint[])`, [serials(coins)]);
+    return new Map(rows.map((r) => [r.serial, r]));
+  }
+
+  async lockOperation(id: string): Promise<LockedOperation | undefined> {
+    const [row] = await this.db.query<LockedOperation>(
+      `SELECT id, type, status, currency_id, amount::text AS amount, from_coin::text AS from_coin, to_coin::text AS to_coin, reversal_of
+         FROM operations WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    return row;
+  }
+
+  async lockOpenHolds(operationId: string): Promise<LockedHold[]> {
+    return this.db.query<LockedHold>(
+      `SELECT id, operation_id, coin_serial::text AS coin_serial, amount::text AS amount
+         FROM holds WHERE operation_id = $1 AND status = 'open' ORDER BY id FOR UPDATE`,
+      [operationId],
+    );
+  }
+
+  async entriesOf(operationId: string): Promise<{ coin_serial: string; amount: string }[]> {
+    return this.db.query(
+      'SELECT coin_serial::text AS coin_serial, amount::text AS amount FROM ledger_entries WHERE operation_id = $1 ORDER BY id',
+      [operationId],
+    );
+  }
+
+  /** Finds or creates the system coin of a kind for an issuer. */
+  async systemCoin(issuerId: string, kind: SystemCoinKind): Promise<string> {
+    const find = () =>
+      this.db.query<{ serial: string }>(
+        `SELECT serial::text AS serial FROM coins WHERE issuer_id = $1 AND system_kind = $2 AND type = 'system'`,
+        [issuerId, kind],
+      );
+    const [existing] = await find();
+    if (existing) return existing.serial;
+    await this.db.query(
+      `INSERT INTO coins (name, organization_id, issuer_id, currency_id, type, system_kind)
+       SELECT $3, $4, i.id, i.currency_id, 'system', $2 FROM issuers i WHERE i.id = $1
+       ON CONFLICT (issuer_id, system_kind) WHERE type = 'system' DO NOTHING`,
+      [issuerId, kind, `System ${kind.replace('_', ' ')}`, SYSTEM_ORGANIZATION_ID],
+    );
+    const [created] = await find();
+    return created.serial;
+  }
+
+  /**
+   * Writes a checked plan in one statement: the operation (inserted, or the pending one updated),
+   * its entries, the holds it places and ends, the coins' new balances and held amounts, and the
+   * reversed original; answers the operation's projection.
+   */
+  async write(posting: Posting): Promise<OperationRow> {
+    const { effect, meta } = posting;
+    const params: unknown[] = [];
+    const p = (value: unknown) => `$${params.push(value)}`;
+    const ctes: string[] = [];
+    const coinOwner = (serial: string | null | undefined) => (serial ? (posting.coins.get(serial)?.organization_id ?? null) : null);
+
+    if (posting.operationId) {
+      ctes.push(`op AS (
+        UPDATE operations SET status = ${p(effect.status)}, commission = COALESCE(${p(meta.commission?.toFixed() ?? null)}::numeric, commission),
+               request_status = COALESCE(${p(meta.requestStatus ?? null)}, request_status),
+               details = details || ${p(JSON.stringify(meta.details ?? {}))}::jsonb, updated_at = now()
+         WHERE id = ${p(posting.operationId)} RETURNING *)`);
+    } else {
+      ctes.push(`op AS (
+        INSERT INTO operations (type, status, currency_id, amount, commission, from_coin, to_coin, from_organization_id, to_organization_id,
+                                description, custom_information, request_identifier, request_status, created_by, reversal_of, details)
+        VALUES (${[
+          posting.type,
+          effect.status,
+          effect.currencyId,
+          meta.amount.toFixed(),
+          (meta.commission ?? new Money(0)).toFixed(),
+          meta.fromCoin ?? null,
+          meta.toCoin ?? null,
+          coinOwner(meta.fromCoin),
+          coinOwner(meta.toCoin),
+          meta.description ?? null,
+          meta.customInformation ?? null,
+          posting.requestIdentifier,
+          meta.requestStatus ?? null,
+          posting.createdBy,
+          posting.reversalOf,
+          JSON.stringify(meta.details ?? {}),
+        ]
+          .map(p)
+          .join(', ')})
+        RETURNING *)`);
+    }
+    ctes.push(`entries AS (
+        INSERT INTO ledger_entries (operation_id, coin_serial, currency_id, organization_id, amount, created_at)
+        SELECT op.id, e.serial, e.currency_id, e.organization_id, e.amount, op.created_at
+          FROM op, unnest(${p(effect.entries.map((e) => e.coin.serial))}::bigint[], ${p(effect.entries.map((e) => e.coin.currency_id))}::uuid[],
+                          ${p(effect.entries.map((e) => e.coin.organization_id))}::uuid[], ${p(effect.entries.map((e) => e.amount.toFixed()))}::numeric[])
+               WITH ORDINALITY AS e(serial, currency_id, organization_id, amount, n)
+         ORDER BY e.n
+        RETURNING id, coin_serial, currency_id, amount, created_at)`);
+    if (effect.placements.length) {
+      ctes.push(`placed AS (
+        INSERT INTO holds (operation_id, coin_serial, organization_id, amount, created_at)
+        SELECT op.id, h.serial, h.organization_id, h.amount, op.created_at
+          FROM op, unnest(${p(effect.placements.map((h) => h.coin.serial))}::bigint[], ${p(effect.placements.map((h) => h.coin.organization_id))}::uuid[],
+                          ${p(effect.placements.map((h) => h.amount.toFixed()))}::numeric[]) AS h(serial, organization_id, amount)
+        RETURNING id)`);
+    }
+    if (effect.closures.length) {
+      ctes.push(`ended AS (
+        UPDATE holds h SET status = x.status, closed_at = now(), closed_by_operation_id = (SELECT id FROM op)
+          FROM unnest(${p(effect.closures.map((c) => c.holdId))}::uuid[], ${p(effect.closures.map((c) => c.status))}::text[]) AS x(id, status)
+         WHERE h.id = x.id AND h.status = 'open'
+        RETURNING h.id)`);
+    }
+    if (effect.changes.length) {
+      ctes.push(`balances AS (
+        UPDATE coins c SET balance = c.balance + v.balance, held = c.held + v.held, updated_at = now()
+          FROM unnest(${p(effect.changes.map((c) => c.serial))}::bigint[], ${p(effect.changes.map((c) => c.balance.toFixed()))}::numeric[],
+                      ${p(effect.changes.map((c) => c.held.toFixed()))}::numeric[]) AS v(serial, balance, held)
+         WHERE c.serial = v.serial
+        RETURNING c.serial)`);
+    }
+    if (posting.reversalOf) {
+      ctes.push(`reversed AS (
+        UPDATE operations SET status = 'reversed', updated_at = now() WHERE id = ${p(posting.reversalOf)} RETURNING id)`);
+    }
+    const earlier = posting.operationId
+      ? `SELECT id, coin_serial, currency_id, amount, created_at FROM ledger_entries WHERE operation_id = o.id UNION ALL `
+      : '';
+    const [row] = await this.db.query<OperationRow>(
+      `WITH ${ctes.join(',\n')}
+       SELECT ${OPERATION_COLUMNS}, ${entriesJson(`(${earlier}SELECT id, coin_serial, currency_id, amount, created_at FROM entries)`)} AS entries
+         FROM op o JOIN currencies cu ON cu.id = o.currency_id`,
+      params,
+    );
+    return row;
+  }
+
+  /** Recomputes every balance and held amount from entries and holds, and every operation's sum per currency. */
+  async check(): Promise<{ checkedCoins: number; checkedOperations: number; mismatches: Record<string, string>[] }> {
+    const coinMismatches = await this.db.query<{ serial: string; balance: string; entries: string; held: string; holds: string }>(
+      `SELECT c.serial::text AS serial, c.balance::text AS balance, COALESCE(e.total, 0)::text AS entries,
+              c.held::text AS held, COALESCE(h.total, 0)::text AS holds
+         FROM coins c
+         LEFT JOIN (SELECT coin_serial, sum(amount) AS total FROM ledger_entries GROUP BY coin_serial) e ON e.coin_serial = c.serial
+         LEFT JOIN (SELECT coin_serial, sum(amount) AS total FROM holds WHERE status = 'open' GROUP BY coin_serial) h ON h.coin_serial = c.serial
+        WHERE c.balance <> COALESCE(e.total, 0) OR c.held <> COALESCE(h.total, 0) OR (c.type = 'client' AND c.balance < c.held)`,
+    );
+    const operationMismatches = await this.db.query<{ operation_id: string; currency_id: string; total: string }>(
+      `SELECT operation_id, currency_id, sum(amount)::text AS total FROM ledger_entries GROUP BY operation_id, currency_id HAVING sum(amount) <> 0`,
+    );
+    const [{ coins }] = await this.db.query<{ coins: string }>('SELECT count(*)::text AS coins FROM coins');
+    const [{ operations }] = await this.db.query<{ operations: string }>('SELECT count(*)::text AS operations FROM operations');
+    return {
+      checkedCoins: Number(coins),
+      checkedOperations: Number(operations),
+      mismatches: [
+        ...coinMismatches.map((c) => ({
+          kind: 'coin_balance',
+          coinSerial: c.serial,
+          balance: c.balance,
+          sumOfEntries: c.entries,
+          held: c.held,
+          sumOfOpenHolds: c.holds,
+        })),
+        ...operationMismatches.map((o) => ({
+          kind: 'operation_unbalanced',
+          operationId: o.operation_id,
+          currencyId: o.currency_id,
+          sum: o.total,
+        })),
+      ],
+    };
+  }
+
+  /**
+   * Keeps the database's CHECK on a column of `operations` allowing every value of the catalogue.
+   * Values are only ever added (never dropped), so a node still running an older catalogue during
+   * a rolling deploy cannot take away a type a newer node writes. NOT VALID: existing rows are
+   * already within the old, smaller set.
+   */
+  async syncCheck(constraint: string, column: string, values: readonly string[]): Promise<void> {
+    await this.db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [constraint]);
+    const [existing] = await this.db.query<{ def: string }>(
+      `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = $1 AND conrelid = 'operations'::regclass`,
+      [constraint],
+    );
+    const allowed = new Set([...(existing?.def ?? '').matchAll(/'([^']+)'::text/g)].map((m) => m[1]));
+    if (existing && values.every((v) => allowed.has(v))) return;
+    for (const v of values) allowed.add(v);
+    const list = [...allowed].map((v) => `'${v.replace(/'/g, "''")}'`).join(', ');
+    await this.db.query(`ALTER TABLE operations DROP CONSTRAINT IF EXISTS ${constraint}`);
+    await this.db.query(`ALTER TABLE operations ADD CONSTRAINT ${constraint} CHECK (${column} IN (${list})) NOT VALID`);
+  }
+}

@@ -1,0 +1,102 @@
+import type { Money } from '../common/money';
+import type { OperationStatus, OperationType } from './operation-types';
+
+/** Technical coins of the operator's `system` organization, one of each kind per issuer. */
+export type SystemCoinKind = 'bank_settlement' | 'commission' | 'cash_desk' | 'exchange_reserve' | 'voucher_reserve';
+
+/** A coin as the kernel locked it (`SELECT … FOR UPDATE`), with its issuer's and currency's state. */
+export interface LockedCoin {
+  serial: string;
+  organization_id: string;
+  issuer_id: string;
+  currency_id: string;
+  /** The currency's code and fraction, so rules can check amounts without another read. */
+  code: string;
+  fraction: string;
+  type: 'client' | 'system';
+  balance: string;
+  held: string;
+  active: boolean;
+  closed_at: Date | null;
+  /** Active, not closed, and its issuer and currency active. */
+  usable: boolean;
+}
+
+/** An amount reserved on a coin by a pending operation. */
+export interface LockedHold {
+  id: string;
+  operation_id: string;
+  coin_serial: string;
+  amount: string;
+}
+
+/** A pending operation being settled in place. */
+export interface LockedOperation {
+  id: string;
+  type: OperationType;
+  status: OperationStatus;
+  currency_id: string;
+  amount: string;
+  from_coin: string | null;
+  to_coin: string | null;
+  reversal_of: string | null;
+}
+
+/** What the kernel hands a plan: the locked rows. */
+export interface Locked {
+  coins: ReadonlyMap<string, LockedCoin>;
+  /** The operation being settled (ExecuteRequest.operationId), with its open holds. */
+  operation?: LockedOperation;
+  holds: readonly LockedHold[];
+}
+
+/** A signed movement on one coin: negative leaves it, positive enters it. */
+export interface Leg {
+  coin: string;
+  amount: Money;
+}
+
+/**
+ * Holds: `place` reserves an amount of a coin's available funds; `capture` ends a hold whose
+ * amount the same plan debits (so the debit is not refused for the funds the hold reserved);
+ * `release` ends a hold and gives its amount back to the available funds.
+ */
+export type HoldInstruction = { place: { coin: string; amount: Money } } | { capture: string } | { release: string };
+
+/** What an operation says about itself; amounts and coins for display, the legs say what moves. */
+export interface OperationMeta {
+  /** The headline amount (what the payer asked to move). */
+  amount: Money;
+  /** Defaults to the currency of the first leg's (or hold's) coin. */
+  currencyId?: string;
+  commission?: Money;
+  fromCoin?: string | null;
+  toCoin?: string | null;
+  description?: string | null;
+  customInformation?: string | null;
+  requestStatus?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * What a money flow wants to happen, returned by its rules over the locked rows. The legs must
+ * sum to zero per currency; the kernel checks funds, limits and holds, then writes it all in one
+ * statement.
+ */
+export interface Plan {
+  legs: Leg[];
+  holds?: HoldInstruction[];
+  /** Default: `pending` when the plan places holds, else `completed`. */
+  status?: OperationStatus;
+  meta: OperationMeta;
+}
+
+export interface ExecuteRequest {
+  type: OperationType;
+  /** Coins to lock (in serial order) and hand to the plan; coins of the settled operation's holds are added. */
+  coins: string[];
+  /** Settle this pending operation in place: its row and open holds are locked and handed to the plan. */
+  operationId?: string;
+  /** The flow's rules over the locked rows: a plan, or null when nothing is to be written. */
+  plan: (locked: Locked) => Plan | null | Promise<Plan | null>;
+}

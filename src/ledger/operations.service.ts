@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../access/principal';
+import { ApiError } from '../common/api-error';
+import { Page, pageOf, PageRequestDto } from '../common/paging.dto';
+import type { OperationDto } from './dto/operation.dto';
+import { toOperationDto } from './operation.mapper';
+import { OperationSearch, OperationsRepository } from './operations.repository';
+
+/** Who sees which operations: auditors see all; everyone else the operations their organization takes part in. */
+@Injectable()
+export class OperationsService {
+  constructor(private readonly operations: OperationsRepository) {}
+
+  async getVisible(id: string, principal: Principal): Promise<OperationDto> {
+    const row = await this.operations.get(id, this.visibleTo(principal));
+    if (!row) throw ApiError.notFound('exception.transaction.not_found', 'No such transaction');
+    return toOperationDto(row);
+  }
+
+  async view(
+    principal: Principal,
+    page: PageRequestDto,
+    search: Omit<OperationSearch, 'visibleTo' | 'offset' | 'limit'>,
+  ): Promise<Page<OperationDto>> {
+    const limit = page.pageSize ?? 20;
+    const { rows, count } = await this.operations.search({
+      ...search,
+      visibleTo: this.visibleTo(principal),
+      offset: (page.pageNumber ?? 0) * limit,
+      limit,
+    });
+    return pageOf(page, count.total, rows.map(toOperationDto), count.exact);
+  }
+
+  private visibleTo(principal: Principal): string | undefined {
+    return principal.permissions.has('TRANSACTION_AUDITOR') ? undefined : principal.organizationId;
+  }
+}

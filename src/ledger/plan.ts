@@ -1,0 +1,117 @@
+import { ApiError } from '../common/api-error';
+import { Money } from '../common/money';
+import type { Locked, LockedCoin, Plan } from './ledger.types';
+import type { OperationStatus } from './operation-types';
+
+/** Balances are NUMERIC(38,18): their absolute value stays below 10^20. */
+export const BALANCE_LIMIT = new Money('1e20');
+
+export interface HoldPlacement {
+  coin: LockedCoin;
+  amount: Money;
+}
+
+/** What a checked plan does to each coin, and to holds. */
+export interface PlanEffect {
+  status: OperationStatus;
+  currencyId: string;
+  /** Non-zero legs, in plan order, with their coins. */
+  entries: { coin: LockedCoin; amount: Money }[];
+  /** Per coin: the change of its balance and of its held amount (only coins that change). */
+  changes: { serial: string; balance: Money; held: Money }[];
+  placements: HoldPlacement[];
+  closures: { holdId: string; status: 'captured' | 'released' }[];
+}
+
+/** A rule broken by the code that built the plan: a bug, answered as a 500 and logged. */
+export class PlanError extends Error {}
+
+/**
+ * Checks a plan against the locked rows and computes its effect. Pure: no I/O, so every rule of
+ * the kernel is unit-tested (plan.spec.ts).
+ *
+ * - every coin a leg or hold touches was locked;
+ * - legs sum to zero per currency;
+ * - a closed client coin takes part in nothing;
+ * - a client coin whose available funds (balance − held) go down must not end below zero —
+ *   capturing a hold frees what it reserved, so a debit of held funds always passes;
+ * - no balance reaches 10^20;
+ * - a hold is captured or released once, and only if it is open and was locked.
+ */
+export function applyPlan(locked: Locked, plan: Plan): PlanEffect {
+  const coinOf = (serial: string): LockedCoin => {
+    const coin = locked.coins.get(serial);
+    if (!coin) throw new PlanError(`Coin ${serial} was not locked before posting`);
+    return coin;
+  };
+  const zero = new Money(0);
+  const balance = new Map<string, Money>();
+  const held = new Map<string, Money>();
+  const add = (map: Map<string, Money>, serial: string, amount: Money) => map.set(serial, (map.get(serial) ?? zero).plus(amount));
+
+  const perCurrency = new Map<string, Money>();
+  const entries: PlanEffect['entries'] = [];
+  for (const leg of plan.legs) {
+    const coin = coinOf(leg.coin);
+    add(balance, coin.serial, leg.amount);
+    perCurrency.set(coin.currency_id, (perCurrency.get(coin.currency_id) ?? zero).plus(leg.amount));
+    if (!leg.amount.isZero()) entries.push({ coin, amount: leg.amount });
+  }
+  for (const [currency, sum] of perCurrency) {
+    if (!sum.isZero()) throw new PlanError(`Unbalanced plan: the legs in currency ${currency} sum to ${sum.toString()}`);
+  }
+
+  const placements: HoldPlacement[] = [];
+  const closures: PlanEffect['closures'] = [];
+  const openHolds = new Map(locked.holds.map((h) => [h.id, h]));
+  for (const instruction of plan.holds ?? []) {
+    if ('place' in instruction) {
+      const coin = coinOf(instruction.place.coin);
+      if (!instruction.place.amount.gt(0)) {
+        throw new PlanError(`A hold must reserve a positive amount, got ${instruction.place.amount.toString()}`);
+      }
+      add(held, coin.serial, instruction.place.amount);
+      placements.push({ coin, amount: instruction.place.amount });
+      continue;
+    }
+    const holdId = 'capture' in instruction ? instruction.capture : instruction.release;
+    const hold = openHolds.get(holdId);
+    if (!hold) throw new PlanError(`Hold ${holdId} is not an open hold of the settled operation`);
+    openHolds.delete(holdId);
+    coinOf(hold.coin_serial);
+    add(held, hold.coin_serial, new Money(hold.amount).negated());
+    if ('capture' in instruction) {
+      const debit = balance.get(hold.coin_serial) ?? zero;
+      if (!debit.isNegative()) throw new PlanError(`Capturing hold ${holdId} needs a leg that debits coin ${hold.coin_serial}`);
+      closures.push({ holdId, status: 'captured' });
+    } else {
+      closures.push({ holdId, status: 'released' });
+    }
+  }
+
+  const changes: PlanEffect['changes'] = [];
+  for (const serial of new Set([...balance.keys(), ...held.keys()])) {
+    const coin = coinOf(serial);
+    const db = balance.get(serial) ?? zero;
+    const dh = held.get(serial) ?? zero;
+    if (db.isZero() && dh.isZero()) continue;
+    if (coin.type === 'client' && coin.closed_at) throw ApiError.conflict('exception.coin.closed', `Coin ${serial} is closed`);
+    const newBalance = new Money(coin.balance).plus(db);
+    const newHeld = new Money(coin.held).plus(dh);
+    if (newHeld.isNegative()) throw new PlanError(`Coin ${serial} would hold a negative amount`);
+    if (coin.type === 'client' && db.minus(dh).isNegative() && newBalance.minus(newHeld).isNegative()) {
+      throw ApiError.conflict('exception.coin.insufficient_funds', `Coin ${serial} has insufficient available funds`);
+    }
+    // NUMERIC(38,18) holds 20 integer digits: a balance beyond that is a state conflict, not a malformed value.
+    if (newBalance.abs().gte(BALANCE_LIMIT)) {
+      throw ApiError.conflict('exception.coin.balance_limit', `The balance of coin ${serial} would exceed the largest amount a coin holds`);
+    }
+    changes.push({ serial, balance: db, held: dh });
+  }
+
+  const first = plan.legs[0]?.coin ?? placements[0]?.coin.serial ?? locked.holds[0]?.coin_serial;
+  const currencyId = plan.meta.currencyId ?? locked.operation?.currency_id ?? (first ? coinOf(first).currency_id : undefined);
+  if (!currencyId) throw new PlanError('A plan needs a leg, a hold or a currency');
+  const status: OperationStatus = plan.status ?? (placements.length ? 'pending' : 'completed');
+  return { status, currencyId, entries, changes, placements, closures };
+}

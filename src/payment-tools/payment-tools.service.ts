@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../access/principal';
+import { ApiError } from '../common/api-error';
+import { SERIAL_PATTERN } from '../common/validators';
+import type { Locked, LockedCoin } from '../ledger/ledger.types';
+
+/** How money is addressed in a request: a coin by its serial, or (with their modules) a smart card or a voucher. */
+export const PAYMENT_TOOL_TYPES = ['COIN', 'SMART_CARD', 'VOUCHER'] as const;
+export type PaymentToolType = (typeof PAYMENT_TOOL_TYPES)[number];
+
+/** Turns a tool's value into the serial of the coin behind it; undefined when there is none. */
+export type PaymentToolResolver = (value: string) => Promise<string | undefined>;
+
+/**
+ * Payment tools resolved once, for every module: `{type, value}` becomes a coin serial, and the
+ * locked coin is checked as a payer (the caller's own client coin) or a payee (any client coin).
+ * A module that brings a tool (smart cards, vouchers) registers its resolver at start.
+ */
+@Injectable()
+export class PaymentToolsService {
+  private readonly resolvers = new Map<PaymentToolType, PaymentToolResolver>();
+
+  register(type: Exclude<PaymentToolType, 'COIN'>, resolver: PaymentToolResolver): void {
+    this.resolvers.set(type, resolver);
+  }
+
+  /** The coin serial a tool stands for; `parameter` names the field in errors (404 when nothing stands behind it). */
+  async resolve(type: PaymentToolType, value: string, parameter: string): Promise<string> {
+    if (type === 'COIN') {
+      if (!SERIAL_PATTERN.test(value)) throw ApiError.invalid(parameter, 'must be a coin serial (digits)');
+      return value;
+    }
+    const resolver = this.resolvers.get(type);
+    if (!resolver) throw ApiError.invalid(parameter, `payment tool ${type} is not available`);
+    const serial = await resolver(value);
+    if (!serial) throw ApiError.notFound('exception.payment_tool.not_found', `No ${type} ${value}`);
+    return serial;
+  }
+
+  /** The payer's coin: one of the caller's organization's client coins, else 404 (or 400 for a technical coin). */
+  payer(locked: Locked, serial: string, principal: Principal, parameter: string): LockedCoin {
+    const coin = locked.coins.get(serial);
+    if (!coin || coin.organization_id !== principal.organizationId)
+      throw ApiError.notFound('exception.coin.not_found', `No coin ${serial}`);
+    if (coin.type !== 'client') throw ApiError.invalid(parameter, 'must not be a technical coin');
+    return coin;
+  }
+
+  /** The payee's coin: any client coin, else 404. */
+  payee(locked: Locked, serial: string): LockedCoin {
+    const coin = locked.coins.get(serial);
+    if (!coin || coin.type !== 'client') throw ApiError.notFound('exception.coin.not_found', `No coin ${serial}`);
+    return coin;
+  }
+}

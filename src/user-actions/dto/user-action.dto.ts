@@ -1,0 +1,18 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PageDto } from '../../common/paging.dto';
+
+export class UserActionDto {
+  id: string;
+  action: string;
+  login: string | null;
+  address: string | null;
+  actorUserId: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  details: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class UserActionPageDto extends PageDto {
+  records: UserActionDto[];
+}

@@ -1,0 +1,21 @@
+/** What a user action records: who did what to which user, when, and from which address. */
+export type UserActionKind =
+  | 'login_succeeded'
+  | 'login_failed'
+  | 'login_refused_on_hold'
+  | 'user_held'
+  | 'user_released'
+  | 'user_created'
+  | 'password_changed'
+  | 'logout';
+
+export interface UserAction {
+  /** The user the action is about (null for a failed login under an unknown login). */
+  userId: string | null;
+  /** Who did it, when not the user themself. */
+  actorUserId?: string | null;
+  action: UserActionKind;
+  login?: string | null;
+  address?: string | null;
+  details?: Record<string, unknown>;
+}
