@@ -13,6 +13,33 @@ export default tseslint.config(
     },
   },
   {
+    // Repositories own their tables: only they (and the database layer) run SQL.
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.repository.ts', 'src/database/**', 'src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'typeorm',
+              importNames: ['DataSource', 'EntityManager', 'QueryRunner', 'Repository'],
+              message: 'Run SQL in a <feature>.repository.ts through Database; open transactions with UnitOfWork.',
+            },
+            { name: 'pg', message: 'Run SQL in a <feature>.repository.ts through Database.' },
+            { name: '@nestjs/typeorm', message: 'Only src/database/ configures TypeORM.' },
+          ],
+          patterns: [
+            {
+              group: ['**/database/database', '**/database/transaction-context'],
+              message: 'Only repositories run SQL (through Database); services use UnitOfWork.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON answers whose shape the assertions themselves check.
     files: ['test/**/*.ts', 'src/**/*.spec.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,0 +1,178 @@
+import { ApiError } from '../common/api-error';
+import { Money } from '../common/money';
+import type { Locked, LockedCoin, LockedHold, Plan } from './ledger.types';
+import { applyPlan, PlanError } from './plan';
+
+const USD = 'usd-id';
+const EUR = 'eur-id';
+
+function coin(serial: string, overrides: Partial<LockedCoin> = {}): LockedCoin {
+  return {
+    serial,
+    organization_id: `org-${serial}`,
+    issuer_id: 'issuer',
+    currency_id: USD,
+    code: 'USD',
+    fraction: '100',
+    type: 'client',
+    balance: '100',
+    held: '0',
+    active: true,
+    closed_at: null,
+    usable: true,
+    ...overrides,
+  };
+}
+
+function locked(coins: LockedCoin[], holds: LockedHold[] = []): Locked {
+  return { coins: new Map(coins.map((c) => [c.serial, c])), holds };
+}
+
+const m = (value: string) => new Money(value);
+const meta = { amount: m('10') };
+const move = (from: string, to: string, amount: string): Plan => ({
+  legs: [
+    { coin: from, amount: m(amount).negated() },
+    { coin: to, amount: m(amount) },
+  ],
+  meta,
+});
+
+function refusal(run: () => unknown): { status: number; code: string } | string {
+  try {
+    run();
+    return 'accepted';
+  } catch (error) {
+    if (error instanceof ApiError) return { status: error.status, code: error.code };
+    if (error instanceof PlanError) return `bug: ${error.message}`;
+    throw error;
+  }
+}
+
+describe('applyPlan: the ledger kernel’s checks', () => {
+  it('computes each coin’s change and the entries of a balanced plan', () => {
+    const effect = applyPlan(locked([coin('1'), coin('2')]), move('1', '2', '30.25'));
+    expect(effect.status).toBe('completed');
+    expect(effect.currencyId).toBe(USD);
+    expect(effect.entries.map((e) => [e.coin.serial, e.amount.toFixed()])).toEqual([
+      ['1', '-30.25'],
+      ['2', '30.25'],
+    ]);
+    expect(effect.changes.map((c) => [c.serial, c.balance.toFixed(), c.held.toFixed()])).toEqual([
+      ['1', '-30.25', '0'],
+      ['2', '30.25', '0'],
+    ]);
+  });
+
+  it('refuses legs that do not sum to zero in a currency, as a bug', () => {
+    const plan: Plan = { legs: [{ coin: '1', amount: m('-1') }, { coin: '2', amount: m('0.99') }], meta };
+    expect(refusal(() => applyPlan(locked([coin('1'), coin('2')]), plan))).toMatch(/^bug: Unbalanced plan/);
+  });
+
+  it('balances per currency: an exchange moves two currencies in one plan', () => {
+    const coins = [coin('1'), coin('2', { type: 'system' }), coin('3', { currency_id: EUR }), coin('4', { currency_id: EUR, type: 'system' })];
+    const exchange: Plan = {
+      legs: [
+        { coin: '1', amount: m('-10') },
+        { coin: '2', amount: m('10') },
+        { coin: '4', amount: m('-9.2') },
+        { coin: '3', amount: m('9.2') },
+      ],
+      meta,
+    };
+    expect(applyPlan(locked(coins), exchange).changes).toHaveLength(4);
+    const lopsided: Plan = { ...exchange, legs: [...exchange.legs.slice(0, 3), { coin: '3', amount: m('9.19') }] };
+    expect(refusal(() => applyPlan(locked(coins), lopsided))).toMatch(/currency eur-id sum to -0.01/);
+  });
+
+  it('refuses a coin that was not locked, as a bug', () => {
+    expect(refusal(() => applyPlan(locked([coin('1')]), move('1', '2', '1')))).toBe('bug: Coin 2 was not locked before posting');
+  });
+
+  it('refuses to take a client coin below its available funds, but lets a system coin go negative', () => {
+    expect(refusal(() => applyPlan(locked([coin('1'), coin('2')]), move('1', '2', '100.01')))).toEqual({
+      status: 409,
+      code: 'exception.coin.insufficient_funds',
+    });
+    expect(refusal(() => applyPlan(locked([coin('1'), coin('2')]), move('1', '2', '100')))).toBe('accepted');
+    expect(refusal(() => applyPlan(locked([coin('1', { type: 'system', balance: '0' }), coin('2')]), move('1', '2', '5')))).toBe('accepted');
+  });
+
+  it('counts held amounts as unavailable', () => {
+    const payer = coin('1', { balance: '100', held: '60' });
+    expect(refusal(() => applyPlan(locked([payer, coin('2')]), move('1', '2', '40.01')))).toEqual({
+      status: 409,
+      code: 'exception.coin.insufficient_funds',
+    });
+    expect(refusal(() => applyPlan(locked([payer, coin('2')]), move('1', '2', '40')))).toBe('accepted');
+  });
+
+  it('refuses a closed client coin on either side', () => {
+    const closed = coin('2', { closed_at: new Date(), active: false, usable: false });
+    expect(refusal(() => applyPlan(locked([coin('1'), closed]), move('1', '2', '1')))).toEqual({ status: 409, code: 'exception.coin.closed' });
+  });
+
+  it('refuses a balance of 10^20 or more', () => {
+    const rich = coin('2', { balance: '99999999999999999999' });
+    expect(refusal(() => applyPlan(locked([coin('1'), rich]), move('1', '2', '1')))).toEqual({
+      status: 409,
+      code: 'exception.coin.balance_limit',
+    });
+  });
+
+  describe('holds', () => {
+    const hold = (id: string, serial: string, amount: string): LockedHold => ({ id, operation_id: 'op', coin_serial: serial, amount });
+
+    it('places a hold out of the available funds; the operation is pending', () => {
+      const effect = applyPlan(locked([coin('1', { balance: '50' })]), { legs: [], holds: [{ place: { coin: '1', amount: m('50') } }], meta });
+      expect(effect.status).toBe('pending');
+      expect(effect.changes.map((c) => [c.serial, c.balance.toFixed(), c.held.toFixed()])).toEqual([['1', '0', '50']]);
+      expect(effect.placements.map((p) => [p.coin.serial, p.amount.toFixed()])).toEqual([['1', '50']]);
+      expect(
+        refusal(() => applyPlan(locked([coin('1', { balance: '50' })]), { legs: [], holds: [{ place: { coin: '1', amount: m('50.01') } }], meta })),
+      ).toEqual({ status: 409, code: 'exception.coin.insufficient_funds' });
+    });
+
+    it('captures a hold with its debit even when nothing else is available', () => {
+      const payer = coin('1', { balance: '50', held: '50' });
+      const plan: Plan = { ...move('1', '2', '50'), holds: [{ capture: 'h1' }] };
+      const effect = applyPlan(locked([payer, coin('2', { type: 'system' })], [hold('h1', '1', '50')]), plan);
+      expect(effect.status).toBe('completed');
+      expect(effect.closures).toEqual([{ holdId: 'h1', status: 'captured' }]);
+      expect(effect.changes.find((c) => c.serial === '1')).toMatchObject({ balance: m('-50'), held: m('-50') });
+      // the same debit without the capture is refused: the funds are held
+      expect(refusal(() => applyPlan(locked([payer, coin('2', { type: 'system' })]), move('1', '2', '50')))).toEqual({
+        status: 409,
+        code: 'exception.coin.insufficient_funds',
+      });
+    });
+
+    it('needs a capture to debit the held coin, and ends a hold once', () => {
+      const payer = coin('1', { balance: '50', held: '50' });
+      expect(refusal(() => applyPlan(locked([payer], [hold('h1', '1', '50')]), { legs: [], holds: [{ capture: 'h1' }], meta }))).toMatch(
+        /^bug: Capturing hold h1 needs a leg that debits coin 1/,
+      );
+      const twice: Plan = { legs: [], holds: [{ release: 'h1' }, { release: 'h1' }], meta };
+      expect(refusal(() => applyPlan(locked([payer], [hold('h1', '1', '50')]), twice))).toMatch(/^bug: Hold h1 is not an open hold/);
+      expect(refusal(() => applyPlan(locked([payer], []), { legs: [], holds: [{ release: 'h9' }], meta }))).toMatch(/^bug: Hold h9/);
+    });
+
+    it('releases a hold back into the available funds', () => {
+      const effect = applyPlan(locked([coin('1', { balance: '50', held: '50' })], [hold('h1', '1', '50')]), {
+        legs: [],
+        holds: [{ release: 'h1' }],
+        status: 'declined',
+        meta,
+      });
+      expect(effect.status).toBe('declined');
+      expect(effect.changes.map((c) => [c.serial, c.balance.toFixed(), c.held.toFixed()])).toEqual([['1', '0', '-50']]);
+      expect(effect.closures).toEqual([{ holdId: 'h1', status: 'released' }]);
+    });
+
+    it('refuses a hold of zero or less, as a bug', () => {
+      expect(refusal(() => applyPlan(locked([coin('1')]), { legs: [], holds: [{ place: { coin: '1', amount: m('0') } }], meta }))).toMatch(
+        /^bug: A hold must reserve a positive amount/,
+      );
+    });
+  });
+});

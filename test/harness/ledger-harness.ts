@@ -1,0 +1,165 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Client } from 'pg';
+import { AppModule } from '../../src/app.module';
+import { ApiError } from '../../src/common/api-error';
+import { Money } from '../../src/common/money';
+import { loadConfig } from '../../src/config/config';
+import { CurrenciesService } from '../../src/currencies/currencies.service';
+import { UnitOfWork } from '../../src/database/unit-of-work';
+import { LedgerService } from '../../src/ledger/ledger.service';
+import { OperationsService } from '../../src/ledger/operations.service';
+import type { Principal } from '../../src/access/principal';
+
+/**
+ * Drives the ledger kernel directly against a real PostgreSQL (DATABASE_URL), for what no route
+ * exercises yet: holds placed, captured and released, and a pending operation settled in place.
+ * Prints one JSON object of observations; test/ledger-kernel.e2e.spec.ts asserts on it.
+ */
+async function main(): Promise<void> {
+  const url = process.env.DATABASE_URL!;
+  const config = loadConfig({ ...process.env, BCRYPT_COST: '4', ADMIN_PASSWORD: 'harness-password-1', LOG_LEVEL: 'silent' });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, url), { logger: false });
+  const ledger = app.get(LedgerService);
+  const operations = app.get(OperationsService);
+  const uow = app.get(UnitOfWork);
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  const out: Record<string, unknown> = {};
+  const attempt = async (run: () => Promise<unknown>) => {
+    try {
+      await run();
+      return 'accepted';
+    } catch (error) {
+      return error instanceof ApiError ? `${error.status} ${error.code}` : `bug: ${(error as Error).message}`;
+    }
+  };
+  const coin = async (serial: string) =>
+    (await db.query('SELECT balance::text AS balance, held::text AS held FROM coins WHERE serial = $1', [serial])).rows[0];
+  try {
+    const currencies = app.get(CurrenciesService);
+    await currencies.createCurrency({ code: 'HRN', name: 'Harness' });
+    const issuer = await currencies.createIssuer({ currencyCode: 'HRN', name: 'Harness issuer' });
+    const org = (await db.query(`INSERT INTO organizations (type, name) VALUES ('individual', 'Holder') RETURNING id`)).rows[0].id;
+    const serial = (
+      await db.query(`INSERT INTO coins (name, organization_id, issuer_id, currency_id) VALUES ('W', $1, $2, $3) RETURNING serial::text`, [
+        org,
+        issuer.id,
+        issuer.currency.id,
+      ])
+    ).rows[0].serial as string;
+    const settlement = await ledger.systemCoin(issuer.id, 'bank_settlement');
+    const move = (from: string, to: string, amount: string) => [
+      { coin: from, amount: new Money(amount).negated() },
+      { coin: to, amount: new Money(amount) },
+    ];
+    await uow.run(() =>
+      ledger.execute({
+        type: 'bank_top_up',
+        coins: [serial, settlement],
+        plan: () => ({ legs: move(settlement, serial, '100'), meta: { amount: new Money(100) } }),
+      }),
+    );
+
+    // A pending operation holds 60 of the coin's 100.
+    const pending = (await uow.run(() =>
+      ledger.execute({
+        type: 'transfer',
+        coins: [serial],
+        plan: () => ({
+          legs: [],
+          holds: [{ place: { coin: serial, amount: new Money(60) } }],
+          meta: { amount: new Money(60), fromCoin: serial },
+        }),
+      }),
+    ))!;
+    out.pending = { status: pending.status, entries: pending.transactions.length, coin: await coin(serial) };
+    const member = { organizationId: org, permissions: new Set() } as unknown as Principal;
+    out.pendingVisibleToHolder = (await operations.getVisible(pending.id, member)).id === pending.id;
+    out.debitBeyondAvailable = await attempt(() =>
+      uow.run(() =>
+        ledger.execute({
+          type: 'transfer',
+          coins: [serial, settlement],
+          plan: () => ({ legs: move(serial, settlement, '40.01'), meta: { amount: new Money('40.01') } }),
+        }),
+      ),
+    );
+
+    // It is settled in place: the hold is captured by the debit of the whole held amount.
+    const settled = (await uow.run(() =>
+      ledger.execute({
+        type: 'transfer',
+        operationId: pending.id,
+        coins: [settlement],
+        plan: (locked) => ({
+          legs: move(serial, settlement, locked.holds[0].amount),
+          holds: locked.holds.map((h) => ({ capture: h.id })),
+          meta: { amount: new Money(60) },
+        }),
+      }),
+    ))!;
+    out.settled = {
+      sameOperation: settled.id === pending.id,
+      sameCreatedAt: settled.createdAt === pending.createdAt,
+      status: settled.status,
+      entries: settled.transactions.map((t) => t.amount),
+      coin: await coin(serial),
+      holds: (
+        await db.query('SELECT status, closed_by_operation_id = operation_id AS by_itself FROM holds WHERE operation_id = $1', [pending.id])
+      ).rows,
+    };
+
+    // Another hold is released: the operation is declined and nothing moved.
+    const second = (await uow.run(() =>
+      ledger.execute({
+        type: 'transfer',
+        coins: [serial],
+        plan: () => ({ legs: [], holds: [{ place: { coin: serial, amount: new Money(30) } }], meta: { amount: new Money(30) } }),
+      }),
+    ))!;
+    out.heldAgain = await coin(serial);
+    const declined = (await uow.run(() =>
+      ledger.execute({
+        type: 'transfer',
+        operationId: second.id,
+        coins: [],
+        plan: (locked) => ({
+          legs: [],
+          holds: locked.holds.map((h) => ({ release: h.id })),
+          status: 'declined',
+          meta: { amount: new Money(30) },
+        }),
+      }),
+    ))!;
+    out.declined = { status: declined.status, entries: declined.transactions.length, coin: await coin(serial) };
+    out.releasedTwice = await attempt(() =>
+      uow.run(() =>
+        ledger.execute({
+          type: 'transfer',
+          operationId: second.id,
+          coins: [],
+          plan: () => ({ legs: [], holds: [{ release: 'x' }], meta: { amount: new Money(30) } }),
+        }),
+      ),
+    );
+    out.wrongType = await attempt(() =>
+      uow.run(() => ledger.execute({ type: 'bank_top_up', operationId: second.id, coins: [], plan: () => null })),
+    );
+    out.unknownType = await attempt(() => db.query(`UPDATE operations SET type = 'no_such_type' WHERE id = $1`, [second.id]));
+
+    // The settled operation can be reversed like any completed one.
+    const reversal = await uow.run(() => ledger.reverse(pending.id, {}));
+    out.reversed = { status: reversal.status, coin: await coin(serial) };
+    out.check = await ledger.check();
+  } finally {
+    await db.end();
+    await app.close();
+  }
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

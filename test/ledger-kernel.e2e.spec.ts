@@ -1,0 +1,63 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { createDatabase } from './helpers/server';
+
+const HARNESS = join(process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist'), 'test', 'harness', 'ledger-harness.js');
+
+describe('the ledger kernel on a real database: holds and settlement in place', () => {
+  let out: any;
+
+  beforeAll(async () => {
+    const databaseUrl = await createDatabase();
+    const run = spawnSync(process.execPath, [HARNESS], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    if (run.status !== 0) throw new Error(`the harness failed (${run.status}):\n${run.stderr}\n${run.stdout}`);
+    out = JSON.parse(run.stdout.trim().split('\n').pop()!);
+  });
+
+  it('places a hold: the operation is pending, the amount held, visible to the holder, not spendable', () => {
+    expect(out.pending).toEqual({
+      status: 'pending',
+      entries: 0,
+      coin: { balance: '100.000000000000000000', held: '60.000000000000000000' },
+    });
+    expect(out.pendingVisibleToHolder).toBe(true);
+    expect(out.debitBeyondAvailable).toBe('409 exception.coin.insufficient_funds');
+  });
+
+  it('settles the pending operation in place, capturing the hold with the debit', () => {
+    expect(out.settled).toEqual({
+      sameOperation: true,
+      sameCreatedAt: true,
+      status: 'completed',
+      entries: ['-60.00', '60.00'],
+      coin: { balance: '40.000000000000000000', held: '0.000000000000000000' },
+      holds: [{ status: 'captured', by_itself: true }],
+    });
+  });
+
+  it('releases a hold: declined, nothing moved, and a hold ends once', () => {
+    expect(out.heldAgain).toEqual({ balance: '40.000000000000000000', held: '30.000000000000000000' });
+    expect(out.declined).toEqual({
+      status: 'declined',
+      entries: 0,
+      coin: { balance: '40.000000000000000000', held: '0.000000000000000000' },
+    });
+    expect(out.releasedTwice).toBe('bug: Hold x is not an open hold of the settled operation');
+    expect(out.wrongType).toMatch(/^bug: Operation .* is a transfer, not a bank_top_up$/);
+  });
+
+  it('keeps the catalogue in the database: an unknown operation type is refused by its CHECK', () => {
+    expect(out.unknownType).toMatch(/operations_type_check/);
+  });
+
+  it('reverses a settled operation, and the ledger stays balanced, holds included', () => {
+    expect(out.reversed).toEqual({ status: 'completed', coin: { balance: '100.000000000000000000', held: '0.000000000000000000' } });
+    expect(out.check.mismatches).toEqual([]);
+    // the top-up, the settled operation, the declined one and the reversal; the refused debit wrote nothing
+    expect(out.check.checkedOperations).toBe(4);
+  });
+});
