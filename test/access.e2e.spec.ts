@@ -58,10 +58,31 @@ describe('access control and the actuator', () => {
     }
     const listed = routes.map((r) => `${r.HTTP_method} ${r.path}`);
     expect(listed.sort()).toEqual(documented.sort());
+    // Deny by default: a route is open to everyone, or to any logged-in member, only where it is listed here on purpose.
+    const key = (r: ApiRoute) => `${r.HTTP_method} ${r.path}`;
+    expect(
+      routes
+        .filter((r) => r.public)
+        .map(key)
+        .sort(),
+    ).toEqual(
+      ['GET /api/v1/actuator/api-list', 'GET /api/v1/actuator/health', 'GET /api/v1/actuator/info', 'POST /api/v1/authorization'].sort(),
+    );
+    expect(
+      routes
+        .filter((r) => !r.public && r.permissions.length === 0)
+        .map(key)
+        .sort(),
+    ).toEqual(['DELETE /api/v1/authorization', 'GET /api/v1/profiles/my', 'POST /api/v1/authorization/password'].sort());
     for (const route of routes) {
-      // Each route is either public or names the permissions it requires (none = any logged-in member).
-      expect(route.public || Array.isArray(route.permissions)).toBe(true);
-      if (!route.public) expect(route.roles.length).toBeGreaterThan(0);
+      // A public route needs nothing; every other one is held by at least one role.
+      if (route.public)
+        expect({ route: key(route), permissions: route.permissions, roles: route.roles }).toEqual({
+          route: key(route),
+          permissions: [],
+          roles: [],
+        });
+      else expect({ route: key(route), held: route.roles.length > 0 }).toEqual({ route: key(route), held: true });
     }
   });
 

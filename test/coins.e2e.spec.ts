@@ -1,3 +1,4 @@
+import { moneyWorld, MoneyWorld } from './helpers/world';
 import { Actor, adminToken, aUser } from './helpers/actors';
 import {
   aCoin,
@@ -10,7 +11,6 @@ import {
   expectStatus,
   fund,
   IssuerBody,
-  recording,
   sumOf,
   transfer,
 } from './helpers/money';
@@ -19,21 +19,16 @@ import { startServer, TestServer } from './helpers/server';
 const COINS = '/api/v1/coins';
 
 describe('coins', () => {
-  let server: ReturnType<typeof recording>;
-  let raw: TestServer;
+  const world = moneyWorld();
+  let server: MoneyWorld['server'];
   let admin: string;
   let issuer: IssuerBody;
   let otherIssuer: IssuerBody;
 
   beforeAll(async () => {
-    raw = await startServer();
-    server = recording(raw);
-    admin = await adminToken(server);
-    issuer = await anIssuer(server, admin, (await aCurrency(server, admin)).code);
+    ({ server, admin, issuer } = world);
     otherIssuer = await anIssuer(server, admin, (await aCurrency(server, admin, { fraction: 1 })).code);
   });
-  afterAll(() => raw.stop());
-  afterEach(() => server.expectCleanResponses());
 
   const mainOf = async (user: Actor) => {
     const list = await server.request('GET', COINS, { token: user.token });

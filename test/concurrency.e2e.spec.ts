@@ -1,4 +1,5 @@
-import { Actor, adminToken, aUser } from './helpers/actors';
+import { moneyWorld, MoneyWorld } from './helpers/world';
+import { Actor, aUser } from './helpers/actors';
 import {
   aCoin,
   aCurrency,
@@ -10,26 +11,18 @@ import {
   expectStatus,
   fund,
   IssuerBody,
-  recording,
   transfer,
 } from './helpers/money';
-import { startServer, TestServer } from './helpers/server';
 
 describe('concurrent money movements', () => {
-  let server: ReturnType<typeof recording>;
-  let raw: TestServer;
+  const world = moneyWorld();
+  let server: MoneyWorld['server'];
   let admin: string;
   let issuer: IssuerBody;
 
-  beforeAll(async () => {
-    raw = await startServer();
-    server = recording(raw);
-    admin = await adminToken(server);
-    const currency = await aCurrency(server, admin);
-    issuer = await anIssuer(server, admin, currency.code);
+  beforeAll(() => {
+    ({ server, admin, issuer } = world);
   });
-  afterAll(() => raw.stop());
-  afterEach(() => server.expectCleanResponses());
 
   it('lets exactly 10 of 50 parallel transfers of 10 leave a coin holding 100', async () => {
     const alice = await aUser(server, admin);

@@ -1,48 +1,25 @@
+import { moneyWorld, MoneyWorld } from './helpers/world';
 import { randomBytes } from 'node:crypto';
-import { Actor, adminToken, aUser } from './helpers/actors';
-import {
-  aCoin,
-  aCurrency,
-  anIssuer,
-  balanceOf,
-  CoinBody,
-  expectBalancedLedger,
-  expectError,
-  expectStatus,
-  fund,
-  IssuerBody,
-  recording,
-  transfer,
-} from './helpers/money';
-import { startServer, TestServer } from './helpers/server';
+import { Actor } from './helpers/actors';
+import { aCoin, balanceOf, CoinBody, expectBalancedLedger, expectError, expectStatus, fund, IssuerBody, transfer } from './helpers/money';
 
 const key = () => `key-${randomBytes(8).toString('hex')}`;
 
 describe('Idempotency-Key on money-moving requests', () => {
-  let server: ReturnType<typeof recording>;
-  let raw: TestServer;
+  const world = moneyWorld();
+  let server: MoneyWorld['server'];
   let admin: string;
   let issuer: IssuerBody;
   let alice: Actor;
   let bob: Actor;
 
   beforeAll(async () => {
-    raw = await startServer();
-    server = recording(raw);
-    admin = await adminToken(server);
-    issuer = await anIssuer(server, admin, (await aCurrency(server, admin)).code);
-    alice = await aUser(server, admin);
-    bob = await aUser(server, admin);
+    ({ server, admin, issuer } = world);
+    alice = await world.user();
+    bob = await world.user();
   });
-  afterAll(() => raw.stop());
-  afterEach(() => server.expectCleanResponses());
 
-  const pair = async (amount = '100.00'): Promise<[CoinBody, CoinBody]> => {
-    const a = await aCoin(server, alice.token, issuer.id);
-    const b = await aCoin(server, bob.token, issuer.id);
-    await fund(server, admin, a.serial, amount);
-    return [a, b];
-  };
+  const pair = (amount = '100.00'): Promise<[CoinBody, CoinBody]> => world.pair(alice, bob, amount);
   const operationsWith = async (requestIdentifier: string) =>
     (await server.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [requestIdentifier])).rows[0].n;
 

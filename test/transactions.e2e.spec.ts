@@ -1,3 +1,4 @@
+import { moneyWorld, MoneyWorld } from './helpers/world';
 import { Actor, adminToken, aUser } from './helpers/actors';
 import {
   aCoin,
@@ -11,7 +12,6 @@ import {
   expectStatus,
   fund,
   IssuerBody,
-  recording,
   sumOf,
   transfer,
 } from './helpers/money';
@@ -30,8 +30,8 @@ interface Record {
 }
 
 describe('transactions', () => {
-  let server: ReturnType<typeof recording>;
-  let raw: TestServer;
+  const world = moneyWorld();
+  let server: MoneyWorld['server'];
   let admin: string;
   let alice: Actor;
   let bob: Actor;
@@ -58,10 +58,8 @@ describe('transactions', () => {
   const ids = (records: Record[]) => records.map((r) => r.id);
 
   beforeAll(async () => {
-    raw = await startServer();
-    server = recording(raw);
-    admin = await adminToken(server);
-    x = await aCurrency(server, admin);
+    ({ server, admin } = world);
+    x = world.currency;
     y = await aCurrency(server, admin, { fraction: 1000 });
     i1 = await anIssuer(server, admin, x.code, 'I1');
     i2 = await anIssuer(server, admin, x.code, 'I2');
@@ -103,8 +101,6 @@ describe('transactions', () => {
     await sleep(15);
     record(await pay(bob.token, b1.serial, a1.serial, '1.00', 'refund'));
   });
-  afterAll(() => raw.stop());
-  afterEach(() => server.expectCleanResponses());
 
   it('shows a user only the operations touching their organization, newest first', async () => {
     const page = await search(alice.token, {});

@@ -1,4 +1,5 @@
-import { Actor, adminToken, aUser } from './helpers/actors';
+import { moneyWorld, MoneyWorld } from './helpers/world';
+import { Actor, aUser } from './helpers/actors';
 import {
   aCoin,
   aCurrency,
@@ -10,40 +11,28 @@ import {
   expectStatus,
   fund,
   IssuerBody,
-  recording,
   sumOf,
   transfer,
 } from './helpers/money';
-import { startServer, TestServer } from './helpers/server';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 describe('transfers and bank top-ups', () => {
-  let server: ReturnType<typeof recording>;
-  let raw: TestServer;
+  const world = moneyWorld();
+  let server: MoneyWorld['server'];
   let admin: string;
   let issuer: IssuerBody;
   let alice: Actor;
   let bob: Actor;
 
   beforeAll(async () => {
-    raw = await startServer();
-    server = recording(raw);
-    admin = await adminToken(server);
-    issuer = await anIssuer(server, admin, (await aCurrency(server, admin)).code);
-    alice = await aUser(server, admin);
-    bob = await aUser(server, admin, { role: 'merchant' });
+    ({ server, admin, issuer } = world);
+    alice = await world.user();
+    bob = await world.user({ role: 'merchant' });
   });
-  afterAll(() => raw.stop());
-  afterEach(() => server.expectCleanResponses());
 
-  const pair = async (amount = '100.00'): Promise<[CoinBody, CoinBody]> => {
-    const a = await aCoin(server, alice.token, issuer.id);
-    const b = await aCoin(server, bob.token, issuer.id);
-    if (amount !== '0') await fund(server, admin, a.serial, amount);
-    return [a, b];
-  };
+  const pair = (amount = '100.00'): Promise<[CoinBody, CoinBody]> => world.pair(alice, bob, amount);
 
   it('moves money and answers the operation as process, with customInformation', async () => {
     const [a, b] = await pair();

@@ -65,12 +65,23 @@ describe('applyPlan: the ledger kernel’s checks', () => {
   });
 
   it('refuses legs that do not sum to zero in a currency, as a bug', () => {
-    const plan: Plan = { legs: [{ coin: '1', amount: m('-1') }, { coin: '2', amount: m('0.99') }], meta };
+    const plan: Plan = {
+      legs: [
+        { coin: '1', amount: m('-1') },
+        { coin: '2', amount: m('0.99') },
+      ],
+      meta,
+    };
     expect(refusal(() => applyPlan(locked([coin('1'), coin('2')]), plan))).toMatch(/^bug: Unbalanced plan/);
   });
 
   it('balances per currency: an exchange moves two currencies in one plan', () => {
-    const coins = [coin('1'), coin('2', { type: 'system' }), coin('3', { currency_id: EUR }), coin('4', { currency_id: EUR, type: 'system' })];
+    const coins = [
+      coin('1'),
+      coin('2', { type: 'system' }),
+      coin('3', { currency_id: EUR }),
+      coin('4', { currency_id: EUR, type: 'system' }),
+    ];
     const exchange: Plan = {
       legs: [
         { coin: '1', amount: m('-10') },
@@ -95,7 +106,9 @@ describe('applyPlan: the ledger kernel’s checks', () => {
       code: 'exception.coin.insufficient_funds',
     });
     expect(refusal(() => applyPlan(locked([coin('1'), coin('2')]), move('1', '2', '100')))).toBe('accepted');
-    expect(refusal(() => applyPlan(locked([coin('1', { type: 'system', balance: '0' }), coin('2')]), move('1', '2', '5')))).toBe('accepted');
+    expect(refusal(() => applyPlan(locked([coin('1', { type: 'system', balance: '0' }), coin('2')]), move('1', '2', '5')))).toBe(
+      'accepted',
+    );
   });
 
   it('counts held amounts as unavailable', () => {
@@ -109,7 +122,10 @@ describe('applyPlan: the ledger kernel’s checks', () => {
 
   it('refuses a closed client coin on either side', () => {
     const closed = coin('2', { closed_at: new Date(), active: false, usable: false });
-    expect(refusal(() => applyPlan(locked([coin('1'), closed]), move('1', '2', '1')))).toEqual({ status: 409, code: 'exception.coin.closed' });
+    expect(refusal(() => applyPlan(locked([coin('1'), closed]), move('1', '2', '1')))).toEqual({
+      status: 409,
+      code: 'exception.coin.closed',
+    });
   });
 
   it('refuses a balance of 10^20 or more', () => {
@@ -124,12 +140,18 @@ describe('applyPlan: the ledger kernel’s checks', () => {
     const hold = (id: string, serial: string, amount: string): LockedHold => ({ id, operation_id: 'op', coin_serial: serial, amount });
 
     it('places a hold out of the available funds; the operation is pending', () => {
-      const effect = applyPlan(locked([coin('1', { balance: '50' })]), { legs: [], holds: [{ place: { coin: '1', amount: m('50') } }], meta });
+      const effect = applyPlan(locked([coin('1', { balance: '50' })]), {
+        legs: [],
+        holds: [{ place: { coin: '1', amount: m('50') } }],
+        meta,
+      });
       expect(effect.status).toBe('pending');
       expect(effect.changes.map((c) => [c.serial, c.balance.toFixed(), c.held.toFixed()])).toEqual([['1', '0', '50']]);
       expect(effect.placements.map((p) => [p.coin.serial, p.amount.toFixed()])).toEqual([['1', '50']]);
       expect(
-        refusal(() => applyPlan(locked([coin('1', { balance: '50' })]), { legs: [], holds: [{ place: { coin: '1', amount: m('50.01') } }], meta })),
+        refusal(() =>
+          applyPlan(locked([coin('1', { balance: '50' })]), { legs: [], holds: [{ place: { coin: '1', amount: m('50.01') } }], meta }),
+        ),
       ).toEqual({ status: 409, code: 'exception.coin.insufficient_funds' });
     });
 

@@ -1,0 +1,50 @@
+import { Actor, adminToken, aUser } from './actors';
+import { aCoin, aCurrency, anIssuer, CoinBody, CurrencyBody, fund, IssuerBody, recording } from './money';
+import { startServer, TestServer } from './server';
+
+/** A running service with an administrator, a currency and an issuer: what every money suite starts from. */
+export interface MoneyWorld {
+  /** Records every answer; after each test none may be a 5xx or break the error shape. */
+  server: ReturnType<typeof recording>;
+  raw: TestServer;
+  admin: string;
+  currency: CurrencyBody;
+  issuer: IssuerBody;
+  /** A new user (an individual unless said otherwise), logged in. */
+  user(options?: Parameters<typeof aUser>[2]): Promise<Actor>;
+  /** A new coin of `owner` at the world's issuer (or `issuerId`), topped up with `amount` when given. */
+  coin(owner: Actor, amount?: string, issuerId?: string): Promise<CoinBody>;
+  /** A payer coin of `payer` holding `amount` and an empty payee coin of `payee`. */
+  pair(payer: Actor, payee: Actor, amount?: string): Promise<[CoinBody, CoinBody]>;
+}
+
+/**
+ * Registers the suite's hooks (start the service on a fresh database, log in the administrator,
+ * create a currency with `fraction` and an issuer; stop it after; check every answer after each
+ * test) and answers the world, filled in once `beforeAll` has run.
+ */
+export function moneyWorld(options: { fraction?: number } = {}): MoneyWorld {
+  const world = {
+    async user(userOptions) {
+      return aUser(world.server, world.admin, userOptions);
+    },
+    async coin(owner, amount, issuerId) {
+      const coin = await aCoin(world.server, owner.token, issuerId ?? world.issuer.id);
+      if (amount !== undefined && amount !== '0') await fund(world.server, world.admin, coin.serial, amount);
+      return coin;
+    },
+    async pair(payer, payee, amount = '100.00') {
+      return [await world.coin(payer, amount), await world.coin(payee)];
+    },
+  } as MoneyWorld;
+  beforeAll(async () => {
+    world.raw = await startServer();
+    world.server = recording(world.raw);
+    world.admin = await adminToken(world.server);
+    world.currency = await aCurrency(world.server, world.admin, options.fraction === undefined ? {} : { fraction: options.fraction });
+    world.issuer = await anIssuer(world.server, world.admin, world.currency.code);
+  });
+  afterAll(() => world.raw?.stop());
+  afterEach(() => world.server?.expectCleanResponses());
+  return world;
+}
