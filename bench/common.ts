@@ -73,10 +73,18 @@ function cpuSeconds(pid: number): number | undefined {
   }
 }
 
-/** Starts `node <script>` and resolves once it prints `ready`; its output is kept for errors. */
+/**
+ * Starts `node <script>` and resolves once it prints `ready`; its output is kept for errors.
+ * BENCH_NODE_ARGS adds Node options to the servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+ */
 function startChild(name: string, script: string, env: Record<string, string>, ready: RegExp): Promise<Child> {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   return new Promise((resolveChild, reject) => {
-    const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgs, script], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.add(child);
     let output = '';
     let started = false;

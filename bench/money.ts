@@ -314,21 +314,22 @@ async function measureViews(service: Child, setup: Setup, operations: number): P
 
 /** EXPLAIN ANALYZE of the first-page queries, printed when the 1M target is missed. */
 async function explainViews(db: Client, organizationId: string): Promise<string[]> {
+  // The shapes OperationsRepository.search runs for a first page (newest first, no filter).
   const select = `SELECT o.id, (SELECT json_agg(e.id) FROM ledger_entries e WHERE e.operation_id = o.id) AS entries
                     FROM operations o JOIN currencies c ON c.id = o.currency_id`;
   const order = 'ORDER BY o.created_at DESC, o.id DESC';
-  const branch = (side: string): string =>
-    `(SELECT o.id FROM operations o JOIN currencies c ON c.id = o.currency_id WHERE o.${side}_organization_id = $1 ${order} LIMIT 20)`;
+  const branch = (table: string, limit: number): string =>
+    `(SELECT DISTINCT p.created_at, p.operation_id FROM ${table} p WHERE p.organization_id = $1
+       ORDER BY p.created_at DESC, p.operation_id DESC LIMIT ${limit})`;
   const plans: string[] = [];
   for (const [title, text, params] of [
     ['administrator page', `${select} ${order} LIMIT 20`, []],
-    ['individual page', `${select} WHERE o.id IN (${branch('from')} UNION ${branch('to')}) ${order} LIMIT 20`, [organizationId]],
     [
-      'individual count',
-      `SELECT count(*) FROM (SELECT 1 FROM operations o JOIN currencies c ON c.id = o.currency_id
-         WHERE (o.from_organization_id = $1 OR o.to_organization_id = $1) LIMIT 1001) t`,
+      'individual page',
+      `${select} WHERE o.id IN (SELECT operation_id FROM (${branch('ledger_entries', 20)} UNION ${branch('holds', 20)}) t) ${order} LIMIT 20`,
       [organizationId],
     ],
+    ['individual count', `SELECT count(*) FROM (${branch('ledger_entries', 1001)} UNION ${branch('holds', 1001)}) t`, [organizationId]],
   ] as const) {
     const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, [...params]);
     plans.push(`-- ${title}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
