@@ -8,6 +8,7 @@ import type { DestinationStream } from 'pino';
 import { API_VERSION } from './actuator/actuator.service';
 import { AppModule } from './app.module';
 import { GLOBAL_PREFIX } from './common/http';
+import { serializeJson } from './common/json-decimal';
 import { parseJsonBody } from './common/json-body';
 import { createValidationPipe } from './common/validation';
 import type { AppConfig } from './config/config';
@@ -66,6 +67,8 @@ export async function createApp(config: AppConfig, databaseUrl: string, logStrea
       done(error as Error, undefined);
     }
   });
+  // Amounts leave as exact JSON numbers (common/json-decimal.ts).
+  fastify.setReplySerializer(serializeJson);
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
   });

@@ -12,6 +12,7 @@ import { BankTopUpsModule } from './bank-top-ups/bank-top-ups.module';
 import { CoinsModule } from './coins/coins.module';
 import { CommissionsModule } from './commissions/commissions.module';
 import { CurrenciesModule } from './currencies/currencies.module';
+import { I18nModule } from './i18n/i18n.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LedgerModule } from './ledger/ledger.module';
 import { OrganizationsModule } from './organizations/organizations.module';
@@ -82,6 +83,7 @@ export class AppModule {
         TransfersModule,
         BankTopUpsModule,
         TransactionsModule,
+        I18nModule,
         ActuatorModule,
       ],
       providers: [

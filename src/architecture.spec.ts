@@ -23,6 +23,7 @@ const LAYERS: Record<string, number> = {
   'bank-top-ups': 7,
   coins: 7,
   currencies: 7,
+  i18n: 7,
   pages: 7,
   profiles: 7,
   transactions: 7,

@@ -66,7 +66,13 @@ describe('access control and the actuator', () => {
         .map(key)
         .sort(),
     ).toEqual(
-      ['GET /api/v1/actuator/api-list', 'GET /api/v1/actuator/health', 'GET /api/v1/actuator/info', 'POST /api/v1/authorization'].sort(),
+      [
+        'GET /api/v1/actuator/api-list',
+        'GET /api/v1/actuator/health',
+        'GET /api/v1/actuator/info',
+        'GET /api/v1/i18n/export/{file}',
+        'POST /api/v1/authorization',
+      ].sort(),
     );
     expect(
       routes

@@ -54,7 +54,7 @@ describe('coins', () => {
     expect(second.main).toBe(false);
     expect(second.serial).not.toBe(created.body.coin.serial);
     const otherCurrency = await aCoin(server, user.token, otherIssuer.id, 'Units');
-    expect(otherCurrency).toMatchObject({ main: true, amount: '0' });
+    expect(otherCurrency).toMatchObject({ main: true, amount: 0 });
     const list = await server.request('GET', COINS, { token: user.token });
     expectStatus(list, 200);
     expect(Object.keys(list.body)).toContain('coins');

@@ -99,7 +99,7 @@ describe('concurrent money movements', () => {
     for (const r of after) expect(new Dec(r.lowest).isNegative()).toBe(false);
     for (const { coin, owner } of coins) {
       const seen = await balanceOf(server, owner.token, coin.serial);
-      expect(seen.startsWith('-')).toBe(false);
+      expect(String(seen).startsWith('-')).toBe(false);
     }
     await expectBalancedLedger(server, admin);
   });

@@ -38,4 +38,3 @@ export default async function globalSetup() {
   process.env.TEST_DATABASE_URL = `postgres://finapi:finapi@127.0.0.1:${port}/postgres`;
   globalThis.__FINAPI_PG__ = { pg, dir };
 }
-

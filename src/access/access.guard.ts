@@ -25,28 +25,28 @@ export class AccessGuard extends AuthGuard(BEARER_STRATEGY) {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_KEY, [context.getHandler(), context.getClass()]);
-    if (!rule) throw ApiError.forbidden('exception.access.undeclared', 'This route declares no access rule');
+    if (!rule) throw new ApiError('exception.access.undeclared', 'This route declares no access rule');
     if (rule.public) return true;
 
     await super.canActivate(context);
     const principal = context.switchToHttp().getRequest<ApiRequest>().principal;
-    if (!principal) throw ApiError.unauthorized('exception.authorization.token_invalid', 'The token is unknown, expired or revoked');
+    if (!principal) throw new ApiError('exception.authorization.token_invalid', 'The token is unknown, expired or revoked');
 
     if (principal.scope === 'password_change' && !rule.allowPasswordChange) {
-      throw ApiError.forbidden(
+      throw new ApiError(
         'exception.authorization.password_change_required',
         'Change the temporary password first (POST /api/v1/authorization/password)',
       );
     }
     const missing = rule.permissions.filter((p) => !principal.permissions.has(p));
-    if (missing.length) throw ApiError.forbidden('exception.access.permission_missing', `Requires permission ${missing.join(', ')}`);
+    if (missing.length) throw new ApiError('exception.access.permission_missing', `Requires permission ${missing.join(', ')}`);
     return true;
   }
 
   /** Errors of the strategy (missing, malformed or unknown token) keep their own codes. */
   override handleRequest<TUser = Principal>(error: unknown, principal: TUser | false): TUser {
     if (error) throw error;
-    if (!principal) throw ApiError.unauthorized('exception.authorization.token_invalid', 'The token is unknown, expired or revoked');
+    if (!principal) throw new ApiError('exception.authorization.token_invalid', 'The token is unknown, expired or revoked');
     return principal;
   }
 }

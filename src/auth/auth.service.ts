@@ -14,7 +14,7 @@ import type { AuthorizationResponseDto, ChangePasswordDto, MemberDto, ReleaseRes
 /** The specification's section 3: the third failed validation in a row puts a user On Hold. */
 export const FAILED_VALIDATIONS_BEFORE_HOLD = 3;
 
-const INVALID_CREDENTIALS = () => ApiError.unauthorized('exception.authorization.invalid_credentials', 'Wrong login or password');
+const INVALID_CREDENTIALS = () => new ApiError('exception.authorization.invalid_credentials', 'Wrong login or password');
 
 /** Logging in and out, tokens, the three-strike hold, releases and password changes. */
 @Injectable()
@@ -83,7 +83,7 @@ export class AuthService {
           address,
           details: { reason: expired ? 'temporary_password_expired' : 'temporary_password_used' },
         });
-        throw ApiError.unauthorized(
+        throw new ApiError(
           'exception.authorization.temporary_password_expired',
           'The temporary password has expired or was already used; ask an administrator to release you again',
         );
@@ -119,7 +119,7 @@ export class AuthService {
 
   async changePassword(principal: Principal, dto: ChangePasswordDto, address: string): Promise<AuthorizationResponseDto> {
     const user = await this.users.findById(principal.userId);
-    if (!user) throw ApiError.unauthorized();
+    if (!user) throw new ApiError('exception.authorization.unauthorized');
     if (!(await this.hasher.verify(dto.currentPassword, user.password_hash))) {
       throw ApiError.invalid('currentPassword', 'is not the current password');
     }
@@ -128,10 +128,7 @@ export class AuthService {
     return this.uow.run(async () => {
       const locked = await this.users.findById(user.id, true);
       if (!locked || locked.password_hash !== user.password_hash) {
-        throw ApiError.conflict(
-          'exception.authorization.password_changed_concurrently',
-          'The password was changed meanwhile; log in again',
-        );
+        throw new ApiError('exception.authorization.password_changed_concurrently', 'The password was changed meanwhile; log in again');
       }
       await this.users.setPassword(user.id, passwordHash, null);
       await this.tokens.revokeAll(user.id);
@@ -148,8 +145,8 @@ export class AuthService {
     const expiresAt = new Date(Date.now() + this.config.temporaryPasswordTtlSeconds * 1000);
     await this.uow.run(async () => {
       const user = await this.users.findById(id, true);
-      if (!user) throw ApiError.notFound('exception.user.not_found', 'No such user');
-      if (user.status !== 'on_hold') throw ApiError.conflict('exception.user.not_on_hold', 'The user is not On Hold');
+      if (!user) throw new ApiError('exception.user.not_found', 'No such user');
+      if (user.status !== 'on_hold') throw new ApiError('exception.user.not_on_hold', 'The user is not On Hold');
       await this.users.setPassword(id, passwordHash, expiresAt);
       await this.tokens.revokeAll(id);
       await this.actions.record({
@@ -171,13 +168,13 @@ export class AuthService {
 
   private async refuseOnHold(user: UserRow, address: string): Promise<ApiError> {
     await this.actions.record({ userId: user.id, action: 'login_refused_on_hold', login: user.login, address });
-    return ApiError.forbidden('exception.authorization.user_on_hold', 'The user is On Hold; an administrator must release them');
+    return new ApiError('exception.authorization.user_on_hold', 'The user is On Hold; an administrator must release them');
   }
 
   /** One token per membership; the top-level token is the first membership's. */
   private async issue(user: UserRow, scope: Principal['scope']): Promise<AuthorizationResponseDto> {
     const memberships = await this.users.memberships(user.id);
-    if (memberships.length === 0) throw ApiError.forbidden('exception.authorization.no_membership', 'The user belongs to no organization');
+    if (memberships.length === 0) throw new ApiError('exception.authorization.no_membership', 'The user belongs to no organization');
     const expiresAt = new Date(Date.now() + this.config.tokenTtlSeconds * 1000);
     // A password-change token stands for the first membership only and may do nothing else.
     const issued = scope === 'password_change' ? memberships.slice(0, 1) : memberships;

@@ -26,13 +26,13 @@ export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) 
 
   async validate(request: FastifyRequest): Promise<Principal> {
     const header = request.headers.authorization;
-    if (!header) throw ApiError.unauthorized('exception.authorization.token_missing', 'Send Authorization: Bearer <token>');
+    if (!header) throw new ApiError('exception.authorization.token_missing', 'Send Authorization: Bearer <token>');
     const match = SCHEME.exec(header);
     if (!match) {
-      throw ApiError.unauthorized('exception.authorization.token_malformed', 'Authorization must be "Bearer <token>" or "TOKEN <token>"');
+      throw new ApiError('exception.authorization.token_malformed', 'Authorization must be "Bearer <token>" or "TOKEN <token>"');
     }
     const row = await this.tokens.liveToken(match[1]);
-    if (!row) throw ApiError.unauthorized('exception.authorization.token_invalid', 'The token is unknown, expired or revoked');
+    if (!row) throw new ApiError('exception.authorization.token_invalid', 'The token is unknown, expired or revoked');
     return {
       tokenId: row.token_id,
       userId: row.user_id,

@@ -17,7 +17,7 @@ export class BankTopUpsService {
   /** Credits a coin at once (staff; the request flow with accept and decline comes with its issue). */
   async topUp(dto: BankTopUpDto): Promise<OperationDto> {
     const coin = (await this.ledger.read([dto.coinSerial])).get(dto.coinSerial);
-    if (!coin || coin.type !== 'client') throw ApiError.notFound('exception.coin.not_found', `No coin ${dto.coinSerial}`);
+    if (!coin || coin.type !== 'client') throw new ApiError('exception.coin.not_found', `No coin ${dto.coinSerial}`);
     const amount = parseAmount(dto.amount, scaleOf(coin.fraction));
     const settlement = await this.ledger.systemCoin(coin.issuer_id, 'bank_settlement');
     const posted = await this.ledger.execute({
@@ -25,7 +25,7 @@ export class BankTopUpsService {
       coins: [coin.serial, settlement],
       plan: async (locked) => {
         const target = locked.coins.get(coin.serial)!;
-        if (!target.usable) throw ApiError.conflict('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
+        if (!target.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
         const quote = await this.commissions.quote({ type: 'bank_top_up', amount, payee: target });
         return {
           legs: [

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
-import { formatAmount, Money, scaleOf } from '../common/money';
+import { amountOf } from '../common/json-decimal';
+import { Money, scaleOf } from '../common/money';
 import { Page, pageOf } from '../common/paging.dto';
 import { toCurrency } from '../currencies/currency.mapper';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -22,8 +23,8 @@ export class CoinsService {
   async create(principal: Principal, dto: CreateCoinDto): Promise<CoinDto> {
     const serial = await this.uow.run(async () => {
       const issuer = await this.coins.issuer(dto.issuerId);
-      if (!issuer) throw ApiError.notFound('exception.issuer.not_found', 'No such issuer');
-      if (!issuer.usable) throw ApiError.conflict('exception.issuer.inactive', 'The issuer or its currency is inactive');
+      if (!issuer) throw new ApiError('exception.issuer.not_found', 'No such issuer');
+      if (!issuer.usable) throw new ApiError('exception.issuer.inactive', 'The issuer or its currency is inactive');
       return this.coins.insert(dto.name, principal.organizationId, dto.issuerId, issuer.currency_id);
     });
     return this.get(principal, serial);
@@ -58,7 +59,7 @@ export class CoinsService {
   async rename(principal: Principal, serial: string, name: string): Promise<CoinDto> {
     return this.uow.run(async () => {
       const coin = await this.own(principal, serial, true);
-      if (coin.closed_at) throw ApiError.conflict('exception.coin.closed', 'The coin is closed');
+      if (coin.closed_at) throw new ApiError('exception.coin.closed', 'The coin is closed');
       await this.coins.rename(serial, name);
       return this.get(principal, serial);
     });
@@ -72,8 +73,7 @@ export class CoinsService {
       // instead of both clearing the old main coin and colliding on the one-main-coin index.
       await this.coins.lockCurrency(principal.organizationId, currency.id);
       const coin = await this.own(principal, serial);
-      if (coin.closed_at || !coin.active)
-        throw ApiError.conflict('exception.coin.inactive', 'A closed or inactive coin cannot be the main one');
+      if (coin.closed_at || !coin.active) throw new ApiError('exception.coin.inactive', 'A closed or inactive coin cannot be the main one');
       await this.coins.setMain(principal.organizationId, coin.currency.id, serial);
       return this.get(principal, serial);
     });
@@ -90,21 +90,21 @@ export class CoinsService {
         coins: target ? [serial, target] : [serial],
         plan: (locked) => {
           const self = locked.coins.get(serial)!;
-          if (self.closed_at) throw ApiError.conflict('exception.coin.closed', 'The coin is already closed');
+          if (self.closed_at) throw new ApiError('exception.coin.closed', 'The coin is already closed');
           if (!new Money(self.held).isZero()) {
-            throw ApiError.conflict('exception.coin.pending_requests', 'The coin has amounts held by pending requests');
+            throw new ApiError('exception.coin.pending_requests', 'The coin has amounts held by pending requests');
           }
           const balance = new Money(self.balance);
           if (balance.isZero()) return null;
           if (!target)
-            throw ApiError.conflict('exception.coin.not_empty', 'The coin is not empty: give transferToCoinSerial to receive its balance');
+            throw new ApiError('exception.coin.not_empty', 'The coin is not empty: give transferToCoinSerial to receive its balance');
           const to = locked.coins.get(target);
           if (!to || (to.type === 'system' && to.organization_id !== principal.organizationId)) {
-            throw ApiError.notFound('exception.coin.not_found', `No coin ${target}`);
+            throw new ApiError('exception.coin.not_found', `No coin ${target}`);
           }
           if (to.type !== 'client') throw ApiError.invalid('transferToCoinSerial', 'must not be a technical coin');
           if (to.currency_id !== self.currency_id) throw ApiError.invalid('transferToCoinSerial', 'must be a coin of the same currency');
-          if (!to.usable) throw ApiError.conflict('exception.coin.inactive', `Coin ${target} is closed or inactive`);
+          if (!to.usable) throw new ApiError('exception.coin.inactive', `Coin ${target} is closed or inactive`);
           return {
             legs: [
               { coin: serial, amount: balance.negated() },
@@ -121,7 +121,7 @@ export class CoinsService {
 
   private async own(principal: Principal, serial: string, lock = false): Promise<CoinRow> {
     const row = await this.coins.own(principal.organizationId, serial, lock);
-    if (!row) throw ApiError.notFound('exception.coin.not_found', `No coin ${serial}`);
+    if (!row) throw new ApiError('exception.coin.not_found', `No coin ${serial}`);
     return row;
   }
 }
@@ -132,9 +132,9 @@ export function toCoin(row: CoinRow): CoinDto {
   return {
     serial: row.serial,
     name: row.name,
-    amount: formatAmount(balance, scale),
-    availableAmount: formatAmount(balance.minus(row.held), scale),
-    heldAmount: formatAmount(row.held, scale),
+    amount: amountOf(balance, scale),
+    availableAmount: amountOf(balance.minus(row.held), scale),
+    heldAmount: amountOf(row.held, scale),
     issuer: { id: row.issuer_id, sn: Number(row.issuer_sn), currency: toCurrency(row.currency) },
     type: row.type,
     main: row.main,

@@ -8,7 +8,7 @@ function dbError(code: string, message: string): QueryFailedError {
 
 describe('toApiError', () => {
   it('keeps domain errors as they are', () => {
-    const { error, expected } = toApiError(ApiError.conflict('exception.coin.closed', 'The coin is closed'));
+    const { error, expected } = toApiError(new ApiError('exception.coin.closed', 'The coin is closed'));
     expect(expected).toBe(true);
     expect(error).toMatchObject({ status: 409, code: 'exception.coin.closed', message: 'The coin is closed', errors: [] });
   });

@@ -1,33 +1,32 @@
 import { QueryFailedError } from 'typeorm';
 import { ApiError } from './api-error';
+import { ErrorCode, ERRORS } from './errors';
 import { JsonBodyError } from './json-body';
 import { sqlState } from './sql-state';
 
-const CODE_BY_STATUS: Record<number, [string, string]> = {
-  400: ['exception.validation', 'The request is invalid'],
-  401: ['exception.authorization.unauthorized', 'Authentication required'],
-  403: ['exception.access.forbidden', 'You are not permitted to do this'],
-  404: ['exception.not_found', 'Not found'],
-  405: ['exception.method_not_allowed', 'Method not allowed'],
-  406: ['exception.not_acceptable', 'Not acceptable'],
-  409: ['exception.conflict', 'The resource is in a state that forbids this'],
-  413: ['exception.request.too_large', 'The request body is too large (at most 1 MB)'],
-  415: ['exception.request.unsupported_media_type', 'The request body must be application/json'],
-  422: ['exception.unprocessable', 'The request cannot be processed'],
-  429: ['exception.rate_limited', 'Too many requests'],
-  503: ['exception.unavailable', 'The service is temporarily unavailable'],
+/** The catalogue's code for a status the framework answers with. */
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'exception.validation',
+  401: 'exception.authorization.unauthorized',
+  403: 'exception.access.forbidden',
+  404: 'exception.not_found',
+  405: 'exception.method_not_allowed',
+  406: 'exception.not_acceptable',
+  409: 'exception.conflict',
+  413: 'exception.request.too_large',
+  415: 'exception.request.unsupported_media_type',
+  422: 'exception.unprocessable',
+  429: 'exception.rate_limited',
+  503: 'exception.unavailable',
 };
 
 /** Where a database error is the client's doing, it maps to a 4xx. */
 function fromDatabase(error: QueryFailedError): ApiError | undefined {
   const state = sqlState(error) ?? '';
-  if (state === '23505') return ApiError.conflict('exception.conflict.duplicate', 'A resource with the same unique value already exists');
-  if (state === '23503')
-    return ApiError.conflict('exception.conflict.reference', 'The resource is referenced by or refers to another resource');
-  if (state === '40001' || state === '40P01' || state === '55P03') {
-    return ApiError.conflict('exception.conflict.concurrent_update', 'The resource was changed concurrently; retry the request');
-  }
-  if (state.startsWith('22')) return ApiError.badRequest('exception.validation.value', 'A value is out of range or malformed');
+  if (state === '23505') return new ApiError('exception.conflict.duplicate');
+  if (state === '23503') return new ApiError('exception.conflict.reference');
+  if (state === '40001' || state === '40P01' || state === '55P03') return new ApiError('exception.conflict.concurrent_update');
+  if (state.startsWith('22')) return new ApiError('exception.validation.value');
   return undefined;
 }
 
@@ -43,7 +42,7 @@ function fromOutage(error: unknown): ApiError | undefined {
     UNAVAILABLE_CODES.has(state) ||
     /Connection terminated|timeout exceeded when trying to connect/i.test(message)
   ) {
-    return new ApiError(503, 'exception.unavailable', 'The service is temporarily unavailable; retry shortly');
+    return new ApiError('exception.unavailable');
   }
   return undefined;
 }
@@ -58,10 +57,10 @@ function fromFramework(error: unknown): ApiError | undefined {
     const empty = code === 'FST_ERR_CTP_EMPTY_JSON_BODY';
     const message =
       error instanceof JsonBodyError ? error.message : empty ? 'The JSON body is empty' : 'The request body is not valid JSON';
-    return ApiError.badRequest('exception.request.malformed_json', message);
+    return new ApiError('exception.request.malformed_json', message);
   }
-  const [mapped, message] = CODE_BY_STATUS[status] ?? ['exception.request', 'The request is invalid'];
-  return new ApiError(status, mapped, message);
+  const mapped = CODE_BY_STATUS[status] ?? 'exception.request';
+  return new ApiError(mapped, undefined, [], status);
 }
 
 interface HttpExceptionLike {
@@ -76,14 +75,14 @@ function isHttpException(e: unknown): e is HttpExceptionLike {
 
 function fromHttpException(exception: HttpExceptionLike): ApiError {
   const status = exception.getStatus();
-  const [code, fallback] = CODE_BY_STATUS[status] ?? [status >= 500 ? 'exception.internal' : 'exception.request', 'Request failed'];
+  const code = CODE_BY_STATUS[status] ?? (status >= 500 ? 'exception.internal' : 'exception.request');
   const response = exception.getResponse();
-  let message = fallback;
+  let message: string = ERRORS[code].message;
   if (status < 500) {
     const raw = typeof response === 'string' ? response : (response as { message?: unknown }).message;
     if (typeof raw === 'string') message = raw;
   }
-  return new ApiError(status, code, message);
+  return new ApiError(code, message, [], status);
 }
 
 /**
@@ -95,6 +94,6 @@ export function toApiError(exception: unknown): { error: ApiError; expected: boo
   if (exception instanceof ApiError) error = exception;
   else if (isHttpException(exception)) error = fromFramework(exception.cause) ?? fromHttpException(exception);
   else error = fromOutage(exception) ?? (exception instanceof QueryFailedError ? fromDatabase(exception) : fromFramework(exception));
-  if (!error) return { error: new ApiError(500, 'exception.internal', 'An internal error occurred'), expected: false };
+  if (!error) return { error: new ApiError('exception.internal'), expected: false };
   return { error, expected: error.status < 500 };
 }

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { registerDecorator, ValidationOptions } from 'class-validator';
 
 /** A currency fraction: a power of ten from 1 to 10^18, as a JSON number or a string. */
@@ -33,4 +34,16 @@ export function IsAmount(options?: ValidationOptions): PropertyDecorator {
         },
       },
     });
+}
+
+/**
+ * Documents an amount of an answer: a JSON number whose text is the exact decimal, with the
+ * currency's decimals. Clients needing more than 15 significant digits parse it losslessly.
+ */
+export function ApiAmount(example: number, description?: string): PropertyDecorator {
+  return ApiProperty({
+    type: 'number',
+    example,
+    description: `${description ? `${description}. ` : ''}An exact decimal written as a JSON number with the currency's decimals; parse losslessly beyond 15 significant digits.`,
+  });
 }

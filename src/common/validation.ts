@@ -21,7 +21,7 @@ export function toApiError(errors: ValidationError[]): ApiError {
   collect(errors, '', fieldErrors);
   if (fieldErrors.length === 0) fieldErrors.push({ parameter: 'body', message: 'must be a JSON object' });
   const message = fieldErrors.map((e) => (e.parameter ? `${e.parameter} ${e.message}` : e.message)).join('; ');
-  return ApiError.badRequest('exception.validation', message, fieldErrors);
+  return new ApiError('exception.validation', message, fieldErrors);
 }
 
 /** The one validation pipe: unknown fields are rejected, values are converted to DTO classes. */

@@ -65,10 +65,10 @@ export class CurrenciesService {
   async updateCurrency(id: string, dto: UpdateCurrencyDto): Promise<CurrencyDto> {
     return this.uow.run(async () => {
       const current = await this.currencies.lockCurrency(id);
-      if (!current) throw ApiError.notFound('exception.currency.not_found', 'No such currency');
+      if (!current) throw new ApiError('exception.currency.not_found', 'No such currency');
       const fraction = fractionText(dto.fraction);
       if (fraction !== undefined && fraction !== current.fraction && (await this.currencies.isCurrencyUsed(id))) {
-        throw ApiError.conflict('exception.currency.fraction_locked', 'The fraction cannot change once coins hold this currency');
+        throw new ApiError('exception.currency.fraction_locked', 'The fraction cannot change once coins hold this currency');
       }
       if (dto.digitalCode && dto.digitalCode !== current.digital_code) await this.assertUnique(undefined, dto.digitalCode);
       const row = await this.currencies.updateCurrency({
@@ -88,7 +88,7 @@ export class CurrenciesService {
   async createIssuer(dto: CreateIssuerDto): Promise<IssuerDto> {
     const id = await this.uow.run(async () => {
       const currencyId = await this.currencies.currencyIdByCode(dto.currencyCode);
-      if (!currencyId) throw ApiError.notFound('exception.currency.not_found', `No currency with code ${dto.currencyCode}`);
+      if (!currencyId) throw new ApiError('exception.currency.not_found', `No currency with code ${dto.currencyCode}`);
       return this.currencies.insertIssuer(currencyId, dto.name, dto.description ?? null, dto.active ?? true);
     });
     return this.issuer(id);
@@ -100,14 +100,14 @@ export class CurrenciesService {
 
   async issuer(id: string): Promise<IssuerDto> {
     const [row] = await this.currencies.issuers(id);
-    if (!row) throw ApiError.notFound('exception.issuer.not_found', 'No such issuer');
+    if (!row) throw new ApiError('exception.issuer.not_found', 'No such issuer');
     return toIssuer(row);
   }
 
   async updateIssuer(id: string, dto: UpdateIssuerDto): Promise<IssuerDto> {
     return this.uow.run(async () => {
       const current = await this.currencies.lockIssuer(id);
-      if (!current) throw ApiError.notFound('exception.issuer.not_found', 'No such issuer');
+      if (!current) throw new ApiError('exception.issuer.not_found', 'No such issuer');
       await this.currencies.updateIssuer(
         id,
         dto.name ?? current.name,
@@ -120,7 +120,7 @@ export class CurrenciesService {
 
   private async assertUnique(code?: string, digitalCode?: string): Promise<void> {
     const clash = await this.currencies.clashes(code, digitalCode);
-    if (clash.some((c) => c.code === code)) throw ApiError.conflict('exception.currency.code_taken', `Currency ${code} already exists`);
-    if (clash.length) throw ApiError.conflict('exception.currency.digital_code_taken', `Digital code ${digitalCode} is already used`);
+    if (clash.some((c) => c.code === code)) throw new ApiError('exception.currency.code_taken', `Currency ${code} already exists`);
+    if (clash.length) throw new ApiError('exception.currency.digital_code_taken', `Digital code ${digitalCode} is already used`);
   }
 }

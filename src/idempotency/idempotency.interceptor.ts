@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import type { ApiRequest } from '../access/principal';
 import { ApiError } from '../common/api-error';
+import { RawJson, serializeJson } from '../common/json-decimal';
 import { UnitOfWork } from '../database/unit-of-work';
 import { IdempotencyRepository } from './idempotency.repository';
 
@@ -57,21 +58,21 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const work = async (): Promise<unknown> => {
       if (key !== undefined) {
         if (!(await this.keys.tryLock(userId, key))) {
-          throw ApiError.conflict('exception.idempotency.in_flight', 'A request with this Idempotency-Key is still running');
+          throw new ApiError('exception.idempotency.in_flight', 'A request with this Idempotency-Key is still running');
         }
         const stored = await this.keys.find(userId, key);
         if (stored) {
           if (stored.request_hash !== hash) {
-            throw ApiError.unprocessable('exception.idempotency.key_reused', 'This Idempotency-Key was used with a different request');
+            throw new ApiError('exception.idempotency.key_reused', 'This Idempotency-Key was used with a different request');
           }
           void reply.status(stored.response_status).header('Idempotent-Replayed', 'true');
-          return stored.response_body;
+          return new RawJson(stored.response_body);
         }
       }
       const body = await lastValueFrom(next.handle());
       if (key !== undefined) {
         const operationId = this.uow.current()?.operationIds[0] ?? null;
-        await this.keys.store(userId, key, hash, reply.statusCode, body, operationId);
+        await this.keys.store(userId, key, hash, reply.statusCode, serializeJson(body), operationId);
       }
       return body;
     };

@@ -4,7 +4,8 @@ import { Database } from '../database/database';
 export interface StoredAnswer {
   request_hash: string;
   response_status: number;
-  response_body: unknown;
+  /** The answer's JSON text, exactly as it was sent. */
+  response_body: string;
 }
 
 /** idempotency_keys: the stored answer of each (user, Idempotency-Key). */
@@ -29,10 +30,10 @@ export class IdempotencyRepository {
     return row;
   }
 
-  async store(userId: string, key: string, requestHash: string, status: number, body: unknown, operationId: string | null): Promise<void> {
+  async store(userId: string, key: string, requestHash: string, status: number, body: string, operationId: string | null): Promise<void> {
     await this.db.query(
       `INSERT INTO idempotency_keys (user_id, key, request_hash, response_status, response_body, operation_id) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [userId, key, requestHash, status, JSON.stringify(body), operationId],
+      [userId, key, requestHash, status, body, operationId],
     );
   }
 }

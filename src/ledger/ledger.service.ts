@@ -50,12 +50,11 @@ export class LedgerService implements OnModuleInit {
   reverse(operationId: string, text: ReversalText): Promise<OperationDto> {
     return this.uow.run(async () => {
       const original = await this.ledger.lockOperation(operationId);
-      if (!original) throw ApiError.notFound('exception.transaction.not_found', 'No such transaction');
-      if (original.reversal_of) throw ApiError.conflict('exception.transaction.is_reversal', 'A reversal cannot be reversed');
-      if (original.status === 'reversed')
-        throw ApiError.conflict('exception.transaction.already_reversed', 'The operation is already reversed');
+      if (!original) throw new ApiError('exception.transaction.not_found', 'No such transaction');
+      if (original.reversal_of) throw new ApiError('exception.transaction.is_reversal', 'A reversal cannot be reversed');
+      if (original.status === 'reversed') throw new ApiError('exception.transaction.already_reversed', 'The operation is already reversed');
       if (original.status !== 'completed') {
-        throw ApiError.conflict('exception.transaction.not_completed', 'Only a completed operation can be reversed');
+        throw new ApiError('exception.transaction.not_completed', 'Only a completed operation can be reversed');
       }
       const entries = await this.ledger.entriesOf(operationId);
       const reversal = await this.post(
@@ -64,8 +63,7 @@ export class LedgerService implements OnModuleInit {
           coins: entries.map((e) => e.coin_serial),
           plan: (locked) => {
             for (const coin of locked.coins.values()) {
-              if (coin.type === 'client' && coin.closed_at)
-                throw ApiError.conflict('exception.coin.closed', `Coin ${coin.serial} is closed`);
+              if (coin.type === 'client' && coin.closed_at) throw new ApiError('exception.coin.closed', `Coin ${coin.serial} is closed`);
             }
             return {
               legs: entries.map((e) => ({ coin: e.coin_serial, amount: new Money(e.amount).negated() })),
@@ -107,7 +105,7 @@ export class LedgerService implements OnModuleInit {
       const locked: Locked = { coins: new Map(), holds: [] };
       if (request.operationId) {
         const operation = await this.ledger.lockOperation(request.operationId);
-        if (!operation) throw ApiError.notFound('exception.transaction.not_found', 'No such transaction');
+        if (!operation) throw new ApiError('exception.transaction.not_found', 'No such transaction');
         if (operation.type !== request.type) throw new PlanError(`Operation ${operation.id} is a ${operation.type}, not a ${request.type}`);
         locked.operation = operation;
         locked.holds = await this.ledger.lockOpenHolds(operation.id);

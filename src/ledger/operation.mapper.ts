@@ -1,4 +1,5 @@
-import { formatAmount, scaleOf } from '../common/money';
+import { amountOf } from '../common/json-decimal';
+import { scaleOf } from '../common/money';
 import type { OperationDto } from './dto/operation.dto';
 import type { OperationRow } from './operation.projection';
 
@@ -15,8 +16,8 @@ export function toOperationDto(row: OperationRow): OperationDto {
     updatedAt: row.updated_at.toISOString(),
     description: row.description,
     customInformation: row.custom_information,
-    amount: formatAmount(row.amount, scale),
-    commission: formatAmount(row.commission, scale),
+    amount: amountOf(row.amount, scale),
+    commission: amountOf(row.commission, scale),
     currency: row.code,
     from: row.from_coin ? { serial: row.from_coin, organizationId: row.from_organization_id } : null,
     to: row.to_coin ? { serial: row.to_coin, organizationId: row.to_organization_id } : null,
@@ -24,7 +25,7 @@ export function toOperationDto(row: OperationRow): OperationDto {
     transactions: (row.entries ?? []).map((e) => ({
       id: e.id,
       coinSerial: e.coinSerial,
-      amount: formatAmount(e.amount, scaleOf(e.fraction)),
+      amount: amountOf(e.amount, scaleOf(e.fraction)),
       createdAt: new Date(e.createdAt).toISOString(),
     })),
   };

@@ -13,7 +13,7 @@ export class OperationsService {
 
   async getVisible(id: string, principal: Principal): Promise<OperationDto> {
     const row = await this.operations.get(id, this.visibleTo(principal));
-    if (!row) throw ApiError.notFound('exception.transaction.not_found', 'No such transaction');
+    if (!row) throw new ApiError('exception.transaction.not_found', 'No such transaction');
     return toOperationDto(row);
   }
 

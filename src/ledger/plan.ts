@@ -95,16 +95,16 @@ export function applyPlan(locked: Locked, plan: Plan): PlanEffect {
     const db = balance.get(serial) ?? zero;
     const dh = held.get(serial) ?? zero;
     if (db.isZero() && dh.isZero()) continue;
-    if (coin.type === 'client' && coin.closed_at) throw ApiError.conflict('exception.coin.closed', `Coin ${serial} is closed`);
+    if (coin.type === 'client' && coin.closed_at) throw new ApiError('exception.coin.closed', `Coin ${serial} is closed`);
     const newBalance = new Money(coin.balance).plus(db);
     const newHeld = new Money(coin.held).plus(dh);
     if (newHeld.isNegative()) throw new PlanError(`Coin ${serial} would hold a negative amount`);
     if (coin.type === 'client' && db.minus(dh).isNegative() && newBalance.minus(newHeld).isNegative()) {
-      throw ApiError.conflict('exception.coin.insufficient_funds', `Coin ${serial} has insufficient available funds`);
+      throw new ApiError('exception.coin.insufficient_funds', `Coin ${serial} has insufficient available funds`);
     }
     // NUMERIC(38,18) holds 20 integer digits: a balance beyond that is a state conflict, not a malformed value.
     if (newBalance.abs().gte(BALANCE_LIMIT)) {
-      throw ApiError.conflict('exception.coin.balance_limit', `The balance of coin ${serial} would exceed the largest amount a coin holds`);
+      throw new ApiError('exception.coin.balance_limit', `The balance of coin ${serial} would exceed the largest amount a coin holds`);
     }
     changes.push({ serial, balance: db, held: dh });
   }

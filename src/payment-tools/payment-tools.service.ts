@@ -33,15 +33,14 @@ export class PaymentToolsService {
     const resolver = this.resolvers.get(type);
     if (!resolver) throw ApiError.invalid(parameter, `payment tool ${type} is not available`);
     const serial = await resolver(value);
-    if (!serial) throw ApiError.notFound('exception.payment_tool.not_found', `No ${type} ${value}`);
+    if (!serial) throw new ApiError('exception.payment_tool.not_found', `No ${type} ${value}`);
     return serial;
   }
 
   /** The payer's coin: one of the caller's organization's client coins, else 404 (or 400 for a technical coin). */
   payer(locked: Locked, serial: string, principal: Principal, parameter: string): LockedCoin {
     const coin = locked.coins.get(serial);
-    if (!coin || coin.organization_id !== principal.organizationId)
-      throw ApiError.notFound('exception.coin.not_found', `No coin ${serial}`);
+    if (!coin || coin.organization_id !== principal.organizationId) throw new ApiError('exception.coin.not_found', `No coin ${serial}`);
     if (coin.type !== 'client') throw ApiError.invalid(parameter, 'must not be a technical coin');
     return coin;
   }
@@ -49,7 +48,7 @@ export class PaymentToolsService {
   /** The payee's coin: any client coin, else 404. */
   payee(locked: Locked, serial: string): LockedCoin {
     const coin = locked.coins.get(serial);
-    if (!coin || coin.type !== 'client') throw ApiError.notFound('exception.coin.not_found', `No coin ${serial}`);
+    if (!coin || coin.type !== 'client') throw new ApiError('exception.coin.not_found', `No coin ${serial}`);
     return coin;
   }
 }

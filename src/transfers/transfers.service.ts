@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
-import { formatAmount, Money, parseAmount, scaleOf } from '../common/money';
+import { amountOf } from '../common/json-decimal';
+import { Money, parseAmount, scaleOf } from '../common/money';
 import { CommissionsService, Quote } from '../commissions/commissions.service';
 import type { OperationDto } from '../ledger/dto/operation.dto';
 import type { Locked, LockedCoin } from '../ledger/ledger.types';
@@ -33,9 +34,9 @@ export class TransfersService {
       status: 'ok',
       message: 'OK',
       currency: payer.code,
-      payerAmount: formatAmount(quote.payerAmount, scale),
-      payeeAmount: formatAmount(amount, scale),
-      commission: formatAmount(quote.commission, scale),
+      payerAmount: amountOf(quote.payerAmount, scale),
+      payeeAmount: amountOf(amount, scale),
+      commission: amountOf(quote.commission, scale),
     };
   }
 
@@ -47,7 +48,7 @@ export class TransfersService {
       plan: async (locked) => {
         const { payer, payee, amount, quote } = await this.check(principal, dto, locked, src, dst);
         for (const coin of [payer, payee]) {
-          if (!coin.usable) throw ApiError.conflict('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
+          if (!coin.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
         }
         return {
           legs: [

@@ -76,7 +76,7 @@ export class UsersService implements OnApplicationBootstrap {
     let organizationId = dto.organizationId;
     if (organizationId) {
       const organization = await this.organizations.find(organizationId);
-      if (!organization) throw ApiError.notFound('exception.organization.not_found', 'No such organization');
+      if (!organization) throw new ApiError('exception.organization.not_found', 'No such organization');
       if (!ROLE_ORGANIZATIONS[dto.role].includes(organization.type)) {
         throw ApiError.invalid('role', `cannot belong to an organization of type ${organization.type}`);
       }
@@ -84,7 +84,7 @@ export class UsersService implements OnApplicationBootstrap {
     const passwordHash = await this.hasher.hash(dto.password);
     const id = await this.uow.run(async () => {
       const userId = await this.users.insertUser(dto.login, dto.name, passwordHash);
-      if (!userId) throw ApiError.conflict('exception.user.login_taken', 'A user with this login already exists');
+      if (!userId) throw new ApiError('exception.user.login_taken', 'A user with this login already exists');
       if (!organizationId) {
         organizationId =
           dto.role === 'individual' || dto.role === 'merchant'
@@ -107,7 +107,7 @@ export class UsersService implements OnApplicationBootstrap {
 
   async get(id: string): Promise<UserRecordDto> {
     const user = await this.users.findById(id);
-    if (!user) throw ApiError.notFound('exception.user.not_found', 'No such user');
+    if (!user) throw new ApiError('exception.user.not_found', 'No such user');
     return this.toRecord(user, await this.users.memberships([id]));
   }
 
@@ -134,7 +134,7 @@ export class UsersService implements OnApplicationBootstrap {
   }
 
   async actions(id: string, page: PageRequestDto): Promise<Page<UserActionDto>> {
-    if (!(await this.users.exists(id))) throw ApiError.notFound('exception.user.not_found', 'No such user');
+    if (!(await this.users.exists(id))) throw new ApiError('exception.user.not_found', 'No such user');
     return this.userActions.page(id, page);
   }
 

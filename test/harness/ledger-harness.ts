@@ -103,7 +103,7 @@ async function main(): Promise<void> {
       sameOperation: settled.id === pending.id,
       sameCreatedAt: settled.createdAt === pending.createdAt,
       status: settled.status,
-      entries: settled.transactions.map((t) => t.amount),
+      entries: settled.transactions.map((t) => t.amount.text),
       coin: await coin(serial),
       holds: (
         await db.query('SELECT status, closed_by_operation_id = operation_id AS by_itself FROM holds WHERE operation_id = $1', [pending.id])

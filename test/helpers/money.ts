@@ -160,7 +160,8 @@ export async function coinOf(server: TestServer, token: string, serial: string):
   return response.body.coin;
 }
 
-export async function balanceOf(server: TestServer, token: string, serial: string): Promise<string> {
+/** The balance as the exact text of its JSON number (a whole amount of a currency without decimals is a number). */
+export async function balanceOf(server: TestServer, token: string, serial: string): Promise<string | number> {
   return (await coinOf(server, token, serial)).amount;
 }
 

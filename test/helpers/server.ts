@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { parse } from 'lossless-json';
 import { Client, Pool } from 'pg';
 
 /** The built service; FINAPI_DIST points elsewhere when several builds live side by side. */
@@ -65,6 +66,16 @@ export async function createDatabase(): Promise<string> {
   return url.toString();
 }
 
+/**
+ * Parses an answer as a client that needs exact amounts does: a number with a decimal point, or
+ * one a JS number would change, is kept as its exact text (`100.00`, `12345678901234567.89`); other
+ * numbers (which a JS number holds exactly) stay numbers. Tests that check the wire format itself read `text`.
+ */
+export function parseExact(text: string): unknown {
+  const exact = (literal: string) => /^-?\d+$/.test(literal) && BigInt(Number(literal)) === BigInt(literal);
+  return parse(text, null, (literal: string) => (exact(literal) ? Number(literal) : literal));
+}
+
 export async function request<T = any>(
   baseUrl: string,
   method: string,
@@ -82,7 +93,7 @@ export async function request<T = any>(
   const response = await fetch(baseUrl + path, { method, headers, body, signal: AbortSignal.timeout(20_000) });
   const text = await response.text();
   let parsed: unknown = text;
-  if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = parseExact(text);
   return { status: response.status, body: parsed as T, headers: response.headers, text };
 }
 

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import type { JsonDecimal } from '../../common/json-decimal';
+import { ApiAmount } from '../../common/money-validators';
 import { PageDto, PageRequestDto, SortOrder } from '../../common/paging.dto';
 import { Serial, SerialList, UuidList } from '../../common/validators';
 import { CurrencyDto } from '../../currencies/dto/currency.dto';
@@ -49,14 +51,12 @@ export class CoinDto {
   @ApiProperty({ example: '1000000001' })
   serial: string;
   name: string;
-  /** Balance, a decimal string. */
-  @ApiProperty({ example: '125.50' })
-  amount: string;
-  /** Balance less the amount held by pending requests. */
-  @ApiProperty({ example: '100.50' })
-  availableAmount: string;
-  @ApiProperty({ example: '25.00' })
-  heldAmount: string;
+  @ApiAmount(125.5, 'The balance')
+  amount: JsonDecimal;
+  @ApiAmount(100.5, 'The balance less the amount held by pending requests')
+  availableAmount: JsonDecimal;
+  @ApiAmount(25, 'Reserved by pending requests')
+  heldAmount: JsonDecimal;
   issuer: CoinIssuerDto;
   /** `client` for users' coins, `system` for the operator's technical coins. */
   @ApiProperty({ enum: ['client', 'system'] })

@@ -1,4 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { JsonDecimal } from '../../common/json-decimal';
+import { ApiAmount } from '../../common/money-validators';
 import { OPERATION_STATUSES, OPERATION_TYPE_NAMES } from '../operation-types';
 
 export class OperationPartyDto {
@@ -11,9 +13,8 @@ export class LedgerEntryDto {
   id: string;
   @ApiProperty({ example: '1000000001' })
   coinSerial: string;
-  /** Signed: negative leaves the coin, positive enters it. */
-  @ApiProperty({ example: '-10.00' })
-  amount: string;
+  @ApiAmount(-10, 'Signed: negative leaves the coin, positive enters it')
+  amount: JsonDecimal;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
 }
@@ -35,10 +36,10 @@ export class OperationDto {
   description: string | null;
   /** Free text from the system or business user (release 4.10.0). */
   customInformation: string | null;
-  @ApiProperty({ example: '10.00' })
-  amount: string;
-  @ApiProperty({ example: '0.00' })
-  commission: string;
+  @ApiAmount(10)
+  amount: JsonDecimal;
+  @ApiAmount(0)
+  commission: JsonDecimal;
   /** Currency code. */
   currency: string;
   from: OperationPartyDto | null;

@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsObject, ValidateNested } from 'class-validator';
-import { IsAmount } from '../../common/money-validators';
+import type { JsonDecimal } from '../../common/json-decimal';
+import { ApiAmount, IsAmount } from '../../common/money-validators';
 import { OperationTextDto } from '../../common/operation-text.dto';
 import { Serial } from '../../common/validators';
 
@@ -36,12 +37,10 @@ export class TransferCalculationDto {
   status: 'ok';
   message: string;
   currency: string;
-  /** What leaves the payer coin (amount plus commission). */
-  @ApiProperty({ example: '10.50' })
-  payerAmount: string;
-  /** What reaches the payee coin. */
-  @ApiProperty({ example: '10.50' })
-  payeeAmount: string;
-  @ApiProperty({ example: '0.00' })
-  commission: string;
+  @ApiAmount(10.5, 'What leaves the payer coin (amount plus commission)')
+  payerAmount: JsonDecimal;
+  @ApiAmount(10.5, 'What reaches the payee coin')
+  payeeAmount: JsonDecimal;
+  @ApiAmount(0)
+  commission: JsonDecimal;
 }

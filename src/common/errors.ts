@@ -1,0 +1,88 @@
+/**
+ * The one catalogue of error codes: each `code` a client can receive, its HTTP status and its
+ * English message. Every ApiError takes its status from here; the i18n export
+ * (`GET /api/v1/i18n/export/{locale}.json`) and the README's error table are made from it. A
+ * specific answer may carry a more precise message (naming the coin, the field); the catalogue's
+ * message is what a client shows when it translates by code.
+ */
+export const ERRORS = {
+  // The request itself
+  'exception.validation': { status: 400, message: 'The request is invalid' },
+  'exception.validation.value': { status: 400, message: 'A value is out of range or malformed' },
+  'exception.request': { status: 400, message: 'The request is invalid' },
+  'exception.request.malformed_json': { status: 400, message: 'The request body is not valid JSON' },
+  'exception.request.too_large': { status: 413, message: 'The request body is too large (at most 1 MB)' },
+  'exception.request.unsupported_media_type': { status: 415, message: 'The request body must be application/json' },
+  'exception.not_found': { status: 404, message: 'Not found' },
+  'exception.method_not_allowed': { status: 405, message: 'Method not allowed' },
+  'exception.not_acceptable': { status: 406, message: 'Not acceptable' },
+  'exception.rate_limited': { status: 429, message: 'Too many requests; retry later' },
+  'exception.unprocessable': { status: 422, message: 'The request cannot be processed' },
+  'exception.conflict': { status: 409, message: 'The resource is in a state that forbids this' },
+  'exception.conflict.duplicate': { status: 409, message: 'A resource with the same unique value already exists' },
+  'exception.conflict.reference': { status: 409, message: 'The resource is referenced by or refers to another resource' },
+  'exception.conflict.concurrent_update': { status: 409, message: 'The resource was changed concurrently; retry the request' },
+  'exception.unavailable': { status: 503, message: 'The service is temporarily unavailable; retry shortly' },
+  'exception.internal': { status: 500, message: 'An internal error occurred' },
+
+  // Authentication and access
+  'exception.authorization.unauthorized': { status: 401, message: 'Authentication required' },
+  'exception.authorization.token_missing': { status: 401, message: 'Send Authorization: Bearer <token>' },
+  'exception.authorization.token_malformed': { status: 401, message: 'Authorization must be "Bearer <token>" or "TOKEN <token>"' },
+  'exception.authorization.token_invalid': { status: 401, message: 'The token is unknown, expired or revoked' },
+  'exception.authorization.invalid_credentials': { status: 401, message: 'Wrong login or password' },
+  'exception.authorization.temporary_password_expired': {
+    status: 401,
+    message: 'The temporary password has expired or was already used; ask an administrator to release you again',
+  },
+  'exception.authorization.user_on_hold': { status: 403, message: 'The user is On Hold; an administrator must release them' },
+  'exception.authorization.no_membership': { status: 403, message: 'The user belongs to no organization' },
+  'exception.authorization.password_change_required': {
+    status: 403,
+    message: 'Change the temporary password first (POST /api/v1/authorization/password)',
+  },
+  'exception.authorization.password_changed_concurrently': { status: 409, message: 'The password was changed meanwhile; log in again' },
+  'exception.access.forbidden': { status: 403, message: 'You are not permitted to do this' },
+  'exception.access.permission_missing': { status: 403, message: 'Your role lacks a permission this requires' },
+  'exception.access.undeclared': { status: 403, message: 'This route declares no access rule' },
+
+  // Users and organizations
+  'exception.user.not_found': { status: 404, message: 'No such user' },
+  'exception.user.login_taken': { status: 409, message: 'A user with this login already exists' },
+  'exception.user.not_on_hold': { status: 409, message: 'The user is not On Hold' },
+  'exception.organization.not_found': { status: 404, message: 'No such organization' },
+
+  // Currencies and issuers
+  'exception.currency.not_found': { status: 404, message: 'No such currency' },
+  'exception.currency.code_taken': { status: 409, message: 'A currency with this code already exists' },
+  'exception.currency.digital_code_taken': { status: 409, message: 'This digital code is already used' },
+  'exception.currency.fraction_locked': { status: 409, message: 'The fraction cannot change once coins hold this currency' },
+  'exception.issuer.not_found': { status: 404, message: 'No such issuer' },
+  'exception.issuer.inactive': { status: 409, message: 'The issuer or its currency is inactive' },
+
+  // Coins and payment tools
+  'exception.coin.not_found': { status: 404, message: 'No such coin' },
+  'exception.coin.closed': { status: 409, message: 'The coin is closed' },
+  'exception.coin.inactive': { status: 409, message: 'The coin is closed or inactive' },
+  'exception.coin.insufficient_funds': { status: 409, message: 'The coin has insufficient available funds' },
+  'exception.coin.balance_limit': { status: 409, message: 'The balance would exceed the largest amount a coin holds' },
+  'exception.coin.not_empty': { status: 409, message: 'The coin is not empty: give transferToCoinSerial to receive its balance' },
+  'exception.coin.pending_requests': { status: 409, message: 'The coin has amounts held by pending requests' },
+  'exception.payment_tool.not_found': { status: 404, message: 'No coin stands behind this payment tool' },
+
+  // Operations
+  'exception.transaction.not_found': { status: 404, message: 'No such transaction' },
+  'exception.transaction.not_completed': { status: 409, message: 'Only a completed operation can be reversed' },
+  'exception.transaction.already_reversed': { status: 409, message: 'The operation is already reversed' },
+  'exception.transaction.is_reversal': { status: 409, message: 'A reversal cannot be reversed' },
+
+  // Idempotency
+  'exception.idempotency.in_flight': { status: 409, message: 'A request with this Idempotency-Key is still running' },
+  'exception.idempotency.key_reused': { status: 422, message: 'This Idempotency-Key was used with a different request' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(ERRORS, code);
+}

@@ -1,0 +1,28 @@
+import { parse } from 'lossless-json';
+import { amountOf, JsonDecimal, RawJson, serializeJson } from './json-decimal';
+import { Money } from './money';
+
+describe('serializeJson', () => {
+  it('writes decimals as exact JSON numbers, everything else as JSON.stringify does', () => {
+    const body = {
+      amount: new JsonDecimal('12345678901234567.89'),
+      tiny: amountOf('0.000000000000000001', 18),
+      negative: amountOf(new Money('-10.5'), 2),
+      list: [amountOf('1', 0)],
+      name: 'a "quoted" \u0001 name',
+      count: 3,
+    };
+    const text = serializeJson(body);
+    expect(text).toBe(
+      '{"amount":12345678901234567.89,"tiny":0.000000000000000001,"negative":-10.50,"list":[1],"name":"a \\"quoted\\" \\u0001 name","count":3}',
+    );
+    // read losslessly, the numbers are exact
+    const read = parse(text) as { amount: { value: string } };
+    expect(read.amount.value).toBe('12345678901234567.89');
+  });
+
+  it('leaves strings that look like a marker alone, and sends a stored answer as it is', () => {
+    expect(serializeJson({ s: '\u0000abc:12.5' })).toBe('{"s":"\\u0000abc:12.5"}');
+    expect(serializeJson(new RawJson('{"amount":1.50}'))).toBe('{"amount":1.50}');
+  });
+});
