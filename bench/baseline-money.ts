@@ -50,9 +50,9 @@ const LOCK_SQL = `SELECT c.serial::text AS serial, c.organization_id, c.currency
  WHERE c.serial = ANY($1::bigint[]) ORDER BY c.serial FOR UPDATE OF c`;
 const OPERATION_SQL = `INSERT INTO operations (type, status, currency_id, amount, commission, from_coin, to_coin, from_organization_id, to_organization_id,
                         description, custom_information, request_identifier, request_status, created_by, reversal_of, details)
-VALUES ('transfer', 'completed', $1, $2, 0, $3, $4, $5, $6, NULL, NULL, NULL, NULL, $7, NULL, '{}') RETURNING id`;
-const ENTRIES_SQL = `INSERT INTO ledger_entries (operation_id, coin_serial, currency_id, organization_id, amount)
-SELECT $1, unnest($2::bigint[]), $3, unnest($5::uuid[]), unnest($4::numeric[])`;
+VALUES ('client_transaction_transfer', 'processed', $1, $2, 0, $3, $4, $5, $6, NULL, NULL, NULL, NULL, $7, NULL, '{}') RETURNING id`;
+const ENTRIES_SQL = `INSERT INTO ledger_entries (operation_id, leg, coin_serial, currency_id, organization_id, amount)
+SELECT $1, 0, unnest($2::bigint[]), $3, unnest($5::uuid[]), unnest($4::numeric[])`;
 const BALANCES_SQL = `UPDATE coins c SET balance = c.balance + v.delta, updated_at = now()
   FROM (SELECT unnest($1::bigint[]) AS serial, unnest($2::numeric[]) AS delta) v WHERE c.serial = v.serial`;
 

@@ -217,14 +217,14 @@ async function growOperations(
        ), ops AS (
          INSERT INTO operations (type, status, currency_id, amount, from_coin, to_coin, from_organization_id, to_organization_id,
                                  description, created_at, updated_at)
-         SELECT 'transfer', 'completed', $2, p.amount, f.serial, t.serial, f.organization_id, t.organization_id, 'bench load', p.ts, p.ts
+         SELECT 'client_transaction_transfer', 'processed', $2, p.amount, f.serial, t.serial, f.organization_id, t.organization_id, 'bench load', p.ts, p.ts
            FROM pairs p JOIN bench_coins f ON f.idx = p.a JOIN bench_coins t ON t.idx = p.b
          RETURNING id, from_coin, to_coin, from_organization_id, to_organization_id, amount, created_at
        ), entries AS (
-         INSERT INTO ledger_entries (operation_id, coin_serial, currency_id, organization_id, amount, created_at)
-         SELECT id, from_coin, $2, from_organization_id, -amount, created_at FROM ops
+         INSERT INTO ledger_entries (operation_id, leg, coin_serial, currency_id, organization_id, amount, created_at)
+         SELECT id, 0, from_coin, $2, from_organization_id, -amount, created_at FROM ops
          UNION ALL
-         SELECT id, to_coin, $2, to_organization_id, amount, created_at FROM ops
+         SELECT id, 0, to_coin, $2, to_organization_id, amount, created_at FROM ops
          RETURNING coin_serial, amount
        )
        UPDATE coins c SET balance = c.balance + d.delta, updated_at = now()

@@ -37,9 +37,10 @@ describe('concurrent money movements', () => {
     for (const r of responses.filter((x) => x.status === 409)) expect(r.body.code).toBe('exception.coin.insufficient_funds');
     expect(await balanceOf(server, alice.token, payer.serial)).toBe('0.00');
     expect(await balanceOf(server, bob.token, payee.serial)).toBe('100.00');
-    const { rows } = await server.db.query(`SELECT count(*)::int AS n FROM operations WHERE type = 'transfer' AND from_coin = $1`, [
-      payer.serial,
-    ]);
+    const { rows } = await server.db.query(
+      `SELECT count(*)::int AS n FROM operations WHERE type = 'client_transaction_transfer' AND from_coin = $1`,
+      [payer.serial],
+    );
     expect(rows[0].n).toBe(10);
     await expectBalancedLedger(server, admin);
   });

@@ -32,8 +32,8 @@ describe('the ledger kernel on a real database: holds and settlement in place', 
     expect(out.settled).toEqual({
       sameOperation: true,
       sameCreatedAt: true,
-      status: 'completed',
-      entries: ['-60.00', '60.00'],
+      status: 'processed',
+      entries: ['60.00'],
       coin: { balance: '40.000000000000000000', held: '0.000000000000000000' },
       holds: [{ status: 'captured', by_itself: true }],
     });
@@ -47,7 +47,7 @@ describe('the ledger kernel on a real database: holds and settlement in place', 
       coin: { balance: '40.000000000000000000', held: '0.000000000000000000' },
     });
     expect(out.releasedTwice).toBe('bug: Hold x is not an open hold of the settled operation');
-    expect(out.wrongType).toMatch(/^bug: Operation .* is a transfer, not a bank_top_up$/);
+    expect(out.wrongType).toMatch(/^bug: Operation .* is a client_transaction_transfer, not a bank_topup$/);
   });
 
   it('keeps the catalogue in the database: an unknown operation type is refused by its CHECK', () => {
@@ -55,7 +55,7 @@ describe('the ledger kernel on a real database: holds and settlement in place', 
   });
 
   it('reverses a settled operation, and the ledger stays balanced, holds included', () => {
-    expect(out.reversed).toEqual({ status: 'completed', coin: { balance: '100.000000000000000000', held: '0.000000000000000000' } });
+    expect(out.reversed).toEqual({ status: 'processed', coin: { balance: '100.000000000000000000', held: '0.000000000000000000' } });
     expect(out.check.mismatches).toEqual([]);
     // the top-up, the settled operation, the declined one and the reversal; the refused debit wrote nothing
     expect(out.check.checkedOperations).toBe(4);

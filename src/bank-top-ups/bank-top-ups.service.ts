@@ -21,17 +21,14 @@ export class BankTopUpsService {
     const amount = parseAmount(dto.amount, scaleOf(coin.fraction));
     const settlement = await this.ledger.systemCoin(coin.issuer_id, 'bank_settlement');
     const posted = await this.ledger.execute({
-      type: 'bank_top_up',
+      type: 'bank_topup',
       coins: [coin.serial, settlement],
       plan: async (locked) => {
         const target = locked.coins.get(coin.serial)!;
         if (!target.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
-        const quote = await this.commissions.quote({ type: 'bank_top_up', amount, payee: target });
+        const quote = await this.commissions.quote({ type: 'bank_topup', amount, payee: target });
         return {
-          legs: [
-            { coin: settlement, amount: quote.payerAmount.negated() },
-            { coin: coin.serial, amount: quote.payeeAmount },
-          ],
+          legs: [{ from: settlement, to: coin.serial, amount: quote.payeeAmount }],
           meta: {
             amount,
             commission: quote.commission,

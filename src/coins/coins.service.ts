@@ -106,10 +106,7 @@ export class CoinsService {
           if (to.currency_id !== self.currency_id) throw ApiError.invalid('transferToCoinSerial', 'must be a coin of the same currency');
           if (!to.usable) throw new ApiError('exception.coin.inactive', `Coin ${target} is closed or inactive`);
           return {
-            legs: [
-              { coin: serial, amount: balance.negated() },
-              { coin: target, amount: balance },
-            ],
+            legs: [{ from: serial, to: target, amount: balance }],
             meta: { amount: balance, fromCoin: serial, toCoin: target, description: `Closure of coin ${serial}` },
           };
         },

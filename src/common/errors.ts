@@ -72,7 +72,7 @@ export const ERRORS = {
 
   // Operations
   'exception.transaction.not_found': { status: 404, message: 'No such transaction' },
-  'exception.transaction.not_completed': { status: 409, message: 'Only a completed operation can be reversed' },
+  'exception.transaction.not_processed': { status: 409, message: 'Only a processed operation can be reversed' },
   'exception.transaction.already_reversed': { status: 409, message: 'The operation is already reversed' },
   'exception.transaction.is_reversal': { status: 409, message: 'A reversal cannot be reversed' },
 

@@ -19,6 +19,8 @@ export interface Posting {
   coins: ReadonlyMap<string, LockedCoin>;
   /** Settles this operation in place instead of inserting one. */
   operationId?: string;
+  /** The number of the plan's first leg: after the legs the settled operation already has. */
+  firstLeg: number;
   meta: OperationMeta;
   effect: PlanEffect;
   createdBy: string | null;
@@ -65,11 +67,22 @@ export class LedgerRepository {
     );
   }
 
-  async entriesOf(operationId: string): Promise<{ coin_serial: string; amount: string }[]> {
+  /** The operation's legs, in order: from the debit entry's coin to the credit entry's. */
+  async legsOf(operationId: string): Promise<{ from: string; to: string; amount: string }[]> {
     return this.db.query(
-      'SELECT coin_serial::text AS coin_serial, amount::text AS amount FROM ledger_entries WHERE operation_id = $1 ORDER BY id',
+      `SELECT (array_agg(coin_serial::text) FILTER (WHERE amount < 0))[1] AS "from",
+              (array_agg(coin_serial::text) FILTER (WHERE amount > 0))[1] AS "to", max(amount)::text AS amount
+         FROM ledger_entries WHERE operation_id = $1 GROUP BY leg ORDER BY leg`,
       [operationId],
     );
+  }
+
+  /** How many legs an operation has. */
+  async legCount(operationId: string): Promise<number> {
+    const [{ n }] = await this.db.query<{ n: number }>('SELECT count(DISTINCT leg)::int AS n FROM ledger_entries WHERE operation_id = $1', [
+      operationId,
+    ]);
+    return n;
   }
 
   /** Finds or creates the system coin of a kind for an issuer. */
@@ -136,13 +149,14 @@ export class LedgerRepository {
         RETURNING *)`);
     }
     ctes.push(`entries AS (
-        INSERT INTO ledger_entries (operation_id, coin_serial, currency_id, organization_id, amount, created_at)
-        SELECT op.id, e.serial, e.currency_id, e.organization_id, e.amount, op.created_at
-          FROM op, unnest(${p(effect.entries.map((e) => e.coin.serial))}::bigint[], ${p(effect.entries.map((e) => e.coin.currency_id))}::uuid[],
-                          ${p(effect.entries.map((e) => e.coin.organization_id))}::uuid[], ${p(effect.entries.map((e) => e.amount.toFixed()))}::numeric[])
-               WITH ORDINALITY AS e(serial, currency_id, organization_id, amount, n)
+        INSERT INTO ledger_entries (operation_id, leg, coin_serial, currency_id, organization_id, amount, created_at)
+        SELECT op.id, e.leg + ${p(posting.firstLeg)}, e.serial, e.currency_id, e.organization_id, e.amount, op.created_at
+          FROM op, unnest(${p(effect.entries.map((e) => e.leg))}::smallint[], ${p(effect.entries.map((e) => e.coin.serial))}::bigint[],
+                          ${p(effect.entries.map((e) => e.coin.currency_id))}::uuid[], ${p(effect.entries.map((e) => e.coin.organization_id))}::uuid[],
+                          ${p(effect.entries.map((e) => e.amount.toFixed()))}::numeric[])
+               WITH ORDINALITY AS e(leg, serial, currency_id, organization_id, amount, n)
          ORDER BY e.n
-        RETURNING id, coin_serial, currency_id, amount, created_at)`);
+        RETURNING id, leg, coin_serial, currency_id, amount, created_at)`);
     if (effect.placements.length) {
       ctes.push(`placed AS (
         INSERT INTO holds (operation_id, coin_serial, organization_id, amount, created_at)
@@ -170,12 +184,11 @@ export class LedgerRepository {
       ctes.push(`reversed AS (
         UPDATE operations SET status = 'reversed', updated_at = now() WHERE id = ${p(posting.reversalOf)} RETURNING id)`);
     }
-    const earlier = posting.operationId
-      ? `SELECT id, coin_serial, currency_id, amount, created_at FROM ledger_entries WHERE operation_id = o.id UNION ALL `
-      : '';
+    const columns = 'id, leg, coin_serial, currency_id, amount, created_at';
+    const earlier = posting.operationId ? `SELECT ${columns} FROM ledger_entries WHERE operation_id = o.id UNION ALL ` : '';
     const [row] = await this.db.query<OperationRow>(
       `WITH ${ctes.join(',\n')}
-       SELECT ${OPERATION_COLUMNS}, ${entriesJson(`(${earlier}SELECT id, coin_serial, currency_id, amount, created_at FROM entries)`)} AS entries
+       SELECT ${OPERATION_COLUMNS}, ${entriesJson(`(${earlier}SELECT ${columns} FROM entries)`)} AS entries
          FROM op o JOIN currencies cu ON cu.id = o.currency_id`,
       params,
     );

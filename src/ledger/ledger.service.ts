@@ -43,7 +43,7 @@ export class LedgerService implements OnModuleInit {
   }
 
   /**
-   * Reverses a completed operation with a new, linked operation whose entries are the original's
+   * Reverses a processed operation with a new, linked operation whose entries are the original's
    * negated. The original becomes `reversed`; the unique `reversal_of` makes a second reversal
    * impossible even when two race.
    */
@@ -53,20 +53,20 @@ export class LedgerService implements OnModuleInit {
       if (!original) throw new ApiError('exception.transaction.not_found', 'No such transaction');
       if (original.reversal_of) throw new ApiError('exception.transaction.is_reversal', 'A reversal cannot be reversed');
       if (original.status === 'reversed') throw new ApiError('exception.transaction.already_reversed', 'The operation is already reversed');
-      if (original.status !== 'completed') {
-        throw new ApiError('exception.transaction.not_completed', 'Only a completed operation can be reversed');
+      if (original.status !== 'processed') {
+        throw new ApiError('exception.transaction.not_processed', 'Only a processed operation can be reversed');
       }
-      const entries = await this.ledger.entriesOf(operationId);
+      const legs = await this.ledger.legsOf(operationId);
       const reversal = await this.post(
         {
           type: 'reversal',
-          coins: entries.map((e) => e.coin_serial),
+          coins: legs.flatMap((l) => [l.from, l.to]),
           plan: (locked) => {
             for (const coin of locked.coins.values()) {
               if (coin.type === 'client' && coin.closed_at) throw new ApiError('exception.coin.closed', `Coin ${coin.serial} is closed`);
             }
             return {
-              legs: entries.map((e) => ({ coin: e.coin_serial, amount: new Money(e.amount).negated() })),
+              legs: legs.map((l) => ({ from: l.to, to: l.from, amount: new Money(l.amount) })),
               meta: {
                 amount: new Money(original.amount),
                 currencyId: original.currency_id,
@@ -117,6 +117,7 @@ export class LedgerService implements OnModuleInit {
       const row = await this.ledger.write({
         type: request.type,
         operationId: request.operationId,
+        firstLeg: request.operationId ? await this.ledger.legCount(request.operationId) : 0,
         coins: locked.coins,
         meta: plan.meta,
         effect,

@@ -50,9 +50,11 @@ export interface Locked {
   holds: readonly LockedHold[];
 }
 
-/** A signed movement on one coin: negative leaves it, positive enters it. */
+/** One amount moving from one coin to another of the same currency; written as a debit and a credit entry. */
 export interface Leg {
-  coin: string;
+  from: string;
+  to: string;
+  /** Positive; a leg of zero (a fee that came to nothing) is left out. */
   amount: Money;
 }
 
@@ -79,14 +81,14 @@ export interface OperationMeta {
 }
 
 /**
- * What a money flow wants to happen, returned by its rules over the locked rows. The legs must
- * sum to zero per currency; the kernel checks funds, limits and holds, then writes it all in one
- * statement.
+ * What a money flow wants to happen, returned by its rules over the locked rows. Each leg moves an
+ * amount within one currency, so the plan balances per currency (an exchange is two legs in two
+ * currencies); the kernel checks funds, limits and holds, then writes it all in one statement.
  */
 export interface Plan {
   legs: Leg[];
   holds?: HoldInstruction[];
-  /** Default: `pending` when the plan places holds, else `completed`. */
+  /** Default: `pending` when the plan places holds, else `processed`. */
   status?: OperationStatus;
   meta: OperationMeta;
 }

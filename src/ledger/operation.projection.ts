@@ -16,35 +16,64 @@ export interface OperationRow {
   amount: string;
   commission: string;
   code: string;
+  symbol: string | null;
   fraction: string;
-  from_coin: string | null;
-  to_coin: string | null;
-  from_organization_id: string | null;
-  to_organization_id: string | null;
   reversal_of: string | null;
+  from_coin: CoinJson | null;
+  to_coin: CoinJson | null;
+  sender: PartyJson | null;
+  recipient: PartyJson | null;
   entries: EntryJson[] | null;
+}
+
+/** A coin an operation names, with its issuer and currency. */
+export interface CoinJson {
+  serial: string;
+  issuerId: string;
+  code: string;
+  symbol: string | null;
+}
+
+/** The organization on one side of an operation, with its contact where known. */
+export interface PartyJson {
+  organizationId: string;
+  fullName: string;
+  email: string | null;
+  phoneNumber: string | null;
 }
 
 /** A ledger entry as the projection's JSON carries it. */
 export interface EntryJson {
   id: string;
+  leg: number;
   coinSerial: string;
   amount: string;
   createdAt: string;
+  issuerId: string;
   code: string;
+  symbol: string | null;
   fraction: string;
 }
 
+const coinJson = (serial: string) =>
+  `(SELECT json_build_object('serial', k.serial::text, 'issuerId', k.issuer_id, 'code', kc.code, 'symbol', kc.symbol)
+      FROM coins k JOIN currencies kc ON kc.id = k.currency_id WHERE k.serial = ${serial})`;
+const partyJson = (organization: string) =>
+  `(SELECT json_build_object('organizationId', g.id, 'fullName', g.name, 'email', g.email, 'phoneNumber', g.phone_number)
+      FROM organizations g WHERE g.id = ${organization})`;
+
 /** The operation's own columns, from a row source aliased `o` joined to its currency aliased `cu`. */
 export const OPERATION_COLUMNS = `o.id, o.type, o.status, o.request_identifier, o.request_status, o.created_at, o.updated_at, o.description,
-       o.custom_information, o.amount::text AS amount, o.commission::text AS commission, cu.code, cu.fraction::text AS fraction,
-       o.from_coin::text AS from_coin, o.to_coin::text AS to_coin, o.from_organization_id, o.to_organization_id, o.reversal_of`;
+       o.custom_information, o.amount::text AS amount, o.commission::text AS commission, cu.code, cu.symbol, cu.fraction::text AS fraction,
+       o.reversal_of, ${coinJson('o.from_coin')} AS from_coin, ${coinJson('o.to_coin')} AS to_coin,
+       ${partyJson('o.from_organization_id')} AS sender, ${partyJson('o.to_organization_id')} AS recipient`;
 
 /** Its entries as a JSON array, from a row source of entries (ledger_entries or the posting's CTE) and a condition. */
 export function entriesJson(source: string, where = ''): string {
-  return `(SELECT json_agg(json_build_object('id', e.id::text, 'coinSerial', e.coin_serial::text, 'amount', e.amount::text,
-                                  'createdAt', e.created_at, 'code', ec.code, 'fraction', ec.fraction::text) ORDER BY e.id)
-     FROM ${source} e JOIN currencies ec ON ec.id = e.currency_id ${where})`;
+  return `(SELECT json_agg(json_build_object('id', e.id::text, 'leg', e.leg, 'coinSerial', e.coin_serial::text, 'amount', e.amount::text,
+                                  'createdAt', e.created_at, 'issuerId', ek.issuer_id, 'code', ec.code, 'symbol', ec.symbol,
+                                  'fraction', ec.fraction::text) ORDER BY e.id)
+     FROM ${source} e JOIN currencies ec ON ec.id = e.currency_id JOIN coins ek ON ek.serial = e.coin_serial ${where})`;
 }
 
 /** Everything about the operations of `FROM operations o …`. */

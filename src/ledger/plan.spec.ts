@@ -30,13 +30,7 @@ function locked(coins: LockedCoin[], holds: LockedHold[] = []): Locked {
 
 const m = (value: string) => new Money(value);
 const meta = { amount: m('10') };
-const move = (from: string, to: string, amount: string): Plan => ({
-  legs: [
-    { coin: from, amount: m(amount).negated() },
-    { coin: to, amount: m(amount) },
-  ],
-  meta,
-});
+const move = (from: string, to: string, amount: string): Plan => ({ legs: [{ from, to, amount: m(amount) }], meta });
 
 function refusal(run: () => unknown): { status: number; code: string } | string {
   try {
@@ -50,13 +44,13 @@ function refusal(run: () => unknown): { status: number; code: string } | string 
 }
 
 describe('applyPlan: the ledger kernel’s checks', () => {
-  it('computes each coin’s change and the entries of a balanced plan', () => {
+  it('computes each coin’s change and the two entries of each leg', () => {
     const effect = applyPlan(locked([coin('1'), coin('2')]), move('1', '2', '30.25'));
-    expect(effect.status).toBe('completed');
+    expect(effect.status).toBe('processed');
     expect(effect.currencyId).toBe(USD);
-    expect(effect.entries.map((e) => [e.coin.serial, e.amount.toFixed()])).toEqual([
-      ['1', '-30.25'],
-      ['2', '30.25'],
+    expect(effect.entries.map((e) => [e.leg, e.coin.serial, e.amount.toFixed()])).toEqual([
+      [0, '1', '-30.25'],
+      [0, '2', '30.25'],
     ]);
     expect(effect.changes.map((c) => [c.serial, c.balance.toFixed(), c.held.toFixed()])).toEqual([
       ['1', '-30.25', '0'],
@@ -64,15 +58,13 @@ describe('applyPlan: the ledger kernel’s checks', () => {
     ]);
   });
 
-  it('refuses legs that do not sum to zero in a currency, as a bug', () => {
-    const plan: Plan = {
-      legs: [
-        { coin: '1', amount: m('-1') },
-        { coin: '2', amount: m('0.99') },
-      ],
-      meta,
-    };
-    expect(refusal(() => applyPlan(locked([coin('1'), coin('2')]), plan))).toMatch(/^bug: Unbalanced plan/);
+  it('refuses a leg that leaves its currency, a negative or a circular one, as a bug; skips a leg of zero', () => {
+    const coins = [coin('1'), coin('2'), coin('3', { currency_id: EUR })];
+    expect(refusal(() => applyPlan(locked(coins), move('1', '3', '1')))).toMatch(/^bug: A leg stays in one currency/);
+    expect(refusal(() => applyPlan(locked(coins), move('1', '2', '-1')))).toMatch(/^bug: A leg moves a positive amount/);
+    expect(refusal(() => applyPlan(locked(coins), move('1', '1', '1')))).toMatch(/^bug: A leg moves between two coins/);
+    const fee = applyPlan(locked(coins), { legs: [...move('1', '2', '5').legs, { from: '1', to: '2', amount: m('0') }], meta });
+    expect(fee.entries).toHaveLength(2);
   });
 
   it('balances per currency: an exchange moves two currencies in one plan', () => {
@@ -84,16 +76,19 @@ describe('applyPlan: the ledger kernel’s checks', () => {
     ];
     const exchange: Plan = {
       legs: [
-        { coin: '1', amount: m('-10') },
-        { coin: '2', amount: m('10') },
-        { coin: '4', amount: m('-9.2') },
-        { coin: '3', amount: m('9.2') },
+        { from: '1', to: '2', amount: m('10') },
+        { from: '4', to: '3', amount: m('9.2') },
       ],
       meta,
     };
-    expect(applyPlan(locked(coins), exchange).changes).toHaveLength(4);
-    const lopsided: Plan = { ...exchange, legs: [...exchange.legs.slice(0, 3), { coin: '3', amount: m('9.19') }] };
-    expect(refusal(() => applyPlan(locked(coins), lopsided))).toMatch(/currency eur-id sum to -0.01/);
+    const effect = applyPlan(locked(coins), exchange);
+    expect(effect.changes.map((c) => [c.serial, c.balance.toFixed()])).toEqual([
+      ['1', '-10'],
+      ['2', '10'],
+      ['4', '-9.2'],
+      ['3', '9.2'],
+    ]);
+    expect(effect.entries.map((e) => e.leg)).toEqual([0, 0, 1, 1]);
   });
 
   it('refuses a coin that was not locked, as a bug', () => {
@@ -159,7 +154,7 @@ describe('applyPlan: the ledger kernel’s checks', () => {
       const payer = coin('1', { balance: '50', held: '50' });
       const plan: Plan = { ...move('1', '2', '50'), holds: [{ capture: 'h1' }] };
       const effect = applyPlan(locked([payer, coin('2', { type: 'system' })], [hold('h1', '1', '50')]), plan);
-      expect(effect.status).toBe('completed');
+      expect(effect.status).toBe('processed');
       expect(effect.closures).toEqual([{ holdId: 'h1', status: 'captured' }]);
       expect(effect.changes.find((c) => c.serial === '1')).toMatchObject({ balance: m('-50'), held: m('-50') });
       // the same debit without the capture is refused: the funds are held

@@ -15,8 +15,8 @@ export interface HoldPlacement {
 export interface PlanEffect {
   status: OperationStatus;
   currencyId: string;
-  /** Non-zero legs, in plan order, with their coins. */
-  entries: { coin: LockedCoin; amount: Money }[];
+  /** Two entries (debit, credit) for each non-zero leg, in plan order, with their coins and leg number. */
+  entries: { coin: LockedCoin; amount: Money; leg: number }[];
   /** Per coin: the change of its balance and of its held amount (only coins that change). */
   changes: { serial: string; balance: Money; held: Money }[];
   placements: HoldPlacement[];
@@ -31,7 +31,7 @@ export class PlanError extends Error {}
  * the kernel is unit-tested (plan.spec.ts).
  *
  * - every coin a leg or hold touches was locked;
- * - legs sum to zero per currency;
+ * - a leg moves a positive amount between two coins of one currency (so the plan balances per currency);
  * - a closed client coin takes part in nothing;
  * - a client coin whose available funds (balance − held) go down must not end below zero —
  *   capturing a hold frees what it reserved, so a debit of held funds always passes;
@@ -49,16 +49,20 @@ export function applyPlan(locked: Locked, plan: Plan): PlanEffect {
   const held = new Map<string, Money>();
   const add = (map: Map<string, Money>, serial: string, amount: Money) => map.set(serial, (map.get(serial) ?? zero).plus(amount));
 
-  const perCurrency = new Map<string, Money>();
   const entries: PlanEffect['entries'] = [];
   for (const leg of plan.legs) {
-    const coin = coinOf(leg.coin);
-    add(balance, coin.serial, leg.amount);
-    perCurrency.set(coin.currency_id, (perCurrency.get(coin.currency_id) ?? zero).plus(leg.amount));
-    if (!leg.amount.isZero()) entries.push({ coin, amount: leg.amount });
-  }
-  for (const [currency, sum] of perCurrency) {
-    if (!sum.isZero()) throw new PlanError(`Unbalanced plan: the legs in currency ${currency} sum to ${sum.toString()}`);
+    const from = coinOf(leg.from);
+    const to = coinOf(leg.to);
+    if (leg.amount.isNegative()) throw new PlanError(`A leg moves a positive amount, got ${leg.amount.toString()}`);
+    if (leg.amount.isZero()) continue;
+    if (from.serial === to.serial) throw new PlanError(`A leg moves between two coins, got ${from.serial} twice`);
+    if (from.currency_id !== to.currency_id) {
+      throw new PlanError(`A leg stays in one currency: coins ${from.serial} and ${to.serial} hold different ones`);
+    }
+    add(balance, from.serial, leg.amount.negated());
+    add(balance, to.serial, leg.amount);
+    const n = entries.length / 2;
+    entries.push({ coin: from, amount: leg.amount.negated(), leg: n }, { coin: to, amount: leg.amount, leg: n });
   }
 
   const placements: HoldPlacement[] = [];
@@ -109,9 +113,9 @@ export function applyPlan(locked: Locked, plan: Plan): PlanEffect {
     changes.push({ serial, balance: db, held: dh });
   }
 
-  const first = plan.legs[0]?.coin ?? placements[0]?.coin.serial ?? locked.holds[0]?.coin_serial;
+  const first = plan.legs[0]?.from ?? placements[0]?.coin.serial ?? locked.holds[0]?.coin_serial;
   const currencyId = plan.meta.currencyId ?? locked.operation?.currency_id ?? (first ? coinOf(first).currency_id : undefined);
   if (!currencyId) throw new PlanError('A plan needs a leg, a hold or a currency');
-  const status: OperationStatus = plan.status ?? (placements.length ? 'pending' : 'completed');
+  const status: OperationStatus = plan.status ?? (placements.length ? 'pending' : 'processed');
   return { status, currencyId, entries, changes, placements, closures };
 }

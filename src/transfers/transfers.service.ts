@@ -43,7 +43,7 @@ export class TransfersService {
   async transfer(principal: Principal, dto: TransferRequestDto): Promise<OperationDto> {
     const [src, dst] = await this.coins(dto);
     const posted = await this.ledger.execute({
-      type: 'transfer',
+      type: 'client_transaction_transfer',
       coins: [src, dst],
       plan: async (locked) => {
         const { payer, payee, amount, quote } = await this.check(principal, dto, locked, src, dst);
@@ -51,10 +51,7 @@ export class TransfersService {
           if (!coin.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
         }
         return {
-          legs: [
-            { coin: payer.serial, amount: quote.payerAmount.negated() },
-            { coin: payee.serial, amount: quote.payeeAmount },
-          ],
+          legs: [{ from: payer.serial, to: payee.serial, amount: quote.payeeAmount }],
           meta: {
             amount,
             commission: quote.commission,
@@ -84,7 +81,7 @@ export class TransfersService {
     if (payer.currency_id !== payee.currency_id)
       throw ApiError.invalid('paymentTool.destValue', 'must hold the same currency as the payer coin');
     const amount = parseAmount(dto.amount, scaleOf(payer.fraction));
-    const quote = await this.commissions.quote({ type: 'transfer', amount, payer, payee });
+    const quote = await this.commissions.quote({ type: 'client_transaction_transfer', amount, payer, payee });
     return { payer, payee, amount, quote };
   }
 }

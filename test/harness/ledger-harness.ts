@@ -49,13 +49,10 @@ async function main(): Promise<void> {
       ])
     ).rows[0].serial as string;
     const settlement = await ledger.systemCoin(issuer.id, 'bank_settlement');
-    const move = (from: string, to: string, amount: string) => [
-      { coin: from, amount: new Money(amount).negated() },
-      { coin: to, amount: new Money(amount) },
-    ];
+    const move = (from: string, to: string, amount: string) => [{ from, to, amount: new Money(amount) }];
     await uow.run(() =>
       ledger.execute({
-        type: 'bank_top_up',
+        type: 'bank_topup',
         coins: [serial, settlement],
         plan: () => ({ legs: move(settlement, serial, '100'), meta: { amount: new Money(100) } }),
       }),
@@ -64,7 +61,7 @@ async function main(): Promise<void> {
     // A pending operation holds 60 of the coin's 100.
     const pending = (await uow.run(() =>
       ledger.execute({
-        type: 'transfer',
+        type: 'client_transaction_transfer',
         coins: [serial],
         plan: () => ({
           legs: [],
@@ -79,7 +76,7 @@ async function main(): Promise<void> {
     out.debitBeyondAvailable = await attempt(() =>
       uow.run(() =>
         ledger.execute({
-          type: 'transfer',
+          type: 'client_transaction_transfer',
           coins: [serial, settlement],
           plan: () => ({ legs: move(serial, settlement, '40.01'), meta: { amount: new Money('40.01') } }),
         }),
@@ -89,7 +86,7 @@ async function main(): Promise<void> {
     // It is settled in place: the hold is captured by the debit of the whole held amount.
     const settled = (await uow.run(() =>
       ledger.execute({
-        type: 'transfer',
+        type: 'client_transaction_transfer',
         operationId: pending.id,
         coins: [settlement],
         plan: (locked) => ({
@@ -113,7 +110,7 @@ async function main(): Promise<void> {
     // Another hold is released: the operation is declined and nothing moved.
     const second = (await uow.run(() =>
       ledger.execute({
-        type: 'transfer',
+        type: 'client_transaction_transfer',
         coins: [serial],
         plan: () => ({ legs: [], holds: [{ place: { coin: serial, amount: new Money(30) } }], meta: { amount: new Money(30) } }),
       }),
@@ -121,7 +118,7 @@ async function main(): Promise<void> {
     out.heldAgain = await coin(serial);
     const declined = (await uow.run(() =>
       ledger.execute({
-        type: 'transfer',
+        type: 'client_transaction_transfer',
         operationId: second.id,
         coins: [],
         plan: (locked) => ({
@@ -136,7 +133,7 @@ async function main(): Promise<void> {
     out.releasedTwice = await attempt(() =>
       uow.run(() =>
         ledger.execute({
-          type: 'transfer',
+          type: 'client_transaction_transfer',
           operationId: second.id,
           coins: [],
           plan: () => ({ legs: [], holds: [{ release: 'x' }], meta: { amount: new Money(30) } }),
@@ -144,7 +141,7 @@ async function main(): Promise<void> {
       ),
     );
     out.wrongType = await attempt(() =>
-      uow.run(() => ledger.execute({ type: 'bank_top_up', operationId: second.id, coins: [], plan: () => null })),
+      uow.run(() => ledger.execute({ type: 'bank_topup', operationId: second.id, coins: [], plan: () => null })),
     );
     out.unknownType = await attempt(() => db.query(`UPDATE operations SET type = 'no_such_type' WHERE id = $1`, [second.id]));
 

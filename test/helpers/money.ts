@@ -177,3 +177,19 @@ export async function expectBalancedLedger(server: TestServer, admin: string): P
   expect(check.mismatches).toEqual([]);
   expect(check).toMatchObject({ status: 'ok', balanced: true });
 }
+
+/** Asserts an operation's legs: what moved from which coin to which, each amount positive. */
+export function expectLegs(process: any, legs: [from: string, to: string, amount: string | number][]): void {
+  expect(process.transactions.map((t: any) => [t.from.serial, t.to.serial, t.amount])).toEqual(legs);
+  for (const t of process.transactions) {
+    expect(t).toEqual({
+      id: expect.any(String),
+      amount: expect.anything(),
+      issuer: { id: expect.any(String), currency: expect.any(String), symbol: t.issuer.symbol === null ? null : expect.any(String) },
+      from: { serial: expect.stringMatching(/^\d+$/), issuer: expect.objectContaining({ id: expect.any(String) }) },
+      to: { serial: expect.stringMatching(/^\d+$/), issuer: expect.objectContaining({ id: expect.any(String) }) },
+      createdAt: expect.any(String),
+    });
+    expect(new Dec(String(t.amount)).isPositive() && !new Dec(String(t.amount)).isZero()).toBe(true);
+  }
+}
