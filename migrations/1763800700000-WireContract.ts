@@ -38,7 +38,11 @@ export class WireContract1763800700000 implements MigrationInterface {
     await q.query(`ALTER TABLE operations DROP CONSTRAINT operations_type_check, DROP CONSTRAINT operations_status_check`);
     await q.query(`UPDATE operations SET type = CASE type WHEN 'client_transaction_transfer' THEN 'transfer' WHEN 'bank_topup' THEN 'bank_top_up' ELSE type END,
                                          status = CASE status WHEN 'processed' THEN 'completed' ELSE status END`);
-    await q.query(`ALTER TABLE operations ADD CONSTRAINT operations_type_check CHECK (type IN ('transfer', 'bank_top_up', 'coin_closure', 'reversal'))`);
-    await q.query(`ALTER TABLE operations ADD CONSTRAINT operations_status_check CHECK (status IN ('completed', 'pending', 'declined', 'reversed'))`);
+    await q.query(
+      `ALTER TABLE operations ADD CONSTRAINT operations_type_check CHECK (type IN ('transfer', 'bank_top_up', 'coin_closure', 'reversal'))`,
+    );
+    await q.query(
+      `ALTER TABLE operations ADD CONSTRAINT operations_status_check CHECK (status IN ('completed', 'pending', 'declined', 'reversed'))`,
+    );
   }
 }
