@@ -176,13 +176,14 @@ describe('currencies and issuers', () => {
       expect(created.body.issuer).toEqual({
         id: expect.any(String),
         sn: expect.any(Number),
+        currencyCode: currency.code,
         name: 'First bank',
         description: 'Settles in USD',
         active: true,
         currency,
       });
       const list = await server.request('GET', ISSUERS, { token: admin });
-      expect(list.body.issuers).toContainEqual(created.body.issuer);
+      expect(list.body.records).toContainEqual(created.body.issuer);
     });
 
     it.each(['orderNumber', 'orderQuote'])('treats %s as an unknown field (400)', async (field) => {
@@ -218,7 +219,7 @@ describe('currencies and issuers', () => {
         active: false,
       });
       const list = await server.request('GET', ISSUERS, { token: admin });
-      expect(list.body.issuers.find((i: { id: string }) => i.id === issuer.id)).toMatchObject({
+      expect(list.body.records.find((i: { id: string }) => i.id === issuer.id)).toMatchObject({
         name: 'New name',
         description: 'New description',
         active: false,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermissions } from '../access/access.decorators';
 import { CurrentPrincipal, Principal } from '../access/principal';
@@ -14,7 +14,7 @@ import {
   CoinViewDto,
   CoinResponseDto,
   CreateCoinDto,
-  RenameCoinDto,
+  UpdateCoinDto,
   SetMainCoinDto,
 } from './dto/coin.dto';
 
@@ -73,19 +73,19 @@ export class CoinsController {
     return { status: 'ok', message: 'OK', coin: await this.coins.get(principal, serial) };
   }
 
-  /** Renames a coin; it stays active. */
+  /** Renames a coin, or deactivates or reactivates it; a renaming alone leaves it as active as it was. */
   @Patch('coins/:serial')
   @RequirePermissions('COIN_OWNER')
-  @ApiOperation({ summary: 'Rename a coin' })
+  @ApiOperation({ summary: 'Rename, deactivate or reactivate a coin', operationId: 'updateCoin' })
   @ApiOkResponse({ type: CoinResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'The coin is closed', type: ErrorResponseDto })
-  async rename(
+  async update(
     @SerialParam() serial: string,
-    @Body() dto: RenameCoinDto,
+    @Body() dto: UpdateCoinDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<CoinResponseDto> {
-    return { status: 'ok', message: 'Coin renamed', coin: await this.coins.rename(principal, serial, dto.name) };
+    return { status: 'ok', message: 'Coin updated', coin: await this.coins.update(principal, serial, dto) };
   }
 
   /** Closes a coin (release 4.10.0: COIN_CLOSURE replaces COIN_OWNER here). A non-empty coin needs transferToCoinSerial. */
@@ -102,5 +102,21 @@ export class CoinsController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<CloseCoinResponseDto> {
     return { status: 'ok', message: 'Coin closed', ...(await this.coins.close(principal, serial, dto)) };
+  }
+
+  /** The same as `POST /close/coin/{serial}`: existing clients send PUT. */
+  @Put('close/coin/:serial')
+  @HttpCode(200)
+  @RequirePermissions('COIN_CLOSURE')
+  @Idempotent()
+  @ApiOperation({ summary: 'Close a coin (PUT)', operationId: 'closeCoinPut' })
+  @ApiOkResponse({ type: CloseCoinResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  closePut(
+    @SerialParam() serial: string,
+    @Body() dto: CloseCoinDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CloseCoinResponseDto> {
+    return this.close(serial, dto, principal);
   }
 }

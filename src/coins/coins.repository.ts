@@ -94,8 +94,8 @@ export class CoinsRepository {
     return { rows, count };
   }
 
-  async rename(serial: string, name: string): Promise<void> {
-    await this.db.query('UPDATE coins SET name = $2, updated_at = now() WHERE serial = $1', [serial, name]);
+  async update(serial: string, name: string, active: boolean): Promise<void> {
+    await this.db.query('UPDATE coins SET name = $2, active = $3, updated_at = now() WHERE serial = $1', [serial, name, active]);
   }
 
   /** Locks every coin of the organization in a currency (serial order), so racing set-mains queue up. */

@@ -9,7 +9,7 @@ import { UnitOfWork } from '../database/unit-of-work';
 import type { OperationDto } from '../ledger/dto/operation.dto';
 import { LedgerService } from '../ledger/ledger.service';
 import { CoinRow, CoinsRepository } from './coins.repository';
-import type { CloseCoinDto, CoinDto, CoinViewDto, CreateCoinDto, StaffCoinDto } from './dto/coin.dto';
+import type { CloseCoinDto, CoinDto, CoinViewDto, CreateCoinDto, StaffCoinDto, UpdateCoinDto } from './dto/coin.dto';
 
 /** Coins (wallets) of the caller's organization. Another organization's coin is a 404. */
 @Injectable()
@@ -55,12 +55,16 @@ export class CoinsService {
     return toCoin(await this.own(principal, serial));
   }
 
-  /** Renaming never changes whether the coin is active (the specification's section 9 fix). */
-  async rename(principal: Principal, serial: string, name: string): Promise<CoinDto> {
+  /**
+   * Renames, deactivates or reactivates one of the organization's coins. Renaming never changes
+   * whether the coin is active (the specification's section 9 fix); a closed coin changes no more.
+   */
+  async update(principal: Principal, serial: string, dto: UpdateCoinDto): Promise<CoinDto> {
+    if (dto.name === undefined && dto.active === undefined) throw ApiError.invalid('body', 'must change name or active');
     return this.uow.run(async () => {
       const coin = await this.own(principal, serial, true);
       if (coin.closed_at) throw new ApiError('exception.coin.closed', 'The coin is closed');
-      await this.coins.rename(serial, name);
+      await this.coins.update(serial, dto.name ?? coin.name, dto.active ?? coin.active);
       return this.get(principal, serial);
     });
   }
@@ -83,7 +87,7 @@ export class CoinsService {
   async close(principal: Principal, serial: string, dto: CloseCoinDto): Promise<{ coin: CoinDto; process: OperationDto | null }> {
     return this.uow.run(async () => {
       await this.own(principal, serial); // 404 unless it is the caller's
-      const target = dto.transferToCoinSerial;
+      const target = dto.transferToCoinSerial || undefined;
       if (target === serial) throw ApiError.invalid('transferToCoinSerial', 'must be another coin');
       const process = await this.ledger.execute({
         type: 'coin_closure',
@@ -132,7 +136,8 @@ export function toCoin(row: CoinRow): CoinDto {
     amount: amountOf(balance, scale),
     availableAmount: amountOf(balance.minus(row.held), scale),
     heldAmount: amountOf(row.held, scale),
-    issuer: { id: row.issuer_id, sn: Number(row.issuer_sn), currency: toCurrency(row.currency) },
+    issuer: { id: row.issuer_id, sn: Number(row.issuer_sn), currency: row.currency.code, symbol: row.currency.symbol },
+    currency: toCurrency(row.currency),
     type: row.type,
     main: row.main,
     active: row.active,

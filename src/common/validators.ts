@@ -142,6 +142,22 @@ export function IsAfter(startProperty: string, options?: ValidationOptions): Pro
     });
 }
 
+/** A field removed from the API: absent or null is accepted (and ignored), any other value is a 400. */
+export function IsRemoved(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isRemoved',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: 'was removed in release 4.10.0' },
+      validator: {
+        validate(value: unknown) {
+          return value === undefined || value === null;
+        },
+      },
+    });
+}
+
 /** Optional free text with a documented maximum length. */
 export function OptionalText(maxLength: number): PropertyDecorator {
   return applyDecorators(

@@ -78,7 +78,7 @@ export class IssuersController {
   @ApiOperation({ summary: 'List issuers' })
   @ApiOkResponse({ type: IssuerListDto })
   async list(): Promise<IssuerListDto> {
-    return { status: 'ok', message: 'OK', issuers: await this.currencies.listIssuers() };
+    return { status: 'ok', message: 'OK', records: await this.currencies.listIssuers() };
   }
 
   @Patch(':id')

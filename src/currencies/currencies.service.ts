@@ -15,6 +15,7 @@ function toIssuer(row: IssuerRow): IssuerDto {
   return {
     id: row.id,
     sn: Number(row.sn),
+    currencyCode: row.currency.code,
     name: row.name,
     description: row.description,
     active: row.active,

@@ -7,7 +7,7 @@ import { entriesJson, OPERATION_COLUMNS, OperationRow } from './operation.projec
 import type { OperationType } from './operation-types';
 import type { PlanEffect } from './plan';
 
-const COIN_COLUMNS = `c.serial::text AS serial, c.organization_id, c.issuer_id, c.currency_id, cu.code, cu.fraction::text AS fraction,
+const COIN_COLUMNS = `c.serial::text AS serial, c.organization_id, c.issuer_id, c.currency_id, cu.code, cu.symbol, cu.fraction::text AS fraction,
        c.type, c.balance::text AS balance, c.held::text AS held, c.active, c.closed_at,
        (c.active AND c.closed_at IS NULL AND i.active AND cu.active) AS usable
   FROM coins c JOIN issuers i ON i.id = c.issuer_id JOIN currencies cu ON cu.id = c.currency_id`;

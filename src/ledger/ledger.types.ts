@@ -12,6 +12,7 @@ export interface LockedCoin {
   currency_id: string;
   /** The currency's code and fraction, so rules can check amounts without another read. */
   code: string;
+  symbol: string | null;
   fraction: string;
   type: 'client' | 'system';
   balance: string;

@@ -15,6 +15,8 @@ export interface OperationSearch {
   coinSerials?: string[];
   issuerIds?: string[];
   currencyCodes?: string[];
+  /** Operations any of these organizations takes part in. */
+  orgIds?: string[];
   sort: { key: OperationSortKey; direction: 'ASC' | 'DESC' };
   offset: number;
   limit: number;
@@ -47,6 +49,7 @@ export class OperationsRepository {
     if (search.ids?.length) where.push(`o.id = ANY($${params.push(search.ids)}::uuid[])`);
     if (search.types?.length) where.push(`o.type = ANY($${params.push(search.types)}::text[])`);
     if (search.statuses?.length) where.push(`o.status = ANY($${params.push(search.statuses)}::text[])`);
+    if (search.orgIds?.length) where.push(this.takesPart(params.push(search.orgIds), 'ANY'));
     /** Filters the participation indexes answer alone, without reading operations. */
     const onlyDates = where.length === 0 && !search.coinSerials?.length && !search.issuerIds?.length && !search.currencyCodes?.length;
     const dates: string[] = [];
@@ -97,9 +100,10 @@ export class OperationsRepository {
     return { rows, count };
   }
 
-  /** `o` takes part for the organization in parameter $n. */
-  private takesPart(n: number): string {
-    return `(${PARTICIPATION.map((t) => `EXISTS (SELECT 1 FROM ${t} p WHERE p.operation_id = o.id AND p.organization_id = $${n})`).join(' OR ')})`;
+  /** `o` takes part for the organization in parameter $n (or, with `ANY`, one of the organizations in it). */
+  private takesPart(n: number, any?: 'ANY'): string {
+    const org = any ? `ANY($${n}::uuid[])` : `$${n}`;
+    return `(${PARTICIPATION.map((t) => `EXISTS (SELECT 1 FROM ${t} p WHERE p.operation_id = o.id AND p.organization_id = ${org})`).join(' OR ')})`;
   }
 
   /**

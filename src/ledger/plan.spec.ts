@@ -13,6 +13,7 @@ function coin(serial: string, overrides: Partial<LockedCoin> = {}): LockedCoin {
     issuer_id: 'issuer',
     currency_id: USD,
     code: 'USD',
+    symbol: '$',
     fraction: '100',
     type: 'client',
     balance: '100',

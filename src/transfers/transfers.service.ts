@@ -3,6 +3,7 @@ import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
 import { amountOf } from '../common/json-decimal';
 import { Money, parseAmount, scaleOf } from '../common/money';
+import { calculationOf } from '../commissions/calculation';
 import { CommissionsService, Quote } from '../commissions/commissions.service';
 import type { OperationDto } from '../ledger/dto/operation.dto';
 import type { Locked, LockedCoin } from '../ledger/ledger.types';
@@ -31,8 +32,7 @@ export class TransfersService {
     const { payer, amount, quote } = await this.check(principal, dto, { coins: await this.ledger.read([src, dst]), holds: [] }, src, dst);
     const scale = scaleOf(payer.fraction);
     return {
-      status: 'ok',
-      message: 'OK',
+      ...calculationOf(amount, quote, payer, dto.paymentTool),
       currency: payer.code,
       payerAmount: amountOf(quote.payerAmount, scale),
       payeeAmount: amountOf(amount, scale),

@@ -1,6 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import type { JsonDecimal } from '../../common/json-decimal';
 import { ApiAmount } from '../../common/money-validators';
 import { PageDto, PageRequestDto, SortOrder } from '../../common/paging.dto';
@@ -20,12 +32,19 @@ export class CreateCoinDto {
   name: string;
 }
 
-export class RenameCoinDto {
-  @ApiProperty({ example: 'Holidays', maxLength: 100 })
+/** What the owner may change of a coin: its name, and whether it is active. At least one. */
+export class UpdateCoinDto {
+  @ApiPropertyOptional({ example: 'Holidays', maxLength: 100 })
+  @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(100)
-  name: string;
+  name?: string;
+
+  /** Deactivate (false) or reactivate (true) the coin. A renaming alone never changes it. */
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
 }
 
 export class SetMainCoinDto {
@@ -35,15 +54,26 @@ export class SetMainCoinDto {
 }
 
 export class CloseCoinDto {
-  /** Coin that receives the remaining balance; required when the coin is not empty. */
-  @Serial({ required: false })
+  /** Coin that receives the remaining balance; required when the coin is not empty. An empty string means none. */
+  @ApiPropertyOptional({ example: '1000000002', pattern: '^([1-9][0-9]{0,17})?$' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^([1-9][0-9]{0,17})?$/, { message: 'must be a coin serial (digits) or empty' })
   transferToCoinSerial?: string;
 }
 
+/** The coin's issuer, with its currency's code and symbol. */
 export class CoinIssuerDto {
+  @ApiProperty({ format: 'uuid' })
   id: string;
+  /** The issuer's serial number. */
+  @ApiProperty({ type: 'integer' })
   sn: number;
-  currency: CurrencyDto;
+  /** The currency's code. */
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+  @ApiProperty({ type: String, nullable: true, example: '$' })
+  symbol: string | null;
 }
 
 export class CoinDto {
@@ -58,6 +88,8 @@ export class CoinDto {
   @ApiAmount(25, 'Reserved by pending requests')
   heldAmount: JsonDecimal;
   issuer: CoinIssuerDto;
+  /** The coin's currency. */
+  currency: CurrencyDto;
   /** `client` for users' coins, `system` for the operator's technical coins. */
   @ApiProperty({ enum: ['client', 'system'] })
   type: string;

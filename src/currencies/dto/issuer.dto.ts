@@ -1,6 +1,6 @@
-import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
+import { ApiHideProperty, ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { OptionalText } from '../../common/validators';
+import { IsRemoved, OptionalText } from '../../common/validators';
 import { CurrencyDto } from './currency.dto';
 
 export class CreateIssuerDto {
@@ -25,14 +25,29 @@ export class CreateIssuerDto {
   @IsOptional()
   @IsBoolean()
   active?: boolean;
+
+  /** Removed in release 4.10.0: sent as null it is ignored, any other value is refused. */
+  @ApiHideProperty()
+  @IsRemoved()
+  orderNumber?: null;
+
+  /** Removed in release 4.10.0: sent as null it is ignored, any other value is refused. */
+  @ApiHideProperty()
+  @IsRemoved()
+  orderQuote?: null;
 }
 
 export class UpdateIssuerDto extends PartialType(PickType(CreateIssuerDto, ['name', 'description', 'active'] as const)) {}
 
 export class IssuerDto {
+  @ApiProperty({ format: 'uuid' })
   id: string;
   /** The issuer's serial number. */
+  @ApiProperty({ type: 'integer' })
   sn: number;
+  /** The code of the currency it issues. */
+  @ApiProperty({ example: 'USD' })
+  currencyCode: string;
   name: string;
   description: string | null;
   active: boolean;
@@ -48,5 +63,5 @@ export class IssuerResponseDto {
 export class IssuerListDto {
   status: 'ok';
   message: string;
-  issuers: IssuerDto[];
+  records: IssuerDto[];
 }

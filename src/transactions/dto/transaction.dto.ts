@@ -42,6 +42,10 @@ export class TransactionFilterDto {
   @UuidList()
   issuerIds?: string[];
 
+  /** Operations these organizations take part in (staff; for others, within their own). */
+  @UuidList()
+  orgIds?: string[];
+
   @ApiPropertyOptional({ type: [String] })
   @IsOptional()
   @IsArray()

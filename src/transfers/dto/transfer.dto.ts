@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsObject, ValidateNested } from 'class-validator';
+import { CalculationDto } from '../../commissions/dto/calculation.dto';
 import type { JsonDecimal } from '../../common/json-decimal';
 import { ApiAmount, IsAmount } from '../../common/money-validators';
 import { OperationTextDto } from '../../common/operation-text.dto';
@@ -33,9 +34,9 @@ export class TransferRequestDto extends OperationTextDto {
   amount: string | number;
 }
 
-export class TransferCalculationDto {
-  status: 'ok';
-  message: string;
+export class TransferCalculationDto extends CalculationDto {
+  /** The currency's code. */
+  @ApiProperty({ example: 'USD' })
   currency: string;
   @ApiAmount(10.5, 'What leaves the payer coin (amount plus commission)')
   payerAmount: JsonDecimal;
