@@ -11,11 +11,22 @@ import { GLOBAL_PREFIX } from './common/http';
 import { serializeJson } from './common/json-decimal';
 import { parseJsonBody } from './common/json-body';
 import { createValidationPipe } from './common/validation';
-import type { AppConfig } from './config/config';
+import type { AppConfig, TrustProxy } from './config/config';
 import { registerPages } from './pages/pages';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+/** A client's X-Request-Id is kept only in this shape (it reaches logs and answers); else the service makes its own. */
+export const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * TRUST_PROXY as Fastify takes it: the proxies' addresses as they are, a number of hops as a trust
+ * function (Fastify 5.12 trusts no one for a bare number), `false` as false. Never `true`: trusting
+ * every X-Forwarded-For entry would let any client choose its address.
+ */
+export function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address: string, hop: number) => hop < trust;
+  return trust;
+}
 
 export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -49,7 +60,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
 export async function createApp(config: AppConfig, databaseUrl: string, logStream?: DestinationStream): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    trustProxy: trustProxyOption(config.trustProxy),
     genReqId: (req: IncomingMessage) => {
       const header = req.headers['x-request-id'];
       const id = typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/config';
-import { startEmbeddedPostgres } from './database/embedded-postgres';
+import { EmbeddedPostgresError, startEmbeddedPostgres } from './database/embedded-postgres';
 
 async function main(): Promise<void> {
   let config;
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     const embedded = await startEmbeddedPostgres(config.dataDir);
     databaseUrl = embedded.url;
     stopDatabase = embedded.stop;
-    process.stdout.write(`Embedded PostgreSQL running with its data in ${config.dataDir}\n`);
+    process.stdout.write(`Embedded PostgreSQL running with its data in ${embedded.dataDir}\n`);
   }
   const app = await createApp(config, databaseUrl);
   if (stopDatabase) {
@@ -39,6 +39,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`finapi failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // A known failure is one sentence for the operator; anything else is a bug and keeps its stack.
+  const known = error instanceof EmbeddedPostgresError;
+  process.stderr.write(
+    `finapi failed to start: ${error instanceof Error ? (known ? error.message : (error.stack ?? error.message)) : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -79,7 +79,16 @@ describe('access control and the actuator', () => {
         .filter((r) => !r.public && r.permissions.length === 0)
         .map(key)
         .sort(),
-    ).toEqual(['DELETE /api/v1/authorization', 'GET /api/v1/profiles/my', 'POST /api/v1/authorization/password'].sort());
+    ).toEqual(
+      [
+        'DELETE /api/v1/authorization',
+        'GET /api/v1/profiles/my',
+        'POST /api/v1/authorization/password',
+        // The caller's own sessions (issue 10, ASVS 7.4).
+        'GET /api/v1/authorization/sessions',
+        'DELETE /api/v1/authorization/sessions/{id}',
+      ].sort(),
+    );
     for (const route of routes) {
       // A public route needs nothing; every other one is held by at least one role.
       if (route.public)
@@ -131,7 +140,9 @@ describe('access control and the actuator', () => {
     expect(health.body.details.database.status).toBe('up');
     const info = await server.request('GET', '/api/v1/actuator/info');
     expect(info.status).toBe(200);
-    expect(info.body).toMatchObject({ name: 'finapi', version: '4.10.0', build: { node: process.version } });
+    expect(info.body).toMatchObject({ name: 'finapi', version: '4.10.0', build: { packageVersion: '4.10.0' } });
+    // The public answer does not tell the runtime's version (issue 10).
+    expect(info.text).not.toContain(process.version);
   });
 
   it('lets administrators manage users and keeps the rules of roles and organizations', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GRANTS, Permission, PERMISSIONS, Role, ROLES } from './permissions';
+import { GRANTS, Permission, PERMISSIONS, permissionsBeyond, Role, ROLES } from './permissions';
 
 type Table = Record<string, { allows: string; roles: string[] }>;
 
@@ -45,5 +45,33 @@ describe('grants in code', () => {
 
   it('are what the README’s role table says', () => {
     expect(readmeTable()).toEqual(codeTable());
+  });
+});
+
+describe('who outranks whom (releases, ending sessions)', () => {
+  const holding = (role: Role) => new Set<Permission>(GRANTS[role]);
+
+  it('gives USER_RELEASER and USER_SESSION_REVOKER to administrators only (specification section 5)', () => {
+    expect(ROLES.filter((r) => GRANTS[r].includes('USER_RELEASER'))).toEqual(['administrator']);
+    expect(ROLES.filter((r) => GRANTS[r].includes('USER_SESSION_REVOKER'))).toEqual(['administrator']);
+  });
+
+  it('lets an administrator act on every role, customers included', () => {
+    for (const role of ROLES) expect({ role, beyond: permissionsBeyond(holding('administrator'), [role]) }).toEqual({ role, beyond: [] });
+  });
+
+  it('names what a staff member lacks to act on an administrator, whatever they were granted to release', () => {
+    // Even holding USER_RELEASER, customer support could not take over an administrator's account.
+    const support = new Set<Permission>([...GRANTS.customer_support, 'USER_RELEASER']);
+    expect(permissionsBeyond(support, ['administrator'])).toEqual(
+      expect.arrayContaining(['BANK_TOP_UP_MANAGER', 'USER_MANAGER', 'USER_SESSION_REVOKER']),
+    );
+    expect(permissionsBeyond(support, ['administrator'])).not.toContain('USER_RELEASER');
+    expect(permissionsBeyond(support, ['cfo'])).toEqual(['CURRENCY_MANAGER', 'ISSUER_MANAGER', 'LEDGER_AUDITOR', 'TRANSACTION_REVERSER']);
+    expect(permissionsBeyond(support, ['individual', 'compliance_specialist'])).toEqual([]);
+  });
+
+  it('counts every role of an account with several memberships', () => {
+    expect(permissionsBeyond(holding('cfo'), ['individual', 'accountant'])).toEqual(['BANK_TOP_UP_MANAGER']);
   });
 });

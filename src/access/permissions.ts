@@ -7,7 +7,8 @@
 export const PERMISSIONS = {
   USER_VIEWER: 'See users, their memberships and states',
   USER_MANAGER: 'Create users and memberships',
-  USER_RELEASER: 'Release users On Hold with a temporary password',
+  USER_RELEASER: 'Release users On Hold (or whose temporary password ran out) with a temporary password',
+  USER_SESSION_REVOKER: "End all of a user's sessions",
   USER_ACTION_VIEWER: 'See the recorded actions of users (logins, holds, releases)',
   LEDGER_AUDITOR: 'Recompute and check the ledger',
   CURRENCY_VIEWER: 'See currencies',
@@ -72,6 +73,7 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
     ...STAFF_READ,
     'USER_MANAGER',
     'USER_RELEASER',
+    'USER_SESSION_REVOKER',
     'LEDGER_AUDITOR',
     'CURRENCY_MANAGER',
     'ISSUER_MANAGER',
@@ -81,10 +83,38 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
   cfo: [...STAFF_READ, 'LEDGER_AUDITOR', 'CURRENCY_MANAGER', 'ISSUER_MANAGER', 'TRANSACTION_REVERSER'],
   accountant: [...STAFF_READ, 'LEDGER_AUDITOR', 'TRANSACTION_REVERSER', 'BANK_TOP_UP_MANAGER'],
   cashier: ['CURRENCY_VIEWER', 'ISSUER_VIEWER', 'COIN_VIEWER', 'TRANSACTION_VIEWER'],
-  compliance_manager: [...STAFF_READ, 'USER_RELEASER'],
+  compliance_manager: [...STAFF_READ],
   compliance_specialist: [...STAFF_READ],
-  customer_support: [...STAFF_READ, 'USER_RELEASER'],
+  customer_support: [...STAFF_READ],
   antifraud_specialist: [...STAFF_READ],
   individual: CUSTOMER,
   merchant: CUSTOMER,
 };
+
+/**
+ * Permissions that act only on the member's own organization (its coins and its money). They give
+ * no power over other users, so they do not count when deciding whether one user outranks another.
+ */
+export const OWN_ORGANIZATION_PERMISSIONS: ReadonlySet<Permission> = new Set<Permission>([
+  'COIN_OWNER',
+  'COIN_MAIN_STATUS_SETTER',
+  'COIN_CLOSURE',
+  'TRANSFER_CREATOR',
+  'TRANSACTION_VIEWER',
+]);
+
+/**
+ * What the roles of an account grant beyond what `holder` holds, leaving out the permissions limited
+ * to the member's own organization. Releasing an account answers its new password, and ending its
+ * sessions acts on it, so both are refused while this is not empty: no one takes over, or acts on,
+ * an account with powers they lack themself.
+ */
+export function permissionsBeyond(holder: ReadonlySet<Permission>, roles: readonly Role[]): Permission[] {
+  const beyond = new Set<Permission>();
+  for (const role of roles) {
+    for (const permission of GRANTS[role]) {
+      if (!holder.has(permission) && !OWN_ORGANIZATION_PERMISSIONS.has(permission)) beyond.add(permission);
+    }
+  }
+  return [...beyond].sort();
+}

@@ -26,9 +26,9 @@ export class ApiListDto {
   records: ApiGroupDto[];
 }
 
+/** What was built and when it started; nothing about the runtime (the public must not learn the Node version). */
 export class BuildDto {
   packageVersion: string;
-  node: string;
   startedAt: string;
   commit: string | null;
 }

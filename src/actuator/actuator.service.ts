@@ -61,7 +61,7 @@ export class ActuatorService implements OnApplicationBootstrap {
     return {
       name: 'finapi',
       version: API_VERSION,
-      build: { packageVersion: API_VERSION, node: process.version, startedAt: this.startedAt, commit: this.commit },
+      build: { packageVersion: API_VERSION, startedAt: this.startedAt, commit: this.commit },
     };
   }
 }

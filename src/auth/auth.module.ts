@@ -5,10 +5,11 @@ import { AuthRepository } from './auth.repository';
 import { AuthService } from './auth.service';
 import { BearerStrategy } from './bearer.strategy';
 import { ReleaseController } from './release.controller';
+import { SessionsController } from './sessions.controller';
 
 @Module({
   imports: [UsersModule],
-  controllers: [AuthController, ReleaseController],
+  controllers: [AuthController, SessionsController, ReleaseController],
   providers: [AuthRepository, AuthService, BearerStrategy],
 })
 export class AuthModule {}

@@ -22,6 +22,15 @@ export interface TokenRow {
   person_type: string;
 }
 
+/** A token as its user's list of sessions shows it: never the token itself. */
+export interface SessionRow {
+  id: string;
+  created_at: Date;
+  expires_at: Date;
+  address: string | null;
+  scope: Principal['scope'];
+}
+
 export function hashToken(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();
 }
@@ -50,11 +59,18 @@ export class AuthRepository {
     return row;
   }
 
-  async insertTokens(tokens: string[], userId: string, membershipIds: string[], scope: Principal['scope'], expiresAt: Date): Promise<void> {
+  async insertTokens(
+    tokens: string[],
+    userId: string,
+    membershipIds: string[],
+    scope: Principal['scope'],
+    expiresAt: Date,
+    address: string,
+  ): Promise<void> {
     await this.db.query(
-      `INSERT INTO auth_tokens (token_hash, user_id, membership_id, scope, expires_at)
-       SELECT unnest($1::bytea[]), $2, unnest($3::uuid[]), $4, $5`,
-      [tokens.map(hashToken), userId, membershipIds, scope, expiresAt],
+      `INSERT INTO auth_tokens (token_hash, user_id, membership_id, scope, expires_at, address)
+       SELECT unnest($1::bytea[]), $2, unnest($3::uuid[]), $4, $5, $6`,
+      [tokens.map(hashToken), userId, membershipIds, scope, expiresAt, address],
     );
   }
 
@@ -62,26 +78,65 @@ export class AuthRepository {
     await this.db.query(`UPDATE auth_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [tokenId]);
   }
 
-  async revokeAll(userId: string): Promise<void> {
-    await this.db.query(`UPDATE auth_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
-  }
-
-  /** Failed logins from an address in the current minute. */
-  async recentFailures(address: string): Promise<number> {
-    const [row] = await this.db.query<{ failures: number }>(
-      `SELECT failures FROM login_failures WHERE address = $1 AND minute = date_trunc('minute', now())`,
-      [address],
+  /** Revokes every token of the user; answers how many were live (not yet expired). */
+  async revokeAll(userId: string): Promise<number> {
+    const rows = await this.db.query<{ live: boolean }>(
+      `UPDATE auth_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING expires_at > now() AS live`,
+      [userId],
     );
-    return row?.failures ?? 0;
+    return rows.filter((r) => r.live).length;
   }
 
-  /** Counts a failed login from an address; now and then drops counts older than an hour. */
-  async countFailure(address: string): Promise<void> {
-    await this.db.query(
-      `INSERT INTO login_failures (address, minute, failures) VALUES ($1, date_trunc('minute', now()), 1)
-       ON CONFLICT (address, minute) DO UPDATE SET failures = login_failures.failures + 1`,
-      [address],
+  /**
+   * Revokes the user's tokens when `when` holds. Sent after every wrong password, also for unknown
+   * logins (`userId` null) and for failures that hold no one, so they all cost the same round trips.
+   */
+  async revokeAllWhen(userId: string | null, when: boolean): Promise<void> {
+    await this.db.query(`UPDATE auth_tokens SET revoked_at = now() WHERE user_id = $1 AND $2::boolean AND revoked_at IS NULL`, [
+      userId,
+      when,
+    ]);
+  }
+
+  /** The user's live tokens, newest first. */
+  async liveSessions(userId: string): Promise<SessionRow[]> {
+    return this.db.query<SessionRow>(
+      `SELECT id, created_at, expires_at, address, scope FROM auth_tokens
+        WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now() ORDER BY created_at DESC, id`,
+      [userId],
+    );
+  }
+
+  /** Revokes one live token of the user; false when the user has no such live token. */
+  async revokeSession(userId: string, tokenId: string): Promise<boolean> {
+    const rows = await this.db.query<{ id: string }>(
+      `UPDATE auth_tokens SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > now() RETURNING id`,
+      [tokenId, userId],
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * Takes one of the address's failed-login slots of the current minute, atomically, before any
+   * password is checked: parallel attempts cannot all read a count under the limit. Answers the
+   * minute the slot belongs to, or undefined when none is left (the caller answers 429).
+   */
+  async takeAttemptSlot(address: string, limit: number): Promise<Date | undefined> {
+    const [row] = await this.db.query<{ minute: Date }>(
+      `INSERT INTO login_failures AS f (address, minute, failures) VALUES ($1, date_trunc('minute', now()), 1)
+       ON CONFLICT (address, minute) DO UPDATE SET failures = f.failures + 1 WHERE f.failures < $2
+       RETURNING f.minute`,
+      [address, limit],
     );
     if (Math.random() < 0.01) await this.db.query(`DELETE FROM login_failures WHERE minute < now() - interval '1 hour'`);
+    return row?.minute;
+  }
+
+  /** Gives a slot back once the password proved right: only failures count against the address. */
+  async giveBackAttemptSlot(address: string, minute: Date): Promise<void> {
+    await this.db.query(`UPDATE login_failures SET failures = failures - 1 WHERE address = $1 AND minute = $2 AND failures > 0`, [
+      address,
+      minute,
+    ]);
   }
 }

@@ -1,22 +1,59 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AccessService } from '../access/access.service';
+import { permissionsBeyond } from '../access/permissions';
 import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { UnitOfWork } from '../database/unit-of-work';
+import type { UserAction } from '../user-actions/user-action.types';
 import { UserActionsService } from '../user-actions/user-actions.service';
 import { PasswordHasher } from '../users/password-hasher';
 import { MembershipRow, UserRow, UsersService } from '../users/users.service';
 import { AuthRepository } from './auth.repository';
-import type { AuthorizationResponseDto, ChangePasswordDto, MemberDto, ReleaseResponseDto, TokenDto } from './dto/authorization.dto';
+import type {
+  AuthorizationResponseDto,
+  ChangePasswordDto,
+  MemberDto,
+  ReleaseResponseDto,
+  SessionDto,
+  TokenDto,
+} from './dto/authorization.dto';
 
 /** The specification's section 3: the third failed validation in a row puts a user On Hold. */
 export const FAILED_VALIDATIONS_BEFORE_HOLD = 3;
 
+/** Added to twice a bcrypt comparison: the least time a wrong password at login takes to answer. */
+const FAILURE_FLOOR_MARGIN_MS = 50;
+
+/** Who releases a user: a member through the API, or the operator through `npm run admin:release` (recorded as actor `cli`). */
+export type Releaser = Principal | 'cli';
+
 const INVALID_CREDENTIALS = () => new ApiError('exception.authorization.invalid_credentials', 'Wrong login or password');
 
-/** Logging in and out, tokens, the three-strike hold, releases and password changes. */
+type UserCredentials = Pick<
+  UserRow,
+  'status' | 'password_change_required' | 'temporary_password_expires_at' | 'temporary_password_used_at'
+>;
+
+/** Why a temporary password can no longer be used to log in, or undefined while it can. */
+export function temporaryPasswordSpent(user: UserCredentials, now = Date.now()): 'expired' | 'used' | undefined {
+  if (!user.temporary_password_expires_at || user.temporary_password_expires_at.getTime() <= now) return 'expired';
+  if (user.temporary_password_used_at) return 'used';
+  return undefined;
+}
+
+/**
+ * Whether an administrator may release the user: On Hold, or left with a temporary password that
+ * expired or was used to log in without the password being changed (else that user could neither
+ * log in nor be released). A fresh, unused temporary password is not replaced.
+ */
+export function awaitsRelease(user: UserCredentials, now = Date.now()): boolean {
+  return user.status === 'on_hold' || (user.password_change_required && temporaryPasswordSpent(user, now) !== undefined);
+}
+
+/** Logging in and out, tokens and sessions, the three-strike hold, releases and password changes. */
 @Injectable()
 export class AuthService {
   constructor(
@@ -30,58 +67,29 @@ export class AuthService {
   ) {}
 
   async login(login: string, password: string, address: string): Promise<AuthorizationResponseDto> {
+    const started = performance.now();
     // Beyond the per-user lockout: an address guessing across many logins is slowed down, before any bcrypt work.
-    if ((await this.tokens.recentFailures(address)) >= this.config.loginFailuresPerMinute) {
-      throw ApiError.tooManyRequests('Too many failed logins from this address; retry in a minute', 60 - new Date().getUTCSeconds());
-    }
+    const slot = await this.takeAttemptSlot(address);
     const user = await this.users.findByLogin(login);
     // Unknown logins are compared against a dummy hash, so they cost the same time as wrong passwords.
     const valid = await this.hasher.verify(password, user?.password_hash);
-    if (!valid) await this.tokens.countFailure(address);
-    if (!user) {
-      await this.actions.record({
-        userId: null,
-        action: 'login_failed',
-        login: login.toLowerCase(),
-        address,
-        details: { reason: 'unknown_login' },
-      });
+    if (!valid || !user) {
+      await this.countFailedValidation(login, address, 'login_failed');
+      await this.paceFailure(started);
       throw INVALID_CREDENTIALS();
     }
-    if (!valid) {
-      await this.uow.run(async () => {
-        const result = await this.users.recordFailure(user.id, FAILED_VALIDATIONS_BEFORE_HOLD);
-        await this.actions.record({
-          userId: user.id,
-          action: 'login_failed',
-          login: user.login,
-          address,
-          details: { failedAttempts: result.failedAttempts },
-        });
-        if (result.wasActive && result.status === 'on_hold') {
-          await this.tokens.revokeAll(user.id);
-          await this.actions.record({
-            userId: user.id,
-            action: 'user_held',
-            login: user.login,
-            address,
-            details: { failedAttempts: result.failedAttempts },
-          });
-        }
-      });
-      throw INVALID_CREDENTIALS();
-    }
+    await this.tokens.giveBackAttemptSlot(address, slot);
     if (user.status === 'on_hold') throw await this.refuseOnHold(user, address);
 
     if (user.password_change_required) {
-      const expired = !user.temporary_password_expires_at || user.temporary_password_expires_at.getTime() <= Date.now();
-      if (expired || user.temporary_password_used_at) {
+      const spent = temporaryPasswordSpent(user);
+      if (spent) {
         await this.actions.record({
           userId: user.id,
           action: 'login_failed',
           login: user.login,
           address,
-          details: { reason: expired ? 'temporary_password_expired' : 'temporary_password_used' },
+          details: { reason: `temporary_password_${spent}` },
         });
         throw new ApiError(
           'exception.authorization.temporary_password_expired',
@@ -97,14 +105,14 @@ export class AuthService {
           address,
           details: { temporaryPassword: true },
         });
-        return this.issue(user, 'password_change');
+        return this.issue(user, 'password_change', address);
       });
     }
 
     const response = await this.uow.run(async () => {
       if (!(await this.users.recordSuccess(user.id))) return undefined;
       await this.actions.record({ userId: user.id, action: 'login_succeeded', login: user.login, address });
-      return this.issue(user, 'full');
+      return this.issue(user, 'full', address);
     });
     if (!response) throw await this.refuseOnHold(user, address);
     return response;
@@ -118,12 +126,18 @@ export class AuthService {
   }
 
   async changePassword(principal: Principal, dto: ChangePasswordDto, address: string): Promise<AuthorizationResponseDto> {
+    // Guessing the current password with a stolen token is guessing a password: the same address limit and hold apply.
+    const slot = await this.takeAttemptSlot(address);
     const user = await this.users.findById(principal.userId);
     if (!user) throw new ApiError('exception.authorization.unauthorized');
     if (!(await this.hasher.verify(dto.currentPassword, user.password_hash))) {
+      // The third failure in a row holds the user, which revokes their tokens (the presented one too).
+      await this.countFailedValidation(user.login, address, 'password_change_failed');
       throw ApiError.invalid('currentPassword', 'is not the current password');
     }
+    await this.tokens.giveBackAttemptSlot(address, slot);
     if (dto.newPassword === dto.currentPassword) throw ApiError.invalid('newPassword', 'must differ from the current password');
+    if (dto.newPassword.toLowerCase() === user.login) throw ApiError.invalid('newPassword', 'must not be the login');
     const passwordHash = await this.hasher.hash(dto.newPassword);
     return this.uow.run(async () => {
       const locked = await this.users.findById(user.id, true);
@@ -133,29 +147,43 @@ export class AuthService {
       await this.users.setPassword(user.id, passwordHash, null);
       await this.tokens.revokeAll(user.id);
       await this.actions.record({ userId: user.id, action: 'password_changed', login: user.login, address });
-      const response = await this.issue({ ...locked, password_change_required: false }, 'full');
+      const response = await this.issue({ ...locked, password_change_required: false }, 'full', address);
       return { ...response, message: 'Password changed' };
     });
   }
 
-  /** Releases a user On Hold: a temporary password, shown once, that only allows changing the password. */
-  async release(id: string, actor: Principal, address: string): Promise<ReleaseResponseDto> {
+  /**
+   * Releases a user with a temporary password, answered once, that only allows changing the password.
+   * Through the API: only a user On Hold or left with a spent temporary password, and only by a
+   * releaser holding every permission the user's roles grant (else 403: no one takes over an account
+   * with powers they lack). Through `npm run admin:release` (`cli`): any user, for recovery.
+   */
+  async release(target: { id: string } | { login: string }, by: Releaser, address: string | null): Promise<ReleaseResponseDto> {
     const temporaryPassword = this.hasher.temporaryPassword();
     const passwordHash = await this.hasher.hash(temporaryPassword);
     const expiresAt = new Date(Date.now() + this.config.temporaryPasswordTtlSeconds * 1000);
     await this.uow.run(async () => {
-      const user = await this.users.findById(id, true);
+      const user = 'id' in target ? await this.users.findById(target.id, true) : await this.users.findByLogin(target.login, true);
       if (!user) throw new ApiError('exception.user.not_found', 'No such user');
-      if (user.status !== 'on_hold') throw new ApiError('exception.user.not_on_hold', 'The user is not On Hold');
-      await this.users.setPassword(id, passwordHash, expiresAt);
-      await this.tokens.revokeAll(id);
+      if (by !== 'cli') {
+        await this.refuseIfOutranked(by, user.id, 'exception.user.release_forbidden', 'release');
+        if (!awaitsRelease(user)) {
+          throw new ApiError('exception.user.not_on_hold', 'The user is not On Hold and has no spent temporary password to replace');
+        }
+      }
+      await this.users.setPassword(user.id, passwordHash, expiresAt);
+      await this.tokens.revokeAll(user.id);
       await this.actions.record({
-        userId: id,
-        actorUserId: actor.userId,
+        userId: user.id,
+        actorUserId: by === 'cli' ? null : by.userId,
         action: 'user_released',
         login: user.login,
         address,
-        details: { temporaryPasswordExpiresAt: expiresAt.toISOString() },
+        details: {
+          temporaryPasswordExpiresAt: expiresAt.toISOString(),
+          wasOnHold: user.status === 'on_hold',
+          ...(by === 'cli' ? { actor: 'cli' } : {}),
+        },
       });
     });
     return {
@@ -166,13 +194,117 @@ export class AuthService {
     };
   }
 
+  /** The caller's live sessions (tokens), newest first; never the tokens themselves. */
+  async sessions(principal: Principal): Promise<SessionDto[]> {
+    const rows = await this.tokens.liveSessions(principal.userId);
+    return rows.map((r) => ({
+      id: r.id,
+      createdAt: r.created_at.toISOString(),
+      expiresAt: r.expires_at.toISOString(),
+      address: r.address,
+      scope: r.scope,
+      current: r.id === principal.tokenId,
+    }));
+  }
+
+  /** Ends one of the caller's live sessions (404 for any other id). */
+  async endSession(principal: Principal, sessionId: string, address: string): Promise<void> {
+    await this.uow.run(async () => {
+      if (!(await this.tokens.revokeSession(principal.userId, sessionId))) {
+        throw new ApiError('exception.session.not_found', 'You have no live session with this id');
+      }
+      await this.actions.record({ userId: principal.userId, action: 'session_ended', address, details: { sessionId } });
+    });
+  }
+
+  /** Ends every session of a user (an administrator's act); answers how many were live. */
+  async endSessionsOf(userId: string, actor: Principal, address: string): Promise<number> {
+    return this.uow.run(async () => {
+      const user = await this.users.findById(userId, true);
+      if (!user) throw new ApiError('exception.user.not_found', 'No such user');
+      await this.refuseIfOutranked(actor, user.id, 'exception.user.sessions_forbidden', 'end the sessions of');
+      const ended = await this.tokens.revokeAll(user.id);
+      await this.actions.record({
+        userId: user.id,
+        actorUserId: actor.userId,
+        action: 'sessions_ended',
+        login: user.login,
+        address,
+        details: { endedSessions: ended },
+      });
+      return ended;
+    });
+  }
+
+  /** 403 when the user's roles grant a permission the actor lacks (beyond their own organization's). */
+  private async refuseIfOutranked(
+    actor: Principal,
+    userId: string,
+    code: 'exception.user.release_forbidden' | 'exception.user.sessions_forbidden',
+    act: string,
+  ): Promise<void> {
+    const roles = (await this.users.memberships(userId)).map((m) => m.role);
+    const beyond = permissionsBeyond(actor.permissions, roles);
+    if (beyond.length) throw new ApiError(code, `You may not ${act} a user holding permissions you lack (${beyond.join(', ')})`);
+  }
+
+  /** Takes one of the address's attempt slots of this minute before any password is checked; 429 when none is left. */
+  private async takeAttemptSlot(address: string): Promise<Date> {
+    const slot = await this.tokens.takeAttemptSlot(address, this.config.loginFailuresPerMinute);
+    if (!slot) {
+      throw ApiError.tooManyRequests(
+        'Too many failed password checks from this address; retry in a minute',
+        60 - new Date().getUTCSeconds(),
+      );
+    }
+    return slot;
+  }
+
+  /**
+   * Counts a wrong password (at login or as the current password of a change) toward the three-strike
+   * hold and records it. The same statements run for unknown logins and for failures that hold no one,
+   * so a wrong password takes the same database round trips whether or not the login exists.
+   */
+  private async countFailedValidation(login: string, address: string, action: 'login_failed' | 'password_change_failed'): Promise<void> {
+    await this.uow.run(async () => {
+      const failure = await this.users.recordFailedValidation(login, FAILED_VALIDATIONS_BEFORE_HOLD);
+      // A user On Hold keeps no live token.
+      await this.tokens.revokeAllWhen(failure?.userId ?? null, failure?.onHold ?? false);
+      const recorded: UserAction[] = failure
+        ? [{ userId: failure.userId, action, login: failure.login, address, details: { failedAttempts: failure.failedAttempts } }]
+        : [{ userId: null, action, login: login.toLowerCase(), address, details: { reason: 'unknown_login' } }];
+      if (failure?.heldNow) {
+        recorded.push({
+          userId: failure.userId,
+          action: 'user_held',
+          login: failure.login,
+          address,
+          details: { failedAttempts: failure.failedAttempts },
+        });
+      }
+      await this.actions.record(...recorded);
+    });
+  }
+
+  /**
+   * A wrong password answers no sooner than twice a bcrypt comparison plus 50 ms after the login
+   * began. The statements are the same for known and unknown logins, but PostgreSQL still spends a
+   * fraction of a millisecond more writing a real user's row than finding none; under the floor
+   * that difference cannot be timed. It costs only failed logins a little time.
+   */
+  private async paceFailure(started: number): Promise<void> {
+    const floor = 2 * this.hasher.comparisonMs + FAILURE_FLOOR_MARGIN_MS;
+    const left = started + floor - performance.now();
+    if (left > 0) await sleep(left);
+  }
+
   private async refuseOnHold(user: UserRow, address: string): Promise<ApiError> {
     await this.actions.record({ userId: user.id, action: 'login_refused_on_hold', login: user.login, address });
     return new ApiError('exception.authorization.user_on_hold', 'The user is On Hold; an administrator must release them');
   }
 
   /** One token per membership; the top-level token is the first membership's. */
-  private async issue(user: UserRow, scope: Principal['scope']): Promise<AuthorizationResponseDto> {
+  private async issue(user: UserRow, scope: Principal['scope'], address: string): Promise<AuthorizationResponseDto> {
     const memberships = await this.users.memberships(user.id);
     if (memberships.length === 0) throw new ApiError('exception.authorization.no_membership', 'The user belongs to no organization');
     const expiresAt = new Date(Date.now() + this.config.tokenTtlSeconds * 1000);
@@ -185,6 +317,7 @@ export class AuthService {
       issued.map((x) => x.membership_id),
       scope,
       expiresAt,
+      address,
     );
     const token = (i: number): TokenDto => ({ token: tokens[i], expiresAt: expiresAt.toISOString() });
     return {

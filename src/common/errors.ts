@@ -49,7 +49,10 @@ export const ERRORS = {
   // Users and organizations
   'exception.user.not_found': { status: 404, message: 'No such user' },
   'exception.user.login_taken': { status: 409, message: 'A user with this login already exists' },
-  'exception.user.not_on_hold': { status: 409, message: 'The user is not On Hold' },
+  'exception.user.not_on_hold': { status: 409, message: 'The user is not On Hold and has no spent temporary password to replace' },
+  'exception.user.release_forbidden': { status: 403, message: 'You may not release a user holding permissions you lack' },
+  'exception.user.sessions_forbidden': { status: 403, message: 'You may not end the sessions of a user holding permissions you lack' },
+  'exception.session.not_found': { status: 404, message: 'No such session' },
   'exception.organization.not_found': { status: 404, message: 'No such organization' },
 
   // Currencies and issuers

@@ -13,7 +13,7 @@ import {
   ValidationArguments,
   ValidationOptions,
 } from 'class-validator';
-import { PASSWORD_MAX_BYTES, PASSWORD_MIN_BYTES } from '../config/config';
+import { passwordProblem } from '../config/password-policy';
 import { ApiError } from './api-error';
 
 /** A path parameter that must be a UUID: malformed is a 400, never a database error. */
@@ -74,24 +74,23 @@ export function UuidList(): PropertyDecorator {
   );
 }
 
-/** A password of 8 to 72 bytes (bcrypt's limit); longer is rejected rather than truncated. */
-export function IsPassword(options?: ValidationOptions): PropertyDecorator {
+/**
+ * A password someone chooses: 8 to 72 bytes (bcrypt's limit; longer is refused rather than cut), not
+ * one of the most common passwords, and not the login held by the sibling property `loginProperty`.
+ */
+export function IsPassword(options: ValidationOptions & { loginProperty?: string } = {}): PropertyDecorator {
+  const { loginProperty, ...validationOptions } = options;
+  const problem = (args: ValidationArguments) => {
+    const login = loginProperty ? (args.object as Record<string, unknown>)[loginProperty] : undefined;
+    return passwordProblem(args.value, typeof login === 'string' ? login : undefined);
+  };
   return (target: object, propertyName: string | symbol) =>
     registerDecorator({
       name: 'isPassword',
       target: target.constructor,
       propertyName: propertyName as string,
-      options: {
-        message: `must be a string of ${PASSWORD_MIN_BYTES} to ${PASSWORD_MAX_BYTES} bytes`,
-        ...options,
-      },
-      validator: {
-        validate(value: unknown) {
-          if (typeof value !== 'string') return false;
-          const bytes = Buffer.byteLength(value, 'utf8');
-          return bytes >= PASSWORD_MIN_BYTES && bytes <= PASSWORD_MAX_BYTES;
-        },
-      },
+      options: { message: (args: ValidationArguments) => problem(args) ?? '', ...validationOptions },
+      validator: { validate: (_: unknown, args: ValidationArguments) => problem(args) === undefined },
     });
 }
 

@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { passwordProblem } from './password-policy';
+
+export { PASSWORD_MAX_BYTES, PASSWORD_MIN_BYTES } from './password-policy';
 
 /** The service's settings, read once from the environment and validated before anything starts. */
 export interface AppConfig {
@@ -18,7 +22,14 @@ export interface AppConfig {
   temporaryPasswordTtlSeconds: number;
   /** Failed logins one client address may make per minute before logins from it answer 429. */
   loginFailuresPerMinute: number;
+  /**
+   * Which proxies are trusted to say the client's address in X-Forwarded-For: none (false), a number
+   * of hops, or the proxies' addresses and ranges. Never every entry: that lets a client choose its address.
+   */
+  trustProxy: TrustProxy;
 }
+
+export type TrustProxy = false | number | string[];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -41,8 +52,40 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return value;
 }
 
-export const PASSWORD_MIN_BYTES = 8;
-export const PASSWORD_MAX_BYTES = 72;
+/** The names proxy-addr (Fastify's trustProxy) accepts for ranges of addresses. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY: unset or `false`, a number of hops, or a comma-separated list of proxy addresses and CIDR ranges. */
+export function parseTrustProxy(raw: string | undefined): TrustProxy {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) throw new ConfigError('TRUST_PROXY', `must be at most 10 hops, got ${hops}`);
+    return hops;
+  }
+  if (value === 'true') {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      'must be false, a number of proxy hops (e.g. 1) or a comma-separated list of proxy addresses; "true" would trust every X-Forwarded-For entry, so any client could choose its address',
+    );
+  }
+  const entries = value.split(',').map((e) => e.trim());
+  const bad = entries.find((e) => !isProxyAddress(e));
+  if (bad !== undefined) {
+    throw new ConfigError('TRUST_PROXY', `must be false, a number of hops, or proxy addresses and CIDR ranges, got "${bad}"`);
+  }
+  return entries;
+}
 
 /** Reads and validates the environment; throws a ConfigError naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -69,10 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   let adminPassword = env.ADMIN_PASSWORD ?? '';
   const adminPasswordGenerated = adminPassword === '';
   if (adminPasswordGenerated) adminPassword = randomBytes(12).toString('base64url');
-  const bytes = Buffer.byteLength(adminPassword, 'utf8');
-  if (bytes < PASSWORD_MIN_BYTES || bytes > PASSWORD_MAX_BYTES) {
-    throw new ConfigError('ADMIN_PASSWORD', `must be ${PASSWORD_MIN_BYTES} to ${PASSWORD_MAX_BYTES} bytes long`);
-  }
+  const problem = passwordProblem(adminPassword, adminLogin);
+  if (problem) throw new ConfigError('ADMIN_PASSWORD', problem);
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
@@ -87,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dbPoolSize: int(env, 'DB_POOL_SIZE', 20, 1, 500),
     temporaryPasswordTtlSeconds: int(env, 'TEMPORARY_PASSWORD_TTL_SECONDS', 24 * 3600, 1, 30 * 24 * 3600),
     loginFailuresPerMinute: int(env, 'LOGIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }
 

@@ -60,12 +60,16 @@ function pathOf(request: FastifyRequest): string {
 
 /**
  * Security headers: every answer says nosniff; the pages and Swagger UI also get a CSP, refuse
- * framing and send no referrer. API answers are JSON and keep only nosniff.
+ * framing and send no referrer. API answers are JSON, keep nosniff and are never stored by a cache:
+ * they carry tokens, temporary passwords and balances.
  */
 export function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   void reply.header('X-Content-Type-Options', 'nosniff');
   const path = pathOf(request);
-  if (path === '/api' || path.startsWith('/api/')) return;
+  if (path === '/api' || path.startsWith('/api/')) {
+    void reply.header('Cache-Control', 'no-store');
+    return;
+  }
   void reply.header('Content-Security-Policy', path.startsWith('/swagger/') || path === '/swagger' ? SWAGGER_CSP : PAGE_CSP);
   void reply.header('X-Frame-Options', 'DENY');
   void reply.header('Referrer-Policy', 'no-referrer');

@@ -7,12 +7,15 @@ export type UserActionKind =
   | 'user_released'
   | 'user_created'
   | 'password_changed'
+  | 'password_change_failed'
+  | 'session_ended'
+  | 'sessions_ended'
   | 'logout';
 
 export interface UserAction {
   /** The user the action is about (null for a failed login under an unknown login). */
   userId: string | null;
-  /** Who did it, when not the user themself. */
+  /** Who did it, when not the user themself (null with `details.actor` naming a non-user actor, such as `cli`). */
   actorUserId?: string | null;
   action: UserActionKind;
   login?: string | null;

@@ -17,16 +17,18 @@ export interface UserActionRow {
 export class UserActionsRepository {
   constructor(private readonly db: Database) {}
 
-  async insert(action: UserAction): Promise<void> {
+  /** Inserts the actions in one statement. */
+  async insert(actions: UserAction[]): Promise<void> {
     await this.db.query(
-      `INSERT INTO user_actions (user_id, actor_user_id, action, login, address, details) VALUES ($1, $2, $3, $4, $5, $6)`,
+      `INSERT INTO user_actions (user_id, actor_user_id, action, login, address, details)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::jsonb[])`,
       [
-        action.userId,
-        action.actorUserId ?? null,
-        action.action,
-        action.login ?? null,
-        action.address ?? null,
-        JSON.stringify(action.details ?? {}),
+        actions.map((a) => a.userId),
+        actions.map((a) => a.actorUserId ?? null),
+        actions.map((a) => a.action),
+        actions.map((a) => a.login ?? null),
+        actions.map((a) => a.address ?? null),
+        actions.map((a) => JSON.stringify(a.details ?? {})),
       ],
     );
   }

@@ -9,9 +9,9 @@ import { UserActionsRepository } from './user-actions.repository';
 export class UserActionsService {
   constructor(private readonly actions: UserActionsRepository) {}
 
-  /** Recorded inside the open transaction when there is one, so the action and its effect commit together. */
-  record(action: UserAction): Promise<void> {
-    return this.actions.insert(action);
+  /** Recorded inside the open transaction when there is one, so the actions and their effect commit together; several in one statement. */
+  record(...actions: UserAction[]): Promise<void> {
+    return this.actions.insert(actions);
   }
 
   async page(userId: string, request: PageRequestDto): Promise<Page<UserActionDto>> {

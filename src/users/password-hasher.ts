@@ -3,7 +3,7 @@ import { compare, hash } from 'bcrypt';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { ConcurrencyGate } from '../common/concurrency-gate';
-import { APP_CONFIG, AppConfig } from '../config/config';
+import { APP_CONFIG, AppConfig, PASSWORD_MAX_BYTES } from '../config/config';
 
 /**
  * How many bcrypt operations may run at once: one per CPU, and never more than libuv's threadpool.
@@ -25,17 +25,28 @@ export class PasswordHasher implements OnModuleInit {
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
+  /** How long one comparison takes at the configured cost, measured at start. */
+  comparisonMs = 0;
+
   async onModuleInit(): Promise<void> {
     // Compared against when a login is unknown, so unknown and known logins take the same time.
     this.dummyHash = await this.hash(randomBytes(16).toString('hex'));
+    const started = performance.now();
+    await this.verify(randomBytes(16).toString('hex'), undefined);
+    this.comparisonMs = performance.now() - started;
   }
 
   hash(password: string): Promise<string> {
     return this.gate.run(() => hash(password, this.config.bcryptCost));
   }
 
+  /**
+   * Whether the password matches. bcrypt reads only the first 72 bytes, so a longer password never
+   * matches (it is compared against the dummy hash, taking the same time) instead of being cut.
+   */
   verify(password: string, passwordHash: string | undefined): Promise<boolean> {
-    return this.gate.run(() => compare(password, passwordHash ?? this.dummyHash)).then((ok) => ok && passwordHash !== undefined);
+    const usable = passwordHash !== undefined && Buffer.byteLength(password, 'utf8') <= PASSWORD_MAX_BYTES;
+    return this.gate.run(() => compare(password, usable ? passwordHash : this.dummyHash)).then((ok) => ok && usable);
   }
 
   /** A temporary password for a released user: 96 random bits, easy to type. */

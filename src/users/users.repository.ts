@@ -31,6 +31,15 @@ export interface MembershipRow {
   person_type: string;
 }
 
+/** A failed validation as counted: `heldNow` when this very failure put the user On Hold. */
+export interface FailedValidation {
+  userId: string;
+  login: string;
+  failedAttempts: number;
+  onHold: boolean;
+  heldNow: boolean;
+}
+
 export interface UserSearch {
   statuses?: string[];
   roles?: string[];
@@ -48,8 +57,8 @@ const MEMBERSHIP_COLUMNS = `m.id AS membership_id, m.user_id, m.role, o.id AS or
 export class UsersRepository {
   constructor(private readonly db: Database) {}
 
-  async findByLogin(login: string): Promise<UserRow | undefined> {
-    const [row] = await this.db.query<UserRow>('SELECT * FROM users WHERE login = $1', [login.toLowerCase()]);
+  async findByLogin(login: string, lock = false): Promise<UserRow | undefined> {
+    const [row] = await this.db.query<UserRow>(`SELECT * FROM users WHERE login = $1${lock ? ' FOR UPDATE' : ''}`, [login.toLowerCase()]);
     return row;
   }
 
@@ -73,21 +82,29 @@ export class UsersRepository {
   }
 
   /**
-   * Counts a failed validation atomically; the failure that reaches `holdAfter` puts the user On Hold.
-   * Returns the state before and after, so the caller knows whether this attempt caused the hold.
+   * Counts a failed validation of the login's password atomically; the failure that reaches `holdAfter`
+   * puts the user On Hold. One statement whether or not the login exists (undefined when it does not),
+   * so a wrong password costs an unknown login the same round trips as a known one.
    */
-  async recordFailure(userId: string, holdAfter: number): Promise<{ wasActive: boolean; status: UserStatus; failedAttempts: number }> {
-    const [row] = await this.db.query<{ old_status: UserStatus; status: UserStatus; failed_attempts: number }>(
-      `WITH old AS (SELECT id, status FROM users WHERE id = $1 FOR UPDATE)
+  async recordFailedValidation(login: string, holdAfter: number): Promise<FailedValidation | undefined> {
+    const [row] = await this.db.query<{ id: string; login: string; old_status: UserStatus; status: UserStatus; failed_attempts: number }>(
+      `WITH old AS (SELECT id, status FROM users WHERE login = $1 FOR UPDATE)
        UPDATE users u SET failed_attempts = u.failed_attempts + 1,
               status = CASE WHEN u.failed_attempts + 1 >= $2 THEN 'on_hold' ELSE u.status END,
               held_at = CASE WHEN u.status = 'active' AND u.failed_attempts + 1 >= $2 THEN now() ELSE u.held_at END,
               updated_at = now()
          FROM old WHERE u.id = old.id
-       RETURNING old.status AS old_status, u.status, u.failed_attempts`,
-      [userId, holdAfter],
+       RETURNING u.id, u.login, old.status AS old_status, u.status, u.failed_attempts`,
+      [login.toLowerCase(), holdAfter],
     );
-    return { wasActive: row.old_status === 'active', status: row.status, failedAttempts: row.failed_attempts };
+    if (!row) return undefined;
+    return {
+      userId: row.id,
+      login: row.login,
+      failedAttempts: row.failed_attempts,
+      onHold: row.status === 'on_hold',
+      heldNow: row.old_status === 'active' && row.status === 'on_hold',
+    };
   }
 
   /** Resets the failure count if the user is still active; false if a parallel failure held them. */

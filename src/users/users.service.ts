@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Role, STAFF_ROLES } from '../access/permissions';
-import type { Principal, UserStatus } from '../access/principal';
+import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
 import { Page, pageOf, PageRequestDto } from '../common/paging.dto';
 import { APP_CONFIG, AppConfig } from '../config/config';
@@ -11,9 +11,9 @@ import type { UserActionDto } from '../user-actions/dto/user-action.dto';
 import { UserActionsService } from '../user-actions/user-actions.service';
 import { CreateUserDto, USER_SORT_FIELDS, UserRecordDto, UserViewDto } from './dto/users.dto';
 import { PasswordHasher } from './password-hasher';
-import { MembershipRow, UserRow, UsersRepository, UserSearch } from './users.repository';
+import { FailedValidation, MembershipRow, UserRow, UsersRepository, UserSearch } from './users.repository';
 
-export type { MembershipRow, UserRow } from './users.repository';
+export type { FailedValidation, MembershipRow, UserRow } from './users.repository';
 
 /** Which organization types a role may belong to. */
 const ROLE_ORGANIZATIONS: Record<Role, OrganizationType[]> = Object.fromEntries(
@@ -48,7 +48,17 @@ export class UsersService implements OnApplicationBootstrap {
 
   /** Creates the first administrator when ADMIN_LOGIN does not exist yet. */
   async onApplicationBootstrap(): Promise<void> {
-    if (await this.users.findByLogin(this.config.adminLogin)) return;
+    if (await this.users.findByLogin(this.config.adminLogin)) {
+      if (!this.config.adminPasswordGenerated) {
+        // Silence here once cost an operator their way back in: say plainly that the variable did nothing.
+        this.logger.warn(
+          `ADMIN_PASSWORD is set but the administrator "${this.config.adminLogin}" already exists, so it was ignored: ` +
+            `the password was not changed. To regain access, run "npm run admin:release -- ${this.config.adminLogin}" ` +
+            `(see "Recovering access" in the README) and unset ADMIN_PASSWORD.`,
+        );
+      }
+      return;
+    }
     const passwordHash = await this.hasher.hash(this.config.adminPassword);
     const created = await this.uow.run(async () => {
       const id = await this.users.insertUser(this.config.adminLogin, 'Administrator', passwordHash);
@@ -138,8 +148,9 @@ export class UsersService implements OnApplicationBootstrap {
     return this.userActions.page(id, page);
   }
 
-  findByLogin(login: string): Promise<UserRow | undefined> {
-    return this.users.findByLogin(login);
+  /** The user by login (case-insensitive), locked for update when asked (inside a unit of work). */
+  findByLogin(login: string, lock = false): Promise<UserRow | undefined> {
+    return this.users.findByLogin(login, lock);
   }
 
   /** The user, locked for update when asked (inside a unit of work). */
@@ -151,9 +162,9 @@ export class UsersService implements OnApplicationBootstrap {
     return this.users.memberships([userId]);
   }
 
-  /** Counts a failed validation; the one that reaches `holdAfter` puts the user On Hold. */
-  recordFailure(userId: string, holdAfter: number): Promise<{ wasActive: boolean; status: UserStatus; failedAttempts: number }> {
-    return this.users.recordFailure(userId, holdAfter);
+  /** Counts a failed validation of the login's password; the one that reaches `holdAfter` puts the user On Hold. */
+  recordFailedValidation(login: string, holdAfter: number): Promise<FailedValidation | undefined> {
+    return this.users.recordFailedValidation(login, holdAfter);
   }
 
   recordSuccess(userId: string): Promise<boolean> {

@@ -4,6 +4,9 @@ import { ROLES } from '../../access/permissions';
 import { IsPassword } from '../../common/validators';
 import { OrganizationRefDto } from '../../organizations/dto/organization.dto';
 
+/** What a password field takes in: far beyond any password, which a longer one could not be (72 bytes at most). */
+const PASSWORD_FIELD_MAX_LENGTH = 1024;
+
 export class AuthorizationRequestDto {
   /** The user's login; compared case-insensitively. */
   @ApiProperty({ example: 'admin' })
@@ -12,23 +15,26 @@ export class AuthorizationRequestDto {
   @MaxLength(200)
   login: string;
 
-  /** The user's password (at most 72 bytes). */
+  /** The user's password. Passwords are at most 72 bytes: a longer one never matches (it is not cut). */
   @ApiProperty({ example: 'change-me-now', format: 'password' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(72)
+  @MaxLength(PASSWORD_FIELD_MAX_LENGTH)
   password: string;
 }
 
 export class ChangePasswordDto {
-  /** The current (or temporary) password. */
+  /**
+   * The current (or temporary) password. A wrong one counts as a failed validation: the third in a
+   * row puts the user On Hold, like wrong passwords at login.
+   */
   @ApiProperty({ format: 'password' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(72)
+  @MaxLength(PASSWORD_FIELD_MAX_LENGTH)
   currentPassword: string;
 
-  /** The new password: 8 to 72 bytes, different from the current one. */
+  /** The new password: 8 to 72 bytes, different from the current one, not one of the most common passwords, not the login. */
   @ApiProperty({ format: 'password' })
   @IsPassword()
   newPassword: string;
@@ -85,4 +91,45 @@ export class ReleaseResponseDto {
   /** When the temporary password stops working. */
   @ApiProperty({ format: 'date-time' })
   expiresAt: string;
+}
+
+export class SessionDto {
+  /** The session's id (its token's), for `DELETE /api/v1/authorization/sessions/{id}`; never the token itself. */
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  /** When the token was issued (UTC). */
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  /** When the token stops working (UTC). */
+  @ApiProperty({ format: 'date-time' })
+  expiresAt: string;
+  /** The client address the token was issued to (null for tokens issued before addresses were kept). */
+  @ApiProperty({ type: String, nullable: true })
+  address: string | null;
+  /** `password_change` for a token issued for a temporary password. */
+  @ApiProperty({ enum: ['full', 'password_change'] })
+  scope: 'full' | 'password_change';
+  /** True for the token this request presented. */
+  current: boolean;
+}
+
+export class SessionListResponseDto {
+  status: 'ok';
+  message: string;
+  /** The caller's live sessions, newest first. */
+  records: SessionDto[];
+}
+
+export class SessionEndedResponseDto {
+  status: 'ok';
+  message: string;
+  action: 'SESSION_ENDED';
+}
+
+export class SessionsEndedResponseDto {
+  status: 'ok';
+  message: string;
+  action: 'SESSIONS_ENDED';
+  /** How many live sessions were ended. */
+  endedSessions: number;
 }

@@ -13,9 +13,9 @@ export class CreateUserDto {
   @Matches(/^[A-Za-z0-9._@-]{3,64}$/, { message: 'must be 3 to 64 letters, digits and . _ @ -' })
   login: string;
 
-  /** 8 to 72 bytes. */
+  /** 8 to 72 bytes; not one of the most common passwords, not the login. */
   @ApiProperty({ format: 'password' })
-  @IsPassword()
+  @IsPassword({ loginProperty: 'login' })
   password: string;
 
   /** Display name, 1 to 200 characters. */

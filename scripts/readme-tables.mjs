@@ -1,0 +1,37 @@
+// Rewrites the README's tables that are made from code: the error table (src/common/errors.ts) and
+// the role table (src/access/permissions.ts). Run `npm run docs` after changing either; unit tests
+// fail while the README and the code disagree.
+import { createRequire } from 'node:module';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const require = createRequire(import.meta.url);
+const { ERRORS } = require(join(root, 'dist/src/common/errors.js'));
+const { PERMISSIONS, GRANTS, ROLES } = require(join(root, 'dist/src/access/permissions.js'));
+
+const cell = (text) => String(text).replace(/\|/g, '\\|');
+const errors = ['| code | status | message |', '|---|---|---|', ...Object.entries(ERRORS).map(([c, e]) => `| \`${c}\` | ${e.status} | ${cell(e.message)} |`)];
+const roleOrder = ['administrator', 'cfo', 'accountant', 'cashier', 'compliance_manager', 'compliance_specialist', 'customer_support', 'antifraud_specialist', 'individual', 'merchant'].filter((r) => ROLES.includes(r));
+const roles = [
+  `| permission | what it allows | ${roleOrder.join(' | ')} |`,
+  `|---|---|${roleOrder.map(() => '---|').join('')}`,
+  ...Object.entries(PERMISSIONS).map(([p, what]) => `| \`${p}\` | ${cell(what)} | ${roleOrder.map((r) => (GRANTS[r].includes(p) ? '✓' : ' ')).join(' | ')} |`),
+];
+
+function replaceTable(text, header, rows) {
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => l.startsWith(header));
+  if (start < 0) throw new Error(`README.md has no table starting with "${header}"`);
+  let end = start;
+  while (end < lines.length && lines[end].startsWith('|')) end++;
+  lines.splice(start, end - start, ...rows);
+  return lines.join('\n');
+}
+
+const path = join(root, 'README.md');
+let readme = readFileSync(path, 'utf8');
+readme = replaceTable(readme, '| code | status | message |', errors);
+readme = replaceTable(readme, '| permission | what it allows |', roles);
+writeFileSync(path, readme);
+console.log('README.md: error and role tables rewritten from the code');

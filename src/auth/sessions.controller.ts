@@ -1,0 +1,40 @@
+import { Controller, Delete, Get, Req } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequirePermissions } from '../access/access.decorators';
+import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
+import { ErrorResponseDto } from '../common/error-response.dto';
+import { clientAddress } from '../common/http';
+import { UuidParam } from '../common/validators';
+import { AuthService } from './auth.service';
+import { SessionEndedResponseDto, SessionListResponseDto } from './dto/authorization.dto';
+
+/** The caller's own sessions (ASVS 7.4): see every live token and end any of them. */
+@ApiTags('authorization')
+@Controller('authorization/sessions')
+export class SessionsController {
+  constructor(private readonly auth: AuthService) {}
+
+  /** Lists the caller's live tokens: id, issued, expires, client address and whether it is the one presented. */
+  @Get()
+  @RequirePermissions()
+  @ApiOperation({ summary: "List the caller's live sessions" })
+  @ApiOkResponse({ type: SessionListResponseDto })
+  async list(@CurrentPrincipal() principal: Principal): Promise<SessionListResponseDto> {
+    return { status: 'ok', message: 'OK', records: await this.auth.sessions(principal) };
+  }
+
+  /** Ends one of the caller's sessions (the current one too); another user's or an ended one is a 404. */
+  @Delete(':id')
+  @RequirePermissions()
+  @ApiOperation({ summary: 'End one of the caller’s sessions' })
+  @ApiOkResponse({ type: SessionEndedResponseDto })
+  @ApiNotFoundResponse({ description: 'exception.session.not_found', type: ErrorResponseDto })
+  async end(
+    @UuidParam('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: ApiRequest,
+  ): Promise<SessionEndedResponseDto> {
+    await this.auth.endSession(principal, id, clientAddress(request));
+    return { status: 'ok', message: 'Session ended', action: 'SESSION_ENDED' };
+  }
+}
