@@ -572,6 +572,7 @@ describe('12. a first start as root, from a directory the database user cannot e
           HOME: process.env.HOME,
           PORT: String(port),
           HOST: '127.0.0.1',
+          ADMIN_LOGIN,
           ADMIN_PASSWORD,
           BCRYPT_COST: '4',
           LOG_LEVEL: 'warn',

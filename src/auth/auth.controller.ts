@@ -16,7 +16,7 @@ export class AuthController {
   @Post()
   @HttpCode(200)
   @Public()
-  @ApiOperation({ summary: 'Log in with login and password' })
+  @ApiOperation({ summary: 'Log in with login and password', operationId: 'login' })
   @ApiOkResponse({ type: AuthorizationResponseDto })
   @ApiUnauthorizedResponse({ description: 'Wrong login or password (same answer for an unknown login)', type: ErrorResponseDto })
   @ApiForbiddenResponse({ description: 'exception.authorization.user_on_hold: the user is On Hold', type: ErrorResponseDto })

@@ -105,7 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
   }
-  const adminLogin = (env.ADMIN_LOGIN?.trim() || 'admin').toLowerCase();
+  const adminLogin = (env.ADMIN_LOGIN?.trim() || 'admin@finapi.local').toLowerCase();
   if (!/^[a-z0-9._@-]{3,64}$/.test(adminLogin)) {
     throw new ConfigError('ADMIN_LOGIN', 'must be 3 to 64 characters of letters, digits and . _ @ -');
   }

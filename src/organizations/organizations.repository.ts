@@ -2,6 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import type { OrganizationType } from './organization.types';
 
+/** How to reach an organization: shown as an operation's sender or recipient. */
+export interface OrganizationContact {
+  email?: string | null;
+  phoneNumber?: string | null;
+}
+
 export interface OrganizationRow {
   id: string;
   type: OrganizationType;
@@ -11,8 +17,11 @@ export interface OrganizationRow {
 export class OrganizationsRepository {
   constructor(private readonly db: Database) {}
 
-  async insert(type: OrganizationType, name: string): Promise<string> {
-    const [row] = await this.db.query<{ id: string }>(`INSERT INTO organizations (type, name) VALUES ($1, $2) RETURNING id`, [type, name]);
+  async insert(type: OrganizationType, name: string, contact: OrganizationContact): Promise<string> {
+    const [row] = await this.db.query<{ id: string }>(
+      `INSERT INTO organizations (type, name, email, phone_number) VALUES ($1, $2, $3, $4) RETURNING id`,
+      [type, name, contact.email ?? null, contact.phoneNumber ?? null],
+    );
     return row.id;
   }
 

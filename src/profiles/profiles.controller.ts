@@ -3,31 +3,19 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermissions } from '../access/access.decorators';
 import { CurrentPrincipal, Principal } from '../access/principal';
 import { ProfileDto } from './dto/profile.dto';
+import { ProfilesService } from './profiles.service';
 
 @ApiTags('profiles')
 @Controller('profiles')
 export class ProfilesController {
-  /** The caller: user, the membership's organization and role, and its permissions. */
+  constructor(private readonly profiles: ProfilesService) {}
+
+  /** The caller: user, person and contact, the membership's organization and role, its permissions, and every membership. */
   @Get('my')
   @RequirePermissions()
-  @ApiOperation({ summary: "The caller's profile" })
+  @ApiOperation({ summary: "The caller's profile", operationId: 'getMyProfile' })
   @ApiOkResponse({ type: ProfileDto })
-  my(@CurrentPrincipal() principal: Principal): ProfileDto {
-    // The strategy read all of it with the token, in one query (AuthRepository.principalRow).
-    const { user, organization } = principal;
-    return {
-      status: 'ok',
-      message: 'OK',
-      user: { id: principal.userId, login: user.login, name: user.name, status: user.status },
-      role: principal.role,
-      organization: {
-        id: principal.organizationId,
-        type: principal.organizationType,
-        name: organization.name,
-        identificationStatus: organization.identificationStatus,
-        contract_info: { id: organization.contractId, personType: organization.personType },
-      },
-      permissions: [...principal.permissions].sort(),
-    };
+  my(@CurrentPrincipal() principal: Principal): Promise<ProfileDto> {
+    return this.profiles.my(principal);
   }
 }

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { UsersModule } from '../users/users.module';
 import { ProfilesController } from './profiles.controller';
+import { ProfilesService } from './profiles.service';
 
-@Module({ controllers: [ProfilesController] })
+@Module({ imports: [UsersModule], controllers: [ProfilesController], providers: [ProfilesService] })
 export class ProfilesModule {}

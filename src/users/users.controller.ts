@@ -7,7 +7,7 @@ import { clientAddress } from '../common/http';
 import { PageRequestDto } from '../common/paging.dto';
 import { UuidParam } from '../common/validators';
 import { UserActionPageDto } from '../user-actions/dto/user-action.dto';
-import { CreateUserDto, UserPageDto, UserResponseDto, UserViewDto } from './dto/users.dto';
+import { CreatedUserDto, CreateUserDto, UserPageDto, UserResponseDto, UserViewDto } from './dto/users.dto';
 import { UsersService } from './users.service';
 
 @ApiTags('users')
@@ -19,11 +19,11 @@ export class UsersController {
   @Post()
   @RequirePermissions('USER_MANAGER')
   @ApiOperation({ summary: 'Create a user' })
-  @ApiCreatedResponse({ type: UserResponseDto })
+  @ApiCreatedResponse({ type: CreatedUserDto })
   @ApiNotFoundResponse({ description: 'organizationId does not exist', type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'exception.user.login_taken', type: ErrorResponseDto })
-  async create(@Body() dto: CreateUserDto, @CurrentPrincipal() actor: Principal, @Req() request: ApiRequest): Promise<UserResponseDto> {
-    return { status: 'ok', message: 'User created', user: await this.users.create(dto, actor, clientAddress(request)) };
+  async create(@Body() dto: CreateUserDto, @CurrentPrincipal() actor: Principal, @Req() request: ApiRequest): Promise<CreatedUserDto> {
+    return { status: 'ok', message: 'User created', ...(await this.users.create(dto, actor, clientAddress(request))) };
   }
 
   /** Searches users by status, role and login. */

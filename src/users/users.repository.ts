@@ -15,8 +15,26 @@ export interface UserRow {
   temporary_password_expires_at: Date | null;
   temporary_password_used_at: Date | null;
   held_at: Date | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  email_verified: boolean;
+  phone_number: string | null;
+  phone_verified: boolean;
   created_at: Date;
   updated_at: Date;
+}
+
+/** A new user: a password (or a temporary one until `temporaryUntil`), names and contact. */
+export interface NewUser {
+  login: string;
+  name: string;
+  passwordHash: string;
+  temporaryUntil: Date | null;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  phoneNumber: string | null;
 }
 
 export interface MembershipRow {
@@ -41,6 +59,8 @@ export interface FailedValidation {
 }
 
 export interface UserSearch {
+  ids?: string[];
+  identificationStatus?: string[];
   statuses?: string[];
   roles?: string[];
   login?: string;
@@ -64,6 +84,17 @@ export class UsersRepository {
 
   async findById(id: string, lock = false): Promise<UserRow | undefined> {
     const [row] = await this.db.query<UserRow>(`SELECT * FROM users WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+    return row;
+  }
+
+  /** The user with every membership's organization and role, in one query. */
+  async withMemberships(id: string): Promise<(UserRow & { memberships: { organizationId: string; roleName: Role }[] }) | undefined> {
+    const [row] = await this.db.query<UserRow & { memberships: { organizationId: string; roleName: Role }[] }>(
+      `SELECT u.*, (SELECT json_agg(json_build_object('organizationId', m.organization_id, 'roleName', m.role) ORDER BY m.created_at, m.id)
+                      FROM memberships m WHERE m.user_id = u.id) AS memberships
+         FROM users u WHERE u.id = $1`,
+      [id],
+    );
     return row;
   }
 
@@ -135,10 +166,21 @@ export class UsersRepository {
   }
 
   /** Inserts a user unless the login is taken; returns undefined when it is. */
-  async insertUser(login: string, name: string, passwordHash: string): Promise<string | undefined> {
+  async insertUser(user: NewUser): Promise<string | undefined> {
     const [row] = await this.db.query<{ id: string }>(
-      `INSERT INTO users (login, name, password_hash) VALUES ($1, $2, $3) ON CONFLICT (login) DO NOTHING RETURNING id`,
-      [login.toLowerCase(), name, passwordHash],
+      `INSERT INTO users (login, name, password_hash, password_change_required, temporary_password_expires_at, first_name, last_name, email, phone_number)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (login) DO NOTHING RETURNING id`,
+      [
+        user.login.toLowerCase(),
+        user.name,
+        user.passwordHash,
+        user.temporaryUntil !== null,
+        user.temporaryUntil,
+        user.firstName,
+        user.lastName,
+        user.email,
+        user.phoneNumber,
+      ],
     );
     return row?.id;
   }
@@ -154,6 +196,13 @@ export class UsersRepository {
   async search(search: UserSearch): Promise<{ total: number; rows: UserRow[] }> {
     const where: string[] = [];
     const params: unknown[] = [];
+    if (search.ids?.length) where.push(`u.id = ANY($${params.push(search.ids)}::uuid[])`);
+    if (search.identificationStatus?.length) {
+      where.push(
+        `EXISTS (SELECT 1 FROM memberships m JOIN organizations o ON o.id = m.organization_id
+                  WHERE m.user_id = u.id AND o.identification_status = ANY($${params.push(search.identificationStatus)}::text[]))`,
+      );
+    }
     if (search.statuses?.length) where.push(`u.status = ANY($${params.push(search.statuses)}::text[])`);
     if (search.roles?.length) {
       where.push(`EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = u.id AND m.role = ANY($${params.push(search.roles)}::text[]))`);

@@ -9,11 +9,30 @@ import { OrganizationType, SUPPORT_ORGANIZATION_ID } from '../organizations/orga
 import { OrganizationsService } from '../organizations/organizations.service';
 import type { UserActionDto } from '../user-actions/dto/user-action.dto';
 import { UserActionsService } from '../user-actions/user-actions.service';
-import { CreateUserDto, USER_SORT_FIELDS, UserRecordDto, UserViewDto } from './dto/users.dto';
+import { ContactDto, CreateUserDto, USER_SORT_FIELDS, UserRecordDto, UserViewDto } from './dto/users.dto';
 import { PasswordHasher } from './password-hasher';
 import { FailedValidation, MembershipRow, UserRow, UsersRepository, UserSearch } from './users.repository';
 
 export type { FailedValidation, MembershipRow, UserRow } from './users.repository';
+
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+/** A user created: the record, and the temporary password when none was given (shown once). */
+export interface CreatedUser {
+  user: UserRecordDto;
+  temporaryPassword?: string;
+  temporaryPasswordExpiresAt?: string;
+}
+
+/** A user's contact, leaving out what the service does not know. */
+export function contactOf(user: Pick<UserRow, 'email' | 'email_verified' | 'phone_number' | 'phone_verified'>): ContactDto {
+  return {
+    ...(user.email ? { email: user.email } : {}),
+    emailVerified: user.email_verified,
+    ...(user.phone_number ? { phoneNumber: user.phone_number } : {}),
+    phoneVerified: user.phone_verified,
+  };
+}
 
 /** Which organization types a role may belong to. */
 const ROLE_ORGANIZATIONS: Record<Role, OrganizationType[]> = Object.fromEntries(
@@ -61,7 +80,16 @@ export class UsersService implements OnApplicationBootstrap {
     }
     const passwordHash = await this.hasher.hash(this.config.adminPassword);
     const created = await this.uow.run(async () => {
-      const id = await this.users.insertUser(this.config.adminLogin, 'Administrator', passwordHash);
+      const id = await this.users.insertUser({
+        login: this.config.adminLogin,
+        name: 'Administrator',
+        passwordHash,
+        temporaryUntil: null,
+        firstName: null,
+        lastName: null,
+        email: EMAIL.test(this.config.adminLogin) ? this.config.adminLogin : null,
+        phoneNumber: null,
+      });
       if (!id) return false;
       await this.users.insertMembership(id, SUPPORT_ORGANIZATION_ID, 'administrator');
       await this.userActions.record({
@@ -82,7 +110,8 @@ export class UsersService implements OnApplicationBootstrap {
     }
   }
 
-  async create(dto: CreateUserDto, actor: Principal, address: string): Promise<UserRecordDto> {
+  /** Creates a user with one membership; without a password, with a temporary one answered once. */
+  async create(dto: CreateUserDto, actor: Principal, address: string): Promise<CreatedUser> {
     let organizationId = dto.organizationId;
     if (organizationId) {
       const organization = await this.organizations.find(organizationId);
@@ -91,14 +120,28 @@ export class UsersService implements OnApplicationBootstrap {
         throw ApiError.invalid('role', `cannot belong to an organization of type ${organization.type}`);
       }
     }
-    const passwordHash = await this.hasher.hash(dto.password);
+    const temporaryPassword = dto.password === undefined ? this.hasher.temporaryPassword() : undefined;
+    const temporaryUntil = temporaryPassword ? new Date(Date.now() + this.config.temporaryPasswordTtlSeconds * 1000) : null;
+    const passwordHash = await this.hasher.hash(dto.password ?? temporaryPassword!);
+    const login = dto.login.toLowerCase();
+    const email = dto.email?.toLowerCase() ?? (EMAIL.test(login) ? login : null);
+    const name = dto.name ?? ([dto.firstName, dto.lastName].filter(Boolean).join(' ') || login);
     const id = await this.uow.run(async () => {
-      const userId = await this.users.insertUser(dto.login, dto.name, passwordHash);
+      const userId = await this.users.insertUser({
+        login,
+        name,
+        passwordHash,
+        temporaryUntil,
+        firstName: dto.firstName ?? null,
+        lastName: dto.lastName ?? null,
+        email,
+        phoneNumber: dto.phoneNumber ?? null,
+      });
       if (!userId) throw new ApiError('exception.user.login_taken', 'A user with this login already exists');
       if (!organizationId) {
         organizationId =
           dto.role === 'individual' || dto.role === 'merchant'
-            ? await this.organizations.create(dto.role, dto.name)
+            ? await this.organizations.create(dto.role, name, { email, phoneNumber: dto.phoneNumber })
             : SUPPORT_ORGANIZATION_ID;
       }
       await this.users.insertMembership(userId, organizationId, dto.role);
@@ -106,13 +149,16 @@ export class UsersService implements OnApplicationBootstrap {
         userId,
         actorUserId: actor.userId,
         action: 'user_created',
-        login: dto.login.toLowerCase(),
+        login,
         address,
-        details: { role: dto.role, organizationId },
+        details: { role: dto.role, organizationId, temporaryPassword: temporaryPassword !== undefined },
       });
       return userId;
     });
-    return this.get(id);
+    return {
+      user: await this.get(id),
+      ...(temporaryPassword ? { temporaryPassword, temporaryPasswordExpiresAt: temporaryUntil!.toISOString() } : {}),
+    };
   }
 
   async get(id: string): Promise<UserRecordDto> {
@@ -149,6 +195,11 @@ export class UsersService implements OnApplicationBootstrap {
   }
 
   /** The user by login (case-insensitive), locked for update when asked (inside a unit of work). */
+  /** The user and all their memberships, for their profile. */
+  withMemberships(id: string): ReturnType<UsersRepository['withMemberships']> {
+    return this.users.withMemberships(id);
+  }
+
   findByLogin(login: string, lock = false): Promise<UserRow | undefined> {
     return this.users.findByLogin(login, lock);
   }
@@ -185,7 +236,12 @@ export class UsersService implements OnApplicationBootstrap {
       id: user.id,
       login: user.login,
       name: user.name,
+      firstName: user.first_name,
+      lastName: user.last_name,
+      contact: contactOf(user),
       status: user.status,
+      active: user.status === 'active',
+      banned: user.status === 'on_hold',
       failedAttempts: user.failed_attempts,
       passwordChangeRequired: user.password_change_required,
       heldAt: user.held_at ? user.held_at.toISOString() : null,

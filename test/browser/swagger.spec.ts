@@ -45,10 +45,10 @@ describe('browser: Swagger UI', () => {
       await shows(page.locator('.swagger-ui .info .description'), 'press Authorize');
 
       // Without a token the guarded call is refused.
-      const unauthorized = await responseOf(await execute(page, 'ProfilesController_my'));
+      const unauthorized = await responseOf(await execute(page, 'getMyProfile'));
       expect(unauthorized.status).toBe('401');
 
-      const login = await execute(page, 'AuthController_login', { login: ADMIN_LOGIN, password: ADMIN_PASSWORD });
+      const login = await execute(page, 'login', { login: ADMIN_LOGIN, password: ADMIN_PASSWORD });
       const answer = await responseOf(login);
       expect(answer.status).toBe('200');
       const token: string = JSON.parse(answer.body).authorizationToken.token;
@@ -64,7 +64,7 @@ describe('browser: Swagger UI', () => {
       await modal.getByRole('button', { name: 'Close' }).click();
       await modal.waitFor({ state: 'hidden' });
 
-      const profile = page.locator('[id$="-ProfilesController_my"].opblock');
+      const profile = page.locator('[id$="-getMyProfile"].opblock');
       await profile.getByRole('button', { name: 'Execute' }).click();
       await profile.locator('.live-responses-table tr.response .response-col_status').filter({ hasText: '200' }).waitFor();
       const my = await responseOf(profile);

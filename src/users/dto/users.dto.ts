@@ -1,28 +1,76 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsIn, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsEmail,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { ROLES } from '../../access/permissions';
 import { PageDto, PageRequestDto, SortOrder } from '../../common/paging.dto';
-import { IsPassword } from '../../common/validators';
-import { ORGANIZATION_TYPES } from '../../organizations/organization.types';
+import { IsPassword, UuidList } from '../../common/validators';
+import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../organizations/organization.types';
+
+/** A phone number in international form: an optional `+` and 6 to 15 digits. */
+const PHONE = /^\+?[0-9]{6,15}$/;
 
 export class CreateUserDto {
-  /** 3 to 64 letters, digits and `. _ @ -`; stored lower-cased. */
-  @ApiProperty({ example: 'alice' })
+  /** 3 to 64 letters, digits and `. _ @ -`, usually an e-mail address or a phone number; stored lower-cased. */
+  @ApiProperty({ example: 'alice@example.com' })
   @IsString()
-  @Matches(/^[A-Za-z0-9._@-]{3,64}$/, { message: 'must be 3 to 64 letters, digits and . _ @ -' })
+  @Matches(/^[A-Za-z0-9._@+-]{3,64}$/, { message: 'must be 3 to 64 letters, digits and . _ @ + -' })
   login: string;
 
-  /** 8 to 72 bytes; not one of the most common passwords, not the login. */
-  @ApiProperty({ format: 'password' })
+  /**
+   * 8 to 72 bytes; not one of the most common passwords, not the login. Without it the user gets a
+   * temporary password, answered once, that must be changed at the first login.
+   */
+  @ApiPropertyOptional({ format: 'password' })
+  @IsOptional()
   @IsPassword({ loginProperty: 'login' })
-  password: string;
+  password?: string;
 
-  /** Display name, 1 to 200 characters. */
+  /** Display name, 1 to 200 characters; defaults to first and last name, else the login. */
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
-  name: string;
+  name?: string;
+
+  @ApiPropertyOptional({ maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  firstName?: string;
+
+  @ApiPropertyOptional({ maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  lastName?: string;
+
+  /** Defaults to the login when the login is an e-mail address. */
+  @ApiPropertyOptional({ format: 'email', maxLength: 254 })
+  @IsOptional()
+  @IsEmail()
+  @MaxLength(254)
+  email?: string;
+
+  @ApiPropertyOptional({ example: '+37060000000', pattern: PHONE.source })
+  @IsOptional()
+  @IsString()
+  @Matches(PHONE, { message: 'must be a phone number: an optional + and 6 to 15 digits' })
+  phoneNumber?: string;
 
   @ApiProperty({ enum: ROLES })
   @IsIn(ROLES)
@@ -41,6 +89,16 @@ export const USER_STATUSES = ['active', 'on_hold'] as const;
 export const USER_SORT_FIELDS = ['createdAt', 'login', 'name', 'status'] as const;
 
 export class UserFilterDto {
+  @UuidList()
+  ids?: string[];
+
+  /** Users in an organization with one of these identification statuses. */
+  @ApiPropertyOptional({ enum: IDENTIFICATION_STATUSES, isArray: true })
+  @IsOptional()
+  @ArrayMaxSize(10)
+  @IsIn(IDENTIFICATION_STATUSES, { each: true })
+  identificationStatus?: string[];
+
   @ApiPropertyOptional({ enum: USER_STATUSES, isArray: true })
   @IsOptional()
   @ArrayMaxSize(10)
@@ -102,13 +160,33 @@ export class UserMembershipDto {
   organization: MembershipOrganizationDto;
 }
 
+/** How to reach a user; an address or number the service does not know is left out. */
+export class ContactDto {
+  @ApiPropertyOptional({ format: 'email' })
+  email?: string;
+  emailVerified: boolean;
+  @ApiPropertyOptional({ example: '+37060000000' })
+  phoneNumber?: string;
+  phoneVerified: boolean;
+}
+
 export class UserRecordDto {
+  @ApiProperty({ format: 'uuid' })
   id: string;
   login: string;
   name: string;
+  @ApiProperty({ type: String, nullable: true })
+  firstName: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  lastName: string | null;
+  contact: ContactDto;
   /** `active` or `on_hold`. */
   @ApiProperty({ enum: USER_STATUSES })
   status: string;
+  /** True while the user can log in (not On Hold). */
+  active: boolean;
+  /** True while the user is On Hold. */
+  banned: boolean;
   failedAttempts: number;
   passwordChangeRequired: boolean;
   /** When the user was put On Hold; null while active. */
@@ -125,6 +203,14 @@ export class UserResponseDto {
   status: 'ok';
   message: string;
   user: UserRecordDto;
+}
+
+export class CreatedUserDto extends UserResponseDto {
+  /** Only when the request gave no password: shown once; the user must change it at the first login. */
+  temporaryPassword?: string;
+  /** When that temporary password stops working. */
+  @ApiPropertyOptional({ format: 'date-time' })
+  temporaryPasswordExpiresAt?: string;
 }
 
 export class UserPageDto extends PageDto {
