@@ -9,4 +9,5 @@ module.exports = {
   testTimeout: 60000,
   maxWorkers: 2,
   forceExit: true,
+  testSequencer: '<rootDir>/test/sequencer.js',
 };

@@ -8,6 +8,7 @@ import type { DestinationStream } from 'pino';
 import { API_VERSION } from './actuator/actuator.service';
 import { AppModule } from './app.module';
 import { GLOBAL_PREFIX } from './common/http';
+import { finishDocument } from './common/openapi';
 import { serializeJson } from './common/json-decimal';
 import { parseJsonBody } from './common/json-body';
 import { createValidationPipe } from './common/validation';
@@ -43,6 +44,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
         'Every error answers `{status: "error", code, message, errors[], requestId}`.',
     )
     .setVersion(API_VERSION)
+    .setLicense('MIT', 'https://opensource.org/licenses/MIT')
     .addBearerAuth(
       {
         type: 'http',
@@ -53,7 +55,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
       'bearer',
     )
     .build();
-  return SwaggerModule.createDocument(app, config);
+  return finishDocument(SwaggerModule.createDocument(app, config));
 }
 
 /** Builds the whole application; main.ts, the tests' server and the benchmark all start it this way. */
@@ -93,6 +95,17 @@ export async function createApp(config: AppConfig, databaseUrl: string, logStrea
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
+  // A browser app on another origin may call the API only from CORS_ORIGINS; no cookies are involved, so no credentials.
+  if (config.corsOrigins.length) {
+    app.enableCors({
+      origin: config.corsOrigins,
+      credentials: false,
+      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+      exposedHeaders: ['X-Request-Id', 'Idempotent-Replayed', 'Retry-After'],
+      maxAge: 600,
+    });
+  }
   app.setGlobalPrefix(GLOBAL_PREFIX);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();

@@ -1,6 +1,6 @@
 import { aUser, login } from './helpers/actors';
 import { aCoin, aCurrency, anIssuer, expectError, expectStatus, fund, transfer } from './helpers/money';
-import { ADMIN_PASSWORD, request, startServer, TestServer } from './helpers/server';
+import { ADMIN_PASSWORD, request, startExpectingFailure, startServer, TestServer } from './helpers/server';
 import { moneyWorld } from './helpers/world';
 
 describe('the wire contract', () => {
@@ -275,5 +275,50 @@ describe('11. the default administrator login is e-mail shaped', () => {
     expectStatus(answer, 200);
     const profile = await server.request('GET', '/api/v1/profiles/my', { token: answer.body.authorizationToken.token });
     expect(profile.body.profile.contact.email).toBe('admin@finapi.local');
+  });
+});
+
+describe('16. CORS', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' });
+  });
+  afterAll(() => server.stop());
+
+  it('answers a preflight from an allowed origin, without credentials, and exposes the headers clients read', async () => {
+    const preflight = await request(server.url, 'OPTIONS', '/api/v1/transfers', {
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, idempotency-key',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('idempotency-key');
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    const answer = await request(server.url, 'GET', '/api/v1/actuator/info', { headers: { origin: 'http://localhost:5173' } });
+    expect(answer.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(answer.headers.get('access-control-expose-headers')).toBe('X-Request-Id, Idempotent-Replayed, Retry-After');
+  });
+
+  it('says nothing to another origin, and nothing to anyone without CORS_ORIGINS', async () => {
+    const other = await request(server.url, 'GET', '/api/v1/actuator/info', { headers: { origin: 'https://evil.example.com' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    const plain = await startServer();
+    try {
+      const none = await request(plain.url, 'GET', '/api/v1/actuator/info', { headers: { origin: 'https://app.example.com' } });
+      expect(none.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await plain.stop();
+    }
+  });
+
+  it('refuses to start with an origin that is not one', async () => {
+    const failed = await startExpectingFailure({
+      CORS_ORIGINS: 'https://app.example.com/path',
+      DATABASE_URL: 'postgres://x@127.0.0.1:1/x',
+    });
+    expect(failed.output).toContain('Invalid configuration: CORS_ORIGINS must be origins like https://app.example.com');
   });
 });

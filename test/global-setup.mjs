@@ -17,6 +17,8 @@ function freePort() {
 }
 
 export default async function globalSetup() {
+  // Every API answer of the e2e suites is recorded here; test/openapi-answers.e2e.spec.ts (run last) checks them against the document.
+  process.env.FINAPI_RECORD_DIR ??= await mkdtemp(join(tmpdir(), 'finapi-answers-'));
   if (process.env.TEST_DATABASE_URL) return; // an external server was given
   const dir = await mkdtemp(join(tmpdir(), 'finapi-test-'));
   await chmod(dir, 0o755); // the server runs as an unprivileged user when we are root

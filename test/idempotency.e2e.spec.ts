@@ -164,6 +164,37 @@ describe('Idempotency-Key on money-moving requests', () => {
     expect(await balanceOf(server, alice.token, target.serial)).toBe('7.00');
   });
 
+  it('answers a key reused with another body with 422 on every money-moving route, and changes nothing', async () => {
+    const [a, b] = await pair();
+    const again = (method: string, path: string, token: string, k: string, body: object) =>
+      server.request(method, path, { token, headers: { 'idempotency-key': k }, body });
+    // a bank top-up
+    const topUpKey = key();
+    expectStatus(await again('POST', '/api/v1/bank-top-ups', admin, topUpKey, { coinSerial: a.serial, amount: '1.00' }), 201);
+    expectError(
+      await again('POST', '/api/v1/bank-top-ups', admin, topUpKey, { coinSerial: a.serial, amount: '2.00' }),
+      422,
+      'exception.idempotency.key_reused',
+    );
+    // a reversal
+    const sent = await transfer(server, alice.token, a.serial, b.serial, '1.00');
+    const reverseKey = key();
+    const path = `/api/v1/transactions/${sent.body.process.id}/reverse`;
+    expectStatus(await again('POST', path, admin, reverseKey, { description: 'first' }), 201);
+    expectError(await again('POST', path, admin, reverseKey, { description: 'second' }), 422, 'exception.idempotency.key_reused');
+    // closing with PUT
+    const empty = await world.coin(alice);
+    const closeKey = key();
+    expectStatus(await again('PUT', `/api/v1/close/coin/${empty.serial}`, alice.token, closeKey, {}), 200);
+    expectError(
+      await again('PUT', `/api/v1/close/coin/${empty.serial}`, alice.token, closeKey, { transferToCoinSerial: a.serial }),
+      422,
+      'exception.idempotency.key_reused',
+    );
+    expect(await balanceOf(server, alice.token, a.serial)).toBe('101.00');
+    await expectBalancedLedger(server, admin);
+  });
+
   it('rejects an invalid key with 400: too long, empty, or not printable', async () => {
     const [a, b] = await pair();
     expectError(await transfer(server, alice.token, a.serial, b.serial, '1.00', { key: 'k'.repeat(300) }), 400, 'exception.validation');

@@ -1,12 +1,5 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBearerAuth,
-  ApiForbiddenResponse,
-  ApiInternalServerErrorResponse,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import type { Permission } from './permissions';
 
@@ -14,15 +7,9 @@ export const ACCESS_KEY = 'finapi:access';
 
 export type AccessRule = { public: true } | { public: false; permissions: Permission[]; allowPasswordChange?: boolean };
 
-const commonErrors = [
-  ApiBadRequestResponse({ description: 'Invalid input', type: ErrorResponseDto }),
-  ApiTooManyRequestsResponse({ description: 'Rate limited', type: ErrorResponseDto }),
-  ApiInternalServerErrorResponse({ description: 'A bug: never expected', type: ErrorResponseDto }),
-];
-
 /** Opens a route to everyone, logged in or not. */
 export function Public(): MethodDecorator & ClassDecorator {
-  return applyDecorators(SetMetadata(ACCESS_KEY, { public: true } satisfies AccessRule), ...commonErrors);
+  return applyDecorators(SetMetadata(ACCESS_KEY, { public: true } satisfies AccessRule));
 }
 
 /**
@@ -39,7 +26,6 @@ export function RequirePermissions(...permissions: Permission[]): MethodDecorato
       description: permissions.length ? `Requires ${permissions.join(', ')}` : 'A password change is required first',
       type: ErrorResponseDto,
     }),
-    ...commonErrors,
   );
 }
 
@@ -49,6 +35,5 @@ export function PasswordChangeRoute(): MethodDecorator {
     SetMetadata(ACCESS_KEY, { public: false, permissions: [], allowPasswordChange: true } satisfies AccessRule),
     ApiBearerAuth('bearer'),
     ApiUnauthorizedResponse({ description: 'No token, or an expired or revoked one', type: ErrorResponseDto }),
-    ...commonErrors,
   );
 }

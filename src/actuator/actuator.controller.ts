@@ -1,10 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public, RequirePermissions } from '../access/access.decorators';
 import { LedgerService } from '../ledger/ledger.service';
 import { ErrorResponseDto } from '../common/error-response.dto';
-import { ApiListDto, InfoDto, LedgerCheckDto } from './actuator.dto';
+import { ApiListDto, HealthDto, HealthIndicatorDto, InfoDto, LedgerCheckDto } from './actuator.dto';
 import { ActuatorService } from './actuator.service';
 
 @ApiTags('actuator')
@@ -20,7 +20,7 @@ export class ActuatorController {
   /** Every API with the permissions it requires and the roles that hold them, grouped by module. */
   @Get('api-list')
   @Public()
-  @ApiOperation({ summary: 'List every API with its permissions and roles' })
+  @ApiOperation({ summary: 'List every API with its permissions and roles', operationId: 'apiList' })
   @ApiOkResponse({ type: ApiListDto })
   apiList(): ApiListDto {
     return this.actuator.apiList();
@@ -29,16 +29,18 @@ export class ActuatorController {
   /** Readiness: answers 200 when the database answers a ping, else 503. */
   @Get('health')
   @Public()
-  @HealthCheck()
-  @ApiOperation({ summary: 'Health with a database ping' })
+  @HealthCheck({ swaggerDocumentation: false })
+  @ApiOperation({ summary: 'Health with a database ping', operationId: 'health' })
+  @ApiOkResponse({ type: HealthDto })
   @ApiServiceUnavailableResponse({ description: 'The database does not answer', type: ErrorResponseDto })
+  @ApiExtraModels(HealthIndicatorDto)
   check(): Promise<HealthCheckResult> {
     return this.health.check([() => this.db.pingCheck('database', { timeout: 3000 })]);
   }
 
   @Get('info')
   @Public()
-  @ApiOperation({ summary: 'Service name, API version and build' })
+  @ApiOperation({ summary: 'Service name, API version and build', operationId: 'info' })
   @ApiOkResponse({ type: InfoDto })
   info(): InfoDto {
     return this.actuator.info();
@@ -47,7 +49,7 @@ export class ActuatorController {
   /** Recomputes every coin balance from its ledger entries and checks every operation sums to zero. */
   @Get('ledger-check')
   @RequirePermissions('LEDGER_AUDITOR')
-  @ApiOperation({ summary: 'Check the ledger' })
+  @ApiOperation({ summary: 'Check the ledger', operationId: 'ledgerCheck' })
   @ApiOkResponse({ type: LedgerCheckDto })
   async ledgerCheck(): Promise<LedgerCheckDto> {
     const result = await this.ledger.check();

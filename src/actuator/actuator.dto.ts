@@ -49,3 +49,26 @@ export class LedgerCheckDto {
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } })
   mismatches: Record<string, string>[];
 }
+
+export class HealthIndicatorDto {
+  @ApiProperty({ enum: ['up', 'down'] })
+  status: string;
+  /** Milliseconds the ping took. */
+  @ApiProperty({ type: 'integer', required: false })
+  responseTime?: number;
+  /** Why it is down. */
+  @ApiProperty({ required: false })
+  message?: string;
+}
+
+/** Terminus' health answer: `database` is the only indicator. */
+export class HealthDto {
+  @ApiProperty({ enum: ['ok'] })
+  status: 'ok';
+  @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/HealthIndicatorDto' } })
+  info: Record<string, HealthIndicatorDto>;
+  @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/HealthIndicatorDto' } })
+  error: Record<string, HealthIndicatorDto>;
+  @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/HealthIndicatorDto' } })
+  details: Record<string, HealthIndicatorDto>;
+}

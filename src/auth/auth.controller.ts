@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse, ApiForbiddenResponse } from '@nestjs/swagger';
+import {
+  ApiForbiddenResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { PasswordChangeRoute, Public } from '../access/access.decorators';
 import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
 import { ErrorResponseDto } from '../common/error-response.dto';
@@ -20,6 +27,7 @@ export class AuthController {
   @ApiOkResponse({ type: AuthorizationResponseDto })
   @ApiUnauthorizedResponse({ description: 'Wrong login or password (same answer for an unknown login)', type: ErrorResponseDto })
   @ApiForbiddenResponse({ description: 'exception.authorization.user_on_hold: the user is On Hold', type: ErrorResponseDto })
+  @ApiTooManyRequestsResponse({ description: 'Too many failed logins from this address this minute', type: ErrorResponseDto })
   login(@Body() dto: AuthorizationRequestDto, @Req() request: ApiRequest): Promise<AuthorizationResponseDto> {
     return this.auth.login(dto.login, dto.password, clientAddress(request));
   }
@@ -27,7 +35,7 @@ export class AuthController {
   /** Revokes the presented token. */
   @Delete()
   @PasswordChangeRoute()
-  @ApiOperation({ summary: 'Log out: revoke the presented token' })
+  @ApiOperation({ summary: 'Log out: revoke the presented token', operationId: 'logout' })
   @ApiOkResponse({ type: LogoutResponseDto })
   async logout(@CurrentPrincipal() principal: Principal, @Req() request: ApiRequest): Promise<LogoutResponseDto> {
     await this.auth.logout(principal, clientAddress(request));
@@ -38,8 +46,9 @@ export class AuthController {
   @Post('password')
   @HttpCode(200)
   @PasswordChangeRoute()
-  @ApiOperation({ summary: 'Change the password (required after a release)' })
+  @ApiOperation({ summary: 'Change the password (required after a release)', operationId: 'changePassword' })
   @ApiOkResponse({ type: AuthorizationResponseDto })
+  @ApiTooManyRequestsResponse({ description: 'Too many failed validations from this address this minute', type: ErrorResponseDto })
   changePassword(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: ChangePasswordDto,

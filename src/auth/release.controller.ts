@@ -22,7 +22,7 @@ export class ReleaseController {
   @Post(':id/release')
   @HttpCode(200)
   @RequirePermissions('USER_RELEASER')
-  @ApiOperation({ summary: 'Release a user On Hold with a temporary password' })
+  @ApiOperation({ summary: 'Release a user On Hold with a temporary password', operationId: 'releaseUser' })
   @ApiOkResponse({ type: ReleaseResponseDto })
   @ApiForbiddenResponse({
     description: 'exception.access.permission_missing, or exception.user.release_forbidden: the user holds permissions the releaser lacks',
@@ -40,7 +40,7 @@ export class ReleaseController {
   /** Ends every live session (token) of a user, e.g. of a lost device or a leaving employee. */
   @Delete(':id/sessions')
   @RequirePermissions('USER_SESSION_REVOKER')
-  @ApiOperation({ summary: "End all of a user's sessions" })
+  @ApiOperation({ summary: "End all of a user's sessions", operationId: 'endUserSessions' })
   @ApiOkResponse({ type: SessionsEndedResponseDto })
   @ApiForbiddenResponse({
     description: 'exception.access.permission_missing, or exception.user.sessions_forbidden: the user holds permissions the caller lacks',

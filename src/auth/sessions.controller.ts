@@ -17,7 +17,7 @@ export class SessionsController {
   /** Lists the caller's live tokens: id, issued, expires, client address and whether it is the one presented. */
   @Get()
   @RequirePermissions()
-  @ApiOperation({ summary: "List the caller's live sessions" })
+  @ApiOperation({ summary: "List the caller's live sessions", operationId: 'listSessions' })
   @ApiOkResponse({ type: SessionListResponseDto })
   async list(@CurrentPrincipal() principal: Principal): Promise<SessionListResponseDto> {
     return { status: 'ok', message: 'OK', records: await this.auth.sessions(principal) };
@@ -26,7 +26,7 @@ export class SessionsController {
   /** Ends one of the caller's sessions (the current one too); another user's or an ended one is a 404. */
   @Delete(':id')
   @RequirePermissions()
-  @ApiOperation({ summary: 'End one of the caller’s sessions' })
+  @ApiOperation({ summary: 'End one of the caller’s sessions', operationId: 'endSession' })
   @ApiOkResponse({ type: SessionEndedResponseDto })
   @ApiNotFoundResponse({ description: 'exception.session.not_found', type: ErrorResponseDto })
   async end(

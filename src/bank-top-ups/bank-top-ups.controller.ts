@@ -16,7 +16,7 @@ export class BankTopUpsController {
   @Post()
   @RequirePermissions('BANK_TOP_UP_MANAGER')
   @Idempotent()
-  @ApiOperation({ summary: 'Bank top-up of a coin' })
+  @ApiOperation({ summary: 'Bank top-up of a coin', operationId: 'createBankTopUp' })
   @ApiCreatedResponse({ type: OperationResultDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async topUp(@Body() dto: BankTopUpDto): Promise<OperationResultDto> {

@@ -26,7 +26,7 @@ export class CoinsController {
   /** Opens a coin for the caller's organization; the first coin of a currency becomes its main one. */
   @Post('coins')
   @RequirePermissions('COIN_OWNER')
-  @ApiOperation({ summary: 'Open a coin' })
+  @ApiOperation({ summary: 'Open a coin', operationId: 'createCoin' })
   @ApiCreatedResponse({ type: CoinResponseDto })
   @ApiNotFoundResponse({ description: 'No such issuer', type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'The issuer or currency is inactive', type: ErrorResponseDto })
@@ -36,7 +36,7 @@ export class CoinsController {
 
   @Get('coins')
   @RequirePermissions('COIN_OWNER')
-  @ApiOperation({ summary: "The organization's coins" })
+  @ApiOperation({ summary: "The organization's coins", operationId: 'listCoins' })
   @ApiOkResponse({ type: CoinListDto })
   async list(@CurrentPrincipal() principal: Principal): Promise<CoinListDto> {
     return { status: 'ok', message: 'OK', coins: await this.coins.list(principal) };
@@ -46,7 +46,7 @@ export class CoinsController {
   @Post('coins/view')
   @HttpCode(200)
   @RequirePermissions('COIN_VIEWER')
-  @ApiOperation({ summary: 'Search all coins (staff)' })
+  @ApiOperation({ summary: 'Search all coins (staff)', operationId: 'viewCoins' })
   @ApiOkResponse({ type: CoinPageDto })
   view(@Body() dto: CoinViewDto): Promise<CoinPageDto> {
     return this.coins.view(dto);
@@ -56,7 +56,7 @@ export class CoinsController {
   @Post('coins/set-main')
   @HttpCode(200)
   @RequirePermissions('COIN_MAIN_STATUS_SETTER')
-  @ApiOperation({ summary: 'Make a coin the main one of its currency' })
+  @ApiOperation({ summary: 'Make a coin the main one of its currency', operationId: 'setMainCoin' })
   @ApiOkResponse({ type: CoinResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'The coin is closed or inactive', type: ErrorResponseDto })
@@ -66,7 +66,7 @@ export class CoinsController {
 
   @Get('coins/:serial')
   @RequirePermissions('COIN_OWNER')
-  @ApiOperation({ summary: 'One of the organization’s coins' })
+  @ApiOperation({ summary: 'One of the organization’s coins', operationId: 'getCoin' })
   @ApiOkResponse({ type: CoinResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async get(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
@@ -93,7 +93,7 @@ export class CoinsController {
   @HttpCode(200)
   @RequirePermissions('COIN_CLOSURE')
   @Idempotent()
-  @ApiOperation({ summary: 'Close a coin' })
+  @ApiOperation({ summary: 'Close a coin', operationId: 'closeCoin' })
   @ApiOkResponse({ type: CloseCoinResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async close(

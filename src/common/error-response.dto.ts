@@ -1,3 +1,6 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ERRORS } from './errors';
+
 export class FieldErrorDto {
   /** Path of the offending field, e.g. `totalPrice.amount`. */
   parameter: string;
@@ -8,8 +11,10 @@ export class FieldErrorDto {
 /** The body of every 4xx and 5xx answer. */
 export class ErrorResponseDto {
   /** Always `error`. */
+  @ApiProperty({ enum: ['error'] })
   status: 'error';
-  /** Stable dotted key that clients can translate, e.g. `exception.validation`. */
+  /** Stable dotted key that clients can translate (`GET /api/v1/i18n/export/en.json` lists them). */
+  @ApiProperty({ enum: Object.keys(ERRORS), example: 'exception.validation' })
   code: string;
   /** Human-readable explanation. */
   message: string;

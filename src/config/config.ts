@@ -27,6 +27,8 @@ export interface AppConfig {
    * of hops, or the proxies' addresses and ranges. Never every entry: that lets a client choose its address.
    */
   trustProxy: TrustProxy;
+  /** Origins a browser may call the API from (CORS); none by default. */
+  corsOrigins: string[];
 }
 
 export type TrustProxy = false | number | string[];
@@ -129,7 +131,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporaryPasswordTtlSeconds: int(env, 'TEMPORARY_PASSWORD_TTL_SECONDS', 24 * 3600, 1, 30 * 24 * 3600),
     loginFailuresPerMinute: int(env, 'LOGIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
   };
+}
+
+/** CORS_ORIGINS: a comma-separated list of origins (`https://app.example.com`), no paths, no wildcards. */
+function parseCorsOrigins(raw: string | undefined): string[] {
+  const origins = (raw ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== origin) {
+      throw new ConfigError('CORS_ORIGINS', `must be origins like https://app.example.com (scheme, host, optional port), got "${origin}"`);
+    }
+  }
+  return origins;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -22,7 +22,7 @@ export class CurrenciesController {
   /** Creates a currency; `fraction` (release 4.10.0) sets its minor units. */
   @Post()
   @RequirePermissions('CURRENCY_MANAGER')
-  @ApiOperation({ summary: 'Create a currency' })
+  @ApiOperation({ summary: 'Create a currency', operationId: 'createCurrency' })
   @ApiCreatedResponse({ type: CurrencyResponseDto })
   @ApiConflictResponse({ description: 'The code or digital code is taken', type: ErrorResponseDto })
   async create(@Body() dto: CreateCurrencyDto): Promise<CurrencyResponseDto> {
@@ -31,7 +31,7 @@ export class CurrenciesController {
 
   @Get()
   @RequirePermissions('CURRENCY_VIEWER')
-  @ApiOperation({ summary: 'List currencies' })
+  @ApiOperation({ summary: 'List currencies', operationId: 'listCurrencies' })
   @ApiOkResponse({ type: CurrencyListDto })
   async list(): Promise<CurrencyListDto> {
     return { status: 'ok', message: 'OK', currencies: await this.currencies.listCurrencies() };
@@ -40,7 +40,7 @@ export class CurrenciesController {
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('CURRENCY_VIEWER')
-  @ApiOperation({ summary: 'Search currencies' })
+  @ApiOperation({ summary: 'Search currencies', operationId: 'viewCurrencies' })
   @ApiOkResponse({ type: CurrencyPageDto })
   view(@Body() dto: CurrencyViewDto): Promise<CurrencyPageDto> {
     return this.currencies.viewCurrencies(dto);
@@ -49,7 +49,7 @@ export class CurrenciesController {
   /** The fraction can change only while no coin holds the currency. */
   @Patch(':id')
   @RequirePermissions('CURRENCY_MANAGER')
-  @ApiOperation({ summary: 'Change a currency' })
+  @ApiOperation({ summary: 'Change a currency', operationId: 'updateCurrency' })
   @ApiOkResponse({ type: CurrencyResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'exception.currency.fraction_locked', type: ErrorResponseDto })
@@ -66,7 +66,7 @@ export class IssuersController {
   /** Creates an issuer of a currency. The deprecated orderNumber and orderQuote are unknown fields. */
   @Post()
   @RequirePermissions('ISSUER_MANAGER')
-  @ApiOperation({ summary: 'Create a currency issuer' })
+  @ApiOperation({ summary: 'Create a currency issuer', operationId: 'createIssuer' })
   @ApiCreatedResponse({ type: IssuerResponseDto })
   @ApiNotFoundResponse({ description: 'No currency with that code', type: ErrorResponseDto })
   async create(@Body() dto: CreateIssuerDto): Promise<IssuerResponseDto> {
@@ -75,7 +75,7 @@ export class IssuersController {
 
   @Get()
   @RequirePermissions('ISSUER_VIEWER')
-  @ApiOperation({ summary: 'List issuers' })
+  @ApiOperation({ summary: 'List issuers', operationId: 'listIssuers' })
   @ApiOkResponse({ type: IssuerListDto })
   async list(): Promise<IssuerListDto> {
     return { status: 'ok', message: 'OK', records: await this.currencies.listIssuers() };
@@ -83,7 +83,7 @@ export class IssuersController {
 
   @Patch(':id')
   @RequirePermissions('ISSUER_MANAGER')
-  @ApiOperation({ summary: 'Change an issuer' })
+  @ApiOperation({ summary: 'Change an issuer', operationId: 'updateIssuer' })
   @ApiOkResponse({ type: IssuerResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async update(@UuidParam('id') id: string, @Body() dto: UpdateIssuerDto): Promise<IssuerResponseDto> {

@@ -18,7 +18,7 @@ export class TransactionsController {
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('TRANSACTION_VIEWER')
-  @ApiOperation({ summary: 'Search transactions' })
+  @ApiOperation({ summary: 'Search transactions', operationId: 'viewTransactions' })
   @ApiOkResponse({ type: TransactionPageDto })
   view(@Body() dto: TransactionViewDto, @CurrentPrincipal() principal: Principal): Promise<TransactionPageDto> {
     return this.transactions.view(principal, dto);
@@ -26,7 +26,7 @@ export class TransactionsController {
 
   @Get(':id')
   @RequirePermissions('TRANSACTION_VIEWER')
-  @ApiOperation({ summary: 'Get a transaction with its ledger entries' })
+  @ApiOperation({ summary: 'Get a transaction with its ledger entries', operationId: 'getTransaction' })
   @ApiOkResponse({ type: OperationResultDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<OperationResultDto> {
@@ -37,7 +37,7 @@ export class TransactionsController {
   @Post(':id/reverse')
   @RequirePermissions('TRANSACTION_REVERSER')
   @Idempotent()
-  @ApiOperation({ summary: 'Reverse a completed operation (staff)' })
+  @ApiOperation({ summary: 'Reverse a completed operation (staff)', operationId: 'reverseTransaction' })
   @ApiCreatedResponse({ type: OperationResultDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async reverse(@UuidParam('id') id: string, @Body() dto: ReverseOperationDto): Promise<OperationResultDto> {

@@ -17,7 +17,7 @@ export class TransfersController {
   @Post()
   @RequirePermissions('TRANSFER_CREATOR')
   @Idempotent()
-  @ApiOperation({ summary: 'Transfer between coins' })
+  @ApiOperation({ summary: 'Transfer between coins', operationId: 'createTransfer' })
   @ApiCreatedResponse({ type: OperationResultDto })
   @ApiNotFoundResponse({ description: 'A coin does not exist or the payer coin is not the caller’s', type: ErrorResponseDto })
   async transfer(@Body() dto: TransferRequestDto, @CurrentPrincipal() principal: Principal): Promise<OperationResultDto> {
@@ -28,7 +28,7 @@ export class TransfersController {
   @Post('calculate')
   @HttpCode(200)
   @RequirePermissions('TRANSFER_CREATOR')
-  @ApiOperation({ summary: 'Calculate a transfer' })
+  @ApiOperation({ summary: 'Calculate a transfer', operationId: 'calculateTransfer' })
   @ApiOkResponse({ type: TransferCalculationDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   calculate(@Body() dto: TransferRequestDto, @CurrentPrincipal() principal: Principal): Promise<TransferCalculationDto> {

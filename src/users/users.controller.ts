@@ -18,7 +18,7 @@ export class UsersController {
   /** Creates a user with one membership. */
   @Post()
   @RequirePermissions('USER_MANAGER')
-  @ApiOperation({ summary: 'Create a user' })
+  @ApiOperation({ summary: 'Create a user', operationId: 'createUser' })
   @ApiCreatedResponse({ type: CreatedUserDto })
   @ApiNotFoundResponse({ description: 'organizationId does not exist', type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'exception.user.login_taken', type: ErrorResponseDto })
@@ -30,7 +30,7 @@ export class UsersController {
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('USER_VIEWER')
-  @ApiOperation({ summary: 'Search users' })
+  @ApiOperation({ summary: 'Search users', operationId: 'viewUsers' })
   @ApiOkResponse({ type: UserPageDto })
   view(@Body() dto: UserViewDto): Promise<UserPageDto> {
     return this.users.view(dto);
@@ -38,7 +38,7 @@ export class UsersController {
 
   @Get(':id')
   @RequirePermissions('USER_VIEWER')
-  @ApiOperation({ summary: 'Get a user' })
+  @ApiOperation({ summary: 'Get a user', operationId: 'getUser' })
   @ApiOkResponse({ type: UserResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async get(@UuidParam('id') id: string): Promise<UserResponseDto> {
@@ -49,7 +49,7 @@ export class UsersController {
   @Post(':id/actions/view')
   @HttpCode(200)
   @RequirePermissions('USER_ACTION_VIEWER')
-  @ApiOperation({ summary: "List a user's recorded actions" })
+  @ApiOperation({ summary: "List a user's recorded actions", operationId: 'viewUserActions' })
   @ApiOkResponse({ type: UserActionPageDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   actions(@UuidParam('id') id: string, @Body() page: PageRequestDto): Promise<UserActionPageDto> {

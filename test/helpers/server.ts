@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'lossless-json';
 import { Client, Pool } from 'pg';
@@ -76,6 +77,19 @@ export function parseExact(text: string): unknown {
   return parse(text, null, (literal: string) => (exact(literal) ? Number(literal) : literal));
 }
 
+/** Keeps the API's answers for the document check (test/openapi-answers.e2e.spec.ts), when the run records them. */
+function record(method: string, path: string, response: Response, text: string): void {
+  const dir = process.env.FINAPI_RECORD_DIR;
+  if (!dir || !path.startsWith('/api/v1/')) return;
+  const headers = Object.fromEntries(
+    ['content-type', 'x-request-id', 'retry-after', 'idempotent-replayed'].map((h) => [h, response.headers.get(h)]),
+  );
+  appendFileSync(
+    join(dir, `${process.pid}.jsonl`),
+    `${JSON.stringify({ method, path: path.split('?')[0], status: response.status, headers, text })}\n`,
+  );
+}
+
 export async function request<T = any>(
   baseUrl: string,
   method: string,
@@ -92,6 +106,7 @@ export async function request<T = any>(
   if (options.token) headers.authorization ??= `Bearer ${options.token}`;
   const response = await fetch(baseUrl + path, { method, headers, body, signal: AbortSignal.timeout(20_000) });
   const text = await response.text();
+  record(method, path, response, text);
   let parsed: unknown = text;
   if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = parseExact(text);
   return { status: response.status, body: parsed as T, headers: response.headers, text };

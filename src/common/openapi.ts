@@ -1,0 +1,82 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const ERROR = { $ref: '#/components/schemas/ErrorResponseDto' };
+const json = (description: string) => ({ description, content: { 'application/json': { schema: ERROR } } });
+
+/** Tags in the document's order, with what each groups. */
+export const TAGS: Record<string, string> = {
+  authorization: 'Logging in and out, password changes, sessions',
+  profiles: 'The caller',
+  users: 'Users, their memberships, holds and releases (staff)',
+  currencies: 'Currencies and their fraction',
+  issuers: 'Issuers of currencies',
+  coins: 'Wallets: open, list, rename, (de)activate, choose the main one, close',
+  transfers: 'Transfers between coins',
+  'bank-top-ups': 'Money in from a bank',
+  transactions: 'Operations and their legs; reversal',
+  i18n: 'Error messages by code, per locale',
+  actuator: 'The API list, health, info and the ledger check',
+};
+
+/**
+ * Makes the generated document say exactly what the service does, in the places the decorators
+ * cannot: every answer carries `X-Request-Id`; a 429 carries `Retry-After`; the successes of an
+ * idempotent route carry `Idempotent-Replayed`; any route that reads a JSON body can answer 400,
+ * 413 and 415, and any route with parameters 400; public routes need no security; tokens are
+ * opaque; the tags are declared; and the server is this one.
+ */
+export function finishDocument(document: OpenAPIObject): OpenAPIObject {
+  const doc = document as unknown as Json;
+  doc.openapi = '3.0.3';
+  doc.servers = [{ url: '/', description: 'This service' }];
+  const used = new Set<string>();
+  doc.components.headers = {
+    'X-Request-Id': {
+      description: 'Correlates the answer with the service’s logs; a client’s own id is kept when it matches ^[A-Za-z0-9._-]{1,64}$',
+      schema: { type: 'string' },
+    },
+    'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
+    'Idempotent-Replayed': {
+      description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key',
+      schema: { type: 'string', enum: ['true'] },
+    },
+  };
+  for (const scheme of Object.values<Json>(doc.components.securitySchemes ?? {})) scheme.bearerFormat = 'opaque';
+  for (const item of Object.values<Json>(doc.paths)) {
+    for (const operation of Object.values<Json>(item)) {
+      for (const tag of operation.tags ?? []) used.add(tag);
+      if (!operation.security) operation.security = [];
+      const parameters: Json[] = operation.parameters ?? [];
+      // Path parameters are validated by UuidParam and SerialParam (a malformed one is a 400): say so.
+      for (const p of parameters.filter((x) => x.in === 'path')) {
+        if (/serial/i.test(p.name)) p.schema = { type: 'string', pattern: '^[1-9][0-9]{0,17}$', example: '1000000001' };
+        else if (/(^id$|Id$)/.test(p.name)) p.schema = { type: 'string', format: 'uuid' };
+      }
+      const validated = parameters.some((p) => p.in === 'query' || p.in === 'header' || p.schema?.format || p.schema?.pattern);
+      const idempotent = parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+      // Whatever reads the database (a token, a login, health) is unavailable while the database is.
+      if (operation.security.length || operation.operationId === 'login' || operation.operationId === 'health') {
+        operation.responses['503'] ??= json('The database does not answer; retry shortly');
+      }
+      if (operation.requestBody) {
+        operation.responses['400'] ??= json('Invalid input');
+        operation.responses['413'] ??= json('The body is over 1 MB');
+        operation.responses['415'] ??= json('The body is not application/json');
+      } else if (validated) {
+        operation.responses['400'] ??= json('Invalid input');
+      }
+      for (const [status, response] of Object.entries<Json>(operation.responses)) {
+        response.headers = { ...(response.headers ?? {}), 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+        if (status === '429') response.headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+        if (idempotent && status.startsWith('2'))
+          response.headers['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' };
+      }
+    }
+  }
+  doc.tags = [...new Set([...Object.keys(TAGS), ...used])]
+    .filter((t) => used.has(t))
+    .map((name) => ({ name, description: TAGS[name] ?? name }));
+  return document;
+}
