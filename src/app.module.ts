@@ -18,6 +18,7 @@ import { LedgerModule } from './ledger/ledger.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentToolsModule } from './payment-tools/payment-tools.module';
 import { ProfilesModule } from './profiles/profiles.module';
+import { ReportingModule } from './reporting/reporting.module';
 import { TransactionsModule } from './transactions/transactions.module';
 import { TransfersModule } from './transfers/transfers.module';
 import { UserActionsModule } from './user-actions/user-actions.module';
@@ -83,6 +84,7 @@ export class AppModule {
         TransfersModule,
         BankTopUpsModule,
         TransactionsModule,
+        ReportingModule,
         I18nModule,
         ActuatorModule,
       ],

@@ -26,6 +26,7 @@ const LAYERS: Record<string, number> = {
   i18n: 7,
   pages: 7,
   profiles: 7,
+  reporting: 7,
   transactions: 7,
   transfers: 7,
   users: 7,
