@@ -19,6 +19,7 @@ import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentToolsModule } from './payment-tools/payment-tools.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { ReportingModule } from './reporting/reporting.module';
+import { TransactionCategoriesModule } from './transaction-categories/transaction-categories.module';
 import { TransactionsModule } from './transactions/transactions.module';
 import { TransfersModule } from './transfers/transfers.module';
 import { UserActionsModule } from './user-actions/user-actions.module';
@@ -85,6 +86,7 @@ export class AppModule {
         BankTopUpsModule,
         TransactionsModule,
         ReportingModule,
+        TransactionCategoriesModule,
         I18nModule,
         ActuatorModule,
       ],

@@ -27,6 +27,7 @@ const LAYERS: Record<string, number> = {
   pages: 7,
   profiles: 7,
   reporting: 7,
+  'transaction-categories': 7,
   transactions: 7,
   transfers: 7,
   users: 7,
