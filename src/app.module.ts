@@ -21,6 +21,7 @@ import { ProfilesModule } from './profiles/profiles.module';
 import { ReportingModule } from './reporting/reporting.module';
 import { TransactionCategoriesModule } from './transaction-categories/transaction-categories.module';
 import { TransactionsModule } from './transactions/transactions.module';
+import { TransferTemplatesModule } from './transfer-templates/transfer-templates.module';
 import { TransfersModule } from './transfers/transfers.module';
 import { UserActionsModule } from './user-actions/user-actions.module';
 import { UsersModule } from './users/users.module';
@@ -87,6 +88,7 @@ export class AppModule {
         TransactionsModule,
         ReportingModule,
         TransactionCategoriesModule,
+        TransferTemplatesModule,
         I18nModule,
         ActuatorModule,
       ],

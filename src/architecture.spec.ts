@@ -29,6 +29,7 @@ const LAYERS: Record<string, number> = {
   reporting: 7,
   'transaction-categories': 7,
   transactions: 7,
+  'transfer-templates': 7,
   transfers: 7,
   users: 7,
   // main.ts, app.module.ts, app.factory.ts
