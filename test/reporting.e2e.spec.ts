@@ -251,4 +251,75 @@ describe('reporting on the caller’s own coins', () => {
       );
     });
   });
+
+  it('documents the dashboard’s operations with ids a client can call, formats and nullable fields', async () => {
+    const doc = (await server.request('GET', '/swagger/openapi.json')).body;
+    const operationIds = Object.fromEntries(
+      Object.entries<Record<string, { operationId: string }>>(doc.paths)
+        .filter(([path]) => /reporting|transaction-categories|templates\/transfer/.test(path))
+        .flatMap(([path, item]) =>
+          Object.entries(item).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation.operationId]),
+        ),
+    );
+    expect(operationIds).toEqual({
+      'GET /api/v1/reporting/coins': 'reportCoins',
+      'GET /api/v1/reporting/coins/funds-flows': 'reportFundsFlows',
+      'GET /api/v1/reporting/coins/funds-flows/{serial}': 'reportCoinFundsFlows',
+      'GET /api/v1/reporting/coins/outflows': 'reportDailyOutflows',
+      'POST /api/v1/transaction-categories': 'createTransactionCategory',
+      'POST /api/v1/transaction-categories/view': 'viewTransactionCategories',
+      'DELETE /api/v1/transaction-categories/{id}': 'deleteTransactionCategory',
+      'POST /api/v1/transaction-categories/{id}/operations/view': 'viewTransactionCategoryOperations',
+      'POST /api/v1/transaction-categories/{id}/operations/{operationId}': 'tagOperationWithCategory',
+      'DELETE /api/v1/transaction-categories/{id}/operations/{operationId}': 'untagOperationFromCategory',
+      'POST /api/v1/templates/transfer': 'createTransferTemplate',
+      'POST /api/v1/templates/transfer/view': 'viewTransferTemplates',
+      'DELETE /api/v1/templates/transfer/{id}': 'deleteTransferTemplate',
+    });
+    const flows = doc.paths['/api/v1/reporting/coins/funds-flows/{serial}'].get.parameters;
+    expect(flows.find((p: { name: string }) => p.name === 'serial').schema.pattern).toBe('^[1-9][0-9]{0,17}$');
+    expect(flows.find((p: { name: string }) => p.name === 'from')).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { format: 'date-time' },
+    });
+    const schemas = doc.components.schemas;
+    expect(schemas.CoinsReportDto.required).toEqual(
+      expect.arrayContaining(['totalAmount', 'roundedTotalAmount', 'currency', 'symbol', 'coinsDetail']),
+    );
+    expect(schemas.CoinsReportDto.properties.symbol.nullable).toBe(true);
+    expect(schemas.DailyOutflowDto.properties.date.format).toBe('date');
+    expect(schemas.TransactionCategoryDto.properties.color.nullable).toBe(true);
+    expect(schemas.CreateTransactionCategoryDto.required).toEqual(['name']);
+    expect(schemas.CreateTransferTemplateDto.required.sort()).toEqual(['amount', 'name', 'payeeCoin', 'payerCoin']);
+    expect(schemas.TransferTemplatePageDto.properties.totalRecords.type).toBe('integer');
+  });
+
+  it('serves every call of a new customer’s dashboard first page', async () => {
+    const frank = await world.user();
+    const calls = await Promise.all([
+      report(frank.token, '', { currency: currency.code }),
+      report(frank.token, '/funds-flows', { currency: currency.code }),
+      report(frank.token, '/outflows', { currency: currency.code }),
+      server.request('POST', '/api/v1/transaction-categories/view', { token: frank.token, body: {} }),
+      server.request('POST', '/api/v1/templates/transfer/view', { token: frank.token, body: { pageNumber: 0, pageSize: 5 } }),
+    ]);
+    for (const call of calls) expectStatus(call, 200);
+    expect(calls[0].body).toMatchObject({ totalAmount: '0.00', roundedTotalAmount: 0, coinsDetail: [] });
+    expect(calls[1].body).toMatchObject({ inflowSum: '0.00', outflowSum: '0.00' });
+    expect(calls[2].body.records).toHaveLength(30);
+    expect(calls[3].body).toEqual({
+      status: 'ok',
+      message: 'OK',
+      pageNumber: 0,
+      pageSize: 20,
+      totalRecords: 0,
+      totalPages: 0,
+      records: [],
+    });
+    expect(calls[4].body).toEqual({ status: 'ok', message: 'OK', pageNumber: 0, pageSize: 5, totalRecords: 0, totalPages: 0, records: [] });
+    const wallet = await world.coin(frank, '10.00');
+    const after = await report(frank.token, '', { currency: currency.code });
+    expect(after.body.coinsDetail).toEqual([{ serial: wallet.serial, name: 'Wallet', amount: '10.00', percentFromTotal: '100.00' }]);
+  });
 });
