@@ -18,7 +18,10 @@ import { LedgerModule } from './ledger/ledger.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentToolsModule } from './payment-tools/payment-tools.module';
 import { ProfilesModule } from './profiles/profiles.module';
+import { ReportingModule } from './reporting/reporting.module';
+import { TransactionCategoriesModule } from './transaction-categories/transaction-categories.module';
 import { TransactionsModule } from './transactions/transactions.module';
+import { TransferTemplatesModule } from './transfer-templates/transfer-templates.module';
 import { TransfersModule } from './transfers/transfers.module';
 import { UserActionsModule } from './user-actions/user-actions.module';
 import { UsersModule } from './users/users.module';
@@ -83,6 +86,9 @@ export class AppModule {
         TransfersModule,
         BankTopUpsModule,
         TransactionsModule,
+        ReportingModule,
+        TransactionCategoriesModule,
+        TransferTemplatesModule,
         I18nModule,
         ActuatorModule,
       ],

@@ -26,7 +26,10 @@ const LAYERS: Record<string, number> = {
   i18n: 7,
   pages: 7,
   profiles: 7,
+  reporting: 7,
+  'transaction-categories': 7,
   transactions: 7,
+  'transfer-templates': 7,
   transfers: 7,
   users: 7,
   // main.ts, app.module.ts, app.factory.ts

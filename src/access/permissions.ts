@@ -24,6 +24,9 @@ export const PERMISSIONS = {
   TRANSACTION_AUDITOR: 'See every operation',
   TRANSACTION_REVERSER: 'Reverse a completed operation',
   BANK_TOP_UP_MANAGER: 'Credit coins from bank settlement (bank top-ups)',
+  COIN_REPORT_VIEWER: "See reports on the organization's own coins: totals per currency, funds flows, daily outflows",
+  TRANSACTION_CATEGORY_OWNER: "Keep one's own transaction categories and tag the organization's operations with them",
+  TRANSFER_TEMPLATE_OWNER: "Keep one's own transfer templates from the organization's coins",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -54,6 +57,9 @@ const CUSTOMER: Permission[] = [
   'COIN_CLOSURE',
   'TRANSFER_CREATOR',
   'TRANSACTION_VIEWER',
+  'COIN_REPORT_VIEWER',
+  'TRANSACTION_CATEGORY_OWNER',
+  'TRANSFER_TEMPLATE_OWNER',
 ];
 
 /** What every member of the operator's staff may read. */
@@ -92,8 +98,9 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
 };
 
 /**
- * Permissions that act only on the member's own organization (its coins and its money). They give
- * no power over other users, so they do not count when deciding whether one user outranks another.
+ * Permissions that act only on the member's own organization (its coins and its money) or on the
+ * user's own records (categories, templates). They give no power over other users, so they do not
+ * count when deciding whether one user outranks another.
  */
 export const OWN_ORGANIZATION_PERMISSIONS: ReadonlySet<Permission> = new Set<Permission>([
   'COIN_OWNER',
@@ -101,6 +108,9 @@ export const OWN_ORGANIZATION_PERMISSIONS: ReadonlySet<Permission> = new Set<Per
   'COIN_CLOSURE',
   'TRANSFER_CREATOR',
   'TRANSACTION_VIEWER',
+  'COIN_REPORT_VIEWER',
+  'TRANSACTION_CATEGORY_OWNER',
+  'TRANSFER_TEMPLATE_OWNER',
 ]);
 
 /**

@@ -79,6 +79,13 @@ export const ERRORS = {
   'exception.transaction.already_reversed': { status: 409, message: 'The operation is already reversed' },
   'exception.transaction.is_reversal': { status: 409, message: 'A reversal cannot be reversed' },
 
+  // Transaction categories and transfer templates
+  'exception.transaction_category.not_found': { status: 404, message: 'No such transaction category' },
+  'exception.transaction_category.name_taken': { status: 409, message: 'You already have a transaction category with this name' },
+  'exception.transaction_category.not_tagged': { status: 404, message: 'The operation is not tagged with this category' },
+  'exception.transfer_template.not_found': { status: 404, message: 'No such transfer template' },
+  'exception.transfer_template.name_taken': { status: 409, message: 'You already have a transfer template with this name' },
+
   // Idempotency
   'exception.idempotency.in_flight': { status: 409, message: 'A request with this Idempotency-Key is still running' },
   'exception.idempotency.key_reused': { status: 422, message: 'This Idempotency-Key was used with a different request' },

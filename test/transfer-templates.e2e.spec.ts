@@ -1,0 +1,178 @@
+import { Actor } from './helpers/actors';
+import { aCurrency, anIssuer, balanceOf, CoinBody, expectError, expectStatus, fund, transfer } from './helpers/money';
+import { moneyWorld, MoneyWorld } from './helpers/world';
+
+const BASE = '/api/v1/templates/transfer';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+describe('transfer templates', () => {
+  const world = moneyWorld();
+  let server: MoneyWorld['server'];
+  let admin: string;
+  let alice: Actor;
+  let bob: Actor;
+  let a1: CoinBody;
+  let b1: CoinBody;
+  /** The bank-settlement coin of the world's issuer: a technical coin. */
+  let settlement: string;
+
+  beforeAll(async () => {
+    ({ server, admin } = world);
+    alice = await world.user();
+    bob = await world.user({ role: 'merchant' });
+    a1 = await world.coin(alice);
+    b1 = await world.coin(bob);
+    settlement = (await fund(server, admin, a1.serial, '100.00')).from.serial;
+  });
+
+  const create = (token: string, body: object) => server.request('POST', BASE, { token, body });
+  const view = (token: string, body: object = {}) => server.request('POST', `${BASE}/view`, { token, body });
+  const remove = (token: string, id: string) => server.request('DELETE', `${BASE}/${id}`, { token });
+  const template = (name: string, extra: object = {}) => ({ name, payerCoin: a1.serial, payeeCoin: b1.serial, amount: '12.50', ...extra });
+
+  it('saves a transfer from one of the caller’s coins, checked as a transfer would be', async () => {
+    const response = await create(alice.token, template('Rent', { amount: 45, description: 'Flat', customInformation: '{"ref":7}' }));
+    expectStatus(response, 201);
+    expect(response.body).toEqual({
+      status: 'ok',
+      message: 'Template saved',
+      template: {
+        id: expect.stringMatching(UUID),
+        name: 'Rent',
+        payerCoin: a1.serial,
+        payeeCoin: b1.serial,
+        amount: '45.00',
+        currency: world.currency.code,
+        symbol: null,
+        description: 'Flat',
+        customInformation: '{"ref":7}',
+        createdAt: expect.any(String),
+      },
+    });
+    expect(response.text).toContain('"amount":45.00,');
+    // A template moves nothing: the client sends POST /transfers with its values.
+    expect(await balanceOf(server, alice.token, a1.serial)).toBe('100.00');
+    const t = response.body.template;
+    const sent = await transfer(server, alice.token, t.payerCoin, t.payeeCoin, t.amount, {
+      description: t.description,
+      customInformation: t.customInformation,
+    });
+    expectStatus(sent, 201);
+    expect(await balanceOf(server, alice.token, a1.serial)).toBe('55.00');
+  });
+
+  it('answers 404 when the payer coin is not the caller’s or the payee coin is not a client coin', async () => {
+    expectError(
+      await create(alice.token, template('Not mine', { payerCoin: b1.serial, payeeCoin: a1.serial })),
+      404,
+      'exception.coin.not_found',
+    );
+    expectError(await create(alice.token, template('Nowhere', { payeeCoin: '999999999999' })), 404, 'exception.coin.not_found');
+    expectError(await create(alice.token, template('Technical', { payeeCoin: settlement })), 404, 'exception.coin.not_found');
+    expectError(
+      await create(alice.token, template('Technical payer', { payerCoin: settlement, payeeCoin: a1.serial })),
+      404,
+      'exception.coin.not_found',
+    );
+  });
+
+  it('refuses another currency, a bad amount, the same coin twice or unknown fields (400), and closed coins (409)', async () => {
+    const other = await aCurrency(server, admin);
+    const issuer = await anIssuer(server, admin, other.code);
+    const foreign = await world.coin(bob, undefined, issuer.id);
+    expectError(await create(alice.token, template('Foreign', { payeeCoin: foreign.serial })), 400, 'exception.validation', 'payeeCoin');
+    for (const amount of ['12.345', '0', '-1', 'ten', 0.001]) {
+      expectError(await create(alice.token, template('Amount', { amount })), 400, 'exception.validation', 'amount');
+    }
+    expectError(await create(alice.token, template('Loop', { payeeCoin: a1.serial })), 400, 'exception.validation', 'payeeCoin');
+    expectError(await create(alice.token, template('Extra', { userId: bob.id })), 400, 'exception.validation', 'userId');
+    expectError(await create(alice.token, template('')), 400, 'exception.validation', 'name');
+    expectError(await create(alice.token, template('x'.repeat(101))), 400, 'exception.validation', 'name');
+    expectError(await create(alice.token, template('Long', { description: 'd'.repeat(501) })), 400, 'exception.validation', 'description');
+    expectError(await create(alice.token, { name: 'Partial', payerCoin: a1.serial }), 400, 'exception.validation', 'payeeCoin');
+    expectError(await create(alice.token, template('Serial', { payerCoin: '01' })), 400, 'exception.validation', 'payerCoin');
+
+    const closed = await world.coin(bob);
+    expectStatus(await server.request('POST', `/api/v1/close/coin/${closed.serial}`, { token: bob.token, body: {} }), 200);
+    expectError(await create(alice.token, template('Closed', { payeeCoin: closed.serial })), 409, 'exception.coin.closed');
+  });
+
+  it('keeps names unique per owner whatever their case (409)', async () => {
+    expectStatus(await create(alice.token, template('Gym')), 201);
+    expectError(await create(alice.token, template('GYM')), 409, 'exception.transfer_template.name_taken');
+    const bobsCoin = await world.coin(bob);
+    expectStatus(await create(bob.token, { name: 'Gym', payerCoin: bobsCoin.serial, payeeCoin: a1.serial, amount: '1' }), 201);
+  });
+
+  it('lists only the caller’s templates in the paging envelope, filtered and sorted', async () => {
+    const carol = await world.user();
+    const c1 = await world.coin(carol);
+    const c2 = await world.coin(carol);
+    const body = (name: string, payerCoin: string, payeeCoin: string) => ({ name, payerCoin, payeeCoin, amount: '1.00' });
+    for (const t of [body('Water', c1.serial, b1.serial), body('Internet', c2.serial, b1.serial), body('Savings', c1.serial, c2.serial)]) {
+      expectStatus(await create(carol.token, t), 201);
+    }
+    const all = await view(carol.token);
+    expectStatus(all, 200);
+    expect(all.body).toEqual({
+      status: 'ok',
+      message: 'OK',
+      pageNumber: 0,
+      pageSize: 20,
+      totalRecords: 3,
+      totalPages: 1,
+      records: expect.any(Array),
+    });
+    const names = (r: { body: { records: { name: string }[] } }) => r.body.records.map((t) => t.name);
+    expect(names(all)).toEqual(['Internet', 'Savings', 'Water']);
+    expect(names(await view(carol.token, { filter: { payerCoins: [c1.serial] } }))).toEqual(['Savings', 'Water']);
+    expect(names(await view(carol.token, { filter: { payeeCoins: [c2.serial] } }))).toEqual(['Savings']);
+    expect(names(await view(carol.token, { filter: { name: 'er' } }))).toEqual(['Internet', 'Water']);
+    expect(names(await view(carol.token, { sort: { createdAt: 'desc' } }))).toEqual(['Savings', 'Internet', 'Water']);
+    const page = await view(carol.token, { pageNumber: 1, pageSize: 2, sort: { name: 'desc' } });
+    expect(page.body).toMatchObject({ pageNumber: 1, pageSize: 2, totalRecords: 3, totalPages: 2 });
+    expect(names(page)).toEqual(['Internet']);
+    expectError(await view(carol.token, { filter: { payer: c1.serial } }), 400, 'exception.validation', 'filter.payer');
+    expectError(await view(carol.token, { filter: { payerCoins: ['abc'] } }), 400, 'exception.validation', 'filter.payerCoins');
+    // Nobody else sees them.
+    expect(names(await view(bob.token, { filter: { name: 'Water' } }))).toEqual([]);
+  });
+
+  it('deletes the caller’s own template only (404 for anyone else’s)', async () => {
+    const saved = (await create(alice.token, template('Delete me'))).body.template;
+    expectError(await remove(bob.token, saved.id), 404, 'exception.transfer_template.not_found');
+    const colleague = await world.user({ organizationId: alice.organizationId });
+    expectError(await remove(colleague.token, saved.id), 404, 'exception.transfer_template.not_found');
+    const deleted = await remove(alice.token, saved.id);
+    expectStatus(deleted, 200);
+    expect(deleted.body).toEqual({ status: 'ok', message: 'Template deleted', template: saved });
+    expectError(await remove(alice.token, saved.id), 404, 'exception.transfer_template.not_found');
+    expectError(await remove(alice.token, UNKNOWN), 404, 'exception.transfer_template.not_found');
+    expectError(await remove(alice.token, 'nope'), 400, 'exception.validation', 'id');
+    expectError(await view(admin), 403, 'exception.access.permission_missing');
+  });
+
+  it('keeps amounts exact at a fraction of 10^18', async () => {
+    const atto = await aCurrency(server, admin, { fraction: '1000000000000000000' });
+    const issuer = await anIssuer(server, admin, atto.code);
+    const payer = await world.coin(alice, undefined, issuer.id);
+    const payee = await world.coin(bob, undefined, issuer.id);
+    const response = await server.request('POST', BASE, {
+      token: alice.token,
+      rawBody: `{"name":"Atto","payerCoin":"${payer.serial}","payeeCoin":"${payee.serial}","amount":12345678901234567.000000000000000001}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expectStatus(response, 201);
+    expect(response.text).toContain('"amount":12345678901234567.000000000000000001,');
+    expect(response.body.template.amount).toBe('12345678901234567.000000000000000001');
+    const listed = await view(alice.token, { filter: { name: 'Atto' } });
+    expect(listed.text).toContain('"amount":12345678901234567.000000000000000001,');
+    expectError(
+      await create(alice.token, { name: 'Too fine', payerCoin: payer.serial, payeeCoin: payee.serial, amount: '0.0000000000000000001' }),
+      400,
+      'exception.validation',
+      'amount',
+    );
+  });
+});
