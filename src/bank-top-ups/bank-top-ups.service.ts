@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { parseAmount, scaleOf } from '../common/money';
 import { CommissionsService } from '../commissions/commissions.service';
+import { commissionDetails } from '../commissions/fee';
 import type { OperationDto } from '../ledger/dto/operation.dto';
 import { LedgerService } from '../ledger/ledger.service';
 import type { BankTopUpDto } from './dto/bank-top-up.dto';
@@ -20,15 +21,18 @@ export class BankTopUpsService {
     if (!coin || coin.type !== 'client') throw new ApiError('exception.coin.not_found', `No coin ${dto.coinSerial}`);
     const amount = parseAmount(dto.amount, scaleOf(coin.fraction));
     const settlement = await this.ledger.systemCoin(coin.issuer_id, 'bank_settlement');
+    // The bank pays from outside the service: the contract of the credited coin's organization prices the top-up.
+    const pricing = await this.commissions.pricing('bank_topup', settlement, coin.serial);
     const posted = await this.ledger.execute({
       type: 'bank_topup',
-      coins: [coin.serial, settlement],
+      coins: [coin.serial, settlement, ...this.commissions.collectors(pricing)],
       plan: async (locked) => {
         const target = locked.coins.get(coin.serial)!;
         if (!target.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
-        const quote = await this.commissions.quote({ type: 'bank_topup', amount, payee: target });
+        const source = locked.coins.get(settlement)!;
+        const quote = await this.commissions.quote({ flow: 'bank_topup', amount, payer: source, payee: target, pricing });
         return {
-          legs: [{ from: settlement, to: coin.serial, amount: quote.payeeAmount }],
+          legs: this.commissions.legs(quote, settlement, coin.serial, pricing),
           meta: {
             amount,
             commission: quote.commission,
@@ -36,7 +40,7 @@ export class BankTopUpsService {
             toCoin: coin.serial,
             description: dto.description ?? null,
             customInformation: dto.customInformation ?? null,
-            details: dto.bankAccountNumber ? { bankAccountNumber: dto.bankAccountNumber } : {},
+            details: { ...(dto.bankAccountNumber ? { bankAccountNumber: dto.bankAccountNumber } : {}), ...commissionDetails(quote) },
           },
         };
       },
