@@ -84,6 +84,52 @@ describe('commission fees', () => {
     });
   });
 
+  // A condition [10, 20) of each type (2.5 %, fixed 0.3 — 3 in whole units): nothing just below 10 nor at 20.
+  const AT_EDGES: Record<CommissionType, [string, string]>[] = [
+    // fraction 1: 2.5 % of 10 is 0.25 → 0, of 19 is 0.475 → 0
+    {
+      zero: ['0', '0'],
+      percent: ['0', '0'],
+      fixed: ['3', '3'],
+      greater_of_fixed_or_percent: ['3', '3'],
+      lesser_of_fixed_or_percent: ['0', '0'],
+      fixed_and_percent: ['3', '3'],
+    },
+    // fraction 100: of 10 is 0.25, of 19.99 is 0.49975 → 0.5
+    {
+      zero: ['0', '0'],
+      percent: ['0.25', '0.5'],
+      fixed: ['0.3', '0.3'],
+      greater_of_fixed_or_percent: ['0.3', '0.5'],
+      lesser_of_fixed_or_percent: ['0.25', '0.3'],
+      fixed_and_percent: ['0.55', '0.8'],
+    },
+    // fraction 10^18: of 19.999999999999999999 is 0.499999999999999999975 → 0.5 (half up at the 18th decimal)
+    {
+      zero: ['0', '0'],
+      percent: ['0.25', '0.5'],
+      fixed: ['0.3', '0.3'],
+      greater_of_fixed_or_percent: ['0.3', '0.5'],
+      lesser_of_fixed_or_percent: ['0.25', '0.3'],
+      fixed_and_percent: ['0.55', '0.8'],
+    },
+  ];
+  describe.each([
+    [1, 0, '9', '19', AT_EDGES[0]],
+    [100, 2, '9.99', '19.99', AT_EDGES[1]],
+    [10 ** 18, 18, '9.999999999999999999', '19.999999999999999999', AT_EDGES[2]],
+  ])('at the edges of a condition [10, 20), fraction %s', (_, scale, below, last, expected) => {
+    it.each(COMMISSION_TYPES)('%s: nothing below 10, its fee from 10 to just under 20, nothing from 20', (type) => {
+      const terms: CommissionTerms = {
+        ruleId: 'r',
+        payer: 'sender',
+        conditions: [condition('c', '10', '20', value(type, '2.5', scale === 0 ? '3' : '0.3'))],
+      };
+      const feeAt = (amount: string) => priceOf(terms, m(amount), scale).commission.toFixed();
+      expect([feeAt(below), feeAt('10'), feeAt(last), feeAt('20')]).toEqual(['0', ...expected[type], '0']);
+    });
+  });
+
   it('chooses the condition whose range holds the amount: begin inclusive, end exclusive, a missing end unbounded', () => {
     const conditions = [condition('a', '0', '100'), condition('b', '100', '1000'), condition('c', '1000', null)];
     const at = (amount: string) => conditionFor(conditions, m(amount))?.id;
