@@ -261,6 +261,26 @@ describe('commissions applied to money movements', () => {
     });
     const coin = await aCoin(server, bob.token, world.issuer.id);
     const collector = (await commissionCoin()).serial;
+    const calculate = (body: Record<string, unknown>, token = admin) =>
+      server.request('POST', '/api/v1/bank-top-ups/calculate', { token, body });
+    const priced = await calculate({ coinSerial: coin.serial, amount: '100.00' });
+    expectStatus(priced, 200);
+    expect(priced.body).toMatchObject({
+      transactionAmount: '100.00',
+      senderAmountPush: '100.00',
+      recipientAmountPush: '98.00',
+      commissionAmountPush: '2.00',
+      paymentToolDetails: { srcValue: null, destValue: coin.serial },
+    });
+    expectError(await calculate({ coinSerial: collector, amount: '1.00' }), 400, 'exception.validation', 'coinSerial');
+    expectError(await calculate({ coinSerial: '999999999999', amount: '1.00' }), 404, 'exception.coin.not_found');
+    expectError(await calculate({ coinSerial: coin.serial, amount: '1.00' }, bob.token), 403);
+    expectError(
+      await server.request('POST', '/api/v1/bank-top-ups', { token: admin, body: { coinSerial: collector, amount: '1.00' } }),
+      400,
+      'exception.validation',
+      'coinSerial',
+    );
     const process = await fund(server, admin, coin.serial, '100.00');
     expect(process).toMatchObject({ type: 'bank_topup', amount: '100.00', commission: '2.00' });
     expectLegs(process, [
