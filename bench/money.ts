@@ -22,6 +22,9 @@
  * Environment: BENCH_DURATION / BENCH_WARMUP (transfer seconds), BENCH_VIEW_DURATION, BENCH_MONEY_OPERATIONS
  * (the large size), BENCH_GROW_SECONDS (time limit of the bulk load), DB_POOL_SIZE, BENCH_RESULTS_DIR, and
  * BENCH_HOLD_SECONDS: keep the service and the loaded database up that long at the end, for investigation.
+ * BENCH_FEE_PERCENT and BENCH_FEE_FIXED (e.g. 1 and 0.01): measure the transfers with a commission rule
+ * active — a `fixed_and_percent` fee on transfers of the bench currency in the default individual
+ * contract, paid by the sender, so every transfer also credits the issuer's commission coin.
  */
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
@@ -76,7 +79,13 @@ const SETTINGS = {
   bcryptCost: 4,
   dbPoolSize: num('DB_POOL_SIZE', 20),
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
+  /** A transfer fee to measure with (none when both are unset). */
+  feePercent: process.env.BENCH_FEE_PERCENT ?? null,
+  feeFixed: process.env.BENCH_FEE_FIXED ?? null,
 };
+
+/** The contract every individual organization gets (seeded by the ContractsAndCommissions migration). */
+const DEFAULT_INDIVIDUAL_CONTRACT = '00000000-0000-4000-8000-000000000101';
 interface Holder {
   login: string;
   token: string;
@@ -168,6 +177,25 @@ async function setUp(baseUrl: string): Promise<Setup> {
       return { login: user.login, token, coins };
     },
   );
+  if (SETTINGS.feePercent !== null || SETTINGS.feeFixed !== null) {
+    const profiles = `/api/v1/contracts/${DEFAULT_INDIVIDUAL_CONTRACT}/commission-profiles`;
+    const { profile } = await api<{ profile: { id: string } }>(
+      baseUrl,
+      'POST',
+      profiles,
+      { flow: 'client_transaction_transfer', issuerId: issuer.id },
+      adminToken,
+    );
+    const commission = { type: 'fixed_and_percent', valuePercent: SETTINGS.feePercent ?? '0', valueFixed: SETTINGS.feeFixed ?? '0' };
+    await api(
+      baseUrl,
+      'POST',
+      `${profiles}/${profile.id}/commission-rule`,
+      { beginDate: '2020-01-01T00:00:00Z', payer: 'sender', conditions: [{ commission }] },
+      adminToken,
+    );
+    log(`  transfer fee active: ${commission.valuePercent} % + ${commission.valueFixed}, paid by the sender`);
+  }
   log(`  ${holders.length} users with ${holders.length * SETTINGS.coinsPerUser} coins; funding each coin…`);
   await mapLimit(
     holders.flatMap((h) => h.coins),

@@ -11,6 +11,7 @@ import { DatabaseModule } from './database/database.module';
 import { BankTopUpsModule } from './bank-top-ups/bank-top-ups.module';
 import { CoinsModule } from './coins/coins.module';
 import { CommissionsModule } from './commissions/commissions.module';
+import { ContractsModule } from './contracts/contracts.module';
 import { CurrenciesModule } from './currencies/currencies.module';
 import { I18nModule } from './i18n/i18n.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
@@ -85,6 +86,7 @@ export class AppModule {
         CoinsModule,
         TransfersModule,
         BankTopUpsModule,
+        ContractsModule,
         TransactionsModule,
         ReportingModule,
         TransactionCategoriesModule,

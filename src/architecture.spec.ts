@@ -22,6 +22,7 @@ const LAYERS: Record<string, number> = {
   auth: 7,
   'bank-top-ups': 7,
   coins: 7,
+  contracts: 7,
   currencies: 7,
   i18n: 7,
   pages: 7,

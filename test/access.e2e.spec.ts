@@ -87,6 +87,8 @@ describe('access control and the actuator', () => {
         // The caller's own sessions (issue 10, ASVS 7.4).
         'GET /api/v1/authorization/sessions',
         'DELETE /api/v1/authorization/sessions/{id}',
+        // The catalogue of operation flows (issue 11): the same words as the operation types every member reads.
+        'GET /api/v1/operation-flows',
       ].sort(),
     );
     for (const route of routes) {

@@ -95,6 +95,8 @@ describe('reporting on the caller’s own coins', () => {
     it('answers 404 for an unknown currency and 400 for a missing or malformed one or an unknown query field', async () => {
       const token = bob.token;
       expectError(await report(token, '', { currency: 'NOPE123' }), 404, 'exception.currency.not_found');
+      expectError(await report(token, '/funds-flows', { currency: 'NOPE123' }), 404, 'exception.currency.not_found');
+      expectError(await report(token, '/outflows', { currency: 'NOPE123' }), 404, 'exception.currency.not_found');
       expectError(await report(token, ''), 400, 'exception.validation', 'currency');
       expectError(await report(token, '', { currency: 'usd' }), 400, 'exception.validation', 'currency');
       expectError(await report(token, '', { currency: currency.code, colour: 'red' }), 400, 'exception.validation', 'colour');

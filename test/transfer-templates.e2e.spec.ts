@@ -62,18 +62,20 @@ describe('transfer templates', () => {
     expect(await balanceOf(server, alice.token, a1.serial)).toBe('55.00');
   });
 
-  it('answers 404 when the payer coin is not the caller’s or the payee coin is not a client coin', async () => {
+  it('answers 404 when the payer coin is not the caller’s or does not exist, 400 for a technical coin', async () => {
     expectError(
       await create(alice.token, template('Not mine', { payerCoin: b1.serial, payeeCoin: a1.serial })),
       404,
       'exception.coin.not_found',
     );
     expectError(await create(alice.token, template('Nowhere', { payeeCoin: '999999999999' })), 404, 'exception.coin.not_found');
-    expectError(await create(alice.token, template('Technical', { payeeCoin: settlement })), 404, 'exception.coin.not_found');
+    // A technical coin is refused as in POST /transfers: a 400 naming the field (issue 11).
+    expectError(await create(alice.token, template('Technical', { payeeCoin: settlement })), 400, 'exception.validation', 'payeeCoin');
     expectError(
       await create(alice.token, template('Technical payer', { payerCoin: settlement, payeeCoin: a1.serial })),
-      404,
-      'exception.coin.not_found',
+      400,
+      'exception.validation',
+      'payerCoin',
     );
   });
 

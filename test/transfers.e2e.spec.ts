@@ -159,15 +159,21 @@ describe('transfers and bank top-ups', () => {
     });
   });
 
-  it('answers an unknown payer or payee coin with 404, and lets anyone receive', async () => {
+  it('answers an unknown payer or payee coin with 404, a technical one with 400, and lets anyone receive', async () => {
     const [a, b] = await pair();
     expectError(await transfer(server, alice.token, '999999999999', b.serial, '1.00'), 404, 'exception.coin.not_found');
     expectError(await transfer(server, alice.token, a.serial, '999999999999', '1.00'), 404, 'exception.coin.not_found');
     // paying from someone else's coin is not possible
     expectError(await transfer(server, alice.token, b.serial, a.serial, '1.00'), 404, 'exception.coin.not_found');
-    // a technical (system) coin is not a payee
+    // a technical (system) coin is neither payee nor payer: 400, as the calculation answers (specification section 7)
     const { rows } = await server.db.query(`SELECT serial::text AS serial FROM coins WHERE type = 'system' LIMIT 1`);
-    expectError(await transfer(server, alice.token, a.serial, rows[0].serial, '1.00'), 404, 'exception.coin.not_found');
+    expectError(
+      await transfer(server, alice.token, a.serial, rows[0].serial, '1.00'),
+      400,
+      'exception.validation',
+      'paymentTool.destValue',
+    );
+    expectError(await transfer(server, alice.token, rows[0].serial, b.serial, '1.00'), 400, 'exception.validation', 'paymentTool.srcValue');
     expectStatus(await transfer(server, alice.token, a.serial, b.serial, '1.00'), 201);
   });
 

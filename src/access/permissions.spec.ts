@@ -67,8 +67,23 @@ describe('who outranks whom (releases, ending sessions)', () => {
       expect.arrayContaining(['BANK_TOP_UP_MANAGER', 'USER_MANAGER', 'USER_SESSION_REVOKER']),
     );
     expect(permissionsBeyond(support, ['administrator'])).not.toContain('USER_RELEASER');
-    expect(permissionsBeyond(support, ['cfo'])).toEqual(['CURRENCY_MANAGER', 'ISSUER_MANAGER', 'LEDGER_AUDITOR', 'TRANSACTION_REVERSER']);
+    expect(permissionsBeyond(support, ['cfo'])).toEqual([
+      'COMMISSION_MANAGER',
+      'COMMISSION_VIEWER',
+      'CONTRACT_MANAGER',
+      'CONTRACT_VIEWER',
+      'CURRENCY_MANAGER',
+      'ISSUER_MANAGER',
+      'LEDGER_AUDITOR',
+      'TRANSACTION_REVERSER',
+    ]);
     expect(permissionsBeyond(support, ['individual', 'compliance_specialist'])).toEqual([]);
+  });
+
+  it('gives the contract and commission permissions to administrators and the cfo, the viewers to accountants too (issue 11)', () => {
+    const holders = (p: Permission) => ROLES.filter((r) => GRANTS[r].includes(p)).sort();
+    for (const p of ['CONTRACT_MANAGER', 'COMMISSION_MANAGER'] as const) expect(holders(p)).toEqual(['administrator', 'cfo']);
+    for (const p of ['CONTRACT_VIEWER', 'COMMISSION_VIEWER'] as const) expect(holders(p)).toEqual(['accountant', 'administrator', 'cfo']);
   });
 
   it('counts every role of an account with several memberships', () => {

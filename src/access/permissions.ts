@@ -27,6 +27,10 @@ export const PERMISSIONS = {
   COIN_REPORT_VIEWER: "See reports on the organization's own coins: totals per currency, funds flows, daily outflows",
   TRANSACTION_CATEGORY_OWNER: "Keep one's own transaction categories and tag the organization's operations with them",
   TRANSFER_TEMPLATE_OWNER: "Keep one's own transfer templates from the organization's coins",
+  CONTRACT_VIEWER: 'See contracts and which contract an organization follows',
+  CONTRACT_MANAGER: 'Create, change, copy and assign contracts',
+  COMMISSION_VIEWER: 'See commission profiles and rules, and calculate commissions',
+  COMMISSION_MANAGER: 'Create, change and delete commission profiles, rules and conditions',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -73,6 +77,9 @@ const STAFF_READ: Permission[] = [
   'TRANSACTION_AUDITOR',
 ];
 
+/** Who sets the operator's prices: contracts and their commissions (administrators and the cfo). */
+const PRICING: Permission[] = ['CONTRACT_VIEWER', 'CONTRACT_MANAGER', 'COMMISSION_VIEWER', 'COMMISSION_MANAGER'];
+
 /** Each role's permissions. */
 export const GRANTS: Record<Role, readonly Permission[]> = {
   administrator: [
@@ -85,9 +92,10 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
     'ISSUER_MANAGER',
     'TRANSACTION_REVERSER',
     'BANK_TOP_UP_MANAGER',
+    ...PRICING,
   ],
-  cfo: [...STAFF_READ, 'LEDGER_AUDITOR', 'CURRENCY_MANAGER', 'ISSUER_MANAGER', 'TRANSACTION_REVERSER'],
-  accountant: [...STAFF_READ, 'LEDGER_AUDITOR', 'TRANSACTION_REVERSER', 'BANK_TOP_UP_MANAGER'],
+  cfo: [...STAFF_READ, 'LEDGER_AUDITOR', 'CURRENCY_MANAGER', 'ISSUER_MANAGER', 'TRANSACTION_REVERSER', ...PRICING],
+  accountant: [...STAFF_READ, 'LEDGER_AUDITOR', 'TRANSACTION_REVERSER', 'BANK_TOP_UP_MANAGER', 'CONTRACT_VIEWER', 'COMMISSION_VIEWER'],
   cashier: ['CURRENCY_VIEWER', 'ISSUER_VIEWER', 'COIN_VIEWER', 'TRANSACTION_VIEWER'],
   compliance_manager: [...STAFF_READ],
   compliance_specialist: [...STAFF_READ],

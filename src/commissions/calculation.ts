@@ -1,7 +1,7 @@
 import { amountOf } from '../common/json-decimal';
 import { Money, scaleOf } from '../common/money';
 import type { LockedCoin } from '../ledger/ledger.types';
-import type { Quote } from './commissions.service';
+import type { Quote } from './fee';
 import type { CalculationDto } from './dto/calculation.dto';
 
 /** The fields every calculation answers, from a quote, the payer's coin and the tools as sent. */
@@ -9,7 +9,7 @@ export function calculationOf(
   amount: Money,
   quote: Quote,
   payer: Pick<LockedCoin, 'code' | 'symbol' | 'fraction'>,
-  tool: { type: string; srcValue: string; destValue: string },
+  tool: { type: string; srcValue: string | null; destValue: string | null },
 ): CalculationDto {
   const scale = scaleOf(payer.fraction);
   return {

@@ -1,6 +1,13 @@
 import { Global, Module } from '@nestjs/common';
+import { CommissionProfilesService } from './commission-profiles.service';
+import { CommissionsController } from './commissions.controller';
+import { CommissionsRepository } from './commissions.repository';
 import { CommissionsService } from './commissions.service';
 
 @Global()
-@Module({ providers: [CommissionsService], exports: [CommissionsService] })
+@Module({
+  controllers: [CommissionsController],
+  providers: [CommissionsRepository, CommissionsService, CommissionProfilesService],
+  exports: [CommissionsService, CommissionProfilesService],
+})
 export class CommissionsModule {}

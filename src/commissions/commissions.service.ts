@@ -1,32 +1,137 @@
 import { Injectable } from '@nestjs/common';
-import { Money } from '../common/money';
-import type { LockedCoin } from '../ledger/ledger.types';
-import type { OperationType } from '../ledger/operation-types';
+import { ApiError } from '../common/api-error';
+import { amountOf } from '../common/json-decimal';
+import { Money, parseAmount, scaleOf } from '../common/money';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { Leg, LockedCoin } from '../ledger/ledger.types';
+import { LedgerService } from '../ledger/ledger.service';
+import type { OperationFlow } from '../ledger/operation-types';
+import { calculationOf } from './calculation';
+import { CommissionsRepository } from './commissions.repository';
+import type { CommissionCalculationDto, CommissionCalculationRequestDto } from './dto/commission-calculation.dto';
+import { CommissionTerms, legsOf, priceOf, Quote } from './fee';
 
-/** What a fee is asked for: the flow, the amount the payer asked to move, and the coins. */
-export interface QuoteRequest {
-  type: OperationType;
-  amount: Money;
-  payer?: Pick<LockedCoin, 'serial' | 'organization_id' | 'currency_id' | 'fraction'>;
-  payee?: Pick<LockedCoin, 'serial' | 'organization_id' | 'currency_id' | 'fraction'>;
+export type { Quote } from './fee';
+
+/** The coins of a movement as the kernel locked (or read) them. */
+export type PricedCoin = Pick<LockedCoin, 'serial' | 'organization_id' | 'issuer_id' | 'currency_id' | 'fraction' | 'type'>;
+
+/**
+ * The terms a movement is priced by, read before its coins are locked: the rule in force (none: no
+ * fee) and the issuer's commission coin (`collector`), which the flow locks with its own coins
+ * only when a rule applies — so a movement without a fee never waits on the commission coin.
+ */
+export interface Pricing {
+  flow: OperationFlow;
+  terms: CommissionTerms | null;
+  collector: string | null;
 }
 
-/** The price of a flow: what leaves the payer, what reaches the payee, and the operator's commission. */
-export interface Quote {
-  commission: Money;
-  payerAmount: Money;
-  payeeAmount: Money;
+/** What a fee is asked for: the flow, the amount the payer asked to move, and the coins (the payer's or the payee's may be outside the service). */
+export interface QuoteRequest {
+  flow: OperationFlow;
+  amount: Money;
+  payer?: PricedCoin;
+  payee?: PricedCoin;
+  /** Terms already read (`pricing()`); else they are read now. */
+  pricing?: Pricing;
 }
 
 /**
  * Pricing has one home: every flow's `…/calculate` and its execution ask `quote()`, so what a
- * client is shown and what is posted can never drift. No commission rules exist yet: every quote
- * is free (the commission engine of the contracts issue fills this in).
+ * client is shown and what is posted can never drift; the fee maths are the pure `fee.ts`.
+ *
+ * Which rule applies: the contract of the payer's organization (of the payee's when the payer is
+ * not a client coin — a bank top-up's bank), its profile for the flow and the coin's issuer, the
+ * active rule whose [beginDate, endDate) holds the transaction's time, and the condition whose
+ * [beginAmount, endAmount) holds the amount. Missing any of them, the fee is zero.
  */
 @Injectable()
 export class CommissionsService {
+  constructor(
+    private readonly commissions: CommissionsRepository,
+    private readonly ledger: LedgerService,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  /**
+   * Reads the terms of a flow between two coins (serials, either may be absent) in one statement
+   * of the open transaction. When a rule applies, its issuer's commission coin exists afterwards.
+   */
+  pricing(flow: OperationFlow, payer: string | null | undefined, payee: string | null | undefined): Promise<Pricing> {
+    return this.uow.run(async () => {
+      const serials = [payer, payee].filter((s): s is string => !!s);
+      const row = serials.length ? await this.commissions.terms(flow, serials) : undefined;
+      if (!row) return { flow, terms: null, collector: null };
+      const terms: CommissionTerms = {
+        ruleId: row.rule_id,
+        payer: row.payer,
+        conditions: row.conditions.map((c) => ({
+          id: c.id,
+          beginAmount: new Money(c.beginAmount),
+          endAmount: c.endAmount === null ? null : new Money(c.endAmount),
+          value: {
+            type: c.type,
+            percent: c.valuePercent === null ? null : new Money(c.valuePercent),
+            fixed: c.valueFixed === null ? null : new Money(c.valueFixed),
+          },
+        })),
+      };
+      return { flow, terms, collector: row.collector ?? (await this.ledger.systemCoin(row.issuer_id, 'commission')) };
+    });
+  }
+
+  /** The price of a movement, rounded to the currency of the payer's coin (or the payee's). */
   async quote(request: QuoteRequest): Promise<Quote> {
-    const commission = new Money(0);
-    return { commission, payerAmount: request.amount.plus(commission), payeeAmount: request.amount };
+    const coin = request.payer ?? request.payee;
+    if (!coin) throw new Error('A quote needs the payer’s or the payee’s coin');
+    const pricing = request.pricing ?? (await this.pricing(request.flow, request.payer?.serial, request.payee?.serial));
+    if (pricing.flow !== request.flow) throw new Error(`Terms of ${pricing.flow} cannot price ${request.flow}`);
+    return priceOf(pricing.terms, request.amount, scaleOf(coin.fraction));
+  }
+
+  /**
+   * `POST /commissions/calculate`: the price of a flow between client coins, without moving money.
+   * A technical coin on either side is a 400 (specification section 7), an unknown one a 404.
+   */
+  async calculate(dto: CommissionCalculationRequestDto): Promise<CommissionCalculationDto> {
+    if (!dto.payerCoin && !dto.payeeCoin) throw ApiError.invalid('payeeCoin', 'or payerCoin must be given');
+    const coins = await this.ledger.read([dto.payerCoin, dto.payeeCoin].filter((s): s is string => !!s));
+    const side = (serial: string | undefined, parameter: string) => {
+      if (!serial) return undefined;
+      const coin = coins.get(serial);
+      if (!coin) throw new ApiError('exception.coin.not_found', `No coin ${serial}`);
+      if (coin.type !== 'client') throw ApiError.invalid(parameter, 'must not be a technical coin');
+      return coin;
+    };
+    const payer = side(dto.payerCoin, 'payerCoin');
+    const payee = side(dto.payeeCoin, 'payeeCoin');
+    if (payer && payee && payer.currency_id !== payee.currency_id)
+      throw ApiError.invalid('payeeCoin', 'must hold the currency of payerCoin');
+    const coin = (payer ?? payee)!;
+    const scale = scaleOf(coin.fraction);
+    const amount = parseAmount(dto.amount, scale);
+    const quote = await this.quote({ flow: dto.flow, amount, payer, payee });
+    return {
+      ...calculationOf(amount, quote, coin, { type: 'COIN', srcValue: dto.payerCoin ?? null, destValue: dto.payeeCoin ?? null }),
+      flow: dto.flow,
+      currency: coin.code,
+      amount: amountOf(amount, scale),
+      commission: amountOf(quote.commission, scale),
+      payerAmount: amountOf(quote.payerAmount, scale),
+      payeeAmount: amountOf(quote.payeeAmount, scale),
+      payer: quote.payer,
+      ruleId: quote.ruleId,
+    };
+  }
+
+  /** The coins a flow locks for its fee: the commission coin when a rule applies. */
+  collectors(pricing: Pricing): string[] {
+    return pricing.collector ? [pricing.collector] : [];
+  }
+
+  /** The legs of a priced movement: the payee's share, and the fee to the commission coin. */
+  legs(quote: Quote, payer: string, payee: string, pricing: Pricing): Leg[] {
+    return legsOf(quote, payer, payee, pricing.collector);
   }
 }

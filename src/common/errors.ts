@@ -86,6 +86,22 @@ export const ERRORS = {
   'exception.transfer_template.not_found': { status: 404, message: 'No such transfer template' },
   'exception.transfer_template.name_taken': { status: 409, message: 'You already have a transfer template with this name' },
 
+  // Contracts and commissions
+  'exception.contract.not_found': { status: 404, message: 'No such contract' },
+  'exception.contract.inactive': { status: 409, message: 'The contract is inactive: it cannot be assigned' },
+  'exception.contract.in_use': { status: 409, message: 'The contract is not global and already belongs to another organization' },
+  'exception.contract.default_locked': { status: 409, message: 'A default contract stays active' },
+  'exception.commission.profile_not_found': { status: 404, message: 'No such commission profile' },
+  'exception.commission.profile_exists': {
+    status: 409,
+    message: 'The contract already has a commission profile for this flow and issuer',
+  },
+  'exception.commission.rule_not_found': { status: 404, message: 'No such commission rule' },
+  'exception.commission.condition_not_found': { status: 404, message: 'No such commission condition' },
+  'exception.commission.rule_overlap': { status: 409, message: 'Another active rule of the profile covers part of these dates' },
+  'exception.commission.condition_overlap': { status: 409, message: 'Another condition of the rule covers part of this amount range' },
+  'exception.commission.exceeds_amount': { status: 409, message: 'The commission is larger than the amount it is paid from' },
+
   // Idempotency
   'exception.idempotency.in_flight': { status: 409, message: 'A request with this Idempotency-Key is still running' },
   'exception.idempotency.key_reused': { status: 422, message: 'This Idempotency-Key was used with a different request' },

@@ -20,6 +20,32 @@ export const TAGS: Record<string, string> = {
   actuator: 'The API list, health, info and the ledger check',
 };
 
+/** A decimal amount a request may send as a string (a JSON number is accepted too). */
+const AMOUNT_PATTERN = '^-?[0-9]{1,20}(\\.[0-9]{1,18})?$';
+
+/**
+ * Two shapes the decorators write loosely: an amount input (`oneOf` string or number) gets the
+ * amount pattern on its string; a `nullable` with no `type` beside it (OpenAPI 3.0.3 ignores it
+ * there) moves onto the alternatives.
+ */
+function walkSchemas(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(walkSchemas);
+  if (!node || typeof node !== 'object') return;
+  const schema = node as Json;
+  const alternatives: Json[] | undefined = schema.oneOf ?? schema.anyOf;
+  if (alternatives) {
+    const types = alternatives.map((a) => a.type);
+    if (types.includes('string') && types.includes('number')) {
+      for (const a of alternatives) if (a.type === 'string' && !a.pattern) a.pattern = AMOUNT_PATTERN;
+    }
+    if (schema.nullable && !schema.type) {
+      delete schema.nullable;
+      for (const a of alternatives) if (a.type) a.nullable = true;
+    }
+  }
+  Object.values(schema).forEach(walkSchemas);
+}
+
 /**
  * Makes the generated document say exactly what the service does, in the places the decorators
  * cannot: every answer carries `X-Request-Id`; a 429 carries `Retry-After`; the successes of an
@@ -75,6 +101,7 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
       }
     }
   }
+  walkSchemas(doc.components.schemas);
   doc.tags = [...new Set([...Object.keys(TAGS), ...used])]
     .filter((t) => used.has(t))
     .map((name) => ({ name, description: TAGS[name] ?? name }));

@@ -1,18 +1,47 @@
 /**
+ * The operation flows: the kinds of money movement a commission attaches to, in the vocabulary
+ * clients of this API family read. One list with the operation types below: a flow that exists
+ * as an operation today has an operation type of the same name, and the issues that bring the
+ * others (withdrawals, exchange, cash desks, …) add their operation types under these names.
+ * `GET /operation-flows` answers this list; commission profiles name one flow each.
+ */
+export const OPERATION_FLOWS = {
+  client_transaction_transfer: 'A transfer from a client coin to another client coin of the same currency',
+  bank_topup: "Money in from a bank: the issuer's bank-settlement coin credits a client coin",
+  bank_withdrawal: 'Money out to a bank account: a client coin pays the issuer’s bank-settlement coin',
+  exchange: 'A client exchanges money between two of its coins of different currencies',
+  cash_in: 'Cash paid in at a cash desk: the desk coin credits a client coin',
+  cash_out: 'Cash paid out at a cash desk: a client coin pays the desk coin',
+  voucher: 'A prepaid voucher is bought or redeemed',
+  gate_payment: 'A payment to an outside provider through a gate (mobile top-up, utilities, cards)',
+  invoice_payment: 'An invoice is paid from a client coin to the issuing merchant',
+  merchant_payment: 'A payment to a merchant at a point of sale',
+} as const satisfies Record<string, string>;
+
+export type OperationFlow = keyof typeof OPERATION_FLOWS;
+export const OPERATION_FLOW_NAMES = Object.keys(OPERATION_FLOWS) as OperationFlow[];
+
+/**
  * The one catalogue of operation types, in the vocabulary clients of this API family read. It
  * drives the type a posting may have, the enum of the operation DTO and of the
  * `/transactions/view` filter, and the database's CHECK on `operations.type` (values are added at
- * start, see LedgerRepository.syncCheck). A new money flow adds its type here and nowhere else.
+ * start, see LedgerRepository.syncCheck). A new money flow adds its type here and nowhere else;
+ * a type that carries commissions takes its flow's name and description (FLOW_OF_TYPE).
  */
 export const OPERATION_TYPES = {
-  client_transaction_transfer: 'A transfer from a client coin to another client coin of the same currency',
-  bank_topup: "Money in from a bank: the issuer's bank-settlement coin credits a client coin",
+  client_transaction_transfer: OPERATION_FLOWS.client_transaction_transfer,
+  bank_topup: OPERATION_FLOWS.bank_topup,
   coin_closure: 'What was left in a coin being closed, moved to another coin of its organization',
   reversal: 'Undoes a processed operation with the opposite legs, linked by reversalOf',
 } as const satisfies Record<string, string>;
 
 export type OperationType = keyof typeof OPERATION_TYPES;
 export const OPERATION_TYPE_NAMES = Object.keys(OPERATION_TYPES) as OperationType[];
+
+/** The flow an operation type is priced as: the flow of the same name, or none (closures and reversals carry no fee). */
+export function flowOfType(type: string): OperationFlow | null {
+  return Object.prototype.hasOwnProperty.call(OPERATION_FLOWS, type) ? (type as OperationFlow) : null;
+}
 
 /**
  * `new`: recorded, nothing moved or held yet. `pending`: amounts are held, waiting for a decision

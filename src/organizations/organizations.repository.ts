@@ -11,12 +11,14 @@ export interface OrganizationContact {
 export interface OrganizationRow {
   id: string;
   type: OrganizationType;
+  contract_id: string;
 }
 
 @Injectable()
 export class OrganizationsRepository {
   constructor(private readonly db: Database) {}
 
+  /** A new organization gets its type's default contract (the database's trigger organizations_default_contract). */
   async insert(type: OrganizationType, name: string, contact: OrganizationContact): Promise<string> {
     const [row] = await this.db.query<{ id: string }>(
       `INSERT INTO organizations (type, name, email, phone_number) VALUES ($1, $2, $3, $4) RETURNING id`,
@@ -25,8 +27,24 @@ export class OrganizationsRepository {
     return row.id;
   }
 
-  async find(id: string): Promise<OrganizationRow | undefined> {
-    const [row] = await this.db.query<OrganizationRow>(`SELECT id, type FROM organizations WHERE id = $1`, [id]);
+  async find(id: string, lock = false): Promise<OrganizationRow | undefined> {
+    const [row] = await this.db.query<OrganizationRow>(
+      `SELECT id, type, contract_id FROM organizations WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+      [id],
+    );
     return row;
+  }
+
+  async setContract(id: string, contractId: string): Promise<void> {
+    await this.db.query(`UPDATE organizations SET contract_id = $2 WHERE id = $1`, [id, contractId]);
+  }
+
+  /** Whether an organization other than `exceptId` holds the contract. */
+  async contractHeldByAnother(contractId: string, exceptId: string): Promise<boolean> {
+    const [{ held }] = await this.db.query<{ held: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM organizations WHERE contract_id = $1 AND id <> $2) AS held`,
+      [contractId, exceptId],
+    );
+    return held;
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { OrganizationType } from './organization.types';
 import { OrganizationContact, OrganizationRow, OrganizationsRepository } from './organizations.repository';
 
-/** Organizations: who owns coins and whom users act for. */
+/** Organizations: who owns coins and whom users act for. Each follows a contract (its commissions). */
 @Injectable()
 export class OrganizationsService {
   constructor(private readonly organizations: OrganizationsRepository) {}
@@ -11,7 +11,17 @@ export class OrganizationsService {
     return this.organizations.insert(type, name, contact);
   }
 
-  find(id: string): Promise<OrganizationRow | undefined> {
-    return this.organizations.find(id);
+  /** `lock` takes the row FOR UPDATE (inside the caller's unit of work). */
+  find(id: string, lock = false): Promise<OrganizationRow | undefined> {
+    return this.organizations.find(id, lock);
+  }
+
+  /** Points the organization at another contract; the caller has checked the contract fits. */
+  setContract(id: string, contractId: string): Promise<void> {
+    return this.organizations.setContract(id, contractId);
+  }
+
+  contractHeldByAnother(contractId: string, exceptId: string): Promise<boolean> {
+    return this.organizations.contractHeldByAnother(contractId, exceptId);
   }
 }

@@ -37,18 +37,23 @@ export class PaymentToolsService {
     return serial;
   }
 
-  /** The payer's coin: one of the caller's organization's client coins, else 404 (or 400 for a technical coin). */
+  /**
+   * The payer's coin: one of the caller's organization's client coins, else 404. A technical
+   * (system) coin is a 400 on either side (specification section 7: calculations refuse them, and
+   * the movement they price refuses them alike).
+   */
   payer(locked: Locked, serial: string, principal: Principal, parameter: string): LockedCoin {
     const coin = locked.coins.get(serial);
+    if (coin?.type === 'system') throw ApiError.invalid(parameter, 'must not be a technical coin');
     if (!coin || coin.organization_id !== principal.organizationId) throw new ApiError('exception.coin.not_found', `No coin ${serial}`);
-    if (coin.type !== 'client') throw ApiError.invalid(parameter, 'must not be a technical coin');
     return coin;
   }
 
-  /** The payee's coin: any client coin, else 404. */
-  payee(locked: Locked, serial: string): LockedCoin {
+  /** The payee's coin: any client coin, else 404; a technical coin is a 400. */
+  payee(locked: Locked, serial: string, parameter: string): LockedCoin {
     const coin = locked.coins.get(serial);
-    if (!coin || coin.type !== 'client') throw new ApiError('exception.coin.not_found', `No coin ${serial}`);
+    if (coin?.type === 'system') throw ApiError.invalid(parameter, 'must not be a technical coin');
+    if (!coin) throw new ApiError('exception.coin.not_found', `No coin ${serial}`);
     return coin;
   }
 }

@@ -30,7 +30,7 @@ export class TransferTemplatesService {
     const coins = await this.ledger.read([dto.payerCoin, dto.payeeCoin]);
     const locked = { coins, holds: [] };
     const payer = this.tools.payer(locked, dto.payerCoin, principal, 'payerCoin');
-    const payee = this.tools.payee(locked, dto.payeeCoin);
+    const payee = this.tools.payee(locked, dto.payeeCoin, 'payeeCoin');
     for (const coin of [payer, payee]) {
       if (coin.closed_at) throw new ApiError('exception.coin.closed', `Coin ${coin.serial} is closed`);
     }

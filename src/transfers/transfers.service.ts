@@ -4,7 +4,8 @@ import { ApiError } from '../common/api-error';
 import { amountOf } from '../common/json-decimal';
 import { Money, parseAmount, scaleOf } from '../common/money';
 import { calculationOf } from '../commissions/calculation';
-import { CommissionsService, Quote } from '../commissions/commissions.service';
+import { CommissionsService, Pricing, Quote } from '../commissions/commissions.service';
+import { commissionDetails } from '../commissions/fee';
 import type { OperationDto } from '../ledger/dto/operation.dto';
 import type { Locked, LockedCoin } from '../ledger/ledger.types';
 import { LedgerService } from '../ledger/ledger.service';
@@ -35,23 +36,25 @@ export class TransfersService {
       ...calculationOf(amount, quote, payer, dto.paymentTool),
       currency: payer.code,
       payerAmount: amountOf(quote.payerAmount, scale),
-      payeeAmount: amountOf(amount, scale),
+      payeeAmount: amountOf(quote.payeeAmount, scale),
       commission: amountOf(quote.commission, scale),
     };
   }
 
   async transfer(principal: Principal, dto: TransferRequestDto): Promise<OperationDto> {
     const [src, dst] = await this.coins(dto);
+    // The fee's terms are read first, so the commission coin is locked with the two coins only when a rule applies.
+    const pricing = await this.commissions.pricing('client_transaction_transfer', src, dst);
     const posted = await this.ledger.execute({
       type: 'client_transaction_transfer',
-      coins: [src, dst],
+      coins: [src, dst, ...this.commissions.collectors(pricing)],
       plan: async (locked) => {
-        const { payer, payee, amount, quote } = await this.check(principal, dto, locked, src, dst);
+        const { payer, payee, amount, quote } = await this.check(principal, dto, locked, src, dst, pricing);
         for (const coin of [payer, payee]) {
           if (!coin.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
         }
         return {
-          legs: [{ from: payer.serial, to: payee.serial, amount: quote.payeeAmount }],
+          legs: this.commissions.legs(quote, payer.serial, payee.serial, pricing),
           meta: {
             amount,
             commission: quote.commission,
@@ -59,6 +62,7 @@ export class TransfersService {
             toCoin: payee.serial,
             description: dto.description ?? null,
             customInformation: dto.customInformation ?? null,
+            details: commissionDetails(quote),
           },
         };
       },
@@ -75,13 +79,20 @@ export class TransfersService {
   }
 
   /** The rules of a transfer over the two coins as read (or locked): ownership, kinds, currency, amount, price. */
-  private async check(principal: Principal, dto: TransferRequestDto, locked: Locked, src: string, dst: string): Promise<Checked> {
+  private async check(
+    principal: Principal,
+    dto: TransferRequestDto,
+    locked: Locked,
+    src: string,
+    dst: string,
+    pricing?: Pricing,
+  ): Promise<Checked> {
     const payer = this.tools.payer(locked, src, principal, 'paymentTool.srcValue');
-    const payee = this.tools.payee(locked, dst);
+    const payee = this.tools.payee(locked, dst, 'paymentTool.destValue');
     if (payer.currency_id !== payee.currency_id)
       throw ApiError.invalid('paymentTool.destValue', 'must hold the same currency as the payer coin');
     const amount = parseAmount(dto.amount, scaleOf(payer.fraction));
-    const quote = await this.commissions.quote({ type: 'client_transaction_transfer', amount, payer, payee });
+    const quote = await this.commissions.quote({ flow: 'client_transaction_transfer', amount, payer, payee, pricing });
     return { payer, payee, amount, quote };
   }
 }

@@ -12,10 +12,12 @@ export class CalculationIssuerDto {
 export class PaymentToolDetailsDto {
   @ApiProperty({ enum: ['COIN', 'SMART_CARD', 'VOUCHER'] })
   type: string;
-  /** The payer's tool as sent. */
-  srcValue: string;
-  /** The payee's tool as sent. */
-  destValue: string;
+  /** The payer's tool as sent (null when the payer is outside the service, e.g. a bank). */
+  @ApiProperty({ type: String, nullable: true })
+  srcValue: string | null;
+  /** The payee's tool as sent (null when the payee is outside the service). */
+  @ApiProperty({ type: String, nullable: true })
+  destValue: string | null;
   @ApiProperty({ example: 'USD' })
   currency: string;
   @ApiProperty({ type: String, nullable: true, example: '$' })

@@ -1,0 +1,61 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
+import type { JsonDecimal } from '../../common/json-decimal';
+import { ApiAmount, IsAmount } from '../../common/money-validators';
+import { Serial } from '../../common/validators';
+import { OPERATION_FLOW_NAMES, OperationFlow } from '../../ledger/operation-types';
+import { COMMISSION_PAYERS } from '../fee';
+import { CalculationDto } from './calculation.dto';
+
+export class CommissionCalculationRequestDto {
+  @ApiProperty({ enum: OPERATION_FLOW_NAMES, example: 'client_transaction_transfer' })
+  @IsIn(OPERATION_FLOW_NAMES)
+  flow: OperationFlow;
+
+  /** The payer's client coin; leave it out when the payer is outside the service (the bank of a bank top-up). Never a technical coin. */
+  @Serial({ required: false })
+  payerCoin?: string;
+
+  /** The payee's client coin; leave it out when the payee is outside the service. Never a technical coin. */
+  @Serial({ required: false })
+  payeeCoin?: string;
+
+  /** What the payer asks to move: a positive decimal with no more decimals than the currency allows. */
+  @ApiProperty({ example: '100.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsAmount()
+  amount: string | number;
+}
+
+/** The price of a flow between two coins, as `POST /commissions/calculate` answers it. */
+export class CommissionCalculationDto extends CalculationDto {
+  @ApiProperty({ enum: OPERATION_FLOW_NAMES })
+  flow: string;
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+  @ApiAmount(100, 'What the payer asked to move')
+  amount: JsonDecimal;
+  @ApiAmount(1, "The operator's fee")
+  commission: JsonDecimal;
+  @ApiAmount(101, 'What leaves the payer')
+  payerAmount: JsonDecimal;
+  @ApiAmount(100, 'What reaches the payee')
+  payeeAmount: JsonDecimal;
+  /** Who bears the fee under the rule that applies (`sender` when none does). */
+  @ApiProperty({ enum: COMMISSION_PAYERS })
+  payer: string;
+  /** The rule that priced it; null when no rule applies (no fee). */
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  ruleId: string | null;
+}
+
+export class OperationFlowDto {
+  @ApiProperty({ enum: OPERATION_FLOW_NAMES })
+  name: string;
+  description: string;
+}
+
+export class OperationFlowListDto {
+  status: 'ok';
+  message: string;
+  records: OperationFlowDto[];
+}

@@ -1,0 +1,157 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsObject, IsOptional, ValidateIf, ValidateNested } from 'class-validator';
+import type { JsonDecimal } from '../../common/json-decimal';
+import { PageDto, PageRequestDto, SortOrder } from '../../common/paging.dto';
+import { IsAfter, IsIsoDateTime } from '../../common/validators';
+import { COMMISSION_PAYERS, CommissionPayer } from '../fee';
+import { RULE_CRITERIA, RuleCriteria } from '../commission-rules';
+import { CommissionValueAnswerDto, CommissionValueDto, IsCommissionNumber } from './commission-value.dto';
+
+/** A condition of a rule: the fee of the amounts from beginAmount (inclusive) up to endAmount (exclusive). */
+export class CommissionConditionDto {
+  /** Lower bound of the amount range, inclusive; default 0. No more decimals than the currency allows, never negative. */
+  @ApiPropertyOptional({ oneOf: [{ type: 'string' }, { type: 'number' }], example: '0', default: 0 })
+  @IsOptional()
+  @IsCommissionNumber()
+  beginAmount?: string | number;
+
+  /** Upper bound, exclusive; absent or null: no upper bound. Must be greater than beginAmount. */
+  @ApiPropertyOptional({ oneOf: [{ type: 'string' }, { type: 'number' }], example: '1000.00', nullable: true })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsCommissionNumber()
+  endAmount?: string | number | null;
+
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CommissionValueDto)
+  commission: CommissionValueDto;
+}
+
+export class CreateCommissionRuleDto {
+  /** When the rule starts to apply, inclusive (ISO 8601). */
+  @ApiProperty({ format: 'date-time', example: '2026-01-01T00:00:00Z' })
+  @IsIsoDateTime()
+  beginDate: string;
+
+  /** When it stops applying, exclusive (ISO 8601); absent or null: no end. Must be later than beginDate. */
+  @ApiPropertyOptional({ format: 'date-time', nullable: true, example: '2027-01-01T00:00:00Z' })
+  @IsOptional()
+  @IsIsoDateTime()
+  @IsAfter('beginDate')
+  endDate?: string | null;
+
+  /** Who pays the fee: `sender` (debited amount + fee) or `recipient` (credited amount − fee). */
+  @ApiProperty({ enum: COMMISSION_PAYERS, example: 'sender' })
+  @IsIn(COMMISSION_PAYERS)
+  payer: CommissionPayer;
+
+  /** Default true. Two active rules of one profile never cover the same moment (409). */
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  /** Amount ranges and their fees; ranges of one rule never overlap (409). An amount in no range pays nothing. */
+  @ApiPropertyOptional({ type: [CommissionConditionDto] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => CommissionConditionDto)
+  conditions?: CommissionConditionDto[];
+}
+
+/** Changes a rule; `conditions`, when given, replaces all of them. */
+export class UpdateCommissionRuleDto extends PartialType(CreateCommissionRuleDto) {}
+
+export class CommissionConditionAnswerDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ type: 'number', example: 0, description: 'Inclusive lower bound, with the currency’s decimals' })
+  beginAmount: JsonDecimal;
+  @ApiProperty({ type: 'number', nullable: true, example: 1000, description: 'Exclusive upper bound; null: none' })
+  endAmount: JsonDecimal | null;
+  commission: CommissionValueAnswerDto;
+}
+
+export class CommissionRuleDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ format: 'uuid' })
+  profileId: string;
+  @ApiProperty({ format: 'uuid' })
+  contractId: string;
+  @ApiProperty({ format: 'date-time' })
+  beginDate: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  endDate: string | null;
+  @ApiProperty({ enum: COMMISSION_PAYERS })
+  payer: string;
+  active: boolean;
+  /** By beginAmount. */
+  conditions: CommissionConditionAnswerDto[];
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+}
+
+export class CommissionRuleResponseDto {
+  status: 'ok';
+  message: string;
+  rule: CommissionRuleDto;
+}
+
+export class CommissionRuleFilterDto {
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  @ApiPropertyOptional({ enum: COMMISSION_PAYERS })
+  @IsOptional()
+  @IsIn(COMMISSION_PAYERS)
+  payer?: string;
+}
+
+export class CommissionRuleSortDto {
+  @SortOrder()
+  beginDate?: 'asc' | 'desc';
+}
+
+export class CommissionRuleViewDto extends PageRequestDto {
+  /**
+   * Mandatory (release 4.10.0). `FOR_DATE`: rules in force at `date` (beginDate ≤ date < endDate);
+   * `BEFORE_DATE`: rules that ended at or before `date` (endDate ≤ date); `FROM_DATE`: rules that
+   * begin at or after `date` (beginDate ≥ date).
+   */
+  @ApiProperty({ enum: RULE_CRITERIA, example: 'FOR_DATE' })
+  @IsDefined({ message: 'is required' })
+  @IsIn(RULE_CRITERIA)
+  filterCriteria: RuleCriteria;
+
+  /** The date filterCriteria compares with (ISO 8601); default: now. */
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsIsoDateTime()
+  date?: string;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CommissionRuleFilterDto)
+  filter?: CommissionRuleFilterDto;
+
+  /** Default: beginDate ascending. */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CommissionRuleSortDto)
+  sort?: CommissionRuleSortDto;
+}
+
+export class CommissionRulePageDto extends PageDto {
+  records: CommissionRuleDto[];
+}

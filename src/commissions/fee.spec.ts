@@ -1,0 +1,276 @@
+import fc from 'fast-check';
+import { Money } from '../common/money';
+import type { Locked, LockedCoin } from '../ledger/ledger.types';
+import { applyPlan } from '../ledger/plan';
+import { overlappingRanges } from './commission-rules';
+import { COMMISSION_TYPES, CommissionCondition, CommissionTerms, CommissionType, conditionFor, feeOf, legsOf, priceOf } from './fee';
+
+const m = (v: string) => new Money(v);
+const value = (type: CommissionType, percent: string | null, fixed: string | null) => ({
+  type,
+  percent: percent === null ? null : m(percent),
+  fixed: fixed === null ? null : m(fixed),
+});
+const condition = (id: string, begin: string, end: string | null, v = value('zero', null, null)): CommissionCondition => ({
+  id,
+  beginAmount: m(begin),
+  endAmount: end === null ? null : m(end),
+  value: v,
+});
+const fee = (type: CommissionType, percent: string | null, fixed: string | null, amount: string, scale: number) =>
+  feeOf(value(type, percent, fixed), m(amount), scale).toFixed();
+
+describe('commission fees', () => {
+  describe('each type at fraction 100 (two decimals)', () => {
+    it.each([
+      ['zero', null, null, '100.00', '0'],
+      ['percent', '1.5', null, '100.00', '1.5'],
+      // 0.5 % of 1.01 is 0.00505: rounded half up to 0.01
+      ['percent', '0.5', null, '1.01', '0.01'],
+      // 0.5 % of 0.99 is 0.00495: rounded down to 0
+      ['percent', '0.5', null, '0.99', '0'],
+      // exactly half a cent: up
+      ['percent', '0.5', null, '1.00', '0.01'],
+      ['fixed', null, '0.30', '100.00', '0.3'],
+      ['fixed', null, '0.30', '0.01', '0.3'],
+      ['greater_of_fixed_or_percent', '1', '0.50', '10.00', '0.5'],
+      ['greater_of_fixed_or_percent', '1', '0.50', '50.00', '0.5'],
+      ['greater_of_fixed_or_percent', '1', '0.50', '50.01', '0.5'],
+      ['greater_of_fixed_or_percent', '1', '0.50', '51.00', '0.51'],
+      ['lesser_of_fixed_or_percent', '1', '0.50', '10.00', '0.1'],
+      ['lesser_of_fixed_or_percent', '1', '0.50', '50.00', '0.5'],
+      ['lesser_of_fixed_or_percent', '1', '0.50', '51.00', '0.5'],
+      ['fixed_and_percent', '2', '0.25', '10.00', '0.45'],
+      ['fixed_and_percent', '2.5', '0.25', '0.01', '0.25'],
+      ['percent', '100', null, '12345678901234567.89', '12345678901234567.89'],
+      ['percent', '0', null, '99.99', '0'],
+    ] as const)('%s (%s %%, fixed %s) of %s is %s', (type, percent, fixed, amount, expected) => {
+      expect(fee(type, percent, fixed, amount, 2)).toBe(expected);
+    });
+  });
+
+  describe('each type at fraction 1 (whole units)', () => {
+    it.each([
+      ['zero', null, null, '7', '0'],
+      // 2.5 % of 20 is 0.5: half up to 1
+      ['percent', '2.5', null, '20', '1'],
+      ['percent', '2.5', null, '19', '0'],
+      ['fixed', null, '3', '1', '3'],
+      ['greater_of_fixed_or_percent', '10', '2', '25', '3'],
+      ['greater_of_fixed_or_percent', '10', '2', '14', '2'],
+      ['lesser_of_fixed_or_percent', '10', '2', '14', '1'],
+      ['lesser_of_fixed_or_percent', '10', '2', '26', '2'],
+      ['fixed_and_percent', '10', '2', '15', '4'],
+    ] as const)('%s (%s %%, fixed %s) of %s is %s', (type, percent, fixed, amount, expected) => {
+      expect(fee(type, percent, fixed, amount, 0)).toBe(expected);
+    });
+  });
+
+  describe('each type at fraction 10^18', () => {
+    it.each([
+      ['zero', null, null, '1', '0'],
+      ['percent', '1', null, '0.000000000000000001', '0'],
+      ['percent', '50', null, '0.000000000000000001', '0.000000000000000001'],
+      ['percent', '49.999999999999999999', null, '0.000000000000000001', '0'],
+      ['percent', '0.000000000000000001', null, '100', '0.000000000000000001'],
+      ['percent', '0.000000000000000001', null, '99999999999999999999', '1'],
+      ['fixed', null, '0.000000000000000003', '5', '0.000000000000000003'],
+      ['greater_of_fixed_or_percent', '1', '0.000000000000000001', '0.000000000000000099', '0.000000000000000001'],
+      ['lesser_of_fixed_or_percent', '1', '0.000000000000000001', '0.000000000000000150', '0.000000000000000001'],
+      ['lesser_of_fixed_or_percent', '1', '0.000000000000000005', '0.000000000000000150', '0.000000000000000002'],
+      ['fixed_and_percent', '1', '0.000000000000000001', '0.000000000000000150', '0.000000000000000003'],
+    ] as const)('%s (%s %%, fixed %s) of %s is %s', (type, percent, fixed, amount, expected) => {
+      expect(fee(type, percent, fixed, amount, 18)).toBe(expected);
+    });
+  });
+
+  // A condition [10, 20) of each type (2.5 %, fixed 0.3 — 3 in whole units): nothing just below 10 nor at 20.
+  const AT_EDGES: Record<CommissionType, [string, string]>[] = [
+    // fraction 1: 2.5 % of 10 is 0.25 → 0, of 19 is 0.475 → 0
+    {
+      zero: ['0', '0'],
+      percent: ['0', '0'],
+      fixed: ['3', '3'],
+      greater_of_fixed_or_percent: ['3', '3'],
+      lesser_of_fixed_or_percent: ['0', '0'],
+      fixed_and_percent: ['3', '3'],
+    },
+    // fraction 100: of 10 is 0.25, of 19.99 is 0.49975 → 0.5
+    {
+      zero: ['0', '0'],
+      percent: ['0.25', '0.5'],
+      fixed: ['0.3', '0.3'],
+      greater_of_fixed_or_percent: ['0.3', '0.5'],
+      lesser_of_fixed_or_percent: ['0.25', '0.3'],
+      fixed_and_percent: ['0.55', '0.8'],
+    },
+    // fraction 10^18: of 19.999999999999999999 is 0.499999999999999999975 → 0.5 (half up at the 18th decimal)
+    {
+      zero: ['0', '0'],
+      percent: ['0.25', '0.5'],
+      fixed: ['0.3', '0.3'],
+      greater_of_fixed_or_percent: ['0.3', '0.5'],
+      lesser_of_fixed_or_percent: ['0.25', '0.3'],
+      fixed_and_percent: ['0.55', '0.8'],
+    },
+  ];
+  describe.each([
+    [1, 0, '9', '19', AT_EDGES[0]],
+    [100, 2, '9.99', '19.99', AT_EDGES[1]],
+    [10 ** 18, 18, '9.999999999999999999', '19.999999999999999999', AT_EDGES[2]],
+  ])('at the edges of a condition [10, 20), fraction %s', (_, scale, below, last, expected) => {
+    it.each(COMMISSION_TYPES)('%s: nothing below 10, its fee from 10 to just under 20, nothing from 20', (type) => {
+      const terms: CommissionTerms = {
+        ruleId: 'r',
+        payer: 'sender',
+        conditions: [condition('c', '10', '20', value(type, '2.5', scale === 0 ? '3' : '0.3'))],
+      };
+      const feeAt = (amount: string) => priceOf(terms, m(amount), scale).commission.toFixed();
+      expect([feeAt(below), feeAt('10'), feeAt(last), feeAt('20')]).toEqual(['0', ...expected[type], '0']);
+    });
+  });
+
+  it('chooses the condition whose range holds the amount: begin inclusive, end exclusive, a missing end unbounded', () => {
+    const conditions = [condition('a', '0', '100'), condition('b', '100', '1000'), condition('c', '1000', null)];
+    const at = (amount: string) => conditionFor(conditions, m(amount))?.id;
+    expect(at('0.01')).toBe('a');
+    expect(at('99.99')).toBe('a');
+    expect(at('100')).toBe('b');
+    expect(at('999.999999999999999999')).toBe('b');
+    expect(at('1000')).toBe('c');
+    expect(at('99999999999999999999')).toBe('c');
+    expect(conditionFor([condition('a', '10', '20')], m('9.99'))).toBeUndefined();
+    expect(conditionFor([condition('a', '10', '20')], m('20'))).toBeUndefined();
+  });
+
+  describe('who pays', () => {
+    const terms = (payer: 'sender' | 'recipient', v = value('percent', '1', null)): CommissionTerms => ({
+      ruleId: 'r',
+      payer,
+      conditions: [condition('c', '0', null, v)],
+    });
+
+    it('charges the sender on top of the amount', () => {
+      const quote = priceOf(terms('sender'), m('200.00'), 2);
+      expect([quote.commission, quote.payerAmount, quote.payeeAmount].map((x) => x.toFixed(2))).toEqual(['2.00', '202.00', '200.00']);
+      expect(quote).toMatchObject({ payer: 'sender', ruleId: 'r', conditionId: 'c' });
+    });
+
+    it('takes it from what the recipient receives; all of the amount at most (409 beyond)', () => {
+      const quote = priceOf(terms('recipient'), m('200.00'), 2);
+      expect([quote.commission, quote.payerAmount, quote.payeeAmount].map((x) => x.toFixed(2))).toEqual(['2.00', '200.00', '198.00']);
+      const all = priceOf(terms('recipient', value('fixed', null, '5')), m('5'), 2);
+      expect(all.payeeAmount.toFixed()).toBe('0');
+      expect(() => priceOf(terms('recipient', value('fixed', null, '5')), m('4.99'), 2)).toThrow(
+        expect.objectContaining({ code: 'exception.commission.exceeds_amount', status: 409 }),
+      );
+    });
+
+    it('is free without terms or without a condition for the amount', () => {
+      for (const quote of [priceOf(null, m('5'), 2), priceOf({ ruleId: 'r', payer: 'recipient', conditions: [] }, m('5'), 2)]) {
+        expect([quote.commission.toFixed(), quote.payerAmount.toFixed(), quote.payeeAmount.toFixed()]).toEqual(['0', '5', '5']);
+        expect(quote.conditionId).toBeNull();
+      }
+    });
+  });
+
+  it('finds overlapping amount ranges, touching ones being fine', () => {
+    const r = (begin: string, end: string | null) => ({ beginAmount: m(begin), endAmount: end === null ? null : m(end) });
+    expect(overlappingRanges([r('0', '100'), r('100', null)])).toBeUndefined();
+    expect(overlappingRanges([r('100', '200'), r('0', '100.01')])).toBeDefined();
+    expect(overlappingRanges([r('500', null), r('0', '100'), r('600', '700')])).toBeDefined();
+    expect(overlappingRanges([r('0', '1'), r('0', '1')])).toBeDefined();
+    expect(overlappingRanges([])).toBeUndefined();
+  });
+
+  describe('properties over random rules and amounts', () => {
+    const scales = [0, 2, 18];
+    const decimal = (scale: number, maxUnits: bigint) =>
+      fc.bigInt({ min: 0n, max: maxUnits }).map((units) => new Money(units.toString()).dividedBy(new Money(10).pow(scale)));
+    const scenario = fc.constantFrom(...scales).chain((scale) =>
+      fc.record({
+        scale: fc.constant(scale),
+        type: fc.constantFrom(...COMMISSION_TYPES),
+        percent: decimal(18, 100n * 10n ** 18n).map((p) => p),
+        fixed: decimal(scale, 10n ** 12n),
+        amount: decimal(scale, 10n ** BigInt(19 + scale)).filter((a) => a.gt(0)),
+        payer: fc.constantFrom('sender' as const, 'recipient' as const),
+        balance: decimal(scale, 10n ** BigInt(19 + scale)),
+      }),
+    );
+    const coin = (serial: string, type: 'client' | 'system', balance: string): LockedCoin => ({
+      serial,
+      organization_id: `org-${serial}`,
+      issuer_id: 'i',
+      currency_id: 'cur',
+      code: 'X',
+      symbol: null,
+      fraction: '1',
+      type,
+      balance,
+      held: '0',
+      active: true,
+      closed_at: null,
+      usable: true,
+    });
+
+    it('payer debit = payee credit + fee exactly, the fee is never negative nor finer than the currency, and the legs balance', () => {
+      fc.assert(
+        fc.property(scenario, (s) => {
+          const terms: CommissionTerms = {
+            ruleId: 'r',
+            payer: s.payer,
+            conditions: [condition('c', '0', null, value(s.type, s.percent.toFixed(), s.fixed.toFixed()))],
+          };
+          let quote;
+          try {
+            quote = priceOf(terms, s.amount, s.scale);
+          } catch (error) {
+            // Only a recipient can be asked for more than the amount.
+            expect(s.payer).toBe('recipient');
+            expect((error as { code: string }).code).toBe('exception.commission.exceeds_amount');
+            return;
+          }
+          expect(quote.commission.isNegative()).toBe(false);
+          expect(quote.commission.decimalPlaces()).toBeLessThanOrEqual(s.scale);
+          expect(quote.payerAmount.eq(quote.payeeAmount.plus(quote.commission))).toBe(true);
+          expect((s.payer === 'sender' ? quote.payeeAmount : quote.payerAmount).eq(s.amount)).toBe(true);
+
+          // Through the kernel's own checks: the legs balance and debit exactly payerAmount, or are refused for funds.
+          const locked: Locked = {
+            coins: new Map([
+              ['1', coin('1', 'client', s.balance.toFixed())],
+              ['2', coin('2', 'client', '0')],
+              ['3', coin('3', 'system', '0')],
+            ]),
+            holds: [],
+          };
+          let effect;
+          try {
+            effect = applyPlan(locked, { legs: legsOf(quote, '1', '2', '3'), meta: { amount: s.amount } });
+          } catch (error) {
+            expect((error as { code: string }).code).toBe('exception.coin.insufficient_funds');
+            expect(quote.payerAmount.gt(s.balance)).toBe(true);
+            return;
+          }
+          expect(quote.payerAmount.lte(s.balance)).toBe(true);
+          const change = (serial: string) => effect.changes.find((c) => c.serial === serial)?.balance ?? new Money(0);
+          expect(change('1').negated().eq(quote.payerAmount)).toBe(true);
+          expect(change('2').eq(quote.payeeAmount)).toBe(true);
+          expect(change('3').eq(quote.commission)).toBe(true);
+          expect(effect.entries.reduce((sum, e) => sum.plus(e.amount), new Money(0)).isZero()).toBe(true);
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it('a fee grows with the amount under every type (never less for more)', () => {
+      fc.assert(
+        fc.property(scenario, decimal(2, 10n ** 6n), (s, extra) => {
+          const v = value(s.type, s.percent.toFixed(), s.fixed.toFixed());
+          expect(feeOf(v, s.amount.plus(extra), s.scale).gte(feeOf(v, s.amount, s.scale))).toBe(true);
+        }),
+      );
+    });
+  });
+});

@@ -1,0 +1,157 @@
+import { ApiError } from '../common/api-error';
+import { Money } from '../common/money';
+import type { Leg } from '../ledger/ledger.types';
+
+/**
+ * How a condition prices an amount (the family's commission value types):
+ * - `zero`: no fee;
+ * - `percent`: valuePercent % of the amount;
+ * - `fixed`: valueFixed;
+ * - `greater_of_fixed_or_percent`: the larger of the two;
+ * - `lesser_of_fixed_or_percent`: the smaller of the two;
+ * - `fixed_and_percent`: their sum.
+ */
+export const COMMISSION_TYPES = [
+  'zero',
+  'percent',
+  'fixed',
+  'greater_of_fixed_or_percent',
+  'lesser_of_fixed_or_percent',
+  'fixed_and_percent',
+] as const;
+export type CommissionType = (typeof COMMISSION_TYPES)[number];
+
+/** Who pays the fee: the sender (debited amount + fee) or the recipient (credited amount − fee). */
+export const COMMISSION_PAYERS = ['sender', 'recipient'] as const;
+export type CommissionPayer = (typeof COMMISSION_PAYERS)[number];
+
+/** The values each type needs. */
+export function usesPercent(type: unknown): boolean {
+  return (
+    type === 'percent' || type === 'greater_of_fixed_or_percent' || type === 'lesser_of_fixed_or_percent' || type === 'fixed_and_percent'
+  );
+}
+export function usesFixed(type: unknown): boolean {
+  return (
+    type === 'fixed' || type === 'greater_of_fixed_or_percent' || type === 'lesser_of_fixed_or_percent' || type === 'fixed_and_percent'
+  );
+}
+
+/**
+ * A fee is rounded to the currency's decimals half up (0.005 → 0.01 at fraction 100), once, after
+ * the percent and fixed parts are combined exactly: the commercial rounding an operator's price
+ * list is read with.
+ */
+export const FEE_ROUNDING = Money.ROUND_HALF_UP;
+
+export interface CommissionValue {
+  type: CommissionType;
+  /** 0 to 100, exact; null when the type uses none. */
+  percent: Money | null;
+  /** In the currency's units; null when the type uses none. */
+  fixed: Money | null;
+}
+
+/** A condition of a rule: amounts from `beginAmount` (inclusive) up to `endAmount` (exclusive; null: no upper bound). */
+export interface CommissionCondition {
+  id: string;
+  beginAmount: Money;
+  endAmount: Money | null;
+  value: CommissionValue;
+}
+
+/** The rule in force for a flow, a contract and a currency, with its conditions. */
+export interface CommissionTerms {
+  ruleId: string;
+  payer: CommissionPayer;
+  conditions: CommissionCondition[];
+}
+
+/** The price of a movement: what leaves the payer, what reaches the payee, and the operator's commission. */
+export interface Quote {
+  commission: Money;
+  payerAmount: Money;
+  payeeAmount: Money;
+  /** Who bore the fee (sender when no rule applies). */
+  payer: CommissionPayer;
+  /** The rule and condition that priced it, if any. */
+  ruleId: string | null;
+  conditionId: string | null;
+}
+
+/** The condition whose range holds the amount: beginAmount ≤ amount < endAmount. */
+export function conditionFor(conditions: readonly CommissionCondition[], amount: Money): CommissionCondition | undefined {
+  return conditions.find((c) => amount.gte(c.beginAmount) && (c.endAmount === null || amount.lt(c.endAmount)));
+}
+
+/** The fee of one condition's value on an amount, rounded to `scale` decimals (FEE_ROUNDING). Never negative. */
+export function feeOf(value: CommissionValue, amount: Money, scale: number): Money {
+  const zero = new Money(0);
+  const percent = () => amount.times(value.percent ?? zero).dividedBy(100);
+  const fixed = () => value.fixed ?? zero;
+  let fee: Money;
+  switch (value.type) {
+    case 'zero':
+      fee = zero;
+      break;
+    case 'percent':
+      fee = percent();
+      break;
+    case 'fixed':
+      fee = fixed();
+      break;
+    case 'greater_of_fixed_or_percent':
+      fee = Money.max(fixed(), percent());
+      break;
+    case 'lesser_of_fixed_or_percent':
+      fee = Money.min(fixed(), percent());
+      break;
+    case 'fixed_and_percent':
+      fee = fixed().plus(percent());
+      break;
+    default:
+      throw new Error(`Unknown commission type ${String(value.type)}`);
+  }
+  fee = fee.toDecimalPlaces(scale, FEE_ROUNDING);
+  // Values are validated non-negative and the database checks them: a negative fee is a bug.
+  if (fee.isNegative()) throw new Error(`A commission came out negative: ${fee.toFixed()}`);
+  return fee;
+}
+
+/**
+ * Prices an amount under the terms in force (none: free). The sender pays amount + fee; the
+ * recipient pays by receiving amount − fee, which a fee larger than the amount cannot (409).
+ * Always: payerAmount = payeeAmount + commission, commission ≥ 0.
+ */
+export function priceOf(terms: CommissionTerms | null, amount: Money, scale: number): Quote {
+  const condition = terms ? conditionFor(terms.conditions, amount) : undefined;
+  const commission = condition ? feeOf(condition.value, amount, scale) : new Money(0);
+  const payer = terms?.payer ?? 'sender';
+  const priced = { commission, payer, ruleId: terms?.ruleId ?? null, conditionId: condition?.id ?? null };
+  if (payer === 'sender') return { ...priced, payerAmount: amount.plus(commission), payeeAmount: amount };
+  if (commission.gt(amount)) {
+    throw new ApiError(
+      'exception.commission.exceeds_amount',
+      `The commission ${commission.toFixed(scale)} is larger than the amount ${amount.toFixed(scale)} the recipient would pay it from`,
+    );
+  }
+  return { ...priced, payerAmount: amount, payeeAmount: amount.minus(commission) };
+}
+
+/**
+ * The legs that carry a quote: the payee's share from the payer to the payee, and the fee from
+ * the payer to the commission coin (`collector`). A fee of zero has no leg.
+ */
+export function legsOf(quote: Quote, payer: string, payee: string, collector: string | null): Leg[] {
+  const legs: Leg[] = [{ from: payer, to: payee, amount: quote.payeeAmount }];
+  if (quote.commission.gt(0)) {
+    if (!collector) throw new Error('A commission is due but no commission coin was locked');
+    legs.push({ from: payer, to: collector, amount: quote.commission });
+  }
+  return legs;
+}
+
+/** What an operation records of the rule that priced it (in its details), for audits. */
+export function commissionDetails(quote: Quote): Record<string, unknown> | undefined {
+  return quote.ruleId ? { commission: { ruleId: quote.ruleId, conditionId: quote.conditionId, payer: quote.payer } } : undefined;
+}

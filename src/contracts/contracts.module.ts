@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { CommissionProfilesController } from './commission-profiles.controller';
+import { ContractsController, OrganizationContractsController } from './contracts.controller';
+import { ContractsRepository } from './contracts.repository';
+import { ContractsService } from './contracts.service';
+
+@Module({
+  controllers: [ContractsController, OrganizationContractsController, CommissionProfilesController],
+  providers: [ContractsRepository, ContractsService],
+})
+export class ContractsModule {}

@@ -1,0 +1,26 @@
+import { flowOfType, OPERATION_FLOW_NAMES, OPERATION_FLOWS, OPERATION_TYPE_NAMES, OPERATION_TYPES } from './operation-types';
+
+describe('operation flows and types: one list', () => {
+  it('names the ten flows commissions attach to, in the family’s words', () => {
+    expect(OPERATION_FLOW_NAMES).toEqual([
+      'client_transaction_transfer',
+      'bank_topup',
+      'bank_withdrawal',
+      'exchange',
+      'cash_in',
+      'cash_out',
+      'voucher',
+      'gate_payment',
+      'invoice_payment',
+      'merchant_payment',
+    ]);
+  });
+
+  it('gives an operation type that is a flow the flow’s name and description; the others carry no fee', () => {
+    const priced = OPERATION_TYPE_NAMES.filter((t) => flowOfType(t) !== null);
+    expect(priced).toEqual(['client_transaction_transfer', 'bank_topup']);
+    for (const type of priced) expect(OPERATION_TYPES[type]).toBe(OPERATION_FLOWS[flowOfType(type)!]);
+    expect(flowOfType('reversal')).toBeNull();
+    expect(flowOfType('coin_closure')).toBeNull();
+  });
+});

@@ -1,0 +1,95 @@
+import type { TestServer } from './server';
+
+/** The default contracts the migration seeds, one per organization type. */
+export const DEFAULT_CONTRACTS = {
+  individual: '00000000-0000-4000-8000-000000000101',
+  merchant: '00000000-0000-4000-8000-000000000102',
+  support: '00000000-0000-4000-8000-000000000103',
+  cash_desk: '00000000-0000-4000-8000-000000000104',
+  system: '00000000-0000-4000-8000-000000000105',
+} as const;
+
+export interface CommissionValueBody {
+  type: string;
+  valuePercent?: string | number | null;
+  valueFixed?: string | number | null;
+}
+
+export interface ConditionBody {
+  beginAmount?: string | number;
+  endAmount?: string | number | null;
+  commission: CommissionValueBody;
+}
+
+async function expect2xx(what: string, response: { status: number; text: string; body: any }): Promise<any> {
+  if (response.status < 200 || response.status > 299) throw new Error(`${what} failed: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+/** Creates a contract (individual, not global, unless said otherwise) and answers it. */
+export async function aContract(server: TestServer, admin: string, body: Record<string, unknown> = {}): Promise<any> {
+  const response = await server.request('POST', '/api/v1/contracts', {
+    token: admin,
+    body: { name: `Contract ${Math.random().toString(36).slice(2, 8)}`, organizationType: 'individual', ...body },
+  });
+  return (await expect2xx('creating a contract', response)).contract;
+}
+
+export async function aProfile(
+  server: TestServer,
+  admin: string,
+  contractId: string,
+  issuerId: string,
+  flow = 'client_transaction_transfer',
+) {
+  const response = await server.request('POST', `/api/v1/contracts/${contractId}/commission-profiles`, {
+    token: admin,
+    body: { flow, issuerId },
+  });
+  return (await expect2xx('creating a commission profile', response)).profile;
+}
+
+export async function aRule(
+  server: TestServer,
+  admin: string,
+  contractId: string,
+  profileId: string,
+  body: { payer?: string; beginDate?: string; endDate?: string | null; active?: boolean; conditions?: ConditionBody[] } = {},
+) {
+  const response = await server.request('POST', `/api/v1/contracts/${contractId}/commission-profiles/${profileId}/commission-rule`, {
+    token: admin,
+    body: { beginDate: '2020-01-01T00:00:00Z', payer: 'sender', ...body },
+  });
+  return (await expect2xx('creating a commission rule', response)).rule;
+}
+
+export async function assignContract(server: TestServer, admin: string, organizationId: string, contractId: string) {
+  const response = await server.request('PUT', `/api/v1/organizations/${organizationId}/contract`, { token: admin, body: { contractId } });
+  return expect2xx('assigning a contract', response);
+}
+
+/**
+ * Gives `organizationId` a contract of its own whose profile for `flow` and `issuerId` has one
+ * active rule (since 2020) with these conditions; answers the contract, profile and rule.
+ */
+export async function aFee(
+  server: TestServer,
+  admin: string,
+  options: {
+    organizationId: string;
+    issuerId: string;
+    conditions: ConditionBody[];
+    payer?: 'sender' | 'recipient';
+    flow?: string;
+    organizationType?: string;
+  },
+): Promise<{ contract: any; profile: any; rule: any }> {
+  const contract = await aContract(server, admin, { organizationType: options.organizationType ?? 'individual' });
+  const profile = await aProfile(server, admin, contract.id, options.issuerId, options.flow);
+  const rule = await aRule(server, admin, contract.id, profile.id, { payer: options.payer ?? 'sender', conditions: options.conditions });
+  await assignContract(server, admin, options.organizationId, contract.id);
+  return { contract, profile, rule };
+}
+
+/** A percent fee for every amount. */
+export const percent = (valuePercent: string): ConditionBody[] => [{ beginAmount: '0', commission: { type: 'percent', valuePercent } }];
