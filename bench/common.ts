@@ -26,6 +26,7 @@ const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? join(ROOT, 'bench', 'result
 export const num = (name: string, fallback: number): number => Number(process.env[name] ?? '') || fallback;
 
 /** The service's administrator password for this run. */
+export const ADMIN_LOGIN = 'bench-admin@finapi.local';
 export const ADMIN_PASSWORD = `bench-admin-${randomBytes(6).toString('hex')}`;
 
 export interface Load {
@@ -146,6 +147,7 @@ export async function startService(
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       HOST: '127.0.0.1',
+      ADMIN_LOGIN,
       ADMIN_PASSWORD,
       BCRYPT_COST: String(settings.bcryptCost),
       LOG_LEVEL: settings.logLevel,

@@ -30,6 +30,7 @@ import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import {
+  ADMIN_LOGIN,
   ADMIN_PASSWORD,
   Child,
   Comparison,
@@ -140,7 +141,7 @@ interface Setup {
 
 async function setUp(baseUrl: string): Promise<Setup> {
   const started = Date.now();
-  const adminToken = await login(baseUrl, 'admin', ADMIN_PASSWORD);
+  const adminToken = await login(baseUrl, ADMIN_LOGIN, ADMIN_PASSWORD);
   const code = `BN${randomBytes(3).toString('hex').toUpperCase()}`;
   const { currency } = await api<{ currency: { id: string } }>(
     baseUrl,

@@ -20,6 +20,7 @@ import autocannon from 'autocannon';
 import { compare, hash } from 'bcrypt';
 import { randomBytes } from 'node:crypto';
 import {
+  ADMIN_LOGIN,
   ADMIN_PASSWORD,
   Child,
   Load,
@@ -79,7 +80,7 @@ function startProfileBaseline(databaseUrl: string, profileSql: 'joined' | 'separ
 
 /** Creates the bench users through the admin API and logs each in once. */
 async function createUsers(baseUrl: string): Promise<BenchUser[]> {
-  const admin = await login(baseUrl, 'admin', ADMIN_PASSWORD);
+  const admin = await login(baseUrl, ADMIN_LOGIN, ADMIN_PASSWORD);
   return Promise.all(
     Array.from({ length: SETTINGS.users }, async (_, i) => {
       const user = { login: `bench-${i}-${randomBytes(3).toString('hex')}`, password: `bench-pw-${randomBytes(8).toString('hex')}` };
