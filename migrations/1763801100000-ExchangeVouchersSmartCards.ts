@@ -50,7 +50,8 @@ export class ExchangeVouchersSmartCards1763801100000 implements MigrationInterfa
     await q.query(`CREATE INDEX vouchers_due_idx ON vouchers (expires_at) WHERE status = 'pending' AND expires_at IS NOT NULL`);
 
     // Smart cards: a card stands for one coin of its organization. Only the last four digits of the generated
-    // number are kept (answers show the masked form); a card-issuing provider may later fill provider columns.
+    // number are kept (answers show the masked form); a card issued by a card-issuing provider (a payment gate)
+    // carries the provider's name and its reference of the card.
     await q.query(`
       CREATE TABLE smart_cards (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -63,8 +64,11 @@ export class ExchangeVouchersSmartCards1763801100000 implements MigrationInterfa
         provider_reference text CHECK (length(provider_reference) BETWEEN 1 AND 200),
         created_by uuid REFERENCES users(id),
         created_at timestamptz NOT NULL DEFAULT now(),
-        updated_at timestamptz NOT NULL DEFAULT now()
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        CHECK ((provider IS NULL) = (provider_reference IS NULL))
       )`);
+    // A provider's card is found by the provider's own reference (its callbacks name it), and names one card only.
+    await q.query(`CREATE UNIQUE INDEX smart_cards_provider_idx ON smart_cards (provider, provider_reference) WHERE provider IS NOT NULL`);
     await q.query(`CREATE INDEX smart_cards_organization_idx ON smart_cards (organization_id, created_at DESC, id DESC)`);
   }
 

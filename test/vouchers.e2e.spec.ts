@@ -225,6 +225,38 @@ describe('prepaid vouchers (issue 13)', () => {
     await expectBalancedLedger(server, admin);
   });
 
+  it('returns a blocked voucher’s money to the creator’s main coin when its own coin was closed; with no open coin, 409', async () => {
+    const creator = await world.user();
+    const main = await world.coin(creator, '50.00');
+    const spare = await world.coin(creator, '20.00');
+    const voucher = (await buy(server, creator.token, { coinSerial: spare.serial, amount: '10.00' })).body.voucher;
+    const close = (serial: string, body: Record<string, unknown>) =>
+      server.request('POST', `/api/v1/close/coin/${serial}`, { token: creator.token, body });
+    expectStatus(await close(spare.serial, { transferToCoinSerial: main.serial }), 200);
+    expect(await balanceOf(server, creator.token, main.serial)).toBe('60.00');
+    const blocked = await server.request('POST', `/api/v1/vouchers/${voucher.id}/block`, { token: creator.token });
+    expectStatus(blocked, 200);
+    expectLegs(blocked.body.process, [[(await reserve()).serial, main.serial, '10.00']]);
+    expect(await balanceOf(server, creator.token, main.serial)).toBe('70.00');
+
+    // The only coin of the currency spent all it held on the voucher, then closed: nothing can receive the money back.
+    const other = await world.user();
+    const only = await world.coin(other, '5.00');
+    const last = await buy(server, other.token, { coinSerial: only.serial, amount: '5.00' });
+    expectStatus(await server.request('POST', `/api/v1/close/coin/${only.serial}`, { token: other.token, body: {} }), 200);
+    expectError(
+      await server.request('POST', `/api/v1/vouchers/${last.body.voucher.id}/block`, { token: other.token }),
+      409,
+      'exception.coin.closed',
+    );
+    // It stays pending: its bearer may still redeem it.
+    const bearer = await world.user();
+    const target = await world.coin(bearer);
+    expectStatus(await redeem(server, bearer.token, last.body.code, target.serial), 201);
+    expect(await balanceOf(server, bearer.token, target.serial)).toBe('5.00');
+    await expectBalancedLedger(server, admin);
+  });
+
   it('lists the creator’s vouchers newest first, filtered by status and coin', async () => {
     const creator = await world.user();
     const coin = await world.coin(creator, '50.00');

@@ -19,6 +19,12 @@ export class ExchangeController {
    */
   @Post()
   @RequirePermissions('EXCHANGE_CREATOR')
+  @ApiConflictResponse({
+    description:
+      'exception.exchange.rate_missing: no rate of the ordered pair is in force; exception.exchange.reserve_insufficient: the bought ' +
+      "currency's reserve cannot pay the bought amount; exception.coin.insufficient_funds, exception.coin.inactive",
+    type: ErrorResponseDto,
+  })
   @Idempotent()
   @ApiOperation({ summary: 'Exchange between two currencies', operationId: 'createExchange' })
   @ApiCreatedResponse({ type: ExchangeResultDto })
@@ -43,6 +49,10 @@ export class ExchangeController {
   /** Moves money from an issuer's bank-settlement coin to its exchange_reserve coin (operation `reserve_funding`). */
   @Post('reserves/fund')
   @RequirePermissions('EXCHANGE_RESERVE_MANAGER')
+  @ApiConflictResponse({
+    description: 'exception.issuer.inactive: the issuer or its currency is inactive',
+    type: ErrorResponseDto,
+  })
   @Idempotent()
   @ApiOperation({ summary: "Fund an issuer's exchange reserve", operationId: 'fundExchangeReserve' })
   @ApiCreatedResponse({ type: OperationResultDto })

@@ -65,7 +65,7 @@ export class SmartCardsController {
   @ApiOkResponse({ type: SmartCardResponseDto })
   @ApiNotFoundResponse({ description: 'exception.smart_card.not_found', type: ErrorResponseDto })
   async block(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SmartCardResponseDto> {
-    return { status: 'ok', message: 'Smart card blocked', card: await this.cards.setStatus(principal, id, 'blocked') };
+    return { status: 'ok', message: 'Smart card blocked', card: await this.cards.setStatus(principal.organizationId, id, 'blocked') };
   }
 
   /** Unblocks a card. Unblocking an active card changes nothing. */
@@ -77,6 +77,6 @@ export class SmartCardsController {
   @ApiOkResponse({ type: SmartCardResponseDto })
   @ApiNotFoundResponse({ description: 'exception.smart_card.not_found', type: ErrorResponseDto })
   async unblock(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SmartCardResponseDto> {
-    return { status: 'ok', message: 'Smart card unblocked', card: await this.cards.setStatus(principal, id, 'active') };
+    return { status: 'ok', message: 'Smart card unblocked', card: await this.cards.setStatus(principal.organizationId, id, 'active') };
   }
 }

@@ -6,5 +6,6 @@ import { SmartCardsService } from './smart-cards.service';
 @Module({
   controllers: [SmartCardsController],
   providers: [SmartCardsRepository, SmartCardsService],
+  exports: [SmartCardsService],
 })
 export class SmartCardsModule {}

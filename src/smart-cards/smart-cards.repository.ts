@@ -4,6 +4,7 @@ import type { CardStatus } from './dto/smart-card.dto';
 
 export interface SmartCardRow {
   id: string;
+  organization_id: string;
   name: string;
   last4: string;
   coin_serial: string;
@@ -15,7 +16,17 @@ export interface SmartCardRow {
   symbol: string | null;
 }
 
-const SELECT = `SELECT s.id, s.name, s.last4, s.coin_serial::text AS coin_serial, s.status, s.provider, s.created_at, s.updated_at,
+export interface NewSmartCard {
+  organizationId: string;
+  coinSerial: string;
+  name: string;
+  last4: string;
+  provider: string | null;
+  providerReference: string | null;
+  createdBy: string;
+}
+
+const SELECT = `SELECT s.id, s.organization_id, s.name, s.last4, s.coin_serial::text AS coin_serial, s.status, s.provider, s.created_at, s.updated_at,
        cu.code, cu.symbol
   FROM smart_cards s JOIN coins c ON c.serial = s.coin_serial JOIN currencies cu ON cu.id = c.currency_id`;
 
@@ -24,12 +35,21 @@ const SELECT = `SELECT s.id, s.name, s.last4, s.coin_serial::text AS coin_serial
 export class SmartCardsRepository {
   constructor(private readonly db: Database) {}
 
-  async insert(card: { organizationId: string; coinSerial: string; name: string; last4: string; createdBy: string }): Promise<string> {
+  /** Inserts a card; undefined when its provider already has a card of this reference. */
+  async insert(card: NewSmartCard): Promise<string | undefined> {
     const [row] = await this.db.query<{ id: string }>(
-      `INSERT INTO smart_cards (organization_id, coin_serial, name, last4, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-      [card.organizationId, card.coinSerial, card.name, card.last4, card.createdBy],
+      `INSERT INTO smart_cards (organization_id, coin_serial, name, last4, provider, provider_reference, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (provider, provider_reference) WHERE provider IS NOT NULL DO NOTHING RETURNING id`,
+      [card.organizationId, card.coinSerial, card.name, card.last4, card.provider, card.providerReference, card.createdBy],
     );
-    return row.id;
+    return row?.id;
+  }
+
+  /** The card a provider knows by its reference, with its organization. */
+  async byProviderReference(provider: string, reference: string): Promise<SmartCardRow | undefined> {
+    const [row] = await this.db.query<SmartCardRow>(`${SELECT} WHERE s.provider = $1 AND s.provider_reference = $2`, [provider, reference]);
+    return row;
   }
 
   async own(organizationId: string, id: string): Promise<SmartCardRow | undefined> {

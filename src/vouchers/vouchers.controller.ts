@@ -1,5 +1,13 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { RequirePermissions } from '../access/access.decorators';
 import { CurrentPrincipal, Principal } from '../access/principal';
 import { ErrorResponseDto } from '../common/error-response.dto';
@@ -26,6 +34,10 @@ export class VouchersController {
   /** Buys a prepaid voucher from one of the caller's coins; the answer shows its code once. */
   @Post()
   @RequirePermissions('VOUCHER_OWNER')
+  @ApiConflictResponse({
+    description: 'exception.coin.insufficient_funds, exception.coin.inactive',
+    type: ErrorResponseDto,
+  })
   @Idempotent()
   @ApiOperation({ summary: 'Buy a prepaid voucher', operationId: 'createVoucher' })
   @ApiCreatedResponse({ type: VoucherCreatedDto })
@@ -48,6 +60,10 @@ export class VouchersController {
   /** Credits a voucher's amount to one of the caller's coins in its currency, once (the code is the bearer secret). */
   @Post('redeem')
   @RequirePermissions('VOUCHER_REDEEMER')
+  @ApiConflictResponse({
+    description: 'exception.voucher.redeemed, exception.voucher.blocked, exception.voucher.expired: the voucher can no longer be redeemed',
+    type: ErrorResponseDto,
+  })
   @Idempotent()
   @ApiOperation({ summary: 'Redeem a prepaid voucher', operationId: 'redeemVoucher' })
   @ApiCreatedResponse({ type: VoucherRedeemedDto })
@@ -74,6 +90,12 @@ export class VouchersController {
   @Post(':id/block')
   @HttpCode(200)
   @RequirePermissions('VOUCHER_OWNER')
+  @ApiConflictResponse({
+    description:
+      'exception.voucher.redeemed, exception.voucher.blocked, exception.voucher.expired: the voucher is no longer pending; ' +
+      "exception.coin.closed: neither the creator's coin nor its main coin of the currency can receive the money",
+    type: ErrorResponseDto,
+  })
   @Idempotent()
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiOperation({ summary: 'Block a prepaid voucher', operationId: 'blockVoucher' })

@@ -6,5 +6,6 @@ import { VouchersService } from './vouchers.service';
 @Module({
   controllers: [VouchersController],
   providers: [VouchersRepository, VouchersService],
+  exports: [VouchersService],
 })
 export class VouchersModule {}

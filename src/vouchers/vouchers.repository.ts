@@ -112,12 +112,14 @@ export class VouchersRepository {
     return row;
   }
 
-  async markRedeemed(id: string, coinSerial: string, operationId: string): Promise<void> {
-    await this.db.query(
+  /** Marks a pending voucher redeemed; false when it was not pending. */
+  async markRedeemed(id: string, coinSerial: string, operationId: string): Promise<boolean> {
+    const rows = await this.db.query<{ id: string }>(
       `UPDATE vouchers SET status = 'processed', redeemed_coin = $2, redeemed_at = now(), closing_operation_id = $3, updated_at = now()
-        WHERE id = $1 AND status = 'pending'`,
+        WHERE id = $1 AND status = 'pending' RETURNING id`,
       [id, coinSerial, operationId],
     );
+    return rows.length > 0;
   }
 
   async markReturned(id: string, status: 'blocked' | 'expired', operationId: string): Promise<void> {

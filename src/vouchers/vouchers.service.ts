@@ -15,6 +15,23 @@ import { PaymentToolsService } from '../payment-tools/payment-tools.service';
 import type { CreateVoucherDto, RedeemedVoucherDto, RedeemVoucherDto, VoucherDto, VoucherViewDto } from './dto/voucher.dto';
 import { VoucherRow, VouchersRepository } from './vouchers.repository';
 
+/** A pending voucher locked for the caller's transaction, as `VouchersService.claim` answers it. */
+export interface ClaimedVoucher {
+  id: string;
+  prepaidName: string;
+  /** What the voucher is worth, exact: it is spent whole. */
+  amount: Money;
+  currencyId: string;
+  /** The currency's code. */
+  currency: string;
+  /** The currency's fraction (minor units per major unit), as text. */
+  fraction: string;
+  /** The issuer's voucher_reserve coin holding the voucher's money: the coin that pays whatever spends it. */
+  reserveCoin: string;
+  /** The organization that bought the voucher. */
+  organizationId: string;
+}
+
 /** The sweep returns at most this many vouchers per run in each instance. */
 const SWEEP_BATCH = 100;
 
@@ -28,6 +45,11 @@ const hashOf = (code: string) => createHash('sha256').update(code.toLowerCase())
  * blocked by its creator, or past its expiry, returns its amount to the creator's coin
  * (`voucher_refund`). Every change of a voucher locks its row first, then the coins, so parallel
  * redemptions, blocks and sweeps of one voucher run one after another and only the first acts.
+ *
+ * For other modules (exported): a flow whose payer is a voucher (merchant payments) spends it with
+ * `claim(code)` and `markSpent(...)` around its own ledger operation, in one transaction. A voucher is
+ * not a `{type, value}` payment tool: it stands for no coin of its bearer, and its money sits in the
+ * issuer's reserve, a technical coin no payer check accepts.
  */
 @Injectable()
 export class VouchersService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -125,32 +147,29 @@ export class VouchersService implements OnApplicationBootstrap, OnApplicationShu
   /** Credits the voucher's amount to one of the caller's coins, once: the voucher row is locked, so of parallel redemptions one wins. */
   async redeem(principal: Principal, dto: RedeemVoucherDto): Promise<{ voucher: RedeemedVoucherDto; process: OperationDto }> {
     return this.uow.run(async () => {
-      const voucher = await this.vouchers.lockByCodeHash(hashOf(dto.code));
-      if (!voucher) throw new ApiError('exception.voucher.not_found', 'No voucher has this code');
-      assertPending(voucher);
-      if (voucher.due) throw new ApiError('exception.voucher.expired', `The voucher expired at ${voucher.expires_at!.toISOString()}`);
+      const voucher = await this.claim(dto.code);
       const posted = await this.ledger.execute({
         type: 'voucher_redeem',
-        coins: [voucher.reserve_coin, dto.coinSerial],
+        coins: [voucher.reserveCoin, dto.coinSerial],
         plan: (locked) => {
           const target = this.tools.payer(locked, dto.coinSerial, principal, 'coinSerial');
-          if (target.currency_id !== voucher.currency_id) {
-            throw ApiError.invalid('coinSerial', `must hold the voucher's currency (${voucher.code})`);
+          if (target.currency_id !== voucher.currencyId) {
+            throw ApiError.invalid('coinSerial', `must hold the voucher's currency (${voucher.currency})`);
           }
           if (!target.usable) throw new ApiError('exception.coin.inactive', `Coin ${target.serial} is closed or inactive`);
           return {
-            legs: [{ from: voucher.reserve_coin, to: target.serial, amount: parse(voucher) }],
+            legs: [{ from: voucher.reserveCoin, to: target.serial, amount: voucher.amount }],
             meta: {
-              amount: parse(voucher),
-              fromCoin: voucher.reserve_coin,
+              amount: voucher.amount,
+              fromCoin: voucher.reserveCoin,
               toCoin: target.serial,
-              description: `Voucher ${voucher.prepaid_name} redeemed`,
+              description: `Voucher ${voucher.prepaidName} redeemed`,
               details: { voucher: { id: voucher.id } },
             },
           };
         },
       });
-      await this.vouchers.markRedeemed(voucher.id, dto.coinSerial, posted!.id);
+      await this.markSpent(voucher, dto.coinSerial, posted!.id);
       const redeemed = (await this.vouchers.byId(voucher.id))!;
       return {
         voucher: {
@@ -165,6 +184,39 @@ export class VouchersService implements OnApplicationBootstrap, OnApplicationShu
         process: posted!,
       };
     });
+  }
+
+  /**
+   * For a flow that spends a voucher (a merchant payment whose payer is a voucher): inside the caller's open
+   * transaction (`UnitOfWork.run`), locks the voucher of `code` until that transaction ends and answers it when it
+   * can be spent; else `404 exception.voucher.not_found`, or a 409 (`exception.voucher.redeemed`, `.blocked`,
+   * `.expired`). The flow then moves the voucher's whole `amount` out of its `reserveCoin` through the ledger kernel
+   * (naming the reserve coin among the coins it locks) and calls `markSpent` with that operation, in the same
+   * transaction. Parallel claims of one code wait for each other: the first spends it, the others get 409.
+   */
+  async claim(code: string): Promise<ClaimedVoucher> {
+    if (!this.uow.current()) throw new Error('VouchersService.claim runs inside UnitOfWork.run: the lock lasts as long as the transaction');
+    const voucher = await this.vouchers.lockByCodeHash(hashOf(code));
+    if (!voucher) throw new ApiError('exception.voucher.not_found', 'No voucher has this code');
+    assertPending(voucher);
+    if (voucher.due) throw new ApiError('exception.voucher.expired', `The voucher expired at ${voucher.expires_at!.toISOString()}`);
+    return {
+      id: voucher.id,
+      prepaidName: voucher.prepaid_name,
+      amount: new Money(voucher.amount),
+      currencyId: voucher.currency_id,
+      currency: voucher.code,
+      fraction: voucher.fraction,
+      reserveCoin: voucher.reserve_coin,
+      organizationId: voucher.organization_id,
+    };
+  }
+
+  /** Closes a voucher `claim` answered in this transaction as spent (`processed`) by `operationId`, which credited `coinSerial`. */
+  async markSpent(voucher: ClaimedVoucher, coinSerial: string, operationId: string): Promise<void> {
+    if (!(await this.vouchers.markRedeemed(voucher.id, coinSerial, operationId))) {
+      throw new Error(`Voucher ${voucher.id} is not pending: claim it in the same transaction before marking it spent`);
+    }
   }
 
   /** The creator blocks a pending voucher: its amount returns to the creator's coin at once. */
