@@ -282,6 +282,30 @@ describe('exchange rates and exchanges (issue 13)', () => {
       await expectBalancedLedger(server, admin);
     });
 
+    it('lets parallel exchanges take a reserve down to zero and no further: 10 buys of 10.00 against 50.00, 5 succeed', async () => {
+      const C = await aCurrency(server, admin);
+      const cIssuer = await anIssuer(server, admin, C.code);
+      await aRate(server, admin, A, C.code, '0.5');
+      await fundReserve(server, admin, cIssuer.id, '50.00');
+      const buyers: { alice: Actor; a: CoinBody; c: CoinBody }[] = [];
+      for (let i = 0; i < 10; i++) {
+        const { alice, a } = await customer('20.00');
+        buyers.push({ alice, a, c: await aCoin(server, alice.token, cIssuer.id) });
+      }
+      const answers = await Promise.all(
+        buyers.map(({ alice, a, c }, i) =>
+          exchange(server, alice.token, { fromCoin: a.serial, toCoin: c.serial, amount: '10.00', direction: 'buy' }, `drain-${i}`),
+        ),
+      );
+      expect(answers.filter((r) => r.status === 201)).toHaveLength(5);
+      for (const r of answers.filter((x) => x.status !== 201)) expectError(r, 409, 'exception.exchange.reserve_insufficient');
+      expect((await reserve(cIssuer.id)).balance).toBe('0.000000000000000000');
+      const received = await Promise.all(buyers.map(({ alice, c }) => balanceOf(server, alice.token, c.serial)));
+      expect(received.filter((b) => b === '10.00')).toHaveLength(5);
+      expect(received.filter((b) => b === '0.00')).toHaveLength(5);
+      await expectBalancedLedger(server, admin);
+    });
+
     it('refuses coins that are not both the caller’s client coins in two currencies (BOLA: 404)', async () => {
       const { alice, a, b } = await customer('10.00');
       const { a: otherA, b: otherB } = await customer('10.00');

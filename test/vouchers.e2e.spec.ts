@@ -191,6 +191,30 @@ describe('prepaid vouchers (issue 13)', () => {
     await expectBalancedLedger(server, admin);
   });
 
+  it('lets a block and a redemption of one voucher race: exactly one of them acts, the money goes one way only', async () => {
+    const bearer = await world.user();
+    const target = await world.coin(bearer);
+    let redeemedTotal = new Dec(0);
+    for (let round = 0; round < 5; round++) {
+      const { creator, coin, voucher, code } = await bought('10.00');
+      const [blocked, redeemed] = await Promise.all([
+        server.request('POST', `/api/v1/vouchers/${voucher.id}/block`, { token: creator.token }),
+        redeem(server, bearer.token, code, target.serial),
+      ]);
+      expect([blocked.status, redeemed.status].filter((s) => s < 300)).toHaveLength(1);
+      if (blocked.status === 200) {
+        expectError(redeemed, 409, 'exception.voucher.blocked');
+        expect(await balanceOf(server, creator.token, coin.serial)).toBe('100.00');
+      } else {
+        expectError(blocked, 409, 'exception.voucher.redeemed');
+        expect(await balanceOf(server, creator.token, coin.serial)).toBe('90.00');
+        redeemedTotal = redeemedTotal.plus(10);
+      }
+    }
+    expect(await balanceOf(server, bearer.token, target.serial)).toBe(redeemedTotal.toFixed(2));
+    await expectBalancedLedger(server, admin);
+  });
+
   it('blocks a pending voucher: the money returns to the creator’s coin; blocked is final; another organization gets 404', async () => {
     const { creator, coin, voucher, code } = await bought('30.00');
     expect(await balanceOf(server, creator.token, coin.serial)).toBe('70.00');
