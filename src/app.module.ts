@@ -13,6 +13,8 @@ import { CoinsModule } from './coins/coins.module';
 import { CommissionsModule } from './commissions/commissions.module';
 import { ContractsModule } from './contracts/contracts.module';
 import { CurrenciesModule } from './currencies/currencies.module';
+import { ExchangeRatesModule } from './exchange-rates/exchange-rates.module';
+import { ExchangeModule } from './exchange/exchange.module';
 import { I18nModule } from './i18n/i18n.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LedgerModule } from './ledger/ledger.module';
@@ -20,12 +22,14 @@ import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentToolsModule } from './payment-tools/payment-tools.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { ReportingModule } from './reporting/reporting.module';
+import { SmartCardsModule } from './smart-cards/smart-cards.module';
 import { TransactionCategoriesModule } from './transaction-categories/transaction-categories.module';
 import { TransactionsModule } from './transactions/transactions.module';
 import { TransferTemplatesModule } from './transfer-templates/transfer-templates.module';
 import { TransfersModule } from './transfers/transfers.module';
 import { UserActionsModule } from './user-actions/user-actions.module';
 import { UsersModule } from './users/users.module';
+import { VouchersModule } from './vouchers/vouchers.module';
 
 /** Secrets that must never reach a log line. */
 export const REDACTED_PATHS = [
@@ -91,6 +95,10 @@ export class AppModule {
         ReportingModule,
         TransactionCategoriesModule,
         TransferTemplatesModule,
+        ExchangeRatesModule,
+        ExchangeModule,
+        VouchersModule,
+        SmartCardsModule,
         I18nModule,
         ActuatorModule,
       ],

@@ -73,9 +73,12 @@ describe('who outranks whom (releases, ending sessions)', () => {
       'CONTRACT_MANAGER',
       'CONTRACT_VIEWER',
       'CURRENCY_MANAGER',
+      'EXCHANGE_RATE_MANAGER',
+      'EXCHANGE_RESERVE_MANAGER',
       'ISSUER_MANAGER',
       'LEDGER_AUDITOR',
       'TRANSACTION_REVERSER',
+      'VOUCHER_MANAGER',
     ]);
     expect(permissionsBeyond(support, ['individual', 'compliance_specialist'])).toEqual([]);
   });

@@ -31,6 +31,14 @@ export const PERMISSIONS = {
   CONTRACT_MANAGER: 'Create, change, copy and assign contracts',
   COMMISSION_VIEWER: 'See commission profiles and rules, and calculate commissions',
   COMMISSION_MANAGER: 'Create, change and delete commission profiles, rules and conditions',
+  EXCHANGE_RATE_VIEWER: 'See exchange rates',
+  EXCHANGE_RATE_MANAGER: 'Set exchange rates of currency pairs',
+  EXCHANGE_RESERVE_MANAGER: "Fund issuers' exchange reserve coins from their bank-settlement coins",
+  EXCHANGE_CREATOR: "Exchange money between the organization's own coins of different currencies",
+  VOUCHER_OWNER: "Buy prepaid vouchers from the organization's own coins, see and block them",
+  VOUCHER_REDEEMER: "Redeem a prepaid voucher's code into one of the organization's own coins",
+  VOUCHER_MANAGER: 'Return the money of expired vouchers to their creators now',
+  SMART_CARD_OWNER: "Issue smart cards for the organization's own coins, see, block and unblock them",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -64,6 +72,11 @@ const CUSTOMER: Permission[] = [
   'COIN_REPORT_VIEWER',
   'TRANSACTION_CATEGORY_OWNER',
   'TRANSFER_TEMPLATE_OWNER',
+  'EXCHANGE_RATE_VIEWER',
+  'EXCHANGE_CREATOR',
+  'VOUCHER_OWNER',
+  'VOUCHER_REDEEMER',
+  'SMART_CARD_OWNER',
 ];
 
 /** What every member of the operator's staff may read. */
@@ -75,10 +88,14 @@ const STAFF_READ: Permission[] = [
   'COIN_VIEWER',
   'TRANSACTION_VIEWER',
   'TRANSACTION_AUDITOR',
+  'EXCHANGE_RATE_VIEWER',
 ];
 
 /** Who sets the operator's prices: contracts and their commissions (administrators and the cfo). */
 const PRICING: Permission[] = ['CONTRACT_VIEWER', 'CONTRACT_MANAGER', 'COMMISSION_VIEWER', 'COMMISSION_MANAGER'];
+
+/** Who runs the currency desk: exchange rates, the exchange reserves, and expired vouchers (administrators and the cfo). */
+const TREASURY: Permission[] = ['EXCHANGE_RATE_MANAGER', 'EXCHANGE_RESERVE_MANAGER', 'VOUCHER_MANAGER'];
 
 /** Each role's permissions. */
 export const GRANTS: Record<Role, readonly Permission[]> = {
@@ -93,10 +110,19 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
     'TRANSACTION_REVERSER',
     'BANK_TOP_UP_MANAGER',
     ...PRICING,
+    ...TREASURY,
   ],
-  cfo: [...STAFF_READ, 'LEDGER_AUDITOR', 'CURRENCY_MANAGER', 'ISSUER_MANAGER', 'TRANSACTION_REVERSER', ...PRICING],
-  accountant: [...STAFF_READ, 'LEDGER_AUDITOR', 'TRANSACTION_REVERSER', 'BANK_TOP_UP_MANAGER', 'CONTRACT_VIEWER', 'COMMISSION_VIEWER'],
-  cashier: ['CURRENCY_VIEWER', 'ISSUER_VIEWER', 'COIN_VIEWER', 'TRANSACTION_VIEWER'],
+  cfo: [...STAFF_READ, 'LEDGER_AUDITOR', 'CURRENCY_MANAGER', 'ISSUER_MANAGER', 'TRANSACTION_REVERSER', ...PRICING, ...TREASURY],
+  accountant: [
+    ...STAFF_READ,
+    'LEDGER_AUDITOR',
+    'TRANSACTION_REVERSER',
+    'BANK_TOP_UP_MANAGER',
+    'CONTRACT_VIEWER',
+    'COMMISSION_VIEWER',
+    'VOUCHER_MANAGER',
+  ],
+  cashier: ['CURRENCY_VIEWER', 'ISSUER_VIEWER', 'COIN_VIEWER', 'TRANSACTION_VIEWER', 'EXCHANGE_RATE_VIEWER'],
   compliance_manager: [...STAFF_READ],
   compliance_specialist: [...STAFF_READ],
   customer_support: [...STAFF_READ],
@@ -119,6 +145,10 @@ export const OWN_ORGANIZATION_PERMISSIONS: ReadonlySet<Permission> = new Set<Per
   'COIN_REPORT_VIEWER',
   'TRANSACTION_CATEGORY_OWNER',
   'TRANSFER_TEMPLATE_OWNER',
+  'EXCHANGE_CREATOR',
+  'VOUCHER_OWNER',
+  'VOUCHER_REDEEMER',
+  'SMART_CARD_OWNER',
 ]);
 
 /**

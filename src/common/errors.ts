@@ -102,6 +102,24 @@ export const ERRORS = {
   'exception.commission.condition_overlap': { status: 409, message: 'Another condition of the rule covers part of this amount range' },
   'exception.commission.exceeds_amount': { status: 409, message: 'The commission is larger than the amount it is paid from' },
 
+  // Exchange rates and exchanges
+  'exception.exchange_rate.duplicate': { status: 409, message: 'A rate of this currency pair already takes effect at this validFrom' },
+  'exception.exchange.rate_missing': { status: 409, message: 'No exchange rate of this ordered currency pair is in force' },
+  'exception.exchange.reserve_insufficient': {
+    status: 409,
+    message: 'The exchange reserve of the bought currency cannot cover this exchange',
+  },
+
+  // Prepaid vouchers
+  'exception.voucher.not_found': { status: 404, message: 'No such voucher' },
+  'exception.voucher.redeemed': { status: 409, message: 'The voucher was already redeemed' },
+  'exception.voucher.blocked': { status: 409, message: 'The voucher is blocked' },
+  'exception.voucher.expired': { status: 409, message: 'The voucher has expired' },
+
+  // Smart cards
+  'exception.smart_card.not_found': { status: 404, message: 'No such smart card' },
+  'exception.smart_card.blocked': { status: 409, message: 'The smart card is blocked' },
+
   // Idempotency
   'exception.idempotency.in_flight': { status: 409, message: 'A request with this Idempotency-Key is still running' },
   'exception.idempotency.key_reused': { status: 422, message: 'This Idempotency-Key was used with a different request' },

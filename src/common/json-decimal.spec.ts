@@ -1,5 +1,5 @@
 import { parse } from 'lossless-json';
-import { amountOf, JsonDecimal, RawJson, serializeJson } from './json-decimal';
+import { amountOf, JsonDecimal, OneTimeSecret, RawJson, serializeJson, serializeStored } from './json-decimal';
 import { Money } from './money';
 
 describe('serializeJson', () => {
@@ -24,5 +24,17 @@ describe('serializeJson', () => {
   it('leaves strings that look like a marker alone, and sends a stored answer as it is', () => {
     expect(serializeJson({ s: '\u0000abc:12.5' })).toBe('{"s":"\\u0000abc:12.5"}');
     expect(serializeJson(new RawJson('{"amount":1.50}'))).toBe('{"amount":1.50}');
+  });
+
+  it('writes a one-time secret into the answer, but null into the copy kept for replays', () => {
+    const body = {
+      code: new OneTimeSecret('3f2a9c0d'),
+      amount: amountOf('25', 2),
+      note: 'keeps "3f2a9c0d" as typed',
+      nested: [new OneTimeSecret('a"b')],
+    };
+    expect(serializeJson(body)).toBe('{"code":"3f2a9c0d","amount":25.00,"note":"keeps \\"3f2a9c0d\\" as typed","nested":["a\\"b"]}');
+    expect(serializeStored(body)).toBe('{"code":null,"amount":25.00,"note":"keeps \\"3f2a9c0d\\" as typed","nested":[null]}');
+    expect(serializeStored({ code: '\u0001abc:x' })).toBe('{"code":"\\u0001abc:x"}');
   });
 });

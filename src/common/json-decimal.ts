@@ -26,14 +26,43 @@ export function amountOf(value: Money | string, scale: number): JsonDecimal {
   return new JsonDecimal(formatAmount(value, scale));
 }
 
+/** Marks a one-time secret inside JSON.stringify's output, like MARKER. */
+const SECRET = `\u0001${randomBytes(6).toString('hex')}:`;
+const SECRET_START = new RegExp(`"\\\\u0001${SECRET.slice(1)}`, 'g');
+const SECRET_VALUE = new RegExp(`"\\\\u0001${SECRET.slice(1)}(?:[^"\\\\]|\\\\.)*"`, 'g');
+
+/**
+ * A secret an answer shows once (a voucher's code): written into the answer as a JSON string, but
+ * never into the copy an idempotent replay sends (`serializeStored`), where it is `null` — the
+ * service keeps only the secret's hash, nowhere its text.
+ */
+export class OneTimeSecret {
+  constructor(readonly text: string) {}
+
+  toJSON(): string {
+    return SECRET + this.text;
+  }
+}
+
 /** An answer already serialized (an idempotent replay): sent as it is. */
 export class RawJson {
   constructor(readonly text: string) {}
 }
 
-/** The reply serializer: JSON.stringify, with every JsonDecimal written as its number. */
+/** The reply serializer: JSON.stringify, with every JsonDecimal written as its number and every OneTimeSecret as its text. */
 export function serializeJson(payload: unknown): string {
   if (payload instanceof RawJson) return payload.text;
-  const text = JSON.stringify(payload);
-  return text.includes(MARKER.slice(1)) ? text.replace(MARKED, '$1') : text;
+  return finish(JSON.stringify(payload), '"');
+}
+
+/** What an idempotent route stores to replay: the answer as sent, but with every OneTimeSecret as `null`. */
+export function serializeStored(payload: unknown): string {
+  if (payload instanceof RawJson) return payload.text;
+  return finish(JSON.stringify(payload), null);
+}
+
+function finish(text: string, secrets: '"' | null): string {
+  let out = text.includes(MARKER.slice(1)) ? text.replace(MARKED, '$1') : text;
+  if (out.includes(SECRET.slice(1))) out = secrets === null ? out.replace(SECRET_VALUE, 'null') : out.replace(SECRET_START, '"');
+  return out;
 }

@@ -16,6 +16,10 @@ export const TAGS: Record<string, string> = {
   transfers: 'Transfers between coins',
   'bank-top-ups': 'Money in from a bank',
   transactions: 'Operations and their legs; reversal',
+  'exchange-rates': 'Exchange rates per ordered currency pair, with the moment each takes effect',
+  exchange: 'Exchanges between two of the caller’s coins in different currencies; the exchange reserves',
+  vouchers: 'Prepaid vouchers: bought from a coin, redeemed once by the bearer of the code',
+  'smart-cards': 'Smart cards standing for a coin: issue, block, pay with them in POST /transfers',
   i18n: 'Error messages by code, per locale',
   actuator: 'The API list, health, info and the ledger check',
 };
@@ -75,8 +79,9 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
       for (const tag of operation.tags ?? []) used.add(tag);
       if (!operation.security) operation.security = [];
       const parameters: Json[] = operation.parameters ?? [];
-      // Path parameters are validated by UuidParam and SerialParam (a malformed one is a 400): say so.
-      for (const p of parameters.filter((x) => x.in === 'path')) {
+      // Path parameters are validated by UuidParam and SerialParam (a malformed one is a 400): say so. A route whose
+      // specification answers a malformed id as unknown (404, `x-malformed-is-not-found`) keeps a plain string.
+      for (const p of parameters.filter((x) => x.in === 'path' && !x['x-malformed-is-not-found'])) {
         if (/serial/i.test(p.name)) p.schema = { type: 'string', pattern: '^[1-9][0-9]{0,17}$', example: '1000000001' };
         else if (/(^id$|Id$)/.test(p.name)) p.schema = { type: 'string', format: 'uuid' };
       }

@@ -29,6 +29,8 @@ export interface AppConfig {
   trustProxy: TrustProxy;
   /** Origins a browser may call the API from (CORS); none by default. */
   corsOrigins: string[];
+  /** How often each instance returns the money of expired vouchers to their creators; 0: never (staff call POST /vouchers/expire-due). */
+  voucherExpirySweepSeconds: number;
 }
 
 export type TrustProxy = false | number | string[];
@@ -132,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginFailuresPerMinute: int(env, 'LOGIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+    voucherExpirySweepSeconds: int(env, 'VOUCHER_EXPIRY_SWEEP_SECONDS', 60, 0, 24 * 3600),
   };
 }
 

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import type { ApiRequest } from '../access/principal';
 import { ApiError } from '../common/api-error';
-import { RawJson, serializeJson } from '../common/json-decimal';
+import { RawJson, serializeStored } from '../common/json-decimal';
 import { UnitOfWork } from '../database/unit-of-work';
 import { IdempotencyRepository } from './idempotency.repository';
 
@@ -34,7 +34,8 @@ function fingerprint(request: ApiRequest): string {
  * runs inside the transaction (services join it through AsyncLocalStorage), and the answer's
  * status and body are stored in that same transaction; a repeat replays them with
  * `Idempotent-Replayed: true`, another body under the same key is a 422, and a repeat while the
- * first runs is a 409. A request that fails stores nothing, so it can be retried with its key.
+ * first runs is a 409. A request that fails stores nothing, so it can be retried with its key. A
+ * one-time secret of the answer (OneTimeSecret: a voucher code) is stored as null, so a replay shows it as null.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -72,7 +73,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       const body = await lastValueFrom(next.handle());
       if (key !== undefined) {
         const operationId = this.uow.current()?.operationIds[0] ?? null;
-        await this.keys.store(userId, key, hash, reply.statusCode, serializeJson(body), operationId);
+        await this.keys.store(userId, key, hash, reply.statusCode, serializeStored(body), operationId);
       }
       return body;
     };

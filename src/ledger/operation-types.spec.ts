@@ -18,9 +18,12 @@ describe('operation flows and types: one list', () => {
 
   it('gives an operation type that is a flow the flow’s name and description; the others carry no fee', () => {
     const priced = OPERATION_TYPE_NAMES.filter((t) => flowOfType(t) !== null);
-    expect(priced).toEqual(['client_transaction_transfer', 'bank_topup']);
+    expect(priced).toEqual(['client_transaction_transfer', 'bank_topup', 'exchange']);
     for (const type of priced) expect(OPERATION_TYPES[type]).toBe(OPERATION_FLOWS[flowOfType(type)!]);
     expect(flowOfType('reversal')).toBeNull();
     expect(flowOfType('coin_closure')).toBeNull();
+    // Vouchers are priced as the flow `voucher` at purchase; card payments as transfers (one code path).
+    for (const type of ['reserve_funding', 'voucher_create', 'voucher_redeem', 'voucher_refund', 'card_payment'])
+      expect(flowOfType(type)).toBeNull();
   });
 });

@@ -33,6 +33,12 @@ export const OPERATION_TYPES = {
   bank_topup: OPERATION_FLOWS.bank_topup,
   coin_closure: 'What was left in a coin being closed, moved to another coin of its organization',
   reversal: 'Undoes a processed operation with the opposite legs, linked by reversalOf',
+  exchange: OPERATION_FLOWS.exchange,
+  reserve_funding: "Staff fund an issuer's exchange reserve coin from its bank-settlement coin",
+  voucher_create: "A prepaid voucher is bought: a client coin pays the issuer's voucher reserve (flow voucher)",
+  voucher_redeem: "A prepaid voucher is redeemed: the voucher reserve credits the redeemer's client coin",
+  voucher_refund: "A blocked or expired voucher's amount goes back from the voucher reserve to its creator's coin",
+  card_payment: 'A transfer paid with a smart card: the card’s coin pays another client coin (priced as client_transaction_transfer)',
 } as const satisfies Record<string, string>;
 
 export type OperationType = keyof typeof OPERATION_TYPES;

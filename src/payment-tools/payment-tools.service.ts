@@ -8,8 +8,12 @@ import type { Locked, LockedCoin } from '../ledger/ledger.types';
 export const PAYMENT_TOOL_TYPES = ['COIN', 'SMART_CARD', 'VOUCHER'] as const;
 export type PaymentToolType = (typeof PAYMENT_TOOL_TYPES)[number];
 
-/** Turns a tool's value into the serial of the coin behind it; undefined when there is none. */
-export type PaymentToolResolver = (value: string) => Promise<string | undefined>;
+/**
+ * Turns a tool's value into the serial of the coin behind it; undefined when there is none, or when
+ * `owner` is given and the tool is not that organization's (so another's tool is a 404, like an unknown one).
+ * It may refuse a tool that exists but cannot pay or receive (a blocked card: 409).
+ */
+export type PaymentToolResolver = (value: string, owner?: string) => Promise<string | undefined>;
 
 /**
  * Payment tools resolved once, for every module: `{type, value}` becomes a coin serial, and the
@@ -24,15 +28,18 @@ export class PaymentToolsService {
     this.resolvers.set(type, resolver);
   }
 
-  /** The coin serial a tool stands for; `parameter` names the field in errors (404 when nothing stands behind it). */
-  async resolve(type: PaymentToolType, value: string, parameter: string): Promise<string> {
+  /**
+   * The coin serial a tool stands for; `parameter` names the field in errors (404 when nothing stands behind it).
+   * `owner`: the tool must be this organization's (the payer's side), else it is a 404 too.
+   */
+  async resolve(type: PaymentToolType, value: string, parameter: string, owner?: string): Promise<string> {
     if (type === 'COIN') {
       if (!SERIAL_PATTERN.test(value)) throw ApiError.invalid(parameter, 'must be a coin serial (digits)');
       return value;
     }
     const resolver = this.resolvers.get(type);
     if (!resolver) throw ApiError.invalid(parameter, `payment tool ${type} is not available`);
-    const serial = await resolver(value);
+    const serial = await resolver(value, owner);
     if (!serial) throw new ApiError('exception.payment_tool.not_found', `No ${type} ${value}`);
     return serial;
   }

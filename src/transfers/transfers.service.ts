@@ -4,6 +4,7 @@ import { ApiError } from '../common/api-error';
 import { amountOf } from '../common/json-decimal';
 import { Money, parseAmount, scaleOf } from '../common/money';
 import { calculationOf } from '../commissions/calculation';
+import { SERIAL_PATTERN } from '../common/validators';
 import { CommissionsService, Pricing, Quote } from '../commissions/commissions.service';
 import { commissionDetails } from '../commissions/fee';
 import type { OperationDto } from '../ledger/dto/operation.dto';
@@ -29,7 +30,7 @@ export class TransfersService {
   ) {}
 
   async calculate(principal: Principal, dto: TransferRequestDto): Promise<TransferCalculationDto> {
-    const [src, dst] = await this.coins(dto);
+    const [src, dst] = await this.coins(principal, dto);
     const { payer, amount, quote } = await this.check(principal, dto, { coins: await this.ledger.read([src, dst]), holds: [] }, src, dst);
     const scale = scaleOf(payer.fraction);
     return {
@@ -41,12 +42,13 @@ export class TransfersService {
     };
   }
 
+  /** One code path for both tools: paid with a smart card, the operation is a `card_payment`, priced as a transfer. */
   async transfer(principal: Principal, dto: TransferRequestDto): Promise<OperationDto> {
-    const [src, dst] = await this.coins(dto);
+    const [src, dst] = await this.coins(principal, dto);
     // The fee's terms are read first, so the commission coin is locked with the two coins only when a rule applies.
     const pricing = await this.commissions.pricing('client_transaction_transfer', src, dst);
     const posted = await this.ledger.execute({
-      type: 'client_transaction_transfer',
+      type: dto.paymentTool.type === 'SMART_CARD' ? 'card_payment' : 'client_transaction_transfer',
       coins: [src, dst, ...this.commissions.collectors(pricing)],
       plan: async (locked) => {
         const { payer, payee, amount, quote } = await this.check(principal, dto, locked, src, dst, pricing);
@@ -70,10 +72,15 @@ export class TransfersService {
     return posted!;
   }
 
-  private async coins(dto: TransferRequestDto): Promise<[string, string]> {
+  /**
+   * The coins behind the tools. The payer's tool must be the caller's (another organization's card is a 404); with
+   * SMART_CARD, a payee given as a coin serial is a coin, else a card (a blocked card on either side is a 409).
+   */
+  private async coins(principal: Principal, dto: TransferRequestDto): Promise<[string, string]> {
     const { type, srcValue, destValue } = dto.paymentTool;
-    const src = await this.tools.resolve(type, srcValue, 'paymentTool.srcValue');
-    const dst = await this.tools.resolve(type, destValue, 'paymentTool.destValue');
+    const src = await this.tools.resolve(type, srcValue, 'paymentTool.srcValue', principal.organizationId);
+    const destType = type === 'SMART_CARD' && SERIAL_PATTERN.test(destValue) ? 'COIN' : type;
+    const dst = await this.tools.resolve(destType, destValue, 'paymentTool.destValue');
     if (src === dst) throw ApiError.invalid('paymentTool.destValue', 'must be another coin than srcValue');
     return [src, dst];
   }

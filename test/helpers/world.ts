@@ -21,9 +21,9 @@ export interface MoneyWorld {
 /**
  * Registers the suite's hooks (start the service on a fresh database, log in the administrator,
  * create a currency with `fraction` and an issuer; stop it after; check every answer after each
- * test) and answers the world, filled in once `beforeAll` has run.
+ * test) and answers the world, filled in once `beforeAll` has run. `env` adds to the service's environment.
  */
-export function moneyWorld(options: { fraction?: number } = {}): MoneyWorld {
+export function moneyWorld(options: { fraction?: number; env?: Record<string, string> } = {}): MoneyWorld {
   const world = {
     async user(userOptions) {
       return aUser(world.server, world.admin, userOptions);
@@ -38,7 +38,7 @@ export function moneyWorld(options: { fraction?: number } = {}): MoneyWorld {
     },
   } as MoneyWorld;
   beforeAll(async () => {
-    world.raw = await startServer();
+    world.raw = await startServer(options.env);
     world.server = recording(world.raw);
     world.admin = await adminToken(world.server);
     world.currency = await aCurrency(world.server, world.admin, options.fraction === undefined ? {} : { fraction: options.fraction });
