@@ -31,6 +31,18 @@ export const PERMISSIONS = {
   CONTRACT_MANAGER: 'Create, change, copy and assign contracts',
   COMMISSION_VIEWER: 'See commission profiles and rules, and calculate commissions',
   COMMISSION_MANAGER: 'Create, change and delete commission profiles, rules and conditions',
+  BANK_TOP_UP_REQUESTER:
+    "Request bank top-ups of the organization's own coins (of any coin with BANK_TOP_UP_MANAGER) and see those requests",
+  BANK_WITHDRAWAL_REQUESTER: "Request withdrawals from the organization's own coins to a bank account (held until decided) and see them",
+  BANK_WITHDRAWAL_MANAGER: 'Pay coins out to banks at once, and accept or decline withdrawal requests',
+  BANK_ACCOUNT_OWNER: "Keep the organization's bank accounts for withdrawals",
+  BANK_CATALOG_VIEWER: 'See the catalog of banks',
+  BANK_CATALOG_MANAGER: 'Add banks to the catalog and import it from a CSV file',
+  CASH_DESK_MANAGER: 'Create cash desks and open their cash coins',
+  CASH_DESK_VIEWER: "See cash desks and their operations: staff all, a desk's cashiers their desk's, customers those on their coins",
+  CASH_DESK_OPERATOR: "Take cash in and pay cash out at the member's own cash desk, and complete or decline its operations",
+  CASH_DESK_SUPERVISOR: 'Complete or decline the operations of every cash desk (with CASH_DESK_OPERATOR)',
+  CASH_DESK_CONFIRMER: "Confirm cash desk operations on the organization's own coins",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -64,6 +76,12 @@ const CUSTOMER: Permission[] = [
   'COIN_REPORT_VIEWER',
   'TRANSACTION_CATEGORY_OWNER',
   'TRANSFER_TEMPLATE_OWNER',
+  'BANK_TOP_UP_REQUESTER',
+  'BANK_WITHDRAWAL_REQUESTER',
+  'BANK_ACCOUNT_OWNER',
+  'BANK_CATALOG_VIEWER',
+  'CASH_DESK_VIEWER',
+  'CASH_DESK_CONFIRMER',
 ];
 
 /** What every member of the operator's staff may read. */
@@ -75,6 +93,19 @@ const STAFF_READ: Permission[] = [
   'COIN_VIEWER',
   'TRANSACTION_VIEWER',
   'TRANSACTION_AUDITOR',
+  'BANK_CATALOG_VIEWER',
+  'CASH_DESK_VIEWER',
+];
+
+/** The back office's money desk: bank top-ups and withdrawals decided, cash desk operations completed anywhere. */
+const MONEY_DESK: Permission[] = [
+  'BANK_TOP_UP_MANAGER',
+  'BANK_TOP_UP_REQUESTER',
+  'BANK_WITHDRAWAL_MANAGER',
+  'BANK_WITHDRAWAL_REQUESTER',
+  'BANK_CATALOG_MANAGER',
+  'CASH_DESK_OPERATOR',
+  'CASH_DESK_SUPERVISOR',
 ];
 
 /** Who sets the operator's prices: contracts and their commissions (administrators and the cfo). */
@@ -91,12 +122,21 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
     'CURRENCY_MANAGER',
     'ISSUER_MANAGER',
     'TRANSACTION_REVERSER',
-    'BANK_TOP_UP_MANAGER',
+    ...MONEY_DESK,
+    'CASH_DESK_MANAGER',
     ...PRICING,
   ],
-  cfo: [...STAFF_READ, 'LEDGER_AUDITOR', 'CURRENCY_MANAGER', 'ISSUER_MANAGER', 'TRANSACTION_REVERSER', ...PRICING],
-  accountant: [...STAFF_READ, 'LEDGER_AUDITOR', 'TRANSACTION_REVERSER', 'BANK_TOP_UP_MANAGER', 'CONTRACT_VIEWER', 'COMMISSION_VIEWER'],
-  cashier: ['CURRENCY_VIEWER', 'ISSUER_VIEWER', 'COIN_VIEWER', 'TRANSACTION_VIEWER'],
+  cfo: [...STAFF_READ, 'LEDGER_AUDITOR', 'CURRENCY_MANAGER', 'ISSUER_MANAGER', 'TRANSACTION_REVERSER', 'CASH_DESK_MANAGER', ...PRICING],
+  accountant: [...STAFF_READ, 'LEDGER_AUDITOR', 'TRANSACTION_REVERSER', ...MONEY_DESK, 'CONTRACT_VIEWER', 'COMMISSION_VIEWER'],
+  cashier: [
+    'CURRENCY_VIEWER',
+    'ISSUER_VIEWER',
+    'COIN_VIEWER',
+    'TRANSACTION_VIEWER',
+    'BANK_CATALOG_VIEWER',
+    'CASH_DESK_VIEWER',
+    'CASH_DESK_OPERATOR',
+  ],
   compliance_manager: [...STAFF_READ],
   compliance_specialist: [...STAFF_READ],
   customer_support: [...STAFF_READ],
@@ -119,6 +159,10 @@ export const OWN_ORGANIZATION_PERMISSIONS: ReadonlySet<Permission> = new Set<Per
   'COIN_REPORT_VIEWER',
   'TRANSACTION_CATEGORY_OWNER',
   'TRANSFER_TEMPLATE_OWNER',
+  'BANK_TOP_UP_REQUESTER',
+  'BANK_WITHDRAWAL_REQUESTER',
+  'BANK_ACCOUNT_OWNER',
+  'CASH_DESK_CONFIRMER',
 ]);
 
 /**
