@@ -107,6 +107,12 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
     }
   }
   walkSchemas(doc.components.schemas);
+  // A PATCH changes what it names and nothing else: a field it leaves out keeps its value, so it has no default.
+  for (const item of Object.values<Json>(doc.paths)) {
+    const ref: string | undefined = item.patch?.requestBody?.content?.['application/json']?.schema?.$ref;
+    const schema = ref ? doc.components.schemas[ref.split('/').pop()!] : undefined;
+    for (const property of Object.values<Json>(schema?.properties ?? {})) delete property.default;
+  }
   doc.tags = [...new Set([...Object.keys(TAGS), ...used])]
     .filter((t) => used.has(t))
     .map((name) => ({ name, description: TAGS[name] ?? name }));

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,7 +79,7 @@ export function parseExact(text: string): unknown {
 }
 
 /** Keeps the API's answers for the document check (test/openapi-answers.e2e.spec.ts), when the run records them. */
-function record(method: string, path: string, response: Response, text: string): void {
+function record(method: string, path: string, response: { status: number; headers: Headers }, text: string): void {
   const dir = process.env.FINAPI_RECORD_DIR;
   if (!dir || !path.startsWith('/api/v1/')) return;
   const headers = Object.fromEntries(
@@ -88,6 +89,48 @@ function record(method: string, path: string, response: Response, text: string):
     join(dir, `${process.pid}.jsonl`),
     `${JSON.stringify({ method, path: path.split('?')[0], status: response.status, headers, text })}\n`,
   );
+}
+
+/** Bodies past this size may be answered (413) before they are fully written. */
+const OVERSIZED_BYTES = 512 * 1024;
+
+/**
+ * Sends a body the service may refuse before reading it: the answer counts, and the write error
+ * (EPIPE, ECONNRESET) that follows when the service closes the connection on a 413 does not.
+ * fetch reports that write error instead of the answer it already has.
+ */
+function sendOversized(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Buffer,
+): Promise<{ response: { status: number; headers: Headers }; text: string }> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = httpRequest(url, { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, timeout: 20_000 }, (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        req.destroy();
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+        }
+        resolve({ response: { status: res.statusCode ?? 0, headers: responseHeaders }, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    // Headers first: a service that refuses by Content-Length answers before the body is written.
+    req.flushHeaders();
+    setTimeout(() => {
+      if (!answered) req.end(body);
+    }, 250);
+  });
 }
 
 export async function request<T = any>(
@@ -104,8 +147,13 @@ export async function request<T = any>(
     headers['content-type'] ??= 'application/json';
   }
   if (options.token) headers.authorization ??= `Bearer ${options.token}`;
-  const response = await fetch(baseUrl + path, { method, headers, body, signal: AbortSignal.timeout(20_000) });
-  const text = await response.text();
+  const { response, text } =
+    body !== undefined && Buffer.byteLength(body) > OVERSIZED_BYTES
+      ? await sendOversized(baseUrl + path, method, headers, body)
+      : await fetch(baseUrl + path, { method, headers, body, signal: AbortSignal.timeout(20_000) }).then(async (r) => ({
+          response: r,
+          text: await r.text(),
+        }));
   record(method, path, response, text);
   let parsed: unknown = text;
   if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = parseExact(text);
