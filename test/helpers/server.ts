@@ -107,20 +107,24 @@ function sendOversized(
 ): Promise<{ response: { status: number; headers: Headers }; text: string }> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = httpRequest(url, { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, timeout: 20_000 }, (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        req.destroy();
-        const responseHeaders = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
-        }
-        resolve({ response: { status: res.statusCode ?? 0, headers: responseHeaders }, text: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
+    const req = httpRequest(
+      url,
+      { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, timeout: 20_000 },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          req.destroy();
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+          }
+          resolve({ response: { status: res.statusCode ?? 0, headers: responseHeaders }, text: Buffer.concat(chunks).toString('utf8') });
+        });
+      },
+    );
     req.on('error', (error) => {
       if (!answered) reject(error);
     });
