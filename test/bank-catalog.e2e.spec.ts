@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { adminToken } from './helpers/actors';
 import { expectError, expectStatus } from './helpers/money';
+import { startExpectingFailure, startServer } from './helpers/server';
 import { multipart, upload } from './helpers/upload';
 import { moneyWorld } from './helpers/world';
 
@@ -153,5 +155,30 @@ describe('the bank catalog (issue 12): a paged view, one bank at a time, and a C
       'exception.validation',
       'pageSize',
     );
+  });
+
+  it('reads files up to BANK_CATALOG_IMPORT_MAX_BYTES when the operator sets it, and refuses to start on a bad value', async () => {
+    const small = await startServer({ BANK_CATALOG_IMPORT_MAX_BYTES: '2048' });
+    try {
+      const admin = await adminToken(small);
+      const letter = (n: number) => String.fromCharCode(65 + Math.floor(n));
+      const lines = (n: number) =>
+        `bankName,bic,country\n${Array.from({ length: n }, (_, i) => `Small Bank ${i},SM${letter(i / 26)}${letter(i % 26)}DEFF,DE\n`).join('')}`;
+      expect(Buffer.byteLength(lines(100))).toBeGreaterThan(2048);
+      const refused = await upload(small, admin, IMPORT, lines(100));
+      expectError(refused, 413, 'exception.bank_catalog.file_too_large');
+      expect(refused.body.message).toContain('larger than 2048 bytes');
+      expect(Buffer.byteLength(lines(60))).toBeLessThan(2048);
+      const imported = await upload(small, admin, IMPORT, lines(60));
+      expectStatus(imported, 200);
+      expect(imported.body).toMatchObject({ lines: 60, created: 60, updated: 0 });
+    } finally {
+      await small.stop();
+    }
+    for (const value of ['1000', '1MB', String(32 * 1024 * 1024)]) {
+      const failed = await startExpectingFailure({ BANK_CATALOG_IMPORT_MAX_BYTES: value, DATABASE_URL: 'postgres://x@127.0.0.1:1/x' });
+      expect(failed.code).not.toBe(0);
+      expect(failed.output).toContain('Invalid configuration: BANK_CATALOG_IMPORT_MAX_BYTES must be');
+    }
   });
 });

@@ -281,4 +281,46 @@ describe('bank top-up requests (issue 12): new until staff accept (posting the t
       'id',
     );
   });
+
+  it('takes each request and decision once per Idempotency-Key: a key reused with another body or request is a 422 and changes nothing', async () => {
+    const gina = await world.user();
+    const coin = await world.coin(gina);
+    const requests = async () =>
+      (await world.raw.db.query('SELECT count(*)::int AS n FROM bank_top_up_requests WHERE coin_serial = $1', [coin.serial])).rows[0].n;
+    const first = await ask(gina.token, { coinSerial: coin.serial, amount: '3.00' }, 'gina-1');
+    expectStatus(first, 201);
+    expectError(await ask(gina.token, { coinSerial: coin.serial, amount: '4.00' }, 'gina-1'), 422, 'exception.idempotency.key_reused');
+    const second = (await ask(gina.token, { coinSerial: coin.serial, amount: '4.00' })).body.bankTopUp.id;
+    expect(await requests()).toBe(2);
+
+    const decide = (id: string, decision: 'accept' | 'decline', key: string, reason?: string) =>
+      world.server.request('POST', `/api/v1/bank-top-ups/${id}/${decision}`, {
+        token: world.admin,
+        headers: { 'idempotency-key': key },
+        body: reason === undefined ? undefined : { reason },
+      });
+    const accepted = await decide(first.body.bankTopUp.id, 'accept', 'decide-1');
+    expectStatus(accepted, 200);
+    const replayed = await decide(first.body.bankTopUp.id, 'accept', 'decide-1');
+    expectStatus(replayed, 200);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body.process.id).toBe(accepted.body.process.id);
+    // The same key on another request's acceptance asks something else.
+    expectError(await decide(second, 'accept', 'decide-1'), 422, 'exception.idempotency.key_reused');
+    expectStatus(await decide(second, 'decline', 'decide-2', 'Unknown sender'), 200);
+    expectError(await decide(second, 'decline', 'decide-2', 'Another reason'), 422, 'exception.idempotency.key_reused');
+    expectError(
+      await decide('00000000-0000-4000-8000-00000000dead', 'decline', 'decide-3', 'No such request'),
+      404,
+      'exception.bank_top_up.not_found',
+    );
+    expect((await coinOf(world.server, gina.token, coin.serial)).amount).toBe('3.00');
+
+    // A closed coin takes no request.
+    const closed = await world.coin(gina);
+    expectStatus(await world.server.request('POST', `/api/v1/close/coin/${closed.serial}`, { token: gina.token, body: {} }), 200);
+    expectError(await ask(gina.token, { coinSerial: closed.serial, amount: '1.00' }), 409, 'exception.coin.inactive');
+    expect(await requests()).toBe(2);
+    await expectBalancedLedger(world.server, world.admin);
+  });
 });

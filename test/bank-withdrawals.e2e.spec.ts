@@ -103,7 +103,9 @@ describe('bank withdrawals and bank accounts (issue 12): requests hold until acc
     );
     expect((await world.server.request('POST', '/api/v1/bank-accounts/view', { token: bob.token, body: {} })).body.totalRecords).toBe(0);
     expectStatus(await world.server.request('GET', `/api/v1/bank-accounts/${id}`, { token: alice.token }), 200);
-    expectStatus(await world.server.request('DELETE', `/api/v1/bank-accounts/${id}`, { token: alice.token }), 200);
+    const removed = await world.server.request('DELETE', `/api/v1/bank-accounts/${id}`, { token: alice.token });
+    expectStatus(removed, 200);
+    expect(removed.body).toEqual({ status: 'ok', message: 'Bank account removed', id });
     expectError(
       await world.server.request('DELETE', `/api/v1/bank-accounts/${id}`, { token: alice.token }),
       404,
@@ -374,5 +376,72 @@ describe('bank withdrawals and bank accounts (issue 12): requests hold until acc
       'amount',
     );
     expectError(await decide('00000000-0000-4000-8000-00000000dead', 'accept'), 404, 'exception.bank_withdrawal.not_found');
+  });
+
+  it('takes each payout, request and decision once per Idempotency-Key (another body is a 422); unknown coins and withdrawals are 404s', async () => {
+    const gina = await world.user();
+    const coin = await world.coin(gina, '30.00');
+    const post = (path: string, token: string, body: Record<string, unknown> | undefined, key?: string) =>
+      world.server.request('POST', `/api/v1/bank-withdrawals${path}`, { token, body, headers: key ? { 'idempotency-key': key } : {} });
+    const withdrawals = async () =>
+      (await world.raw.db.query('SELECT count(*)::int AS n FROM bank_withdrawals WHERE coin_serial = $1', [coin.serial])).rows[0].n;
+
+    const direct = { coinSerial: coin.serial, amount: '1.00', bankDetails: details };
+    expectStatus(await post('', world.admin, direct, 'gina-payout'), 201);
+    const replayed = await post('', world.admin, direct, 'gina-payout');
+    expectStatus(replayed, 201);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expectError(await post('', world.admin, { ...direct, amount: '2.00' }, 'gina-payout'), 422, 'exception.idempotency.key_reused');
+    expectError(await post('', world.admin, { ...direct, coinSerial: '999999999999' }), 404, 'exception.coin.not_found');
+    expectError(await post('/calculate', gina.token, { ...direct, coinSerial: '999999999999' }), 404, 'exception.coin.not_found');
+
+    const first = await post('/create-request', gina.token, direct, 'gina-request');
+    expectStatus(first, 201);
+    expectError(
+      await post('/create-request', gina.token, { ...direct, amount: '3.00' }, 'gina-request'),
+      422,
+      'exception.idempotency.key_reused',
+    );
+    const second = (await post('/create-request', gina.token, { ...direct, amount: '3.00' })).body.bankWithdrawal;
+    expect(await withdrawals()).toBe(3);
+    expect(await amounts(gina.token, coin.serial)).toEqual(['29.00', '4.00', '25.00']);
+
+    const id = first.body.bankWithdrawal.id;
+    const got = await world.server.request('GET', `/api/v1/bank-withdrawals/${id}`, { token: gina.token });
+    expectStatus(got, 200);
+    expect(got.body.bankWithdrawal).toMatchObject({ id, kind: 'request', status: 'pending', amount: '1.00', bankDetails: { iban: IBAN } });
+
+    expectStatus(await post(`/${id}/accept`, world.admin, undefined, 'decide-1'), 200);
+    expectError(await post(`/${second.id}/accept`, world.admin, undefined, 'decide-1'), 422, 'exception.idempotency.key_reused');
+    expectStatus(await post(`/${second.id}/decline`, world.admin, { reason: 'Account closed' }, 'decide-2'), 200);
+    expectError(await post(`/${second.id}/decline`, world.admin, { reason: 'Other' }, 'decide-2'), 422, 'exception.idempotency.key_reused');
+    expectError(
+      await post('/00000000-0000-4000-8000-00000000dead/decline', world.admin, { reason: 'No such withdrawal' }),
+      404,
+      'exception.bank_withdrawal.not_found',
+    );
+    expect(await amounts(gina.token, coin.serial)).toEqual(['28.00', '0.00', '28.00']);
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('keeps one account per IBAN in an organization: changing an account to another’s IBAN is a 409', async () => {
+    const hank = await world.user();
+    const first = (await world.server.request('POST', '/api/v1/bank-accounts', { token: hank.token, body: details })).body.bankAccount;
+    const other = await world.server.request('POST', '/api/v1/bank-accounts', {
+      token: hank.token,
+      body: { iban: 'GB82 WEST 1234 5698 7654 32', accountHolder: 'Hank' },
+    });
+    expectStatus(other, 201);
+    expectError(
+      await world.server.request('PATCH', `/api/v1/bank-accounts/${other.body.bankAccount.id}`, {
+        token: hank.token,
+        body: { iban: IBAN },
+      }),
+      409,
+      'exception.bank_account.iban_taken',
+    );
+    const unchanged = await world.server.request('GET', `/api/v1/bank-accounts/${other.body.bankAccount.id}`, { token: hank.token });
+    expect(unchanged.body.bankAccount.iban).toBe('GB82WEST12345698765432');
+    expect(first.iban).toBe(IBAN);
   });
 });

@@ -1,6 +1,6 @@
 import type { Actor } from './helpers/actors';
 import { aFee, percent } from './helpers/commissions';
-import { coinOf, expectBalancedLedger, expectError, expectLegs, expectStatus, fund } from './helpers/money';
+import { anIssuer, coinOf, expectBalancedLedger, expectError, expectLegs, expectStatus, fund } from './helpers/money';
 import { moneyWorld } from './helpers/world';
 
 const document = { documentType: 'passport', documentNumber: 'LT1234567' };
@@ -300,5 +300,62 @@ describe('cash desks and their operations (issue 12)', () => {
     });
     expect(text.body.records.map((r: { id: string }) => r.id)).toContain(op.id);
     await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('takes each entry and decision once per Idempotency-Key (another body or operation is a 422); calculations name unknown coins and missing cash coins', async () => {
+    const gina = await world.user();
+    const coin = await world.coin(gina, '50.00');
+    const post = (path: string, token: string, body: Record<string, unknown> | undefined, key?: string) =>
+      world.server.request('POST', `/api/v1/cash-desk-operations${path}`, { token, body, headers: key ? { 'idempotency-key': key } : {} });
+    const operations = async () =>
+      (await world.raw.db.query('SELECT count(*)::int AS n FROM cash_desk_operations WHERE coin_serial = $1', [coin.serial])).rows[0].n;
+    const body = { type: 'cash_out', coinSerial: coin.serial, amount: '2.00', fullName: 'Gina', document };
+
+    const first = await post('', cashier.token, body, 'till-1');
+    expectStatus(first, 201);
+    const replayed = await post('', cashier.token, body, 'till-1');
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body.cashDeskOperation.id).toBe(first.body.cashDeskOperation.id);
+    expectError(await post('', cashier.token, { ...body, amount: '3.00' }, 'till-1'), 422, 'exception.idempotency.key_reused');
+    const ids = [first.body.cashDeskOperation.id];
+    for (let i = 0; i < 3; i++) ids.push((await post('', cashier.token, body)).body.cashDeskOperation.id);
+    expect(await operations()).toBe(4);
+
+    // Confirmed by the customer under a key; the same key on another operation is a 422, a decided one a 409.
+    expectStatus(await post(`/${ids[0]}/confirm`, gina.token, undefined, 'gina-yes'), 200);
+    expectError(await post(`/${ids[1]}/confirm`, gina.token, undefined, 'gina-yes'), 422, 'exception.idempotency.key_reused');
+    expectError(await post(`/${ids[0]}/confirm`, gina.token, undefined), 409, 'exception.cash_desk_operation.decided');
+    // Completed and declined by the desk, likewise.
+    expectStatus(await post(`/${ids[1]}/complete`, cashier.token, undefined, 'till-done'), 200);
+    expectError(await post(`/${ids[2]}/complete`, cashier.token, undefined, 'till-done'), 422, 'exception.idempotency.key_reused');
+    expectStatus(await post(`/${ids[2]}/decline`, cashier.token, { reason: 'Wrong amount' }, 'till-no'), 200);
+    expectError(await post(`/${ids[2]}/decline`, cashier.token, { reason: 'Other' }, 'till-no'), 422, 'exception.idempotency.key_reused');
+    expectStatus(await post(`/${ids[3]}/decline`, cashier.token, { reason: 'Customer left' }), 200);
+    expect(await amounts(coin.serial)).toEqual(['46.00', '0.00', '46.00']);
+
+    const calculated = await post('/calculate', cashier.token, body);
+    expectStatus(calculated, 200);
+    expect(calculated.body).toMatchObject({ transactionAmount: '2.00', senderAmountPush: '2.00' });
+    expectError(await post('/calculate', cashier.token, { ...body, coinSerial: '999999999999' }), 404, 'exception.coin.not_found');
+    const coinless = (await world.server.request('POST', '/api/v1/cash-desks', { token: world.admin, body: { name: 'Coinless desk' } }))
+      .body.cashDesk;
+    const coinlessCashier = await world.user({ role: 'cashier', organizationId: coinless.id });
+    expectError(await post('/calculate', coinlessCashier.token, body), 409, 'exception.cash_desk.no_cash_coin');
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('creates a desk only with issuers that exist and are active: 404 and 409, and no desk is left behind', async () => {
+    const desks = async () => (await world.raw.db.query(`SELECT count(*)::int AS n FROM organizations WHERE type = 'cash_desk'`)).rows[0].n;
+    const before = await desks();
+    const create = (issuerIds: string[]) =>
+      world.server.request('POST', '/api/v1/cash-desks', { token: world.admin, body: { name: 'Half-made desk', issuerIds } });
+    expectError(await create([world.issuer.id, '00000000-0000-4000-8000-00000000dead']), 404, 'exception.issuer.not_found');
+    const retired = await anIssuer(world.server, world.admin, world.currency.code, 'Retired bank');
+    expectStatus(
+      await world.server.request('PATCH', `/api/v1/issuers/${retired.id}`, { token: world.admin, body: { active: false } }),
+      200,
+    );
+    expectError(await create([world.issuer.id, retired.id]), 409, 'exception.issuer.inactive');
+    expect(await desks()).toBe(before);
   });
 });

@@ -244,9 +244,13 @@ describe('contracts, commission profiles and rules', () => {
     for (const f of flows.body.records) expect(f.description).toEqual(expect.any(String));
     const doc = (await server.request('GET', '/swagger/openapi.json')).body;
     const types = doc.components.schemas.OperationDto.properties.type.enum;
+    // Issue 12 posts bank withdrawals and cash desk operations under their flows' names.
     expect(types.filter((t: string) => flows.body.records.some((f: any) => f.name === t))).toEqual([
       'client_transaction_transfer',
       'bank_topup',
+      'bank_withdrawal',
+      'cash_in',
+      'cash_out',
     ]);
   });
 

@@ -10,7 +10,7 @@ import {
   BankAccountResponseDto,
   BankAccountViewDto,
   CreateBankAccountDto,
-  DeletedDto,
+  BankAccountDeletedDto,
   UpdateBankAccountDto,
 } from './dto/bank-account.dto';
 
@@ -67,10 +67,10 @@ export class BankAccountsController {
   @Delete(':id')
   @RequirePermissions('BANK_ACCOUNT_OWNER')
   @ApiOperation({ summary: 'Remove a bank account', operationId: 'deleteBankAccount' })
-  @ApiOkResponse({ type: DeletedDto })
+  @ApiOkResponse({ type: BankAccountDeletedDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<DeletedDto> {
+  async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountDeletedDto> {
     await this.accounts.delete(principal, id);
-    return { status: 'ok', message: 'Bank account removed' };
+    return { status: 'ok', message: 'Bank account removed', id };
   }
 }

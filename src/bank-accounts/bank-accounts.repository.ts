@@ -48,10 +48,13 @@ export class BankAccountsRepository {
     return row;
   }
 
+  /** Changes the account; undefined when it is not the organization's or another of its accounts has the new IBAN. */
   async update(organizationId: string, id: string, v: BankAccountValues): Promise<BankAccountRow | undefined> {
     const [row] = await this.db.query<BankAccountRow>(
       `UPDATE bank_accounts SET name = $3, iban = $4, bic = $5, account_holder = $6, bank_name = $7, bank_id = $8, updated_at = now()
-        WHERE id = $1 AND organization_id = $2 RETURNING ${COLUMNS}`,
+        WHERE id = $1 AND organization_id = $2
+          AND NOT EXISTS (SELECT 1 FROM bank_accounts other WHERE other.organization_id = $2 AND other.iban = $4 AND other.id <> $1)
+        RETURNING ${COLUMNS}`,
       [id, organizationId, v.name, v.iban, v.bic, v.accountHolder, v.bankName, v.bankId],
     );
     return row;

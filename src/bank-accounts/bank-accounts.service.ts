@@ -53,7 +53,10 @@ export class BankAccountsService {
         bankId: dto.bankId ?? current.bank_id ?? undefined,
       };
       const row = await this.accounts.update(principal.organizationId, id, await this.values(merged));
-      return toBankAccount(row!);
+      // The account is the organization's (just read): no row means another of its accounts has this IBAN.
+      if (!row)
+        throw new ApiError('exception.bank_account.iban_taken', `The organization already has a bank account with IBAN ${merged.iban}`);
+      return toBankAccount(row);
     });
   }
 

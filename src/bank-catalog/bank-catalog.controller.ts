@@ -1,12 +1,13 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBody, ApiConflictResponse, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermissions } from '../access/access.decorators';
 import type { ApiRequest } from '../access/principal';
 import { ApiError } from '../common/api-error';
+import { APP_CONFIG, AppConfig } from '../config/config';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { MULTIPART_ROUTE, readUpload } from '../common/upload';
-import { BANK_CATALOG_FILE_LIMIT, BankCatalogService } from './bank-catalog.service';
+import { BankCatalogService } from './bank-catalog.service';
 import {
   BankCatalogQueryDto,
   BankImportResultDto,
@@ -19,7 +20,10 @@ import {
 @ApiTags('bank-catalog')
 @Controller('bank-catalog')
 export class BankCatalogController {
-  constructor(private readonly catalog: BankCatalogService) {}
+  constructor(
+    private readonly catalog: BankCatalogService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   /** A page of the catalog, by bank name; `country` and `search` (part of the name or BIC) narrow it. */
   @Get()
@@ -41,7 +45,8 @@ export class BankCatalogController {
   }
 
   /**
-   * Imports a CSV file (multipart/form-data, field `file`, UTF-8, at most 1 MB): a header line with
+   * Imports a CSV file (multipart/form-data, field `file`, UTF-8, at most 1 MB unless the operator
+   * sets BANK_CATALOG_IMPORT_MAX_BYTES): a header line with
    * the columns bankName, bic, swiftCode, address, city, zipCode, country (ISO 3166-1 alpha-2), and
    * optionally phoneNumber and website, then one bank per line. The whole file or nothing: a bad
    * line is a 400 naming its line and column, and nothing is imported. A bank whose BIC the
@@ -56,7 +61,14 @@ export class BankCatalogController {
   @ApiBody({ type: BankImportUploadDto })
   @ApiOkResponse({ type: BankImportResultDto })
   async import(@Req() request: ApiRequest): Promise<BankImportResultDto> {
-    const file = await readUpload(request, 'file', BANK_CATALOG_FILE_LIMIT, () => new ApiError('exception.bank_catalog.file_too_large'));
+    const limit = this.config.bankCatalogImportMaxBytes;
+    const file = await readUpload(
+      request,
+      'file',
+      limit,
+      () =>
+        new ApiError('exception.bank_catalog.file_too_large', `The bank catalog file is larger than ${limit} bytes: nothing was imported`),
+    );
     const result = await this.catalog.import(file);
     return { status: 'ok', message: `Imported ${result.lines} banks`, ...result };
   }

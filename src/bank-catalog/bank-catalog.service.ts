@@ -6,9 +6,6 @@ import { readBankCatalog, valuesOf } from './bank-catalog-file';
 import { BankCatalogRepository, BankRow } from './bank-catalog.repository';
 import type { BankCatalogQueryDto, BankDto, BankImportResultDto, CreateBankDto } from './dto/bank-catalog.dto';
 
-/** The largest catalog file `POST /bank-catalog/import` reads: 1 MiB (about 8,000 banks); larger is a 413. */
-export const BANK_CATALOG_FILE_LIMIT = 1024 * 1024;
-
 /** The catalog of banks: added one by one or imported from CSV, read by anyone who picks a bank. */
 @Injectable()
 export class BankCatalogService {

@@ -115,7 +115,10 @@ export const ERRORS = {
     status: 400,
     message: 'The file is not a bank catalog CSV: nothing was imported (errors[] name the line and the column)',
   },
-  'exception.bank_catalog.file_too_large': { status: 413, message: 'The bank catalog file is too large (at most 1 MB)' },
+  'exception.bank_catalog.file_too_large': {
+    status: 413,
+    message: 'The bank catalog file is too large (at most BANK_CATALOG_IMPORT_MAX_BYTES, 1 MB by default): nothing was imported',
+  },
 
   // Cash desks
   'exception.cash_desk.not_found': { status: 404, message: 'No such cash desk' },

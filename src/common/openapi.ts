@@ -93,7 +93,7 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
       if (operation.requestBody) {
         operation.responses['400'] ??= json('Invalid input');
         const upload = Boolean(operation.requestBody.content?.['multipart/form-data']);
-        operation.responses['413'] ??= json(upload ? 'The file is over 1 MB' : 'The body is over 1 MB');
+        operation.responses['413'] ??= json(upload ? 'The file is over its limit' : 'The body is over 1 MB');
         operation.responses['415'] ??= json(upload ? 'The body is not multipart/form-data' : 'The body is not application/json');
       } else if (validated) {
         operation.responses['400'] ??= json('Invalid input');

@@ -29,6 +29,8 @@ export interface AppConfig {
   trustProxy: TrustProxy;
   /** Origins a browser may call the API from (CORS); none by default. */
   corsOrigins: string[];
+  /** The largest CSV file `POST /bank-catalog/import` reads; a larger one is a 413. */
+  bankCatalogImportMaxBytes: number;
 }
 
 export type TrustProxy = false | number | string[];
@@ -132,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginFailuresPerMinute: int(env, 'LOGIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+    bankCatalogImportMaxBytes: int(env, 'BANK_CATALOG_IMPORT_MAX_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024),
   };
 }
 

@@ -91,7 +91,10 @@ export class BankAccountPageDto extends PageDto {
 
 export class BankAccountViewDto extends PageRequestDto {}
 
-export class DeletedDto {
+/** The answer of `DELETE /bank-accounts/{id}`, naming the account removed. */
+export class BankAccountDeletedDto {
   status: 'ok';
   message: string;
+  @ApiProperty({ format: 'uuid' })
+  id: string;
 }

@@ -138,7 +138,7 @@ export class BankImportResultDto {
 
 /** The upload of `POST /bank-catalog/import`. */
 export class BankImportUploadDto {
-  /** The CSV file (UTF-8), at most 1 MB: a header line, then one bank per line. */
+  /** The CSV file (UTF-8), at most 1 MB (the operator's BANK_CATALOG_IMPORT_MAX_BYTES): a header line, then one bank per line. */
   @ApiProperty({ type: 'string', format: 'binary' })
   file: unknown;
 }
