@@ -7,6 +7,7 @@ import { Logger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { API_VERSION } from './actuator/actuator.service';
 import { AppModule } from './app.module';
+import { ApiError } from './common/api-error';
 import { GLOBAL_PREFIX } from './common/http';
 import { finishDocument } from './common/openapi';
 import { serializeJson } from './common/json-decimal';
@@ -62,6 +63,8 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
 export async function createApp(config: AppConfig, databaseUrl: string, logStream?: DestinationStream): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
+    // multipart/form-data for the file uploads (the bank catalog import); every other route refuses it below.
+    multipart: { limits: { fileSize: BODY_LIMIT_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024, headerPairs: 100 } },
     trustProxy: trustProxyOption(config.trustProxy),
     genReqId: (req: IncomingMessage) => {
       const header = req.headers['x-request-id'];
@@ -78,6 +81,13 @@ export async function createApp(config: AppConfig, databaseUrl: string, logStrea
       done(null, parseJsonBody(body as string));
     } catch (error) {
       done(error as Error, undefined);
+    }
+  });
+  // multipart/form-data reaches only the routes configured for it (MULTIPART_ROUTE): anywhere else it is a 415 like any non-JSON body.
+  fastify.addHook('preValidation', async (request) => {
+    const multipart = (request as typeof request & { isMultipart?: () => boolean }).isMultipart?.();
+    if (multipart && (request.routeOptions.config as { multipart?: boolean }).multipart !== true) {
+      throw new ApiError('exception.request.unsupported_media_type', 'The request body must be application/json');
     }
   });
   // Amounts leave as exact JSON numbers (common/json-decimal.ts).

@@ -8,7 +8,11 @@ import { AuthModule } from './auth/auth.module';
 import { ErrorFilter } from './common/error-filter';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { DatabaseModule } from './database/database.module';
+import { BankAccountsModule } from './bank-accounts/bank-accounts.module';
+import { BankCatalogModule } from './bank-catalog/bank-catalog.module';
 import { BankTopUpsModule } from './bank-top-ups/bank-top-ups.module';
+import { BankWithdrawalsModule } from './bank-withdrawals/bank-withdrawals.module';
+import { CashDesksModule } from './cash-desks/cash-desks.module';
 import { CoinsModule } from './coins/coins.module';
 import { CommissionsModule } from './commissions/commissions.module';
 import { ContractsModule } from './contracts/contracts.module';
@@ -20,6 +24,7 @@ import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LedgerModule } from './ledger/ledger.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentToolsModule } from './payment-tools/payment-tools.module';
+import { PendingOperationsModule } from './pending-operations/pending-operations.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { ReportingModule } from './reporting/reporting.module';
 import { SmartCardsModule } from './smart-cards/smart-cards.module';
@@ -82,6 +87,7 @@ export class AppModule {
         IdempotencyModule,
         CommissionsModule,
         PaymentToolsModule,
+        PendingOperationsModule,
         // The features.
         UsersModule,
         AuthModule,
@@ -89,7 +95,11 @@ export class AppModule {
         CurrenciesModule,
         CoinsModule,
         TransfersModule,
+        BankCatalogModule,
+        BankAccountsModule,
         BankTopUpsModule,
+        BankWithdrawalsModule,
+        CashDesksModule,
         ContractsModule,
         TransactionsModule,
         ReportingModule,

@@ -274,7 +274,12 @@ describe('commissions applied to money movements', () => {
     });
     expectError(await calculate({ coinSerial: collector, amount: '1.00' }), 400, 'exception.validation', 'coinSerial');
     expectError(await calculate({ coinSerial: '999999999999', amount: '1.00' }), 404, 'exception.coin.not_found');
-    expectError(await calculate({ coinSerial: coin.serial, amount: '1.00' }, bob.token), 403);
+    // Since issue 12 a client calculates the top-ups it may request, of its own coins only (another organization's: 404).
+    const own = await calculate({ coinSerial: coin.serial, amount: '100.00' }, bob.token);
+    expectStatus(own, 200);
+    expect(own.body).toMatchObject({ recipientAmountPush: '98.00', commissionAmountPush: '2.00' });
+    const outsider = await world.user();
+    expectError(await calculate({ coinSerial: coin.serial, amount: '1.00' }, outsider.token), 404, 'exception.coin.not_found');
     expectError(
       await server.request('POST', '/api/v1/bank-top-ups', { token: admin, body: { coinSerial: collector, amount: '1.00' } }),
       400,

@@ -1,9 +1,293 @@
-import { Actor } from './helpers/actors';
+import type { Actor } from './helpers/actors';
 import { aFee, percent } from './helpers/commissions';
 import { aRate, exchange, fundReserve, sumsPerCurrency } from './helpers/exchange';
 import { aCoin, aCurrency, anIssuer, CoinBody, Dec, expectBalancedLedger, fund } from './helpers/money';
 import type { ApiResponse } from './helpers/server';
 import { moneyWorld, MoneyWorld } from './helpers/world';
+
+/** A small seeded generator (mulberry32): the same seed, the same mix of operations. */
+function generator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SEED = Number(process.env.INTEGRITY_SEED ?? 20261123);
+const BATCHES = 6;
+const PER_BATCH = 30;
+const document = { documentType: 'passport', documentNumber: 'X1' };
+
+/**
+ * Money integrity under concurrency (issue 12): a seeded pseudo-random mix of bank top-ups (direct
+ * and requests), withdrawals (requests accepted or declined, and direct), cash desk operations and
+ * transfers, run in parallel batches with fees on several flows. Afterwards the ledger is closed
+ * (client + system balances sum to zero per currency), what the answers said moved in and out of
+ * the service is what client coins hold, every coin's balance is the sum of its entries and its
+ * held amount the sum of its open holds, nothing is negative, and the ledger check is balanced.
+ */
+describe(`money integrity: a random mix of every money flow in parallel (seed ${SEED}; INTEGRITY_SEED=… to replay)`, () => {
+  const world = moneyWorld();
+  const random = generator(SEED);
+  const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)];
+  const cents = (max: number) => (Math.floor(random() * max) + 1) / 100;
+  const amount = (max = 5000) => cents(max).toFixed(2);
+
+  let customers: { actor: Actor; coin: CoinBody }[];
+  let cashier: Actor;
+  let desk: { id: string; coins: { serial: string }[] };
+  /** Every operation answered as processed, by id (a settled request is answered again with all its legs). */
+  const processed = new Map<string, { transactions: { from: { serial: string }; to: { serial: string }; amount: string }[] }>();
+  const outcomes = new Map<string, number>();
+
+  const note = (what: string, response: ApiResponse) => {
+    outcomes.set(`${what} ${response.status}`, (outcomes.get(`${what} ${response.status}`) ?? 0) + 1);
+    const process = response.body?.process;
+    if (response.status < 300 && process?.status === 'processed') processed.set(process.id, process);
+    return response;
+  };
+
+  beforeAll(async () => {
+    customers = [];
+    for (let i = 0; i < 6; i++) {
+      const actor = await world.user();
+      customers.push({ actor, coin: await world.coin(actor) });
+    }
+    // Fees on several flows, paid by the sender or the recipient.
+    await aFee(world.server, world.admin, {
+      organizationId: customers[0].actor.organizationId,
+      issuerId: world.issuer.id,
+      flow: 'client_transaction_transfer',
+      conditions: percent('1.5'),
+    });
+    await aFee(world.server, world.admin, {
+      organizationId: customers[1].actor.organizationId,
+      issuerId: world.issuer.id,
+      flow: 'bank_withdrawal',
+      conditions: [{ beginAmount: '0', commission: { type: 'fixed', valueFixed: '0.75' } }],
+    });
+    await aFee(world.server, world.admin, {
+      organizationId: customers[2].actor.organizationId,
+      issuerId: world.issuer.id,
+      flow: 'bank_topup',
+      conditions: percent('0.5'),
+      payer: 'recipient',
+    });
+    await aFee(world.server, world.admin, {
+      organizationId: customers[3].actor.organizationId,
+      issuerId: world.issuer.id,
+      flow: 'cash_out',
+      conditions: percent('2'),
+    });
+    await aFee(world.server, world.admin, {
+      organizationId: customers[4].actor.organizationId,
+      issuerId: world.issuer.id,
+      flow: 'cash_in',
+      conditions: percent('1'),
+      payer: 'recipient',
+    });
+    desk = (
+      await world.server.request('POST', '/api/v1/cash-desks', {
+        token: world.admin,
+        body: { name: 'Integrity desk', issuerIds: [world.issuer.id] },
+      })
+    ).body.cashDesk;
+    cashier = await world.user({ role: 'cashier', organizationId: desk.id });
+    note('fund desk', {
+      status: 201,
+      body: { process: await fund(world.server, world.admin, desk.coins[0].serial, '20000.00') },
+    } as ApiResponse);
+  });
+
+  const actions: Record<string, () => Promise<unknown>> = {
+    async directTopUp() {
+      const { coin } = pick(customers);
+      note(
+        'top-up',
+        await world.server.request('POST', '/api/v1/bank-top-ups', {
+          token: world.admin,
+          body: { coinSerial: coin.serial, amount: amount() },
+        }),
+      );
+    },
+    async requestedTopUp() {
+      const { actor, coin } = pick(customers);
+      const asked = note(
+        'top-up request',
+        await world.server.request('POST', '/api/v1/bank-top-ups/create-request', {
+          token: actor.token,
+          body: { coinSerial: coin.serial, amount: amount() },
+        }),
+      );
+      const id = asked.body.bankTopUp?.id;
+      if (!id) return;
+      if (random() < 0.7)
+        note('top-up accept', await world.server.request('POST', `/api/v1/bank-top-ups/${id}/accept`, { token: world.admin }));
+      else
+        note(
+          'top-up decline',
+          await world.server.request('POST', `/api/v1/bank-top-ups/${id}/decline`, { token: world.admin, body: { reason: 'r' } }),
+        );
+    },
+    async withdrawalRequest() {
+      const { actor, coin } = pick(customers);
+      const asked = note(
+        'withdrawal request',
+        await world.server.request('POST', '/api/v1/bank-withdrawals/create-request', {
+          token: actor.token,
+          body: { coinSerial: coin.serial, amount: amount(3000), bankDetails: { iban: 'NL91ABNA0417164300', accountHolder: 'Holder' } },
+        }),
+      );
+      const id = asked.body.bankWithdrawal?.id;
+      if (!id) return;
+      const decision = random() < 0.6 ? 'accept' : 'decline';
+      const race = random() < 0.3;
+      const decide = (d: string) =>
+        world.server.request('POST', `/api/v1/bank-withdrawals/${id}/${d}`, {
+          token: world.admin,
+          body: d === 'decline' ? { reason: 'r' } : undefined,
+        });
+      const answers = await Promise.all(race ? [decide('accept'), decide('decline')] : [decide(decision)]);
+      for (const a of answers) note(`withdrawal decision`, a);
+    },
+    async directWithdrawal() {
+      const { coin } = pick(customers);
+      note(
+        'withdrawal',
+        await world.server.request('POST', '/api/v1/bank-withdrawals', {
+          token: world.admin,
+          body: { coinSerial: coin.serial, amount: amount(2000), bankDetails: { iban: 'NL91ABNA0417164300', accountHolder: 'Holder' } },
+        }),
+      );
+    },
+    async transfer() {
+      const from = pick(customers);
+      const to = pick(customers.filter((c) => c !== from));
+      note(
+        'transfer',
+        await world.server.request('POST', '/api/v1/transfers', {
+          token: from.actor.token,
+          body: { paymentTool: { type: 'COIN', srcValue: from.coin.serial, destValue: to.coin.serial }, amount: amount(4000) },
+        }),
+      );
+    },
+    async cash() {
+      const { actor, coin } = pick(customers);
+      const type = random() < 0.5 ? 'cash_in' : 'cash_out';
+      const entered = note(
+        type,
+        await world.server.request('POST', '/api/v1/cash-desk-operations', {
+          token: cashier.token,
+          body: { type, coinSerial: coin.serial, amount: amount(3000), fullName: 'Customer', document },
+        }),
+      );
+      const id = entered.body.cashDeskOperation?.id;
+      if (!id) return;
+      const roll = random();
+      if (roll < 0.4)
+        note(`${type} confirm`, await world.server.request('POST', `/api/v1/cash-desk-operations/${id}/confirm`, { token: actor.token }));
+      else if (roll < 0.8)
+        note(
+          `${type} complete`,
+          await world.server.request('POST', `/api/v1/cash-desk-operations/${id}/complete`, { token: cashier.token }),
+        );
+      else
+        note(
+          `${type} decline`,
+          await world.server.request('POST', `/api/v1/cash-desk-operations/${id}/decline`, { token: cashier.token, body: { reason: 'r' } }),
+        );
+    },
+  };
+
+  it('keeps every balance equal to its entries and to what the answers said moved, with nothing negative', async () => {
+    const kinds = Object.keys(actions);
+    for (let batch = 0; batch < BATCHES; batch++) {
+      await Promise.all(Array.from({ length: PER_BATCH }, () => actions[pick(kinds)]()));
+    }
+    const context = `seed ${SEED}, outcomes ${JSON.stringify(Object.fromEntries(outcomes))}`;
+    // Every kind of flow really ran and succeeded at least once.
+    for (const what of [
+      'top-up 201',
+      'top-up accept 200',
+      'withdrawal request 201',
+      'withdrawal decision 200',
+      'transfer 201',
+      'cash_in 201',
+      'cash_out 201',
+    ]) {
+      expect({ what, context, ran: (outcomes.get(what) ?? 0) > 0 }).toEqual({ what, context, ran: true });
+    }
+    const db = world.raw.db;
+    const currency = world.currency.id;
+    // The ledger is closed: client and system balances sum to zero.
+    const [closed] = (await db.query(`SELECT COALESCE(sum(balance), 0)::text AS total FROM coins WHERE currency_id = $1`, [currency])).rows;
+    expect({ context, total: new Dec(closed.total).toFixed(2) }).toEqual({ context, total: '0.00' });
+    // What the answers said crossed the service's edge (from or to a system coin) is what client coins hold.
+    const system = new Set<string>(
+      (await db.query(`SELECT serial::text AS serial FROM coins WHERE type = 'system' AND currency_id = $1`, [currency])).rows.map(
+        (r) => r.serial,
+      ),
+    );
+    let external = new Dec(0);
+    const expected = new Map<string, InstanceType<typeof Dec>>();
+    const add = (serial: string, value: InstanceType<typeof Dec>) => expected.set(serial, (expected.get(serial) ?? new Dec(0)).plus(value));
+    for (const process of processed.values()) {
+      for (const leg of process.transactions) {
+        const value = new Dec(String(leg.amount));
+        add(leg.from.serial, value.negated());
+        add(leg.to.serial, value);
+        if (system.has(leg.from.serial) && !system.has(leg.to.serial)) external = external.plus(value);
+        if (!system.has(leg.from.serial) && system.has(leg.to.serial)) external = external.minus(value);
+      }
+    }
+    const [clients] = (
+      await db.query(`SELECT COALESCE(sum(balance), 0)::text AS total FROM coins WHERE type = 'client' AND currency_id = $1`, [currency])
+    ).rows;
+    expect({ context, clients: new Dec(clients.total).toFixed(2) }).toEqual({ context, clients: external.toFixed(2) });
+    // Each coin holds exactly what the answers moved to and from it, its entries sum to its balance, its holds to its held amount.
+    const coins = (
+      await db.query(
+        `SELECT c.serial::text AS serial, c.type, c.balance::text AS balance, c.held::text AS held,
+                COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.coin_serial = c.serial), 0)::text AS entries,
+                COALESCE((SELECT sum(amount) FROM holds h WHERE h.coin_serial = c.serial AND h.status = 'open'), 0)::text AS holds
+           FROM coins c WHERE c.currency_id = $1`,
+        [currency],
+      )
+    ).rows;
+    for (const c of coins) {
+      const row = { context, serial: c.serial };
+      expect({ ...row, balance: new Dec(c.balance).toFixed(2) }).toEqual({
+        ...row,
+        balance: (expected.get(c.serial) ?? new Dec(0)).toFixed(2),
+      });
+      expect({
+        ...row,
+        entries: new Dec(c.entries).eq(c.balance),
+        holds: new Dec(c.holds).eq(c.held),
+        heldNonNegative: !new Dec(c.held).isNegative(),
+      }).toEqual({
+        ...row,
+        entries: true,
+        holds: true,
+        heldNonNegative: true,
+      });
+      if (c.type === 'client')
+        expect({ ...row, available: !new Dec(c.balance).minus(c.held).isNegative() }).toEqual({ ...row, available: true });
+    }
+    // Open holds belong to pending operations only, and every decided request left none.
+    const [strayHolds] = (
+      await db.query(
+        `SELECT count(*)::int AS n FROM holds h JOIN operations o ON o.id = h.operation_id WHERE h.status = 'open' AND o.status <> 'pending'`,
+      )
+    ).rows;
+    expect(strayHolds.n).toBe(0);
+    await expectBalancedLedger(world.server, world.admin);
+  });
+});
 
 /**
  * The money-integrity property of issue 13: exchanges, vouchers and card payments only move money.

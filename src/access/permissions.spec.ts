@@ -68,6 +68,7 @@ describe('who outranks whom (releases, ending sessions)', () => {
     );
     expect(permissionsBeyond(support, ['administrator'])).not.toContain('USER_RELEASER');
     expect(permissionsBeyond(support, ['cfo'])).toEqual([
+      'CASH_DESK_MANAGER',
       'COMMISSION_MANAGER',
       'COMMISSION_VIEWER',
       'CONTRACT_MANAGER',
@@ -90,6 +91,23 @@ describe('who outranks whom (releases, ending sessions)', () => {
   });
 
   it('counts every role of an account with several memberships', () => {
-    expect(permissionsBeyond(holding('cfo'), ['individual', 'accountant'])).toEqual(['BANK_TOP_UP_MANAGER']);
+    expect(permissionsBeyond(holding('cfo'), ['individual', 'accountant'])).toEqual([
+      'BANK_CATALOG_MANAGER',
+      'BANK_TOP_UP_MANAGER',
+      'BANK_WITHDRAWAL_MANAGER',
+      'CASH_DESK_OPERATOR',
+      'CASH_DESK_SUPERVISOR',
+    ]);
+  });
+
+  it('gives the money desk (bank decisions, cash desks everywhere) to administrators and accountants, cash desk creation to the cfo too (issue 12)', () => {
+    const holders = (p: Permission) => ROLES.filter((r) => GRANTS[r].includes(p)).sort();
+    for (const p of ['BANK_WITHDRAWAL_MANAGER', 'BANK_CATALOG_MANAGER', 'CASH_DESK_SUPERVISOR'] as const) {
+      expect(holders(p)).toEqual(['accountant', 'administrator']);
+    }
+    expect(holders('CASH_DESK_OPERATOR')).toEqual(['accountant', 'administrator', 'cashier']);
+    expect(holders('CASH_DESK_MANAGER')).toEqual(['administrator', 'cfo']);
+    expect(holders('CASH_DESK_CONFIRMER')).toEqual(['individual', 'merchant']);
+    expect(holders('BANK_ACCOUNT_OWNER')).toEqual(['individual', 'merchant']);
   });
 });

@@ -39,6 +39,18 @@ export const PERMISSIONS = {
   VOUCHER_REDEEMER: "Redeem a prepaid voucher's code into one of the organization's own coins",
   VOUCHER_MANAGER: 'Return the money of expired vouchers to their creators now',
   SMART_CARD_OWNER: "Issue smart cards for the organization's own coins, see, block and unblock them",
+  BANK_TOP_UP_REQUESTER:
+    "Request bank top-ups of the organization's own coins (of any coin with BANK_TOP_UP_MANAGER) and see those requests",
+  BANK_WITHDRAWAL_REQUESTER: "Request withdrawals from the organization's own coins to a bank account (held until decided) and see them",
+  BANK_WITHDRAWAL_MANAGER: 'Pay coins out to banks at once, and accept or decline withdrawal requests',
+  BANK_ACCOUNT_OWNER: "Keep the organization's bank accounts for withdrawals",
+  BANK_CATALOG_VIEWER: 'See the catalog of banks',
+  BANK_CATALOG_MANAGER: 'Add banks to the catalog and import it from a CSV file',
+  CASH_DESK_MANAGER: 'Create cash desks and open their cash coins',
+  CASH_DESK_VIEWER: "See cash desks and their operations: staff all, a desk's cashiers their desk's, customers those on their coins",
+  CASH_DESK_OPERATOR: "Take cash in and pay cash out at the member's own cash desk, and complete or decline its operations",
+  CASH_DESK_SUPERVISOR: 'Complete or decline the operations of every cash desk (with CASH_DESK_OPERATOR)',
+  CASH_DESK_CONFIRMER: "Confirm cash desk operations on the organization's own coins",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -77,6 +89,12 @@ const CUSTOMER: Permission[] = [
   'VOUCHER_OWNER',
   'VOUCHER_REDEEMER',
   'SMART_CARD_OWNER',
+  'BANK_TOP_UP_REQUESTER',
+  'BANK_WITHDRAWAL_REQUESTER',
+  'BANK_ACCOUNT_OWNER',
+  'BANK_CATALOG_VIEWER',
+  'CASH_DESK_VIEWER',
+  'CASH_DESK_CONFIRMER',
 ];
 
 /** What every member of the operator's staff may read. */
@@ -89,6 +107,19 @@ const STAFF_READ: Permission[] = [
   'TRANSACTION_VIEWER',
   'TRANSACTION_AUDITOR',
   'EXCHANGE_RATE_VIEWER',
+  'BANK_CATALOG_VIEWER',
+  'CASH_DESK_VIEWER',
+];
+
+/** The back office's money desk: bank top-ups and withdrawals decided, cash desk operations completed anywhere. */
+const MONEY_DESK: Permission[] = [
+  'BANK_TOP_UP_MANAGER',
+  'BANK_TOP_UP_REQUESTER',
+  'BANK_WITHDRAWAL_MANAGER',
+  'BANK_WITHDRAWAL_REQUESTER',
+  'BANK_CATALOG_MANAGER',
+  'CASH_DESK_OPERATOR',
+  'CASH_DESK_SUPERVISOR',
 ];
 
 /** Who sets the operator's prices: contracts and their commissions (administrators and the cfo). */
@@ -108,21 +139,40 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
     'CURRENCY_MANAGER',
     'ISSUER_MANAGER',
     'TRANSACTION_REVERSER',
-    'BANK_TOP_UP_MANAGER',
+    ...MONEY_DESK,
+    'CASH_DESK_MANAGER',
     ...PRICING,
     ...TREASURY,
   ],
-  cfo: [...STAFF_READ, 'LEDGER_AUDITOR', 'CURRENCY_MANAGER', 'ISSUER_MANAGER', 'TRANSACTION_REVERSER', ...PRICING, ...TREASURY],
+  cfo: [
+    ...STAFF_READ,
+    'LEDGER_AUDITOR',
+    'CURRENCY_MANAGER',
+    'ISSUER_MANAGER',
+    'TRANSACTION_REVERSER',
+    'CASH_DESK_MANAGER',
+    ...PRICING,
+    ...TREASURY,
+  ],
   accountant: [
     ...STAFF_READ,
     'LEDGER_AUDITOR',
     'TRANSACTION_REVERSER',
-    'BANK_TOP_UP_MANAGER',
+    ...MONEY_DESK,
     'CONTRACT_VIEWER',
     'COMMISSION_VIEWER',
     'VOUCHER_MANAGER',
   ],
-  cashier: ['CURRENCY_VIEWER', 'ISSUER_VIEWER', 'COIN_VIEWER', 'TRANSACTION_VIEWER', 'EXCHANGE_RATE_VIEWER'],
+  cashier: [
+    'CURRENCY_VIEWER',
+    'ISSUER_VIEWER',
+    'COIN_VIEWER',
+    'TRANSACTION_VIEWER',
+    'EXCHANGE_RATE_VIEWER',
+    'BANK_CATALOG_VIEWER',
+    'CASH_DESK_VIEWER',
+    'CASH_DESK_OPERATOR',
+  ],
   compliance_manager: [...STAFF_READ],
   compliance_specialist: [...STAFF_READ],
   customer_support: [...STAFF_READ],
@@ -149,6 +199,10 @@ export const OWN_ORGANIZATION_PERMISSIONS: ReadonlySet<Permission> = new Set<Per
   'VOUCHER_OWNER',
   'VOUCHER_REDEEMER',
   'SMART_CARD_OWNER',
+  'BANK_TOP_UP_REQUESTER',
+  'BANK_WITHDRAWAL_REQUESTER',
+  'BANK_ACCOUNT_OWNER',
+  'CASH_DESK_CONFIRMER',
 ]);
 
 /**

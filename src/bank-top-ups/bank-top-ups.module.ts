@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
+import { BankCatalogModule } from '../bank-catalog/bank-catalog.module';
 import { BankTopUpsController } from './bank-top-ups.controller';
+import { BankTopUpsRepository } from './bank-top-ups.repository';
 import { BankTopUpsService } from './bank-top-ups.service';
 
 @Module({
+  imports: [BankCatalogModule],
   controllers: [BankTopUpsController],
-  providers: [BankTopUpsService],
+  providers: [BankTopUpsRepository, BankTopUpsService],
 })
 export class BankTopUpsModule {}

@@ -68,6 +68,21 @@ export class CoinsRepository {
     return this.db.query<CoinRow>(`${SELECT} WHERE c.organization_id = $1 ORDER BY c.serial`, [organizationId]);
   }
 
+  /** The coins of several organizations, in serial order. */
+  async ofOrganizations(organizationIds: string[]): Promise<CoinRow[]> {
+    return this.db.query<CoinRow>(`${SELECT} WHERE c.organization_id = ANY($1::uuid[]) ORDER BY c.serial`, [organizationIds]);
+  }
+
+  /** The organization's usable coin of an issuer: its main one of the currency if that is of the issuer, else the oldest. */
+  async usableOf(organizationId: string, issuerId: string): Promise<string | undefined> {
+    const [row] = await this.db.query<{ serial: string }>(
+      `SELECT serial::text AS serial FROM coins WHERE organization_id = $1 AND issuer_id = $2 AND type = 'client' AND active AND closed_at IS NULL
+        ORDER BY main DESC, serial LIMIT 1`,
+      [organizationId, issuerId],
+    );
+    return row?.serial;
+  }
+
   /** One of the organization's coins (optionally locked), or undefined. */
   async own(organizationId: string, serial: string, lock = false): Promise<CoinRow | undefined> {
     const [row] = await this.db.query<CoinRow>(

@@ -21,13 +21,31 @@ export class CoinsService {
   ) {}
 
   async create(principal: Principal, dto: CreateCoinDto): Promise<CoinDto> {
+    return this.open(principal.organizationId, dto.issuerId, dto.name);
+  }
+
+  /** Opens a coin of an issuer for an organization (a customer's own, or a cash desk's cash coin). */
+  async open(organizationId: string, issuerId: string, name: string): Promise<CoinDto> {
     const serial = await this.uow.run(async () => {
-      const issuer = await this.coins.issuer(dto.issuerId);
+      const issuer = await this.coins.issuer(issuerId);
       if (!issuer) throw new ApiError('exception.issuer.not_found', 'No such issuer');
       if (!issuer.usable) throw new ApiError('exception.issuer.inactive', 'The issuer or its currency is inactive');
-      return this.coins.insert(dto.name, principal.organizationId, dto.issuerId, issuer.currency_id);
+      return this.coins.insert(name, organizationId, issuerId, issuer.currency_id);
     });
-    return this.get(principal, serial);
+    return toCoin((await this.coins.own(organizationId, serial))!);
+  }
+
+  /** The coins of several organizations, grouped by organization. */
+  async ofOrganizations(organizationIds: string[]): Promise<Map<string, CoinDto[]>> {
+    const grouped = new Map<string, CoinDto[]>(organizationIds.map((id) => [id, []]));
+    if (organizationIds.length === 0) return grouped;
+    for (const row of await this.coins.ofOrganizations(organizationIds)) grouped.get(row.organization_id)?.push(toCoin(row));
+    return grouped;
+  }
+
+  /** The organization's usable client coin of an issuer (its main one when it is of that issuer), if any. */
+  usableOf(organizationId: string, issuerId: string): Promise<string | undefined> {
+    return this.coins.usableOf(organizationId, issuerId);
   }
 
   async list(principal: Principal): Promise<CoinDto[]> {

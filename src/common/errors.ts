@@ -119,6 +119,31 @@ export const ERRORS = {
   // Smart cards
   'exception.smart_card.not_found': { status: 404, message: 'No such smart card' },
   'exception.smart_card.blocked': { status: 409, message: 'The smart card is blocked' },
+  // Bank top-ups, bank withdrawals, bank accounts and the bank catalog
+  'exception.bank_top_up.not_found': { status: 404, message: 'No such bank top-up request' },
+  'exception.bank_top_up.decided': { status: 409, message: 'The bank top-up request is already decided' },
+  'exception.bank_withdrawal.not_found': { status: 404, message: 'No such bank withdrawal' },
+  'exception.bank_withdrawal.decided': { status: 409, message: 'The bank withdrawal is already decided' },
+  'exception.bank_account.not_found': { status: 404, message: 'No such bank account' },
+  'exception.bank_account.iban_taken': { status: 409, message: 'The organization already has a bank account with this IBAN' },
+  'exception.bank_catalog.not_found': { status: 404, message: 'No such bank in the catalog' },
+  'exception.bank_catalog.bic_taken': { status: 409, message: 'The catalog already has a bank with this BIC' },
+  'exception.bank_catalog.invalid_file': {
+    status: 400,
+    message: 'The file is not a bank catalog CSV: nothing was imported (errors[] name the line and the column)',
+  },
+  'exception.bank_catalog.file_too_large': {
+    status: 413,
+    message: 'The bank catalog file is too large (at most BANK_CATALOG_IMPORT_MAX_BYTES, 1 MB by default): nothing was imported',
+  },
+
+  // Cash desks
+  'exception.cash_desk.not_found': { status: 404, message: 'No such cash desk' },
+  'exception.cash_desk.not_member': { status: 403, message: 'Only a cashier of the cash desk may do this' },
+  'exception.cash_desk.no_cash_coin': { status: 409, message: 'The cash desk has no cash coin of this issuer' },
+  'exception.cash_desk.coin_exists': { status: 409, message: 'The cash desk already has a cash coin of this issuer' },
+  'exception.cash_desk_operation.not_found': { status: 404, message: 'No such cash desk operation' },
+  'exception.cash_desk_operation.decided': { status: 409, message: 'The cash desk operation is already completed or declined' },
 
   // Idempotency
   'exception.idempotency.in_flight': { status: 409, message: 'A request with this Idempotency-Key is still running' },

@@ -14,7 +14,11 @@ export const TAGS: Record<string, string> = {
   issuers: 'Issuers of currencies',
   coins: 'Wallets: open, list, rename, (de)activate, choose the main one, close',
   transfers: 'Transfers between coins',
-  'bank-top-ups': 'Money in from a bank',
+  'bank-top-ups': 'Money in from a bank: direct top-ups (staff) and requests accepted or declined by staff',
+  'bank-withdrawals': 'Money out to a bank: direct payouts (staff) and requests held until accepted or declined',
+  'bank-accounts': "An organization's bank accounts, for withdrawals",
+  'bank-catalog': 'The catalog of banks, and its CSV import',
+  'cash-desks': 'Cash desks: organizations whose cashiers take cash in and pay cash out',
   transactions: 'Operations and their legs; reversal',
   'exchange-rates': 'Exchange rates per ordered currency pair, with the moment each takes effect',
   exchange: 'Exchanges between two of the caller’s coins in different currencies; the exchange reserves',
@@ -93,8 +97,9 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
       }
       if (operation.requestBody) {
         operation.responses['400'] ??= json('Invalid input');
-        operation.responses['413'] ??= json('The body is over 1 MB');
-        operation.responses['415'] ??= json('The body is not application/json');
+        const upload = Boolean(operation.requestBody.content?.['multipart/form-data']);
+        operation.responses['413'] ??= json(upload ? 'The file is over its limit' : 'The body is over 1 MB');
+        operation.responses['415'] ??= json(upload ? 'The body is not multipart/form-data' : 'The body is not application/json');
       } else if (validated) {
         operation.responses['400'] ??= json('Invalid input');
       }

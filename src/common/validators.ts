@@ -14,6 +14,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { passwordProblem } from '../config/password-policy';
+import { isValidIban } from './iban';
 import { ApiError } from './api-error';
 
 /** A path parameter that must be a UUID: malformed is a 400, never a database error. */
@@ -165,4 +166,20 @@ export function OptionalText(maxLength: number): PropertyDecorator {
     MaxLength(maxLength),
     Matches(/^[^\u0000]*$/s, { message: 'must not contain NUL characters' }),
   );
+}
+
+/** An IBAN whose ISO 13616 check digits are right (spaces allowed; stored without them, upper-cased). */
+export function IsIban(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isIban',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: 'must be an IBAN with valid check digits (ISO 13616)', ...options },
+      validator: {
+        validate(value: unknown) {
+          return typeof value === 'string' && value.length <= 50 && isValidIban(value);
+        },
+      },
+    });
 }

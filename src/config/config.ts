@@ -31,6 +31,8 @@ export interface AppConfig {
   corsOrigins: string[];
   /** How often each instance returns the money of expired vouchers to their creators; 0: never (staff call POST /vouchers/expire-due). */
   voucherExpirySweepSeconds: number;
+  /** The largest CSV file `POST /bank-catalog/import` reads; a larger one is a 413. */
+  bankCatalogImportMaxBytes: number;
 }
 
 export type TrustProxy = false | number | string[];
@@ -135,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     voucherExpirySweepSeconds: int(env, 'VOUCHER_EXPIRY_SWEEP_SECONDS', 60, 0, 24 * 3600),
+    bankCatalogImportMaxBytes: int(env, 'BANK_CATALOG_IMPORT_MAX_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024),
   };
 }
 

@@ -28,6 +28,16 @@ export interface Posting {
   reversalOf: string | null;
 }
 
+/** An operation as a flow reads it before settling it: its coins, the payer coin's issuer, its details. */
+export interface HeldOperation {
+  id: string;
+  status: string;
+  from_coin: string | null;
+  to_coin: string | null;
+  issuer_id: string | null;
+  details: Record<string, unknown>;
+}
+
 const serials = (values: string[]) => [...new Set(values)].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
 
 /** The ledger's tables: operations, ledger_entries, holds, and the balances of coins. */
@@ -52,8 +62,19 @@ export class LedgerRepository {
 
   async lockOperation(id: string): Promise<LockedOperation | undefined> {
     const [row] = await this.db.query<LockedOperation>(
-      `SELECT id, type, status, currency_id, amount::text AS amount, from_coin::text AS from_coin, to_coin::text AS to_coin, reversal_of
+      `SELECT id, type, status, currency_id, amount::text AS amount, commission::text AS commission, from_coin::text AS from_coin,
+              to_coin::text AS to_coin, reversal_of, details
          FROM operations WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    return row;
+  }
+
+  /** An operation's unchanging facts and its status, read without a lock (the kernel locks it when it settles it). */
+  async readOperation(id: string): Promise<HeldOperation | undefined> {
+    const [row] = await this.db.query<HeldOperation>(
+      `SELECT o.id, o.status, o.from_coin::text AS from_coin, o.to_coin::text AS to_coin, c.issuer_id, o.details
+         FROM operations o LEFT JOIN coins c ON c.serial = o.from_coin WHERE o.id = $1`,
       [id],
     );
     return row;
@@ -114,7 +135,12 @@ export class LedgerRepository {
     const params: unknown[] = [];
     const p = (value: unknown) => `$${params.push(value)}`;
     const ctes: string[] = [];
-    const coinOwner = (serial: string | null | undefined) => (serial ? (posting.coins.get(serial)?.organization_id ?? null) : null);
+    // The owner of a coin the operation names: known when the kernel locked it, else read (a payee named but not yet moved to).
+    const coinOwner = (serial: string | null | undefined) => {
+      if (!serial) return p(null);
+      const locked = posting.coins.get(serial);
+      return locked ? `${p(locked.organization_id)}::uuid` : `(SELECT organization_id FROM coins WHERE serial = ${p(serial)}::bigint)`;
+    };
 
     if (posting.operationId) {
       ctes.push(`op AS (
@@ -127,25 +153,23 @@ export class LedgerRepository {
         INSERT INTO operations (type, status, currency_id, amount, commission, from_coin, to_coin, from_organization_id, to_organization_id,
                                 description, custom_information, request_identifier, request_status, created_by, reversal_of, details)
         VALUES (${[
-          posting.type,
-          effect.status,
-          effect.currencyId,
-          meta.amount.toFixed(),
-          (meta.commission ?? new Money(0)).toFixed(),
-          meta.fromCoin ?? null,
-          meta.toCoin ?? null,
+          p(posting.type),
+          p(effect.status),
+          p(effect.currencyId),
+          p(meta.amount.toFixed()),
+          p((meta.commission ?? new Money(0)).toFixed()),
+          p(meta.fromCoin ?? null),
+          p(meta.toCoin ?? null),
           coinOwner(meta.fromCoin),
           coinOwner(meta.toCoin),
-          meta.description ?? null,
-          meta.customInformation ?? null,
-          posting.requestIdentifier,
-          meta.requestStatus ?? null,
-          posting.createdBy,
-          posting.reversalOf,
-          JSON.stringify(meta.details ?? {}),
-        ]
-          .map(p)
-          .join(', ')})
+          p(meta.description ?? null),
+          p(meta.customInformation ?? null),
+          p(posting.requestIdentifier),
+          p(meta.requestStatus ?? null),
+          p(posting.createdBy),
+          p(posting.reversalOf),
+          p(JSON.stringify(meta.details ?? {})),
+        ].join(', ')})
         RETURNING *)`);
     }
     ctes.push(`entries AS (

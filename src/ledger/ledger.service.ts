@@ -4,7 +4,7 @@ import { Money } from '../common/money';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { OperationDto } from './dto/operation.dto';
 import type { ExecuteRequest, Locked, LockedCoin, SystemCoinKind } from './ledger.types';
-import { LedgerRepository } from './ledger.repository';
+import { HeldOperation, LedgerRepository } from './ledger.repository';
 import { toOperationDto } from './operation.mapper';
 import { OPERATION_STATUSES, OPERATION_TYPE_NAMES } from './operation-types';
 import { applyPlan, PlanError } from './plan';
@@ -87,6 +87,11 @@ export class LedgerService implements OnModuleInit {
   /** Coins as the kernel would lock them, read without a lock: for calculations that move nothing. */
   read(coins: string[]): Promise<ReadonlyMap<string, LockedCoin>> {
     return this.ledger.readCoins(coins);
+  }
+
+  /** An operation's coins, payer issuer and details, read without a lock. */
+  readOperation(id: string): Promise<HeldOperation | undefined> {
+    return this.ledger.readOperation(id);
   }
 
   /** Finds or creates the system coin of a kind for an issuer. */

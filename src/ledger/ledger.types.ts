@@ -38,9 +38,12 @@ export interface LockedOperation {
   status: OperationStatus;
   currency_id: string;
   amount: string;
+  /** The fee the operation recorded (a pending one: the fee quoted when it was held). */
+  commission: string;
   from_coin: string | null;
   to_coin: string | null;
   reversal_of: string | null;
+  details: Record<string, unknown>;
 }
 
 /** What the kernel hands a plan: the locked rows. */

@@ -31,6 +31,9 @@ export const OPERATION_FLOW_NAMES = Object.keys(OPERATION_FLOWS) as OperationFlo
 export const OPERATION_TYPES = {
   client_transaction_transfer: OPERATION_FLOWS.client_transaction_transfer,
   bank_topup: OPERATION_FLOWS.bank_topup,
+  bank_withdrawal: OPERATION_FLOWS.bank_withdrawal,
+  cash_in: OPERATION_FLOWS.cash_in,
+  cash_out: OPERATION_FLOWS.cash_out,
   coin_closure: 'What was left in a coin being closed, moved to another coin of its organization',
   reversal: 'Undoes a processed operation with the opposite legs, linked by reversalOf',
   exchange: OPERATION_FLOWS.exchange,

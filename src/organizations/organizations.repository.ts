@@ -14,6 +14,13 @@ export interface OrganizationRow {
   contract_id: string;
 }
 
+export interface NamedOrganization {
+  id: string;
+  type: OrganizationType;
+  name: string;
+  created_at: Date;
+}
+
 @Injectable()
 export class OrganizationsRepository {
   constructor(private readonly db: Database) {}
@@ -33,6 +40,23 @@ export class OrganizationsRepository {
       [id],
     );
     return row;
+  }
+
+  /** A page of the organizations of a type (optionally only `ids`), by name. */
+  async list(
+    type: OrganizationType,
+    ids: string[] | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; rows: NamedOrganization[] }> {
+    const params: unknown[] = [type];
+    const only = ids ? ` AND id = ANY($${params.push(ids)}::uuid[])` : '';
+    const [{ n }] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM organizations WHERE type = $1${only}`, params);
+    const rows = await this.db.query<NamedOrganization>(
+      `SELECT id, type, name, created_at FROM organizations WHERE type = $1${only} ORDER BY name, id LIMIT ${limit} OFFSET ${offset}`,
+      params,
+    );
+    return { total: n, rows };
   }
 
   async setContract(id: string, contractId: string): Promise<void> {

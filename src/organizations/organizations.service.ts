@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { OrganizationType } from './organization.types';
-import { OrganizationContact, OrganizationRow, OrganizationsRepository } from './organizations.repository';
+import { NamedOrganization, OrganizationContact, OrganizationRow, OrganizationsRepository } from './organizations.repository';
+
+export type { NamedOrganization } from './organizations.repository';
 
 /** Organizations: who owns coins and whom users act for. Each follows a contract (its commissions). */
 @Injectable()
@@ -14,6 +16,16 @@ export class OrganizationsService {
   /** `lock` takes the row FOR UPDATE (inside the caller's unit of work). */
   find(id: string, lock = false): Promise<OrganizationRow | undefined> {
     return this.organizations.find(id, lock);
+  }
+
+  /** A page of the organizations of a type (optionally only `ids`), by name. */
+  list(
+    type: OrganizationType,
+    ids: string[] | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; rows: NamedOrganization[] }> {
+    return this.organizations.list(type, ids, offset, limit);
   }
 
   /** Points the organization at another contract; the caller has checked the contract fits. */

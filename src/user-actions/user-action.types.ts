@@ -10,7 +10,14 @@ export type UserActionKind =
   | 'password_change_failed'
   | 'session_ended'
   | 'sessions_ended'
-  | 'logout';
+  | 'logout'
+  | 'bank_top_up_accepted'
+  | 'bank_top_up_declined'
+  | 'bank_withdrawal_accepted'
+  | 'bank_withdrawal_declined'
+  | 'cash_desk_operation_confirmed'
+  | 'cash_desk_operation_completed'
+  | 'cash_desk_operation_declined';
 
 export interface UserAction {
   /** The user the action is about (null for a failed login under an unknown login). */

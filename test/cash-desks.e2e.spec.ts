@@ -1,0 +1,361 @@
+import type { Actor } from './helpers/actors';
+import { aFee, percent } from './helpers/commissions';
+import { anIssuer, coinOf, expectBalancedLedger, expectError, expectLegs, expectStatus, fund } from './helpers/money';
+import { moneyWorld } from './helpers/world';
+
+const document = { documentType: 'passport', documentNumber: 'LT1234567' };
+
+describe('cash desks and their operations (issue 12)', () => {
+  const world = moneyWorld();
+  let desk: { id: string; coins: { serial: string }[] };
+  let cashier: Actor;
+
+  const enter = (token: string, body: Record<string, unknown>) =>
+    world.server.request('POST', '/api/v1/cash-desk-operations', { token, body });
+  const act = (id: string, action: 'confirm' | 'complete' | 'decline', token: string) =>
+    world.server.request('POST', `/api/v1/cash-desk-operations/${id}/${action}`, {
+      token,
+      body: action === 'decline' ? { reason: 'Customer left' } : undefined,
+    });
+  const amounts = async (serial: string) => {
+    const found = await world.server.request('POST', '/api/v1/coins/view', { token: world.admin, body: { filter: { serials: [serial] } } });
+    const coin = found.body.records[0];
+    return [coin.amount, coin.heldAmount, coin.availableAmount];
+  };
+
+  beforeAll(async () => {
+    const created = await world.server.request('POST', '/api/v1/cash-desks', {
+      token: world.admin,
+      body: { name: 'Main street desk', issuerIds: [world.issuer.id] },
+    });
+    expectStatus(created, 201);
+    desk = created.body.cashDesk;
+    cashier = await world.user({ role: 'cashier', organizationId: desk.id });
+    await fund(world.server, world.admin, desk.coins[0].serial, '1000.00');
+  });
+
+  it('creates a desk (an organization of type cash_desk) with its cash coin; cashiers join it as members', async () => {
+    expect(desk).toMatchObject({ name: 'Main street desk', coins: [{ serial: expect.any(String), issuer: { id: world.issuer.id } }] });
+    const org = await world.raw.db.query('SELECT type FROM organizations WHERE id = $1', [desk.id]);
+    expect(org.rows).toEqual([{ type: 'cash_desk' }]);
+    expect(cashier.organizationId).toBe(desk.id);
+    const view = await world.server.request('POST', '/api/v1/cash-desks/view', { token: cashier.token, body: {} });
+    expectStatus(view, 200);
+    expect(view.body.records.find((d: { id: string }) => d.id === desk.id).coins[0].amount).toBe('1000.00');
+    const alice = await world.user();
+    const seenByCustomer = await world.server.request('POST', '/api/v1/cash-desks/view', {
+      token: alice.token,
+      body: { filter: { ids: [desk.id] } },
+    });
+    expect(seenByCustomer.body.records).toEqual([{ id: desk.id, name: 'Main street desk', coins: [], createdAt: expect.any(String) }]);
+    expectError(
+      await world.server.request('POST', `/api/v1/cash-desks/${desk.id}/coins`, {
+        token: world.admin,
+        body: { issuerId: world.issuer.id },
+      }),
+      409,
+      'exception.cash_desk.coin_exists',
+    );
+    expectError(
+      await world.server.request('POST', '/api/v1/cash-desks/00000000-0000-4000-8000-00000000dead/coins', {
+        token: world.admin,
+        body: { issuerId: world.issuer.id },
+      }),
+      404,
+      'exception.cash_desk.not_found',
+    );
+    expectError(
+      await world.server.request('POST', '/api/v1/cash-desks', { token: cashier.token, body: { name: 'x' } }),
+      403,
+      'exception.access.permission_missing',
+    );
+  });
+
+  it('takes cash in: the desk’s cash coin is held, and the customer’s confirmation credits their coin from it', async () => {
+    const alice = await world.user();
+    const coin = await world.coin(alice);
+    const entered = await enter(cashier.token, {
+      type: 'cash_in',
+      coinSerial: coin.serial,
+      amount: '200.00',
+      fullName: 'Alice Liddell',
+      document,
+      customInformation: 'receipt 17',
+    });
+    expectStatus(entered, 201);
+    expect(entered.body.cashDeskOperation).toMatchObject({
+      type: 'cash_in',
+      status: 'pending',
+      decision: null,
+      cashDeskId: desk.id,
+      coinSerial: coin.serial,
+      customerOrganizationId: alice.organizationId,
+      deskCoinSerial: desk.coins[0].serial,
+      amount: '200.00',
+      fullName: 'Alice Liddell',
+      document,
+      customInformation: 'receipt 17',
+    });
+    expect(entered.body.process).toMatchObject({ type: 'cash_in', status: 'pending' });
+    expect(await amounts(desk.coins[0].serial)).toEqual(['1000.00', '200.00', '800.00']);
+    // The customer sees it, and confirms it.
+    const theirs = await world.server.request('POST', '/api/v1/cash-desk-operations/view', {
+      token: alice.token,
+      body: { filter: { statuses: ['pending'] } },
+    });
+    expect(theirs.body.records.map((r: { id: string }) => r.id)).toEqual([entered.body.cashDeskOperation.id]);
+    const confirmed = await act(entered.body.cashDeskOperation.id, 'confirm', alice.token);
+    expectStatus(confirmed, 200);
+    expect(confirmed.body.cashDeskOperation).toMatchObject({ status: 'processed', decision: 'confirmed', decidedBy: alice.id });
+    expectLegs(confirmed.body.process, [[desk.coins[0].serial, coin.serial, '200.00']]);
+    expect((await coinOf(world.server, alice.token, coin.serial)).amount).toBe('200.00');
+    expect(await amounts(desk.coins[0].serial)).toEqual(['800.00', '0.00', '800.00']);
+    expectError(await act(entered.body.cashDeskOperation.id, 'complete', cashier.token), 409, 'exception.cash_desk_operation.decided');
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('pays cash out: the customer’s coin is held (amount plus fee), the cashier completes it into the desk’s coin', async () => {
+    const bob = await world.user();
+    const coin = await world.coin(bob, '100.00');
+    await aFee(world.server, world.admin, {
+      organizationId: bob.organizationId,
+      issuerId: world.issuer.id,
+      flow: 'cash_out',
+      conditions: percent('2'),
+    });
+    const body = {
+      type: 'cash_out',
+      coinSerial: coin.serial,
+      amount: '50.00',
+      fullName: 'Bob Builder',
+      document: { documentType: 'id_card', documentNumber: 'AB 123/4' },
+    };
+    const calculated = await world.server.request('POST', '/api/v1/cash-desk-operations/calculate', { token: cashier.token, body });
+    expectStatus(calculated, 200);
+    expect(calculated.body).toMatchObject({ transactionAmount: '50.00', senderAmountPush: '51.00', commissionAmountPush: '1.00' });
+    const entered = await enter(cashier.token, body);
+    expectStatus(entered, 201);
+    expect(entered.body.cashDeskOperation).toMatchObject({ commission: '1.00', status: 'pending' });
+    expect(await amounts(coin.serial)).toEqual(['100.00', '51.00', '49.00']);
+    const completed = await act(entered.body.cashDeskOperation.id, 'complete', cashier.token);
+    expectStatus(completed, 200);
+    expect(completed.body.cashDeskOperation).toMatchObject({ status: 'processed', decision: 'completed', decidedBy: cashier.id });
+    expectLegs(completed.body.process, [
+      [coin.serial, desk.coins[0].serial, '50.00'],
+      [coin.serial, expect.any(String) as unknown as string, '1.00'],
+    ]);
+    expect(await amounts(coin.serial)).toEqual(['49.00', '0.00', '49.00']);
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('declines with the hold released; an accountant (CASH_DESK_SUPERVISOR) decides any desk’s operations', async () => {
+    const carol = await world.user();
+    const coin = await world.coin(carol, '20.00');
+    const first = (await enter(cashier.token, { type: 'cash_out', coinSerial: coin.serial, amount: '20.00', fullName: 'Carol', document }))
+      .body.cashDeskOperation;
+    expect(await amounts(coin.serial)).toEqual(['20.00', '20.00', '0.00']);
+    const declined = await act(first.id, 'decline', cashier.token);
+    expectStatus(declined, 200);
+    expect(declined.body.cashDeskOperation).toMatchObject({ status: 'declined', decision: 'declined', declineReason: 'Customer left' });
+    expect(await amounts(coin.serial)).toEqual(['20.00', '0.00', '20.00']);
+    const accountant = await world.user({ role: 'accountant' });
+    const second = (await enter(cashier.token, { type: 'cash_out', coinSerial: coin.serial, amount: '5.00', fullName: 'Carol', document }))
+      .body.cashDeskOperation;
+    expectStatus(await act(second.id, 'complete', accountant.token), 200);
+    expect(await amounts(coin.serial)).toEqual(['15.00', '0.00', '15.00']);
+    const all = await world.server.request('POST', '/api/v1/cash-desk-operations/view', {
+      token: accountant.token,
+      body: { filter: { coinSerials: [coin.serial], types: ['cash_out'] }, sort: { createdAt: 'asc' } },
+    });
+    expect(all.body.records.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
+      [first.id, 'declined'],
+      [second.id, 'processed'],
+    ]);
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('refuses amount 0 (nothing created) and a fullName over 255 characters as validation errors, never a database error (sections 7 and 8)', async () => {
+    const dave = await world.user();
+    const coin = await world.coin(dave, '10.00');
+    const count = async () => (await world.raw.db.query('SELECT count(*)::int AS n FROM cash_desk_operations')).rows[0].n;
+    const operations = async () => (await world.raw.db.query('SELECT count(*)::int AS n FROM operations')).rows[0].n;
+    const before = [await count(), await operations()];
+    for (const amount of [0, '0', '0.00', '-0']) {
+      for (const type of ['cash_in', 'cash_out']) {
+        const refused = await enter(cashier.token, { type, coinSerial: coin.serial, amount, fullName: 'Dave', document });
+        expectError(refused, 400, 'exception.validation', 'amount');
+        expect(refused.body.errors).toEqual([{ parameter: 'amount', message: 'must not be 0' }]);
+      }
+    }
+    const long = await enter(cashier.token, {
+      type: 'cash_in',
+      coinSerial: coin.serial,
+      amount: '1.00',
+      fullName: 'x'.repeat(256),
+      document,
+    });
+    expectError(long, 400, 'exception.validation', 'fullName');
+    expect(long.body.errors).toEqual([{ parameter: 'fullName', message: 'must be shorter than or equal to 255 characters' }]);
+    expect([await count(), await operations()]).toEqual(before);
+    expectStatus(
+      await enter(cashier.token, { type: 'cash_in', coinSerial: coin.serial, amount: '1.00', fullName: 'x'.repeat(255), document }),
+      201,
+    );
+    for (const [body, parameter] of [
+      [{ fullName: '' }, 'fullName'],
+      [{ document: { documentType: 'library_card', documentNumber: '1' } }, 'document.documentType'],
+      [{ document: { documentType: 'passport', documentNumber: 'x'.repeat(51) } }, 'document.documentNumber'],
+      [{ document: undefined }, 'document'],
+      [{ type: 'cash_sideways' }, 'type'],
+      [{ amount: '1.001' }, 'amount'],
+    ] as const) {
+      const refused = await enter(cashier.token, {
+        type: 'cash_in',
+        coinSerial: coin.serial,
+        amount: '1.00',
+        fullName: 'Dave',
+        document,
+        ...body,
+      });
+      expectError(refused, 400, 'exception.validation', parameter);
+    }
+  });
+
+  it('keeps each to their own: another customer confirms nothing (404), another desk completes nothing (404), staff of no desk enter nothing (403)', async () => {
+    const erin = await world.user();
+    const frank = await world.user();
+    const coin = await world.coin(erin, '10.00');
+    const op = (await enter(cashier.token, { type: 'cash_out', coinSerial: coin.serial, amount: '1.00', fullName: 'Erin', document })).body
+      .cashDeskOperation;
+    expectError(await act(op.id, 'confirm', frank.token), 404, 'exception.cash_desk_operation.not_found');
+    expectError(
+      await world.server.request('GET', `/api/v1/cash-desk-operations/${op.id}`, { token: frank.token }),
+      404,
+      'exception.cash_desk_operation.not_found',
+    );
+    expect(
+      (await world.server.request('POST', '/api/v1/cash-desk-operations/view', { token: frank.token, body: {} })).body.totalRecords,
+    ).toBe(0);
+    expectError(await act(op.id, 'complete', erin.token), 403, 'exception.access.permission_missing');
+    const other = (await world.server.request('POST', '/api/v1/cash-desks', { token: world.admin, body: { name: 'Other desk' } })).body
+      .cashDesk;
+    const otherCashier = await world.user({ role: 'cashier', organizationId: other.id });
+    expectError(await act(op.id, 'complete', otherCashier.token), 404, 'exception.cash_desk_operation.not_found');
+    expectError(await act(op.id, 'decline', otherCashier.token), 404, 'exception.cash_desk_operation.not_found');
+    expect(
+      (await world.server.request('POST', '/api/v1/cash-desk-operations/view', { token: otherCashier.token, body: {} })).body.totalRecords,
+    ).toBe(0);
+    // The other desk has no cash coin of this issuer until one is opened.
+    expectError(
+      await enter(otherCashier.token, { type: 'cash_out', coinSerial: coin.serial, amount: '1.00', fullName: 'Erin', document }),
+      409,
+      'exception.cash_desk.no_cash_coin',
+    );
+    expectStatus(
+      await world.server.request('POST', `/api/v1/cash-desks/${other.id}/coins`, {
+        token: world.admin,
+        body: { issuerId: world.issuer.id },
+      }),
+      201,
+    );
+    expectError(
+      await enter(otherCashier.token, { type: 'cash_in', coinSerial: coin.serial, amount: '1.00', fullName: 'Erin', document }),
+      409,
+      'exception.coin.insufficient_funds',
+    );
+    const supportCashier = await world.user({ role: 'cashier' });
+    expectError(
+      await enter(supportCashier.token, { type: 'cash_in', coinSerial: coin.serial, amount: '1.00', fullName: 'Erin', document }),
+      403,
+      'exception.cash_desk.not_member',
+    );
+    expectError(
+      await enter(cashier.token, { type: 'cash_in', coinSerial: desk.coins[0].serial, amount: '1.00', fullName: 'Desk', document }),
+      400,
+      'exception.validation',
+      'coinSerial',
+    );
+    expectError(
+      await enter(cashier.token, { type: 'cash_in', coinSerial: '999999999999', amount: '1.00', fullName: 'Nobody', document }),
+      404,
+      'exception.coin.not_found',
+    );
+    // Racing decisions: exactly one wins.
+    const raced = await Promise.all([
+      act(op.id, 'confirm', erin.token),
+      act(op.id, 'complete', cashier.token),
+      act(op.id, 'decline', cashier.token),
+    ]);
+    expect(raced.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(raced.filter((r) => r.status === 409).map((r) => r.body.code)).toEqual([
+      'exception.cash_desk_operation.decided',
+      'exception.cash_desk_operation.decided',
+    ]);
+    const mine = await world.server.request('GET', `/api/v1/cash-desk-operations/${op.id}`, { token: erin.token });
+    expectStatus(mine, 200);
+    expect(mine.body.cashDeskOperation.status).not.toBe('pending');
+    const text = await world.server.request('POST', '/api/v1/cash-desk-operations/view', {
+      token: cashier.token,
+      body: { filter: { text: 'erin', orgIds: [erin.organizationId] } },
+    });
+    expect(text.body.records.map((r: { id: string }) => r.id)).toContain(op.id);
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('takes each entry and decision once per Idempotency-Key (another body or operation is a 422); calculations name unknown coins and missing cash coins', async () => {
+    const gina = await world.user();
+    const coin = await world.coin(gina, '50.00');
+    const post = (path: string, token: string, body: Record<string, unknown> | undefined, key?: string) =>
+      world.server.request('POST', `/api/v1/cash-desk-operations${path}`, { token, body, headers: key ? { 'idempotency-key': key } : {} });
+    const operations = async () =>
+      (await world.raw.db.query('SELECT count(*)::int AS n FROM cash_desk_operations WHERE coin_serial = $1', [coin.serial])).rows[0].n;
+    const body = { type: 'cash_out', coinSerial: coin.serial, amount: '2.00', fullName: 'Gina', document };
+
+    const first = await post('', cashier.token, body, 'till-1');
+    expectStatus(first, 201);
+    const replayed = await post('', cashier.token, body, 'till-1');
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body.cashDeskOperation.id).toBe(first.body.cashDeskOperation.id);
+    expectError(await post('', cashier.token, { ...body, amount: '3.00' }, 'till-1'), 422, 'exception.idempotency.key_reused');
+    const ids = [first.body.cashDeskOperation.id];
+    for (let i = 0; i < 3; i++) ids.push((await post('', cashier.token, body)).body.cashDeskOperation.id);
+    expect(await operations()).toBe(4);
+
+    // Confirmed by the customer under a key; the same key on another operation is a 422, a decided one a 409.
+    expectStatus(await post(`/${ids[0]}/confirm`, gina.token, undefined, 'gina-yes'), 200);
+    expectError(await post(`/${ids[1]}/confirm`, gina.token, undefined, 'gina-yes'), 422, 'exception.idempotency.key_reused');
+    expectError(await post(`/${ids[0]}/confirm`, gina.token, undefined), 409, 'exception.cash_desk_operation.decided');
+    // Completed and declined by the desk, likewise.
+    expectStatus(await post(`/${ids[1]}/complete`, cashier.token, undefined, 'till-done'), 200);
+    expectError(await post(`/${ids[2]}/complete`, cashier.token, undefined, 'till-done'), 422, 'exception.idempotency.key_reused');
+    expectStatus(await post(`/${ids[2]}/decline`, cashier.token, { reason: 'Wrong amount' }, 'till-no'), 200);
+    expectError(await post(`/${ids[2]}/decline`, cashier.token, { reason: 'Other' }, 'till-no'), 422, 'exception.idempotency.key_reused');
+    expectStatus(await post(`/${ids[3]}/decline`, cashier.token, { reason: 'Customer left' }), 200);
+    expect(await amounts(coin.serial)).toEqual(['46.00', '0.00', '46.00']);
+
+    const calculated = await post('/calculate', cashier.token, body);
+    expectStatus(calculated, 200);
+    expect(calculated.body).toMatchObject({ transactionAmount: '2.00', senderAmountPush: '2.00' });
+    expectError(await post('/calculate', cashier.token, { ...body, coinSerial: '999999999999' }), 404, 'exception.coin.not_found');
+    const coinless = (await world.server.request('POST', '/api/v1/cash-desks', { token: world.admin, body: { name: 'Coinless desk' } }))
+      .body.cashDesk;
+    const coinlessCashier = await world.user({ role: 'cashier', organizationId: coinless.id });
+    expectError(await post('/calculate', coinlessCashier.token, body), 409, 'exception.cash_desk.no_cash_coin');
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('creates a desk only with issuers that exist and are active: 404 and 409, and no desk is left behind', async () => {
+    const desks = async () => (await world.raw.db.query(`SELECT count(*)::int AS n FROM organizations WHERE type = 'cash_desk'`)).rows[0].n;
+    const before = await desks();
+    const create = (issuerIds: string[]) =>
+      world.server.request('POST', '/api/v1/cash-desks', { token: world.admin, body: { name: 'Half-made desk', issuerIds } });
+    expectError(await create([world.issuer.id, '00000000-0000-4000-8000-00000000dead']), 404, 'exception.issuer.not_found');
+    const retired = await anIssuer(world.server, world.admin, world.currency.code, 'Retired bank');
+    expectStatus(
+      await world.server.request('PATCH', `/api/v1/issuers/${retired.id}`, { token: world.admin, body: { active: false } }),
+      200,
+    );
+    expectError(await create([world.issuer.id, retired.id]), 409, 'exception.issuer.inactive');
+    expect(await desks()).toBe(before);
+  });
+});
