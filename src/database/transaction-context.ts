@@ -15,6 +15,8 @@ export interface TransactionContext {
   meta: TransactionMeta;
   /** Operations the ledger wrote in this transaction, in order. */
   operationIds: string[];
+  /** Work to run once this transaction has committed (never after a rollback), in order. */
+  afterCommit: Array<() => void | Promise<void>>;
 }
 
 export const transactionStorage = new AsyncLocalStorage<TransactionContext>();

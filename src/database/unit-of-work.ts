@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 import { sqlState } from '../common/sql-state';
@@ -21,24 +21,53 @@ export interface UnitOfWorkOptions {
  */
 @Injectable()
 export class UnitOfWork {
+  private readonly logger = new Logger(UnitOfWork.name);
+
   constructor(private readonly dataSource: DataSource) {}
 
   async run<T>(work: () => Promise<T>, options: UnitOfWorkOptions = {}): Promise<T> {
     if (currentTransaction()) return work();
     for (let attempt = 1; ; attempt++) {
+      const afterCommit: TransactionContext['afterCommit'] = [];
       try {
         const inContext = (manager: EntityManager) => {
-          const context: TransactionContext = { manager, meta: options.meta ?? {}, operationIds: [] };
+          const context: TransactionContext = { manager, meta: options.meta ?? {}, operationIds: [], afterCommit };
           return transactionStorage.run(context, work);
         };
         // The server's default (READ COMMITTED) needs no statement: naming it costs a round trip per transaction.
-        return await (options.isolation
+        const result = await (options.isolation
           ? this.dataSource.transaction(options.isolation, inContext)
           : this.dataSource.transaction(inContext));
+        this.runAfterCommit(afterCommit);
+        return result;
       } catch (error) {
         if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
         await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
       }
+    }
+  }
+
+  /**
+   * Runs `hook` once the open transaction commits (at once when none is open); never after a rollback.
+   * For work that must not hold a connection or a lock: calling a provider, waking a dispatcher.
+   * A hook's failure is logged by the caller's own promise handling, never the request's.
+   */
+  afterCommit(hook: () => void | Promise<void>): void {
+    const open = currentTransaction();
+    if (open) open.afterCommit.push(hook);
+    else this.runAfterCommit([hook]);
+  }
+
+  private runAfterCommit(hooks: TransactionContext['afterCommit']): void {
+    for (const hook of hooks) {
+      // Out of the request's path: the commit is already final, and a hook's error must not undo the answer.
+      setImmediate(() => {
+        void Promise.resolve()
+          .then(hook)
+          .catch((error: unknown) =>
+            this.logger.error(`after-commit hook failed: ${error instanceof Error ? error.stack : String(error)}`),
+          );
+      });
     }
   }
 
