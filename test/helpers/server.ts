@@ -38,6 +38,8 @@ export interface TestServer {
   databaseUrl: string;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   stop(): Promise<void>;
+  /** Kills the process with SIGKILL (a crash: no shutdown hooks run) and waits for it to exit; the database stays. */
+  kill(): Promise<void>;
 }
 
 export function freePort(): Promise<number> {
@@ -218,6 +220,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
+      }
+    },
+    async kill() {
+      await db.end().catch(() => undefined);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
       }
     },
   };
