@@ -5,8 +5,10 @@
  * 1. Set-up through the API: a currency, an issuer, 50 individual users with 20 coins each (1,000
  *    coins), each coin funded by a bank top-up.
  * 2. `POST /api/v1/transfers` at 32 connections, each request from a random coin (with its owner's
- *    token) to another random coin, beside a bare Fastify + `pg` baseline (bench/baseline-money.ts)
- *    running the same SQL shape (target ≥ 0.5×; p99 of both reported).
+ *    token) to another random coin, beside two bare Fastify + `pg` servers loaded the same way: the
+ *    minimal transfer (bench/baseline-minimal.ts: a conditional debit, a credit and one insert in one
+ *    transaction, on tables of its own; target ≥ 0.5× with p99 ≤ 2×) and a baseline running the
+ *    service's SQL shape (bench/baseline-money.ts; ≥ 0.5×), so the gap to each is visible.
  * 3. The first page of `POST /api/v1/transactions/view` (pageSize 20, default sort) for the
  *    administrator (sees every operation) and for an individual (sees their organization's), with
  *    ~10k and with ~1M operations (target: 1M within 2× of 10k). The operations table is grown by
@@ -270,6 +272,27 @@ async function growOperations(
   return { operations, seconds: (Date.now() - started) / 1000, complete: operations >= target };
 }
 
+/**
+ * The minimal transfer's own tables (bench/baseline-minimal.ts) in its own database on the same server:
+ * one account per bench coin (same ids, so the same requests load both), each with ample funds.
+ */
+async function seedMinimal(url: string, holders: Holder[]): Promise<void> {
+  const client = new Client({ connectionString: url, application_name: 'finapi-money-bench' });
+  await client.connect();
+  try {
+    await client.query(`CREATE TABLE minimal_accounts (id bigint PRIMARY KEY, balance NUMERIC(38,18) NOT NULL CHECK (balance >= 0))`);
+    await client.query(
+      `CREATE TABLE minimal_transfers (id bigserial PRIMARY KEY, src bigint NOT NULL, dest bigint NOT NULL,
+         amount NUMERIC(38,18) NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const serials = holders.flatMap((h) => h.coins);
+    await client.query(`INSERT INTO minimal_accounts (id, balance) SELECT unnest($1::bigint[]), 1000000`, [serials]);
+    await client.query('VACUUM ANALYZE minimal_accounts');
+  } finally {
+    await client.end();
+  }
+}
+
 // ── load ─────────────────────────────────────────────────────────────────────────────────────
 
 /** Picks per request a random payer coin (sent with its owner's token) and another random payee coin. */
@@ -378,7 +401,8 @@ async function main(): Promise<void> {
   );
   const load1 = noteLoadAverage();
 
-  const databaseUrl = (await startDatabase('finapi-money-bench-', ['bench_money']))('bench_money');
+  const urlOf = await startDatabase('finapi-money-bench-', ['bench_money', 'bench_minimal']);
+  const databaseUrl = urlOf('bench_money');
 
   log('Starting the service and setting up through the API…');
   const service = await startService(databaseUrl, SETTINGS);
@@ -404,7 +428,16 @@ async function main(): Promise<void> {
   log(`First page of /transactions/view with ${fmt(small.operations, 0)} operations:`);
   const viewSmall = await measureViews(service, setup, small.operations);
 
-  // ── transfers: baseline, then the service
+  // ── transfers: the minimal transfer, the same-SQL baseline, then the service
+  log('Transfers, minimal (bare Fastify + pg: conditional debit, credit, one insert):');
+  await seedMinimal(urlOf('bench_minimal'), setup.holders);
+  const minimal = await startBaseline('baseline-minimal.js', /baseline-minimal listening on/, urlOf('bench_minimal'), SETTINGS.dbPoolSize);
+  const minimalTransfers = await measureTransfers(
+    `minimal  POST /transfer`,
+    minimal,
+    transferRequests(setup.holders, '/transfer', (src, dest) => ({ src, dest, amount: SETTINGS.transferAmount })),
+  );
+  await minimal.stop();
   log('Transfers, baseline (bare Fastify + pg, same SQL shape):');
   const baseline = await startBaseline('baseline-money.js', /baseline-money listening on/, databaseUrl, SETTINGS.dbPoolSize);
   const baselineTransfers = await measureTransfers(
@@ -449,6 +482,8 @@ async function main(): Promise<void> {
     compareAtMost(`view p99 ms as ${caller}, 1M vs 10k`, viewLarge[caller].latencyMs.p99, viewSmall[caller].latencyMs.p99, 2),
   ];
   const comparisons: Comparison[] = [
+    compareAtLeast('transfers/s, service vs minimal transfer', serviceTransfers.requestsPerSecond, minimalTransfers.requestsPerSecond, 0.5),
+    compareAtMost('transfer p99 ms, service vs minimal transfer', serviceTransfers.latencyMs.p99, minimalTransfers.latencyMs.p99, 2),
     compareAtLeast('transfers/s, service vs baseline', serviceTransfers.requestsPerSecond, baselineTransfers.requestsPerSecond, 0.5),
     ratioOf('transfer p99 ms, service vs baseline', serviceTransfers.latencyMs.p99, baselineTransfers.latencyMs.p99),
     ...viewComparisons('administrator'),
@@ -467,15 +502,17 @@ async function main(): Promise<void> {
   }
   const missed = comparisons.some((c) => c.met === false);
   let plans: string[] | undefined;
-  if (comparisons.slice(2).some((c) => c.met === false)) plans = await explainViews(sql, orgRows[0].organization_id);
+  if (comparisons.slice(4).some((c) => c.met === false)) plans = await explainViews(sql, orgRows[0].organization_id);
   await service.stop();
 
+  const transferFailures = [serviceTransfers, baselineTransfers, minimalTransfers].reduce((n, f) => n + f.non2xx + f.errors, 0);
   const row = (name: string, figures: Load): string[] => [...loadRow(name, figures), String(figures.non2xx + figures.errors)];
   const ops = (n: number): string => (n >= 1_000_000 ? `${fmt(n / 1_000_000, 2)}M` : `${fmt(n / 1000, 1)}k`);
   log('');
   log(
     table([
       ['run', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'requests', 'non-2xx'],
+      row(`minimal  POST /transfer (${SETTINGS.transferConnections} conn)`, minimalTransfers),
       row(`baseline POST /transfer (${SETTINGS.transferConnections} conn)`, baselineTransfers),
       row(`service  POST /api/v1/transfers (${SETTINGS.transferConnections} conn)`, serviceTransfers),
       row(`view, administrator, ${ops(viewSmall.operations)} ops (${SETTINGS.viewConnections} conn)`, viewSmall.administrator),
@@ -488,12 +525,12 @@ async function main(): Promise<void> {
   log(
     comparisonTable(comparisons, [
       [
-        'transfer non-2xx answers (service + baseline)',
-        String(serviceTransfers.non2xx + serviceTransfers.errors + baselineTransfers.non2xx + baselineTransfers.errors),
+        'transfer non-2xx answers (service + baselines)',
+        String(transferFailures),
         '-',
         '-',
         '0',
-        serviceTransfers.non2xx + serviceTransfers.errors + baselineTransfers.non2xx + baselineTransfers.errors === 0 ? 'met' : 'MISSED',
+        transferFailures === 0 ? 'met' : 'MISSED',
       ],
       ['ledger-check balanced', String(ledgerCheck.balanced), '-', '-', 'true', ledgerCheck.balanced ? 'met' : 'MISSED'],
       [
@@ -519,9 +556,11 @@ async function main(): Promise<void> {
     settings: SETTINGS,
     setupSeconds: setup.seconds,
     transfers: {
+      minimal: minimalTransfers,
       baseline: baselineTransfers,
       service: serviceTransfers,
       ratio: serviceTransfers.requestsPerSecond / baselineTransfers.requestsPerSecond,
+      ratioToMinimal: serviceTransfers.requestsPerSecond / minimalTransfers.requestsPerSecond,
     },
     view: {
       small: { ...viewSmall, loadSeconds: small.seconds },

@@ -27,4 +27,21 @@ describe('logs', () => {
       expect(all).not.toContain(secret);
     }
   });
+
+  it('answer a Server-Timing header with the database time of the request and its total', async () => {
+    const admin = await adminToken(server);
+    const guarded = await server.request('POST', '/api/v1/users/view', { token: admin, body: {} });
+    expect(guarded.status).toBe(200);
+    const timing = guarded.headers.get('server-timing') ?? '';
+    const match = /^db;dur=(\d+\.\d);desc="(\d+) calls", total;dur=(\d+\.\d)$/.exec(timing);
+    expect(match).not.toBeNull();
+    const [, db, calls, total] = match!;
+    // The token lookup and the search ran: at least two statements, and they fit in the request's time.
+    expect(Number(calls)).toBeGreaterThanOrEqual(2);
+    expect(Number(db)).toBeGreaterThan(0);
+    expect(Number(db)).toBeLessThanOrEqual(Number(total) + 0.1);
+    // An unknown route runs no handler: only the total.
+    const unknown = await server.request('GET', '/api/v1/nowhere');
+    expect(unknown.headers.get('server-timing')).toMatch(/^total;dur=\d+\.\d$/);
+  });
 });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { timedDb } from './request-timing';
 import { currentTransaction } from './transaction-context';
 
 /** Above this many matches a search's total is the planner's estimate rather than an exact count. */
@@ -24,7 +25,7 @@ export class Database {
    */
   async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     const runner = currentTransaction()?.manager ?? this.dataSource;
-    const result: unknown = await runner.query(sql, params);
+    const result: unknown = await timedDb(() => runner.query(sql, params));
     if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
       return result[0] as T[];
     }

@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
+import { performance } from 'node:perf_hooks';
 import { sqlState } from '../common/sql-state';
+import { addDbTime } from './request-timing';
 import { currentTransaction, TransactionContext, TransactionMeta, transactionStorage } from './transaction-context';
 
 /** PostgreSQL SQLSTATEs that mean "try the whole transaction again". */
@@ -30,14 +32,23 @@ export class UnitOfWork {
     for (let attempt = 1; ; attempt++) {
       const afterCommit: TransactionContext['afterCommit'] = [];
       try {
-        const inContext = (manager: EntityManager) => {
+        let inside = 0;
+        const inContext = async (manager: EntityManager) => {
           const context: TransactionContext = { manager, meta: options.meta ?? {}, operationIds: [], afterCommit };
-          return transactionStorage.run(context, work);
+          const entered = performance.now();
+          try {
+            return await transactionStorage.run(context, work);
+          } finally {
+            inside = performance.now() - entered;
+          }
         };
+        const started = performance.now();
         // The server's default (READ COMMITTED) needs no statement: naming it costs a round trip per transaction.
         const result = await (options.isolation
           ? this.dataSource.transaction(options.isolation, inContext)
           : this.dataSource.transaction(inContext));
+        // The connection, BEGIN and COMMIT: what the transaction cost beyond its own statements (timed by Database).
+        addDbTime(performance.now() - started - inside);
         this.runAfterCommit(afterCommit);
         return result;
       } catch (error) {

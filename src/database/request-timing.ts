@@ -1,0 +1,43 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
+
+/** What one API request spent waiting for PostgreSQL, answered in its `Server-Timing` header. */
+export interface RequestTiming {
+  /** Milliseconds spent in statements, transaction starts and commits (summed; parallel statements add up). */
+  dbMs: number;
+  /** Statements and transaction boundaries run. */
+  dbCalls: number;
+}
+
+const timingStorage = new AsyncLocalStorage<RequestTiming>();
+
+/** Runs a route handler with a fresh timing that every database call inside it adds to. */
+export function withRequestTiming<T>(timing: RequestTiming, work: () => T): T {
+  return timingStorage.run(timing, work);
+}
+
+/** Times a database call and adds it to the running request's timing, if any. */
+export async function timedDb<T>(call: () => Promise<T>): Promise<T> {
+  const timing = timingStorage.getStore();
+  if (!timing) return call();
+  const started = performance.now();
+  try {
+    return await call();
+  } finally {
+    timing.dbMs += performance.now() - started;
+    timing.dbCalls += 1;
+  }
+}
+
+/** Adds time spent on the database outside `timedDb` (a transaction's start and commit). */
+export function addDbTime(ms: number): void {
+  const timing = timingStorage.getStore();
+  if (timing) timing.dbMs += ms;
+}
+
+/** The `Server-Timing` header's value: database time and calls, and the whole request, in milliseconds. */
+export function serverTimingHeader(timing: RequestTiming | undefined, totalMs: number): string {
+  const total = `total;dur=${totalMs.toFixed(1)}`;
+  if (!timing) return total;
+  return `db;dur=${timing.dbMs.toFixed(1)};desc="${timing.dbCalls} calls", ${total}`;
+}
