@@ -158,6 +158,17 @@ export async function startService(
   );
 }
 
+/** Starts the round-robin proxy (bench/proxy.ts) in front of `upstreams` on a free port of loopback. */
+export async function startProxy(upstreams: string[]): Promise<Child> {
+  const port = await freePort();
+  return startChild(
+    'proxy',
+    join(__dirname, 'proxy.js'),
+    { PORT: String(port), HOST: '127.0.0.1', UPSTREAMS: upstreams.join(',') },
+    /proxy listening on/,
+  );
+}
+
 /** Starts a bare baseline (`script`, beside this file once built) on a free port of loopback. */
 export async function startBaseline(
   script: string,

@@ -9,6 +9,8 @@
  *    minimal transfer (bench/baseline-minimal.ts: a conditional debit, a credit and one insert in one
  *    transaction, on tables of its own; target ≥ 0.5× with p99 ≤ 2×) and a baseline running the
  *    service's SQL shape (bench/baseline-money.ts; ≥ 0.5×), so the gap to each is visible.
+ *    Then the scale-out run: N = 1 … BENCH_INSTANCES (default 2) service instances on the one database
+ *    behind a round-robin proxy (bench/proxy.ts), the same load, transfers/s for each N.
  * 3. The first page of `POST /api/v1/transactions/view` (pageSize 20, default sort) for the
  *    administrator (sees every operation) and for an individual (sees their organization's), with
  *    ~10k and with ~1M operations (target: 1M within 2× of 10k). The operations table is grown by
@@ -56,6 +58,7 @@ import {
   startBaseline,
   startDatabase,
   startLoad,
+  startProxy,
   startService,
   table,
   writeResults,
@@ -81,6 +84,8 @@ const SETTINGS = {
   setupParallelism: 16,
   bcryptCost: 4,
   dbPoolSize: num('DB_POOL_SIZE', 20),
+  /** Service instances of the scale-out run behind the proxy (N = 1 … this); below 2, no scale-out run. */
+  instances: num('BENCH_INSTANCES', 2),
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
   /** A transfer fee to measure with (none when both are unset). */
   feePercent: process.env.BENCH_FEE_PERCENT ?? null,
@@ -328,9 +333,15 @@ function viewLoad(baseUrl: string, token: string, seconds: number): autocannon.I
   });
 }
 
-async function measureTransfers(name: string, server: Child, requests: autocannon.RequestSpec[]): Promise<Load> {
+/** Loads `server` with transfers; the CPU per request is `cpu`'s (none for the proxy, which is not the service). */
+async function measureTransfers(
+  name: string,
+  server: Child,
+  requests: autocannon.RequestSpec[],
+  cpu: Child | null = server,
+): Promise<Load> {
   await transferLoad(server.url, requests, SETTINGS.warmupSeconds);
-  return measure(name, transferLoad(server.url, requests, SETTINGS.transferSeconds), server, LENIENT);
+  return measure(name, transferLoad(server.url, requests, SETTINGS.transferSeconds), cpu ?? undefined, LENIENT);
 }
 
 async function measureViews(service: Child, setup: Setup, operations: number): Promise<ViewFigures> {
@@ -456,6 +467,31 @@ async function main(): Promise<void> {
     })),
   );
 
+  // ── scale-out: N instances on the one database behind the round-robin proxy (N = 1 too, so the proxy's cost is in both)
+  const scaleOut: { instances: number; transfers: Load }[] = [];
+  if (SETTINGS.instances >= 2) {
+    const extra: Child[] = [];
+    for (let n = 1; n <= SETTINGS.instances; n++) {
+      if (n > 1) extra.push(await startService(databaseUrl, SETTINGS));
+      const proxy = await startProxy([service.url, ...extra.map((e) => e.url)]);
+      log(`Transfers, ${n} instance(s) behind the proxy:`);
+      scaleOut.push({
+        instances: n,
+        transfers: await measureTransfers(
+          `service  POST /api/v1/transfers, ${n} instance(s) behind the proxy`,
+          proxy,
+          transferRequests(setup.holders, '/api/v1/transfers', (srcValue, destValue) => ({
+            paymentTool: { type: 'COIN', srcValue, destValue },
+            amount: SETTINGS.transferAmount,
+          })),
+          null,
+        ),
+      });
+      await proxy.stop();
+    }
+    for (const e of extra) await e.stop();
+  }
+
   // ── /transactions/view with ~1M operations
   log(`Growing to ${fmt(SETTINGS.largeOperations, 0)} operations…`);
   const large = await growOperations(sql, setup, SETTINGS.largeOperations);
@@ -515,6 +551,7 @@ async function main(): Promise<void> {
       row(`minimal  POST /transfer (${SETTINGS.transferConnections} conn)`, minimalTransfers),
       row(`baseline POST /transfer (${SETTINGS.transferConnections} conn)`, baselineTransfers),
       row(`service  POST /api/v1/transfers (${SETTINGS.transferConnections} conn)`, serviceTransfers),
+      ...scaleOut.map((s) => row(`service via proxy, ${s.instances} instance(s) (${SETTINGS.transferConnections} conn)`, s.transfers)),
       row(`view, administrator, ${ops(viewSmall.operations)} ops (${SETTINGS.viewConnections} conn)`, viewSmall.administrator),
       row(`view, individual,    ${ops(viewSmall.operations)} ops (${SETTINGS.viewConnections} conn)`, viewSmall.individual),
       row(`view, administrator, ${ops(viewLarge.operations)} ops (${SETTINGS.viewConnections} conn)`, viewLarge.administrator),
@@ -561,6 +598,7 @@ async function main(): Promise<void> {
       service: serviceTransfers,
       ratio: serviceTransfers.requestsPerSecond / baselineTransfers.requestsPerSecond,
       ratioToMinimal: serviceTransfers.requestsPerSecond / minimalTransfers.requestsPerSecond,
+      scaleOut,
     },
     view: {
       small: { ...viewSmall, loadSeconds: small.seconds },
