@@ -4,12 +4,13 @@ import { AuthController } from './auth.controller';
 import { AuthRepository } from './auth.repository';
 import { AuthService } from './auth.service';
 import { BearerStrategy } from './bearer.strategy';
+import { PrincipalCache } from './principal-cache';
 import { ReleaseController } from './release.controller';
 import { SessionsController } from './sessions.controller';
 
 @Module({
   imports: [UsersModule],
   controllers: [AuthController, SessionsController, ReleaseController],
-  providers: [AuthRepository, AuthService, BearerStrategy],
+  providers: [AuthRepository, AuthService, BearerStrategy, PrincipalCache],
 })
 export class AuthModule {}

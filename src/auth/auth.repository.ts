@@ -20,6 +20,7 @@ export interface TokenRow {
   identification_status: string;
   contract_id: string;
   person_type: string;
+  expires_at: Date;
 }
 
 /** A token as its user's list of sessions shows it: never the token itself. */
@@ -44,17 +45,17 @@ export class AuthRepository {
    * One query per guarded request: the token by its hash, with the membership, the organization and
    * the user, so handlers that only echo the caller (GET /profiles/my) need no query of their own.
    */
-  async liveToken(token: string): Promise<TokenRow | undefined> {
+  async liveToken(hash: Buffer): Promise<TokenRow | undefined> {
     const [row] = await this.db.query<TokenRow>(
       `SELECT t.id AS token_id, t.user_id, t.membership_id, m.organization_id, o.type AS organization_type, m.role, t.scope,
               u.login AS user_login, u.name AS user_name, u.status AS user_status,
-              o.name AS organization_name, o.identification_status, o.contract_id, o.person_type
+              o.name AS organization_name, o.identification_status, o.contract_id, o.person_type, t.expires_at
          FROM auth_tokens t
          JOIN memberships m ON m.id = t.membership_id
          JOIN organizations o ON o.id = m.organization_id
          JOIN users u ON u.id = t.user_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`,
-      [hashToken(token)],
+      [hash],
     );
     return row;
   }

@@ -6,7 +6,8 @@ import { BEARER_STRATEGY } from '../access/access.guard';
 import { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
-import { AuthRepository } from './auth.repository';
+import { AuthRepository, hashToken } from './auth.repository';
+import { PrincipalCache } from './principal-cache';
 
 const SCHEME = /^(?:Bearer|TOKEN)\s+([A-Za-z0-9_\-.~+/=]{16,512})\s*$/i;
 
@@ -20,6 +21,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) 
   constructor(
     private readonly tokens: AuthRepository,
     private readonly access: AccessService,
+    private readonly cache: PrincipalCache,
   ) {
     super();
   }
@@ -31,7 +33,8 @@ export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) 
     if (!match) {
       throw new ApiError('exception.authorization.token_malformed', 'Authorization must be "Bearer <token>" or "TOKEN <token>"');
     }
-    const row = await this.tokens.liveToken(match[1]);
+    const hash = hashToken(match[1]);
+    const row = await this.cache.resolve(hash.toString('hex'), () => this.tokens.liveToken(hash));
     if (!row) throw new ApiError('exception.authorization.token_invalid', 'The token is unknown, expired or revoked');
     return {
       tokenId: row.token_id,

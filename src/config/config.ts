@@ -12,6 +12,8 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   dataDir: string;
   tokenTtlSeconds: number;
+  /** How long a node may reuse what a token resolved to (revocation still reaches every node at once, by NOTIFY); 0: never. */
+  tokenCacheSeconds: number;
   bcryptCost: number;
   adminLogin: string;
   adminPassword: string;
@@ -126,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl,
     dataDir: resolve(env.DATA_DIR?.trim() || './data'),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 1800, 1, 31 * 24 * 3600),
+    tokenCacheSeconds: int(env, 'TOKEN_CACHE_SECONDS', 5, 0, 60),
     bcryptCost: int(env, 'BCRYPT_COST', 12, 4, 15),
     adminLogin,
     adminPassword,

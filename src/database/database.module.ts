@@ -2,7 +2,9 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Database } from './database';
 import { dataSourceOptions } from './data-source-options';
+import { DATABASE_URL, DatabaseNotifications } from './notifications';
 import { UnitOfWork } from './unit-of-work';
+import { WriteWatch } from './write-watch';
 
 @Global()
 @Module({})
@@ -11,8 +13,8 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(url, poolSize), migrationsRun: true, retryAttempts: 3, retryDelay: 1000 })],
-      providers: [UnitOfWork, Database],
-      exports: [UnitOfWork, Database],
+      providers: [UnitOfWork, Database, WriteWatch, DatabaseNotifications, { provide: DATABASE_URL, useValue: url }],
+      exports: [UnitOfWork, Database, WriteWatch, DatabaseNotifications],
     };
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { timedDb } from './request-timing';
 import { currentTransaction } from './transaction-context';
+import { WriteWatch } from './write-watch';
 
 /** Above this many matches a search's total is the planner's estimate rather than an exact count. */
 export const EXACT_COUNT_LIMIT = 1_000;
@@ -17,7 +18,10 @@ export interface RowCount {
  */
 @Injectable()
 export class Database {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly writes: WriteWatch,
+  ) {}
 
   /**
    * Runs SQL and returns its rows. TypeORM answers UPDATE/DELETE … RETURNING as `[rows, count]`;
@@ -26,6 +30,7 @@ export class Database {
   async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     const runner = currentTransaction()?.manager ?? this.dataSource;
     const result: unknown = await timedDb(() => runner.query(sql, params));
+    this.writes.ran(sql);
     if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
       return result[0] as T[];
     }

@@ -17,6 +17,8 @@ export interface TransactionContext {
   operationIds: string[];
   /** Work to run once this transaction has committed (never after a rollback), in order. */
   afterCommit: Array<() => void | Promise<void>>;
+  /** Run synchronously the moment the transaction has committed, before its work's result is returned (cache invalidation). */
+  onCommit: Array<() => void>;
 }
 
 export const transactionStorage = new AsyncLocalStorage<TransactionContext>();

@@ -31,10 +31,11 @@ export class UnitOfWork {
     if (currentTransaction()) return work();
     for (let attempt = 1; ; attempt++) {
       const afterCommit: TransactionContext['afterCommit'] = [];
+      const onCommit: TransactionContext['onCommit'] = [];
       try {
         let inside = 0;
         const inContext = async (manager: EntityManager) => {
-          const context: TransactionContext = { manager, meta: options.meta ?? {}, operationIds: [], afterCommit };
+          const context: TransactionContext = { manager, meta: options.meta ?? {}, operationIds: [], afterCommit, onCommit };
           const entered = performance.now();
           try {
             return await transactionStorage.run(context, work);
@@ -49,6 +50,7 @@ export class UnitOfWork {
           : this.dataSource.transaction(inContext));
         // The connection, BEGIN and COMMIT: what the transaction cost beyond its own statements (timed by Database).
         addDbTime(performance.now() - started - inside);
+        for (const hook of onCommit) hook();
         this.runAfterCommit(afterCommit);
         return result;
       } catch (error) {

@@ -1,0 +1,93 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Client } from 'pg';
+
+/** The database URL, for the one connection that is not the pool's (LISTEN needs a connection of its own). */
+export const DATABASE_URL = Symbol('DATABASE_URL');
+
+export interface NotificationHandler {
+  /** A notification on the channel, with its payload. */
+  message(payload: string): void;
+  /** The listening connection was (re)established or lost: notifications may have been missed. */
+  reset(): void;
+}
+
+/**
+ * PostgreSQL's LISTEN/NOTIFY for this process: one dedicated connection, opened on the first subscription and
+ * reopened after a loss (with a reset to every handler, since notifications sent meanwhile are lost). A cache
+ * that may serve only while it hears every change asks `live()` first.
+ */
+@Injectable()
+export class DatabaseNotifications implements OnModuleDestroy {
+  private readonly logger = new Logger(DatabaseNotifications.name);
+  private readonly handlers = new Map<string, Set<NotificationHandler>>();
+  private client?: Client;
+  private connected = false;
+  private closing = false;
+  private retry?: NodeJS.Timeout;
+
+  constructor(@Inject(DATABASE_URL) private readonly url: string) {}
+
+  /** Listens on `channel` (a plain identifier) for `handler`. */
+  subscribe(channel: string, handler: NotificationHandler): void {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+    const set = this.handlers.get(channel) ?? new Set();
+    set.add(handler);
+    this.handlers.set(channel, set);
+    if (this.client) {
+      if (this.connected) void this.client.query(`LISTEN ${channel}`).catch(() => this.lost());
+    } else {
+      void this.connect();
+    }
+  }
+
+  /** Whether the listening connection is up, so every change committed from now on will be heard. */
+  live(): boolean {
+    return this.connected;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.retry);
+    this.connected = false;
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new Client({ connectionString: this.url, application_name: 'finapi-listen' });
+    this.client = client;
+    client.on('notification', (n) => {
+      for (const handler of this.handlers.get(n.channel) ?? []) handler.message(n.payload ?? '');
+    });
+    client.on('error', () => this.lost());
+    client.on('end', () => this.lost());
+    try {
+      await client.connect();
+      for (const channel of this.handlers.keys()) await client.query(`LISTEN ${channel}`);
+      if (this.client !== client || this.closing) return;
+      this.connected = true;
+      this.resetAll();
+    } catch (error) {
+      this.logger.warn(`LISTEN connection failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.lost();
+    }
+  }
+
+  private lost(): void {
+    const wasConnected = this.connected;
+    this.connected = false;
+    if (wasConnected) this.resetAll();
+    if (this.closing || this.retry) return;
+    const client = this.client;
+    this.client = undefined;
+    void client?.end().catch(() => undefined);
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (!this.closing) void this.connect();
+    }, 1000);
+    this.retry.unref();
+  }
+
+  private resetAll(): void {
+    for (const set of this.handlers.values()) for (const handler of set) handler.reset();
+  }
+}

@@ -1,0 +1,92 @@
+import { adminToken, aUser } from './helpers/actors';
+import { startServer, TestServer } from './helpers/server';
+
+/** `db;dur=…;desc="N calls"` of a Server-Timing header: N. */
+function dbCalls(header: string | null): number {
+  const match = /desc="(\d+) calls"/.exec(header ?? '');
+  if (!match) throw new Error(`no database calls in Server-Timing: ${String(header)}`);
+  return Number(match[1]);
+}
+
+/** Polls until `check` holds or `ms` pass; answers how long it took (Infinity when it never held). */
+async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < ms) {
+    if (await check()) return Date.now() - started;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return Infinity;
+}
+
+/** Statements `GET /profiles/my` runs besides the token lookup (the user's memberships). */
+const PROFILE_CALLS = 1;
+
+describe('the token cache (TOKEN_CACHE_SECONDS)', () => {
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    a = await startServer();
+    b = await startServer({ DATABASE_URL: a.databaseUrl });
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+
+  const profile = (server: TestServer, token: string) => server.request('GET', '/api/v1/profiles/my', { token });
+
+  it('serves a guarded read without looking the token up once it is known, and a logout ends it at once', async () => {
+    const admin = await adminToken(a);
+    const user = await aUser(a, admin);
+    const first = await profile(a, user.token);
+    expect(first.status).toBe(200);
+    const second = await profile(a, user.token);
+    expect(second.status).toBe(200);
+    // The profile reads the user's memberships itself: the token lookup is the call the cache saves.
+    expect(dbCalls(first.headers.get('server-timing'))).toBe(PROFILE_CALLS + 1);
+    expect(dbCalls(second.headers.get('server-timing'))).toBe(PROFILE_CALLS);
+    expect(second.body).toEqual(first.body);
+
+    expect((await a.request('DELETE', '/api/v1/authorization', { token: user.token })).status).toBe(200);
+    const after = await profile(a, user.token);
+    expect(after.status).toBe(401);
+    expect(after.body.code).toBe('exception.authorization.token_invalid');
+  });
+
+  it("drops what another instance cached when a token is revoked, or the user's sessions are ended, on this one", async () => {
+    const admin = await adminToken(a);
+    const user = await aUser(a, admin);
+    expect((await profile(b, user.token)).status).toBe(200);
+    expect(dbCalls((await profile(b, user.token)).headers.get('server-timing'))).toBe(PROFILE_CALLS);
+    expect((await a.request('DELETE', `/api/v1/users/${user.id}/sessions`, { token: admin })).status).toBe(200);
+    // B hears it by NOTIFY: milliseconds, far under the cache's 5 s.
+    const took = await within(1000, async () => (await profile(b, user.token)).status === 401);
+    expect(took).toBeLessThan(1000);
+  });
+
+  it('never serves from the cache while the listening connection is down, and serves again once it is back', async () => {
+    const admin = await adminToken(a);
+    const user = await aUser(a, admin);
+    await profile(a, user.token);
+    expect(dbCalls((await profile(a, user.token)).headers.get('server-timing'))).toBe(PROFILE_CALLS);
+    await a.db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'finapi-listen'`);
+    // Both instances lose their listener: each then asks the database on every request until it reconnects.
+    const uncached = await within(
+      1000,
+      async () => dbCalls((await profile(a, user.token)).headers.get('server-timing')) === PROFILE_CALLS + 1,
+    );
+    expect(uncached).toBeLessThan(1000);
+    const back = await within(5000, async () => dbCalls((await profile(a, user.token)).headers.get('server-timing')) === PROFILE_CALLS);
+    expect(back).toBeLessThan(5000);
+  });
+
+  it('is off with TOKEN_CACHE_SECONDS=0: every guarded request looks its token up', async () => {
+    const off = await startServer({ DATABASE_URL: a.databaseUrl, TOKEN_CACHE_SECONDS: '0' });
+    try {
+      const admin = await adminToken(off);
+      for (let i = 0; i < 3; i++) expect(dbCalls((await profile(off, admin)).headers.get('server-timing'))).toBe(PROFILE_CALLS + 1);
+    } finally {
+      await off.stop();
+    }
+  });
+});
