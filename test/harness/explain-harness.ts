@@ -1,0 +1,188 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Client } from 'pg';
+import { AppModule } from '../../src/app.module';
+import { Money } from '../../src/common/money';
+import { loadConfig } from '../../src/config/config';
+import { CurrenciesService } from '../../src/currencies/currencies.service';
+import { Database } from '../../src/database/database';
+import { UnitOfWork } from '../../src/database/unit-of-work';
+import { LedgerService } from '../../src/ledger/ledger.service';
+import { OperationSearch, OperationsRepository } from '../../src/ledger/operations.repository';
+
+/**
+ * Which endpoint query each index on the write path (operations, ledger_entries, holds) serves. On a database
+ * grown by SQL (tens of thousands of operations, a rare currency, a rare type and status, open holds), it runs the
+ * real statements of the transaction search (`POST /transactions/view` as staff with each filter and as a member,
+ * `GET /transactions/{id}`) and of the kernel (a transfer, a hold placed, then settled), captures each one as
+ * `Database` sends it, and answers the indexes in its `EXPLAIN`. Prints one JSON object for
+ * test/indexes.e2e.spec.ts.
+ */
+async function main(): Promise<void> {
+  const url = process.env.DATABASE_URL!;
+  const config = loadConfig({ ...process.env, BCRYPT_COST: '4', ADMIN_PASSWORD: 'harness-password-1', LOG_LEVEL: 'silent' });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, url), { logger: false });
+  const database = app.get(Database);
+  const captured: { label: string; sql: string; params: unknown[] }[] = [];
+  let label: string | undefined;
+  const query = database.query.bind(database);
+  database.query = (async (sql: string, params: unknown[] = []) => {
+    if (label) captured.push({ label, sql, params });
+    return query(sql, params);
+  }) as Database['query'];
+  const run = async (name: string, work: () => Promise<unknown>) => {
+    label = name;
+    try {
+      await work();
+    } finally {
+      label = undefined;
+    }
+  };
+  const ledger = app.get(LedgerService);
+  const uow = app.get(UnitOfWork);
+  const operations = app.get(OperationsRepository, { strict: false });
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    const currencies = app.get(CurrenciesService);
+    await currencies.createCurrency({ code: 'MNY', name: 'Main' });
+    await currencies.createCurrency({ code: 'RAR', name: 'Rare' });
+    const main = await currencies.createIssuer({ currencyCode: 'MNY', name: 'Main issuer' });
+    const rare = await currencies.createIssuer({ currencyCode: 'RAR', name: 'Rare issuer' });
+    // 200 organizations with a coin each in the main currency; the first also holds a rare-currency coin.
+    await db.query(`CREATE TEMP TABLE k AS
+      WITH orgs AS (INSERT INTO organizations (type, name) SELECT 'individual', 'Org ' || g FROM generate_series(1, 200) g RETURNING id)
+      SELECT row_number() OVER () - 1 AS idx, id AS org FROM orgs`);
+    await db.query(`INSERT INTO coins (name, organization_id, issuer_id, currency_id, balance) SELECT 'W', org, $1, $2, 1000000 FROM k`, [
+      main.id,
+      main.currency.id,
+    ]);
+    await db.query(`ALTER TABLE k ADD COLUMN serial bigint`);
+    await db.query(`UPDATE k SET serial = c.serial FROM coins c WHERE c.organization_id = k.org AND c.issuer_id = $1`, [main.id]);
+    const [first] = (await db.query(`SELECT org, serial::text FROM k WHERE idx = 0`)).rows;
+    const rareCoin = (
+      await db.query(
+        `INSERT INTO coins (name, organization_id, issuer_id, currency_id, balance) VALUES ('R', $1, $2, $3, 1000) RETURNING serial::text`,
+        [first.org, rare.id, rare.currency.id],
+      )
+    ).rows[0].serial as string;
+    // 40,000 transfers of the main currency over 30 days, 1 % of them declined; 40 rare-currency vouchers.
+    await db.query(
+      `WITH p AS (SELECT floor(random() * 200)::int AS a, floor(random() * 199)::int AS b, g,
+                         now() - random() * interval '30 days' AS ts FROM generate_series(1, 40000) g),
+            ops AS (
+              INSERT INTO operations (type, status, currency_id, amount, from_coin, to_coin, from_organization_id, to_organization_id, created_at, updated_at)
+              SELECT 'client_transaction_transfer', CASE WHEN p.g % 100 = 0 THEN 'declined' ELSE 'processed' END, $1, 1,
+                     f.serial, t.serial, f.org, t.org, p.ts, p.ts
+                FROM p JOIN k f ON f.idx = p.a JOIN k t ON t.idx = CASE WHEN p.b >= p.a THEN p.b + 1 ELSE p.b END
+              RETURNING id, status, from_coin, to_coin, from_organization_id, to_organization_id, created_at)
+       INSERT INTO ledger_entries (operation_id, leg, coin_serial, currency_id, organization_id, amount, created_at)
+       SELECT id, 0, from_coin, $1, from_organization_id, -1, created_at FROM ops WHERE status = 'processed'
+       UNION ALL SELECT id, 0, to_coin, $1, to_organization_id, 1, created_at FROM ops WHERE status = 'processed'`,
+      [main.currency.id],
+    );
+    await db.query(
+      `INSERT INTO operations (type, status, currency_id, amount, from_coin, from_organization_id)
+       SELECT 'voucher_create', 'pending', $1, 1, $2, $3 FROM generate_series(1, 40)`,
+      [rare.currency.id, rareCoin, first.org],
+    );
+    // 5,000 withdrawals that held money, 10 % of them still pending with their hold open.
+    await db.query(
+      `WITH p AS (SELECT floor(random() * 200)::int AS a, g, now() - random() * interval '30 days' AS ts FROM generate_series(1, 5000) g),
+            ops AS (
+              INSERT INTO operations (type, status, currency_id, amount, from_coin, from_organization_id, created_at, updated_at)
+              SELECT 'bank_withdrawal', CASE WHEN p.g % 10 = 0 THEN 'pending' ELSE 'declined' END, $1, 1, f.serial, f.org, p.ts, p.ts
+                FROM p JOIN k f ON f.idx = p.a
+              RETURNING id, status, from_coin, from_organization_id, created_at)
+       INSERT INTO holds (operation_id, coin_serial, organization_id, amount, status, created_at, closed_at, closed_by_operation_id)
+       SELECT id, from_coin, from_organization_id, 1, CASE WHEN status = 'pending' THEN 'open' ELSE 'released' END, created_at,
+              CASE WHEN status = 'pending' THEN NULL ELSE created_at END, CASE WHEN status = 'pending' THEN NULL ELSE id END
+         FROM ops`,
+      [main.currency.id],
+    );
+    await db.query(`UPDATE coins c SET held = h.n FROM (SELECT coin_serial, count(*) AS n FROM holds WHERE status = 'open' GROUP BY 1) h
+                     WHERE c.serial = h.coin_serial`);
+    await db.query('VACUUM (ANALYZE) operations, ledger_entries, holds, coins');
+    const [some] = (
+      await db.query(`SELECT id FROM operations WHERE from_organization_id = $1 AND status = 'processed' LIMIT 1`, [first.org])
+    ).rows;
+
+    const page = { sort: { key: 'createdAt', direction: 'DESC' }, offset: 0, limit: 20 } as const;
+    const search = (s: Partial<OperationSearch>) => operations.search({ ...page, ...s });
+    await run('staff: POST /transactions/view, newest first', () => search({}));
+    await run('staff: POST /transactions/view, filter.types (a rare one)', () => search({ types: ['voucher_create'] }));
+    await run('staff: POST /transactions/view, filter.statuses (a rare one)', () => search({ statuses: ['declined'] }));
+    await run('staff: POST /transactions/view, filter.currencyCodes (a rare one)', () => search({ currencyCodes: ['RAR'] }));
+    await run('staff: POST /transactions/view, filter.coinSerials', () => search({ coinSerials: [first.serial] }));
+    await run('staff: POST /transactions/view, filter.orgIds', () => search({ orgIds: [first.org] }));
+    await run('member: POST /transactions/view, newest first', () => search({ visibleTo: first.org }));
+    await run('member: GET /transactions/{id}', () => operations.get(some.id, first.org));
+
+    const [payer, payee] = (await db.query(`SELECT serial::text FROM k ORDER BY idx LIMIT 2`)).rows.map((r) => r.serial as string);
+    const move = (from: string, to: string, amount: string) => [{ from, to, amount: new Money(amount) }];
+    await run('kernel: POST /transfers (coins locked, operation and entries posted)', () =>
+      uow.run(() =>
+        ledger.execute({
+          type: 'client_transaction_transfer',
+          coins: [payer, payee],
+          plan: () => ({ legs: move(payer, payee, '1'), meta: { amount: new Money(1), fromCoin: payer, toCoin: payee } }),
+        }),
+      ),
+    );
+    const pending = (await uow.run(() =>
+      ledger.execute({
+        type: 'bank_withdrawal',
+        coins: [payer],
+        plan: () => ({
+          legs: [],
+          holds: [{ place: { coin: payer, amount: new Money(5) } }],
+          meta: { amount: new Money(5), fromCoin: payer },
+        }),
+      }),
+    ))!;
+    await run('kernel: a pending operation settled (its open holds found and captured)', () =>
+      uow.run(() =>
+        ledger.execute({
+          type: 'bank_withdrawal',
+          operationId: pending.id,
+          coins: [payee],
+          plan: (locked) => ({
+            legs: move(payer, payee, '5'),
+            holds: locked.holds.map((h) => ({ capture: h.id })),
+            meta: { amount: new Money(5) },
+          }),
+        }),
+      ),
+    );
+
+    const used: Record<string, string[]> = {};
+    for (const statement of captured) {
+      // The search's own planner estimates (EXPLAIN already) read no index.
+      if (!/^\s*(SELECT|WITH|INSERT|UPDATE|DELETE)\b/i.test(statement.sql)) continue;
+      const explained = await db.query(`EXPLAIN (FORMAT JSON) ${statement.sql}`, statement.params);
+      const names = new Set<string>();
+      const walk = (node: unknown): void => {
+        if (Array.isArray(node)) return node.forEach(walk);
+        if (!node || typeof node !== 'object') return;
+        for (const [key, value] of Object.entries(node)) {
+          if (key === 'Index Name' && typeof value === 'string') names.add(value);
+          else walk(value);
+        }
+      };
+      walk(explained.rows[0]['QUERY PLAN']);
+      for (const name of names) if (!(used[name] ??= []).includes(statement.label)) used[name].push(statement.label);
+    }
+    const indexes = (
+      await db.query(`SELECT indexname FROM pg_indexes WHERE tablename IN ('operations', 'ledger_entries', 'holds') ORDER BY indexname`)
+    ).rows.map((r) => r.indexname as string);
+    process.stdout.write(`${JSON.stringify({ indexes, used, statements: captured.length })}\n`);
+  } finally {
+    await db.end();
+    await app.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

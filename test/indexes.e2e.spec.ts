@@ -1,0 +1,66 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { createDatabase } from './helpers/server';
+
+const HARNESS = join(process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist'), 'test', 'harness', 'explain-harness.js');
+
+/**
+ * Every index on the write path earns its keep: each index of `operations`, `ledger_entries` and `holds` (written by
+ * every money movement) is in the plan of a real endpoint's statement, captured by test/harness/explain-harness.ts
+ * on a grown database. An index no query needs fails here: drop it or name the query.
+ */
+describe('indexes on the write path', () => {
+  let out: { indexes: string[]; used: Record<string, string[]>; statements: number };
+
+  beforeAll(async () => {
+    const databaseUrl = await createDatabase();
+    const run = spawnSync(process.execPath, [HARNESS], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (run.status !== 0) throw new Error(`the harness failed (${run.status}):\n${run.stderr}\n${run.stdout}`);
+    out = JSON.parse(run.stdout.trim().split('\n').pop()!);
+  }, 150_000);
+
+  it('are the eleven a transfer writes, plus the ones only holds and reversals write', () => {
+    expect(out.indexes).toEqual([
+      'holds_operation_idx',
+      'holds_organization_idx',
+      'holds_pkey',
+      'ledger_entries_coin_idx',
+      'ledger_entries_organization_idx',
+      'ledger_entries_pkey',
+      'operations_created_idx',
+      'operations_from_coin_idx',
+      'operations_kind_idx',
+      'operations_pkey',
+      'operations_reversal_of_idx',
+      'operations_to_coin_idx',
+    ]);
+  });
+
+  const needs: [string, RegExp][] = [
+    ['operations_pkey', /GET \/transactions\/\{id\}/],
+    ['operations_created_idx', /staff: POST \/transactions\/view, newest first/],
+    ['operations_kind_idx', /filter\.types/],
+    ['operations_kind_idx', /filter\.statuses/],
+    ['operations_from_coin_idx', /filter\.coinSerials/],
+    ['operations_to_coin_idx', /filter\.coinSerials/],
+    ['ledger_entries_pkey', /GET \/transactions\/\{id\}/],
+    ['ledger_entries_organization_idx', /member: POST \/transactions\/view/],
+    ['holds_organization_idx', /member: POST \/transactions\/view/],
+    ['holds_operation_idx', /a pending operation settled/],
+  ];
+  it.each(needs)('%s serves %s', (index, query) => {
+    expect(out.used[index] ?? []).toEqual(expect.arrayContaining([expect.stringMatching(query)]));
+  });
+
+  it('leaves no index on the write path that no query reads, but for the keys that enforce a rule', () => {
+    // holds_pkey and operations_reversal_of_idx (one reversal per operation) enforce uniqueness;
+    // ledger_entries_coin_idx orders a coin's entries (the coin statement).
+    const enforcing = ['holds_pkey', 'operations_reversal_of_idx', 'ledger_entries_coin_idx'];
+    const unread = out.indexes.filter((i) => !out.used[i] && !enforcing.includes(i));
+    expect(unread).toEqual([]);
+  });
+});
