@@ -78,7 +78,7 @@ export class AppModule {
             logStream as DestinationStream,
           ],
         }),
-        DatabaseModule.forRoot(databaseUrl, config.dbPoolSize),
+        DatabaseModule.forRoot(databaseUrl, config.dbPoolSize, config.readDatabaseUrl),
         // The kernel: organizations, user actions, access, the ledger, idempotency, pricing, payment tools.
         OrganizationsModule,
         UserActionsModule,

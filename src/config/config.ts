@@ -10,6 +10,8 @@ export interface AppConfig {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** A replica for searches (`POST …/view`); unset → they read the primary like everything else. */
+  readDatabaseUrl: string | undefined;
   dataDir: string;
   tokenTtlSeconds: number;
   /** How long a node may reuse what a token resolved to (revocation still reaches every node at once, by NOTIFY); 0: never. */
@@ -95,20 +97,26 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
   return entries;
 }
 
+/** A PostgreSQL URL from `name`, or undefined when it is unset. */
+function postgresUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name]?.trim() || undefined;
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(name, 'must be a URL like postgres://user:password@host:5432/database');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(name, `must use the postgres:// scheme, got "${url.protocol}"`);
+  }
+  return value;
+}
+
 /** Reads and validates the environment; throws a ConfigError naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
-  if (databaseUrl !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(databaseUrl);
-    } catch {
-      throw new ConfigError('DATABASE_URL', 'must be a URL like postgres://user:password@host:5432/database');
-    }
-    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-      throw new ConfigError('DATABASE_URL', `must use the postgres:// scheme, got "${url.protocol}"`);
-    }
-  }
+  const databaseUrl = postgresUrl(env, 'DATABASE_URL');
+  const readDatabaseUrl = postgresUrl(env, 'READ_DATABASE_URL');
   const logLevel = (env.LOG_LEVEL?.trim() || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
@@ -126,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
     databaseUrl,
+    readDatabaseUrl,
     dataDir: resolve(env.DATA_DIR?.trim() || './data'),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 1800, 1, 31 * 24 * 3600),
     tokenCacheSeconds: int(env, 'TOKEN_CACHE_SECONDS', 5, 0, 60),

@@ -1,19 +1,44 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Injectable, Module, OnModuleDestroy } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { Pool } from 'pg';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Database } from './database';
 import { dataSourceOptions } from './data-source-options';
 import { DATABASE_URL, DatabaseNotifications } from './notifications';
+import { READ_POOL, ReadReplicaInterceptor } from './read-replica';
 import { UnitOfWork } from './unit-of-work';
 import { WriteWatch } from './write-watch';
+
+/** Closes the replica's pool with the app. */
+@Injectable()
+class ReplicaShutdown implements OnModuleDestroy {
+  constructor(@Inject(READ_POOL) private readonly pool: Pool | null) {}
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool?.end();
+  }
+}
 
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(url: string, poolSize: number): DynamicModule {
+  static forRoot(url: string, poolSize: number, readUrl?: string): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(url, poolSize), migrationsRun: true, retryAttempts: 3, retryDelay: 1000 })],
-      providers: [UnitOfWork, Database, WriteWatch, DatabaseNotifications, { provide: DATABASE_URL, useValue: url }],
+      providers: [
+        UnitOfWork,
+        Database,
+        WriteWatch,
+        DatabaseNotifications,
+        { provide: DATABASE_URL, useValue: url },
+        {
+          provide: READ_POOL,
+          useFactory: () => (readUrl ? new Pool({ connectionString: readUrl, max: poolSize, application_name: 'finapi-read' }) : null),
+        },
+        { provide: APP_INTERCEPTOR, useClass: ReadReplicaInterceptor },
+        ReplicaShutdown,
+      ],
       exports: [UnitOfWork, Database, WriteWatch, DatabaseNotifications],
     };
   }

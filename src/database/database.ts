@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { READ_POOL, replicaAllowed } from './read-replica';
 import { timedDb } from './request-timing';
 import { currentTransaction } from './transaction-context';
 import { WriteWatch } from './write-watch';
@@ -21,6 +23,7 @@ export class Database {
   constructor(
     private readonly dataSource: DataSource,
     private readonly writes: WriteWatch,
+    @Inject(READ_POOL) private readonly replica: Pool | null,
   ) {}
 
   /**
@@ -28,7 +31,12 @@ export class Database {
    * this evens that out so every statement reads the same way.
    */
   async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const runner = currentTransaction()?.manager ?? this.dataSource;
+    const open = currentTransaction();
+    if (!open && this.replica && replicaAllowed() && /^\s*(?:SELECT|EXPLAIN)\b/i.test(sql)) {
+      const replica = this.replica;
+      return (await timedDb(() => replica.query(sql, params))).rows as T[];
+    }
+    const runner = open?.manager ?? this.dataSource;
     const result: unknown = await timedDb(() => runner.query(sql, params));
     this.writes.ran(sql);
     if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {

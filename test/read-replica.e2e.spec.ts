@@ -1,0 +1,52 @@
+import { adminToken, aUser } from './helpers/actors';
+import { aCoin, aCurrency, anIssuer, fund, transfer } from './helpers/money';
+import { createDatabase, startServer, TestServer } from './helpers/server';
+
+/**
+ * READ_DATABASE_URL: searches read from the replica. Pointed at the same server here, the replica's pool is told
+ * apart by its connections' application_name (`finapi-read`) and the last statement each one ran.
+ */
+describe('searches from a read replica (READ_DATABASE_URL)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    const url = await createDatabase();
+    server = await startServer({ DATABASE_URL: url, READ_DATABASE_URL: url });
+  });
+  afterAll(() => server?.stop());
+
+  const replicaStatements = async (): Promise<string[]> =>
+    (await server.db.query<{ query: string }>(`SELECT query FROM pg_stat_activity WHERE application_name = 'finapi-read'`)).rows.map(
+      (r) => r.query,
+    );
+
+  it('answers POST /transactions/view from the replica, and everything else from the primary', async () => {
+    const admin = await adminToken(server);
+    const currency = await aCurrency(server, admin);
+    const issuer = await anIssuer(server, admin, currency.code);
+    const alice = await aUser(server, admin);
+    const bob = await aUser(server, admin);
+    const from = await aCoin(server, alice.token, issuer.id);
+    const to = await aCoin(server, bob.token, issuer.id);
+    await fund(server, admin, from.serial, '10.00');
+    expect(await replicaStatements()).toEqual([]);
+
+    const moved = await transfer(server, alice.token, from.serial, to.serial, '2.50');
+    expect(moved.status).toBe(201);
+    expect(await replicaStatements()).toEqual([]);
+
+    const found = await server.request('POST', '/api/v1/transactions/view', { token: alice.token, body: { pageNumber: 0, pageSize: 20 } });
+    expect(found.status).toBe(200);
+    expect(found.body.records.map((r: { id: string }) => r.id)).toContain(moved.body.process.id);
+    const statements = await replicaStatements();
+    expect(statements.length).toBeGreaterThan(0);
+    // The search's page of operations (pg_stat_activity keeps the first 1 kB of each connection's last statement).
+    expect(statements.some((q) => /^SELECT o\.id, o\.type, o\.status/.test(q))).toBe(true);
+    // The token was read from the primary: no replica connection ever ran the token lookup.
+    expect(statements.some((q) => /auth_tokens/.test(q))).toBe(false);
+
+    // One operation by id is not a search: the primary answers it.
+    const before = await replicaStatements();
+    expect((await server.request('GET', `/api/v1/transactions/${moved.body.process.id}`, { token: alice.token })).status).toBe(200);
+    expect(await replicaStatements()).toEqual(before);
+  });
+});
