@@ -35,6 +35,8 @@ import { TransfersModule } from './transfers/transfers.module';
 import { UserActionsModule } from './user-actions/user-actions.module';
 import { UsersModule } from './users/users.module';
 import { VouchersModule } from './vouchers/vouchers.module';
+import { OutboxModule } from './outbox/outbox.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** Secrets that must never reach a log line. */
 export const REDACTED_PATHS = [
@@ -82,6 +84,7 @@ export class AppModule {
         // The kernel: organizations, user actions, access, the ledger, idempotency, pricing, payment tools.
         OrganizationsModule,
         UserActionsModule,
+        OutboxModule,
         AccessModule,
         LedgerModule,
         IdempotencyModule,
@@ -111,6 +114,7 @@ export class AppModule {
         SmartCardsModule,
         I18nModule,
         ActuatorModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
