@@ -11,7 +11,7 @@ export class OutboxWebhooks1763801500000 implements MigrationInterface {
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
         type text NOT NULL CHECK (type ~ '^[a-z_]+\\.[a-z_]+$'),
         organization_ids uuid[] NOT NULL,
-        data jsonb NOT NULL,
+        data json NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
     await q.query(`CREATE INDEX outbox_created_idx ON outbox (created_at, id)`);

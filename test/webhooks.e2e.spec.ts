@@ -155,7 +155,7 @@ describe('webhooks (issue 17): a transactional outbox, signed deliveries, retrie
     }
 
     const reversed = await world.server.request('POST', `/api/v1/transactions/${operationId}/reverse`, { token: world.admin, body: {} });
-    expectStatus(reversed, 200);
+    expectStatus(reversed, 201);
     await a.receiver.waitFor(2);
     await b.receiver.waitFor(2);
     for (const r of [a.receiver, b.receiver]) {

@@ -1,5 +1,5 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public, RequirePermissions, RequirePermissionsOrToken } from '../access/access.decorators';
 import { dbPoolConnections, holdsOpen, metricsRegistry } from '../common/metrics';
@@ -67,9 +67,8 @@ export class ActuatorController {
   @Get('prometheus')
   @RequirePermissionsOrToken('metricsToken', 'ACTUATOR_METRICS_VIEWER')
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiProduces('text/plain')
   @ApiOperation({ summary: 'Prometheus metrics', operationId: 'prometheusMetrics' })
-  @ApiOkResponse({ description: 'Metrics in the Prometheus text format 0.0.4', schema: { type: 'string' } })
+  @ApiOkResponse({ description: 'Metrics in the Prometheus text format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } })
   async prometheus(): Promise<string> {
     const pool = this.repository.pool();
     for (const [state, value] of Object.entries(pool)) dbPoolConnections.set({ state }, value);

@@ -13,7 +13,7 @@ export class OutboxRepository {
   async insert(type: string, organizationIds: string[], data: string): Promise<{ id: string; deliveries: number }> {
     const [row] = await this.db.query<{ id: string; deliveries: number }>(
       `WITH e AS (
-         INSERT INTO outbox (type, organization_ids, data) VALUES ($1, $2::uuid[], $3::jsonb) RETURNING id
+         INSERT INTO outbox (type, organization_ids, data) VALUES ($1, $2::uuid[], $3::json) RETURNING id
        ), d AS (
          INSERT INTO webhook_deliveries (webhook_id, event_id)
          SELECT w.id, e.id FROM e, webhooks w
