@@ -37,6 +37,7 @@ import { UsersModule } from './users/users.module';
 import { VouchersModule } from './vouchers/vouchers.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { StatementsModule } from './statements/statements.module';
 
 /** Secrets that must never reach a log line. */
 export const REDACTED_PATHS = [
@@ -115,6 +116,7 @@ export class AppModule {
         I18nModule,
         ActuatorModule,
         WebhooksModule,
+        StatementsModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
