@@ -38,6 +38,7 @@ import { VouchersModule } from './vouchers/vouchers.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { StatementsModule } from './statements/statements.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 
 /** Secrets that must never reach a log line. */
 export const REDACTED_PATHS = [
@@ -117,6 +118,7 @@ export class AppModule {
         ActuatorModule,
         WebhooksModule,
         StatementsModule,
+        DashboardModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },

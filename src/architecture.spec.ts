@@ -45,6 +45,7 @@ const LAYERS: Record<string, number> = {
   vouchers: 7,
   webhooks: 7,
   statements: 7,
+  dashboard: 7,
   // main.ts, app.module.ts, app.factory.ts
   '.': 8,
 };
