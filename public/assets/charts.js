@@ -47,9 +47,10 @@
     svg.appendChild(el('title', {}, title));
     svg.appendChild(el('line', { x1: left, y1: top + plotHeight, x2: width - 8, y2: top + plotHeight, class: 'axis' }));
     svg.appendChild(el('line', { x1: left, y1: top, x2: left, y2: top + plotHeight, class: 'axis' }));
-    svg.appendChild(
-      el('text', { x: left - 6, y: top + 10, class: 'tick', 'text-anchor': 'end' }, options.format ? options.format(max) : String(max)),
-    );
+    if (max > 0)
+      svg.appendChild(
+        el('text', { x: left - 6, y: top + 10, class: 'tick', 'text-anchor': 'end' }, options.format ? options.format(max) : String(max)),
+      );
     svg.appendChild(el('text', { x: left - 6, y: top + plotHeight, class: 'tick', 'text-anchor': 'end' }, '0'));
     points.forEach(function (p, i) {
       var h = (p.value / scaleMax) * plotHeight;
