@@ -141,7 +141,7 @@ export class WebhooksRepository {
   }
 
   /**
-   * Claims up to `limit` due deliveries of enabled webhooks. SKIP LOCKED lets instances claim side by
+   * Claims up to `limit` due deliveries (a disabled webhook still gets those queued before). SKIP LOCKED lets instances claim side by
    * side; moving next_attempt_at `leaseMs` ahead leases each row, so no other instance claims it
    * until this one has had the time to finish (or crashed: then it is retried).
    */
