@@ -10,6 +10,7 @@ import { AppModule } from './app.module';
 import { ApiError } from './common/api-error';
 import { GLOBAL_PREFIX } from './common/http';
 import { finishDocument } from './common/openapi';
+import { httpRequestDuration, httpRequestsInFlight } from './common/metrics';
 import { serializeJson } from './common/json-decimal';
 import { parseJsonBody } from './common/json-body';
 import { createValidationPipe } from './common/validation';
@@ -108,6 +109,17 @@ export async function createApp(config: AppConfig, databaseUrl: string, logStrea
     void reply.header(
       'Server-Timing',
       serverTimingHeader((request as typeof request & { timing?: RequestTiming }).timing, reply.elapsedTime),
+    );
+  });
+  // Metrics: every request timed, labelled by its route template (never the raw path; unmatched: "unmatched").
+  fastify.addHook('onRequest', async () => {
+    httpRequestsInFlight.inc();
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    httpRequestsInFlight.dec();
+    httpRequestDuration.observe(
+      { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
     );
   });
   // The login page, the administrator's console and the security headers (CSP, no framing, nosniff).

@@ -35,6 +35,10 @@ import { TransfersModule } from './transfers/transfers.module';
 import { UserActionsModule } from './user-actions/user-actions.module';
 import { UsersModule } from './users/users.module';
 import { VouchersModule } from './vouchers/vouchers.module';
+import { OutboxModule } from './outbox/outbox.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+import { StatementsModule } from './statements/statements.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 
 /** Secrets that must never reach a log line. */
 export const REDACTED_PATHS = [
@@ -82,6 +86,7 @@ export class AppModule {
         // The kernel: organizations, user actions, access, the ledger, idempotency, pricing, payment tools.
         OrganizationsModule,
         UserActionsModule,
+        OutboxModule,
         AccessModule,
         LedgerModule,
         IdempotencyModule,
@@ -111,6 +116,9 @@ export class AppModule {
         SmartCardsModule,
         I18nModule,
         ActuatorModule,
+        WebhooksModule,
+        StatementsModule,
+        DashboardModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },

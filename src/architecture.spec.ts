@@ -12,6 +12,7 @@ const LAYERS: Record<string, number> = {
   database: 2,
   organizations: 3,
   'user-actions': 3,
+  outbox: 3,
   access: 4,
   ledger: 5,
   idempotency: 5,
@@ -42,6 +43,9 @@ const LAYERS: Record<string, number> = {
   transfers: 7,
   users: 7,
   vouchers: 7,
+  webhooks: 7,
+  statements: 7,
+  dashboard: 7,
   // main.ts, app.module.ts, app.factory.ts
   '.': 8,
 };

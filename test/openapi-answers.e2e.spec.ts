@@ -145,6 +145,12 @@ describe('the OpenAPI document against the real answers', () => {
       seen.add(`${op.key} ${answer.status}`);
       if (!answer.headers['x-request-id']) problems.push(`${op.key} → ${answer.status}: no X-Request-Id`);
       if (answer.status === 429 && !answer.headers['retry-after']) problems.push(`${op.key} → 429 without Retry-After`);
+      // A documented non-JSON answer (text/csv, text/plain) must be of a documented media type; only JSON is checked field by field.
+      const mediaType = (answer.headers['content-type'] ?? '').split(';')[0].trim();
+      if (documented.content && mediaType && mediaType !== 'application/json') {
+        if (!documented.content[mediaType]) problems.push(`${op.key} → ${answer.status}: ${mediaType} is not documented`);
+        continue;
+      }
       const schema = documented.content?.['application/json']?.schema;
       if (!schema) continue;
       const key = `${op.key} ${answer.status}`;

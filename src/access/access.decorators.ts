@@ -5,7 +5,11 @@ import type { Permission } from './permissions';
 
 export const ACCESS_KEY = 'finapi:access';
 
-export type AccessRule = { public: true } | { public: false; permissions: Permission[]; allowPasswordChange?: boolean };
+export type AccessRule =
+  { public: true } | { public: false; permissions: Permission[]; allowPasswordChange?: boolean; staticToken?: StaticTokenName };
+
+/** Shared bearer secrets from the configuration a route may accept instead of a user's token (a scraper has no user). */
+export type StaticTokenName = 'metricsToken';
 
 /** Opens a route to everyone, logged in or not. */
 export function Public(): MethodDecorator & ClassDecorator {
@@ -35,5 +39,16 @@ export function PasswordChangeRoute(): MethodDecorator {
     SetMetadata(ACCESS_KEY, { public: false, permissions: [], allowPasswordChange: true } satisfies AccessRule),
     ApiBearerAuth('bearer'),
     ApiUnauthorizedResponse({ description: 'No token, or an expired or revoked one', type: ErrorResponseDto }),
+  );
+}
+
+/**
+ * Like RequirePermissions, but a caller presenting `Authorization: Bearer <the configured secret>`
+ * (e.g. METRICS_TOKEN, for a Prometheus scraper) is let in too. Unset secret: permissions only.
+ */
+export function RequirePermissionsOrToken(token: StaticTokenName, ...permissions: Permission[]): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    RequirePermissions(...permissions),
+    SetMetadata(ACCESS_KEY, { public: false, permissions, staticToken: token } satisfies AccessRule),
   );
 }

@@ -1,7 +1,9 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { timingSafeEqual } from 'node:crypto';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard, AuthGuardAuthenticateOptions } from '@nestjs/passport';
 import { ApiError } from '../common/api-error';
+import { APP_CONFIG, AppConfig } from '../config/config';
 import { ACCESS_KEY, AccessRule } from './access.decorators';
 import { ApiRequest, Principal, PRINCIPAL_PROPERTY } from './principal';
 
@@ -15,7 +17,10 @@ export const BEARER_STRATEGY = 'bearer';
  */
 @Injectable()
 export class AccessGuard extends AuthGuard(BEARER_STRATEGY) {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
     super();
   }
 
@@ -27,6 +32,7 @@ export class AccessGuard extends AuthGuard(BEARER_STRATEGY) {
     const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_KEY, [context.getHandler(), context.getClass()]);
     if (!rule) throw new ApiError('exception.access.undeclared', 'This route declares no access rule');
     if (rule.public) return true;
+    if (rule.staticToken && this.presentsStaticToken(context, this.config[rule.staticToken])) return true;
 
     await super.canActivate(context);
     const principal = context.switchToHttp().getRequest<ApiRequest>().principal;
@@ -41,6 +47,15 @@ export class AccessGuard extends AuthGuard(BEARER_STRATEGY) {
     const missing = rule.permissions.filter((p) => !principal.permissions.has(p));
     if (missing.length) throw new ApiError('exception.access.permission_missing', `Requires permission ${missing.join(', ')}`);
     return true;
+  }
+
+  /** True when the request's Authorization is `Bearer <secret>` (compared in constant time); never when the secret is unset. */
+  private presentsStaticToken(context: ExecutionContext, secret: string | undefined): boolean {
+    const header = context.switchToHttp().getRequest<ApiRequest>().headers.authorization;
+    if (!secret || typeof header !== 'string') return false;
+    const presented = Buffer.from(header);
+    const expected = Buffer.from(`Bearer ${secret}`);
+    return presented.length === expected.length && timingSafeEqual(presented, expected);
   }
 
   /** Errors of the strategy (missing, malformed or unknown token) keep their own codes. */

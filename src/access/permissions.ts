@@ -51,6 +51,9 @@ export const PERMISSIONS = {
   CASH_DESK_OPERATOR: "Take cash in and pay cash out at the member's own cash desk, and complete or decline its operations",
   CASH_DESK_SUPERVISOR: 'Complete or decline the operations of every cash desk (with CASH_DESK_OPERATOR)',
   CASH_DESK_CONFIRMER: "Confirm cash desk operations on the organization's own coins",
+  WEBHOOK_OWNER: "Register the organization's webhook endpoints, see their deliveries and send them again",
+  ACTUATOR_METRICS_VIEWER: 'Scrape the Prometheus metrics',
+  DASHBOARD_VIEWER: "See the operator's dashboard: volumes, open holds, failed logins, webhook failures",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -95,6 +98,7 @@ const CUSTOMER: Permission[] = [
   'BANK_CATALOG_VIEWER',
   'CASH_DESK_VIEWER',
   'CASH_DESK_CONFIRMER',
+  'WEBHOOK_OWNER',
 ];
 
 /** What every member of the operator's staff may read. */
@@ -128,6 +132,9 @@ const PRICING: Permission[] = ['CONTRACT_VIEWER', 'CONTRACT_MANAGER', 'COMMISSIO
 /** Who runs the currency desk: exchange rates, the exchange reserves, and expired vouchers (administrators and the cfo). */
 const TREASURY: Permission[] = ['EXCHANGE_RATE_MANAGER', 'EXCHANGE_RESERVE_MANAGER', 'VOUCHER_MANAGER'];
 
+/** Who runs the service: metrics, the dashboard, the operator's own webhooks (users On Hold) (administrators). */
+const OPERATIONS: Permission[] = ['WEBHOOK_OWNER', 'ACTUATOR_METRICS_VIEWER', 'DASHBOARD_VIEWER'];
+
 /** Each role's permissions. */
 export const GRANTS: Record<Role, readonly Permission[]> = {
   administrator: [
@@ -143,6 +150,7 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
     'CASH_DESK_MANAGER',
     ...PRICING,
     ...TREASURY,
+    ...OPERATIONS,
   ],
   cfo: [
     ...STAFF_READ,
@@ -203,6 +211,7 @@ export const OWN_ORGANIZATION_PERMISSIONS: ReadonlySet<Permission> = new Set<Per
   'BANK_WITHDRAWAL_REQUESTER',
   'BANK_ACCOUNT_OWNER',
   'CASH_DESK_CONFIRMER',
+  'WEBHOOK_OWNER',
 ]);
 
 /**

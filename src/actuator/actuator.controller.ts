@@ -1,10 +1,12 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { Public, RequirePermissions } from '../access/access.decorators';
+import { Public, RequirePermissions, RequirePermissionsOrToken } from '../access/access.decorators';
+import { dbPoolConnections, holdsOpen, metricsRegistry } from '../common/metrics';
 import { LedgerService } from '../ledger/ledger.service';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { ApiListDto, HealthDto, HealthIndicatorDto, InfoDto, LedgerCheckDto } from './actuator.dto';
+import { ActuatorRepository } from './actuator.repository';
 import { ActuatorService } from './actuator.service';
 
 @ApiTags('actuator')
@@ -15,6 +17,7 @@ export class ActuatorController {
     private readonly health: HealthCheckService,
     private readonly db: TypeOrmHealthIndicator,
     private readonly ledger: LedgerService,
+    private readonly repository: ActuatorRepository,
   ) {}
 
   /** Every API with the permissions it requires and the roles that hold them, grouped by module. */
@@ -54,5 +57,22 @@ export class ActuatorController {
   async ledgerCheck(): Promise<LedgerCheckDto> {
     const result = await this.ledger.check();
     return { status: 'ok', balanced: result.mismatches.length === 0, ...result };
+  }
+
+  /**
+   * The Prometheus text format: request durations by route template, requests in flight, the database
+   * pool, ledger operations, holds, idempotent replays, failed logins, webhook deliveries, the event
+   * loop and the process. For a scraper: `Authorization: Bearer <METRICS_TOKEN>`.
+   */
+  @Get('prometheus')
+  @RequirePermissionsOrToken('metricsToken', 'ACTUATOR_METRICS_VIEWER')
+  @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
+  @ApiOperation({ summary: 'Prometheus metrics', operationId: 'prometheusMetrics' })
+  @ApiOkResponse({ description: 'Metrics in the Prometheus text format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } })
+  async prometheus(): Promise<string> {
+    const pool = this.repository.pool();
+    for (const [state, value] of Object.entries(pool)) dbPoolConnections.set({ state }, value);
+    holdsOpen.set(await this.repository.openHolds());
+    return metricsRegistry.metrics();
   }
 }

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { ActuatorController } from './actuator.controller';
+import { ActuatorRepository } from './actuator.repository';
 import { ActuatorService } from './actuator.service';
 
 @Module({
   imports: [TerminusModule.forRoot({ logger: false })],
   controllers: [ActuatorController],
-  providers: [ActuatorService],
+  providers: [ActuatorService, ActuatorRepository],
 })
 export class ActuatorModule {}

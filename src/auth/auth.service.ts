@@ -5,8 +5,11 @@ import { AccessService } from '../access/access.service';
 import { permissionsBeyond } from '../access/permissions';
 import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
+import { failedLogins, usersHeld } from '../common/metrics';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { UnitOfWork } from '../database/unit-of-work';
+import { SUPPORT_ORGANIZATION_ID } from '../organizations/organization.types';
+import { OutboxService } from '../outbox/outbox.service';
 import type { UserAction } from '../user-actions/user-action.types';
 import { UserActionsService } from '../user-actions/user-actions.service';
 import { PasswordHasher } from '../users/password-hasher';
@@ -64,6 +67,7 @@ export class AuthService {
     private readonly hasher: PasswordHasher,
     private readonly access: AccessService,
     private readonly uow: UnitOfWork,
+    private readonly outbox: OutboxService,
   ) {}
 
   async login(login: string, password: string, address: string): Promise<AuthorizationResponseDto> {
@@ -268,6 +272,10 @@ export class AuthService {
   private async countFailedValidation(login: string, address: string, action: 'login_failed' | 'password_change_failed'): Promise<void> {
     await this.uow.run(async () => {
       const failure = await this.users.recordFailedValidation(login, FAILED_VALIDATIONS_BEFORE_HOLD);
+      this.uow.afterCommit(() => {
+        failedLogins.inc();
+        if (failure?.heldNow) usersHeld.inc();
+      });
       // A user On Hold keeps no live token.
       await this.tokens.revokeAllWhen(failure?.userId ?? null, failure?.onHold ?? false);
       const recorded: UserAction[] = failure
@@ -280,6 +288,12 @@ export class AuthService {
           login: failure.login,
           address,
           details: { failedAttempts: failure.failedAttempts },
+        });
+        // Staff only: the event goes to the operator's support organization, never the user's own.
+        await this.outbox.emit('user.on_hold', [SUPPORT_ORGANIZATION_ID], {
+          userId: failure.userId,
+          login: failure.login,
+          failedAttempts: failure.failedAttempts,
         });
       }
       await this.actions.record(...recorded);

@@ -10,6 +10,7 @@ import { CommissionsService } from '../commissions/commissions.service';
 import type { CalculationDto } from '../commissions/dto/calculation.dto';
 import { commissionDetails } from '../commissions/fee';
 import { UnitOfWork } from '../database/unit-of-work';
+import { OutboxService } from '../outbox/outbox.service';
 import type { OperationDto } from '../ledger/dto/operation.dto';
 import type { LockedCoin } from '../ledger/ledger.types';
 import { LedgerService } from '../ledger/ledger.service';
@@ -41,6 +42,7 @@ export class BankTopUpsService {
     private readonly catalog: BankCatalogService,
     private readonly actions: UserActionsService,
     private readonly uow: UnitOfWork,
+    private readonly outbox: OutboxService,
   ) {}
 
   /** What the coin would be credited and the fee, without moving money; the same quote() the top-up posts with. */
@@ -132,16 +134,20 @@ export class BankTopUpsService {
         action: 'bank_top_up_accepted',
         details: { bankTopUpRequestId: id, operationId: process.id },
       });
-      return { bankTopUp: toRecord((await this.requests.get(id))!), process };
+      const bankTopUp = toRecord((await this.requests.get(id))!);
+      await this.outbox.emit('bank_top_up.decided', [row.organization_id], bankTopUp);
+      return { bankTopUp, process };
     });
   }
 
   async decline(principal: Principal, id: string, reason: string): Promise<BankTopUpRequestRecordDto> {
     return this.uow.run(async () => {
-      await this.undecided(id);
+      const row = await this.undecided(id);
       await this.requests.decide(id, { status: 'declined', reason, by: principal.userId });
       await this.actions.record({ userId: principal.userId, action: 'bank_top_up_declined', details: { bankTopUpRequestId: id, reason } });
-      return toRecord((await this.requests.get(id))!);
+      const bankTopUp = toRecord((await this.requests.get(id))!);
+      await this.outbox.emit('bank_top_up.decided', [row.organization_id], bankTopUp);
+      return bankTopUp;
     });
   }
 

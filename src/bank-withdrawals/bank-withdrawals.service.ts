@@ -7,6 +7,7 @@ import { scaleOf } from '../common/money';
 import { Page, pageOf, pageWindow } from '../common/paging.dto';
 import type { CalculationDto } from '../commissions/dto/calculation.dto';
 import { UnitOfWork } from '../database/unit-of-work';
+import { OutboxService } from '../outbox/outbox.service';
 import type { OperationDto } from '../ledger/dto/operation.dto';
 import type { LockedCoin } from '../ledger/ledger.types';
 import { LedgerService } from '../ledger/ledger.service';
@@ -32,6 +33,7 @@ export class BankWithdrawalsService {
     private readonly accounts: BankAccountsService,
     private readonly actions: UserActionsService,
     private readonly uow: UnitOfWork,
+    private readonly outbox: OutboxService,
   ) {}
 
   /** The fee and what leaves the coin, without moving money. */
@@ -105,7 +107,9 @@ export class BankWithdrawalsService {
         action: decision.accept ? 'bank_withdrawal_accepted' : 'bank_withdrawal_declined',
         details: { bankWithdrawalId: id, operationId: row.operation_id, ...(decision.reason ? { reason: decision.reason } : {}) },
       });
-      return { bankWithdrawal: toRecord((await this.withdrawals.get(id))!), process };
+      const bankWithdrawal = toRecord((await this.withdrawals.get(id))!);
+      await this.outbox.emit('bank_withdrawal.decided', [row.organization_id], bankWithdrawal);
+      return { bankWithdrawal, process };
     });
   }
 

@@ -148,6 +148,15 @@ export const ERRORS = {
   // Idempotency
   'exception.idempotency.in_flight': { status: 409, message: 'A request with this Idempotency-Key is still running' },
   'exception.idempotency.key_reused': { status: 422, message: 'This Idempotency-Key was used with a different request' },
+
+  // Webhooks and statements (issue 17)
+  'exception.webhook.not_found': { status: 404, message: 'No such webhook' },
+  'exception.webhook.delivery_not_found': { status: 404, message: 'No such webhook delivery' },
+  'exception.webhook.url_refused': {
+    status: 422,
+    message: 'The webhook URL is refused: it must be https and must not resolve to a private, loopback or link-local address',
+  },
+  'exception.webhook.event_forbidden': { status: 403, message: "Only the operator's staff may subscribe to this event" },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

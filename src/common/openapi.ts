@@ -26,6 +26,9 @@ export const TAGS: Record<string, string> = {
   'smart-cards': 'Smart cards standing for a coin: issue, block, pay with them in POST /transfers',
   i18n: 'Error messages by code, per locale',
   actuator: 'The API list, health, info and the ledger check',
+  webhooks: 'Signed webhooks: endpoints an organization registers, their deliveries, redelivery',
+  statements: 'Coin statements: entries with running balances, as JSON or streamed CSV',
+  dashboard: "The operator's dashboard: volumes per day and currency, open holds, failed logins, webhook failures",
 };
 
 /** A decimal amount a request may send as a string (a JSON number is accepted too). */

@@ -37,6 +37,15 @@ export interface AppConfig {
   voucherExpirySweepSeconds: number;
   /** The largest CSV file `POST /bank-catalog/import` reads; a larger one is a 413. */
   bankCatalogImportMaxBytes: number;
+  /** Webhooks (issue 17): plain http URLs allowed (WEBHOOK_ALLOW_HTTP); private, loopback and link-local addresses allowed (WEBHOOK_ALLOW_PRIVATE). */
+  webhookAllowHttp: boolean;
+  webhookAllowPrivate: boolean;
+  /** How often each instance's dispatcher looks for due deliveries, the first retry's delay (doubling after), and one delivery's timeout. */
+  webhookPollMs: number;
+  webhookRetryBaseMs: number;
+  webhookTimeoutMs: number;
+  /** A bearer a Prometheus scraper may present at GET /actuator/prometheus instead of a user's token; unset: none. */
+  metricsToken: string | undefined;
 }
 
 export type TrustProxy = false | number | string[];
@@ -60,6 +69,22 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   const value = Number(raw.trim());
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** `true` or `false` (unset: false). */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name]?.trim() ?? '';
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+/** A shared secret from the environment: unset, or at least 16 printable characters. */
+function secretToken(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name]?.trim() ?? '';
+  if (raw === '') return undefined;
+  if (!/^[\x21-\x7e]{16,256}$/.test(raw)) throw new ConfigError(name, 'must be 16 to 256 printable characters without spaces');
+  return raw;
 }
 
 /** The names proxy-addr (Fastify's trustProxy) accepts for ranges of addresses. */
@@ -150,6 +175,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     voucherExpirySweepSeconds: int(env, 'VOUCHER_EXPIRY_SWEEP_SECONDS', 60, 0, 24 * 3600),
     bankCatalogImportMaxBytes: int(env, 'BANK_CATALOG_IMPORT_MAX_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024),
+    webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'),
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 50, 3_600_000),
+    webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 10, 3_600_000),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),
+    metricsToken: secretToken(env, 'METRICS_TOKEN'),
   };
 }
 

@@ -1,3 +1,4 @@
+import { idempotentReplays } from '../common/metrics';
 import { createHash } from 'node:crypto';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
@@ -66,6 +67,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           if (stored.request_hash !== hash) {
             throw new ApiError('exception.idempotency.key_reused', 'This Idempotency-Key was used with a different request');
           }
+          idempotentReplays.inc();
           void reply.status(stored.response_status).header('Idempotent-Replayed', 'true');
           return new RawJson(stored.response_body);
         }

@@ -1,13 +1,20 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
+import { holdsPlaced, ledgerOperations } from '../common/metrics';
 import { Money } from '../common/money';
 import { UnitOfWork } from '../database/unit-of-work';
+import { OutboxService } from '../outbox/outbox.service';
 import type { OperationDto } from './dto/operation.dto';
 import type { ExecuteRequest, Locked, LockedCoin, SystemCoinKind } from './ledger.types';
 import { HeldOperation, LedgerRepository } from './ledger.repository';
 import { toOperationDto } from './operation.mapper';
 import { OPERATION_STATUSES, OPERATION_TYPE_NAMES } from './operation-types';
 import { applyPlan, PlanError } from './plan';
+
+/** The organizations on either side of an operation: whose webhooks hear about it. */
+function partiesOf(operation: OperationDto): string[] {
+  return [operation.sender?.organizationId, operation.recipient?.organizationId].filter((o): o is string => !!o);
+}
 
 /** Free text a reversal may carry. */
 export interface ReversalText {
@@ -27,6 +34,7 @@ export class LedgerService implements OnModuleInit {
   constructor(
     private readonly ledger: LedgerRepository,
     private readonly uow: UnitOfWork,
+    private readonly outbox: OutboxService,
   ) {}
 
   /** The database's CHECKs on operations follow the catalogue in code. */
@@ -80,6 +88,7 @@ export class LedgerService implements OnModuleInit {
         },
         original.id,
       );
+      await this.outbox.emit('operation.reversed', partiesOf(reversal!), { operationId: original.id, reversal });
       return reversal!;
     });
   }
@@ -131,7 +140,20 @@ export class LedgerService implements OnModuleInit {
         reversalOf,
       });
       context.operationIds.push(row.id);
-      return toOperationDto(row);
+      const operation = toOperationDto(row);
+      this.uow.afterCommit(() => {
+        ledgerOperations.inc({ type: operation.type, status: operation.status });
+        if (effect.placements.length) holdsPlaced.inc(effect.placements.length);
+      });
+      // Webhook events, in this transaction: a reversal says `operation.reversed` (reverse()), a hold placed says nothing yet.
+      if (!reversalOf && (operation.status === 'processed' || operation.status === 'declined')) {
+        await this.outbox.emit(
+          operation.status === 'processed' ? 'operation.processed' : 'operation.declined',
+          [...[...locked.coins.values()].map((c) => c.organization_id)],
+          operation,
+        );
+      }
+      return operation;
     });
   }
 }

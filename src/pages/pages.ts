@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** The browser pages (login page, administrator's console) and their files. */
-export const PAGES: Record<string, string> = { '/login': 'login.html', '/admin': 'admin.html' };
+export const PAGES: Record<string, string> = { '/login': 'login.html', '/admin': 'admin.html', '/dashboard': 'dashboard.html' };
 export const ASSETS_PREFIX = '/assets/';
 
 /** Pages: only our own files, no inline script or style, never framed. */
