@@ -25,4 +25,11 @@ export class OutboxRepository {
     );
     return row;
   }
+
+  /** Every organization with an enabled webhook, and the event types those webhooks listen to. */
+  async subscriptions(): Promise<{ organization_id: string; events: string[] }[]> {
+    return this.db.query(
+      `SELECT organization_id, array_agg(DISTINCT e) AS events FROM webhooks, unnest(events) e WHERE enabled GROUP BY organization_id`,
+    );
+  }
 }

@@ -1,26 +1,51 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { serializeJson } from '../common/json-decimal';
+import { DatabaseNotifications } from '../database/notifications';
 import { UnitOfWork } from '../database/unit-of-work';
+import { WriteWatch } from '../database/write-watch';
 import type { EventType } from './event-types';
 import { OutboxRepository } from './outbox.repository';
+
+/** The channel the database announces changes to `webhooks` on (migration 1763801620000). */
+const WEBHOOKS_CHANNEL = 'finapi_webhooks';
 
 /**
  * The transactional outbox. `emit` writes the event (and its webhook deliveries) inside the open
  * transaction — none for a rolled-back change, none lost by a crash after the commit — and, once the
  * transaction commits, wakes the dispatchers listening in this instance (others find the rows by polling).
+ *
+ * An event no enabled webhook of its organizations listens to is not written at all, so a money movement of
+ * organizations without webhooks costs no statement. Which organizations listen to what is read once and kept
+ * until `webhooks` changes: on this instance the moment the change commits (WriteWatch), on the others when the
+ * database announces it (NOTIFY, milliseconds). While the listening connection is down every event is written.
  */
 @Injectable()
-export class OutboxService {
+export class OutboxService implements OnModuleInit {
   private readonly listeners: Array<() => void> = [];
+  /** Organization → the event types its enabled webhooks listen to; undefined until (re)read. */
+  private subscriptions?: Map<string, Set<string>>;
+  private generation = 0;
 
   constructor(
     private readonly outbox: OutboxRepository,
     private readonly uow: UnitOfWork,
+    private readonly notifications: DatabaseNotifications,
+    private readonly writes: WriteWatch,
   ) {}
+
+  onModuleInit(): void {
+    const forget = () => {
+      this.generation++;
+      this.subscriptions = undefined;
+    };
+    this.notifications.subscribe(WEBHOOKS_CHANNEL, { message: forget, reset: forget });
+    this.writes.watch(['webhooks'], forget, { inserts: true });
+  }
 
   /** Records `type` about the objects of `organizationIds` (duplicates and nulls ignored), in the open transaction. */
   async emit(type: EventType, organizationIds: ReadonlyArray<string | null | undefined>, data: unknown): Promise<void> {
     const organizations = [...new Set(organizationIds.filter((o): o is string => !!o))];
+    if (!(await this.listened(type, organizations))) return;
     const { deliveries } = await this.uow.run(() => this.outbox.insert(type, organizations, serializeJson(data)));
     if (deliveries > 0) this.uow.afterCommit(() => this.listeners.forEach((wake) => wake()));
   }
@@ -28,5 +53,18 @@ export class OutboxService {
   /** Called after every commit that queued a delivery (the webhook dispatcher). */
   onEmitted(listener: () => void): void {
     this.listeners.push(listener);
+  }
+
+  /** Whether an enabled webhook of one of `organizations` may listen to `type` (true when this instance cannot be sure). */
+  private async listened(type: EventType, organizations: string[]): Promise<boolean> {
+    if (!this.notifications.live()) return true;
+    let subscriptions = this.subscriptions;
+    if (!subscriptions) {
+      const generation = this.generation;
+      subscriptions = new Map();
+      for (const row of await this.outbox.subscriptions()) subscriptions.set(row.organization_id, new Set(row.events));
+      if (generation === this.generation && this.notifications.live()) this.subscriptions = subscriptions;
+    }
+    return organizations.some((o) => subscriptions.get(o)?.has(type));
   }
 }
