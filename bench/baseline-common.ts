@@ -67,3 +67,24 @@ export function runBaseline(label: string, main: () => Promise<void>): void {
     process.exit(1);
   });
 }
+
+/** The body of the baselines' `POST /transfer`. */
+export interface TransferBody {
+  src?: unknown;
+  dest?: unknown;
+  amount?: unknown;
+}
+
+const SERIAL = /^[1-9][0-9]{0,18}$/;
+const AMOUNT = /^[0-9]{1,20}(\.[0-9]{1,18})?$/;
+
+/** `{src, dest, amount}` when the body is a transfer between two coins of a positive decimal amount, else undefined (a 400). */
+export function transferOf(body: TransferBody | undefined): { src: string; dest: string; amount: string } | undefined {
+  const { src, dest, amount } = body ?? {};
+  if (typeof src !== 'string' || typeof dest !== 'string' || typeof amount !== 'string') return undefined;
+  if (!SERIAL.test(src) || !SERIAL.test(dest) || src === dest || !AMOUNT.test(amount) || /^[0.]+$/.test(amount)) return undefined;
+  return { src, dest, amount };
+}
+
+/** The baselines' answer to a body that is not a transfer. */
+export const NOT_A_TRANSFER = { status: 'error', code: 'exception.validation' };

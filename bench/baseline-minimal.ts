@@ -13,16 +13,7 @@
  * service's `POST /api/v1/transfers` is compared with: what a transfer costs when nothing else is done.
  */
 import Fastify from 'fastify';
-import { createPool, runBaseline, serve } from './baseline-common';
-
-interface TransferBody {
-  src?: unknown;
-  dest?: unknown;
-  amount?: unknown;
-}
-
-const SERIAL = /^[1-9][0-9]{0,18}$/;
-const AMOUNT = /^[0-9]{1,20}(\.[0-9]{1,18})?$/;
+import { createPool, NOT_A_TRANSFER, runBaseline, serve, TransferBody, transferOf } from './baseline-common';
 
 const DEBIT_SQL = 'UPDATE minimal_accounts SET balance = balance - $2 WHERE id = $1 AND balance >= $2';
 const CREDIT_SQL = 'UPDATE minimal_accounts SET balance = balance + $2 WHERE id = $1';
@@ -33,13 +24,9 @@ async function main(): Promise<void> {
   const app = Fastify({ logger: false });
 
   app.post<{ Body: TransferBody }>('/transfer', async (request, reply) => {
-    const { src, dest, amount } = request.body ?? {};
-    if (typeof src !== 'string' || typeof dest !== 'string' || typeof amount !== 'string') {
-      return reply.code(400).send({ status: 'error', code: 'exception.validation' });
-    }
-    if (!SERIAL.test(src) || !SERIAL.test(dest) || src === dest || !AMOUNT.test(amount) || /^[0.]+$/.test(amount)) {
-      return reply.code(400).send({ status: 'error', code: 'exception.validation' });
-    }
+    const body = transferOf(request.body);
+    if (!body) return reply.code(400).send(NOT_A_TRANSFER);
+    const { src, dest, amount } = body;
     const client = await pool.connect();
     try {
       await client.query('BEGIN');

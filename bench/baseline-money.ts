@@ -15,7 +15,17 @@
  */
 import Fastify from 'fastify';
 import { PoolClient } from 'pg';
-import { PRINCIPAL_SQL, TOKEN_MISSING, createPool, runBaseline, serve, tokenHash } from './baseline-common';
+import {
+  NOT_A_TRANSFER,
+  PRINCIPAL_SQL,
+  TOKEN_MISSING,
+  TransferBody,
+  createPool,
+  runBaseline,
+  serve,
+  tokenHash,
+  transferOf,
+} from './baseline-common';
 
 interface PrincipalRow {
   token_id: string;
@@ -34,15 +44,6 @@ interface CoinRow {
   available: string;
   usable: boolean;
 }
-
-interface TransferBody {
-  src?: unknown;
-  dest?: unknown;
-  amount?: unknown;
-}
-
-const SERIAL = /^[1-9][0-9]{0,18}$/;
-const AMOUNT = /^[0-9]{1,20}(\.[0-9]{1,18})?$/;
 
 const LOCK_SQL = `SELECT c.serial::text AS serial, c.organization_id, c.currency_id, c.type, (c.balance - c.held)::text AS available,
        (c.active AND c.closed_at IS NULL AND i.active AND cu.active) AS usable
@@ -119,13 +120,9 @@ async function main(): Promise<void> {
   app.post<{ Body: TransferBody }>('/transfer', async (request, reply) => {
     const hash = tokenHash(request.headers.authorization);
     if (!hash) return reply.code(401).send(TOKEN_MISSING);
-    const { src, dest, amount } = request.body ?? {};
-    if (typeof src !== 'string' || typeof dest !== 'string' || typeof amount !== 'string') {
-      return reply.code(400).send({ status: 'error', code: 'exception.validation' });
-    }
-    if (!SERIAL.test(src) || !SERIAL.test(dest) || src === dest || !AMOUNT.test(amount) || /^[0.]+$/.test(amount)) {
-      return reply.code(400).send({ status: 'error', code: 'exception.validation' });
-    }
+    const body = transferOf(request.body);
+    if (!body) return reply.code(400).send(NOT_A_TRANSFER);
+    const { src, dest, amount } = body;
     const principal = (await pool.query<PrincipalRow>(PRINCIPAL_SQL, [hash])).rows[0];
     if (!principal) return reply.code(401).send({ status: 'error', code: 'exception.authorization.token_invalid' });
     const client = await pool.connect();
