@@ -26,6 +26,9 @@ import { OrganizationsModule } from './organizations/organizations.module';
 import { PaymentToolsModule } from './payment-tools/payment-tools.module';
 import { PendingOperationsModule } from './pending-operations/pending-operations.module';
 import { ProfilesModule } from './profiles/profiles.module';
+import { ContactBookModule } from './contact-book/contact-book.module';
+import { OrganizationViewsModule } from './organization-views/organization-views.module';
+import { AuditModule } from './audit/audit.module';
 import { ReportingModule } from './reporting/reporting.module';
 import { SmartCardsModule } from './smart-cards/smart-cards.module';
 import { TransactionCategoriesModule } from './transaction-categories/transaction-categories.module';
@@ -97,6 +100,9 @@ export class AppModule {
         UsersModule,
         AuthModule,
         ProfilesModule,
+        ContactBookModule,
+        OrganizationViewsModule,
+        AuditModule,
         CurrenciesModule,
         CoinsModule,
         TransfersModule,

@@ -21,6 +21,9 @@ const LAYERS: Record<string, number> = {
   'pending-operations': 6,
   // features
   actuator: 7,
+  audit: 7,
+  'contact-book': 7,
+  'organization-views': 7,
   auth: 7,
   'bank-accounts': 7,
   'bank-catalog': 7,

@@ -81,7 +81,9 @@ describe('who outranks whom (releases, ending sessions)', () => {
       'TRANSACTION_REVERSER',
       'VOUCHER_MANAGER',
     ]);
-    expect(permissionsBeyond(support, ['individual', 'compliance_specialist'])).toEqual([]);
+    // Compliance decides identification and checks the action log (issue 16): support may not act on them.
+    expect(permissionsBeyond(support, ['individual', 'compliance_specialist'])).toEqual(['AUDIT_CHECKER', 'IDENTIFICATION_MANAGER']);
+    expect(permissionsBeyond(support, ['individual', 'antifraud_specialist'])).toEqual([]);
   });
 
   it('gives the contract and commission permissions to administrators and the cfo, the viewers to accountants too (issue 11)', () => {

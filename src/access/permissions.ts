@@ -54,6 +54,13 @@ export const PERMISSIONS = {
   WEBHOOK_OWNER: "Register the organization's webhook endpoints, see their deliveries and send them again",
   ACTUATOR_METRICS_VIEWER: 'Scrape the Prometheus metrics',
   DASHBOARD_VIEWER: "See the operator's dashboard: volumes, open holds, failed logins, webhook failures",
+  PROFILE_OWNER: "See and edit one's own profile, and ask to reset one's own identification",
+  PROFILE_VIEWER: "See any user's profile and identification reset requests, and ask to reset an identification",
+  IDENTIFICATION_MANAGER: 'Change identification statuses and decide identification reset requests',
+  CONTACT_BOOK_OWNER: "Keep one's own contact book",
+  ORGANIZATION_VIEWER: "See organizations and their coins: one's own, or any with USER_VIEWER (details) and COIN_VIEWER (coins)",
+  USER_ACTION_REVERSER: 'Reverse what a recorded user action did (a money operation by its linked reversal)',
+  AUDIT_CHECKER: 'Verify the hash chain of the user action log',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -99,6 +106,9 @@ const CUSTOMER: Permission[] = [
   'CASH_DESK_VIEWER',
   'CASH_DESK_CONFIRMER',
   'WEBHOOK_OWNER',
+  'PROFILE_OWNER',
+  'CONTACT_BOOK_OWNER',
+  'ORGANIZATION_VIEWER',
 ];
 
 /** What every member of the operator's staff may read. */
@@ -113,7 +123,13 @@ const STAFF_READ: Permission[] = [
   'EXCHANGE_RATE_VIEWER',
   'BANK_CATALOG_VIEWER',
   'CASH_DESK_VIEWER',
+  'PROFILE_OWNER',
+  'PROFILE_VIEWER',
+  'ORGANIZATION_VIEWER',
 ];
+
+/** Compliance: identification decided, reset requests approved or declined, the action log verified. */
+const COMPLIANCE: Permission[] = ['IDENTIFICATION_MANAGER', 'AUDIT_CHECKER'];
 
 /** The back office's money desk: bank top-ups and withdrawals decided, cash desk operations completed anywhere. */
 const MONEY_DESK: Permission[] = [
@@ -151,6 +167,8 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
     ...PRICING,
     ...TREASURY,
     ...OPERATIONS,
+    ...COMPLIANCE,
+    'USER_ACTION_REVERSER',
   ],
   cfo: [
     ...STAFF_READ,
@@ -180,9 +198,10 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
     'BANK_CATALOG_VIEWER',
     'CASH_DESK_VIEWER',
     'CASH_DESK_OPERATOR',
+    'PROFILE_OWNER',
   ],
-  compliance_manager: [...STAFF_READ],
-  compliance_specialist: [...STAFF_READ],
+  compliance_manager: [...STAFF_READ, ...COMPLIANCE, 'USER_ACTION_REVERSER'],
+  compliance_specialist: [...STAFF_READ, ...COMPLIANCE],
   customer_support: [...STAFF_READ],
   antifraud_specialist: [...STAFF_READ],
   individual: CUSTOMER,
@@ -212,6 +231,8 @@ export const OWN_ORGANIZATION_PERMISSIONS: ReadonlySet<Permission> = new Set<Per
   'BANK_ACCOUNT_OWNER',
   'CASH_DESK_CONFIRMER',
   'WEBHOOK_OWNER',
+  'PROFILE_OWNER',
+  'CONTACT_BOOK_OWNER',
 ]);
 
 /**

@@ -1,10 +1,18 @@
 import { Body, Controller, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { RequirePermissions } from '../access/access.decorators';
 import { CurrentPrincipal, Principal } from '../access/principal';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { SerialParam } from '../common/validators';
+import { SerialParam, UuidParam } from '../common/validators';
 import { CoinsService } from './coins.service';
 import {
   CloseCoinDto,
@@ -40,6 +48,23 @@ export class CoinsController {
   @ApiOkResponse({ type: CoinListDto })
   async list(@CurrentPrincipal() principal: Principal): Promise<CoinListDto> {
     return { status: 'ok', message: 'OK', coins: await this.coins.list(principal) };
+  }
+
+  /** An organization's coins: its members, or staff with COIN_VIEWER (ORGANIZATION_VIEWER is every role's; the scope is checked). */
+  @Get('organizations/:organizationId/coins')
+  @ApiParam({ name: 'organizationId', schema: { type: 'string', format: 'uuid' } })
+  @RequirePermissions('ORGANIZATION_VIEWER')
+  @ApiOperation({ summary: "An organization's coins", operationId: 'listOrganizationCoins' })
+  @ApiOkResponse({ type: CoinListDto })
+  @ApiNotFoundResponse({
+    description: 'exception.organization.not_found: no such organization, or not one the caller may see',
+    type: ErrorResponseDto,
+  })
+  async ofOrganization(
+    @UuidParam('organizationId') organizationId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CoinListDto> {
+    return { status: 'ok', message: 'OK', coins: await this.coins.ofOrganization(principal, organizationId) };
   }
 
   /** Staff search over every organization's coins, technical coins included. */

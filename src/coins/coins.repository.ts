@@ -132,4 +132,9 @@ export class CoinsRepository {
   async close(serial: string): Promise<void> {
     await this.db.query('UPDATE coins SET active = false, main = false, closed_at = now(), updated_at = now() WHERE serial = $1', [serial]);
   }
+
+  async organizationExists(id: string): Promise<boolean> {
+    const [{ found }] = await this.db.query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM organizations WHERE id = $1) AS found`, [id]);
+    return found;
+  }
 }

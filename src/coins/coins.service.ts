@@ -52,6 +52,13 @@ export class CoinsService {
     return (await this.coins.ofOrganization(principal.organizationId)).map(toCoin);
   }
 
+  /** An organization's coins: for its members, or staff with COIN_VIEWER; anyone else a 404 (as for no such organization). */
+  async ofOrganization(principal: Principal, organizationId: string): Promise<CoinDto[]> {
+    const allowed = principal.organizationId === organizationId || principal.permissions.has('COIN_VIEWER');
+    if (!allowed || !(await this.coins.organizationExists(organizationId))) throw new ApiError('exception.organization.not_found');
+    return (await this.coins.ofOrganization(organizationId)).map(toCoin);
+  }
+
   /** Staff search over every coin, technical ones included. */
   async view(dto: CoinViewDto): Promise<Page<StaffCoinDto>> {
     const pageSize = dto.pageSize ?? 20;

@@ -157,6 +157,21 @@ export const ERRORS = {
     message: 'The webhook URL is refused: it must be https and must not resolve to a private, loopback or link-local address',
   },
   'exception.webhook.event_forbidden': { status: 403, message: "Only the operator's staff may subscribe to this event" },
+  // People (issue 16)
+  'exception.profile.not_found': { status: 404, message: 'No such profile' },
+  'exception.identification.unchanged': { status: 409, message: 'The identification already has this status' },
+  'exception.reset_identification_request.not_found': { status: 404, message: 'No such identification reset request' },
+  'exception.reset_identification_request.not_approved': {
+    status: 409,
+    message: 'Only an approved identification can be reset',
+  },
+  'exception.reset_identification_request.pending': { status: 409, message: 'The user already has a pending identification reset request' },
+  'exception.reset_identification_request.decided': { status: 409, message: 'The identification reset request is already decided' },
+  'exception.contact.not_found': { status: 404, message: 'No such contact' },
+  'exception.contact.duplicate': { status: 409, message: 'A contact with this phone number or e-mail is already in your contact book' },
+  'exception.contact.no_coin': { status: 404, message: 'The contact is no registered user with an open main coin of this currency' },
+  'exception.user_action.not_found': { status: 404, message: 'No such user action' },
+  'exception.user_action.not_reversible': { status: 409, message: 'This action moved no money that can be reversed' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

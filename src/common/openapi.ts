@@ -8,7 +8,7 @@ const json = (description: string) => ({ description, content: { 'application/js
 /** Tags in the document's order, with what each groups. */
 export const TAGS: Record<string, string> = {
   authorization: 'Logging in and out, password changes, sessions',
-  profiles: 'The caller',
+  profiles: "Profiles: the caller's own, any user's for staff; identification and requests to reset it",
   users: 'Users, their memberships, holds and releases (staff)',
   currencies: 'Currencies and their fraction',
   issuers: 'Issuers of currencies',
@@ -29,6 +29,9 @@ export const TAGS: Record<string, string> = {
   webhooks: 'Signed webhooks: endpoints an organization registers, their deliveries, redelivery',
   statements: 'Coin statements: entries with running balances, as JSON or streamed CSV',
   dashboard: "The operator's dashboard: volumes per day and currency, open holds, failed logins, webhook failures",
+  'contact-book': "The caller's contacts: by phone, e-mail or coin; the coin to pay one in a currency",
+  organizations: 'Organizations: members read their own, staff any',
+  'user-actions': 'The user action log (staff): every action, the objects it touched, reversal, the hash chain check',
 };
 
 /** A decimal amount a request may send as a string (a JSON number is accepted too). */

@@ -21,6 +21,20 @@ export interface NamedOrganization {
   created_at: Date;
 }
 
+export interface OrganizationRecordRow {
+  id: string;
+  type: OrganizationType;
+  name: string;
+  identification_status: string;
+  contract_id: string;
+  person_type: string;
+  email: string | null;
+  phone_number: string | null;
+  created_at: Date;
+}
+
+const RECORD_COLUMNS = 'id, type, name, identification_status, contract_id, person_type, email, phone_number, created_at';
+
 @Injectable()
 export class OrganizationsRepository {
   constructor(private readonly db: Database) {}
@@ -70,5 +84,33 @@ export class OrganizationsRepository {
       [contractId, exceptId],
     );
     return held;
+  }
+
+  /** One organization as staff read it. */
+  async record(id: string): Promise<OrganizationRecordRow | undefined> {
+    const [row] = await this.db.query<OrganizationRecordRow>(`SELECT ${RECORD_COLUMNS} FROM organizations WHERE id = $1`, [id]);
+    return row;
+  }
+
+  /** A page of organizations by name, with the filters given. */
+  async search(
+    filter: { types?: string[]; identificationStatuses?: string[]; name?: string; ids?: string[] },
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; rows: OrganizationRecordRow[] }> {
+    const where: string[] = [`type <> 'system'`];
+    const params: unknown[] = [];
+    if (filter.types?.length) where.push(`type = ANY($${params.push(filter.types)}::text[])`);
+    if (filter.identificationStatuses?.length)
+      where.push(`identification_status = ANY($${params.push(filter.identificationStatuses)}::text[])`);
+    if (filter.name) where.push(`name ILIKE $${params.push(`%${filter.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
+    if (filter.ids) where.push(`id = ANY($${params.push(filter.ids)}::uuid[])`);
+    const clause = `WHERE ${where.join(' AND ')}`;
+    const count = await this.db.countRows(`FROM organizations ${clause}`, params);
+    const rows = await this.db.query<OrganizationRecordRow>(
+      `SELECT ${RECORD_COLUMNS} FROM organizations ${clause} ORDER BY name, id LIMIT ${limit} OFFSET ${offset}`,
+      params,
+    );
+    return { total: count.total, rows };
   }
 }

@@ -1,6 +1,26 @@
 import { Injectable } from '@nestjs/common';
+import type { OrganizationRecordDto, OrganizationFilterDto } from './dto/organization.dto';
 import type { OrganizationType } from './organization.types';
-import { NamedOrganization, OrganizationContact, OrganizationRow, OrganizationsRepository } from './organizations.repository';
+import {
+  NamedOrganization,
+  OrganizationContact,
+  OrganizationRecordRow,
+  OrganizationRow,
+  OrganizationsRepository,
+} from './organizations.repository';
+
+function toRecord(row: OrganizationRecordRow): OrganizationRecordDto {
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    identificationStatus: row.identification_status,
+    contract_info: { id: row.contract_id, personType: row.person_type },
+    email: row.email,
+    phoneNumber: row.phone_number,
+    createdAt: row.created_at.toISOString(),
+  };
+}
 
 export type { NamedOrganization } from './organizations.repository';
 
@@ -35,5 +55,21 @@ export class OrganizationsService {
 
   contractHeldByAnother(contractId: string, exceptId: string): Promise<boolean> {
     return this.organizations.contractHeldByAnother(contractId, exceptId);
+  }
+
+  /** One organization as staff read it (never the system organization). */
+  async record(id: string): Promise<OrganizationRecordDto | undefined> {
+    const row = await this.organizations.record(id);
+    return row && row.type !== 'system' ? toRecord(row) : undefined;
+  }
+
+  /** A page of organizations by name (never the system organization), optionally only `ids`. */
+  async search(
+    filter: OrganizationFilterDto & { ids?: string[] },
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; records: OrganizationRecordDto[] }> {
+    const { total, rows } = await this.organizations.search(filter, offset, limit);
+    return { total, records: rows.map(toRecord) };
   }
 }

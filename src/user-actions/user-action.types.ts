@@ -17,7 +17,13 @@ export type UserActionKind =
   | 'bank_withdrawal_declined'
   | 'cash_desk_operation_confirmed'
   | 'cash_desk_operation_completed'
-  | 'cash_desk_operation_declined';
+  | 'cash_desk_operation_declined'
+  | 'profile_changed'
+  | 'identification_changed'
+  | 'identification_reset_requested'
+  | 'identification_reset_approved'
+  | 'identification_reset_declined'
+  | 'user_action_reversed';
 
 export interface UserAction {
   /** The user the action is about (null for a failed login under an unknown login). */

@@ -1,4 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { PageDto, PageRequestDto } from '../../common/paging.dto';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES, PERSON_TYPES } from '../organization.types';
 
 export class ContractInfoDto {
@@ -16,4 +19,62 @@ export class OrganizationRefDto {
   @ApiProperty({ enum: IDENTIFICATION_STATUSES })
   identificationStatus: string;
   contract_info: ContractInfoDto;
+}
+
+/** An organization as staff (or its members) read it. */
+export class OrganizationRecordDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ enum: ORGANIZATION_TYPES })
+  type: string;
+  name: string;
+  @ApiProperty({ enum: IDENTIFICATION_STATUSES })
+  identificationStatus: string;
+  contract_info: ContractInfoDto;
+  @ApiProperty({ type: String, nullable: true, format: 'email' })
+  email: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  phoneNumber: string | null;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class OrganizationResponseDto {
+  status: 'ok';
+  message: string;
+  organization: OrganizationRecordDto;
+}
+
+export class OrganizationFilterDto {
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @IsIn(ORGANIZATION_TYPES, { each: true })
+  @ApiPropertyOptional({ type: [String], enum: ORGANIZATION_TYPES })
+  types?: string[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(6)
+  @IsIn(IDENTIFICATION_STATUSES, { each: true })
+  @ApiPropertyOptional({ type: [String], enum: IDENTIFICATION_STATUSES })
+  identificationStatuses?: string[];
+
+  /** Organizations whose name contains this text (case-insensitive). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  name?: string;
+}
+
+export class OrganizationViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => OrganizationFilterDto)
+  filter?: OrganizationFilterDto;
+}
+
+export class OrganizationPageDto extends PageDto {
+  records: OrganizationRecordDto[];
 }

@@ -19,7 +19,7 @@ import { IsPassword, UuidList } from '../../common/validators';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../organizations/organization.types';
 
 /** A phone number in international form: an optional `+` and 6 to 15 digits. */
-const PHONE = /^\+?[0-9]{6,15}$/;
+export const PHONE = /^\+?[0-9]{6,15}$/;
 
 export class CreateUserDto {
   /** 3 to 64 letters, digits and `. _ @ -`, usually an e-mail address or a phone number; stored lower-cased. */
