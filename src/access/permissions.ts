@@ -54,6 +54,7 @@ export const PERMISSIONS = {
   WEBHOOK_OWNER: "Register the organization's webhook endpoints, see their deliveries and send them again",
   ACTUATOR_METRICS_VIEWER: 'Scrape the Prometheus metrics',
   DASHBOARD_VIEWER: "See the operator's dashboard: volumes, open holds, failed logins, webhook failures",
+  COIN_STATEMENT_VIEWER: "See statements of the organization's own coins (of every coin with COIN_VIEWER)",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -99,6 +100,7 @@ const CUSTOMER: Permission[] = [
   'CASH_DESK_VIEWER',
   'CASH_DESK_CONFIRMER',
   'WEBHOOK_OWNER',
+  'COIN_STATEMENT_VIEWER',
 ];
 
 /** What every member of the operator's staff may read. */
@@ -113,6 +115,7 @@ const STAFF_READ: Permission[] = [
   'EXCHANGE_RATE_VIEWER',
   'BANK_CATALOG_VIEWER',
   'CASH_DESK_VIEWER',
+  'COIN_STATEMENT_VIEWER',
 ];
 
 /** The back office's money desk: bank top-ups and withdrawals decided, cash desk operations completed anywhere. */
@@ -212,6 +215,7 @@ export const OWN_ORGANIZATION_PERMISSIONS: ReadonlySet<Permission> = new Set<Per
   'BANK_ACCOUNT_OWNER',
   'CASH_DESK_CONFIRMER',
   'WEBHOOK_OWNER',
+  'COIN_STATEMENT_VIEWER',
 ]);
 
 /**
