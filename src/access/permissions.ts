@@ -61,6 +61,7 @@ export const PERMISSIONS = {
   ORGANIZATION_VIEWER: "See organizations and their coins: one's own, or any with USER_VIEWER (details) and COIN_VIEWER (coins)",
   USER_ACTION_REVERSER: 'Reverse what a recorded user action did (a money operation by its linked reversal)',
   AUDIT_CHECKER: 'Verify the hash chain of the user action log',
+  COIN_STATEMENT_VIEWER: "See statements of the organization's own coins (of every coin with COIN_VIEWER)",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -109,6 +110,7 @@ const CUSTOMER: Permission[] = [
   'PROFILE_OWNER',
   'CONTACT_BOOK_OWNER',
   'ORGANIZATION_VIEWER',
+  'COIN_STATEMENT_VIEWER',
 ];
 
 /** What every member of the operator's staff may read. */
@@ -126,6 +128,7 @@ const STAFF_READ: Permission[] = [
   'PROFILE_OWNER',
   'PROFILE_VIEWER',
   'ORGANIZATION_VIEWER',
+  'COIN_STATEMENT_VIEWER',
 ];
 
 /** Compliance: identification decided, reset requests approved or declined, the action log verified. */
@@ -233,6 +236,7 @@ export const OWN_ORGANIZATION_PERMISSIONS: ReadonlySet<Permission> = new Set<Per
   'WEBHOOK_OWNER',
   'PROFILE_OWNER',
   'CONTACT_BOOK_OWNER',
+  'COIN_STATEMENT_VIEWER',
 ]);
 
 /**

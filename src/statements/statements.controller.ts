@@ -17,10 +17,10 @@ export class StatementsController {
    * The coin's statement over [dateFrom, dateTo): opening balance, every ledger entry with its
    * operation, counterparty and running balance, closing balance. Streamed page by page, as JSON or
    * as CSV (`format=csv`: a header row, an `opening_balance` row, the entries, a `closing_balance` row).
-   * The coin's owners and staff with COIN_VIEWER only; anyone else gets a 404.
+   * The coin's organization, and staff with COIN_VIEWER; anyone else gets a 404.
    */
   @Get(':serial/statement')
-  @RequirePermissions()
+  @RequirePermissions('COIN_STATEMENT_VIEWER')
   @ApiOperation({ summary: "A coin's statement with running balances (JSON or CSV)", operationId: 'coinStatement' })
   @ApiParam({ name: 'serial', schema: { type: 'string', pattern: SERIAL_PATTERN.source } })
   @ApiExtraModels(StatementDto)

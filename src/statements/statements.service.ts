@@ -39,10 +39,10 @@ export interface Statement {
 export class StatementsService {
   constructor(private readonly statements: StatementsRepository) {}
 
-  /** The coin's owners (COIN_OWNER in its organization) and staff with COIN_VIEWER; anyone else gets a 404. */
+  /** The coin's organization (COIN_STATEMENT_VIEWER, checked by the route) and staff with COIN_VIEWER; anyone else gets a 404. */
   async statement(principal: Principal, serial: string, query: StatementQueryDto): Promise<Statement> {
     const coin = await this.statements.coin(serial);
-    const owner = coin?.organization_id === principal.organizationId && principal.permissions.has('COIN_OWNER');
+    const owner = coin?.organization_id === principal.organizationId;
     if (!coin || !(owner || principal.permissions.has('COIN_VIEWER'))) throw new ApiError('exception.coin.not_found', `No coin ${serial}`);
     const to = query.dateTo === undefined ? new Date().toISOString() : asInstant(query.dateTo);
     const from = query.dateFrom === undefined ? null : asInstant(query.dateFrom);

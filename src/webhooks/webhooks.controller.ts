@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import {
   ApiCreatedResponse,
-  ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -37,7 +36,6 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Register a webhook endpoint', operationId: 'createWebhook' })
   @ApiCreatedResponse({ type: WebhookSecretResponseDto })
   @ApiUnprocessableEntityResponse({ description: 'exception.webhook.url_refused: not https, or a private address', type: ErrorResponseDto })
-  @ApiForbiddenResponse({ description: 'exception.webhook.event_forbidden: user.on_hold is for staff only', type: ErrorResponseDto })
   async create(@Body() dto: CreateWebhookDto, @CurrentPrincipal() principal: Principal): Promise<WebhookSecretResponseDto> {
     return {
       status: 'ok',

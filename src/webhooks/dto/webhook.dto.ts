@@ -23,7 +23,7 @@ export class CreateWebhookDto {
   url: string;
 
   /** The event types to receive (`user.on_hold`: staff only). */
-  @ApiProperty({ enum: EVENT_TYPE_NAMES, isArray: true, example: ['operation.processed'] })
+  @ApiProperty({ enum: EVENT_TYPE_NAMES, isArray: true })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(EVENT_TYPE_NAMES.length)
