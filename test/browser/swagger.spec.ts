@@ -17,9 +17,24 @@ describe('browser: Swagger UI', () => {
     await server?.stop();
   });
 
+  /**
+   * The block of an operation, scrolled into the page: Swagger UI 5 renders only the tag sections near the
+   * viewport (a virtualized list), so a block far from it is not in the DOM until the page scrolls to it.
+   */
+  async function reveal(page: Page, operationId: string): Promise<Locator> {
+    const block = page.locator(`[id$="-${operationId}"].opblock`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (let step = 0; step < 60 && (await block.count()) === 0; step++) {
+      await page.evaluate(() => window.scrollBy(0, 300));
+      await page.waitForTimeout(100);
+    }
+    await block.scrollIntoViewIfNeeded();
+    return block;
+  }
+
   /** Expands an operation, presses Try it out, optionally types the body, runs it; answers the block. */
   async function execute(page: Page, operationId: string, body?: unknown): Promise<Locator> {
-    const block = page.locator(`[id$="-${operationId}"].opblock`);
+    const block = await reveal(page, operationId);
     await block.locator('.opblock-summary').first().click();
     await block.getByRole('button', { name: 'Try it out' }).click();
     if (body !== undefined) await block.locator('textarea.body-param__text').fill(JSON.stringify(body));
@@ -64,7 +79,7 @@ describe('browser: Swagger UI', () => {
       await modal.getByRole('button', { name: 'Close' }).click();
       await modal.waitFor({ state: 'hidden' });
 
-      const profile = page.locator('[id$="-getMyProfile"].opblock');
+      const profile = await reveal(page, 'getMyProfile');
       await profile.getByRole('button', { name: 'Execute' }).click();
       await profile.locator('.live-responses-table tr.response .response-col_status').filter({ hasText: '200' }).waitFor();
       const my = await responseOf(profile);
@@ -74,7 +89,7 @@ describe('browser: Swagger UI', () => {
       expect(await profile.locator('.curl-command').innerText()).toContain('Authorization: Bearer');
       await page.locator('.scheme-container').scrollIntoViewIfNeeded();
       await screenshot(page, 'swagger-authorized', false);
-      await profile.locator('.live-responses-table').scrollIntoViewIfNeeded();
+      await (await reveal(page, 'getMyProfile')).locator('.live-responses-table').scrollIntoViewIfNeeded();
       await screenshot(page, 'swagger-guarded-call', false);
       // Swagger UI works under its Content-Security-Policy: no violation, no script error.
       expect(problems).toEqual([]);
