@@ -23,9 +23,9 @@ describe('browser: Swagger UI', () => {
    */
   async function reveal(page: Page, operationId: string): Promise<Locator> {
     const block = page.locator(`[id$="-${operationId}"].opblock`);
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate('window.scrollTo(0, 0)');
     for (let step = 0; step < 60 && (await block.count()) === 0; step++) {
-      await page.evaluate(() => window.scrollBy(0, 300));
+      await page.evaluate('window.scrollBy(0, 300)');
       await page.waitForTimeout(100);
     }
     await block.scrollIntoViewIfNeeded();
