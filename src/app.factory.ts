@@ -78,7 +78,9 @@ export async function createApp(config: AppConfig, databaseUrl: string, logStrea
   const fastify = adapter.getInstance();
   // JSON only: any other body type is a 415, not a string handed to the validators.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => {
+  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
+    // Kept for the routes that check a signature over the exact body (gate provider callbacks).
+    (request as typeof request & { rawBody?: string }).rawBody = body as string;
     try {
       done(null, parseJsonBody(body as string));
     } catch (error) {

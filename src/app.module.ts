@@ -29,6 +29,7 @@ import { ProfilesModule } from './profiles/profiles.module';
 import { ContactBookModule } from './contact-book/contact-book.module';
 import { OrganizationViewsModule } from './organization-views/organization-views.module';
 import { AuditModule } from './audit/audit.module';
+import { GatesModule } from './gates/gates.module';
 import { ReportingModule } from './reporting/reporting.module';
 import { SmartCardsModule } from './smart-cards/smart-cards.module';
 import { TransactionCategoriesModule } from './transaction-categories/transaction-categories.module';
@@ -103,6 +104,7 @@ export class AppModule {
         ContactBookModule,
         OrganizationViewsModule,
         AuditModule,
+        GatesModule,
         CurrenciesModule,
         CoinsModule,
         TransfersModule,

@@ -23,6 +23,7 @@ const LAYERS: Record<string, number> = {
   actuator: 7,
   audit: 7,
   'contact-book': 7,
+  gates: 7,
   'organization-views': 7,
   auth: 7,
   'bank-accounts': 7,

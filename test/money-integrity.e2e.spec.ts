@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Actor } from './helpers/actors';
 import { aFee, percent } from './helpers/commissions';
 import { aRate, exchange, fundReserve, sumsPerCurrency } from './helpers/exchange';
@@ -409,6 +410,159 @@ describe('money only moves: exchanges, vouchers and card payments (issue 13)', (
     });
     // Per currency, every coin's balance sums to zero: the settlement coins hold what the bank top-ups brought in.
     for (const total of Object.values(await sumsPerCurrency(server))) expect(new Dec(total).isZero()).toBe(true);
+    await expectBalancedLedger(server, admin);
+  });
+});
+
+/**
+ * The money-integrity property with gate payments in the mix (issue 14): payments that succeed, fail, or wait for a
+ * signed callback (sent twice), with fees by a provider rule, in parallel with transfers. Once every gate
+ * transaction is finished, each coin's balance is the sum of its entries and its held amount the sum of its open
+ * holds, no hold is left open, client and system balances sum to zero, and every payer paid exactly amount + fee
+ * for each processed payment and nothing for the failed ones.
+ */
+describe('money integrity with gate payments in the mix (issue 14)', () => {
+  const world = moneyWorld({ env: { GATE_RECONCILE_SECONDS: '0' } });
+  const secret = 'integrity-provider-secret-01';
+
+  it('keeps every balance equal to its entries, with payments processed, failed and called back in parallel', async () => {
+    const { server, admin } = world;
+    const provider = (
+      await server.request('POST', '/api/v1/gate-providers', {
+        token: admin,
+        body: { name: 'Integrity biller', type: 'billing', settings: { secret, failAbove: '40.00', asyncAbove: '30.00', latencyMs: 20 } },
+      })
+    ).body.gateProvider;
+    const product = (
+      await server.request('POST', '/api/v1/gate/products', {
+        token: admin,
+        body: { gateProviderId: provider.id, name: 'Anything', currency: world.currency.code, minAmount: '0.01', maxAmount: '100.00' },
+      })
+    ).body.product;
+    const profile = (
+      await server.request('POST', `/api/v1/contracts/00000000-0000-4000-8000-000000000101/gate-commission-profiles`, {
+        token: admin,
+        body: { gateProviderId: provider.id },
+      })
+    ).body.profile;
+    await server.request(
+      'POST',
+      `/api/v1/contracts/00000000-0000-4000-8000-000000000101/gate-commission-profiles/${profile.id}/commission-provider-rule`,
+      {
+        token: admin,
+        body: {
+          type: 'fixed_and_percent',
+          valuePercent: '1.5',
+          valueFixed: '0.10',
+          beginDate: '2026-01-01T00:00:00Z',
+          endDate: '2030-01-01T00:00:00Z',
+          collector: 'operator',
+        },
+      },
+    );
+    const people: { actor: Actor; coin: CoinBody }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const actor = await world.user();
+      people.push({ actor, coin: await world.coin(actor, '200.00') });
+    }
+    const random = generator(SEED + 14);
+    const started: { id: string; payer: string; token: string }[] = [];
+    const amount = () => `${1 + Math.floor(random() * 45)}.${String(Math.floor(random() * 100)).padStart(2, '0')}`;
+    for (let batch = 0; batch < 4; batch++) {
+      await Promise.all(
+        Array.from({ length: 12 }, async () => {
+          const p = people[Math.floor(random() * people.length)];
+          const q = people[Math.floor(random() * people.length)];
+          if (random() < 0.6) {
+            const answer = await server.request('POST', '/api/v1/gate/transactions', {
+              token: p.actor.token,
+              body: { productId: product.id, coinSerial: p.coin.serial, amount: amount(), type: 'payment' },
+            });
+            expect([201, 409]).toContain(answer.status);
+            if (answer.status === 201) started.push({ id: answer.body.transaction.id, payer: p.coin.serial, token: p.actor.token });
+          } else {
+            const answer = await server.request('POST', '/api/v1/transfers', {
+              token: p.actor.token,
+              body: { paymentTool: { type: 'COIN', srcValue: p.coin.serial, destValue: q.coin.serial }, amount: amount() },
+            });
+            expect([201, 400, 409]).toContain(answer.status);
+          }
+        }),
+      );
+    }
+    // Every payment waiting for its callback gets it, twice; then all are finished.
+    const final = async () =>
+      Promise.all(
+        started.map(async (s) => (await server.request('GET', `/api/v1/gate/transactions/${s.id}`, { token: s.token })).body.transaction),
+      );
+    for (let round = 0; round < 100; round++) {
+      const all = await final();
+      const waiting = all.filter((t) => t.status === 'pending' && t.providerReference);
+      for (const t of waiting) {
+        const body = JSON.stringify({ reference: t.providerReference, status: 'processed' });
+        const signature = createHmac('sha256', secret).update(body).digest('hex');
+        for (let i = 0; i < 2; i++) {
+          const answer = await server.request('POST', `/api/v1/gate/callbacks/${provider.id}`, {
+            rawBody: body,
+            headers: { 'content-type': 'application/json', 'x-gate-signature': signature },
+          });
+          expect(answer.status).toBe(200);
+        }
+      }
+      if (all.every((t) => t.status === 'processed' || t.status === 'failure')) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const transactions = await final();
+    const outcomes = transactions.reduce<Record<string, number>>((o, t) => ({ ...o, [t.status]: (o[t.status] ?? 0) + 1 }), {});
+    expect({
+      outcomes,
+      processed: (outcomes.processed ?? 0) > 3,
+      failure: (outcomes.failure ?? 0) > 0,
+      open: transactions.length - (outcomes.processed ?? 0) - (outcomes.failure ?? 0),
+    }).toMatchObject({
+      processed: true,
+      failure: true,
+      open: 0,
+    });
+    const db = world.raw.db;
+    // What each processed payment's operation moved is exactly its amount + fee, out of its payer.
+    for (const t of transactions) {
+      const legs = (
+        await db.query(`SELECT coin_serial::text AS coin, amount::text AS amount FROM ledger_entries WHERE operation_id = $1`, [
+          t.operationId,
+        ])
+      ).rows;
+      const paid = legs.filter((l) => l.coin === t.coinSerial).reduce((s, l) => s.plus(l.amount), new Dec(0));
+      expect({ id: t.id, paid: paid.negated().toFixed(2) }).toEqual({
+        id: t.id,
+        paid: t.status === 'processed' ? new Dec(String(t.amount)).plus(String(t.commission)).toFixed(2) : '0.00',
+      });
+    }
+    const coins = (
+      await db.query(
+        `SELECT c.serial::text AS serial, c.balance::text AS balance, c.held::text AS held,
+                COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.coin_serial = c.serial), 0)::text AS entries,
+                COALESCE((SELECT sum(amount) FROM holds h WHERE h.coin_serial = c.serial AND h.status = 'open'), 0)::text AS holds
+           FROM coins c WHERE c.currency_id = $1`,
+        [world.currency.id],
+      )
+    ).rows;
+    let total = new Dec(0);
+    for (const c of coins) {
+      total = total.plus(c.balance);
+      expect({
+        serial: c.serial,
+        entries: new Dec(c.entries).eq(c.balance),
+        held: new Dec(c.held).toFixed(2),
+        holds: new Dec(c.holds).toFixed(2),
+      }).toEqual({
+        serial: c.serial,
+        entries: true,
+        held: '0.00',
+        holds: '0.00',
+      });
+    }
+    expect(total.toFixed(2)).toBe('0.00');
     await expectBalancedLedger(server, admin);
   });
 });

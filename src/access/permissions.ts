@@ -62,6 +62,11 @@ export const PERMISSIONS = {
   USER_ACTION_REVERSER: 'Reverse what a recorded user action did (a money operation by its linked reversal)',
   AUDIT_CHECKER: 'Verify the hash chain of the user action log',
   COIN_STATEMENT_VIEWER: "See statements of the organization's own coins (of every coin with COIN_VIEWER)",
+  GATE_PROVIDER_MANAGER: 'Add gate providers and change their settings',
+  GATE_PROVIDER_VIEWER: 'See gate providers and all their products',
+  GATE_PRODUCT_MANAGER: 'Add gate products',
+  GATE_TRANSACTION_CREATOR: "See the gate products on sale and pay through a gate from the organization's own coins",
+  GATE_TRANSACTION_VIEWER: "See the organization's gate transactions (every one with TRANSACTION_AUDITOR)",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -111,6 +116,8 @@ const CUSTOMER: Permission[] = [
   'CONTACT_BOOK_OWNER',
   'ORGANIZATION_VIEWER',
   'COIN_STATEMENT_VIEWER',
+  'GATE_TRANSACTION_CREATOR',
+  'GATE_TRANSACTION_VIEWER',
 ];
 
 /** What every member of the operator's staff may read. */
@@ -129,6 +136,8 @@ const STAFF_READ: Permission[] = [
   'PROFILE_VIEWER',
   'ORGANIZATION_VIEWER',
   'COIN_STATEMENT_VIEWER',
+  'GATE_PROVIDER_VIEWER',
+  'GATE_TRANSACTION_VIEWER',
 ];
 
 /** Compliance: identification decided, reset requests approved or declined, the action log verified. */
@@ -172,6 +181,8 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
     ...OPERATIONS,
     ...COMPLIANCE,
     'USER_ACTION_REVERSER',
+    'GATE_PROVIDER_MANAGER',
+    'GATE_PRODUCT_MANAGER',
   ],
   cfo: [
     ...STAFF_READ,
@@ -237,6 +248,7 @@ export const OWN_ORGANIZATION_PERMISSIONS: ReadonlySet<Permission> = new Set<Per
   'PROFILE_OWNER',
   'CONTACT_BOOK_OWNER',
   'COIN_STATEMENT_VIEWER',
+  'GATE_TRANSACTION_CREATOR',
 ]);
 
 /**

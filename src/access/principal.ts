@@ -23,7 +23,11 @@ export interface Principal {
 }
 
 /** A request after the guard: the principal is there on every guarded route. */
-export type ApiRequest = FastifyRequest & { principal?: Principal };
+export type ApiRequest = FastifyRequest & {
+  principal?: Principal;
+  /** The JSON body as it arrived (set by the body parser), for signatures computed over the exact bytes. */
+  rawBody?: string;
+};
 
 /** The property Passport attaches the principal to. */
 export const PRINCIPAL_PROPERTY = 'principal';

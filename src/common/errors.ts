@@ -172,6 +172,19 @@ export const ERRORS = {
   'exception.contact.no_coin': { status: 404, message: 'The contact is no registered user with an open main coin of this currency' },
   'exception.user_action.not_found': { status: 404, message: 'No such user action' },
   'exception.user_action.not_reversible': { status: 409, message: 'This action moved no money that can be reversed' },
+  // Payment gates (issue 14)
+  'exception.gate_provider.not_found': { status: 404, message: 'No such gate provider' },
+  'exception.gate_provider.name_taken': { status: 409, message: 'A gate provider with this name exists' },
+  'exception.gate_product.not_found': { status: 404, message: 'No such gate product on sale' },
+  'exception.gate_product.name_taken': { status: 409, message: 'The provider already has a product with this name' },
+  'exception.gate_transaction.not_found': { status: 404, message: 'No such gate transaction' },
+  'exception.gate_transaction.finished': { status: 409, message: 'The gate transaction is already finished' },
+  'exception.gate.signature_invalid': { status: 401, message: 'The callback is not signed with the provider’s secret' },
+  'exception.gate_commission_profile.not_found': { status: 404, message: 'No such gate commission profile' },
+  'exception.gate_commission_profile.exists': {
+    status: 409,
+    message: 'The contract already has a gate commission profile for this provider',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

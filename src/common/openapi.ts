@@ -32,6 +32,10 @@ export const TAGS: Record<string, string> = {
   'contact-book': "The caller's contacts: by phone, e-mail or coin; the coin to pay one in a currency",
   organizations: 'Organizations: members read their own, staff any',
   'user-actions': 'The user action log (staff): every action, the objects it touched, reversal, the hash chain check',
+  'gate-providers': 'Outside payment providers (staff): a built-in simulated provider, its settings and callback secret',
+  'gate-products': 'What is sold through a gate: name, currency, amount range, the fields a payer fills in',
+  'gate-transactions': 'Payments through a gate: held, sent to the provider after commit, settled or released; provider callbacks',
+  'gate-commissions': "A contract's gate commissions: provider rules (endDate mandatory) and product rules",
 };
 
 /** A decimal amount a request may send as a string (a JSON number is accepted too). */

@@ -35,6 +35,8 @@ export interface AppConfig {
   corsOrigins: string[];
   /** How often each instance returns the money of expired vouchers to their creators; 0: never (staff call POST /vouchers/expire-due). */
   voucherExpirySweepSeconds: number;
+  /** How often each instance asks providers about gate transactions they have not finished (after a crash, a lost callback); 0: never. */
+  gateReconcileSeconds: number;
   /** The largest CSV file `POST /bank-catalog/import` reads; a larger one is a 413. */
   bankCatalogImportMaxBytes: number;
   /** Webhooks (issue 17): plain http URLs allowed (WEBHOOK_ALLOW_HTTP); private, loopback and link-local addresses allowed (WEBHOOK_ALLOW_PRIVATE). */
@@ -174,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     voucherExpirySweepSeconds: int(env, 'VOUCHER_EXPIRY_SWEEP_SECONDS', 60, 0, 24 * 3600),
+    gateReconcileSeconds: int(env, 'GATE_RECONCILE_SECONDS', 30, 0, 24 * 3600),
     bankCatalogImportMaxBytes: int(env, 'BANK_CATALOG_IMPORT_MAX_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024),
     webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),

@@ -2,7 +2,7 @@ import type { Money } from '../common/money';
 import type { OperationStatus, OperationType } from './operation-types';
 
 /** Technical coins of the operator's `system` organization, one of each kind per issuer. */
-export type SystemCoinKind = 'bank_settlement' | 'commission' | 'cash_desk' | 'exchange_reserve' | 'voucher_reserve';
+export type SystemCoinKind = 'bank_settlement' | 'commission' | 'cash_desk' | 'exchange_reserve' | 'voucher_reserve' | 'gate_settlement';
 
 /** A coin as the kernel locked it (`SELECT … FOR UPDATE`), with its issuer's and currency's state. */
 export interface LockedCoin {

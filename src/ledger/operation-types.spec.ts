@@ -18,7 +18,15 @@ describe('operation flows and types: one list', () => {
 
   it('gives an operation type that is a flow the flow’s name and description; the others carry no fee', () => {
     const priced = OPERATION_TYPE_NAMES.filter((t) => flowOfType(t) !== null);
-    expect(priced).toEqual(['client_transaction_transfer', 'bank_topup', 'bank_withdrawal', 'cash_in', 'cash_out', 'exchange']);
+    expect(priced).toEqual([
+      'client_transaction_transfer',
+      'bank_topup',
+      'bank_withdrawal',
+      'cash_in',
+      'cash_out',
+      'exchange',
+      'gate_payment',
+    ]);
     for (const type of priced) expect(OPERATION_TYPES[type]).toBe(OPERATION_FLOWS[flowOfType(type)!]);
     expect(flowOfType('reversal')).toBeNull();
     expect(flowOfType('coin_closure')).toBeNull();

@@ -42,6 +42,7 @@ export const OPERATION_TYPES = {
   voucher_redeem: "A prepaid voucher is redeemed: the voucher reserve credits the redeemer's client coin",
   voucher_refund: "A blocked or expired voucher's amount goes back from the voucher reserve to its creator's coin",
   card_payment: 'A transfer paid with a smart card: the card’s coin pays another client coin (priced as client_transaction_transfer)',
+  gate_payment: OPERATION_FLOWS.gate_payment,
 } as const satisfies Record<string, string>;
 
 export type OperationType = keyof typeof OPERATION_TYPES;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { Money, parseAmount, scaleOf } from '../common/money';
 import { calculationOf } from '../commissions/calculation';
-import { CommissionsService, Quote } from '../commissions/commissions.service';
+import { CommissionsService, Pricing, Quote } from '../commissions/commissions.service';
 import type { CalculationDto } from '../commissions/dto/calculation.dto';
 import { commissionDetails } from '../commissions/fee';
 import type { OperationDto } from '../ledger/dto/operation.dto';
@@ -10,7 +10,7 @@ import type { Leg, LockedCoin } from '../ledger/ledger.types';
 import { LedgerService } from '../ledger/ledger.service';
 
 /** The flows that hold money on a request and move it on a decision. */
-export type HeldFlow = 'bank_withdrawal' | 'cash_in' | 'cash_out';
+export type HeldFlow = 'bank_withdrawal' | 'cash_in' | 'cash_out' | 'gate_payment';
 
 /** A movement from a payer coin to a payee coin, priced by the flow's commission rule. */
 export interface Movement {
@@ -28,16 +28,23 @@ export interface Movement {
   description?: string | null;
   customInformation?: string | null;
   details?: Record<string, unknown>;
+  /** Terms priced elsewhere (a gate's own commission rules); else the flow's commission rule in force. */
+  pricing?: Pricing;
 }
 
 /** What a held operation keeps in its details, so its settlement moves exactly what was quoted and held. */
 interface HeldTerms {
   payeeAmount: string;
   commission: string;
+  /** The coin the fee goes to when it is not the issuer's commission coin (a gate provider collecting its own fee). */
+  collector?: string;
 }
 
 /** A decision on a held operation: accepted (captured and moved) or declined (released). */
-export type Decision = { accept: true; requestStatus?: string } | { accept: false; requestStatus?: string };
+export type Decision =
+  | { accept: true; requestStatus?: string }
+  /** `error`: refused outside the service (a provider), rather than `declined` by the operator. */
+  | { accept: false; requestStatus?: string; status?: 'declined' | 'error' };
 
 /**
  * Money that waits for a decision, shared by bank withdrawals and cash desk operations. A request
@@ -67,7 +74,7 @@ export class PendingOperationsService {
 
   /** Holds what the payer will pay: a `pending` operation whose hold the decision captures or releases. */
   async hold(movement: Movement): Promise<OperationDto> {
-    const pricing = await this.commissions.pricing(movement.type, ...movement.priceBy);
+    const pricing = movement.pricing ?? (await this.commissions.pricing(movement.type, ...movement.priceBy));
     // Only the payer is locked: its funds are held. The payee (a bank-settlement coin many requests
     // share) is read, and locked when the decision moves money to it.
     const payee = (await this.ledger.read([movement.payee])).get(movement.payee);
@@ -80,7 +87,11 @@ export class PendingOperationsService {
         movement.check(payer, payee);
         const amount = parseAmount(movement.amount, scaleOf(payer.fraction));
         const quote = await this.commissions.quote({ flow: movement.type, amount, payer, payee, pricing });
-        const terms: HeldTerms = { payeeAmount: quote.payeeAmount.toFixed(), commission: quote.commission.toFixed() };
+        const terms: HeldTerms = {
+          payeeAmount: quote.payeeAmount.toFixed(),
+          commission: quote.commission.toFixed(),
+          ...(movement.pricing?.collector ? { collector: movement.pricing.collector } : {}),
+        };
         return {
           legs: [],
           holds: [{ place: { coin: payer.serial, amount: quote.payerAmount } }],
@@ -127,7 +138,8 @@ export class PendingOperationsService {
     if (!held || !terms || !held.to_coin) throw decided();
     const payee = held.to_coin;
     const commission = new Money(terms.commission);
-    const collector = decision.accept && commission.gt(0) ? await this.ledger.systemCoin(held.issuer_id!, 'commission') : null;
+    const collector =
+      decision.accept && commission.gt(0) ? (terms.collector ?? (await this.ledger.systemCoin(held.issuer_id!, 'commission'))) : null;
     const posted = await this.ledger.execute({
       type,
       operationId,
@@ -140,7 +152,7 @@ export class PendingOperationsService {
           return {
             legs: [],
             holds: locked.holds.map((h) => ({ release: h.id })),
-            status: 'declined',
+            status: decision.status ?? 'declined',
             meta: { amount: new Money(operation.amount), requestStatus: decision.requestStatus ?? 'declined' },
           };
         }

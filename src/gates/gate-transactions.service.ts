@@ -1,0 +1,280 @@
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Principal } from '../access/principal';
+import { ApiError } from '../common/api-error';
+import { amountOf } from '../common/json-decimal';
+import { Money, parseAmount, scaleOf } from '../common/money';
+import { Page, pageOf, pageWindow } from '../common/paging.dto';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { UnitOfWork } from '../database/unit-of-work';
+import { LedgerService } from '../ledger/ledger.service';
+import { OutboxService } from '../outbox/outbox.service';
+import { PendingOperationsService } from '../pending-operations/pending-operations.service';
+import type { CreateGateTransactionDto, GateCallbackDto, GateTransactionDto, GateTransactionViewDto } from './dto/gates.dto';
+import { GateCommissionsService } from './gate-commissions.service';
+import { GateTransactionRow, GatesRepository, ProductField, ProductRow } from './gates.repository';
+import { GateProvider, ProviderOutcome, ProviderRequest, SimulatedProvider } from './providers';
+
+export function toTransaction(row: GateTransactionRow): GateTransactionDto {
+  const scale = scaleOf(row.fraction);
+  return {
+    id: row.id,
+    productId: row.product_id,
+    gateProviderId: row.gate_provider_id,
+    organizationId: row.organization_id,
+    coinSerial: row.coin_serial,
+    type: row.type,
+    amount: amountOf(row.amount, scale),
+    commission: amountOf(row.commission, scale),
+    currency: row.currency,
+    fields: row.fields,
+    status: row.status,
+    operationId: row.operation_id,
+    providerReference: row.provider_reference,
+    providerData: row.provider_data,
+    failureReason: row.failure_reason,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    finishedAt: row.finished_at ? row.finished_at.toISOString() : null,
+  };
+}
+
+/** The values of a product's fields, checked: required ones present, numbers numbers, enums one of their values, no others. */
+function checkFields(fields: ProductField[], given: Record<string, unknown>): Record<string, unknown> {
+  const known = new Map(fields.map((f) => [f.name, f]));
+  for (const name of Object.keys(given)) if (!known.has(name)) throw ApiError.invalid(`fields.${name}`, 'is not a field of this product');
+  for (const field of fields) {
+    const value = given[field.name];
+    if (value === undefined || value === null || value === '') {
+      if (field.required) throw ApiError.invalid(`fields.${field.name}`, 'is required by this product');
+      continue;
+    }
+    if (field.type === 'number' && (typeof value !== 'number' || !Number.isFinite(value))) {
+      throw ApiError.invalid(`fields.${field.name}`, 'must be a number');
+    }
+    if (field.type === 'string' && (typeof value !== 'string' || value.length > 200)) {
+      throw ApiError.invalid(`fields.${field.name}`, 'must be text of at most 200 characters');
+    }
+    if (field.type === 'enum' && !(typeof value === 'string' && field.values?.includes(value))) {
+      throw ApiError.invalid(`fields.${field.name}`, `must be one of ${(field.values ?? []).join(', ')}`);
+    }
+  }
+  return given;
+}
+
+/**
+ * Gate transactions. The payer's amount and fee are held by a pending operation in the request's transaction;
+ * the provider is called only after it commits (`UnitOfWork.afterCommit`), so a slow or hanging provider holds no
+ * connection and no lock. Its outcome — at once, by a signed callback, or found by the reconciler after a crash —
+ * settles the operation in place (the amount to the issuer's gate-settlement coin, the fee to its collector) or
+ * releases the hold; a repeated outcome changes nothing.
+ */
+@Injectable()
+export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(GateTransactionsService.name);
+  private readonly provider: GateProvider = new SimulatedProvider();
+  private timer?: NodeJS.Timeout;
+  private sweeping = false;
+
+  constructor(
+    private readonly gates: GatesRepository,
+    private readonly commissions: GateCommissionsService,
+    private readonly pending: PendingOperationsService,
+    private readonly ledger: LedgerService,
+    private readonly outbox: OutboxService,
+    private readonly uow: UnitOfWork,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    const seconds = this.config.gateReconcileSeconds;
+    if (seconds > 0) this.timer = setInterval(() => void this.reconcile(), seconds * 1000).unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  async create(principal: Principal, dto: CreateGateTransactionDto): Promise<GateTransactionDto> {
+    return this.uow.run(async () => {
+      const product = await this.gates.product(dto.productId);
+      if (!product || !product.active || !product.provider_active) throw new ApiError('exception.gate_product.not_found');
+      if ((dto.type === 'card_issue') !== (product.provider_type === 'card_issuing')) {
+        throw ApiError.invalid(
+          'type',
+          product.provider_type === 'card_issuing' ? 'must be card_issue for this product' : 'card_issue needs a card-issuing provider',
+        );
+      }
+      const fields = checkFields(product.fields, dto.fields ?? {});
+      const coin = (await this.ledger.read([dto.coinSerial])).get(dto.coinSerial);
+      if (!coin || coin.type !== 'client' || coin.organization_id !== principal.organizationId) {
+        throw new ApiError('exception.coin.not_found', `No coin ${dto.coinSerial}`);
+      }
+      if (coin.currency_id !== product.currency_id)
+        throw ApiError.invalid('coinSerial', `must hold ${product.currency}, the product's currency`);
+      const amount = parseAmount(dto.amount, scaleOf(coin.fraction));
+      if (amount.lt(new Money(product.min_amount)) || amount.gt(new Money(product.max_amount))) {
+        throw ApiError.invalid('amount', `must be from ${product.min_amount} to ${product.max_amount}`);
+      }
+      const settlement = await this.ledger.systemCoin(coin.issuer_id, 'gate_settlement');
+      const pricing = await this.commissions.pricing(
+        principal.organizationId,
+        product.gate_provider_id,
+        product.id,
+        coin.issuer_id,
+        settlement,
+      );
+      const operation = await this.pending.hold({
+        type: 'gate_payment',
+        payer: coin.serial,
+        payee: settlement,
+        priceBy: [coin.serial, null],
+        amount: dto.amount,
+        pricing,
+        check: (payer) => {
+          if (!payer.usable) throw new ApiError('exception.coin.inactive', `Coin ${payer.serial} is closed or inactive`);
+        },
+        description: `${product.provider_name}: ${product.name}`,
+        details: { gateProductId: product.id, gateProviderId: product.gate_provider_id },
+      });
+      const id = await this.gates.insertTransaction({
+        productId: product.id,
+        providerId: product.gate_provider_id,
+        organizationId: principal.organizationId,
+        coinSerial: coin.serial,
+        type: dto.type,
+        amount: amount.toFixed(),
+        commission: operation.commission.text,
+        fields,
+        operationId: operation.id,
+        createdBy: principal.userId,
+      });
+      // The provider is assigned now and called once this commits: never inside the transaction.
+      await this.gates.setStatus(id, 'provider_assigned');
+      this.uow.afterCommit(() => this.dispatch(id));
+      return toTransaction((await this.gates.transaction(id))!);
+    });
+  }
+
+  async get(principal: Principal, id: string): Promise<GateTransactionDto> {
+    const row = await this.gates.transaction(id);
+    if (!row || !this.sees(principal, row.organization_id)) throw new ApiError('exception.gate_transaction.not_found');
+    return toTransaction(row);
+  }
+
+  async view(principal: Principal, dto: GateTransactionViewDto): Promise<Page<GateTransactionDto>> {
+    const { offset, limit } = pageWindow(dto);
+    const organizationId = principal.permissions.has('TRANSACTION_AUDITOR') ? undefined : principal.organizationId;
+    const { total, rows } = await this.gates.transactions({ ...(dto.filter ?? {}), organizationId }, offset, limit);
+    return pageOf(dto, total, rows.map(toTransaction));
+  }
+
+  /**
+   * A provider's asynchronous outcome. Authenticated by the provider's secret: X-Gate-Signature is the hex
+   * HMAC-SHA256 of the raw body. Idempotent on the reference: a repeated outcome answers `applied: false`.
+   */
+  async callback(
+    providerId: string,
+    signature: string | undefined,
+    rawBody: string,
+    dto: GateCallbackDto,
+  ): Promise<{ applied: boolean; transaction: GateTransactionDto }> {
+    const provider = await this.gates.provider(providerId);
+    if (!provider) throw new ApiError('exception.gate_provider.not_found');
+    const expected = createHmac('sha256', provider.secret).update(rawBody, 'utf8').digest();
+    const given = Buffer.from(/^[0-9a-f]{64}$/i.test(signature ?? '') ? signature! : '', 'hex');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new ApiError('exception.gate.signature_invalid');
+    const row = await this.gates.transactionByReference(providerId, dto.reference);
+    if (!row) throw new ApiError('exception.gate_transaction.not_found');
+    const applied = await this.finish(row.id, {
+      status: dto.status,
+      providerReference: row.provider_reference ?? dto.reference,
+      ...(dto.reason ? { reason: dto.reason } : {}),
+    });
+    return { applied, transaction: toTransaction((await this.gates.transaction(row.id))!) };
+  }
+
+  /** Calls the provider for a transaction just committed (or found by the reconciler), outside any transaction. */
+  async dispatch(id: string): Promise<void> {
+    const row = await this.gates.transaction(id);
+    if (!row || (row.status !== 'provider_assigned' && row.status !== 'pending')) return;
+    if (row.status === 'provider_assigned') await this.uow.run(() => this.gates.setStatus(id, 'pending'));
+    let outcome: ProviderOutcome;
+    try {
+      outcome = await this.provider.pay(await this.requestOf(row));
+    } catch (error) {
+      // Unknown: the payment stays pending and the reconciler asks again.
+      this.logger.warn(`Gate provider call for ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    await this.finish(id, outcome);
+  }
+
+  /** Asks providers about transactions they have not finished (a crash between the call and its outcome, a lost callback). */
+  async reconcile(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      for (const id of await this.gates.unfinished(this.config.gateReconcileSeconds, 100)) {
+        const row = await this.gates.transaction(id);
+        if (!row) continue;
+        if (row.status === 'provider_assigned') {
+          await this.dispatch(id);
+          continue;
+        }
+        const outcome = await this.provider.status(await this.requestOf(row));
+        if (outcome.status === 'pending')
+          await this.uow.run(() => this.gates.setStatus(id, 'pending', { providerReference: outcome.providerReference }));
+        else await this.finish(id, outcome);
+      }
+    } catch (error) {
+      this.logger.error(`The gate reconciler failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  /** Applies a provider's outcome once: settles or releases the held operation. Answers whether it changed anything. */
+  private async finish(id: string, outcome: ProviderOutcome): Promise<boolean> {
+    if (outcome.status === 'pending') {
+      await this.uow.run(() => this.gates.setStatus(id, 'pending', { providerReference: outcome.providerReference }));
+      return false;
+    }
+    return this.uow.run(async () => {
+      const row = await this.gates.transaction(id, true);
+      if (!row || row.status === 'processed' || row.status === 'failure') return false;
+      const processed = outcome.status === 'processed';
+      await this.pending.settle(
+        row.operation_id!,
+        'gate_payment',
+        processed ? { accept: true, requestStatus: 'processed' } : { accept: false, status: 'error', requestStatus: 'failure' },
+        () => new ApiError('exception.gate_transaction.finished'),
+      );
+      await this.gates.setStatus(id, processed ? 'processed' : 'failure', {
+        providerReference: outcome.providerReference,
+        providerData: outcome.data ?? null,
+        failureReason: processed ? null : (outcome.reason ?? 'The provider refused the payment'),
+      });
+      const finished = toTransaction((await this.gates.transaction(id))!);
+      await this.outbox.emit('gate_transaction.finished', [row.organization_id], finished);
+      return true;
+    });
+  }
+
+  private async requestOf(row: GateTransactionRow): Promise<ProviderRequest> {
+    const [provider, product] = await Promise.all([this.gates.provider(row.gate_provider_id), this.gates.product(row.product_id)]);
+    return {
+      reference: row.id,
+      type: row.type,
+      amount: row.amount,
+      currency: row.currency,
+      productName: (product as ProductRow).name,
+      fields: row.fields,
+      settings: provider!.settings,
+    };
+  }
+
+  private sees(principal: Principal, organizationId: string): boolean {
+    return principal.organizationId === organizationId || principal.permissions.has('TRANSACTION_AUDITOR');
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { GateCommissionsController, GateProductsController, GateProvidersController, GateTransactionsController } from './gates.controller';
+import { GateCommissionsService } from './gate-commissions.service';
+import { GateTransactionsService } from './gate-transactions.service';
+import { GatesRepository } from './gates.repository';
+import { GatesService } from './gates.service';
+
+@Module({
+  controllers: [GateProvidersController, GateProductsController, GateTransactionsController, GateCommissionsController],
+  providers: [GatesRepository, GatesService, GateCommissionsService, GateTransactionsService],
+})
+export class GatesModule {}

@@ -1,0 +1,535 @@
+import { createHmac } from 'node:crypto';
+import { adminToken, aUser } from './helpers/actors';
+import { DEFAULT_CONTRACTS } from './helpers/commissions';
+import { aCoin, aCurrency, anIssuer, coinOf, expectBalancedLedger, expectError, expectStatus, fund } from './helpers/money';
+import { startServer, TestServer } from './helpers/server';
+import { moneyWorld } from './helpers/world';
+
+const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
+const SECRET = 'simulated-provider-secret-0001';
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() - started > ms) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const sign = (body: string, secret = SECRET) => createHmac('sha256', secret).update(body).digest('hex');
+
+/** Issue 14: gate providers, products, transactions through the simulated provider, provider and product commissions. */
+describe('payment gates (issue 14)', () => {
+  const world = moneyWorld({ env: { GATE_RECONCILE_SECONDS: '0' } });
+  const req = (method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) =>
+    world.server.request(method, `/api/v1${path}`, { token, headers, ...(body !== undefined ? { body } : {}) });
+
+  const aProvider = async (settings: Record<string, unknown> = {}, type = 'billing') => {
+    const created = await req('POST', '/gate-providers', world.admin, {
+      name: `Provider ${Math.random().toString(36).slice(2, 8)}`,
+      type,
+      settings: { secret: SECRET, ...settings },
+    });
+    expectStatus(created, 201);
+    return created.body.gateProvider;
+  };
+  const aProduct = async (gateProviderId: string, extra: Record<string, unknown> = {}) => {
+    const created = await req('POST', '/gate/products', world.admin, {
+      gateProviderId,
+      name: `Mobile top-up ${Math.random().toString(36).slice(2, 8)}`,
+      currency: world.currency.code,
+      minAmount: '1.00',
+      maxAmount: '500.00',
+      fields: [
+        { name: 'phone', type: 'string', required: true },
+        { name: 'plan', type: 'enum', required: false, values: ['basic', 'plus'] },
+      ],
+      ...extra,
+    });
+    expectStatus(created, 201);
+    return created.body.product;
+  };
+  const pay = (token: string, body: Record<string, unknown>, key?: string) =>
+    req('POST', '/gate/transactions', token, body, key ? { 'idempotency-key': key } : {});
+  const finished = (token: string, id: string) =>
+    until(
+      async () => (await req('GET', `/gate/transactions/${id}`, token)).body.transaction,
+      (t) => t.status === 'processed' || t.status === 'failure',
+    );
+
+  describe('providers and products', () => {
+    it('keeps settings, never answers the secret, and refuses empty settings (section 7)', async () => {
+      const provider = await aProvider({ latencyMs: 0 });
+      expect(provider).toMatchObject({ type: 'billing', active: true, hasSecret: true, settings: { latencyMs: 0 } });
+      expect(JSON.stringify(provider)).not.toContain(SECRET);
+      expectError(
+        await req('POST', '/gate-providers', world.admin, { name: provider.name, type: 'billing' }),
+        409,
+        'exception.gate_provider.name_taken',
+      );
+      expectError(await req('POST', '/gate-providers', world.admin, { name: 'X', type: 'bank' }), 400, 'exception.validation', 'type');
+      const got = await req('GET', `/gate-providers/${provider.id}`, world.admin);
+      expectStatus(got, 200);
+      expect(got.text).not.toContain(SECRET);
+      expect((await req('GET', '/gate-providers', world.admin)).body.records.map((p: { id: string }) => p.id)).toContain(provider.id);
+      expectError(await req('GET', `/gate-providers/${UNKNOWN}`, world.admin), 404, 'exception.gate_provider.not_found');
+
+      expectError(await req('PATCH', `/gate-providers/${provider.id}/settings`, world.admin, {}), 400, 'exception.validation', 'settings');
+      expectError(
+        await req('PATCH', `/gate-providers/${provider.id}/settings`, world.admin, { failureRate: 2 }),
+        400,
+        'exception.validation',
+        'failureRate',
+      );
+      const changed = await req('PATCH', `/gate-providers/${provider.id}/settings`, world.admin, {
+        failAbove: '100.00',
+        secret: 'another-secret-0000000002',
+      });
+      expectStatus(changed, 200);
+      expect(changed.body.gateProvider.settings).toEqual({ latencyMs: 0, failAbove: '100.00' });
+      expect(changed.text).not.toContain('another-secret');
+      expectError(
+        await req('PATCH', `/gate-providers/${UNKNOWN}/settings`, world.admin, { latencyMs: 1 }),
+        404,
+        'exception.gate_provider.not_found',
+      );
+      const alice = await world.user();
+      expectError(await req('POST', '/gate-providers', alice.token, { name: 'Mine', type: 'billing' }), 403);
+    });
+
+    it('requires minAmount and maxAmount (section 2.3) and shows the product name in all three views (section 4.3)', async () => {
+      const provider = await aProvider();
+      const base = { gateProviderId: provider.id, name: 'Electricity', currency: world.currency.code };
+      expectError(await req('POST', '/gate/products', world.admin, { ...base, maxAmount: '10' }), 400, 'exception.validation', 'minAmount');
+      expectError(await req('POST', '/gate/products', world.admin, { ...base, minAmount: '1' }), 400, 'exception.validation', 'maxAmount');
+      expectError(
+        await req('POST', '/gate/products', world.admin, { ...base, minAmount: '10', maxAmount: '5' }),
+        400,
+        'exception.validation',
+        'maxAmount',
+      );
+      expectError(
+        await req('POST', '/gate/products', world.admin, { ...base, minAmount: '1.001', maxAmount: '5' }),
+        400,
+        'exception.validation',
+        'minAmount',
+      );
+      expectError(
+        await req('POST', '/gate/products', world.admin, { ...base, gateProviderId: UNKNOWN, minAmount: '1', maxAmount: '5' }),
+        404,
+        'exception.gate_provider.not_found',
+      );
+      const product = await aProduct(provider.id, { name: 'Electricity' });
+      expect(product).toMatchObject({
+        name: 'Electricity',
+        gateProviderName: provider.name,
+        minAmount: '1.00',
+        maxAmount: '500.00',
+        active: true,
+      });
+      expectError(
+        await req('POST', '/gate/products', world.admin, { ...base, minAmount: '1', maxAmount: '5' }),
+        409,
+        'exception.gate_product.name_taken',
+      );
+      const hidden = await aProduct(provider.id, { name: 'Gas', active: false });
+
+      const alice = await world.user();
+      for (const [path, token] of [
+        ['/gate/products/available', alice.token],
+        [`/gate/products/gate-provider/${provider.id}/available`, alice.token],
+        [`/gate/products/gate-provider/${provider.id}/view`, world.admin],
+      ] as const) {
+        const list = await req('GET', path, token);
+        expectStatus(list, 200);
+        const mine = list.body.records.find((p: { id: string }) => p.id === product.id);
+        expect(mine).toMatchObject({ id: product.id, name: 'Electricity' });
+      }
+      expect(
+        (await req('GET', `/gate/products/gate-provider/${provider.id}/available`, alice.token)).body.records.map(
+          (p: { name: string }) => p.name,
+        ),
+      ).toEqual(['Electricity']);
+      expect(
+        (await req('GET', `/gate/products/gate-provider/${provider.id}/view`, world.admin)).body.records.map((p: { id: string }) => p.id),
+      ).toContain(hidden.id);
+      expectError(
+        await req('GET', `/gate/products/gate-provider/${UNKNOWN}/available`, alice.token),
+        404,
+        'exception.gate_provider.not_found',
+      );
+      expectError(await req('GET', `/gate/products/gate-provider/${provider.id}/view`, alice.token), 403);
+    });
+  });
+
+  describe('transactions through the simulated provider', () => {
+    it('runs a payment through every status: held, sent after commit, processed; money moves once', async () => {
+      const provider = await aProvider();
+      const product = await aProduct(provider.id);
+      const alice = await world.user();
+      const coin = await world.coin(alice, '100.00');
+      const started = await pay(
+        alice.token,
+        {
+          productId: product.id,
+          coinSerial: coin.serial,
+          amount: '25.00',
+          type: 'payment',
+          fields: { phone: '+37060000001', plan: 'plus' },
+        },
+        'gate-1',
+      );
+      expectStatus(started, 201);
+      expect(started.body.transaction).toMatchObject({
+        status: 'provider_assigned',
+        amount: '25.00',
+        commission: '0.00',
+        productId: product.id,
+        operationId: expect.any(String),
+      });
+      const replay = await pay(
+        alice.token,
+        {
+          productId: product.id,
+          coinSerial: coin.serial,
+          amount: '25.00',
+          type: 'payment',
+          fields: { phone: '+37060000001', plan: 'plus' },
+        },
+        'gate-1',
+      );
+      expect(replay.body.transaction.id).toBe(started.body.transaction.id);
+      const done = await finished(alice.token, started.body.transaction.id);
+      expect(done).toMatchObject({
+        status: 'processed',
+        providerReference: `sim-${started.body.transaction.id}`,
+        finishedAt: expect.any(String),
+      });
+      expect(await coinOf(world.server, alice.token, coin.serial)).toMatchObject({ amount: '75.00', heldAmount: '0.00' });
+      const operation = await req('GET', `/transactions/${done.operationId}`, alice.token);
+      expect(operation.body.process).toMatchObject({ type: 'gate_payment', status: 'processed' });
+      const view = await req('POST', '/gate/transactions/view', alice.token, { filter: { statuses: ['processed'] } });
+      expect(view.body.records.map((t: { id: string }) => t.id)).toEqual([done.id]);
+      const bob = await world.user();
+      expectError(await req('GET', `/gate/transactions/${done.id}`, bob.token), 404, 'exception.gate_transaction.not_found');
+      expect((await req('POST', '/gate/transactions/view', bob.token, {})).body.records).toEqual([]);
+      await expectBalancedLedger(world.server, world.admin);
+    });
+
+    it('releases the hold when the provider refuses (failure)', async () => {
+      const provider = await aProvider({ failAbove: '100.00' });
+      const product = await aProduct(provider.id);
+      const alice = await world.user();
+      const coin = await world.coin(alice, '300.00');
+      const started = await pay(alice.token, {
+        productId: product.id,
+        coinSerial: coin.serial,
+        amount: '150.00',
+        type: 'payment',
+        fields: { phone: '1' },
+      });
+      expectStatus(started, 201);
+      const done = await finished(alice.token, started.body.transaction.id);
+      expect(done).toMatchObject({ status: 'failure', failureReason: expect.stringContaining('100.00') });
+      expect(await coinOf(world.server, alice.token, coin.serial)).toMatchObject({
+        amount: '300.00',
+        heldAmount: '0.00',
+        availableAmount: '300.00',
+      });
+      expect((await req('GET', `/transactions/${done.operationId}`, alice.token)).body.process.status).toBe('error');
+    });
+
+    it('takes an asynchronous outcome by a signed callback, applied once however often it comes', async () => {
+      const provider = await aProvider({ asyncAbove: '50.00' });
+      const product = await aProduct(provider.id);
+      const alice = await world.user();
+      const coin = await world.coin(alice, '100.00');
+      const started = await pay(alice.token, {
+        productId: product.id,
+        coinSerial: coin.serial,
+        amount: '60.00',
+        type: 'payment',
+        fields: { phone: '1' },
+      });
+      const id = started.body.transaction.id;
+      const waiting = await until(
+        async () => (await req('GET', `/gate/transactions/${id}`, alice.token)).body.transaction,
+        (t) => t.status === 'pending' && t.providerReference !== null,
+      );
+      expect(waiting.status).toBe('pending');
+      expect(await coinOf(world.server, alice.token, coin.serial)).toMatchObject({ amount: '100.00', heldAmount: '60.00' });
+
+      const body = JSON.stringify({ reference: waiting.providerReference, status: 'processed' });
+      const callback = (signature: string, text = body) =>
+        world.server.request('POST', `/api/v1/gate/callbacks/${provider.id}`, {
+          rawBody: text,
+          headers: { 'content-type': 'application/json', 'x-gate-signature': signature },
+        });
+      expectError(await callback(sign(body, 'not-the-secret-0000000')), 401, 'exception.gate.signature_invalid');
+      expectError(await callback('nonsense'), 401, 'exception.gate.signature_invalid');
+      const first = await callback(sign(body));
+      expectStatus(first, 200);
+      expect(first.body).toMatchObject({ applied: true, transaction: { id, status: 'processed' } });
+      const again = await callback(sign(body));
+      expectStatus(again, 200);
+      expect(again.body).toMatchObject({ applied: false, transaction: { id, status: 'processed' } });
+      expect(await coinOf(world.server, alice.token, coin.serial)).toMatchObject({ amount: '40.00', heldAmount: '0.00' });
+      const unknown = JSON.stringify({ reference: 'sim-nothing', status: 'failure' });
+      expectError(await callback(sign(unknown), unknown), 404, 'exception.gate_transaction.not_found');
+      expectError(
+        await world.server.request('POST', `/api/v1/gate/callbacks/${UNKNOWN}`, {
+          rawBody: body,
+          headers: { 'content-type': 'application/json', 'x-gate-signature': sign(body) },
+        }),
+        404,
+        'exception.gate_provider.not_found',
+      );
+    });
+
+    it('refuses bad input with a 400 (an invalid enumerated value: section 7) and others’ coins with a 404', async () => {
+      const provider = await aProvider();
+      const product = await aProduct(provider.id);
+      const alice = await world.user();
+      const bob = await world.user();
+      const coin = await world.coin(alice, '100.00');
+      const bobs = await world.coin(bob, '100.00');
+      const ok = { productId: product.id, coinSerial: coin.serial, amount: '10.00', type: 'payment', fields: { phone: '1' } };
+      expectError(await pay(alice.token, { ...ok, type: 'gift' }), 400, 'exception.validation', 'type');
+      expectError(await pay(alice.token, { ...ok, fields: { phone: '1', plan: 'gold' } }), 400, 'exception.validation', 'fields.plan');
+      expectError(await pay(alice.token, { ...ok, fields: {} }), 400, 'exception.validation', 'fields.phone');
+      expectError(await pay(alice.token, { ...ok, fields: { phone: '1', extra: 'x' } }), 400, 'exception.validation', 'fields.extra');
+      expectError(await pay(alice.token, { ...ok, amount: '0.50' }), 400, 'exception.validation', 'amount');
+      expectError(await pay(alice.token, { ...ok, amount: '501.00' }), 400, 'exception.validation', 'amount');
+      expectError(await pay(alice.token, { ...ok, type: 'card_issue' }), 400, 'exception.validation', 'type');
+      expectError(await pay(alice.token, { ...ok, coinSerial: bobs.serial }), 404, 'exception.coin.not_found');
+      expectError(await pay(alice.token, { ...ok, productId: UNKNOWN }), 404, 'exception.gate_product.not_found');
+      expectError(await pay(alice.token, { ...ok, amount: '100.01' }), 409, 'exception.coin.insufficient_funds');
+      expect(await coinOf(world.server, alice.token, coin.serial)).toMatchObject({ amount: '100.00', heldAmount: '0.00' });
+    });
+
+    it('issues a virtual card through a card-issuing provider', async () => {
+      const provider = await aProvider({}, 'card_issuing');
+      const product = await aProduct(provider.id, { name: 'Virtual card', fields: [] });
+      const alice = await world.user();
+      const coin = await world.coin(alice, '20.00');
+      const started = await pay(alice.token, { productId: product.id, coinSerial: coin.serial, amount: '5.00', type: 'card_issue' });
+      expectStatus(started, 201);
+      const done = await finished(alice.token, started.body.transaction.id);
+      expect(done).toMatchObject({
+        status: 'processed',
+        type: 'card_issue',
+        providerData: { virtualCardId: expect.any(String), maskedPan: expect.stringMatching(/^4000 00\*\* \*{4} \d{4}$/) },
+      });
+      expectError(
+        await pay(alice.token, { productId: product.id, coinSerial: coin.serial, amount: '5.00', type: 'payment' }),
+        400,
+        'exception.validation',
+        'type',
+      );
+    });
+  });
+
+  describe('provider and product commissions', () => {
+    it('charges the product rule over the provider rule, to the operator or the provider; endDate and non-negative values enforced', async () => {
+      const provider = await aProvider();
+      const product = await aProduct(provider.id);
+      const other = await aProduct(provider.id);
+      const base = `/contracts/${DEFAULT_CONTRACTS.individual}/gate-commission-profiles`;
+      const profile = await req('POST', base, world.admin, { gateProviderId: provider.id, name: 'Billers' });
+      expectStatus(profile, 201);
+      const profileId = profile.body.profile.id;
+      expectError(await req('POST', base, world.admin, { gateProviderId: provider.id }), 409, 'exception.gate_commission_profile.exists');
+      expectError(
+        await req('POST', `/contracts/${UNKNOWN}/gate-commission-profiles`, world.admin, { gateProviderId: provider.id }),
+        404,
+        'exception.contract.not_found',
+      );
+
+      const rule = {
+        type: 'percent',
+        valuePercent: '2',
+        beginDate: '2026-01-01T00:00:00Z',
+        endDate: '2030-01-01T00:00:00Z',
+        collector: 'operator',
+      };
+      const { endDate: _omitted, ...withoutEnd } = rule;
+      expectError(
+        await req('POST', `${base}/${profileId}/commission-provider-rule`, world.admin, withoutEnd),
+        400,
+        'exception.validation',
+        'endDate',
+      );
+      expectError(
+        await req('POST', `${base}/${profileId}/commission-provider-rule`, world.admin, { ...rule, valuePercent: '-1' }),
+        400,
+        'exception.validation',
+        'valuePercent',
+      );
+      expectError(
+        await req('POST', `${base}/${profileId}/commission-provider-rule`, world.admin, { ...rule, collector: 'bank' }),
+        400,
+        'exception.validation',
+        'collector',
+      );
+      expectStatus(await req('POST', `${base}/${profileId}/commission-provider-rule`, world.admin, rule), 201);
+      const productRule = {
+        productId: product.id,
+        type: 'fixed',
+        valueFixed: '1.00',
+        beginDate: '2026-01-01T00:00:00Z',
+        collector: 'provider',
+      };
+      expectError(
+        await req('POST', `${base}/${profileId}/commission-product-rule`, world.admin, { ...productRule, valueFixed: '-0.01' }),
+        400,
+        'exception.validation',
+        'valueFixed',
+      );
+      expectError(
+        await req('POST', `${base}/${profileId}/commission-product-rule`, world.admin, { ...productRule, productId: UNKNOWN }),
+        404,
+        'exception.gate_product.not_found',
+      );
+      const added = await req('POST', `${base}/${profileId}/commission-product-rule`, world.admin, productRule);
+      expectStatus(added, 201);
+      expect(added.body.rule).toMatchObject({
+        kind: 'product',
+        productId: product.id,
+        collector: 'provider',
+        commission: { type: 'fixed', valueFixed: 1 },
+      });
+      const view = await req('POST', `${base}/${profileId}/commission-product-rule/view`, world.admin, {
+        filter: { productIds: [product.id] },
+      });
+      expectStatus(view, 200);
+      expect(view.body.records.map((r: { id: string }) => r.id)).toEqual([added.body.rule.id]);
+      expectError(
+        await req('POST', `${base}/${UNKNOWN}/commission-product-rule/view`, world.admin, {}),
+        404,
+        'exception.gate_commission_profile.not_found',
+      );
+      const got = await req('GET', `${base}/${profileId}`, world.admin);
+      expect(got.body.profile.providerRules).toHaveLength(1);
+      expect((await req('GET', base, world.admin)).body.records.map((p: { id: string }) => p.id)).toContain(profileId);
+
+      const alice = await world.user();
+      const coin = await world.coin(alice, '200.00');
+      // The product rule: 1.00 to the provider, on top of the amount.
+      const byProduct = await finished(
+        alice.token,
+        (
+          await pay(alice.token, {
+            productId: product.id,
+            coinSerial: coin.serial,
+            amount: '50.00',
+            type: 'payment',
+            fields: { phone: '1' },
+          })
+        ).body.transaction.id,
+      );
+      expect(byProduct).toMatchObject({ status: 'processed', commission: '1.00' });
+      // The provider rule on another product: 2 % to the operator's commission coin.
+      const byProvider = await finished(
+        alice.token,
+        (await pay(alice.token, { productId: other.id, coinSerial: coin.serial, amount: '50.00', type: 'payment', fields: { phone: '1' } }))
+          .body.transaction.id,
+      );
+      expect(byProvider).toMatchObject({ status: 'processed', commission: '1.00' });
+      expect(await coinOf(world.server, alice.token, coin.serial)).toMatchObject({ amount: '98.00', heldAmount: '0.00' });
+      const legs = async (operationId: string) =>
+        (await req('GET', `/transactions/${operationId}`, world.admin)).body.process.transactions.length;
+      expect(await legs(byProduct.operationId)).toBe(2);
+      expect(await legs(byProvider.operationId)).toBe(2);
+      expectStatus(await req('DELETE', `${base}/${profileId}`, world.admin), 200);
+      expectError(await req('GET', `${base}/${profileId}`, world.admin), 404, 'exception.gate_commission_profile.not_found');
+      await expectBalancedLedger(world.server, world.admin);
+    });
+  });
+});
+
+describe('payment gates: a provider that hangs, and a node killed before the outcome', () => {
+  let server: TestServer;
+  afterEach(async () => {
+    await server?.stop();
+  });
+
+  const setUp = async (s: TestServer, settings: Record<string, unknown>) => {
+    const admin = await adminToken(s);
+    const currency = await aCurrency(s, admin);
+    const issuer = await anIssuer(s, admin, currency.code);
+    const provider = (
+      await s.request('POST', '/api/v1/gate-providers', { token: admin, body: { name: 'Slow biller', type: 'billing', settings } })
+    ).body.gateProvider;
+    const product = (
+      await s.request('POST', '/api/v1/gate/products', {
+        token: admin,
+        body: { gateProviderId: provider.id, name: 'Water', currency: currency.code, minAmount: '1', maxAmount: '100' },
+      })
+    ).body.product;
+    const alice = await aUser(s, admin);
+    const coin = await aCoin(s, alice.token, issuer.id);
+    await fund(s, admin, coin.serial, '100.00');
+    return { admin, alice, coin, product };
+  };
+
+  it('holds no connection and no lock while the provider hangs', async () => {
+    server = await startServer({ DB_POOL_SIZE: '3', GATE_RECONCILE_SECONDS: '0' });
+    const { alice, coin, product } = await setUp(server, { latencyMs: 4000 });
+    const started = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        server.request('POST', '/api/v1/gate/transactions', {
+          token: alice.token,
+          body: { productId: product.id, coinSerial: coin.serial, amount: '2.00', type: 'payment' },
+        }),
+      ),
+    );
+    expect(started.map((s) => s.status)).toEqual([201, 201, 201, 201, 201]);
+    // Five payments wait on the provider; the pool of three still serves everything else at once.
+    const began = Date.now();
+    for (let i = 0; i < 10; i++)
+      expect((await server.request('GET', `/api/v1/coins/${coin.serial}`, { token: alice.token })).status).toBe(200);
+    expect(Date.now() - began).toBeLessThan(3000);
+    const { rows } = await server.db.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'finapi' AND state = 'idle in transaction'`,
+    );
+    expect(rows[0].n).toBe(0);
+    const statuses = await until(
+      async () =>
+        Promise.all(
+          started.map(
+            async (s) =>
+              (await server.request('GET', `/api/v1/gate/transactions/${s.body.transaction.id}`, { token: alice.token })).body.transaction
+                .status,
+          ),
+        ),
+      (list) => list.every((s: string) => s === 'processed'),
+      15_000,
+    );
+    expect(statuses).toEqual(['processed', 'processed', 'processed', 'processed', 'processed']);
+  }, 60_000);
+
+  it('finishes a payment after a crash between the provider call and its outcome (the reconciler)', async () => {
+    server = await startServer({ GATE_RECONCILE_SECONDS: '1' });
+    const { alice, coin, product } = await setUp(server, { latencyMs: 3000 });
+    const started = await server.request('POST', '/api/v1/gate/transactions', {
+      token: alice.token,
+      body: { productId: product.id, coinSerial: coin.serial, amount: '10.00', type: 'payment' },
+    });
+    expectStatus(started, 201);
+    await new Promise((r) => setTimeout(r, 300));
+    await server.kill();
+    const { databaseUrl } = server;
+    server = await startServer({ DATABASE_URL: databaseUrl, GATE_RECONCILE_SECONDS: '1' });
+    const token = (await server.request('POST', '/api/v1/authorization', { body: { login: alice.login, password: alice.password } })).body
+      .authorizationToken.token;
+    const done = await until(
+      async () => (await server.request('GET', `/api/v1/gate/transactions/${started.body.transaction.id}`, { token })).body.transaction,
+      (t) => t.status === 'processed',
+      20_000,
+    );
+    expect(done.status).toBe('processed');
+    expect(await coinOf(server, token, coin.serial)).toMatchObject({ amount: '90.00', heldAmount: '0.00' });
+    await expectBalancedLedger(server, await adminToken(server));
+  }, 60_000);
+});
