@@ -200,6 +200,14 @@ describe('payment gates (issue 14)', () => {
         'gate-1',
       );
       expect(replay.body.transaction.id).toBe(started.body.transaction.id);
+      expectError(
+        await pay(
+          alice.token,
+          { productId: product.id, coinSerial: coin.serial, amount: '26.00', type: 'payment', fields: { phone: '1' } },
+          'gate-1',
+        ),
+        422,
+      );
       const done = await finished(alice.token, started.body.transaction.id);
       expect(done).toMatchObject({
         status: 'processed',
@@ -268,6 +276,8 @@ describe('payment gates (issue 14)', () => {
         });
       expectError(await callback(sign(body, 'not-the-secret-0000000')), 401, 'exception.gate.signature_invalid');
       expectError(await callback('nonsense'), 401, 'exception.gate.signature_invalid');
+      const invalid = JSON.stringify({ reference: waiting.providerReference, status: 'maybe' });
+      expectError(await callback(sign(invalid), invalid), 400, 'exception.validation', 'status');
       const first = await callback(sign(body));
       expectStatus(first, 200);
       expect(first.body).toMatchObject({ applied: true, transaction: { id, status: 'processed' } });
@@ -373,6 +383,11 @@ describe('payment gates (issue 14)', () => {
         'collector',
       );
       expectStatus(await req('POST', `${base}/${profileId}/commission-provider-rule`, world.admin, rule), 201);
+      expectError(
+        await req('POST', `${base}/${UNKNOWN}/commission-provider-rule`, world.admin, rule),
+        404,
+        'exception.gate_commission_profile.not_found',
+      );
       const productRule = {
         productId: product.id,
         type: 'fixed',

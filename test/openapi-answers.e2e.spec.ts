@@ -196,10 +196,17 @@ async function probe(server: TestServer, operations: Operation[], seen: Set<stri
       if (/serial/i.test(name)) return unknown ? '999999999999' : 'x';
       return unknown ? '00000000-0000-4000-8000-00000000dead' : 'not-a-uuid';
     });
+  // An answer belongs to the most specific operation its path matches (as the check above attributes it):
+  // GET /profiles/my is not GET /profiles/{userId}.
+  const byPath = [...operations].sort((a, b) => a.specificity - b.specificity);
+  const ownerOf = (method: string, path: string) => byPath.find((o) => o.method === method && o.pattern.test(path));
   for (const op of operations) {
     const documented = (status: string) => Boolean(op.json.responses[status]);
     const wasSeen = (status: string) =>
-      [...seen].some((s) => s.startsWith(`${op.method} `) && s.endsWith(` ${status}`) && op.pattern.test(s.split(' ')[1]));
+      [...seen].some((s) => {
+        const [method, path, answered] = s.split(' ');
+        return answered === status && ownerOf(method, path) === op;
+      });
     const body = op.json.requestBody ? {} : undefined;
     const roles = rolesOf.get(op.key) ?? [];
     if (documented('401') && !wasSeen('401')) await server.request(op.method, concrete(op.path, true), { body });

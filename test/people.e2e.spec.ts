@@ -362,8 +362,19 @@ describe('people (issue 16)', () => {
         ]),
       );
 
-      const reversed = await req('POST', `/users/view/${action.id}/reverse`, world.admin, { description: 'entered twice' });
+      const reverse = (body: unknown) =>
+        world.server.request('POST', `/api/v1/users/view/${action.id}/reverse`, {
+          token: world.admin,
+          body,
+          headers: { 'idempotency-key': `reverse-${action.id}` },
+        });
+      const reversed = await reverse({ description: 'entered twice' });
       expectStatus(reversed, 201);
+      // Retried with the same key: the same answer, replayed; with another body: a 422.
+      const replayed = await reverse({ description: 'entered twice' });
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      expect(replayed.body.process.id).toBe(reversed.body.process.id);
+      expectError(await reverse({ description: 'something else' }), 422);
       expect(reversed.body).toMatchObject({ actionId: action.id, process: { type: 'reversal', reversalOf: operationId } });
       const after = await req('GET', `/users/view/${action.id}/action-reverse`, world.admin);
       expect(after.body).toMatchObject({ reversible: false, reversedBy: reversed.body.process.id });

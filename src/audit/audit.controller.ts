@@ -35,7 +35,7 @@ export class AuditController {
   @Post('users/view/actions')
   @HttpCode(200)
   @RequirePermissions('USER_ACTION_VIEWER')
-  @ApiOperation({ summary: 'Search the user action log', operationId: 'viewUserActions' })
+  @ApiOperation({ summary: 'Search the user action log', operationId: 'searchUserActionLog' })
   @ApiOkResponse({ type: UserActionRecordPageDto })
   view(@Body() dto: UserActionViewDto): Promise<UserActionRecordPageDto> {
     return this.audit.view(dto);
