@@ -30,6 +30,10 @@ import { ContactBookModule } from './contact-book/contact-book.module';
 import { OrganizationViewsModule } from './organization-views/organization-views.module';
 import { AuditModule } from './audit/audit.module';
 import { GatesModule } from './gates/gates.module';
+import { InvoicesModule } from './invoices/invoices.module';
+import { MerchantProductsModule } from './merchant-products/merchant-products.module';
+import { PointsOfSaleModule } from './points-of-sale/points-of-sale.module';
+import { MerchantPaymentsModule } from './merchant-payments/merchant-payments.module';
 import { ReportingModule } from './reporting/reporting.module';
 import { SmartCardsModule } from './smart-cards/smart-cards.module';
 import { TransactionCategoriesModule } from './transaction-categories/transaction-categories.module';
@@ -105,6 +109,10 @@ export class AppModule {
         OrganizationViewsModule,
         AuditModule,
         GatesModule,
+        InvoicesModule,
+        MerchantProductsModule,
+        PointsOfSaleModule,
+        MerchantPaymentsModule,
         CurrenciesModule,
         CoinsModule,
         TransfersModule,

@@ -24,6 +24,11 @@ const LAYERS: Record<string, number> = {
   audit: 7,
   'contact-book': 7,
   gates: 7,
+  invoices: 7,
+  'merchant-products': 7,
+  'points-of-sale': 7,
+  // pays at points of sale, with vouchers: above both
+  'merchant-payments': 8,
   'organization-views': 7,
   auth: 7,
   'bank-accounts': 7,

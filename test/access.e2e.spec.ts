@@ -72,6 +72,8 @@ describe('access control and the actuator', () => {
         'GET /api/v1/actuator/info',
         'GET /api/v1/i18n/export/{file}',
         'POST /api/v1/authorization',
+        // A gate provider's callback: no user's token, authenticated by the HMAC of its body with the provider's secret.
+        'POST /api/v1/gate/callbacks/{gateProviderId}',
       ].sort(),
     );
     expect(

@@ -244,7 +244,8 @@ describe('contracts, commission profiles and rules', () => {
     for (const f of flows.body.records) expect(f.description).toEqual(expect.any(String));
     const doc = (await server.request('GET', '/swagger/openapi.json')).body;
     const types = doc.components.schemas.OperationDto.properties.type.enum;
-    // A flow that exists as an operation has the operation type of the same name (issue 12 added bank withdrawals and cash desk operations, issue 13 `exchange`).
+    // A flow that exists as an operation has the operation type of the same name (issue 12 added bank withdrawals and cash desk
+    // operations, issue 13 `exchange`, issue 14 `gate_payment`, issue 15 `invoice_payment` and `merchant_payment`).
     expect(types.filter((t: string) => flows.body.records.some((f: any) => f.name === t))).toEqual([
       'client_transaction_transfer',
       'bank_topup',
@@ -252,6 +253,9 @@ describe('contracts, commission profiles and rules', () => {
       'cash_in',
       'cash_out',
       'exchange',
+      'gate_payment',
+      'invoice_payment',
+      'merchant_payment',
     ]);
   });
 

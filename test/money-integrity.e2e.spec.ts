@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Actor } from './helpers/actors';
 import { aFee, percent } from './helpers/commissions';
 import { aRate, exchange, fundReserve, sumsPerCurrency } from './helpers/exchange';
-import { aCoin, aCurrency, anIssuer, CoinBody, Dec, expectBalancedLedger, fund } from './helpers/money';
+import { aCoin, aCurrency, anIssuer, CoinBody, coinOf, Dec, expectBalancedLedger, fund } from './helpers/money';
 import type { ApiResponse } from './helpers/server';
 import { moneyWorld, MoneyWorld } from './helpers/world';
 
@@ -561,6 +561,140 @@ describe('money integrity with gate payments in the mix (issue 14)', () => {
         held: '0.00',
         holds: '0.00',
       });
+    }
+    expect(total.toFixed(2)).toBe('0.00');
+    await expectBalancedLedger(server, admin);
+  });
+});
+
+/**
+ * The money-integrity property with invoice and merchant payments in the mix (issue 15): customers pay invoices
+ * (several at once for one invoice) and merchants (by coin and by product list) in parallel with transfers, fees on
+ * both flows. Each invoice is paid at most once, each coin's balance is the sum of its entries, client and system
+ * balances sum to zero, and every merchant holds exactly what the answers said it was paid.
+ */
+describe('money integrity with invoice and merchant payments in the mix (issue 15)', () => {
+  const world = moneyWorld();
+
+  it('pays each invoice once and keeps every balance equal to its entries', async () => {
+    const { server, admin } = world;
+    const shops: { actor: Actor; till: CoinBody; product: string }[] = [];
+    for (let i = 0; i < 2; i++) {
+      const actor = await world.user({ role: 'merchant' });
+      const till = await world.coin(actor);
+      const product = (await server.request('POST', '/api/v1/merchant-products', { token: actor.token, body: { name: 'Item' } })).body
+        .product.id;
+      await server.request('POST', `/api/v1/merchant-products/${product}/prices`, {
+        token: actor.token,
+        body: { currency: world.currency.code, price: '1.25' },
+      });
+      shops.push({ actor, till, product });
+    }
+    const people: { actor: Actor; coin: CoinBody }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const actor = await world.user();
+      people.push({ actor, coin: await world.coin(actor, '150.00') });
+      // A 2 % fee paid by half of the payers on invoices, by the other half on merchant payments.
+      await aFee(server, admin, {
+        organizationId: actor.organizationId,
+        issuerId: world.issuer.id,
+        conditions: percent('2'),
+        flow: i % 2 ? 'merchant_payment' : 'invoice_payment',
+      });
+    }
+    const random = generator(SEED + 15);
+    const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
+    const received = new Map<string, InstanceType<typeof Dec>>();
+    const credit = (serial: string, amount: string | number) =>
+      received.set(serial, (received.get(serial) ?? new Dec(0)).plus(String(amount)));
+    const paidInvoices = new Map<string, number>();
+    for (let batch = 0; batch < 4; batch++) {
+      // A few invoices, each offered to three payers at once.
+      const invoices = await Promise.all(
+        shops.map(async (shop) => {
+          const amount = `${1 + Math.floor(random() * 30)}.${String(Math.floor(random() * 100)).padStart(2, '0')}`;
+          return {
+            shop,
+            id: (
+              await server.request('POST', '/api/v1/invoices', {
+                token: shop.actor.token,
+                body: { name: 'Bill', recipientCoin: shop.till.serial, amount },
+              })
+            ).body.invoice.id as string,
+          };
+        }),
+      );
+      await Promise.all([
+        ...invoices.flatMap(({ shop, id }) =>
+          [0, 1, 2].map(async () => {
+            const payer = pick(people);
+            const answer = await server.request('POST', `/api/v1/invoices/${id}/pay`, {
+              token: payer.actor.token,
+              body: { payerCoin: payer.coin.serial },
+            });
+            expect([201, 409]).toContain(answer.status);
+            if (answer.status === 201) {
+              paidInvoices.set(id, (paidInvoices.get(id) ?? 0) + 1);
+              for (const leg of answer.body.process.transactions)
+                if (leg.to.serial === shop.till.serial) credit(shop.till.serial, leg.amount);
+            }
+          }),
+        ),
+        ...Array.from({ length: 8 }, async () => {
+          const payer = pick(people);
+          const shop = pick(shops);
+          const body =
+            random() < 0.5
+              ? {
+                  merchantId: shop.actor.organizationId,
+                  amount: `${1 + Math.floor(random() * 20)}.50`,
+                  payer: { method: 'coin', value: payer.coin.serial },
+                }
+              : {
+                  merchantId: shop.actor.organizationId,
+                  items: [{ productId: shop.product, quantity: 1 + Math.floor(random() * 4) }],
+                  payer: { method: 'coin', value: payer.coin.serial },
+                };
+          const answer = await server.request('POST', '/api/v1/merchant-payments', { token: payer.actor.token, body });
+          expect([201, 409]).toContain(answer.status);
+          if (answer.status === 201)
+            for (const leg of answer.body.process.transactions)
+              if (leg.to.serial === shop.till.serial) credit(shop.till.serial, leg.amount);
+        }),
+        ...Array.from({ length: 4 }, async () => {
+          const [p, q] = [pick(people), pick(people)];
+          if (p === q) return;
+          const answer = await server.request('POST', '/api/v1/transfers', {
+            token: p.actor.token,
+            body: { paymentTool: { type: 'COIN', srcValue: p.coin.serial, destValue: q.coin.serial }, amount: '3.00' },
+          });
+          expect([201, 409]).toContain(answer.status);
+        }),
+      ]);
+    }
+    expect([...paidInvoices.values()].every((n) => n === 1)).toBe(true);
+    expect(paidInvoices.size).toBeGreaterThan(3);
+    for (const shop of shops) {
+      expect({
+        shop: shop.till.serial,
+        balance: new Dec((await coinOf(server, shop.actor.token, shop.till.serial)).amount).toFixed(2),
+      }).toEqual({
+        shop: shop.till.serial,
+        balance: (received.get(shop.till.serial) ?? new Dec(0)).toFixed(2),
+      });
+    }
+    const coins = (
+      await world.raw.db.query(
+        `SELECT c.serial::text AS serial, c.balance::text AS balance,
+                COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.coin_serial = c.serial), 0)::text AS entries
+           FROM coins c WHERE c.currency_id = $1`,
+        [world.currency.id],
+      )
+    ).rows;
+    let total = new Dec(0);
+    for (const c of coins) {
+      total = total.plus(c.balance);
+      expect({ serial: c.serial, entries: new Dec(c.entries).eq(c.balance) }).toEqual({ serial: c.serial, entries: true });
     }
     expect(total.toFixed(2)).toBe('0.00');
     await expectBalancedLedger(server, admin);

@@ -67,6 +67,12 @@ export const PERMISSIONS = {
   GATE_PRODUCT_MANAGER: 'Add gate products',
   GATE_TRANSACTION_CREATOR: "See the gate products on sale and pay through a gate from the organization's own coins",
   GATE_TRANSACTION_VIEWER: "See the organization's gate transactions (every one with TRANSACTION_AUDITOR)",
+  INVOICE_ISSUER: "Issue, see and withdraw the organization's invoices and invoice templates",
+  INVOICE_PAYER: "Pay invoices from the organization's own coins",
+  MERCHANT_PRODUCT_MANAGER: "Keep the merchant's product catalogue and its prices",
+  MERCHANT_PAYMENT_CREATOR: "Pay a merchant from the organization's own coin, smart card or a voucher",
+  MERCHANT_PAYMENT_VIEWER: 'See the merchant payments the organization made or took, and what they bought',
+  POINT_OF_SALE_MANAGER: "Keep the merchant's points of sale",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -118,7 +124,14 @@ const CUSTOMER: Permission[] = [
   'COIN_STATEMENT_VIEWER',
   'GATE_TRANSACTION_CREATOR',
   'GATE_TRANSACTION_VIEWER',
+  'INVOICE_ISSUER',
+  'INVOICE_PAYER',
+  'MERCHANT_PAYMENT_CREATOR',
+  'MERCHANT_PAYMENT_VIEWER',
 ];
+
+/** What a shop adds: its catalogue and its points of sale. */
+const SHOP: Permission[] = ['MERCHANT_PRODUCT_MANAGER', 'POINT_OF_SALE_MANAGER'];
 
 /** What every member of the operator's staff may read. */
 const STAFF_READ: Permission[] = [
@@ -219,7 +232,7 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
   customer_support: [...STAFF_READ],
   antifraud_specialist: [...STAFF_READ],
   individual: CUSTOMER,
-  merchant: CUSTOMER,
+  merchant: [...CUSTOMER, ...SHOP],
 };
 
 /**
@@ -249,6 +262,12 @@ export const OWN_ORGANIZATION_PERMISSIONS: ReadonlySet<Permission> = new Set<Per
   'CONTACT_BOOK_OWNER',
   'COIN_STATEMENT_VIEWER',
   'GATE_TRANSACTION_CREATOR',
+  'INVOICE_ISSUER',
+  'INVOICE_PAYER',
+  'MERCHANT_PAYMENT_CREATOR',
+  'MERCHANT_PAYMENT_VIEWER',
+  'MERCHANT_PRODUCT_MANAGER',
+  'POINT_OF_SALE_MANAGER',
 ]);
 
 /**

@@ -181,6 +181,18 @@ export const ERRORS = {
   'exception.gate_transaction.finished': { status: 409, message: 'The gate transaction is already finished' },
   'exception.gate.signature_invalid': { status: 401, message: 'The callback is not signed with the provider’s secret' },
   'exception.gate_commission_profile.not_found': { status: 404, message: 'No such gate commission profile' },
+  // Commerce (issue 15)
+  'exception.invoice.not_found': { status: 404, message: 'No such invoice' },
+  'exception.invoice.expired': { status: 409, message: 'The invoice expired and cannot be paid' },
+  'exception.invoice.not_payable': { status: 409, message: 'The invoice is paid or withdrawn' },
+  'exception.invoice_template.not_found': { status: 404, message: 'No such invoice template' },
+  'exception.invoice_template.name_taken': { status: 409, message: 'You already have an invoice template with this name' },
+  'exception.merchant_product.not_found': { status: 404, message: 'No such merchant product' },
+  'exception.merchant_product_price.not_found': { status: 404, message: 'No such price' },
+  'exception.merchant_product_price.exists': { status: 409, message: 'The product already has a price in this currency' },
+  'exception.merchant.not_found': { status: 404, message: 'No such merchant, or it takes no payments in this currency' },
+  'exception.merchant_payment.not_found': { status: 404, message: 'No such merchant payment' },
+  'exception.point_of_sale.not_found': { status: 404, message: 'No such point of sale' },
   'exception.gate_commission_profile.exists': {
     status: 409,
     message: 'The contract already has a gate commission profile for this provider',

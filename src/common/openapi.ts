@@ -36,6 +36,10 @@ export const TAGS: Record<string, string> = {
   'gate-products': 'What is sold through a gate: name, currency, amount range, the fields a payer fills in',
   'gate-transactions': 'Payments through a gate: held, sent to the provider after commit, settled or released; provider callbacks',
   'gate-commissions': "A contract's gate commissions: provider rules (endDate mandatory) and product rules",
+  invoices: 'Invoices and invoice templates: issued into a coin, paid once by any customer, expiring',
+  'merchant-products': "A merchant's catalogue: products (numeric ids), categories, a price per currency",
+  'merchant-payments': 'Payments to a merchant with a coin, a smart card or a voucher, and what they bought',
+  'points-of-sale': "A merchant's points of sale",
 };
 
 /** A decimal amount a request may send as a string (a JSON number is accepted too). */
@@ -94,10 +98,11 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
       if (!operation.security) operation.security = [];
       const parameters: Json[] = operation.parameters ?? [];
       // Path parameters are validated by UuidParam and SerialParam (a malformed one is a 400): say so. A route whose
-      // specification answers a malformed id as unknown (404, `x-malformed-is-not-found`) keeps a plain string.
+      // specification answers a malformed id as unknown (404, `x-malformed-is-not-found`) keeps a plain string; an id
+      // that declares its own pattern (the numeric ids of merchant products) keeps it.
       for (const p of parameters.filter((x) => x.in === 'path' && !x['x-malformed-is-not-found'])) {
         if (/serial/i.test(p.name)) p.schema = { type: 'string', pattern: '^[1-9][0-9]{0,17}$', example: '1000000001' };
-        else if (/(^id$|Id$)/.test(p.name)) p.schema = { type: 'string', format: 'uuid' };
+        else if (/(^id$|Id$)/.test(p.name) && !p.schema?.pattern) p.schema = { type: 'string', format: 'uuid' };
       }
       const validated = parameters.some((p) => p.in === 'query' || p.in === 'header' || p.schema?.format || p.schema?.pattern);
       const idempotent = parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key');

@@ -36,6 +36,16 @@ export function SerialParam(name = 'serial'): ParameterDecorator {
   });
 }
 
+/** A numeric id in a path (merchant products and their prices): anything but a positive number is a 400. */
+export function NumericIdParam(name: string): ParameterDecorator {
+  return Param(name, {
+    transform(value: unknown) {
+      if (typeof value !== 'string' || !/^[1-9][0-9]{0,17}$/.test(value)) throw ApiError.invalid(name, 'must be a number');
+      return value;
+    },
+  });
+}
+
 /** A body field holding a coin serial (a string of digits). */
 export function Serial(options: { required?: boolean; description?: string } = {}): PropertyDecorator {
   const required = options.required ?? true;

@@ -37,6 +37,8 @@ export interface AppConfig {
   voucherExpirySweepSeconds: number;
   /** How often each instance asks providers about gate transactions they have not finished (after a crash, a lost callback); 0: never. */
   gateReconcileSeconds: number;
+  /** How often each instance marks invoices past their expiresAt as expired (and tells their webhooks); 0: never (paying one still refuses it). */
+  invoiceExpirySweepSeconds: number;
   /** The largest CSV file `POST /bank-catalog/import` reads; a larger one is a 413. */
   bankCatalogImportMaxBytes: number;
   /** Webhooks (issue 17): plain http URLs allowed (WEBHOOK_ALLOW_HTTP); private, loopback and link-local addresses allowed (WEBHOOK_ALLOW_PRIVATE). */
@@ -177,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     voucherExpirySweepSeconds: int(env, 'VOUCHER_EXPIRY_SWEEP_SECONDS', 60, 0, 24 * 3600),
     gateReconcileSeconds: int(env, 'GATE_RECONCILE_SECONDS', 30, 0, 24 * 3600),
+    invoiceExpirySweepSeconds: int(env, 'INVOICE_EXPIRY_SWEEP_SECONDS', 60, 0, 24 * 3600),
     bankCatalogImportMaxBytes: int(env, 'BANK_CATALOG_IMPORT_MAX_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024),
     webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),

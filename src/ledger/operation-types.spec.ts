@@ -26,6 +26,8 @@ describe('operation flows and types: one list', () => {
       'cash_out',
       'exchange',
       'gate_payment',
+      'invoice_payment',
+      'merchant_payment',
     ]);
     for (const type of priced) expect(OPERATION_TYPES[type]).toBe(OPERATION_FLOWS[flowOfType(type)!]);
     expect(flowOfType('reversal')).toBeNull();

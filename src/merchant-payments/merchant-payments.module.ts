@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { PointsOfSaleModule } from '../points-of-sale/points-of-sale.module';
+import { VouchersModule } from '../vouchers/vouchers.module';
+import { MerchantPaymentsController } from './merchant-payments.controller';
+import { MerchantPaymentsRepository } from './merchant-payments.repository';
+import { MerchantPaymentsService } from './merchant-payments.service';
+
+@Module({
+  imports: [PointsOfSaleModule, VouchersModule],
+  controllers: [MerchantPaymentsController],
+  providers: [MerchantPaymentsService, MerchantPaymentsRepository],
+})
+export class MerchantPaymentsModule {}
