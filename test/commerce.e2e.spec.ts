@@ -380,7 +380,7 @@ describe('commerce (issue 15)', () => {
         'exception.merchant_product.not_found',
       );
       expectError(await pay({ method: 'coin', value: wallet.serial }, { amount: '20.01' }), 409, 'exception.coin.insufficient_funds');
-      for (const identifier of ['not-a-payment', UNKNOWN, '42']) {
+      for (const identifier of ['not-a-payment', UNKNOWN, '42', 'x'.repeat(300)]) {
         expectError(
           await req('GET', `/merchant-payments/${identifier}/merchant-purchases`, alice.token),
           404,
