@@ -37,6 +37,9 @@ describe('commerce (issue 15)', () => {
         'exception.merchant_product_price.exists',
       );
       expect((await req('GET', '/merchant-products/categories', merchant.token)).body.categories).toEqual(['Drinks']);
+      const got = await req('GET', `/merchant-products/${productId}`, merchant.token);
+      expectStatus(got, 200);
+      expect(got.body.product.prices.map((p: { price: string }) => p.price)).toEqual(['2.50']);
       expect(
         (await req('POST', '/merchant-products/view', merchant.token, { filter: { category: 'Drinks' } })).body.records.map(
           (p: { id: string }) => p.id,
