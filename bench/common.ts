@@ -10,7 +10,7 @@
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +40,8 @@ export interface Load {
   durationSeconds: number;
   /** CPU time the server process spent per answered request (Linux only): steadier than rates on a busy machine. */
   serverCpuMsPerRequest?: number;
+  /** CPU time all PostgreSQL processes on this machine spent per answered request (Linux only). */
+  dbCpuMsPerRequest?: number;
 }
 
 export interface Comparison {
@@ -72,6 +74,30 @@ function cpuSeconds(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * User + system CPU seconds of the PostgreSQL server: every postgres process now running, plus the
+ * backends that already ended (in the postmaster's children's time), so a sum taken later is never smaller.
+ */
+function postgresCpuSeconds(): number | undefined {
+  let total = 0;
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (!stat.includes('(postgres)')) continue;
+        const fields = stat.split(') ')[1].split(' ');
+        total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+      } catch {
+        // the process ended while being read
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return total;
 }
 
 /**
@@ -269,10 +295,15 @@ export function startLoad(
 /** Runs a load and summarises it, with the server's CPU time per request when `server` is given. */
 export async function measure(name: string, run: autocannon.Instance, server?: Child, options?: SummaryOptions): Promise<Load> {
   const before = server && cpuSeconds(server.pid);
+  const dbBefore = postgresCpuSeconds();
   const result = summarise(name, await run, options);
   const after = server && cpuSeconds(server.pid);
+  const dbAfter = postgresCpuSeconds();
   if (before !== undefined && after !== undefined && result.completed > 0) {
     result.serverCpuMsPerRequest = ((after - before) * 1000) / result.completed;
+  }
+  if (dbBefore !== undefined && dbAfter !== undefined && result.completed > 0) {
+    result.dbCpuMsPerRequest = ((dbAfter - dbBefore) * 1000) / result.completed;
   }
   return result;
 }
@@ -353,7 +384,7 @@ export function table(rows: string[][]): string {
   return [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
 }
 
-/** A row of the runs table: name, req/s, p50 ms, p99 ms, server CPU ms/req, requests. */
+/** A row of the runs table: name, req/s, p50 ms, p99 ms, server CPU ms/req, PostgreSQL CPU ms/req, requests. */
 export function loadRow(name: string, figures: Load): string[] {
   return [
     name,
@@ -361,6 +392,7 @@ export function loadRow(name: string, figures: Load): string[] {
     fmt(figures.latencyMs.p50, 2),
     fmt(figures.latencyMs.p99, 2),
     figures.serverCpuMsPerRequest === undefined ? '-' : fmt(figures.serverCpuMsPerRequest, 2),
+    figures.dbCpuMsPerRequest === undefined ? '-' : fmt(figures.dbCpuMsPerRequest, 2),
     String(figures.completed),
   ];
 }

@@ -547,7 +547,7 @@ async function main(): Promise<void> {
   log('');
   log(
     table([
-      ['run', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'requests', 'non-2xx'],
+      ['run', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'db CPU ms/req', 'requests', 'non-2xx'],
       row(`minimal  POST /transfer (${SETTINGS.transferConnections} conn)`, minimalTransfers),
       row(`baseline POST /transfer (${SETTINGS.transferConnections} conn)`, baselineTransfers),
       row(`service  POST /api/v1/transfers (${SETTINGS.transferConnections} conn)`, serviceTransfers),

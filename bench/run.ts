@@ -238,7 +238,7 @@ async function main(): Promise<void> {
   log('');
   log(
     table([
-      ['run', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'requests'],
+      ['run', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'db CPU ms/req', 'requests'],
       loadRow(`baseline GET /profiles/my (${SETTINGS.connections} conn)`, baselineProfile),
       loadRow(`baseline GET /profiles/my, 3 queries (${SETTINGS.connections} conn)`, baselineProfileSeparate),
       loadRow(`service  GET /profiles/my (${SETTINGS.connections} conn)`, serviceProfile),

@@ -1,13 +1,14 @@
-import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
 import { Database } from '../database/database';
+import { PRIMARY_POOL } from '../database/primary-pool';
 
 /** What the metrics read at scrape time: the open holds, and the database pool's connections. */
 @Injectable()
 export class ActuatorRepository {
   constructor(
     private readonly db: Database,
-    private readonly dataSource: DataSource,
+    @Inject(PRIMARY_POOL) private readonly primary: Pool,
   ) {}
 
   async openHolds(): Promise<number> {
@@ -15,9 +16,8 @@ export class ActuatorRepository {
     return n;
   }
 
-  /** The pg pool of TypeORM's driver: connections open, idle, and clients waiting for one. */
+  /** The primary database's pool: connections open, idle, and clients waiting for one. */
   pool(): { total: number; idle: number; waiting: number } {
-    const pool = (this.dataSource.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number } }).master;
-    return { total: pool?.totalCount ?? 0, idle: pool?.idleCount ?? 0, waiting: pool?.waitingCount ?? 0 };
+    return { total: this.primary.totalCount, idle: this.primary.idleCount, waiting: this.primary.waitingCount };
   }
 }

@@ -56,6 +56,7 @@ export class AuthRepository {
          JOIN users u ON u.id = t.user_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`,
       [hash],
+      { prepare: true },
     );
     return row;
   }

@@ -124,6 +124,7 @@ export class CommissionsRepository {
               ${CONDITIONS_JSON('rule.id')} AS conditions
          FROM rule`,
       [flow, serials],
+      { prepare: true },
     );
     return row;
   }

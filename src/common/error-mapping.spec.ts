@@ -35,6 +35,27 @@ describe('toApiError', () => {
     expect(JSON.stringify({ m: error.message, e: error.errors })).not.toMatch(/SELECT|users_login_key|duplicate key/);
   });
 
+  it.each([
+    ['23505', 409, 'exception.conflict.duplicate'],
+    ['40001', 409, 'exception.conflict.concurrent_update'],
+    ['22P02', 400, 'exception.validation.value'],
+    ['XX000', 500, 'exception.internal'],
+  ])('maps SQLSTATE %s answered to pg directly (its DatabaseError) to %d %s', (code: string, status: number, expectedCode: string) => {
+    const driverError = Object.assign(new Error('duplicate key value violates unique constraint "users_login_key"'), {
+      code,
+      severity: 'ERROR',
+    });
+    const { error } = toApiError(driverError);
+    expect(error.status).toBe(status);
+    expect(error.code).toBe(expectedCode);
+    expect(error.message).not.toMatch(/users_login_key/);
+  });
+
+  it('does not take an error that merely has a code for a database error', () => {
+    const { error } = toApiError(Object.assign(new Error('boom'), { code: '23505' }));
+    expect(error.status).toBe(500);
+  });
+
   it('maps Fastify body errors by their status', () => {
     const tooLarge = Object.assign(new Error('Request body is too large'), { statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' });
     expect(toApiError(tooLarge).error).toMatchObject({ status: 413, code: 'exception.request.too_large' });

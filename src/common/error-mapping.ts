@@ -20,8 +20,15 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   503: 'exception.unavailable',
 };
 
+/** An error PostgreSQL answered a statement with: pg's DatabaseError (a severity and a SQLSTATE), or TypeORM's wrapping of it. */
+function isDatabaseError(error: unknown): boolean {
+  if (error instanceof QueryFailedError) return true;
+  const e = error as { severity?: unknown; code?: unknown };
+  return error instanceof Error && typeof e.severity === 'string' && typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code);
+}
+
 /** Where a database error is the client's doing, it maps to a 4xx. */
-function fromDatabase(error: QueryFailedError): ApiError | undefined {
+function fromDatabase(error: unknown): ApiError | undefined {
   const state = sqlState(error) ?? '';
   if (state === '23505') return new ApiError('exception.conflict.duplicate');
   if (state === '23503') return new ApiError('exception.conflict.reference');
@@ -93,7 +100,7 @@ export function toApiError(exception: unknown): { error: ApiError; expected: boo
   let error: ApiError | undefined;
   if (exception instanceof ApiError) error = exception;
   else if (isHttpException(exception)) error = fromFramework(exception.cause) ?? fromHttpException(exception);
-  else error = fromOutage(exception) ?? (exception instanceof QueryFailedError ? fromDatabase(exception) : fromFramework(exception));
+  else error = fromOutage(exception) ?? (isDatabaseError(exception) ? fromDatabase(exception) : fromFramework(exception));
   if (!error) return { error: new ApiError('exception.internal'), expected: false };
   return { error, expected: error.status < 500 };
 }

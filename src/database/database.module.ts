@@ -2,9 +2,11 @@ import { DynamicModule, Global, Inject, Injectable, Module, OnModuleDestroy } fr
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { Pool } from 'pg';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { Database } from './database';
 import { dataSourceOptions } from './data-source-options';
 import { DATABASE_URL, DatabaseNotifications } from './notifications';
+import { PRIMARY_POOL, primaryPoolOf } from './primary-pool';
 import { READ_POOL, ReadReplicaInterceptor } from './read-replica';
 import { UnitOfWork } from './unit-of-work';
 import { WriteWatch } from './write-watch';
@@ -32,6 +34,7 @@ export class DatabaseModule {
         WriteWatch,
         DatabaseNotifications,
         { provide: DATABASE_URL, useValue: url },
+        { provide: PRIMARY_POOL, useFactory: primaryPoolOf, inject: [DataSource] },
         {
           provide: READ_POOL,
           useFactory: () => (readUrl ? new Pool({ connectionString: readUrl, max: poolSize, application_name: 'finapi-read' }) : null),
@@ -39,7 +42,7 @@ export class DatabaseModule {
         { provide: APP_INTERCEPTOR, useClass: ReadReplicaInterceptor },
         ReplicaShutdown,
       ],
-      exports: [UnitOfWork, Database, WriteWatch, DatabaseNotifications],
+      exports: [UnitOfWork, Database, WriteWatch, DatabaseNotifications, PRIMARY_POOL],
     };
   }
 }

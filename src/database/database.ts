@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Pool } from 'pg';
-import { DataSource } from 'typeorm';
+import { createHash } from 'node:crypto';
+import { Pool, QueryConfig } from 'pg';
+import { PRIMARY_POOL } from './primary-pool';
 import { READ_POOL, replicaAllowed } from './read-replica';
 import { timedDb } from './request-timing';
 import { currentTransaction } from './transaction-context';
@@ -8,6 +9,21 @@ import { WriteWatch } from './write-watch';
 
 /** Above this many matches a search's total is the planner's estimate rather than an exact count. */
 export const EXACT_COUNT_LIMIT = 1_000;
+
+/** How a statement is sent. */
+export interface QueryOptions {
+  /**
+   * Send it as a named prepared statement: each connection parses and plans it once and then only binds and
+   * runs it. For the hot statements of money flows, whose planning would cost more than their execution. The
+   * SQL's text names it, so only statements with a bounded number of texts (no values in the text) may say so.
+   */
+  prepare?: boolean;
+}
+
+/** The name of a prepared statement: its text's digest (the same on every connection and every node). */
+function statementName(sql: string): string {
+  return `s_${createHash('sha1').update(sql).digest('base64url')}`;
+}
 
 export interface RowCount {
   total: number;
@@ -20,29 +36,36 @@ export interface RowCount {
  */
 @Injectable()
 export class Database {
+  private readonly names = new Map<string, string>();
+
   constructor(
-    private readonly dataSource: DataSource,
+    @Inject(PRIMARY_POOL) private readonly pool: Pool,
     private readonly writes: WriteWatch,
     @Inject(READ_POOL) private readonly replica: Pool | null,
   ) {}
 
-  /**
-   * Runs SQL and returns its rows. TypeORM answers UPDATE/DELETE … RETURNING as `[rows, count]`;
-   * this evens that out so every statement reads the same way.
-   */
-  async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+  /** Runs SQL and returns its rows: in the open transaction, else on the pool (or, for a search, on the replica). */
+  async query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<T[]> {
     const open = currentTransaction();
     if (!open && this.replica && replicaAllowed() && /^\s*(?:SELECT|EXPLAIN)\b/i.test(sql)) {
       const replica = this.replica;
       return (await timedDb(() => replica.query(sql, params))).rows as T[];
     }
-    const runner = open?.manager ?? this.dataSource;
-    const result: unknown = await timedDb(() => runner.query(sql, params));
+    const runner = open?.client ?? this.pool;
+    const config: QueryConfig = { text: sql, values: params };
+    if (options.prepare) config.name = this.nameOf(sql);
+    const result = await timedDb(() => runner.query(config));
     this.writes.ran(sql);
-    if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
-      return result[0] as T[];
+    return result.rows as T[];
+  }
+
+  private nameOf(sql: string): string {
+    let name = this.names.get(sql);
+    if (!name) {
+      name = statementName(sql);
+      this.names.set(sql, name);
     }
-    return result as T[];
+    return name;
   }
 
   /**

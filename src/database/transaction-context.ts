@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { EntityManager } from 'typeorm';
+import type { PoolClient } from 'pg';
 
 /** What the request that opened a transaction says about itself; the ledger stamps it on the operations it writes. */
 export interface TransactionMeta {
@@ -9,9 +9,10 @@ export interface TransactionMeta {
   requestIdentifier?: string;
 }
 
-/** The open transaction, carried by AsyncLocalStorage so services never pass a manager around. */
+/** The open transaction, carried by AsyncLocalStorage so services never pass a connection around. */
 export interface TransactionContext {
-  manager: EntityManager;
+  /** The pool connection the transaction runs on. */
+  client: PoolClient;
   meta: TransactionMeta;
   /** Operations the ledger wrote in this transaction, in order. */
   operationIds: string[];

@@ -1,14 +1,16 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
+import type { Pool, PoolClient } from 'pg';
 import { sqlState } from '../common/sql-state';
+import { PRIMARY_POOL } from './primary-pool';
 import { addDbTime } from './request-timing';
 import { currentTransaction, TransactionContext, TransactionMeta, transactionStorage } from './transaction-context';
 
 /** PostgreSQL SQLSTATEs that mean "try the whole transaction again". */
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 5;
+
+export type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 
 export interface UnitOfWorkOptions {
   meta?: TransactionMeta;
@@ -25,7 +27,7 @@ export interface UnitOfWorkOptions {
 export class UnitOfWork {
   private readonly logger = new Logger(UnitOfWork.name);
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(@Inject(PRIMARY_POOL) private readonly pool: Pool) {}
 
   async run<T>(work: () => Promise<T>, options: UnitOfWorkOptions = {}): Promise<T> {
     if (currentTransaction()) return work();
@@ -33,23 +35,7 @@ export class UnitOfWork {
       const afterCommit: TransactionContext['afterCommit'] = [];
       const onCommit: TransactionContext['onCommit'] = [];
       try {
-        let inside = 0;
-        const inContext = async (manager: EntityManager) => {
-          const context: TransactionContext = { manager, meta: options.meta ?? {}, operationIds: [], afterCommit, onCommit };
-          const entered = performance.now();
-          try {
-            return await transactionStorage.run(context, work);
-          } finally {
-            inside = performance.now() - entered;
-          }
-        };
-        const started = performance.now();
-        // The server's default (READ COMMITTED) needs no statement: naming it costs a round trip per transaction.
-        const result = await (options.isolation
-          ? this.dataSource.transaction(options.isolation, inContext)
-          : this.dataSource.transaction(inContext));
-        // The connection, BEGIN and COMMIT: what the transaction cost beyond its own statements (timed by Database).
-        addDbTime(performance.now() - started - inside);
+        const result = await this.transaction(options, { meta: options.meta ?? {}, operationIds: [], afterCommit, onCommit }, work);
         for (const hook of onCommit) hook();
         this.runAfterCommit(afterCommit);
         return result;
@@ -57,6 +43,41 @@ export class UnitOfWork {
         if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
         await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
       }
+    }
+  }
+
+  /**
+   * One attempt: a pool connection, BEGIN, the work in its context, COMMIT (ROLLBACK when the work throws). A
+   * connection whose ROLLBACK fails is broken and is destroyed rather than returned to the pool.
+   */
+  private async transaction<T>(options: UnitOfWorkOptions, state: Omit<TransactionContext, 'client'>, work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    let inside = 0;
+    const client: PoolClient = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      // The server's default (READ COMMITTED) needs no words: BEGIN alone.
+      await client.query(options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN');
+      const entered = performance.now();
+      let result: T;
+      try {
+        result = await transactionStorage.run({ ...state, client }, work);
+      } finally {
+        inside = performance.now() - entered;
+      }
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollbackError) {
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      }
+      throw error;
+    } finally {
+      client.release(broken);
+      // The connection, BEGIN and COMMIT: what the transaction cost beyond its own statements (timed by Database).
+      addDbTime(performance.now() - started - inside);
     }
   }
 

@@ -18,6 +18,7 @@ export class IdempotencyRepository {
     const [{ locked }] = await this.db.query<{ locked: boolean }>(
       'SELECT pg_try_advisory_xact_lock(hashtext($1), hashtext($2)) AS locked',
       [userId, key],
+      { prepare: true },
     );
     return locked;
   }
@@ -26,6 +27,7 @@ export class IdempotencyRepository {
     const [row] = await this.db.query<StoredAnswer>(
       'SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE user_id = $1 AND key = $2',
       [userId, key],
+      { prepare: true },
     );
     return row;
   }
@@ -34,6 +36,7 @@ export class IdempotencyRepository {
     await this.db.query(
       `INSERT INTO idempotency_keys (user_id, key, request_hash, response_status, response_body, operation_id) VALUES ($1, $2, $3, $4, $5, $6)`,
       [userId, key, requestHash, status, body, operationId],
+      { prepare: true },
     );
   }
 }
