@@ -6,7 +6,7 @@
  *
  * 1. a conditional debit `UPDATE … SET balance = balance - $amount WHERE id = $src AND balance >= $amount`
  *    (no row: insufficient funds, 409);
- * 2. a credit `UPDATE` of the payee;
+ * 2. a credit `UPDATE` of the payee (the two updates in id order, so opposite transfers never deadlock);
  * 3. one `INSERT` of the transfer.
  *
  * Body: `{src, dest, amount}` (amount a decimal string); answers `201 {id}`. It is the floor the
@@ -30,12 +30,17 @@ async function main(): Promise<void> {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      const debited = await client.query(DEBIT_SQL, [src, amount]);
+      // The two rows in id order, as any transfer that locks two rows must: opposite transfers never deadlock.
+      const debit = () => client.query(DEBIT_SQL, [src, amount]);
+      const credit = () => client.query(CREDIT_SQL, [dest, amount]);
+      const debitFirst = BigInt(src) < BigInt(dest);
+      const first = await (debitFirst ? debit() : credit());
+      const second = await (debitFirst ? credit() : debit());
+      const [debited, credited] = debitFirst ? [first, second] : [second, first];
       if (debited.rowCount !== 1) {
         await client.query('ROLLBACK');
         return reply.code(409).send({ status: 'error', code: 'exception.coin.insufficient_funds' });
       }
-      const credited = await client.query(CREDIT_SQL, [dest, amount]);
       if (credited.rowCount !== 1) {
         await client.query('ROLLBACK');
         return reply.code(404).send({ status: 'error', code: 'exception.coin.not_found' });
