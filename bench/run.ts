@@ -252,6 +252,7 @@ async function main(): Promise<void> {
         '-',
         '-',
         fmt(bcrypt.cpuMsPerCompare, 2),
+        '-',
         String(bcrypt.compares),
       ],
     ]),
