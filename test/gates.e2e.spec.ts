@@ -329,7 +329,50 @@ describe('payment gates (issue 14)', () => {
       expect(done).toMatchObject({
         status: 'processed',
         type: 'card_issue',
-        providerData: { virtualCardId: expect.any(String), maskedPan: expect.stringMatching(/^4000 00\*\* \*{4} \d{4}$/) },
+        providerData: {
+          virtualCardId: expect.any(String),
+          maskedPan: expect.stringMatching(/^4000 00\*\* \*{4} \d{4}$/),
+          smartCardId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        },
+      });
+      // The card the provider issued is Alice's smart card for that coin, named after the product, and it pays.
+      const last4 = (done.providerData.maskedPan as string).slice(-4);
+      const card = await req('GET', `/smart-cards/my/${done.providerData.smartCardId}`, alice.token);
+      expectStatus(card, 200);
+      expect(card.body.card).toMatchObject({
+        name: 'Virtual card',
+        coinSerial: coin.serial,
+        provider: provider.id,
+        status: 'active',
+        maskedNumber: expect.stringMatching(new RegExp(`${last4}$`)),
+      });
+      const bob = await world.user();
+      const bobs = await world.coin(bob);
+      const paid = await req('POST', '/transfers', alice.token, {
+        paymentTool: { type: 'SMART_CARD', srcValue: done.providerData.smartCardId, destValue: bobs.serial },
+        amount: '1.00',
+      });
+      expectStatus(paid, 201);
+      expect(paid.body.process).toMatchObject({ type: 'card_payment' });
+      expect(await coinOf(world.server, bob.token, bobs.serial)).toMatchObject({ amount: '1.00' });
+      // Another organization does not see it.
+      expectError(await req('GET', `/smart-cards/my/${done.providerData.smartCardId}`, bob.token), 404, 'exception.smart_card.not_found');
+      // A product that asks for a card name: the card is named so.
+      const namedProduct = await aProduct(provider.id, {
+        name: 'Named card',
+        fields: [{ name: 'cardName', type: 'string', required: true }],
+      });
+      const named = await pay(alice.token, {
+        productId: namedProduct.id,
+        coinSerial: coin.serial,
+        amount: '1.00',
+        type: 'card_issue',
+        fields: { cardName: 'Travel' },
+      });
+      expectStatus(named, 201);
+      const namedDone = await finished(alice.token, named.body.transaction.id);
+      expect((await req('GET', `/smart-cards/my/${namedDone.providerData.smartCardId}`, alice.token)).body.card).toMatchObject({
+        name: 'Travel',
       });
       expectError(
         await pay(alice.token, { productId: product.id, coinSerial: coin.serial, amount: '5.00', type: 'payment' }),

@@ -10,6 +10,7 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { LedgerService } from '../ledger/ledger.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { PendingOperationsService } from '../pending-operations/pending-operations.service';
+import { SmartCardsService } from '../smart-cards/smart-cards.service';
 import type { CreateGateTransactionDto, GateCallbackDto, GateTransactionDto, GateTransactionViewDto } from './dto/gates.dto';
 import { GateCommissionsService } from './gate-commissions.service';
 import { GateTransactionRow, GatesRepository, ProductField, ProductRow } from './gates.repository';
@@ -83,6 +84,7 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     private readonly ledger: LedgerService,
     private readonly outbox: OutboxService,
     private readonly uow: UnitOfWork,
+    private readonly smartCards: SmartCardsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -250,14 +252,49 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
         processed ? { accept: true, requestStatus: 'processed' } : { accept: false, status: 'error', requestStatus: 'failure' },
         () => new ApiError('exception.gate_transaction.finished'),
       );
+      let providerData = outcome.data ?? null;
+      if (processed && row.type === 'card_issue') {
+        providerData = { ...providerData, smartCardId: await this.recordCard(row, outcome) };
+      }
       await this.gates.setStatus(id, processed ? 'processed' : 'failure', {
         providerReference: outcome.providerReference,
-        providerData: outcome.data ?? null,
+        providerData,
         failureReason: processed ? null : (outcome.reason ?? 'The provider refused the payment'),
       });
       const finished = toTransaction((await this.gates.transaction(id))!);
       await this.outbox.emit('gate_transaction.finished', [row.organization_id], finished);
       return true;
+    });
+  }
+
+  /**
+   * The smart card a card-issuing provider issued, recorded for the transaction's coin: the provider's card id
+   * (`virtualCardId`, else its reference of the transaction) and the last four digits of `maskedPan`. Named by the
+   * transaction's `fields.cardName`, else the product's name. An outcome without a card number is a provider
+   * error: the transaction is still processed (the provider has charged), with no card recorded (null).
+   */
+  private async recordCard(row: GateTransactionRow, outcome: ProviderOutcome): Promise<string | null> {
+    const data = outcome.data ?? {};
+    const last4 = typeof data.maskedPan === 'string' ? /(\d{4})\s*$/.exec(data.maskedPan)?.[1] : undefined;
+    if (!last4) {
+      this.logger.error(`Gate transaction ${row.id}: the card-issuing provider answered no card number; no smart card recorded`);
+      return null;
+    }
+    const product = await this.gates.product(row.product_id);
+    const cardName =
+      typeof row.fields.cardName === 'string' && row.fields.cardName.trim() ? row.fields.cardName.trim().slice(0, 100) : null;
+    return this.smartCards.recordIssued({
+      organizationId: row.organization_id,
+      coinSerial: row.coin_serial,
+      name: cardName ?? (product as ProductRow).name.slice(0, 100),
+      createdBy: row.created_by,
+      issuedBy: {
+        provider: row.gate_provider_id,
+        reference: String(
+          typeof data.virtualCardId === 'string' && data.virtualCardId ? data.virtualCardId : (outcome.providerReference ?? row.id),
+        ).slice(0, 200),
+        last4,
+      },
     });
   }
 

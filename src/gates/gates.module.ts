@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SmartCardsModule } from '../smart-cards/smart-cards.module';
 import { GateCommissionsController, GateProductsController, GateProvidersController, GateTransactionsController } from './gates.controller';
 import { GateCommissionsService } from './gate-commissions.service';
 import { GateTransactionsService } from './gate-transactions.service';
@@ -6,6 +7,7 @@ import { GatesRepository } from './gates.repository';
 import { GatesService } from './gates.service';
 
 @Module({
+  imports: [SmartCardsModule],
   controllers: [GateProvidersController, GateProductsController, GateTransactionsController, GateCommissionsController],
   providers: [GatesRepository, GatesService, GateCommissionsService, GateTransactionsService],
 })

@@ -73,7 +73,7 @@ export class SimulatedProvider implements GateProvider {
     const data =
       request.type === 'card_issue'
         ? {
-            virtualCardId: `vc-${request.reference.slice(0, 8)}`,
+            virtualCardId: `vc-${request.reference}`,
             maskedPan: `4000 00** **** ${request.reference.replace(/\D/g, '').slice(0, 4).padEnd(4, '0')}`,
           }
         : undefined;

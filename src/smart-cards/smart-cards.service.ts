@@ -91,6 +91,34 @@ export class SmartCardsService implements OnModuleInit {
     });
   }
 
+  /**
+   * Records the card a card-issuing provider issued when a gate transaction for it finished (no caller then: the
+   * provider's outcome may arrive by callback or reconciler), in the open transaction. The organization and coin
+   * are the gate transaction's, checked when it was asked for. Answers the card's id; a card the provider already
+   * has under this reference is answered as it is.
+   */
+  async recordIssued(card: {
+    organizationId: string;
+    coinSerial: string;
+    name: string;
+    createdBy: string;
+    issuedBy: ProviderCard;
+  }): Promise<string> {
+    assertProviderCard(card.issuedBy);
+    return this.uow.run(async () => {
+      const id = await this.cards.insert({
+        organizationId: card.organizationId,
+        coinSerial: card.coinSerial,
+        name: card.name,
+        last4: card.issuedBy.last4,
+        provider: card.issuedBy.provider,
+        providerReference: card.issuedBy.reference,
+        createdBy: card.createdBy,
+      });
+      return id ?? (await this.cards.byProviderReference(card.issuedBy.provider, card.issuedBy.reference))!.id;
+    });
+  }
+
   /** The caller's organization's cards, newest first. */
   async list(principal: Principal): Promise<SmartCardDto[]> {
     return (await this.cards.list(principal.organizationId)).map(toCardDto);

@@ -279,7 +279,7 @@ export class GateTransactionDto {
   operationId: string | null;
   @ApiProperty({ type: String, nullable: true })
   providerReference: string | null;
-  /** What the provider answered besides (a virtual card: its id and masked number). */
+  /** What the provider answered besides (a virtual card: its id and masked number, and `smartCardId`, the smart card recorded for it). */
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: true })
   providerData: Record<string, unknown> | null;
   @ApiProperty({ type: String, nullable: true })
