@@ -29,9 +29,11 @@ describe('Prometheus metrics (issue 17)', () => {
     expect(text).toMatch(/finapi_http_requests_in_flight \d+/);
     expect(text).toContain('finapi_process_resident_memory_bytes');
     expect(text).toContain('finapi_event_loop_lag_p99_seconds');
-    // Neither the serial, nor a login, nor an amount is a label value.
-    expect(text).not.toContain(from.serial);
-    expect(text).not.toContain(alice.login);
+    // Neither the serial nor a login is in any label (a sample's value, a float, may contain the serial's digits by chance).
+    const labels = [...text.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]).join('\n');
+    expect(labels).toContain('route="/api/v1/coins/:serial"');
+    expect(labels).not.toContain(from.serial);
+    expect(labels).not.toContain(alice.login);
   });
 
   it('counts failed logins and holds placed', async () => {

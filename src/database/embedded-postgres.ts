@@ -220,7 +220,8 @@ function packageDir(from: NodeJS.Require, name: string): string {
  * The EmbeddedPostgres class, loaded from where the OS user can run the PostgreSQL programs. When
  * the installed package's programs are out of its reach, the package and its programs are copied
  * (once per version) under /var/lib/finapi and loaded from there; they resolve their own programs
- * next to themselves, and their JavaScript dependencies from this installation.
+ * next to themselves, and their JavaScript dependencies from this installation (relinked when the
+ * installation that made the copy is gone).
  */
 async function reachablePackage(user: OsUser, notice: (line: string) => void): Promise<typeof EmbeddedPostgres> {
   const ownRequire = createRequire(__filename);
@@ -252,6 +253,17 @@ async function reachablePackage(user: OsUser, notice: (line: string) => void): P
       for (const dir of [staging, modules, dirname(join(modules, binaryName))]) await chmod(dir, 0o755);
       // Another start may have copied it meanwhile: then keep theirs.
       await rename(staging, target).catch(() => rm(staging, { recursive: true, force: true }));
+    }
+    // A copy another installation made links that installation's dependencies: one that is gone (that installation
+    // removed) is linked to this installation's instead.
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+      const link = join(target, 'node_modules', dependency);
+      if (existsSync(link)) continue;
+      const relinked = `${link}.${process.pid}.tmp`;
+      await rm(relinked, { force: true });
+      await mkdir(dirname(link), { recursive: true });
+      await symlink(packageDir(packageRequire, dependency), relinked);
+      await rename(relinked, link);
     }
   } catch (error) {
     throw new EmbeddedPostgresError(
