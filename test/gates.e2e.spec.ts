@@ -57,6 +57,12 @@ describe('payment gates (issue 14)', () => {
       async () => (await req('GET', `/gate/transactions/${id}`, token)).body.transaction,
       (t) => t.status === 'processed' || t.status === 'failure',
     );
+  /** Starts a gate transaction (201) and waits until it has ended. */
+  const payToEnd = async (token: string, body: Record<string, unknown>) => {
+    const started = await pay(token, body);
+    expectStatus(started, 201);
+    return finished(token, started.body.transaction.id);
+  };
 
   describe('providers and products', () => {
     it('keeps settings, never answers the secret, and refuses empty settings (section 7)', async () => {
@@ -230,15 +236,13 @@ describe('payment gates (issue 14)', () => {
       const product = await aProduct(provider.id);
       const alice = await world.user();
       const coin = await world.coin(alice, '300.00');
-      const started = await pay(alice.token, {
+      const done = await payToEnd(alice.token, {
         productId: product.id,
         coinSerial: coin.serial,
         amount: '150.00',
         type: 'payment',
         fields: { phone: '1' },
       });
-      expectStatus(started, 201);
-      const done = await finished(alice.token, started.body.transaction.id);
       expect(done).toMatchObject({ status: 'failure', failureReason: expect.stringContaining('100.00') });
       expect(await coinOf(world.server, alice.token, coin.serial)).toMatchObject({
         amount: '300.00',
@@ -323,9 +327,7 @@ describe('payment gates (issue 14)', () => {
       const product = await aProduct(provider.id, { name: 'Virtual card', fields: [] });
       const alice = await world.user();
       const coin = await world.coin(alice, '20.00');
-      const started = await pay(alice.token, { productId: product.id, coinSerial: coin.serial, amount: '5.00', type: 'card_issue' });
-      expectStatus(started, 201);
-      const done = await finished(alice.token, started.body.transaction.id);
+      const done = await payToEnd(alice.token, { productId: product.id, coinSerial: coin.serial, amount: '5.00', type: 'card_issue' });
       expect(done).toMatchObject({
         status: 'processed',
         type: 'card_issue',
@@ -362,15 +364,13 @@ describe('payment gates (issue 14)', () => {
         name: 'Named card',
         fields: [{ name: 'cardName', type: 'string', required: true }],
       });
-      const named = await pay(alice.token, {
+      const namedDone = await payToEnd(alice.token, {
         productId: namedProduct.id,
         coinSerial: coin.serial,
         amount: '1.00',
         type: 'card_issue',
         fields: { cardName: 'Travel' },
       });
-      expectStatus(named, 201);
-      const namedDone = await finished(alice.token, named.body.transaction.id);
       expect((await req('GET', `/smart-cards/my/${namedDone.providerData.smartCardId}`, alice.token)).body.card).toMatchObject({
         name: 'Travel',
       });
@@ -474,25 +474,22 @@ describe('payment gates (issue 14)', () => {
       const alice = await world.user();
       const coin = await world.coin(alice, '200.00');
       // The product rule: 1.00 to the provider, on top of the amount.
-      const byProduct = await finished(
-        alice.token,
-        (
-          await pay(alice.token, {
-            productId: product.id,
-            coinSerial: coin.serial,
-            amount: '50.00',
-            type: 'payment',
-            fields: { phone: '1' },
-          })
-        ).body.transaction.id,
-      );
+      const byProduct = await payToEnd(alice.token, {
+        productId: product.id,
+        coinSerial: coin.serial,
+        amount: '50.00',
+        type: 'payment',
+        fields: { phone: '1' },
+      });
       expect(byProduct).toMatchObject({ status: 'processed', commission: '1.00' });
       // The provider rule on another product: 2 % to the operator's commission coin.
-      const byProvider = await finished(
-        alice.token,
-        (await pay(alice.token, { productId: other.id, coinSerial: coin.serial, amount: '50.00', type: 'payment', fields: { phone: '1' } }))
-          .body.transaction.id,
-      );
+      const byProvider = await payToEnd(alice.token, {
+        productId: other.id,
+        coinSerial: coin.serial,
+        amount: '50.00',
+        type: 'payment',
+        fields: { phone: '1' },
+      });
       expect(byProvider).toMatchObject({ status: 'processed', commission: '1.00' });
       expect(await coinOf(world.server, alice.token, coin.serial)).toMatchObject({ amount: '98.00', heldAmount: '0.00' });
       const legs = async (operationId: string) =>
