@@ -211,11 +211,13 @@ export class LedgerRepository {
         RETURNING h.id)`);
     }
     if (effect.changes.length) {
+      // `c.serial = ANY(…)` beside the join: the generic plan then finds the coins by their key, however small the table looks.
+      const changed = p(effect.changes.map((c) => c.serial));
       ctes.push(`balances AS (
         UPDATE coins c SET balance = c.balance + v.balance, held = c.held + v.held, updated_at = now()
-          FROM unnest(${p(effect.changes.map((c) => c.serial))}::bigint[], ${p(effect.changes.map((c) => c.balance.toFixed()))}::numeric[],
+          FROM unnest(${changed}::bigint[], ${p(effect.changes.map((c) => c.balance.toFixed()))}::numeric[],
                       ${p(effect.changes.map((c) => c.held.toFixed()))}::numeric[]) AS v(serial, balance, held)
-         WHERE c.serial = v.serial
+         WHERE c.serial = v.serial AND c.serial = ANY(${changed}::bigint[])
         RETURNING c.serial)`);
     }
     if (posting.reversalOf) {

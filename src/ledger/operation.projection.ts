@@ -68,12 +68,16 @@ export const OPERATION_COLUMNS = `o.id, o.type, o.status, o.request_identifier, 
        o.reversal_of, ${coinJson('o.from_coin')} AS from_coin, ${coinJson('o.to_coin')} AS to_coin,
        ${partyJson('o.from_organization_id')} AS sender, ${partyJson('o.to_organization_id')} AS recipient`;
 
-/** Its entries as a JSON array, from a row source of entries (ledger_entries or the posting's CTE) and a condition. */
+/**
+ * Its entries as a JSON array, from a row source of entries (ledger_entries or the posting's CTE) and a condition.
+ * Each entry's issuer is a lookup by the coin's key rather than a join: the posting runs as a generic prepared plan,
+ * which cannot know how few entries there are and would otherwise hash-join a sequential scan of every coin.
+ */
 export function entriesJson(source: string, where = ''): string {
   return `(SELECT json_agg(json_build_object('id', e.id::text, 'leg', e.leg, 'coinSerial', e.coin_serial::text, 'amount', e.amount::text,
-                                  'createdAt', e.created_at, 'issuerId', ek.issuer_id, 'code', ec.code, 'symbol', ec.symbol,
-                                  'fraction', ec.fraction::text) ORDER BY e.id)
-     FROM ${source} e JOIN currencies ec ON ec.id = e.currency_id JOIN coins ek ON ek.serial = e.coin_serial ${where})`;
+                                  'createdAt', e.created_at, 'issuerId', (SELECT ek.issuer_id FROM coins ek WHERE ek.serial = e.coin_serial),
+                                  'code', ec.code, 'symbol', ec.symbol, 'fraction', ec.fraction::text) ORDER BY e.id)
+     FROM ${source} e JOIN currencies ec ON ec.id = e.currency_id ${where})`;
 }
 
 /** Everything about the operations of `FROM operations o …`. */
