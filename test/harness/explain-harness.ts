@@ -19,6 +19,13 @@ import { OperationSearch, OperationsRepository } from '../../src/ledger/operatio
  * plans scan whole). Prints one JSON object for
  * test/indexes.e2e.spec.ts.
  */
+/** Every object in an `EXPLAIN (FORMAT JSON)` answer: the plan nodes (and their parts), depth first. */
+function planNodes(value: unknown): Record<string, unknown>[] {
+  if (Array.isArray(value)) return value.flatMap(planNodes);
+  if (!value || typeof value !== 'object') return [];
+  return [value as Record<string, unknown>, ...Object.values(value).flatMap(planNodes)];
+}
+
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL!;
   const config = loadConfig({ ...process.env, BCRYPT_COST: '4', ADMIN_PASSWORD: 'harness-password-1', LOG_LEVEL: 'silent' });
@@ -168,16 +175,9 @@ async function main(): Promise<void> {
       // The search's own planner estimates (EXPLAIN already) read no index.
       if (!/^\s*(SELECT|WITH|INSERT|UPDATE|DELETE)\b/i.test(statement.sql)) continue;
       const explained = await db.query(`EXPLAIN (FORMAT JSON) ${statement.sql}`, statement.params);
-      const names = new Set<string>();
-      const walk = (node: unknown): void => {
-        if (Array.isArray(node)) return node.forEach(walk);
-        if (!node || typeof node !== 'object') return;
-        for (const [key, value] of Object.entries(node)) {
-          if (key === 'Index Name' && typeof value === 'string') names.add(value);
-          else walk(value);
-        }
-      };
-      walk(explained.rows[0]['QUERY PLAN']);
+      const names = new Set(
+        planNodes(explained.rows[0]['QUERY PLAN']).flatMap((n) => (typeof n['Index Name'] === 'string' ? [n['Index Name']] : [])),
+      );
       for (const name of names) if (!(used[name] ??= []).includes(statement.label)) used[name].push(statement.label);
     }
     // The kernel's statements run as generic prepared plans (LedgerRepository): which tables those plans read whole.
@@ -185,17 +185,11 @@ async function main(): Promise<void> {
     for (const statement of captured) {
       if (!statement.label.startsWith('kernel:') || !/^\s*(SELECT|WITH)\b/i.test(statement.sql)) continue;
       const explained = await db.query(`EXPLAIN (FORMAT JSON, GENERIC_PLAN) ${statement.sql}`);
-      const walk = (node: unknown): void => {
-        if (Array.isArray(node)) return node.forEach(walk);
-        if (!node || typeof node !== 'object') return;
-        const plan = node as Record<string, unknown>;
-        if (plan['Node Type'] === 'Seq Scan' && typeof plan['Relation Name'] === 'string') {
-          const scanned = (genericSeqScans[statement.label] ??= []);
-          if (!scanned.includes(plan['Relation Name'])) scanned.push(plan['Relation Name']);
-        }
-        Object.values(plan).forEach(walk);
-      };
-      walk(explained.rows[0]['QUERY PLAN']);
+      for (const node of planNodes(explained.rows[0]['QUERY PLAN'])) {
+        if (node['Node Type'] !== 'Seq Scan' || typeof node['Relation Name'] !== 'string') continue;
+        const scanned = (genericSeqScans[statement.label] ??= []);
+        if (!scanned.includes(node['Relation Name'])) scanned.push(node['Relation Name']);
+      }
     }
     const indexes = (
       await db.query(`SELECT indexname FROM pg_indexes WHERE tablename IN ('operations', 'ledger_entries', 'holds') ORDER BY indexname`)
