@@ -29,13 +29,13 @@ export function tokenHash(authorization: string | undefined): Buffer | undefined
   return match ? createHash('sha256').update(match[1], 'utf8').digest() : undefined;
 }
 
-/** The pool on DATABASE_URL, DB_POOL_SIZE connections at most (20 by default). */
+/** The pool on DATABASE_URL, DB_POOL_SIZE connections at most (10 by default). */
 export function createPool(applicationName: string): Pool {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is required');
   return new Pool({
     connectionString: databaseUrl,
-    max: Number(process.env.DB_POOL_SIZE ?? 20),
+    max: Number(process.env.DB_POOL_SIZE ?? 10),
     application_name: applicationName,
   });
 }

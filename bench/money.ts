@@ -83,7 +83,7 @@ const SETTINGS = {
   growSecondsLimit: num('BENCH_GROW_SECONDS', 200),
   setupParallelism: 16,
   bcryptCost: 4,
-  dbPoolSize: num('DB_POOL_SIZE', 20),
+  dbPoolSize: num('DB_POOL_SIZE', 10),
   /** Service instances of the scale-out run behind the proxy (N = 1 … this); below 2, no scale-out run. */
   instances: num('BENCH_INSTANCES', 2),
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',

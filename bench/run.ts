@@ -56,7 +56,7 @@ const SETTINGS = {
   loginConnections: num('BENCH_LOGIN_CONNECTIONS', 8),
   bcryptCost: 12,
   bcryptParallelism: num('UV_THREADPOOL_SIZE', 4),
-  dbPoolSize: num('DB_POOL_SIZE', 20),
+  dbPoolSize: num('DB_POOL_SIZE', 10),
   users: 8,
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
 };

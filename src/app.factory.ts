@@ -3,7 +3,6 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, OpenAPIObject } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
-import { Logger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { API_VERSION } from './actuator/actuator.service';
 import { AppModule } from './app.module';
@@ -13,10 +12,11 @@ import { finishDocument } from './common/openapi';
 import { httpRequestDuration, httpRequestsInFlight } from './common/metrics';
 import { serializeJson } from './common/json-decimal';
 import { parseJsonBody } from './common/json-body';
+import { createLogger, logRequests, NestPinoLogger } from './common/logging';
 import { createValidationPipe } from './common/validation';
 import type { AppConfig, TrustProxy } from './config/config';
 import { registerPages } from './pages/pages';
-import { RequestTiming, serverTimingHeader, withRequestTiming } from './database/request-timing';
+import { currentRequestId, RequestTiming, serverTimingHeader, withRequestTiming } from './database/request-timing';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** A client's X-Request-Id is kept only in this shape (it reaches logs and answers); else the service makes its own. */
@@ -91,11 +91,13 @@ export async function createApp(config: AppConfig, databaseUrl: string, logStrea
     }
   });
   // multipart/form-data reaches only the routes configured for it (MULTIPART_ROUTE): anywhere else it is a 415 like any non-JSON body.
-  fastify.addHook('preValidation', async (request) => {
+  // Fastify's hooks here take a callback rather than being async: a request then allocates no promise per hook.
+  fastify.addHook('preValidation', (request, _reply, done) => {
     const multipart = (request as typeof request & { isMultipart?: () => boolean }).isMultipart?.();
     if (multipart && (request.routeOptions.config as { multipart?: boolean }).multipart !== true) {
-      throw new ApiError('exception.request.unsupported_media_type', 'The request body must be application/json');
+      return done(new ApiError('exception.request.unsupported_media_type', 'The request body must be application/json'));
     }
+    done();
   });
   // Amounts leave as exact JSON numbers (common/json-decimal.ts).
   fastify.setReplySerializer(serializeJson);
@@ -103,40 +105,45 @@ export async function createApp(config: AppConfig, databaseUrl: string, logStrea
   fastify.addHook('onRoute', (route) => {
     const handler = route.handler;
     route.handler = function timed(this: unknown, request, reply) {
-      const timing: RequestTiming = { dbMs: 0, dbCalls: 0 };
+      const timing: RequestTiming = { requestId: String(request.id), dbMs: 0, dbCalls: 0 };
       (request as typeof request & { timing?: RequestTiming }).timing = timing;
       return withRequestTiming(timing, () => handler.call(this as never, request, reply));
     };
   });
-  fastify.addHook('onSend', async (request, reply) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('X-Request-Id', request.id);
     // Database time and the whole request, for a browser's network panel and the benchmark.
     void reply.header(
       'Server-Timing',
       serverTimingHeader((request as typeof request & { timing?: RequestTiming }).timing, reply.elapsedTime),
     );
+    done(null, payload);
   });
   // Metrics: every request timed, labelled by its route template (never the raw path; unmatched: "unmatched").
-  fastify.addHook('onRequest', async () => {
+  fastify.addHook('onRequest', (_request, _reply, done) => {
     httpRequestsInFlight.inc();
+    done();
   });
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
     httpRequestsInFlight.dec();
     httpRequestDuration.observe(
       { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    done();
   });
+  const logger = createLogger(config.logLevel, logStream);
+  logRequests(fastify, logger);
   // The login page, the administrator's console and the security headers (CSP, no framing, nosniff).
   registerPages(fastify);
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, databaseUrl, logStream), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, databaseUrl), adapter, {
     bufferLogs: true,
     abortOnError: false,
     // Fastify's own JSON parser only: no form or text bodies reach a handler (they are a 415).
     bodyParser: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new NestPinoLogger(logger, currentRequestId));
   // A browser app on another origin may call the API only from CORS_ORIGINS; no cookies are involved, so no credentials.
   if (config.corsOrigins.length) {
     app.enableCors({

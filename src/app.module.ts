@@ -1,7 +1,5 @@
-import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
 import { AccessModule } from './access/access.module';
 import { ActuatorModule } from './actuator/actuator.module';
 import { AuthModule } from './auth/auth.module';
@@ -48,48 +46,13 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { StatementsModule } from './statements/statements.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 
-/** Secrets that must never reach a log line. */
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["idempotency-key"]',
-  'res.headers["set-cookie"]',
-  '*.password',
-  '*.currentPassword',
-  '*.newPassword',
-  '*.temporaryPassword',
-  '*.token',
-];
-
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, databaseUrl: string, logStream?: DestinationStream): DynamicModule {
+  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
     return {
       module: AppModule,
       global: true,
       imports: [
-        LoggerModule.forRoot({
-          // Only API calls are logged; the default would also match the unprefixed pages and log twice.
-          forRoutes: [{ path: '{/*splat}', method: RequestMethod.ALL }],
-          pinoHttp: [
-            {
-              level: config.logLevel,
-              genReqId: (req) => (req as { id?: string }).id ?? '',
-              redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-              customProps: () => ({ service: 'finapi' }),
-              serializers: {
-                req: (req: { id: string; method: string; url: string; remoteAddress?: string }) => ({
-                  id: req.id,
-                  method: req.method,
-                  // The query string may carry anything; only the path is logged.
-                  url: req.url.split('?')[0],
-                  remoteAddress: req.remoteAddress,
-                }),
-              },
-            },
-            logStream as DestinationStream,
-          ],
-        }),
         DatabaseModule.forRoot(databaseUrl, config.dbPoolSize, config.readDatabaseUrl),
         // The kernel: organizations, user actions, access, the ledger, idempotency, pricing, payment tools.
         OrganizationsModule,

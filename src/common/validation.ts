@@ -1,5 +1,6 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { ApiError, FieldError } from './api-error';
+import { cacheRuleLookups } from './rule-lookups';
 
 function collect(errors: ValidationError[], prefix: string, out: FieldError[]): void {
   for (const error of errors) {
@@ -26,6 +27,7 @@ export function toApiError(errors: ValidationError[]): ApiError {
 
 /** The one validation pipe: unknown fields are rejected, values are converted to DTO classes. */
 export function createValidationPipe(): ValidationPipe {
+  cacheRuleLookups();
   return new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,

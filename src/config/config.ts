@@ -172,7 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminPassword,
     adminPasswordGenerated,
     logLevel,
-    dbPoolSize: int(env, 'DB_POOL_SIZE', 20, 1, 500),
+    dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 500),
     temporaryPasswordTtlSeconds: int(env, 'TEMPORARY_PASSWORD_TTL_SECONDS', 24 * 3600, 1, 30 * 24 * 3600),
     loginFailuresPerMinute: int(env, 'LOGIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

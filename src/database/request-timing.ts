@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 
-/** What one API request spent waiting for PostgreSQL, answered in its `Server-Timing` header. */
+/** What one API request spent waiting for PostgreSQL, answered in its `Server-Timing` header; and its id, for log lines. */
 export interface RequestTiming {
+  requestId: string;
   /** Milliseconds spent in statements, transaction starts and commits (summed; parallel statements add up). */
   dbMs: number;
   /** Statements and transaction boundaries run. */
@@ -14,6 +15,11 @@ const timingStorage = new AsyncLocalStorage<RequestTiming>();
 /** Runs a route handler with a fresh timing that every database call inside it adds to. */
 export function withRequestTiming<T>(timing: RequestTiming, work: () => T): T {
   return timingStorage.run(timing, work);
+}
+
+/** The id of the request running now (none outside a route handler). */
+export function currentRequestId(): string | undefined {
+  return timingStorage.getStore()?.requestId;
 }
 
 /** Times a database call and adds it to the running request's timing, if any. */

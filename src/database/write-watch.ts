@@ -15,17 +15,26 @@ interface Watch {
 @Injectable()
 export class WriteWatch {
   private readonly watches: Watch[] = [];
+  /** The watches each statement's text matches, kept (the texts are few) so a statement is scanned once, not per run. */
+  private readonly matches = new Map<string, Watch[]>();
 
   /** `committed` runs after each commit that updated or deleted (with `inserts`, also inserted) rows of `tables`. */
   watch(tables: readonly string[], committed: () => void, options: { inserts?: boolean } = {}): void {
     const verbs = options.inserts ? 'UPDATE|DELETE\\s+FROM|INSERT\\s+INTO' : 'UPDATE|DELETE\\s+FROM';
     this.watches.push({ pattern: new RegExp(`\\b(?:${verbs})\\s+(?:${tables.join('|')})\\b`, 'i'), committed });
+    this.matches.clear();
   }
 
   /** Called by Database after each statement. */
   ran(sql: string): void {
-    for (const watch of this.watches) {
-      if (!watch.pattern.test(sql)) continue;
+    let matched = this.matches.get(sql);
+    if (!matched) {
+      matched = this.watches.filter((watch) => watch.pattern.test(sql));
+      // Texts with varying parts (searches' filters) could grow it without end: start over past a bound.
+      if (this.matches.size >= 1_000) this.matches.clear();
+      this.matches.set(sql, matched);
+    }
+    for (const watch of matched) {
       const open = currentTransaction();
       if (!open) watch.committed();
       else if (!open.onCommit.includes(watch.committed)) open.onCommit.push(watch.committed);

@@ -77,7 +77,10 @@ export function securityHeaders(request: FastifyRequest, reply: FastifyReply): v
 
 /** Serves the pages and their assets straight from Fastify (outside Nest: no prefix, no access rule, no API log). */
 export function registerPages(fastify: FastifyInstance, publicDir = findPublicDir()): void {
-  fastify.addHook('onSend', async (request, reply) => securityHeaders(request, reply));
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    securityHeaders(request, reply);
+    done(null, payload);
+  });
   void fastify.register(async (instance) => {
     await instance.register(fastifyStatic, {
       root: join(publicDir, 'assets'),
