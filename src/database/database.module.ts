@@ -39,7 +39,8 @@ export class DatabaseModule {
           provide: READ_POOL,
           useFactory: () => (readUrl ? new Pool({ connectionString: readUrl, max: poolSize, application_name: 'finapi-read' }) : null),
         },
-        { provide: APP_INTERCEPTOR, useClass: ReadReplicaInterceptor },
+        // Only with a replica: a global interceptor puts an RxJS chain around every request.
+        ...(readUrl ? [{ provide: APP_INTERCEPTOR, useClass: ReadReplicaInterceptor }] : []),
         ReplicaShutdown,
       ],
       exports: [UnitOfWork, Database, WriteWatch, DatabaseNotifications, PRIMARY_POOL],
