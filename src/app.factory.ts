@@ -67,7 +67,7 @@ export async function createApp(config: AppConfig, databaseUrl: string, logStrea
     bodyLimit: BODY_LIMIT_BYTES,
     // A long path parameter reaches its route (a 400 or 404 in the error contract) instead of Fastify's own 414 body;
     // Node's header limit (16 kB) still bounds the URL.
-    maxParamLength: 4096,
+    routerOptions: { maxParamLength: 4096 },
     // multipart/form-data for the file uploads (the bank catalog import); every other route refuses it below.
     multipart: { limits: { fileSize: BODY_LIMIT_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024, headerPairs: 100 } },
     trustProxy: trustProxyOption(config.trustProxy),

@@ -33,6 +33,12 @@ describe('the error contract', () => {
     expectErrorShape(response.body, 'exception.not_found');
   });
 
+  it('answers a path parameter longer than 100 characters through the route (its 400), not with a bare 414', async () => {
+    const response = await server.request('GET', `/api/v1/transactions/${'a'.repeat(1000)}`, { token: admin });
+    expect(response.status).toBe(400);
+    expectErrorShape(response.body, 'exception.validation');
+  });
+
   it('answers malformed JSON with 400', async () => {
     const response = await server.request('POST', '/api/v1/authorization', {
       rawBody: '{"login": ',
