@@ -129,6 +129,17 @@ describe('bank withdrawals and bank accounts (issue 12): requests hold until acc
     });
     expectStatus(calculated, 200);
     expect(calculated.body).toMatchObject({ transactionAmount: '50.00', senderAmountPush: '50.50', commissionAmountPush: '0.50' });
+    // An inactive coin is told at the calculation already, as the request would be.
+    const idle = await world.coin(alice);
+    expectStatus(await world.server.request('PATCH', `/api/v1/coins/${idle.serial}`, { token: alice.token, body: { active: false } }), 200);
+    expectError(
+      await world.server.request('POST', '/api/v1/bank-withdrawals/calculate', {
+        token: alice.token,
+        body: { coinSerial: idle.serial, amount: '1.00', bankAccountId: account.id },
+      }),
+      409,
+      'exception.coin.inactive',
+    );
     const requested = await ask(alice.token, {
       coinSerial: coin.serial,
       amount: '50.00',

@@ -48,6 +48,19 @@ describe('the error contract', () => {
     expectErrorShape(response.body, 'exception.request.malformed_json');
   });
 
+  it('answers a JSON escape of half a character (a lone surrogate) with 400, where an e-mail check used to throw', async () => {
+    const response = await server.request('POST', '/api/v1/users', {
+      token: admin,
+      rawBody: '{"login":"surrogate-user","password":"pw-0123456789ab","name":"S","role":"individual","email":"\\ud800@example.com"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(400);
+    expectErrorShape(response.body, 'exception.request.malformed_json');
+    expect(response.body.message).toMatch(/lone surrogate/);
+    const { rows } = await server.db.query('SELECT 1 FROM users WHERE login = $1', ['surrogate-user']);
+    expect(rows).toHaveLength(0);
+  });
+
   it('answers a body that is not an object with 400', async () => {
     const response = await server.request('POST', '/api/v1/authorization', {
       rawBody: '"just a string"',

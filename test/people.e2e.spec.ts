@@ -204,6 +204,13 @@ describe('people (issue 16)', () => {
         'exception.contact.duplicate',
       );
       expectError(await req('POST', '/contact-book/contact', alice.token, { name: 'Nobody' }), 400, 'exception.validation', 'phoneNumber');
+      // Nulls are no way to reach someone either (they reached the database's CHECK: a 500).
+      expectError(
+        await req('POST', '/contact-book/contact', alice.token, { name: 'Nobody', phoneNumber: null, email: null, coinSerial: null }),
+        400,
+        'exception.validation',
+        'phoneNumber',
+      );
       expectError(
         await req('POST', '/contact-book/contact', alice.token, { name: 'Bad', phoneNumber: 'call me' }),
         400,

@@ -75,6 +75,14 @@ describe('webhooks (issue 17): a transactional outbox, signed deliveries, retrie
       400,
       'exception.validation',
     );
+    expectError(
+      await world.server.request('PATCH', `/api/v1/webhooks/${id}`, {
+        token: alice.token,
+        body: { url: 'not a url' },
+      }),
+      422,
+      'exception.webhook.url_refused',
+    );
     for (const body of [
       { url: 'https://x.example.com', events: ['no.such_event'] },
       { url: 'https://x.example.com', events: [] },

@@ -65,6 +65,7 @@ export class BankWithdrawalsController {
   @ApiOperation({ summary: 'Calculate a bank withdrawal', operationId: 'calculateBankWithdrawal' })
   @ApiOkResponse({ type: CalculationDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.coin.inactive: the coin is closed or inactive', type: ErrorResponseDto })
   calculate(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<CalculationDto> {
     return this.withdrawals.calculate(principal, dto);
   }

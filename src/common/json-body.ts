@@ -9,6 +9,18 @@ function parseNumber(text: string): number | string {
 
 const POISON = /"(?:__proto__|constructor|prototype)"\s*:/;
 
+/** A UTF-16 surrogate without its other half: JSON's `\ud800` escape makes one, UTF-8 cannot carry it, and validators throw on it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Only bodies that escape a surrogate can hold one: the decoded text of a request is well-formed. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+function hasLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value);
+  if (value === null || typeof value !== 'object') return false;
+  for (const [key, child] of Object.entries(value)) if (LONE_SURROGATE.test(key) || hasLoneSurrogate(child)) return true;
+  return false;
+}
+
 export class JsonBodyError extends SyntaxError {
   readonly statusCode = 400;
 }
@@ -20,9 +32,14 @@ export class JsonBodyError extends SyntaxError {
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') throw new JsonBodyError('The JSON body is empty');
   if (POISON.test(text)) throw new JsonBodyError('The JSON body uses a forbidden key');
+  let value: unknown;
   try {
-    return parse(text, null, parseNumber);
+    value = parse(text, null, parseNumber);
   } catch {
     throw new JsonBodyError('The request body is not valid JSON');
   }
+  if (SURROGATE_ESCAPE.test(text) && hasLoneSurrogate(value)) {
+    throw new JsonBodyError('The JSON body has a \\u escape of half a character (a lone surrogate): send whole characters');
+  }
+  return value;
 }

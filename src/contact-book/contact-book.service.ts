@@ -80,7 +80,7 @@ export class ContactBookService {
   }
 
   private async values(dto: CreateContactDto, field: string): Promise<ContactValues> {
-    if (dto.phoneNumber === undefined && dto.email === undefined && dto.coinSerial === undefined) {
+    if (dto.phoneNumber == null && dto.email == null && dto.coinSerial == null) {
       throw ApiError.invalid(field, 'a contact needs a phoneNumber, an email or a coinSerial');
     }
     if (dto.coinSerial) await this.checkCoin(dto.coinSerial, field.replace('phoneNumber', 'coinSerial'));

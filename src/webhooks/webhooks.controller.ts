@@ -68,6 +68,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Change a webhook', operationId: 'updateWebhook' })
   @ApiOkResponse({ type: WebhookResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiUnprocessableEntityResponse({ description: 'exception.webhook.url_refused: not https, or a private address', type: ErrorResponseDto })
   async update(
     @UuidParam('id') id: string,
     @Body() dto: UpdateWebhookDto,
