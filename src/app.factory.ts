@@ -3,10 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, OpenAPIObject } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { API_VERSION } from './actuator/actuator.service';
 import { AppModule } from './app.module';
 import { ApiError } from './common/api-error';
+import { sendError } from './common/error-filter';
+import { toApiError } from './common/error-mapping';
 import { GLOBAL_PREFIX } from './common/http';
 import { finishDocument } from './common/openapi';
 import { httpRequestDuration, httpRequestsInFlight } from './common/metrics';
@@ -15,7 +18,7 @@ import { parseJsonBody } from './common/json-body';
 import { createLogger, logRequests, NestPinoLogger } from './common/logging';
 import { createValidationPipe } from './common/validation';
 import type { AppConfig, TrustProxy } from './config/config';
-import { registerPages } from './pages/pages';
+import { registerPages, securityHeaders } from './pages/pages';
 import { currentRequestId, RequestTiming, serverTimingHeader, withRequestTiming } from './database/request-timing';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -68,6 +71,19 @@ export async function createApp(config: AppConfig, databaseUrl: string, logStrea
     // A long path parameter reaches its route (a 400 or 404 in the error contract) instead of Fastify's own 414 body;
     // Node's header limit (16 kB) still bounds the URL.
     routerOptions: { maxParamLength: 4096 },
+    // A path Fastify cannot decode (a malformed %-escape) is answered by the one error filter like any other bad request,
+    // instead of Fastify's own body without a request id.
+    // Such an answer skips the hooks, so it is given their headers here.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const malformed = error.code === 'FST_ERR_BAD_URL';
+      securityHeaders(request, reply);
+      void reply.header('X-Request-Id', request.id);
+      sendError(
+        reply,
+        toApiError(malformed ? new ApiError('exception.request', 'The path has a malformed %-escape') : error).error,
+        String(request.id),
+      );
+    },
     // multipart/form-data for the file uploads (the bank catalog import); every other route refuses it below.
     multipart: { limits: { fileSize: BODY_LIMIT_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024, headerPairs: 100 } },
     trustProxy: trustProxyOption(config.trustProxy),

@@ -39,6 +39,17 @@ describe('the error contract', () => {
     expectErrorShape(response.body, 'exception.validation');
   });
 
+  it('answers a path with a malformed %-escape with 400 in the error shape, with its request id and no-store', async () => {
+    for (const path of ['/api/v1/transactions/%ED%A0%80', '/api/v1/coins/%E0%A4%A']) {
+      const response = await server.request('GET', path, { token: admin });
+      expect(response.status).toBe(400);
+      expectErrorShape(response.body, 'exception.request');
+      expect(response.body.message).toBe('The path has a malformed %-escape');
+      expect(response.headers.get('x-request-id')).toBe(response.body.requestId);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
   it('answers malformed JSON with 400', async () => {
     const response = await server.request('POST', '/api/v1/authorization', {
       rawBody: '{"login": ',

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FieldError } from './api-error';
+import type { ApiError, FieldError } from './api-error';
 import { toApiError } from './error-mapping';
 
 export interface ErrorBody {
@@ -22,15 +22,14 @@ export class ErrorFilter implements ExceptionFilter {
     const reply = ctx.getResponse<FastifyReply>();
     const { error, expected } = toApiError(exception);
     if (!expected) this.logger.error({ err: exception, requestId: request?.id }, error.message);
-    const body: ErrorBody = {
-      status: 'error',
-      code: error.code,
-      message: error.message,
-      errors: error.errors,
-      requestId: String(request?.id ?? ''),
-    };
-    if (error.status === 401) void reply.header('WWW-Authenticate', 'Bearer');
-    if (error.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(error.retryAfterSeconds));
-    void reply.status(error.status).header('Content-Type', 'application/json; charset=utf-8').send(body);
+    sendError(reply, error, String(request?.id ?? ''));
   }
+}
+
+/** Answers an error in the one shape; the filter above and Fastify's routing errors (app.factory.ts) send through it. */
+export function sendError(reply: FastifyReply, error: ApiError, requestId: string): void {
+  const body: ErrorBody = { status: 'error', code: error.code, message: error.message, errors: error.errors, requestId };
+  if (error.status === 401) void reply.header('WWW-Authenticate', 'Bearer');
+  if (error.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(error.retryAfterSeconds));
+  void reply.status(error.status).header('Content-Type', 'application/json; charset=utf-8').send(body);
 }
