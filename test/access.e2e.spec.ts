@@ -190,6 +190,13 @@ describe('access control and the actuator', () => {
     });
     expect(taken.status).toBe(409);
     expect(taken.body.code).toBe('exception.user.login_taken');
+    // A password sent as null is no password and no request for a temporary one: a 400 (it reached bcrypt: a 500).
+    const nullPassword = await server.request('POST', '/api/v1/users', {
+      token: admin,
+      body: { login: 'null-password', password: null, name: 'Null', role: 'individual' },
+    });
+    expect(nullPassword.status).toBe(400);
+    expect(nullPassword.body.errors.map((e: { parameter: string }) => e.parameter)).toContain('password');
     const badRole = await server.request('POST', '/api/v1/users', {
       token: admin,
       body: { login: 'bad-role', password: 'password-1', name: 'X', role: 'root' },

@@ -334,6 +334,9 @@ describe('commerce (issue 15)', () => {
         priceId,
       ]);
       expectStatus(await req('PATCH', `/merchant-products/${id}`, merchant.token, { name: 'Green tea' }), 200);
+      // A name or active sent as null is refused, not handed to the database's NOT NULL (a 500).
+      expectError(await req('PATCH', `/merchant-products/${id}`, merchant.token, { name: null }), 400, 'exception.validation', 'name');
+      expectError(await req('PATCH', `/merchant-products/${id}`, merchant.token, { active: null }), 400, 'exception.validation', 'active');
       expectStatus(await req('DELETE', `/merchant-products/${id}/prices/${priceId}`, merchant.token), 200);
       expectError(
         await req('DELETE', `/merchant-products/${id}/prices/${priceId}`, merchant.token),

@@ -95,6 +95,23 @@ describe('payment gates (issue 14)', () => {
       expectStatus(changed, 200);
       expect(changed.body.gateProvider.settings).toEqual({ latencyMs: 0, failAbove: '100.00' });
       expect(changed.text).not.toContain('another-secret');
+      // A knob set to null is removed (the provider's default again); the secret cannot be removed.
+      const cleared = await req('PATCH', `/gate-providers/${provider.id}/settings`, world.admin, { failAbove: null, failureRate: null });
+      expectStatus(cleared, 200);
+      expect(cleared.body.gateProvider.settings).toEqual({ latencyMs: 0 });
+      expectError(
+        await req('PATCH', `/gate-providers/${provider.id}/settings`, world.admin, { secret: null }),
+        400,
+        'exception.validation',
+        'secret',
+      );
+      const created = await req('POST', '/gate-providers', world.admin, {
+        name: `Nulls ${provider.id.slice(0, 8)}`,
+        type: 'billing',
+        settings: { asyncAbove: null, latencyMs: 5 },
+      });
+      expectStatus(created, 201);
+      expect(created.body.gateProvider.settings).toEqual({ latencyMs: 5 });
       expectError(
         await req('PATCH', `/gate-providers/${UNKNOWN}/settings`, world.admin, { latencyMs: 1 }),
         404,

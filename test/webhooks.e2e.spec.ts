@@ -83,6 +83,13 @@ describe('webhooks (issue 17): a transactional outbox, signed deliveries, retrie
       422,
       'exception.webhook.url_refused',
     );
+    for (const field of ['url', 'events', 'enabled']) {
+      expectError(
+        await world.server.request('PATCH', `/api/v1/webhooks/${id}`, { token: alice.token, body: { [field]: null } }),
+        400,
+        'exception.validation',
+      );
+    }
     for (const body of [
       { url: 'https://x.example.com', events: ['no.such_event'] },
       { url: 'https://x.example.com', events: [] },

@@ -26,6 +26,8 @@ describe('toApiError', () => {
     ['40P01', 409, 'exception.conflict.concurrent_update'],
     ['22P02', 400, 'exception.validation.value'],
     ['22003', 400, 'exception.validation.value'],
+    ['23502', 400, 'exception.validation.value'],
+    ['23514', 400, 'exception.validation.value'],
     ['57P01', 503, 'exception.unavailable'],
     ['XX000', 500, 'exception.internal'],
   ])('maps SQLSTATE %s to %d %s without the SQL or driver message', (code: string, status: number, expectedCode: string) => {
@@ -33,6 +35,15 @@ describe('toApiError', () => {
     expect(error.status).toBe(status);
     expect(error.code).toBe(expectedCode);
     expect(JSON.stringify({ m: error.message, e: error.errors })).not.toMatch(/SELECT|users_login_key|duplicate key/);
+  });
+
+  it('answers a NOT NULL or CHECK violation with 400 but logs it as a fault: the request checks let the value through', () => {
+    for (const code of ['23502', '23514']) {
+      const { error, expected } = toApiError(dbError(code, 'new row for relation "contacts" violates check constraint "contacts_check"'));
+      expect(error).toMatchObject({ status: 400, code: 'exception.validation.value', message: 'A value is missing or out of range' });
+      expect(expected).toBe(false);
+    }
+    expect(toApiError(dbError('23505', 'duplicate')).expected).toBe(true);
   });
 
   it.each([

@@ -34,8 +34,15 @@ function fromDatabase(error: unknown): ApiError | undefined {
   if (state === '23503') return new ApiError('exception.conflict.reference');
   if (state === '40001' || state === '40P01' || state === '55P03') return new ApiError('exception.conflict.concurrent_update');
   if (state.startsWith('22')) return new ApiError('exception.validation.value');
+  if (SLIPPED_STATES.has(state)) return new ApiError('exception.validation.value', 'A value is missing or out of range');
   return undefined;
 }
+
+/**
+ * NOT NULL and CHECK violations: a value the request's checks should have refused reached the
+ * database. The client gets the 400 its input deserves; the service logs it as a fault to fix.
+ */
+const SLIPPED_STATES = new Set(['23502', '23514']);
 
 const UNAVAILABLE_STATES = new Set(['55000', '08000', '08001', '08003', '08006', '53300', '57P01', '57P02', '57P03', '3D000']);
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
@@ -102,5 +109,6 @@ export function toApiError(exception: unknown): { error: ApiError; expected: boo
   else if (isHttpException(exception)) error = fromFramework(exception.cause) ?? fromHttpException(exception);
   else error = fromOutage(exception) ?? (isDatabaseError(exception) ? fromDatabase(exception) : fromFramework(exception));
   if (!error) return { error: new ApiError('exception.internal'), expected: false };
-  return { error, expected: error.status < 500 };
+  const slipped = isDatabaseError(exception) && SLIPPED_STATES.has(sqlState(exception) ?? '');
+  return { error, expected: error.status < 500 && !slipped };
 }

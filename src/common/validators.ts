@@ -168,6 +168,15 @@ export function IsRemoved(): PropertyDecorator {
     });
 }
 
+/**
+ * A field that may be left out but, when sent, is checked like any other: `null` included (a 400),
+ * where `@IsOptional()` would let a null through to code that only expects a value or nothing.
+ * For a field whose null means something (clearing it), use `OptionalText` or a nullable rule.
+ */
+export function Omittable(): PropertyDecorator {
+  return ValidateIf((_, v) => v !== undefined);
+}
+
 /** Optional free text with a documented maximum length. */
 export function OptionalText(maxLength: number): PropertyDecorator {
   return applyDecorators(

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import type { ProviderSettings } from './providers';
+import type { KnobChanges, ProviderSettings } from './providers';
 
 export interface ProviderRow {
   id: string;
@@ -103,11 +103,11 @@ export class GatesRepository {
     name: string;
     type: string;
     active: boolean;
-    settings: ProviderSettings;
+    settings: KnobChanges;
     secret: string;
   }): Promise<ProviderRow | undefined> {
     const [row] = await this.db.query<ProviderRow>(
-      `INSERT INTO gate_providers (name, type, active, settings, secret) VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO gate_providers (name, type, active, settings, secret) VALUES ($1, $2, $3, jsonb_strip_nulls($4::jsonb), $5)
        ON CONFLICT (name) DO NOTHING RETURNING ${PROVIDER}`,
       [values.name, values.type, values.active, JSON.stringify(values.settings), values.secret],
     );
@@ -123,9 +123,10 @@ export class GatesRepository {
     return row;
   }
 
-  async updateProvider(id: string, settings: ProviderSettings, secret: string | undefined): Promise<ProviderRow | undefined> {
+  /** Merges the settings given; a knob given as null is removed (the provider falls back to its default). */
+  async updateProvider(id: string, settings: KnobChanges, secret: string | undefined): Promise<ProviderRow | undefined> {
     const [row] = await this.db.query<ProviderRow>(
-      `UPDATE gate_providers SET settings = settings || $2::jsonb, secret = coalesce($3, secret), updated_at = now()
+      `UPDATE gate_providers SET settings = jsonb_strip_nulls(settings || $2::jsonb), secret = coalesce($3, secret), updated_at = now()
         WHERE id = $1 RETURNING ${PROVIDER}`,
       [id, JSON.stringify(settings), secret ?? null],
     );

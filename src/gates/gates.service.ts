@@ -6,7 +6,7 @@ import { parseAmount, scaleOf } from '../common/money';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { CreateGateProductDto, CreateGateProviderDto, GateProductDto, GateProviderDto, SettingsFieldsReqDto } from './dto/gates.dto';
 import { ProductRow, ProviderRow, GatesRepository } from './gates.repository';
-import type { ProviderSettings } from './providers';
+import type { KnobChanges } from './providers';
 
 function toProvider(row: ProviderRow): GateProviderDto {
   const { latencyMs, failAbove, asyncAbove, failureRate } = row.settings;
@@ -40,7 +40,7 @@ export function toProduct(row: ProductRow, fraction: string): GateProductDto {
 }
 
 /** The settings a provider keeps (the secret is stored apart and never answered). */
-function settingsOf(dto: SettingsFieldsReqDto): ProviderSettings {
+function settingsOf(dto: SettingsFieldsReqDto): KnobChanges {
   const { latencyMs, failAbove, asyncAbove, failureRate } = dto;
   return Object.fromEntries(Object.entries({ latencyMs, failAbove, asyncAbove, failureRate }).filter(([, v]) => v !== undefined));
 }

@@ -13,6 +13,9 @@ export interface ProviderSettings {
   failureRate?: number;
 }
 
+/** Settings as a request changes them: a knob set to null is removed. */
+export type KnobChanges = { [K in keyof ProviderSettings]?: ProviderSettings[K] | null };
+
 export interface ProviderRequest {
   /** The service's reference of the payment: the provider's idempotency key. */
   reference: string;

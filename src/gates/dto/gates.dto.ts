@@ -22,7 +22,7 @@ import {
 import type { JsonDecimal } from '../../common/json-decimal';
 import { ApiAmount, IsAmount } from '../../common/money-validators';
 import { PageDto, PageRequestDto } from '../../common/paging.dto';
-import { IsAfter, IsIsoDateTime, Serial, UuidList } from '../../common/validators';
+import { IsAfter, IsIsoDateTime, Omittable, Serial, UuidList } from '../../common/validators';
 import { CommissionValueAnswerDto, CommissionValueDto } from '../../commissions/dto/commission-value.dto';
 
 export const GATE_PROVIDER_TYPES = ['acquiring', 'billing', 'card_issuing', 'payout'] as const;
@@ -38,35 +38,37 @@ const DECIMAL = /^\d{1,20}(\.\d{1,18})?$/;
  * one field must be given (an empty object, or one whose fields are all absent, is a 400).
  */
 export class SettingsFieldsReqDto {
-  /** How long the provider takes to answer, 0 to 600,000 ms. */
+  /** How long the provider takes to answer, 0 to 600,000 ms; null removes it (no delay). */
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0, maximum: 600_000 })
   @IsOptional()
   @IsInt()
   @Min(0)
   @Max(600_000)
-  latencyMs?: number;
+  latencyMs?: number | null;
 
-  /** Amounts above this are refused by the provider. */
-  @ApiPropertyOptional({ type: String, example: '1000.00', pattern: DECIMAL.source })
+  /** Amounts above this are refused by the provider; null removes the limit. */
+  @ApiPropertyOptional({ type: String, nullable: true, example: '1000.00', pattern: DECIMAL.source })
   @IsOptional()
   @Matches(DECIMAL, { message: 'must be a non-negative decimal such as "1000.00"' })
-  failAbove?: string;
+  failAbove?: string | null;
 
-  /** Amounts above this are accepted later: the provider answers pending, then calls back. */
-  @ApiPropertyOptional({ type: String, example: '500.00', pattern: DECIMAL.source })
+  /** Amounts above this are accepted later: the provider answers pending, then calls back; null removes the limit. */
+  @ApiPropertyOptional({ type: String, nullable: true, example: '500.00', pattern: DECIMAL.source })
   @IsOptional()
   @Matches(DECIMAL, { message: 'must be a non-negative decimal such as "500.00"' })
-  asyncAbove?: string;
+  asyncAbove?: string | null;
 
-  /** The share of payments the provider refuses, 0 to 1. */
+  /** The share of payments the provider refuses, 0 to 1; null removes it (none refused). */
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0, maximum: 1 })
   @IsOptional()
   @IsNumber()
   @Min(0)
   @Max(1)
-  failureRate?: number;
+  failureRate?: number | null;
 
   /** The secret the provider signs its callbacks with (HMAC-SHA256 of the body, hex, in X-Gate-Signature). Write-only. */
   @ApiPropertyOptional({ writeOnly: true, minLength: 16, maxLength: 200 })
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MinLength(16)
   @MaxLength(200)

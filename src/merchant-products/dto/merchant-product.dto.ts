@@ -4,7 +4,7 @@ import { IsBoolean, IsObject, IsOptional, IsString, Matches, MaxLength, MinLengt
 import type { JsonDecimal } from '../../common/json-decimal';
 import { ApiAmount, IsAmount } from '../../common/money-validators';
 import { PageDto, PageRequestDto } from '../../common/paging.dto';
-import { OptionalText } from '../../common/validators';
+import { Omittable, OptionalText } from '../../common/validators';
 
 /** A product id is a number (section 7: anything else in the path is a 400). */
 export const PRODUCT_ID_PATTERN = /^[1-9][0-9]{0,17}$/;
@@ -30,7 +30,7 @@ export class CreateMerchantProductDto {
 }
 
 export class UpdateMerchantProductDto {
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
@@ -44,7 +44,7 @@ export class UpdateMerchantProductDto {
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
   description?: string | null;
 
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   active?: boolean;
 }

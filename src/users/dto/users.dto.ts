@@ -15,7 +15,7 @@ import {
 } from 'class-validator';
 import { ROLES } from '../../access/permissions';
 import { PageDto, PageRequestDto, SortOrder } from '../../common/paging.dto';
-import { IsPassword, UuidList } from '../../common/validators';
+import { IsPassword, Omittable, UuidList } from '../../common/validators';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../organizations/organization.types';
 
 /** A phone number in international form: an optional `+` and 6 to 15 digits. */
@@ -33,7 +33,7 @@ export class CreateUserDto {
    * temporary password, answered once, that must be changed at the first login.
    */
   @ApiPropertyOptional({ format: 'password' })
-  @IsOptional()
+  @Omittable()
   @IsPassword({ loginProperty: 'login' })
   password?: string;
 

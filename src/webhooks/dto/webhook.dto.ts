@@ -11,6 +11,7 @@ import {
   MaxLength,
   MinLength,
 } from 'class-validator';
+import { Omittable } from '../../common/validators';
 import { PageDto, PageRequestDto } from '../../common/paging.dto';
 import { EVENT_TYPE_NAMES } from '../../outbox/event-types';
 
@@ -41,14 +42,14 @@ export class CreateWebhookDto {
 
 export class UpdateWebhookDto {
   @ApiPropertyOptional({ example: 'https://merchant.example.com/finapi/webhooks', maxLength: 2048 })
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MinLength(1)
   @MaxLength(2048)
   url?: string;
 
   @ApiPropertyOptional({ enum: EVENT_TYPE_NAMES, isArray: true })
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(EVENT_TYPE_NAMES.length)
@@ -64,7 +65,7 @@ export class UpdateWebhookDto {
 
   /** A disabled webhook receives no new events. */
   @ApiPropertyOptional()
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   enabled?: boolean;
 }
