@@ -1,4 +1,4 @@
-import { adminToken, aUser } from './helpers/actors';
+import { adminToken, aUser, login } from './helpers/actors';
 import { startServer, TestServer } from './helpers/server';
 
 /** `db;dur=…;desc="N calls"` of a Server-Timing header: N. */
@@ -62,6 +62,21 @@ describe('the token cache (TOKEN_CACHE_SECONDS)', () => {
     // B hears it by NOTIFY: milliseconds, far under the cache's 5 s.
     const took = await within(1000, async () => (await profile(b, user.token)).status === 401);
     expect(took).toBeLessThan(1000);
+  });
+
+  it("keeps serving a user's cached token when the user logs in again elsewhere: a login writes no principal change", async () => {
+    const admin = await adminToken(a);
+    const user = await aUser(a, admin);
+    const other = await aUser(a, admin);
+    await profile(b, user.token);
+    expect(dbCalls((await profile(b, user.token)).headers.get('server-timing'))).toBe(PROFILE_CALLS);
+    expect((await profile(b, other.token)).status).toBe(200);
+    await login(a, user.login, user.password);
+    // A barrier: B hears notifications in commit order, so once it has dropped `other`'s revoked token it has
+    // heard anything the login above would have sent.
+    expect((await a.request('DELETE', '/api/v1/authorization', { token: other.token })).status).toBe(200);
+    expect(await within(1000, async () => (await profile(b, other.token)).status === 401)).toBeLessThan(1000);
+    expect(dbCalls((await profile(b, user.token)).headers.get('server-timing'))).toBe(PROFILE_CALLS);
   });
 
   it('never serves from the cache while the listening connection is down, and serves again once it is back', async () => {

@@ -138,10 +138,17 @@ export class UsersRepository {
     };
   }
 
-  /** Resets the failure count if the user is still active; false if a parallel failure held them. */
+  /**
+   * Resets the failure count if the user is still active; false if a parallel failure held them.
+   * The row is locked as the reset would lock it, but written only when there are failures to reset:
+   * a write fires the principal notification, which would drop the user's cached tokens on every
+   * instance at each login.
+   */
   async recordSuccess(userId: string): Promise<boolean> {
     const rows = await this.db.query<{ id: string }>(
-      `UPDATE users SET failed_attempts = 0, updated_at = now() WHERE id = $1 AND status = 'active' RETURNING id`,
+      `WITH u AS (SELECT id, failed_attempts FROM users WHERE id = $1 AND status = 'active' FOR NO KEY UPDATE),
+            reset AS (UPDATE users SET failed_attempts = 0, updated_at = now() FROM u WHERE users.id = u.id AND u.failed_attempts > 0)
+       SELECT id FROM u`,
       [userId],
     );
     return rows.length === 1;
