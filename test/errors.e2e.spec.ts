@@ -118,7 +118,7 @@ describe('the error contract', () => {
   });
 
   it('answers 503 when the database is gone, without internals', async () => {
-    const other = await startServer();
+    const other = await startServer({}, { allowFaults: true });
     const name = new URL(other.databaseUrl).pathname.slice(1);
     const admin = new Client({ connectionString: process.env.TEST_DATABASE_URL });
     await admin.connect();

@@ -166,7 +166,11 @@ export async function request<T = any>(
   return { status: response.status, body: parsed as T, headers: response.headers, text };
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+/**
+ * `allowFaults`: the suite provokes faults on purpose (the database taken away); otherwise `stop()`
+ * fails the suite when the service logged any (level error): a fault behind a 4xx, or a 5xx, is a bug.
+ */
+export async function startServer(env: Record<string, string> = {}, options: { allowFaults?: boolean } = {}): Promise<TestServer> {
   const databaseUrl = env.DATABASE_URL ?? (await createDatabase());
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [MAIN], {
@@ -220,6 +224,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      const faults = logs.filter((line) => line.startsWith('{"level":50,'));
+      if (faults.length && !options.allowFaults) {
+        throw new Error(`The service logged ${faults.length} fault(s):\n${faults.map((f) => f.slice(0, 2000)).join('\n')}`);
       }
     },
     async kill() {
