@@ -1,28 +1,17 @@
 import { Actor, adminToken, aUser } from './helpers/actors';
 import { aCoin, aCurrency, anIssuer, expectBalancedLedger, fund } from './helpers/money';
 import { startServer, TestServer } from './helpers/server';
+import { generator } from './helpers/random';
 
 /**
- * Hostile input on every operation of the OpenAPI document, as an individual and as the
- * administrator: wrong types, nulls, huge and tiny numbers, long and odd strings, unknown and
+ * Hostile input on every operation of the OpenAPI document, as an individual, a merchant, staff
+ * roles and the administrator: wrong types, nulls, huge and tiny numbers, long and odd strings, unknown and
  * malformed ids, in the path, the query and the body. Every answer must be a 4xx (or a 2xx when
  * the input happens to be valid), never a 5xx; the document check (openapi-answers) then holds
  * each of these answers to the documented statuses and shapes too.
  *
  * Deterministic: the same seed sends the same requests (FUZZ_SEED and FUZZ_ROUNDS change them).
  */
-
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Schema = Record<string, any>;
 interface Operation {

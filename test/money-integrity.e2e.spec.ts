@@ -5,18 +5,7 @@ import { aRate, exchange, fundReserve, sumsPerCurrency } from './helpers/exchang
 import { aCoin, aCurrency, anIssuer, CoinBody, coinOf, Dec, expectBalancedLedger, fund } from './helpers/money';
 import type { ApiResponse } from './helpers/server';
 import { moneyWorld, MoneyWorld } from './helpers/world';
-
-/** A small seeded generator (mulberry32): the same seed, the same mix of operations. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { generator } from './helpers/random';
 
 const SEED = Number(process.env.INTEGRITY_SEED ?? 20261123);
 const BATCHES = 6;
