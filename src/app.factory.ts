@@ -75,14 +75,11 @@ export async function createApp(config: AppConfig, databaseUrl: string, logStrea
     // instead of Fastify's own body without a request id.
     // Such an answer skips the hooks, so it is given their headers here.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-      const malformed = error.code === 'FST_ERR_BAD_URL';
       securityHeaders(request, reply);
       void reply.header('X-Request-Id', request.id);
-      sendError(
-        reply,
-        toApiError(malformed ? new ApiError('exception.request', 'The path has a malformed %-escape') : error).error,
-        String(request.id),
-      );
+      const answer =
+        error.code === 'FST_ERR_BAD_URL' ? new ApiError('exception.request', 'The path has a malformed %-escape') : toApiError(error).error;
+      sendError(reply, answer, String(request.id));
     },
     // multipart/form-data for the file uploads (the bank catalog import); every other route refuses it below.
     multipart: { limits: { fileSize: BODY_LIMIT_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024, headerPairs: 100 } },
