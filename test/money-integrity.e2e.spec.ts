@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Actor } from './helpers/actors';
 import { aFee, percent } from './helpers/commissions';
 import { aRate, exchange, fundReserve, sumsPerCurrency } from './helpers/exchange';
-import { aCoin, aCurrency, anIssuer, CoinBody, coinOf, Dec, expectBalancedLedger, fund } from './helpers/money';
+import { aCoin, aCurrency, anIssuer, CoinBody, coinOf, Dec, expectAnswersReadBack, expectBalancedLedger, fund } from './helpers/money';
 import type { ApiResponse } from './helpers/server';
 import { moneyWorld, MoneyWorld } from './helpers/world';
 import { generator } from './helpers/random';
@@ -33,11 +33,14 @@ describe(`money integrity: a random mix of every money flow in parallel (seed ${
   /** Every operation answered as processed, by id (a settled request is answered again with all its legs). */
   const processed = new Map<string, { transactions: { from: { serial: string }; to: { serial: string }; amount: string }[] }>();
   const outcomes = new Map<string, number>();
+  /** Every operation a request answered, in any status. */
+  const answers: unknown[] = [];
 
   const note = (what: string, response: ApiResponse) => {
     outcomes.set(`${what} ${response.status}`, (outcomes.get(`${what} ${response.status}`) ?? 0) + 1);
     const process = response.body?.process;
     if (response.status < 300 && process?.status === 'processed') processed.set(process.id, process);
+    if (response.status < 300 && process) answers.push(process);
     return response;
   };
 
@@ -276,6 +279,8 @@ describe(`money integrity: a random mix of every money flow in parallel (seed ${
     ).rows;
     expect(strayHolds.n).toBe(0);
     await expectBalancedLedger(world.server, world.admin);
+    // Every answer was the operation as it is read back (pending ones settled since aside).
+    expect(await expectAnswersReadBack(world.server, world.admin, answers)).toBeGreaterThan(50);
   });
 });
 
@@ -333,6 +338,7 @@ describe('money only moves: exchanges, vouchers and card payments (issue 13)', (
     const vouchers: { id: string; owner: Actor }[] = [];
     const before = await sumsPerCurrency(server);
     const outcomes: Record<number, number> = {};
+    const answers: unknown[] = [];
     for (let step = 0; step < 60; step++) {
       const p = people[next(people.length)];
       const q = people[next(people.length)];
@@ -387,6 +393,7 @@ describe('money only moves: exchanges, vouchers and card payments (issue 13)', (
       }
       outcomes[response.status] = (outcomes[response.status] ?? 0) + 1;
       expect(response.status).toBeLessThan(500);
+      if (response.status < 300 && response.body?.process) answers.push(response.body.process);
       const now = await sumsPerCurrency(server);
       for (const code of Object.keys(before)) {
         expect({ step, code, same: new Dec(now[code] ?? '0').eq(before[code]) }).toEqual({ step, code, same: true });
@@ -400,6 +407,7 @@ describe('money only moves: exchanges, vouchers and card payments (issue 13)', (
     // Per currency, every coin's balance sums to zero: the settlement coins hold what the bank top-ups brought in.
     for (const total of Object.values(await sumsPerCurrency(server))) expect(new Dec(total).isZero()).toBe(true);
     await expectBalancedLedger(server, admin);
+    expect(await expectAnswersReadBack(server, admin, answers)).toBeGreaterThan(10);
   });
 });
 

@@ -3,7 +3,7 @@ import { Money } from '../common/money';
 import { Database } from '../database/database';
 import { SYSTEM_ORGANIZATION_ID } from '../organizations/organization.types';
 import type { LockedCoin, LockedHold, LockedOperation, OperationMeta, SystemCoinKind } from './ledger.types';
-import { entriesJson, OPERATION_COLUMNS, OperationRow } from './operation.projection';
+import { CoinJson, EntryJson, entriesJson, OPERATION_COLUMNS, OperationRow, PartyJson, partyJson } from './operation.projection';
 import type { OperationType } from './operation-types';
 import type { PlanEffect } from './plan';
 
@@ -36,6 +36,98 @@ export interface HeldOperation {
   to_coin: string | null;
   issuer_id: string | null;
   details: Record<string, unknown>;
+}
+
+/**
+ * What the posting statement answers when the kernel already holds the rest of the projection: the operation's
+ * own columns, its parties, and its entries as `[id, leg, coin serial]` in id order.
+ */
+interface PostedRow {
+  id: string;
+  type: string;
+  status: string;
+  request_identifier: string | null;
+  request_status: string | null;
+  created_at: Date;
+  updated_at: Date;
+  description: string | null;
+  custom_information: string | null;
+  amount: string;
+  commission: string;
+  currency_id: string;
+  reversal_of: string | null;
+  from_coin: string | null;
+  to_coin: string | null;
+  sender: PartyJson | null;
+  recipient: PartyJson | null;
+  entries: [string, string, string][];
+}
+
+const POSTED_COLUMNS = `SELECT o.id, o.type, o.status, o.request_identifier, o.request_status, o.created_at, o.updated_at, o.description,
+       o.custom_information, o.amount::text AS amount, o.commission::text AS commission, o.currency_id, o.reversal_of,
+       o.from_coin::text AS from_coin, o.to_coin::text AS to_coin,
+       ${partyJson('o.from_organization_id')} AS sender, ${partyJson('o.to_organization_id')} AS recipient,
+       (SELECT array_agg(ARRAY[id, leg, coin_serial] ORDER BY id) FROM entries) AS entries
+  FROM op o`;
+
+/**
+ * Whether the operation's projection can be completed from the locked coins: a new operation (a settled one also
+ * answers its earlier entries), every coin it names locked, and its currency that of one of them. Reading the coins
+ * and currencies again in the posting statement cost PostgreSQL a seventh of a transfer's work (0.92 → 0.79 ms per transfer).
+ */
+function answerable(posting: Posting): boolean {
+  const { coins, meta, effect } = posting;
+  if (posting.operationId) return false;
+  if ((meta.fromCoin && !coins.has(meta.fromCoin)) || (meta.toCoin && !coins.has(meta.toCoin))) return false;
+  return [...coins.values()].some((c) => c.currency_id === effect.currencyId);
+}
+
+/** The projection of a posted operation (see `answerable`): the row the posting answered, completed from the locked coins. */
+function postedOperation(row: PostedRow, posting: Posting): OperationRow {
+  const { coins, effect } = posting;
+  const currency = [...coins.values()].find((c) => c.currency_id === row.currency_id)!;
+  const coinJson = (serial: string | null): CoinJson | null => {
+    const coin = serial ? coins.get(serial)! : null;
+    return coin && { serial: coin.serial, issuerId: coin.issuer_id, code: coin.code, symbol: coin.symbol };
+  };
+  const createdAt = row.created_at.toISOString();
+  const entries = (row.entries ?? []).map(([id, leg, serial]): EntryJson => {
+    const entry = effect.entries.find((e) => e.leg === Number(leg) && e.coin.serial === serial)!;
+    const { coin } = entry;
+    return {
+      id,
+      leg: Number(leg),
+      coinSerial: serial,
+      amount: entry.amount.toFixed(),
+      createdAt,
+      issuerId: coin.issuer_id,
+      code: coin.code,
+      symbol: coin.symbol,
+      fraction: coin.fraction,
+    };
+  });
+  return {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    request_identifier: row.request_identifier,
+    request_status: row.request_status,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    description: row.description,
+    custom_information: row.custom_information,
+    amount: row.amount,
+    commission: row.commission,
+    code: currency.code,
+    symbol: currency.symbol,
+    fraction: currency.fraction,
+    reversal_of: row.reversal_of,
+    from_coin: coinJson(row.from_coin),
+    to_coin: coinJson(row.to_coin),
+    sender: row.sender,
+    recipient: row.recipient,
+    entries: entries.length ? entries : null,
+  };
 }
 
 const serials = (values: string[]) => [...new Set(values)].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
@@ -224,6 +316,11 @@ export class LedgerRepository {
       ctes.push(`reversed AS (
         UPDATE operations SET status = 'reversed', updated_at = now() WHERE id = ${p(posting.reversalOf)} RETURNING id)`);
     }
+    // Its text varies only with which parts a plan has (holds placed or ended, a settlement, a reversal).
+    if (answerable(posting)) {
+      const [row] = await this.db.query<PostedRow>(`WITH ${ctes.join(',\n')}\n${POSTED_COLUMNS}`, params, { prepare: true });
+      return postedOperation(row, posting);
+    }
     const columns = 'id, leg, coin_serial, currency_id, amount, created_at';
     const earlier = posting.operationId ? `SELECT ${columns} FROM ledger_entries WHERE operation_id = o.id UNION ALL ` : '';
     const [row] = await this.db.query<OperationRow>(
@@ -231,7 +328,6 @@ export class LedgerRepository {
        SELECT ${OPERATION_COLUMNS}, ${entriesJson(`(${earlier}SELECT ${columns} FROM entries)`)} AS entries
          FROM op o JOIN currencies cu ON cu.id = o.currency_id`,
       params,
-      // Its text varies only with which parts a plan has (holds placed or ended, a settlement, a reversal).
       { prepare: true },
     );
     return row;

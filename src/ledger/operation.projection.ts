@@ -58,7 +58,8 @@ export interface EntryJson {
 const coinJson = (serial: string) =>
   `(SELECT json_build_object('serial', k.serial::text, 'issuerId', k.issuer_id, 'code', kc.code, 'symbol', kc.symbol)
       FROM coins k JOIN currencies kc ON kc.id = k.currency_id WHERE k.serial = ${serial})`;
-const partyJson = (organization: string) =>
+/** The party JSON of an organization id expression. */
+export const partyJson = (organization: string) =>
   `(SELECT json_build_object('organizationId', g.id, 'fullName', g.name, 'email', g.email, 'phoneNumber', g.phone_number)
       FROM organizations g WHERE g.id = ${organization})`;
 

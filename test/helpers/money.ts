@@ -178,6 +178,26 @@ export async function expectBalancedLedger(server: TestServer, admin: string): P
   expect(check).toMatchObject({ status: 'ok', balanced: true });
 }
 
+/** What settling or reversing an operation leaves as it was. */
+const LASTING = ['id', 'type', 'createdAt', 'amount', 'currency', 'from', 'to', 'sender', 'recipient', 'reversalOf'];
+const lasting = (operation: any) => Object.fromEntries(LASTING.map((key) => [key, operation[key]]));
+
+/**
+ * Asserts that each operation a request answered is what GET /transactions/{id} reads back (the posting answers its
+ * projection without reading it again). Of an operation settled or reversed since, the parts that never change.
+ */
+export async function expectAnswersReadBack(server: TestServer, admin: string, answers: Iterable<any>): Promise<number> {
+  let compared = 0;
+  for (const answer of answers) {
+    const read = await server.request('GET', `/api/v1/transactions/${answer.id}`, { token: admin });
+    expect(read.status).toBe(200);
+    if (read.body.process.status === answer.status) expect(read.body.process).toEqual(answer);
+    else expect(lasting(read.body.process)).toEqual(lasting(answer));
+    compared++;
+  }
+  return compared;
+}
+
 /** Asserts an operation's legs: what moved from which coin to which, each amount positive. */
 export function expectLegs(process: any, legs: [from: string, to: string, amount: string | number][]): void {
   expect(process.transactions.map((t: any) => [t.from.serial, t.to.serial, t.amount])).toEqual(legs);
