@@ -3,7 +3,7 @@ import { Money } from '../common/money';
 import { Database } from '../database/database';
 import { SYSTEM_ORGANIZATION_ID } from '../organizations/organization.types';
 import type { LockedCoin, LockedHold, LockedOperation, OperationMeta, SystemCoinKind } from './ledger.types';
-import { CoinJson, EntryJson, entriesJson, OPERATION_COLUMNS, OperationRow, PartyJson, partyJson } from './operation.projection';
+import { CoinJson, EntryJson, entriesJson, OPERATION_COLUMNS, OperationRow, partyJson } from './operation.projection';
 import type { OperationType } from './operation-types';
 import type { PlanEffect } from './plan';
 
@@ -42,26 +42,12 @@ export interface HeldOperation {
  * What the posting statement answers when the kernel already holds the rest of the projection: the operation's
  * own columns, its parties, and its entries as `[id, leg, coin serial]` in id order.
  */
-interface PostedRow {
-  id: string;
-  type: string;
-  status: string;
-  request_identifier: string | null;
-  request_status: string | null;
-  created_at: Date;
-  updated_at: Date;
-  description: string | null;
-  custom_information: string | null;
-  amount: string;
-  commission: string;
+type PostedRow = Omit<OperationRow, 'code' | 'symbol' | 'fraction' | 'from_coin' | 'to_coin' | 'entries'> & {
   currency_id: string;
-  reversal_of: string | null;
   from_coin: string | null;
   to_coin: string | null;
-  sender: PartyJson | null;
-  recipient: PartyJson | null;
-  entries: [string, string, string][];
-}
+  entries: [string, string, string][] | null;
+};
 
 const POSTED_COLUMNS = `SELECT o.id, o.type, o.status, o.request_identifier, o.request_status, o.created_at, o.updated_at, o.description,
        o.custom_information, o.amount::text AS amount, o.commission::text AS commission, o.currency_id, o.reversal_of,
@@ -107,25 +93,12 @@ function postedOperation(row: PostedRow, posting: Posting): OperationRow {
     };
   });
   return {
-    id: row.id,
-    type: row.type,
-    status: row.status,
-    request_identifier: row.request_identifier,
-    request_status: row.request_status,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    description: row.description,
-    custom_information: row.custom_information,
-    amount: row.amount,
-    commission: row.commission,
+    ...row,
     code: currency.code,
     symbol: currency.symbol,
     fraction: currency.fraction,
-    reversal_of: row.reversal_of,
     from_coin: coinJson(row.from_coin),
     to_coin: coinJson(row.to_coin),
-    sender: row.sender,
-    recipient: row.recipient,
     entries: entries.length ? entries : null,
   };
 }
