@@ -123,7 +123,15 @@ export async function createApp(config: AppConfig, databaseUrl: string, logStrea
       return withRequestTiming(timing, () => handler.call(this as never, request, reply));
     };
   });
+  // Once the app is closing, each answer still being given closes its connection: a client's idle keep-alive
+  // connection would otherwise hold the server's close (and the shutdown) until its timeout.
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (closing) void reply.header('Connection', 'close');
     void reply.header('X-Request-Id', request.id);
     // Database time and the whole request, for a browser's network panel and the benchmark.
     void reply.header(

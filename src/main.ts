@@ -3,6 +3,8 @@ import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/config';
 import { EmbeddedPostgresError, startEmbeddedPostgres } from './database/embedded-postgres';
 
+const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -22,14 +24,26 @@ async function main(): Promise<void> {
     stopDatabase = embedded.stop;
     process.stdout.write(`Embedded PostgreSQL running with its data in ${embedded.dataDir}\n`);
   }
+  // embedded-postgres's own handlers of SIGTERM and SIGINT (async-exit-hook), in place while the app starts.
+  const exitHooks = SIGNALS.map((signal) => [signal, process.listeners(signal)] as const);
   const app = await createApp(config, databaseUrl);
   if (stopDatabase) {
     const stop = stopDatabase;
-    // Stop PostgreSQL after Nest has closed its pool.
-    app
-      .getHttpAdapter()
-      .getInstance()
-      .addHook('onClose', async () => stop().catch(() => undefined));
+    // embedded-postgres stops its servers at the first SIGTERM or SIGINT (through async-exit-hook), under the requests
+    // still being answered and the work Nest's shutdown hooks finish. From here on, the signal closes the app (the same
+    // shutdown Nest's own handler runs), then PostgreSQL, then the process.
+    for (const [signal, listeners] of exitHooks) for (const listener of listeners) process.removeListener(signal, listener);
+    let stopping: Promise<void> | undefined;
+    const shutdown = (): void => {
+      stopping ??= app
+        .close()
+        .finally(() => stop())
+        .then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+    };
+    for (const signal of SIGNALS) process.on(signal, shutdown);
   }
   await app.listen({ port: config.port, host: config.host });
   const url = await app.getUrl();
