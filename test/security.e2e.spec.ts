@@ -1,11 +1,20 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROLES } from '../src/access/permissions';
 import { adminToken, aUser, login, uniqueLogin } from './helpers/actors';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, freePort, request, startExpectingFailure, startServer, TestServer } from './helpers/server';
+import {
+  ADMIN_LOGIN,
+  ADMIN_PASSWORD,
+  freePort,
+  request,
+  startExpectingFailure,
+  startServer,
+  stopLeftoverPostgres,
+  TestServer,
+} from './helpers/server';
 
 const AUTH = '/api/v1/authorization';
 const DIST = process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist');
@@ -629,19 +638,8 @@ describe('12. a first start as root, from a directory the database user cannot e
         await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
         if (child.exitCode === null) child.kill('SIGKILL');
         if (cluster) {
-          // Never leave a server behind: stop the postmaster if the service could not.
-          const pidFile = join(cluster, 'postgres', 'postmaster.pid');
-          if (existsSync(pidFile)) {
-            const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-            if (pid > 0) {
-              try {
-                process.kill(pid, 'SIGINT');
-                await new Promise((r) => setTimeout(r, 2000));
-              } catch {
-                // already gone
-              }
-            }
-          }
+          // Stop the postmaster if the service could not.
+          await stopLeftoverPostgres(join(cluster, 'postgres', 'postmaster.pid'));
           await rm(cluster, { recursive: true, force: true });
         }
         await rm(top, { recursive: true, force: true });

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, freePort, request } from './helpers/server';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, freePort, request, stopLeftoverPostgres } from './helpers/server';
 
 const MAIN = join(process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist'), 'src', 'main.js');
 
@@ -74,18 +74,7 @@ describe('a SIGTERM to the service running its embedded PostgreSQL', () => {
       expect(existsSync(pidFile)).toBe(false);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
-      if (existsSync(pidFile)) {
-        // Never leave a server behind.
-        const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-        if (pid > 0) {
-          try {
-            process.kill(pid, 'SIGINT');
-            await new Promise((r) => setTimeout(r, 2000));
-          } catch {
-            // already gone
-          }
-        }
-      }
+      await stopLeftoverPostgres(pidFile);
       await rm(dir, { recursive: true, force: true });
     }
   }, 200_000);

@@ -5,6 +5,7 @@ import { ApiError } from '../common/api-error';
 import { amountOf } from '../common/json-decimal';
 import { Money, parseAmount, scaleOf } from '../common/money';
 import { Page, pageOf, pageWindow } from '../common/paging.dto';
+import { PeriodicTask } from '../common/periodic-task';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { LedgerService } from '../ledger/ledger.service';
@@ -74,8 +75,7 @@ function checkFields(fields: ProductField[], given: Record<string, unknown>): Re
 export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(GateTransactionsService.name);
   private readonly provider: GateProvider = new SimulatedProvider();
-  private timer?: NodeJS.Timeout;
-  private sweeping = false;
+  private readonly reconciler = new PeriodicTask('The gate reconciler', () => this.reconcileUnfinished(), this.logger);
 
   constructor(
     private readonly gates: GatesRepository,
@@ -89,12 +89,11 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    const seconds = this.config.gateReconcileSeconds;
-    if (seconds > 0) this.timer = setInterval(() => void this.reconcile(), seconds * 1000).unref();
+    this.reconciler.start(this.config.gateReconcileSeconds);
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  onModuleDestroy(): Promise<void> {
+    return this.reconciler.stop();
   }
 
   async create(principal: Principal, dto: CreateGateTransactionDto): Promise<GateTransactionDto> {
@@ -213,26 +212,18 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Asks providers about transactions they have not finished (a crash between the call and its outcome, a lost callback). */
-  async reconcile(): Promise<void> {
-    if (this.sweeping) return;
-    this.sweeping = true;
-    try {
-      for (const id of await this.gates.unfinished(this.config.gateReconcileSeconds, 100)) {
-        const row = await this.gates.transaction(id);
-        if (!row) continue;
-        if (row.status === 'provider_assigned') {
-          await this.dispatch(id);
-          continue;
-        }
-        const outcome = await this.provider.status(await this.requestOf(row));
-        if (outcome.status === 'pending')
-          await this.uow.run(() => this.gates.setStatus(id, 'pending', { providerReference: outcome.providerReference }));
-        else await this.finish(id, outcome);
+  private async reconcileUnfinished(): Promise<void> {
+    for (const id of await this.gates.unfinished(this.config.gateReconcileSeconds, 100)) {
+      const row = await this.gates.transaction(id);
+      if (!row) continue;
+      if (row.status === 'provider_assigned') {
+        await this.dispatch(id);
+        continue;
       }
-    } catch (error) {
-      this.logger.error(`The gate reconciler failed: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      this.sweeping = false;
+      const outcome = await this.provider.status(await this.requestOf(row));
+      if (outcome.status === 'pending')
+        await this.uow.run(() => this.gates.setStatus(id, 'pending', { providerReference: outcome.providerReference }));
+      else await this.finish(id, outcome);
     }
   }
 

@@ -4,6 +4,7 @@ import { ApiError } from '../common/api-error';
 import { amountOf } from '../common/json-decimal';
 import { Money, parseAmount, scaleOf } from '../common/money';
 import { Page, pageOf, pageWindow } from '../common/paging.dto';
+import { PeriodicTask } from '../common/periodic-task';
 import { calculationOf } from '../commissions/calculation';
 import { CommissionsService } from '../commissions/commissions.service';
 import type { CalculationDto } from '../commissions/dto/calculation.dto';
@@ -63,7 +64,7 @@ function toTemplate(row: TemplateRow): InvoiceTemplateDto {
 @Injectable()
 export class InvoicesService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(InvoicesService.name);
-  private timer?: NodeJS.Timeout;
+  private readonly expiry = new PeriodicTask('The invoice expiry sweep', () => this.expireDue(), this.logger);
 
   constructor(
     private readonly invoices: InvoicesRepository,
@@ -76,13 +77,11 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    const seconds = this.config.invoiceExpirySweepSeconds;
-    if (seconds > 0)
-      this.timer = setInterval(() => void this.expireDue().catch((e: unknown) => this.logger.error(String(e))), seconds * 1000).unref();
+    this.expiry.start(this.config.invoiceExpirySweepSeconds);
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  onModuleDestroy(): Promise<void> {
+    return this.expiry.stop();
   }
 
   async create(principal: Principal, dto: CreateInvoiceDto, templateId: string | null = null): Promise<InvoiceDto> {

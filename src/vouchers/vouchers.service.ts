@@ -1,10 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
 import { amountOf, OneTimeSecret } from '../common/json-decimal';
 import { Money, parseAmount, scaleOf } from '../common/money';
 import { Page, pageOf, pageWindow } from '../common/paging.dto';
+import { PeriodicTask } from '../common/periodic-task';
 import { CommissionsService } from '../commissions/commissions.service';
 import { commissionDetails } from '../commissions/fee';
 import { APP_CONFIG, AppConfig } from '../config/config';
@@ -52,10 +53,16 @@ const hashOf = (code: string) => createHash('sha256').update(code.toLowerCase())
  * issuer's reserve, a technical coin no payer check accepts.
  */
 @Injectable()
-export class VouchersService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(VouchersService.name);
-  private timer?: NodeJS.Timeout;
-  private sweeping = false;
+  private readonly sweep = new PeriodicTask(
+    'The voucher expiry sweep',
+    async () => {
+      const expired = await this.expireDue(SWEEP_BATCH);
+      if (expired) this.logger.log(`Returned the money of ${expired} expired voucher(s)`);
+    },
+    this.logger,
+  );
 
   constructor(
     private readonly vouchers: VouchersRepository,
@@ -68,12 +75,11 @@ export class VouchersService implements OnApplicationBootstrap, OnApplicationShu
 
   /** Each instance sweeps expired vouchers every VOUCHER_EXPIRY_SWEEP_SECONDS (0: never). */
   onApplicationBootstrap(): void {
-    const seconds = this.config.voucherExpirySweepSeconds;
-    if (seconds > 0) this.timer = setInterval(() => void this.sweep(), seconds * 1000).unref();
+    this.sweep.start(this.config.voucherExpirySweepSeconds);
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+  onModuleDestroy(): Promise<void> {
+    return this.sweep.stop();
   }
 
   async create(principal: Principal, dto: CreateVoucherDto): Promise<{ voucher: VoucherDto; code: OneTimeSecret; process: OperationDto }> {
@@ -262,19 +268,6 @@ export class VouchersService implements OnApplicationBootstrap, OnApplicationShu
       if (outcome === 'expired') expired++;
     }
     return expired;
-  }
-
-  private async sweep(): Promise<void> {
-    if (this.sweeping) return;
-    this.sweeping = true;
-    try {
-      const expired = await this.expireDue(SWEEP_BATCH);
-      if (expired) this.logger.log(`Returned the money of ${expired} expired voucher(s)`);
-    } catch (error) {
-      this.logger.error(`The voucher expiry sweep failed: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      this.sweeping = false;
-    }
   }
 
   /** The reserve pays the voucher's amount back to the creator's side (operation `voucher_refund`); the voucher closes. */

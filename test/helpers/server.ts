@@ -2,7 +2,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'lossless-json';
 import { Client, Pool } from 'pg';
@@ -251,4 +252,17 @@ export async function startExpectingFailure(env: Record<string, string>): Promis
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   return { code, output };
+}
+
+/** Never leaves an embedded server behind: stops the postmaster of `pidFile` (a cluster's `postmaster.pid`) if it still runs. */
+export async function stopLeftoverPostgres(pidFile: string): Promise<void> {
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (!(pid > 0)) return;
+  try {
+    process.kill(pid, 'SIGINT');
+    await new Promise((r) => setTimeout(r, 2000));
+  } catch {
+    // already gone
+  }
 }
