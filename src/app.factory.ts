@@ -68,6 +68,9 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
 export async function createApp(config: AppConfig, databaseUrl: string, logStream?: DestinationStream): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
+    // A request that arrives on an open connection while the app closes is answered like any other (its answer says
+    // `Connection: close`, see the onSend hook), not with Fastify's own 503 body outside the error contract.
+    return503OnClosing: false,
     // A long path parameter reaches its route (a 400 or 404 in the error contract) instead of Fastify's own 414 body;
     // Node's header limit (16 kB) still bounds the URL.
     routerOptions: { maxParamLength: 4096 },

