@@ -10,6 +10,7 @@ import {
   ADMIN_PASSWORD,
   freePort,
   request,
+  serviceEnv,
   startExpectingFailure,
   startServer,
   stopLeftoverPostgres,
@@ -590,16 +591,7 @@ describe('12. a first start as root, from a directory the database user cannot e
       const port = await freePort();
       const child = spawn(process.execPath, [join(app, 'dist', 'src', 'main.js')], {
         cwd: app, // DATA_DIR defaults to ./data: inside the 0700 directory
-        env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          ADMIN_LOGIN,
-          ADMIN_PASSWORD,
-          BCRYPT_COST: '4',
-          LOG_LEVEL: 'warn',
-        },
+        env: serviceEnv(port),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';

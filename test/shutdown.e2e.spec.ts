@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, createDatabase, freePort, request, stopLeftoverPostgres } from './helpers/server';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, createDatabase, freePort, request, serviceEnv, stopLeftoverPostgres } from './helpers/server';
 
 const MAIN = join(process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist'), 'src', 'main.js');
 const AUTH = '/api/v1/authorization';
@@ -27,19 +27,8 @@ async function shutDownUnderLoad(env: Record<string, string>, cwd: string): Prom
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
     cwd,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_LOGIN,
-      ADMIN_PASSWORD,
-      BCRYPT_COST: '12',
-      LOG_LEVEL: 'warn',
-      // The dispatcher polls all the time, so a database stopped under it cannot go unnoticed.
-      WEBHOOK_POLL_MS: '50',
-      ...env,
-    },
+    // The dispatcher polls all the time, so a database stopped under it cannot go unnoticed.
+    env: serviceEnv(port, { BCRYPT_COST: '12', WEBHOOK_POLL_MS: '50', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -43,6 +43,21 @@ export interface TestServer {
   kill(): Promise<void>;
 }
 
+/** The environment the suites start the built service with: only PATH and HOME of theirs, on loopback, `overrides` last. */
+export function serviceEnv(port: number, overrides: Record<string, string> = {}): Record<string, string | undefined> {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ADMIN_LOGIN,
+    ADMIN_PASSWORD,
+    BCRYPT_COST: '4',
+    LOG_LEVEL: 'warn',
+    ...overrides,
+  };
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -175,19 +190,7 @@ export async function startServer(env: Record<string, string> = {}, options: { a
   const databaseUrl = env.DATABASE_URL ?? (await createDatabase());
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [MAIN], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_LOGIN,
-      ADMIN_PASSWORD,
-      BCRYPT_COST: '4',
-      LOG_LEVEL: 'info',
-      DB_POOL_SIZE: '10',
-      ...env,
-    },
+    env: serviceEnv(port, { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', DB_POOL_SIZE: '10', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
