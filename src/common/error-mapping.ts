@@ -21,7 +21,8 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 };
 
 /** An error PostgreSQL answered a statement with: pg's DatabaseError (a severity and a SQLSTATE), or TypeORM's wrapping of it. */
-function isDatabaseError(error: unknown): boolean {
+/** A statement's failure as PostgreSQL reported it (through pg or TypeORM). */
+export function isDatabaseError(error: unknown): boolean {
   if (error instanceof QueryFailedError) return true;
   const e = error as { severity?: unknown; code?: unknown };
   return error instanceof Error && typeof e.severity === 'string' && typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code);

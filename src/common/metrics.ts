@@ -30,6 +30,20 @@ export const ledgerOperations = new Counter({
   registers: [metricsRegistry],
 });
 
+export const ledgerGroupSize = new Histogram({
+  name: 'finapi_ledger_group_size',
+  help: 'Grouped postings (transfers) written in one transaction, per group (group commit); _count is the groups, _sum the postings',
+  buckets: [1, 2, 4, 8, 16, 32, 64],
+  registers: [metricsRegistry],
+});
+
+export const ledgerPostedAlone = new Counter({
+  name: 'finapi_ledger_grouped_postings_alone_total',
+  help: 'Grouped postings posted on their own after all: a coin was held by another transaction (locked), or their group failed (split)',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});
+
 export const holdsPlaced = new Counter({
   name: 'finapi_holds_placed_total',
   help: 'Holds the ledger placed on coins (committed)',

@@ -27,3 +27,18 @@ export const transactionStorage = new AsyncLocalStorage<TransactionContext>();
 export function currentTransaction(): TransactionContext | undefined {
   return transactionStorage.getStore();
 }
+
+const metaStorage = new AsyncLocalStorage<TransactionMeta>();
+
+/**
+ * Runs `work` on behalf of a request without opening a transaction: transactions opened inside it carry `meta`.
+ * For a route whose one write is a grouped ledger posting (see `@Idempotent({ groupCommit: true })`).
+ */
+export function withTransactionMeta<T>(meta: TransactionMeta, work: () => T): T {
+  return metaStorage.run(meta, work);
+}
+
+/** What the open transaction says about its request, else what `withTransactionMeta` set, else nothing. */
+export function currentTransactionMeta(): TransactionMeta {
+  return transactionStorage.getStore()?.meta ?? metaStorage.getStore() ?? {};
+}

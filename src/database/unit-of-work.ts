@@ -4,7 +4,16 @@ import type { Pool, PoolClient } from 'pg';
 import { sqlState } from '../common/sql-state';
 import { PRIMARY_POOL } from './primary-pool';
 import { addDbTime } from './request-timing';
-import { currentTransaction, TransactionContext, TransactionMeta, transactionStorage } from './transaction-context';
+import {
+  currentTransaction,
+  currentTransactionMeta,
+  TransactionContext,
+  TransactionMeta,
+  transactionStorage,
+  withTransactionMeta,
+} from './transaction-context';
+
+export type { TransactionMeta };
 
 /** PostgreSQL SQLSTATEs that mean "try the whole transaction again". */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -35,7 +44,11 @@ export class UnitOfWork {
       const afterCommit: TransactionContext['afterCommit'] = [];
       const onCommit: TransactionContext['onCommit'] = [];
       try {
-        const result = await this.transaction(options, { meta: options.meta ?? {}, operationIds: [], afterCommit, onCommit }, work);
+        const result = await this.transaction(
+          options,
+          { meta: options.meta ?? currentTransactionMeta(), operationIds: [], afterCommit, onCommit },
+          work,
+        );
         for (const hook of onCommit) hook();
         this.runAfterCommit(afterCommit);
         return result;
@@ -65,7 +78,10 @@ export class UnitOfWork {
       } finally {
         inside = performance.now() - entered;
       }
-      await client.query('COMMIT');
+      // PostgreSQL answers the COMMIT of a transaction a statement failed in with a ROLLBACK, and no error.
+      if ((await client.query('COMMIT')).command !== 'COMMIT') {
+        throw new Error('The transaction was rolled back at COMMIT: one of its statements had failed, and its error was caught');
+      }
       return result;
     } catch (error) {
       try {
@@ -108,5 +124,18 @@ export class UnitOfWork {
   /** The open transaction, if any. */
   current(): TransactionContext | undefined {
     return currentTransaction();
+  }
+
+  /**
+   * Runs `work` on behalf of a request without opening a transaction; transactions opened inside carry `meta`.
+   * For a route whose one write is a grouped ledger posting (`@Idempotent({ groupCommit: true })`).
+   */
+  withMeta<T>(meta: TransactionMeta, work: () => T): T {
+    return withTransactionMeta(meta, work);
+  }
+
+  /** What the open transaction, else the request (`withMeta`), says about itself. */
+  meta(): TransactionMeta {
+    return currentTransactionMeta();
   }
 }

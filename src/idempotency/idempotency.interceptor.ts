@@ -1,6 +1,7 @@
 import { idempotentReplays } from '../common/metrics';
 import { createHash } from 'node:crypto';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import type { ApiRequest } from '../access/principal';
@@ -10,6 +11,9 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { IdempotencyRepository } from './idempotency.repository';
 
 const KEY = /^[\x20-\x7e]{1,255}$/;
+
+/** Route metadata: the route's one write is a grouped ledger posting (`@Idempotent({ groupCommit: true })`). */
+export const GROUP_COMMIT_KEY = 'finapi:group-commit';
 
 /** JSON with its object keys sorted, so the same body written in another key order has the same fingerprint. */
 function canonical(value: unknown): string {
@@ -43,6 +47,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly keys: IdempotencyRepository,
+    private readonly reflector: Reflector,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -79,6 +84,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
       }
       return body;
     };
-    return from(this.uow.run(work, { meta: { actorUserId: userId, requestIdentifier: key } }));
+    const meta = { actorUserId: userId, requestIdentifier: key };
+    // Nothing to store without a key: a group-commit route's posting is then its own unit of work (see IdempotentOptions).
+    if (key === undefined && this.reflector.get<boolean>(GROUP_COMMIT_KEY, context.getHandler())) {
+      return from(this.uow.withMeta(meta, work));
+    }
+    return from(this.uow.run(work, { meta }));
   }
 }

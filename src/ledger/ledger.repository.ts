@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { Money } from '../common/money';
 import { Database } from '../database/database';
 import { SYSTEM_ORGANIZATION_ID } from '../organizations/organization.types';
@@ -68,6 +69,15 @@ function answerable(posting: Posting): boolean {
   return [...coins.values()].some((c) => c.currency_id === effect.currencyId);
 }
 
+/**
+ * Whether a posting can be written by `writeTogether`: a new operation completed from the locked coins (`answerable`),
+ * that only moves money (no holds placed or ended) and reverses nothing.
+ */
+export function writableTogether(posting: Posting): boolean {
+  const { effect } = posting;
+  return answerable(posting) && !posting.reversalOf && !effect.placements.length && !effect.closures.length;
+}
+
 /** The projection of a posted operation (see `answerable`): the row the posting answered, completed from the locked coins. */
 function postedOperation(row: PostedRow, posting: Posting): OperationRow {
   const { coins, effect } = posting;
@@ -117,11 +127,14 @@ export class LedgerRepository {
    * `is_local`): the posting that follows is a prepared statement whose planning costs more than its
    * execution, and PostgreSQL would otherwise keep planning it anew for its values (its generic estimates
    * of the unnested legs look dearer). Setting it here costs no round trip of its own.
+   *
+   * `skipLocked`: coins another transaction holds are left out instead of waited for (a group of postings,
+   * whose postings over such a coin are posted on their own).
    */
-  async lockCoins(coins: string[]): Promise<Map<string, LockedCoin>> {
+  async lockCoins(coins: string[], { skipLocked = false } = {}): Promise<Map<string, LockedCoin>> {
     const rows = await this.db.query<LockedCoin>(
       `SELECT ${COIN_COLUMNS} CROSS JOIN (SELECT set_config('plan_cache_mode', 'force_generic_plan', true)) AS generic_plans
-        WHERE c.serial = ANY($1::bigint[]) ORDER BY c.serial FOR UPDATE OF c`,
+        WHERE c.serial = ANY($1::bigint[]) ORDER BY c.serial FOR UPDATE OF c${skipLocked ? ' SKIP LOCKED' : ''}`,
       [serials(coins)],
       { prepare: true },
     );
@@ -304,6 +317,82 @@ export class LedgerRepository {
       { prepare: true },
     );
     return row;
+  }
+
+  /**
+   * Writes the postings of a group (see `writableTogether`) in one statement: their operations, their entries and
+   * the coins' new balances — each coin once, by the sum of what the postings move on it. Answers each operation's
+   * projection, in the postings' order.
+   */
+  async writeTogether(postings: Posting[]): Promise<OperationRow[]> {
+    for (const posting of postings) if (!writableTogether(posting)) throw new Error(`A ${posting.type} cannot be written in a group`);
+    const ids = postings.map(() => randomUUID());
+    const owner = (posting: Posting, serial: string | null | undefined) => (serial ? posting.coins.get(serial)!.organization_id : null);
+    const column = <V>(value: (posting: Posting) => V) => postings.map(value);
+    const entries = postings.flatMap((posting, i) => posting.effect.entries.map((entry) => ({ id: ids[i], ...entry })));
+    const changes = new Map<string, { balance: Money; held: Money }>();
+    for (const change of postings.flatMap((posting) => posting.effect.changes)) {
+      const sum = changes.get(change.serial);
+      changes.set(change.serial, sum ? { balance: sum.balance.plus(change.balance), held: sum.held.plus(change.held) } : change);
+    }
+    const changed = [...changes.keys()];
+    const rows = await this.db.query<PostedRow>(
+      `WITH op AS (
+        INSERT INTO operations (id, type, status, currency_id, amount, commission, from_coin, to_coin, from_organization_id, to_organization_id,
+                                description, custom_information, request_identifier, request_status, created_by, details)
+        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::numeric[], $6::numeric[], $7::bigint[], $8::bigint[],
+                             $9::uuid[], $10::uuid[], $11::text[], $12::text[], $13::text[], $14::text[], $15::uuid[], $16::jsonb[])
+        RETURNING *),
+      entries AS (
+        INSERT INTO ledger_entries (operation_id, leg, coin_serial, currency_id, organization_id, amount, created_at)
+        SELECT op.id, e.leg, e.serial, e.currency_id, e.organization_id, e.amount, op.created_at
+          FROM unnest($17::uuid[], $18::smallint[], $19::bigint[], $20::uuid[], $21::uuid[], $22::numeric[])
+               WITH ORDINALITY AS e(operation_id, leg, serial, currency_id, organization_id, amount, n)
+          JOIN op ON op.id = e.operation_id
+         ORDER BY e.n
+        RETURNING id, operation_id, leg, coin_serial),
+      balances AS (
+        UPDATE coins c SET balance = c.balance + v.balance, held = c.held + v.held, updated_at = now()
+          FROM unnest($23::bigint[], $24::numeric[], $25::numeric[]) AS v(serial, balance, held)
+         WHERE c.serial = v.serial AND c.serial = ANY($23::bigint[])
+        RETURNING c.serial)
+      SELECT o.id, o.type, o.status, o.request_identifier, o.request_status, o.created_at, o.updated_at, o.description,
+             o.custom_information, o.amount::text AS amount, o.commission::text AS commission, o.currency_id, o.reversal_of,
+             o.from_coin::text AS from_coin, o.to_coin::text AS to_coin,
+             ${partyJson('o.from_organization_id')} AS sender, ${partyJson('o.to_organization_id')} AS recipient,
+             (SELECT array_agg(ARRAY[e.id::text, e.leg::text, e.coin_serial::text] ORDER BY e.id) FROM entries e WHERE e.operation_id = o.id) AS entries
+        FROM op o`,
+      [
+        ids,
+        column((p) => p.type),
+        column((p) => p.effect.status),
+        column((p) => p.effect.currencyId),
+        column((p) => p.meta.amount.toFixed()),
+        column((p) => (p.meta.commission ?? new Money(0)).toFixed()),
+        column((p) => p.meta.fromCoin ?? null),
+        column((p) => p.meta.toCoin ?? null),
+        column((p) => owner(p, p.meta.fromCoin)),
+        column((p) => owner(p, p.meta.toCoin)),
+        column((p) => p.meta.description ?? null),
+        column((p) => p.meta.customInformation ?? null),
+        column((p) => p.requestIdentifier),
+        column((p) => p.meta.requestStatus ?? null),
+        column((p) => p.createdBy),
+        column((p) => JSON.stringify(p.meta.details ?? {})),
+        entries.map((e) => e.id),
+        entries.map((e) => e.leg),
+        entries.map((e) => e.coin.serial),
+        entries.map((e) => e.coin.currency_id),
+        entries.map((e) => e.coin.organization_id),
+        entries.map((e) => e.amount.toFixed()),
+        changed,
+        changed.map((serial) => changes.get(serial)!.balance.toFixed()),
+        changed.map((serial) => changes.get(serial)!.held.toFixed()),
+      ],
+      { prepare: true },
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return postings.map((posting, i) => postedOperation(byId.get(ids[i])!, posting));
   }
 
   /** Recomputes every balance and held amount from entries and holds, and every operation's sum per currency. */

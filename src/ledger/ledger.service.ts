@@ -1,20 +1,45 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
-import { holdsPlaced, ledgerOperations } from '../common/metrics';
+import { Batcher, Outcome } from '../common/batcher';
+import { holdsPlaced, ledgerGroupSize, ledgerOperations, ledgerPostedAlone } from '../common/metrics';
 import { Money } from '../common/money';
-import { UnitOfWork } from '../database/unit-of-work';
+import { isDatabaseError } from '../common/error-mapping';
+import { timedDb } from '../database/request-timing';
+import { TransactionMeta, UnitOfWork } from '../database/unit-of-work';
 import { OutboxService } from '../outbox/outbox.service';
 import type { OperationDto } from './dto/operation.dto';
 import type { ExecuteRequest, Locked, LockedCoin, SystemCoinKind } from './ledger.types';
-import { HeldOperation, LedgerRepository } from './ledger.repository';
+import { HeldOperation, LedgerRepository, Posting, writableTogether } from './ledger.repository';
+import type { OperationRow } from './operation.projection';
 import { toOperationDto } from './operation.mapper';
 import { OPERATION_STATUSES, OPERATION_TYPE_NAMES } from './operation-types';
-import { applyPlan, PlanError } from './plan';
+import { applyPlan, PlanEffect, PlanError } from './plan';
 
 /** The organizations on either side of an operation: whose webhooks hear about it. */
 function partiesOf(operation: OperationDto): string[] {
   return [operation.sender?.organizationId, operation.recipient?.organizationId].filter((o): o is string => !!o);
 }
+
+/** A grouped posting waiting for its group, with what its request says about itself. */
+interface GroupedPosting {
+  request: ExecuteRequest;
+  meta: TransactionMeta;
+}
+
+/** A plan checked against the locked rows, ready to be written. */
+interface Planned {
+  request: ExecuteRequest;
+  locked: Locked;
+  plan: NonNullable<Awaited<ReturnType<ExecuteRequest['plan']>>>;
+  effect: PlanEffect;
+}
+
+/** A group's answer for a posting it did not write: the posting is to be posted on its own. */
+const ALONE = Symbol('alone');
+
+/** Postings in one group at most, and groups being written at once (each holds a pool connection). */
+const GROUP_SIZE = 64;
+const GROUPS_IN_FLIGHT = 1;
 
 /** Free text a reversal may carry. */
 export interface ReversalText {
@@ -31,6 +56,11 @@ export interface ReversalText {
  */
 @Injectable()
 export class LedgerService implements OnModuleInit {
+  private readonly groups = new Batcher<GroupedPosting, OperationDto | null | typeof ALONE>((postings) => this.postGroup(postings), {
+    size: GROUP_SIZE,
+    inFlight: GROUPS_IN_FLIGHT,
+  });
+
   constructor(
     private readonly ledger: LedgerRepository,
     private readonly uow: UnitOfWork,
@@ -45,8 +75,17 @@ export class LedgerService implements OnModuleInit {
     });
   }
 
-  /** Runs a money flow; answers the written operation, or null when the plan wrote nothing. */
-  execute(request: ExecuteRequest): Promise<OperationDto | null> {
+  /**
+   * Runs a money flow; answers the written operation, or null when the plan wrote nothing. A grouped request
+   * (ExecuteRequest.grouped) with no transaction open is written with the others of its group (postGroup; the
+   * wait is its database time), or on its own when the group could not take it.
+   */
+  async execute(request: ExecuteRequest): Promise<OperationDto | null> {
+    if (request.grouped && !request.operationId && !this.uow.current()) {
+      const meta = this.uow.meta();
+      const answer = await timedDb(() => this.groups.submit({ request, meta }));
+      if (answer !== ALONE) return answer;
+    }
     return this.post(request, null);
   }
 
@@ -113,9 +152,9 @@ export class LedgerService implements OnModuleInit {
     return this.uow.run(() => this.ledger.check(), { isolation: 'REPEATABLE READ' });
   }
 
+  /** Locks what the request names, runs its plan and writes it, in the open unit of work (or a new one). */
   private post(request: ExecuteRequest, reversalOf: string | null): Promise<OperationDto | null> {
     return this.uow.run(async () => {
-      const context = this.uow.current()!;
       const locked: Locked = { coins: new Map(), holds: [] };
       if (request.operationId) {
         const operation = await this.ledger.lockOperation(request.operationId);
@@ -125,35 +164,121 @@ export class LedgerService implements OnModuleInit {
         locked.holds = await this.ledger.lockOpenHolds(operation.id);
       }
       locked.coins = await this.ledger.lockCoins([...request.coins, ...locked.holds.map((h) => h.coin_serial)]);
-      const plan = await request.plan(locked);
-      if (!plan) return null;
-      const effect = applyPlan(locked, plan);
-      const row = await this.ledger.write({
-        type: request.type,
-        operationId: request.operationId,
-        firstLeg: request.operationId ? await this.ledger.legCount(request.operationId) : 0,
-        coins: locked.coins,
-        meta: plan.meta,
-        effect,
-        createdBy: context.meta.actorUserId ?? null,
-        requestIdentifier: context.meta.requestIdentifier ?? null,
-        reversalOf,
-      });
-      context.operationIds.push(row.id);
-      const operation = toOperationDto(row);
-      this.uow.afterCommit(() => {
-        ledgerOperations.inc({ type: operation.type, status: operation.status });
-        if (effect.placements.length) holdsPlaced.inc(effect.placements.length);
-      });
-      // Webhook events, in this transaction: a reversal says `operation.reversed` (reverse()), a hold placed says nothing yet.
-      if (!reversalOf && (operation.status === 'processed' || operation.status === 'declined')) {
-        await this.outbox.emit(
-          operation.status === 'processed' ? 'operation.processed' : 'operation.declined',
-          [...[...locked.coins.values()].map((c) => c.organization_id)],
-          operation,
-        );
-      }
-      return operation;
+      const planned = await this.planned(request, locked);
+      return planned && this.write(planned, this.uow.current()!.meta, reversalOf);
     });
+  }
+
+  /**
+   * Group commit: grouped postings that arrived together, written in one transaction. The union of their coins
+   * is locked once (in serial order, skipping coins another transaction holds: the postings over those are
+   * answered ALONE, to be posted on their own, so the group never waits and never holds up the next one). Each
+   * plan then runs, in arrival order, over its own coins as the postings before it left them, so each answer is
+   * exactly its own effect, as if it had been posted alone after them. A plan that refuses (insufficient funds, a
+   * closed coin…) fails its own posting and writes nothing. The postings that only move money are written by one
+   * statement (LedgerRepository.writeTogether), others one by one. A failed statement aborts the transaction:
+   * every posting of the group is then answered ALONE, so a failing posting never fails its neighbours.
+   */
+  private async postGroup(postings: GroupedPosting[]): Promise<Outcome<OperationDto | null | typeof ALONE>[]> {
+    ledgerGroupSize.observe(postings.length);
+    try {
+      return await this.uow.run(async () => {
+        const coins = await this.ledger.lockCoins(
+          postings.flatMap((p) => p.request.coins),
+          { skipLocked: true },
+        );
+        const outcomes: Outcome<OperationDto | null | typeof ALONE>[] = [];
+        const together: { index: number; planned: Planned; posting: Posting }[] = [];
+        for (const [index, { request, meta }] of postings.entries()) {
+          // A coin held elsewhere, or no such coin: the posting waits for it, or answers its 404, on its own.
+          if (!request.coins.every((s) => coins.has(s))) {
+            ledgerPostedAlone.inc({ reason: 'locked' });
+            outcomes.push({ ok: true, value: ALONE });
+            continue;
+          }
+          const locked: Locked = { coins: new Map(request.coins.map((s) => [s, coins.get(s)!])), holds: [] };
+          let planned: Planned | null;
+          try {
+            planned = await this.planned(request, locked);
+          } catch (error) {
+            // A statement of the plan failed: the transaction is lost, for every posting of the group. (Should a plan
+            // catch such a failure, the next statement or the COMMIT fails instead: UnitOfWork checks the COMMIT.)
+            if (isDatabaseError(error)) throw error;
+            outcomes.push({ ok: false, error });
+            continue;
+          }
+          if (!planned) {
+            outcomes.push({ ok: true, value: null });
+            continue;
+          }
+          for (const change of planned.effect.changes) {
+            const coin = coins.get(change.serial)!;
+            coins.set(change.serial, {
+              ...coin,
+              balance: new Money(coin.balance).plus(change.balance).toFixed(),
+              held: new Money(coin.held).plus(change.held).toFixed(),
+            });
+          }
+          const posting = await this.postingOf(planned, meta, null);
+          if (writableTogether(posting)) {
+            outcomes.push({ ok: true, value: null });
+            together.push({ index, planned, posting });
+          } else {
+            outcomes.push({ ok: true, value: await this.recorded(await this.ledger.write(posting), planned, null) });
+          }
+        }
+        const rows = together.length ? await this.ledger.writeTogether(together.map((t) => t.posting)) : [];
+        for (const [i, { index, planned }] of together.entries())
+          outcomes[index] = { ok: true, value: await this.recorded(rows[i], planned, null) };
+        return outcomes;
+      });
+    } catch {
+      ledgerPostedAlone.inc({ reason: 'split' }, postings.length);
+      return postings.map(() => ({ ok: true, value: ALONE }));
+    }
+  }
+
+  /** Runs the request's plan over the locked rows and checks it; null when the plan writes nothing. */
+  private async planned(request: ExecuteRequest, locked: Locked): Promise<Planned | null> {
+    const plan = await request.plan(locked);
+    return plan && { request, locked, plan, effect: applyPlan(locked, plan) };
+  }
+
+  /** Writes a checked plan in the open transaction, stamped with its request's actor and Idempotency-Key. */
+  private async write(planned: Planned, meta: TransactionMeta, reversalOf: string | null): Promise<OperationDto> {
+    return this.recorded(await this.ledger.write(await this.postingOf(planned, meta, reversalOf)), planned, reversalOf);
+  }
+
+  private async postingOf({ request, locked, plan, effect }: Planned, meta: TransactionMeta, reversalOf: string | null): Promise<Posting> {
+    return {
+      type: request.type,
+      operationId: request.operationId,
+      firstLeg: request.operationId ? await this.ledger.legCount(request.operationId) : 0,
+      coins: locked.coins,
+      meta: plan.meta,
+      effect,
+      createdBy: meta.actorUserId ?? null,
+      requestIdentifier: meta.requestIdentifier ?? null,
+      reversalOf,
+    };
+  }
+
+  /** What follows a written operation in its transaction: its metrics once committed, and its webhook event. */
+  private async recorded(row: OperationRow, { locked, effect }: Planned, reversalOf: string | null): Promise<OperationDto> {
+    this.uow.current()!.operationIds.push(row.id);
+    const operation = toOperationDto(row);
+    this.uow.afterCommit(() => {
+      ledgerOperations.inc({ type: operation.type, status: operation.status });
+      if (effect.placements.length) holdsPlaced.inc(effect.placements.length);
+    });
+    // Webhook events, in this transaction: a reversal says `operation.reversed` (reverse()), a hold placed says nothing yet.
+    if (!reversalOf && (operation.status === 'processed' || operation.status === 'declined')) {
+      await this.outbox.emit(
+        operation.status === 'processed' ? 'operation.processed' : 'operation.declined',
+        [...[...locked.coins.values()].map((c) => c.organization_id)],
+        operation,
+      );
+    }
+    return operation;
   }
 }

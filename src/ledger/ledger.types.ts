@@ -105,4 +105,10 @@ export interface ExecuteRequest {
   operationId?: string;
   /** The flow's rules over the locked rows: a plan, or null when nothing is to be written. */
   plan: (locked: Locked) => Plan | null | Promise<Plan | null>;
+  /**
+   * This posting is its caller's whole unit of work and its plan only reads: when no transaction is open, it may
+   * be written in one transaction with concurrent grouped postings (group commit, LedgerService.execute). Not with
+   * `operationId`.
+   */
+  grouped?: boolean;
 }

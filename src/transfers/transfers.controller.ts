@@ -19,7 +19,7 @@ export class TransfersController {
    */
   @Post()
   @RequirePermissions('TRANSFER_CREATOR')
-  @Idempotent()
+  @Idempotent({ groupCommit: true })
   @ApiOperation({ summary: 'Transfer between coins', operationId: 'createTransfer' })
   @ApiCreatedResponse({ type: OperationResultDto })
   @ApiNotFoundResponse({

@@ -42,7 +42,10 @@ export class TransfersService {
     };
   }
 
-  /** One code path for both tools: paid with a smart card, the operation is a `card_payment`, priced as a transfer. */
+  /**
+   * One code path for both tools: paid with a smart card, the operation is a `card_payment`, priced as a transfer.
+   * Reads, then one grouped posting: without an Idempotency-Key, concurrent transfers commit together.
+   */
   async transfer(principal: Principal, dto: TransferRequestDto): Promise<OperationDto> {
     const [src, dst] = await this.coins(principal, dto);
     // The fee's terms are read first, so the commission coin is locked with the two coins only when a rule applies.
@@ -50,6 +53,7 @@ export class TransfersService {
     const posted = await this.ledger.execute({
       type: dto.paymentTool.type === 'SMART_CARD' ? 'card_payment' : 'client_transaction_transfer',
       coins: [src, dst, ...this.commissions.collectors(pricing)],
+      grouped: true,
       plan: async (locked) => {
         const { payer, payee, amount, quote } = await this.check(principal, dto, locked, src, dst, pricing);
         for (const coin of [payer, payee]) {

@@ -1,0 +1,108 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Batcher, Outcome } from './batcher';
+
+/** A batch the test finishes by hand. */
+interface Held {
+  items: number[];
+  finish: (outcomes: Outcome<string>[]) => void;
+  fail: (error: Error) => void;
+}
+
+function heldBatcher(limits: { size: number; inFlight: number }): { batcher: Batcher<number, string>; batches: Held[] } {
+  const batches: Held[] = [];
+  const batcher = new Batcher<number, string>(
+    (items) =>
+      new Promise<Outcome<string>[]>((resolve, reject) => {
+        batches.push({ items, finish: resolve, fail: reject });
+      }),
+    limits,
+  );
+  return { batcher, batches };
+}
+
+const ok = (value: string): Outcome<string> => ({ ok: true, value });
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('Batcher', () => {
+  it('starts a lone item at once, alone, and groups the items that arrive while the batches in flight run', async () => {
+    const { batcher, batches } = heldBatcher({ size: 10, inFlight: 1 });
+    const first = batcher.submit(1);
+    expect(batches.map((b) => b.items)).toEqual([[1]]);
+    const later = [2, 3, 4].map((n) => batcher.submit(n));
+    expect(batches).toHaveLength(1);
+    batches[0].finish([ok('one')]);
+    await expect(first).resolves.toBe('one');
+    await tick();
+    expect(batches.map((b) => b.items)).toEqual([[1], [2, 3, 4]]);
+    batches[1].finish([ok('two'), ok('three'), ok('four')]);
+    await expect(Promise.all(later)).resolves.toEqual(['two', 'three', 'four']);
+    expect(batcher.inFlight).toBe(0);
+  });
+
+  it('runs up to inFlight batches at once and caps a batch at size, in arrival order', async () => {
+    const { batcher, batches } = heldBatcher({ size: 2, inFlight: 2 });
+    const answers = [1, 2, 3, 4, 5, 6].map((n) => batcher.submit(n));
+    expect(batches.map((b) => b.items)).toEqual([[1], [2]]);
+    expect(batcher.inFlight).toBe(2);
+    batches[1].finish([ok('b')]);
+    await tick();
+    expect(batches.map((b) => b.items)).toEqual([[1], [2], [3, 4]]);
+    batches[0].finish([ok('a')]);
+    await tick();
+    expect(batches.map((b) => b.items)).toEqual([[1], [2], [3, 4], [5, 6]]);
+    batches[2].finish([ok('c'), ok('d')]);
+    batches[3].finish([ok('e'), ok('f')]);
+    await expect(Promise.all(answers)).resolves.toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
+  it('settles each item with its own outcome: a failed item fails alone', async () => {
+    const { batcher, batches } = heldBatcher({ size: 10, inFlight: 1 });
+    const first = batcher.submit(1);
+    const rest = [2, 3, 4].map((n) => batcher.submit(n));
+    batches[0].finish([ok('one')]);
+    await first;
+    await tick();
+    const refused = new Error('insufficient funds');
+    batches[1].finish([ok('two'), { ok: false, error: refused }, ok('four')]);
+    const settled = await Promise.allSettled(rest);
+    expect(settled).toEqual([
+      { status: 'fulfilled', value: 'two' },
+      { status: 'rejected', reason: refused },
+      { status: 'fulfilled', value: 'four' },
+    ]);
+  });
+
+  it('fails every item of a batch whose work fails, or answers the wrong number of outcomes, and goes on', async () => {
+    const { batcher, batches } = heldBatcher({ size: 10, inFlight: 1 });
+    const first = batcher.submit(1);
+    const pair = [2, 3].map((n) => batcher.submit(n));
+    const broken = new Error('connection lost');
+    batches[0].fail(broken);
+    await expect(first).rejects.toBe(broken);
+    await tick();
+    batches[1].finish([ok('only one')]);
+    const settled = await Promise.allSettled(pair);
+    expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected']);
+    expect(String((settled[0] as PromiseRejectedResult).reason)).toMatch(/A batch of 2 answered 1 outcomes/);
+    const after = batcher.submit(4);
+    batches[2].finish([ok('four')]);
+    await expect(after).resolves.toBe('four');
+  });
+
+  it('runs a batch outside the context of the item that started it', async () => {
+    const storage = new AsyncLocalStorage<string>();
+    const seen: (string | undefined)[] = [];
+    const batcher = new Batcher<number, number>(
+      async (items) => {
+        seen.push(storage.getStore());
+        await tick();
+        seen.push(storage.getStore());
+        return items.map((n) => ({ ok: true as const, value: n * 2 }));
+      },
+      { size: 10, inFlight: 1 },
+    );
+    const answer = await storage.run('request 1', () => batcher.submit(21));
+    expect(answer).toBe(42);
+    expect(seen).toEqual([undefined, undefined]);
+  });
+});
