@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { amountOf } from '../common/json-decimal';
 import { Money, parseAmount, scaleOf } from '../common/money';
-import { UnitOfWork } from '../database/unit-of-work';
 import type { Leg, LockedCoin } from '../ledger/ledger.types';
 import { LedgerService } from '../ledger/ledger.service';
 import type { OperationFlow } from '../ledger/operation-types';
@@ -51,34 +50,31 @@ export class CommissionsService {
   constructor(
     private readonly commissions: CommissionsRepository,
     private readonly ledger: LedgerService,
-    private readonly uow: UnitOfWork,
   ) {}
 
   /**
-   * Reads the terms of a flow between two coins (serials, either may be absent) in one statement
-   * of the open transaction. When a rule applies, its issuer's commission coin exists afterwards.
+   * Reads the terms of a flow between two coins (serials, either may be absent) in one statement (of the open
+   * transaction, if any). When a rule applies, its issuer's commission coin exists afterwards.
    */
-  pricing(flow: OperationFlow, payer: string | null | undefined, payee: string | null | undefined): Promise<Pricing> {
-    return this.uow.run(async () => {
-      const serials = [payer, payee].filter((s): s is string => !!s);
-      const row = serials.length ? await this.commissions.terms(flow, serials) : undefined;
-      if (!row) return { flow, terms: null, collector: null };
-      const terms: CommissionTerms = {
-        ruleId: row.rule_id,
-        payer: row.payer,
-        conditions: row.conditions.map((c) => ({
-          id: c.id,
-          beginAmount: new Money(c.beginAmount),
-          endAmount: c.endAmount === null ? null : new Money(c.endAmount),
-          value: {
-            type: c.type,
-            percent: c.valuePercent === null ? null : new Money(c.valuePercent),
-            fixed: c.valueFixed === null ? null : new Money(c.valueFixed),
-          },
-        })),
-      };
-      return { flow, terms, collector: row.collector ?? (await this.ledger.systemCoin(row.issuer_id, 'commission')) };
-    });
+  async pricing(flow: OperationFlow, payer: string | null | undefined, payee: string | null | undefined): Promise<Pricing> {
+    const serials = [payer, payee].filter((s): s is string => !!s);
+    const row = serials.length ? await this.commissions.terms(flow, serials) : undefined;
+    if (!row) return { flow, terms: null, collector: null };
+    const terms: CommissionTerms = {
+      ruleId: row.rule_id,
+      payer: row.payer,
+      conditions: row.conditions.map((c) => ({
+        id: c.id,
+        beginAmount: new Money(c.beginAmount),
+        endAmount: c.endAmount === null ? null : new Money(c.endAmount),
+        value: {
+          type: c.type,
+          percent: c.valuePercent === null ? null : new Money(c.valuePercent),
+          fixed: c.valueFixed === null ? null : new Money(c.valueFixed),
+        },
+      })),
+    };
+    return { flow, terms, collector: row.collector ?? (await this.ledger.systemCoin(row.issuer_id, 'commission')) };
   }
 
   /** The price of a movement, rounded to the currency of the payer's coin (or the payee's). */
