@@ -10,7 +10,13 @@ const HARNESS = join(process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist'), '
  * on a grown database. An index no query needs fails here: drop it or name the query.
  */
 describe('indexes on the write path', () => {
-  let out: { indexes: string[]; used: Record<string, string[]>; genericSeqScans: Record<string, string[]>; statements: number };
+  let out: {
+    indexes: string[];
+    used: Record<string, string[]>;
+    genericSeqScans: Record<string, string[]>;
+    genericPlanned: string[];
+    statements: number;
+  };
 
   beforeAll(async () => {
     const databaseUrl = await createDatabase();
@@ -72,6 +78,9 @@ describe('indexes on the write path', () => {
       tables.filter((t) => moneyTables.includes(t)).map((t) => `${label}: ${t}`),
     );
     expect(out.statements).toBeGreaterThan(0);
+    // The group's statements were among them: its coin lock (SKIP LOCKED) and its one posting for the whole group.
+    const group = out.genericPlanned.filter((s) => s.startsWith('kernel: POST /transfers in a group'));
+    expect(group).toEqual(expect.arrayContaining([expect.stringMatching(/: SELECT /), expect.stringMatching(/: WITH op AS/)]));
     expect(scanned).toEqual([]);
   });
 });

@@ -144,6 +144,20 @@ async function main(): Promise<void> {
         }),
       ),
     );
+    // Grouped postings outside any transaction: the first is written by a group of its own, the two that arrive
+    // meanwhile by the next (LedgerService.postGroup: the coins locked SKIP LOCKED, one writeTogether).
+    await run('kernel: POST /transfers in a group (coins locked once, operations and entries posted together)', () =>
+      Promise.all(
+        ['1', '2', '3'].map((amount) =>
+          ledger.execute({
+            type: 'client_transaction_transfer',
+            coins: [payer, payee],
+            grouped: true,
+            plan: () => ({ legs: move(payer, payee, amount), meta: { amount: new Money(amount), fromCoin: payer, toCoin: payee } }),
+          }),
+        ),
+      ),
+    );
     const pending = (await uow.run(() =>
       ledger.execute({
         type: 'bank_withdrawal',
@@ -182,8 +196,10 @@ async function main(): Promise<void> {
     }
     // The kernel's statements run as generic prepared plans (LedgerRepository): which tables those plans read whole.
     const genericSeqScans: Record<string, string[]> = {};
+    const genericPlanned: string[] = [];
     for (const statement of captured) {
       if (!statement.label.startsWith('kernel:') || !/^\s*(SELECT|WITH)\b/i.test(statement.sql)) continue;
+      genericPlanned.push(`${statement.label}: ${statement.sql.trim().slice(0, 40).replace(/\s+/g, ' ')}`);
       const explained = await db.query(`EXPLAIN (FORMAT JSON, GENERIC_PLAN) ${statement.sql}`);
       for (const node of planNodes(explained.rows[0]['QUERY PLAN'])) {
         if (node['Node Type'] !== 'Seq Scan' || typeof node['Relation Name'] !== 'string') continue;
@@ -194,7 +210,7 @@ async function main(): Promise<void> {
     const indexes = (
       await db.query(`SELECT indexname FROM pg_indexes WHERE tablename IN ('operations', 'ledger_entries', 'holds') ORDER BY indexname`)
     ).rows.map((r) => r.indexname as string);
-    process.stdout.write(`${JSON.stringify({ indexes, used, genericSeqScans, statements: captured.length })}\n`);
+    process.stdout.write(`${JSON.stringify({ indexes, used, genericSeqScans, genericPlanned, statements: captured.length })}\n`);
   } finally {
     await db.end();
     await app.close();
