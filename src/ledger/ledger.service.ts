@@ -182,7 +182,7 @@ export class LedgerService implements OnModuleInit {
   private async postGroup(postings: GroupedPosting[]): Promise<Outcome<OperationDto | null | typeof ALONE>[]> {
     ledgerGroupSize.observe(postings.length);
     try {
-      return await this.uow.run(async () => {
+      const outcomes = await this.uow.run(async () => {
         const coins = await this.ledger.lockCoins(
           postings.flatMap((p) => p.request.coins),
           { skipLocked: true },
@@ -192,7 +192,6 @@ export class LedgerService implements OnModuleInit {
         for (const [index, { request, meta }] of postings.entries()) {
           // A coin held elsewhere, or no such coin: the posting waits for it, or answers its 404, on its own.
           if (!request.coins.every((s) => coins.has(s))) {
-            ledgerPostedAlone.inc({ reason: 'locked' });
             outcomes.push({ ok: true, value: ALONE });
             continue;
           }
@@ -232,6 +231,9 @@ export class LedgerService implements OnModuleInit {
           outcomes[index] = { ok: true, value: await this.recorded(rows[i], planned, null) };
         return outcomes;
       });
+      const alone = outcomes.filter((o) => o.ok && o.value === ALONE).length;
+      if (alone) ledgerPostedAlone.inc({ reason: 'locked' }, alone);
+      return outcomes;
     } catch {
       ledgerPostedAlone.inc({ reason: 'split' }, postings.length);
       return postings.map(() => ({ ok: true, value: ALONE }));
