@@ -8,7 +8,9 @@
  *    token) to another random coin, beside two bare Fastify + `pg` servers loaded the same way: the
  *    minimal transfer (bench/baseline-minimal.ts: a conditional debit, a credit and one insert in one
  *    transaction, on tables of its own; target ≥ 0.5× with p99 ≤ 2×) and a baseline running the
- *    service's SQL shape (bench/baseline-money.ts; ≥ 0.5×), so the gap to each is visible.
+ *    service's SQL shape (bench/baseline-money.ts; ≥ 0.5×), so the gap to each is visible. The service
+ *    runs twice: as clients send transfers without an Idempotency-Key (written in groups: group commit),
+ *    then with a key of its own on each (one transaction per transfer, with its stored answer).
  *    Then the scale-out run: N = 1 … BENCH_INSTANCES (default 2) service instances on the one database
  *    behind a round-robin proxy (bench/proxy.ts), the same load, transfers/s for each N.
  * 3. The first page of `POST /api/v1/transactions/view` (pageSize 20, default sort) for the
@@ -31,7 +33,7 @@
  * contract, paid by the sender, so every transfer also credits the issuer's commission coin.
  */
 import autocannon from 'autocannon';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import {
   ADMIN_LOGIN,
@@ -300,8 +302,16 @@ async function seedMinimal(url: string, holders: Holder[]): Promise<void> {
 
 // ── load ─────────────────────────────────────────────────────────────────────────────────────
 
-/** Picks per request a random payer coin (sent with its owner's token) and another random payee coin. */
-function transferRequests(holders: Holder[], path: string, body: (src: string, dest: string) => object): autocannon.RequestSpec[] {
+/**
+ * Picks per request a random payer coin (sent with its owner's token) and another random payee coin; `keyed`: each
+ * request with an Idempotency-Key of its own.
+ */
+function transferRequests(
+  holders: Holder[],
+  path: string,
+  body: (src: string, dest: string) => object,
+  keyed = false,
+): autocannon.RequestSpec[] {
   const coins = holders.flatMap((h) => h.coins.map((serial) => ({ serial, authorization: `Bearer ${h.token}` })));
   return [
     {
@@ -313,7 +323,11 @@ function transferRequests(holders: Holder[], path: string, body: (src: string, d
           ...request,
           method: 'POST',
           path,
-          headers: { 'content-type': 'application/json', authorization: payer.authorization },
+          headers: {
+            'content-type': 'application/json',
+            authorization: payer.authorization,
+            ...(keyed ? { 'idempotency-key': randomUUID() } : {}),
+          },
           body: JSON.stringify(body(payer.serial, payee.serial)),
         };
       },
@@ -458,13 +472,21 @@ async function main(): Promise<void> {
   );
   await baseline.stop();
   log('Transfers, service:');
+  const serviceBody = (srcValue: string, destValue: string) => ({
+    paymentTool: { type: 'COIN', srcValue, destValue },
+    amount: SETTINGS.transferAmount,
+  });
   const serviceTransfers = await measureTransfers(
     `service  POST /api/v1/transfers`,
     service,
-    transferRequests(setup.holders, '/api/v1/transfers', (srcValue, destValue) => ({
-      paymentTool: { type: 'COIN', srcValue, destValue },
-      amount: SETTINGS.transferAmount,
-    })),
+    transferRequests(setup.holders, '/api/v1/transfers', serviceBody),
+  );
+  // With an Idempotency-Key a transfer is its own unit of work with its stored answer: outside group commit.
+  log('Transfers, service, each with an Idempotency-Key:');
+  const keyedTransfers = await measureTransfers(
+    `service  POST /api/v1/transfers, Idempotency-Key`,
+    service,
+    transferRequests(setup.holders, '/api/v1/transfers', serviceBody, true),
   );
 
   // ── scale-out: N instances on the one database behind the round-robin proxy (N = 1 too, so the proxy's cost is in both)
@@ -480,10 +502,7 @@ async function main(): Promise<void> {
         transfers: await measureTransfers(
           `service  POST /api/v1/transfers, ${n} instance(s) behind the proxy`,
           proxy,
-          transferRequests(setup.holders, '/api/v1/transfers', (srcValue, destValue) => ({
-            paymentTool: { type: 'COIN', srcValue, destValue },
-            amount: SETTINGS.transferAmount,
-          })),
+          transferRequests(setup.holders, '/api/v1/transfers', serviceBody),
           null,
         ),
       });
@@ -524,6 +543,7 @@ async function main(): Promise<void> {
     ratioOf('transfer p99 ms, service vs baseline', serviceTransfers.latencyMs.p99, baselineTransfers.latencyMs.p99),
     ...viewComparisons('administrator'),
     ...viewComparisons('individual'),
+    ratioOf('transfers/s, service with Idempotency-Key vs minimal', keyedTransfers.requestsPerSecond, minimalTransfers.requestsPerSecond),
   ];
   if (!Number.isNaN(cpuMs(serviceTransfers) + cpuMs(baselineTransfers))) {
     comparisons.push(ratioOf('transfer server CPU ms, baseline / service', cpuMs(baselineTransfers), cpuMs(serviceTransfers)));
@@ -541,7 +561,10 @@ async function main(): Promise<void> {
   if (comparisons.slice(4).some((c) => c.met === false)) plans = await explainViews(sql, orgRows[0].organization_id);
   await service.stop();
 
-  const transferFailures = [serviceTransfers, baselineTransfers, minimalTransfers].reduce((n, f) => n + f.non2xx + f.errors, 0);
+  const transferFailures = [serviceTransfers, keyedTransfers, baselineTransfers, minimalTransfers].reduce(
+    (n, f) => n + f.non2xx + f.errors,
+    0,
+  );
   const row = (name: string, figures: Load): string[] => [...loadRow(name, figures), String(figures.non2xx + figures.errors)];
   const ops = (n: number): string => (n >= 1_000_000 ? `${fmt(n / 1_000_000, 2)}M` : `${fmt(n / 1000, 1)}k`);
   log('');
@@ -551,6 +574,7 @@ async function main(): Promise<void> {
       row(`minimal  POST /transfer (${SETTINGS.transferConnections} conn)`, minimalTransfers),
       row(`baseline POST /transfer (${SETTINGS.transferConnections} conn)`, baselineTransfers),
       row(`service  POST /api/v1/transfers (${SETTINGS.transferConnections} conn)`, serviceTransfers),
+      row(`service  POST /api/v1/transfers, keyed (${SETTINGS.transferConnections} conn)`, keyedTransfers),
       ...scaleOut.map((s) => row(`service via proxy, ${s.instances} instance(s) (${SETTINGS.transferConnections} conn)`, s.transfers)),
       row(`view, administrator, ${ops(viewSmall.operations)} ops (${SETTINGS.viewConnections} conn)`, viewSmall.administrator),
       row(`view, individual,    ${ops(viewSmall.operations)} ops (${SETTINGS.viewConnections} conn)`, viewSmall.individual),
@@ -596,6 +620,7 @@ async function main(): Promise<void> {
       minimal: minimalTransfers,
       baseline: baselineTransfers,
       service: serviceTransfers,
+      keyed: keyedTransfers,
       ratio: serviceTransfers.requestsPerSecond / baselineTransfers.requestsPerSecond,
       ratioToMinimal: serviceTransfers.requestsPerSecond / minimalTransfers.requestsPerSecond,
       scaleOut,
