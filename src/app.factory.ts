@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, OpenAPIObject } from '@nestjs/swagger';
@@ -64,8 +65,16 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
   return finishDocument(SwaggerModule.createDocument(app, config));
 }
 
-/** Builds the whole application; main.ts, the tests' server and the benchmark all start it this way. */
-export async function createApp(config: AppConfig, databaseUrl: string, logStream?: DestinationStream): Promise<NestFastifyApplication> {
+/**
+ * Builds the whole application; main.ts, the tests' server and the benchmark all start it this way (a test may add
+ * `extraModules`, see test/fixtures).
+ */
+export async function createApp(
+  config: AppConfig,
+  databaseUrl: string,
+  logStream?: DestinationStream,
+  extraModules: Type[] = [],
+): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     // A request that arrives on an open connection while the app closes is answered like any other (its answer says
@@ -117,7 +126,8 @@ export async function createApp(config: AppConfig, databaseUrl: string, logStrea
   });
   // Amounts leave as exact JSON numbers (common/json-decimal.ts).
   fastify.setReplySerializer(serializeJson);
-  // Each route's handler (Nest's whole pipeline: guard, interceptors, handler) runs with a timing its database calls add to.
+  // Each route's handler (Nest's whole pipeline: guard, interceptors, handler) runs with a timing its database calls add to
+  // (which also carries the request's id and, once the guard knows it, its principal: what its transactions say by default).
   fastify.addHook('onRoute', (route) => {
     const handler = route.handler;
     route.handler = function timed(this: unknown, request, reply) {
@@ -161,7 +171,7 @@ export async function createApp(config: AppConfig, databaseUrl: string, logStrea
   // The login page, the administrator's console and the security headers (CSP, no framing, nosniff).
   registerPages(fastify);
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, databaseUrl), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, databaseUrl, extraModules), adapter, {
     bufferLogs: true,
     abortOnError: false,
     // Fastify's own JSON parser only: no form or text bodies reach a handler (they are a 415).

@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AccessModule } from './access/access.module';
 import { ActuatorModule } from './actuator/actuator.module';
@@ -48,7 +48,8 @@ import { DashboardModule } from './dashboard/dashboard.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+  /** `extra`: modules beside the service's own (a test's deliberately wrong module, see test/fixtures). */
+  static forRoot(config: AppConfig, databaseUrl: string, extra: Type[] = []): DynamicModule {
     return {
       module: AppModule,
       global: true,
@@ -98,6 +99,7 @@ export class AppModule {
         WebhooksModule,
         StatementsModule,
         DashboardModule,
+        ...extra,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },

@@ -57,7 +57,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // A known failure is one sentence for the operator; anything else is a bug and keeps its stack.
-  const known = error instanceof EmbeddedPostgresError;
+  const known = error instanceof EmbeddedPostgresError || error instanceof ConfigError;
   process.stderr.write(
     `finapi failed to start: ${error instanceof Error ? (known ? error.message : (error.stack ?? error.message)) : String(error)}\n`,
   );

@@ -66,10 +66,21 @@ describe('bank top-up requests (issue 12): new until staff accept (posting the t
     expect((await coinOf(world.server, alice.token, coin.serial)).amount).toBe('150.25');
     const seen = await world.server.request('GET', `/api/v1/bank-top-ups/${created.body.bankTopUp.id}`, { token: alice.token });
     expect(seen.body.bankTopUp.status).toBe('processed');
-    // The decision is the staff member's recorded action.
+    // The decision is the staff member's recorded action, with the role and organization they acted as and the request.
     const recorded = await world.raw.db.query(`SELECT user_id, details FROM user_actions WHERE action = 'bank_top_up_accepted'`);
     expect(recorded.rows).toEqual([
-      { user_id: expect.any(String), details: { bankTopUpRequestId: created.body.bankTopUp.id, operationId: accepted.body.process.id } },
+      {
+        user_id: expect.any(String),
+        details: {
+          bankTopUpRequestId: created.body.bankTopUp.id,
+          operationId: accepted.body.process.id,
+          amount: '150.25',
+          currency: world.currency.code,
+          actorRole: 'administrator',
+          actorOrganizationId: '00000000-0000-4000-8000-000000000001',
+          requestId: accepted.headers.get('x-request-id'),
+        },
+      },
     ]);
     await expectBalancedLedger(world.server, world.admin);
   });

@@ -4,8 +4,9 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard, AuthGuardAuthenticateOptions } from '@nestjs/passport';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { setRequestMeta } from '../database/request-timing';
 import { ACCESS_KEY, AccessRule } from './access.decorators';
-import { ApiRequest, Principal, PRINCIPAL_PROPERTY } from './principal';
+import { ApiRequest, Principal, PRINCIPAL_PROPERTY, principalMeta } from './principal';
 
 /** The name of the Passport strategy that turns an Authorization header into a Principal (auth/bearer.strategy.ts). */
 export const BEARER_STRATEGY = 'bearer';
@@ -35,8 +36,11 @@ export class AccessGuard extends AuthGuard(BEARER_STRATEGY) {
     if (rule.staticToken && this.presentsStaticToken(context, this.config[rule.staticToken])) return true;
 
     await super.canActivate(context);
-    const principal = context.switchToHttp().getRequest<ApiRequest>().principal;
+    const request = context.switchToHttp().getRequest<ApiRequest>();
+    const principal = request.principal;
     if (!principal) throw new ApiError('exception.authorization.token_invalid', 'The token is unknown, expired or revoked');
+    // Every transaction the request opens carries who it acts for (the ledger stamps it, and records staff's postings).
+    setRequestMeta(principalMeta(principal, String(request.id)));
 
     if (principal.scope === 'password_change' && !rule.allowPasswordChange) {
       throw new ApiError(

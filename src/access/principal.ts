@@ -1,7 +1,8 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import type { TransactionMeta } from '../database/unit-of-work';
 import type { OrganizationType } from '../organizations/organization.types';
-import type { Permission, Role } from './permissions';
+import { Permission, Role, STAFF_ROLES } from './permissions';
 
 export type UserStatus = 'active' | 'on_hold';
 
@@ -20,6 +21,25 @@ export interface Principal {
   user: { login: string; name: string; status: UserStatus };
   /** The membership's organization as read with the token. */
   organization: { name: string; identificationStatus: string; contractId: string; personType: string };
+}
+
+/** The operator's own organizations: whoever acts as one of their members acts as staff, whatever the role. */
+const STAFF_ORGANIZATION_TYPES: readonly OrganizationType[] = ['system', 'support', 'cash_desk'];
+
+/** Whether the principal acts as the operator's staff (a staff role, a cashier among them, or a member of the operator). */
+export function isStaff(principal: Pick<Principal, 'role' | 'organizationType'>): boolean {
+  return STAFF_ROLES.includes(principal.role) || STAFF_ORGANIZATION_TYPES.includes(principal.organizationType);
+}
+
+/** What a request acting as the principal says about itself to the transactions it opens (and the ledger). */
+export function principalMeta(principal: Principal, requestId: string | undefined): TransactionMeta {
+  return {
+    actorUserId: principal.userId,
+    actorRole: principal.role,
+    actorOrganizationId: principal.organizationId,
+    staff: isStaff(principal),
+    requestId,
+  };
 }
 
 /** A request after the guard: the principal is there on every guarded route. */

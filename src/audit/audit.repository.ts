@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import type { ChainedAction } from '../user-actions/action-chain';
 
 export interface ActionRow {
   id: string;
@@ -11,6 +12,13 @@ export interface ActionRow {
   address: string | null;
   details: Record<string, unknown>;
   created_at: Date;
+}
+
+/** An action of the chain as audit-check walks it. */
+export interface ChainRow extends ChainedAction {
+  seq: string;
+  prev_hash: string;
+  hash: string;
 }
 
 export interface ActionSearch {
@@ -51,7 +59,7 @@ export class AuditRepository {
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const count = await this.db.countRows(`FROM user_actions ${clause}`, params);
     const rows = await this.db.query<ActionRow>(
-      `SELECT ${COLUMNS} FROM user_actions ${clause} ORDER BY created_at DESC, seq DESC LIMIT ${limit} OFFSET ${offset}`,
+      `SELECT ${COLUMNS} FROM user_actions ${clause} ORDER BY user_actions.created_at DESC, user_actions.seq DESC LIMIT ${limit} OFFSET ${offset}`,
       params,
     );
     return { total: count.total, exact: count.exact, rows };
@@ -82,21 +90,19 @@ export class AuditRepository {
     return row?.id;
   }
 
-  /**
-   * Walks the chain in order and answers how many rows it checked and the first row whose stored hashes do not
-   * match: its prev_hash is not the previous row's hash, or its hash is not the hash of its own content.
-   */
-  async checkChain(): Promise<{ checked: number; broken: { id: string; seq: string; reason: string } | undefined }> {
-    const [{ n }] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM user_actions`);
-    const [broken] = await this.db.query<{ id: string; seq: string; reason: string }>(
-      `SELECT id, seq::text AS seq,
-              CASE WHEN prev_hash <> coalesce(previous, '') THEN 'prev_hash does not match the previous action'
-                   ELSE 'hash does not match the action' END AS reason
-         FROM (SELECT *, lag(hash) OVER (ORDER BY seq) AS previous FROM user_actions) a
-        WHERE prev_hash <> coalesce(previous, '')
-           OR hash <> user_action_hash(prev_hash, id, user_id, actor_user_id, action, login, address, details, created_at)
-        ORDER BY seq LIMIT 1`,
+  /** The first seq the chain's key covers: earlier actions were chained by plain SHA-256, before the key existed. */
+  async keyedFrom(): Promise<string> {
+    const [row] = await this.db.query<{ keyed_from: string }>(`SELECT keyed_from::text AS keyed_from FROM user_action_chain`);
+    return row?.keyed_from ?? '1';
+  }
+
+  /** The chain after `afterSeq`, in order, `limit` actions: each with its stored hashes and its content as the hashes cover it. */
+  async chainAfter(afterSeq: string, limit: number): Promise<ChainRow[]> {
+    return this.db.query<ChainRow>(
+      `SELECT id::text AS id, seq::text AS seq, prev_hash, hash, user_id::text AS user_id, actor_user_id::text AS actor_user_id, action,
+              login, address, details::text AS details, (extract(epoch FROM created_at) * 1000000)::bigint::text AS micros
+         FROM user_actions a WHERE a.seq > $1::bigint ORDER BY a.seq LIMIT ${limit}`,
+      [afterSeq],
     );
-    return { checked: n, broken };
   }
 }

@@ -5,6 +5,7 @@ import { Page, pageOf, pageWindow } from '../common/paging.dto';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { OperationDto } from '../ledger/dto/operation.dto';
 import { LedgerService } from '../ledger/ledger.service';
+import { ActionChain } from '../user-actions/action-chain';
 import { UserActionsService } from '../user-actions/user-actions.service';
 import { ActionRow, AuditRepository, MARKED_OBJECTS, MarkKey } from './audit.repository';
 import type {
@@ -15,6 +16,9 @@ import type {
   UserActionRecordDto,
   UserActionViewDto,
 } from './dto/audit.dto';
+
+/** Actions audit-check reads at a time. */
+const CHAIN_PAGE = 5_000;
 
 /** Actions about a user themself (the `user` mark is the target). */
 const ABOUT_THE_USER = new Set(['user_created', 'user_held', 'user_released', 'password_changed', 'sessions_ended', 'profile_changed']);
@@ -41,6 +45,7 @@ export class AuditService {
     private readonly ledger: LedgerService,
     private readonly actions: UserActionsService,
     private readonly uow: UnitOfWork,
+    private readonly chain: ActionChain,
   ) {}
 
   async view(dto: UserActionViewDto): Promise<Page<UserActionRecordDto>> {
@@ -84,8 +89,39 @@ export class AuditService {
     });
   }
 
+  /**
+   * Walks the whole chain in seq order, on one snapshot: each action's prev_hash must be the hash of the action before
+   * it, and its hash the HMAC of its content under the key (plain SHA-256 below `keyedFrom`). Answers the first action
+   * that fails, and the chain's head — the last seq and hash, for operators to keep elsewhere: whoever rewrote the
+   * whole log with the key could not reproduce a head kept out of their reach.
+   */
   async check(): Promise<Omit<AuditCheckDto, 'status' | 'message'>> {
-    const { checked, broken } = await this.audit.checkChain();
-    return { intact: !broken, checkedActions: checked, ...(broken ? { firstBroken: broken } : {}) };
+    return this.uow.run(
+      async () => {
+        const keyedFrom = await this.audit.keyedFrom();
+        let checked = 0;
+        let prev = '';
+        let head: { seq: string; hash: string } | null = null;
+        let broken: AuditCheckDto['firstBroken'];
+        for (let after = '0'; ;) {
+          const rows = await this.audit.chainAfter(after, CHAIN_PAGE);
+          for (const row of rows) {
+            checked++;
+            if (!broken) {
+              const expected =
+                BigInt(row.seq) >= BigInt(keyedFrom) ? this.chain.hash(row.prev_hash, row) : ActionChain.plainHash(row.prev_hash, row);
+              if (row.prev_hash !== prev) broken = { id: row.id, seq: row.seq, reason: 'prev_hash does not match the previous action' };
+              else if (row.hash !== expected) broken = { id: row.id, seq: row.seq, reason: 'hash does not match the action' };
+            }
+            prev = row.hash;
+            head = { seq: row.seq, hash: row.hash };
+          }
+          if (rows.length < CHAIN_PAGE) break;
+          after = rows[rows.length - 1].seq;
+        }
+        return { intact: !broken, checkedActions: checked, head, keyedFrom, ...(broken ? { firstBroken: broken } : {}) };
+      },
+      { isolation: 'REPEATABLE READ' },
+    );
   }
 }

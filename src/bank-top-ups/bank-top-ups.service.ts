@@ -132,7 +132,7 @@ export class BankTopUpsService {
       await this.actions.record({
         userId: principal.userId,
         action: 'bank_top_up_accepted',
-        details: { bankTopUpRequestId: id, operationId: process.id },
+        details: { bankTopUpRequestId: id, operationId: process.id, ...amountDetails(row) },
       });
       const bankTopUp = toRecord((await this.requests.get(id))!);
       await this.outbox.emit('bank_top_up.decided', [row.organization_id], bankTopUp);
@@ -144,7 +144,11 @@ export class BankTopUpsService {
     return this.uow.run(async () => {
       const row = await this.undecided(id);
       await this.requests.decide(id, { status: 'declined', reason, by: principal.userId });
-      await this.actions.record({ userId: principal.userId, action: 'bank_top_up_declined', details: { bankTopUpRequestId: id, reason } });
+      await this.actions.record({
+        userId: principal.userId,
+        action: 'bank_top_up_declined',
+        details: { bankTopUpRequestId: id, reason, ...amountDetails(row) },
+      });
       const bankTopUp = toRecord((await this.requests.get(id))!);
       await this.outbox.emit('bank_top_up.decided', [row.organization_id], bankTopUp);
       return bankTopUp;
@@ -207,6 +211,11 @@ export class BankTopUpsService {
   private visibleTo(principal: Principal): string | undefined {
     return principal.permissions.has('TRANSACTION_AUDITOR') ? undefined : principal.organizationId;
   }
+}
+
+/** The amount a decision was about, for its recorded action (a decline moves no money: the action is its only record). */
+function amountDetails(row: BankTopUpRequestRow): { amount: string; currency: string } {
+  return { amount: amountOf(row.amount, scaleOf(row.fraction)).text, currency: row.code };
 }
 
 const notFound = (id: string) => new ApiError('exception.bank_top_up.not_found', `No bank top-up request ${id}`);

@@ -50,6 +50,10 @@ export interface AppConfig {
   webhookTimeoutMs: number;
   /** A bearer a Prometheus scraper may present at GET /actuator/prometheus instead of a user's token; unset: none. */
   metricsToken: string | undefined;
+  /** The key of the action log's hash chain (AUDIT_CHAIN_KEY); required in production, else unset means the one kept in DATA_DIR (auditChainKey()). */
+  auditChainKey: string | undefined;
+  /** NODE_ENV=test: the ledger refuses to post for a request not marked `@Idempotent()`, so a route that forgets it fails its tests. */
+  requireIdempotentPostings: boolean;
 }
 
 export type TrustProxy = false | number | string[];
@@ -101,6 +105,21 @@ function isProxyAddress(entry: string): boolean {
   if (!family || extra !== undefined) return false;
   if (bits === undefined) return true;
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** AUDIT_CHAIN_KEY: 32 to 256 printable characters without spaces (`openssl rand -hex 32`). */
+export const AUDIT_CHAIN_KEY_SHAPE = /^[\x21-\x7e]{32,256}$/;
+
+/** AUDIT_CHAIN_KEY, checked; it must be set when NODE_ENV is production, where a key kept beside the data would not do. */
+function auditChainKeyOf(env: NodeJS.ProcessEnv, production: boolean): string | undefined {
+  const raw = env.AUDIT_CHAIN_KEY?.trim() ?? '';
+  if (raw === '') {
+    if (production)
+      throw new ConfigError('AUDIT_CHAIN_KEY', 'must be set when NODE_ENV is production (32 to 256 characters, e.g. openssl rand -hex 32)');
+    return undefined;
+  }
+  if (!AUDIT_CHAIN_KEY_SHAPE.test(raw)) throw new ConfigError('AUDIT_CHAIN_KEY', 'must be 32 to 256 printable characters without spaces');
+  return raw;
 }
 
 /** TRUST_PROXY: unset or `false`, a number of hops, or a comma-separated list of proxy addresses and CIDR ranges. */
@@ -159,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (adminPasswordGenerated) adminPassword = randomBytes(12).toString('base64url');
   const problem = passwordProblem(adminPassword, adminLogin);
   if (problem) throw new ConfigError('ADMIN_PASSWORD', problem);
+  const nodeEnv = env.NODE_ENV?.trim() ?? '';
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
@@ -187,6 +207,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 10, 3_600_000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),
     metricsToken: secretToken(env, 'METRICS_TOKEN'),
+    auditChainKey: auditChainKeyOf(env, nodeEnv === 'production'),
+    requireIdempotentPostings: nodeEnv === 'test',
   };
 }
 

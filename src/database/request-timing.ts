@@ -1,13 +1,18 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
+import type { TransactionMeta } from './transaction-context';
 
-/** What one API request spent waiting for PostgreSQL, answered in its `Server-Timing` header; and its id, for log lines. */
+/**
+ * What one API request spent waiting for PostgreSQL, answered in its `Server-Timing` header; its id, for log lines;
+ * and, once the access guard has resolved its principal, who it acts for (what its transactions carry by default).
+ */
 export interface RequestTiming {
   requestId: string;
   /** Milliseconds spent in statements, transaction starts and commits (summed; parallel statements add up). */
   dbMs: number;
   /** Statements and transaction boundaries run. */
   dbCalls: number;
+  meta?: TransactionMeta;
 }
 
 const timingStorage = new AsyncLocalStorage<RequestTiming>();
@@ -20,6 +25,18 @@ export function withRequestTiming<T>(timing: RequestTiming, work: () => T): T {
 /** The id of the request running now (none outside a route handler). */
 export function currentRequestId(): string | undefined {
   return timingStorage.getStore()?.requestId;
+}
+
+/** Says who the running request acts for (the access guard, once it knows the principal); nothing outside a request. */
+export function setRequestMeta(meta: TransactionMeta): void {
+  const timing = timingStorage.getStore();
+  if (timing) timing.meta = meta;
+}
+
+/** What the running request says about itself: who it acts for once known, else its id alone; undefined outside a request. */
+export function currentRequestMeta(): TransactionMeta | undefined {
+  const timing = timingStorage.getStore();
+  return timing && (timing.meta ?? { requestId: timing.requestId });
 }
 
 /** Times a database call and adds it to the running request's timing, if any. */

@@ -1,12 +1,24 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PoolClient } from 'pg';
+import { currentRequestMeta } from './request-timing';
 
 /** What the request that opened a transaction says about itself; the ledger stamps it on the operations it writes. */
 export interface TransactionMeta {
   /** The user on whose behalf the work runs. */
   actorUserId?: string;
+  /** The role and organization of the membership the user acts as (the request's principal). */
+  actorRole?: string;
+  actorOrganizationId?: string;
+  /** The actor is the operator's staff: the ledger records each operation it posts for them as a user action (`money_moved`). */
+  staff?: boolean;
+  /** The HTTP request's id (X-Request-Id). */
+  requestId?: string;
   /** The request's Idempotency-Key, kept as the operation's requestIdentifier. */
   requestIdentifier?: string;
+  /** The request runs under `@Idempotent()` (its interceptor opened the unit of work). */
+  idempotent?: boolean;
+  /** Work the service does on its own rather than for a user's request (a sweep, a provider's outcome), by name. */
+  job?: string;
 }
 
 /** The open transaction, carried by AsyncLocalStorage so services never pass a connection around. */
@@ -38,7 +50,16 @@ export function withTransactionMeta<T>(meta: TransactionMeta, work: () => T): T 
   return metaStorage.run(meta, work);
 }
 
-/** What the open transaction says about its request, else what `withTransactionMeta` set, else nothing. */
+/**
+ * Runs work the service does on its own — a sweep, a reconciliation, a provider's outcome, a hook after a commit —
+ * under its name instead of the request or user it may have started from. The ledger posts for such work outside
+ * `@Idempotent()` (see LedgerService's idempotency rule); it records no staff action.
+ */
+export function asJob<T>(job: string, work: () => T): T {
+  return metaStorage.run({ job }, work);
+}
+
+/** What the open transaction says about its request, else what `withTransactionMeta`/`asJob` set, else the running request. */
 export function currentTransactionMeta(): TransactionMeta {
-  return transactionStorage.getStore()?.meta ?? metaStorage.getStore() ?? {};
+  return transactionStorage.getStore()?.meta ?? metaStorage.getStore() ?? currentRequestMeta() ?? {};
 }

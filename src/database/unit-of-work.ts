@@ -5,6 +5,7 @@ import { sqlState } from '../common/sql-state';
 import { PRIMARY_POOL } from './primary-pool';
 import { addDbTime } from './request-timing';
 import {
+  asJob,
   currentTransaction,
   currentTransactionMeta,
   TransactionContext,
@@ -132,6 +133,14 @@ export class UnitOfWork {
    */
   withMeta<T>(meta: TransactionMeta, work: () => T): T {
     return withTransactionMeta(meta, work);
+  }
+
+  /**
+   * Runs the service's own work — a sweep, a reconciliation, a provider's outcome, a hook after a commit — under its
+   * name rather than as the request it may have started from (see `asJob`): the ledger posts for it outside `@Idempotent()`.
+   */
+  asJob<T>(job: string, work: () => T): T {
+    return asJob(job, work);
   }
 
   /** What the open transaction, else the request (`withMeta`), says about itself. */

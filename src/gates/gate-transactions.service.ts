@@ -75,7 +75,11 @@ function checkFields(fields: ProductField[], given: Record<string, unknown>): Re
 export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(GateTransactionsService.name);
   private readonly provider: GateProvider = new SimulatedProvider();
-  private readonly reconciler = new PeriodicTask('The gate reconciler', () => this.reconcileUnfinished(), this.logger);
+  private readonly reconciler = new PeriodicTask(
+    'The gate reconciler',
+    () => this.uow.asJob('gate-reconciler', () => this.reconcileUnfinished()),
+    this.logger,
+  );
 
   constructor(
     private readonly gates: GatesRepository,
@@ -152,7 +156,7 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
       });
       // The provider is assigned now and called once this commits: never inside the transaction.
       await this.gates.setStatus(id, 'provider_assigned');
-      this.uow.afterCommit(() => this.dispatch(id));
+      this.uow.afterCommit(() => this.uow.asJob('gate-dispatch', () => this.dispatch(id)));
       return toTransaction((await this.gates.transaction(id))!);
     });
   }
@@ -187,11 +191,14 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new ApiError('exception.gate.signature_invalid');
     const row = await this.gates.transactionByReference(providerId, dto.reference);
     if (!row) throw new ApiError('exception.gate_transaction.not_found');
-    const applied = await this.finish(row.id, {
-      status: dto.status,
-      providerReference: row.provider_reference ?? dto.reference,
-      ...(dto.reason ? { reason: dto.reason } : {}),
-    });
+    // The provider's outcome, applied once per transaction (not a user's request: no Idempotency-Key to honour).
+    const applied = await this.uow.asJob('gate-callback', () =>
+      this.finish(row.id, {
+        status: dto.status,
+        providerReference: row.provider_reference ?? dto.reference,
+        ...(dto.reason ? { reason: dto.reason } : {}),
+      }),
+    );
     return { applied, transaction: toTransaction((await this.gates.transaction(row.id))!) };
   }
 

@@ -4,7 +4,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import type { ApiRequest } from '../access/principal';
+import { ApiRequest, principalMeta } from '../access/principal';
 import { ApiError } from '../common/api-error';
 import { RawJson, serializeStored } from '../common/json-decimal';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -57,8 +57,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const header = request.headers['idempotency-key'];
     if (Array.isArray(header)) throw ApiError.invalid('Idempotency-Key', 'must be sent once');
     if (header !== undefined && !KEY.test(header)) throw ApiError.invalid('Idempotency-Key', 'must be 1 to 255 printable characters');
-    const userId = request.principal?.userId;
-    if (!userId) throw new Error('@Idempotent() needs an authenticated route');
+    const principal = request.principal;
+    if (!principal) throw new Error('@Idempotent() needs an authenticated route');
+    const userId = principal.userId;
     const key = header;
     const hash = key === undefined ? '' : fingerprint(request);
 
@@ -84,7 +85,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
       }
       return body;
     };
-    const meta = { actorUserId: userId, requestIdentifier: key };
+    // `idempotent`: the ledger posts only for such a request (or for the service's own jobs), see LedgerService.
+    const meta = { ...principalMeta(principal, String(request.id)), requestIdentifier: key, idempotent: true };
     // Nothing to store without a key: a group-commit route's posting is then its own unit of work (see IdempotentOptions).
     if (key === undefined && this.reflector.get<boolean>(GROUP_COMMIT_KEY, context.getHandler())) {
       return from(this.uow.withMeta(meta, work));

@@ -64,7 +64,11 @@ function toTemplate(row: TemplateRow): InvoiceTemplateDto {
 @Injectable()
 export class InvoicesService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(InvoicesService.name);
-  private readonly expiry = new PeriodicTask('The invoice expiry sweep', () => this.expireDue(), this.logger);
+  private readonly expiry = new PeriodicTask(
+    'The invoice expiry sweep',
+    () => this.uow.asJob('invoice-expiry', () => this.expireDue()),
+    this.logger,
+  );
 
   constructor(
     private readonly invoices: InvoicesRepository,

@@ -25,6 +25,8 @@ export interface Posting {
   meta: OperationMeta;
   effect: PlanEffect;
   createdBy: string | null;
+  /** The role `createdBy` acted as. */
+  createdByRole: string | null;
   requestIdentifier: string | null;
   reversalOf: string | null;
 }
@@ -52,6 +54,7 @@ type PostedRow = Omit<OperationRow, 'code' | 'symbol' | 'fraction' | 'from_coin'
 
 const POSTED_COLUMNS = `SELECT o.id, o.type, o.status, o.request_identifier, o.request_status, o.created_at, o.updated_at, o.description,
        o.custom_information, o.amount::text AS amount, o.commission::text AS commission, o.currency_id, o.reversal_of,
+       o.created_by, o.created_by_role,
        o.from_coin::text AS from_coin, o.to_coin::text AS to_coin,
        ${partyJson('o.from_organization_id')} AS sender, ${partyJson('o.to_organization_id')} AS recipient,
        (SELECT array_agg(ARRAY[id, leg, coin_serial] ORDER BY id) FROM entries) AS entries
@@ -243,7 +246,8 @@ export class LedgerRepository {
     } else {
       ctes.push(`op AS (
         INSERT INTO operations (type, status, currency_id, amount, commission, from_coin, to_coin, from_organization_id, to_organization_id,
-                                description, custom_information, request_identifier, request_status, created_by, reversal_of, details)
+                                description, custom_information, request_identifier, request_status, created_by, created_by_role,
+                                reversal_of, details)
         VALUES (${[
           p(posting.type),
           p(effect.status),
@@ -259,6 +263,7 @@ export class LedgerRepository {
           p(posting.requestIdentifier),
           p(meta.requestStatus ?? null),
           p(posting.createdBy),
+          p(posting.createdByRole),
           p(posting.reversalOf),
           p(JSON.stringify(meta.details ?? {})),
         ].join(', ')})
@@ -339,9 +344,9 @@ export class LedgerRepository {
     const rows = await this.db.query<PostedRow>(
       `WITH op AS (
         INSERT INTO operations (id, type, status, currency_id, amount, commission, from_coin, to_coin, from_organization_id, to_organization_id,
-                                description, custom_information, request_identifier, request_status, created_by, details)
+                                description, custom_information, request_identifier, request_status, created_by, details, created_by_role)
         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::numeric[], $6::numeric[], $7::bigint[], $8::bigint[],
-                             $9::uuid[], $10::uuid[], $11::text[], $12::text[], $13::text[], $14::text[], $15::uuid[], $16::jsonb[])
+                             $9::uuid[], $10::uuid[], $11::text[], $12::text[], $13::text[], $14::text[], $15::uuid[], $16::jsonb[], $26::text[])
         RETURNING *),
       entries AS (
         INSERT INTO ledger_entries (operation_id, leg, coin_serial, currency_id, organization_id, amount, created_at)
@@ -358,7 +363,7 @@ export class LedgerRepository {
         RETURNING c.serial)
       SELECT o.id, o.type, o.status, o.request_identifier, o.request_status, o.created_at, o.updated_at, o.description,
              o.custom_information, o.amount::text AS amount, o.commission::text AS commission, o.currency_id, o.reversal_of,
-             o.from_coin::text AS from_coin, o.to_coin::text AS to_coin,
+             o.created_by, o.created_by_role, o.from_coin::text AS from_coin, o.to_coin::text AS to_coin,
              ${partyJson('o.from_organization_id')} AS sender, ${partyJson('o.to_organization_id')} AS recipient,
              (SELECT array_agg(ARRAY[e.id::text, e.leg::text, e.coin_serial::text] ORDER BY e.id) FROM entries e WHERE e.operation_id = o.id) AS entries
         FROM op o`,
@@ -388,6 +393,7 @@ export class LedgerRepository {
         changed,
         changed.map((serial) => changes.get(serial)!.balance.toFixed()),
         changed.map((serial) => changes.get(serial)!.held.toFixed()),
+        column((p) => p.createdByRole),
       ],
       { prepare: true },
     );

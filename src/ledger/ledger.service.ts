@@ -1,12 +1,15 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { Batcher, Outcome } from '../common/batcher';
 import { holdsPlaced, ledgerGroupSize, ledgerOperations, ledgerPostedAlone } from '../common/metrics';
 import { Money } from '../common/money';
 import { isDatabaseError } from '../common/error-mapping';
+import { APP_CONFIG, AppConfig } from '../config/config';
 import { timedDb } from '../database/request-timing';
 import { TransactionMeta, UnitOfWork } from '../database/unit-of-work';
 import { OutboxService } from '../outbox/outbox.service';
+import type { UserAction } from '../user-actions/user-action.types';
+import { UserActionsService } from '../user-actions/user-actions.service';
 import type { OperationDto } from './dto/operation.dto';
 import type { ExecuteRequest, Locked, LockedCoin, SystemCoinKind } from './ledger.types';
 import { HeldOperation, LedgerRepository, Posting, writableTogether } from './ledger.repository';
@@ -41,6 +44,12 @@ const ALONE = Symbol('alone');
 const GROUP_SIZE = 64;
 const GROUPS_IN_FLIGHT = 1;
 
+/** A posting's operation as written, and what its request said about itself. */
+interface Written {
+  operation: OperationDto;
+  meta: TransactionMeta;
+}
+
 /** Free text a reversal may carry. */
 export interface ReversalText {
   description?: string | null;
@@ -51,8 +60,9 @@ export interface ReversalText {
  * The ledger kernel: the only way money moves. A flow names the coins it needs and gives its
  * rules as a function of the locked rows; the kernel locks (coins in serial order, after the
  * settled operation and its holds), runs the rules, checks the plan they return (plan.ts) and
- * writes it in one statement, inside the open unit of work. The request's actor and
- * Idempotency-Key (TransactionMeta) are stamped on the operation.
+ * writes it in one statement, inside the open unit of work. The request's actor, its role and
+ * Idempotency-Key (TransactionMeta) are stamped on the operation; an operation posted for a member of
+ * staff is recorded in the action log (`money_moved`) in the same transaction, whatever the flow.
  */
 @Injectable()
 export class LedgerService implements OnModuleInit {
@@ -65,6 +75,8 @@ export class LedgerService implements OnModuleInit {
     private readonly ledger: LedgerRepository,
     private readonly uow: UnitOfWork,
     private readonly outbox: OutboxService,
+    private readonly actions: UserActionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** The database's CHECKs on operations follow the catalogue in code. */
@@ -81,6 +93,7 @@ export class LedgerService implements OnModuleInit {
    * wait is its database time), or on its own when the group could not take it.
    */
   async execute(request: ExecuteRequest): Promise<OperationDto | null> {
+    this.mustBeIdempotent(request.type);
     if (request.grouped && !request.operationId && !this.uow.current()) {
       const meta = this.uow.meta();
       const answer = await timedDb(() => this.groups.submit({ request, meta }));
@@ -95,6 +108,7 @@ export class LedgerService implements OnModuleInit {
    * impossible even when two race.
    */
   reverse(operationId: string, text: ReversalText): Promise<OperationDto> {
+    this.mustBeIdempotent('reversal');
     return this.uow.run(async () => {
       const original = await this.ledger.lockOperation(operationId);
       if (!original) throw new ApiError('exception.transaction.not_found', 'No such transaction');
@@ -152,6 +166,21 @@ export class LedgerService implements OnModuleInit {
     return this.uow.run(() => this.ledger.check(), { isolation: 'REPEATABLE READ' });
   }
 
+  /**
+   * The rule of routes that move money: they are `@Idempotent()` (a retry then takes effect once, and the posting
+   * is one unit of work with the route's other writes); the service's own work (sweeps, provider outcomes) says so
+   * with `asJob`. Enforced with NODE_ENV=test, so a route that forgets the decorator fails its tests with a 500 that
+   * names the rule; never in production, where a coding mistake would cost a customer's request.
+   */
+  private mustBeIdempotent(type: string): void {
+    if (!this.config.requireIdempotentPostings) return;
+    const meta = this.uow.meta();
+    if (meta.idempotent || meta.job) return;
+    throw new Error(
+      `The ledger refuses to post a ${type} outside an @Idempotent() request or a job (asJob)${meta.requestId ? `: request ${meta.requestId}` : ''}`,
+    );
+  }
+
   /** Locks what the request names, runs its plan and writes it, in the open unit of work (or a new one). */
   private post(request: ExecuteRequest, reversalOf: string | null): Promise<OperationDto | null> {
     return this.uow.run(async () => {
@@ -188,7 +217,8 @@ export class LedgerService implements OnModuleInit {
           { skipLocked: true },
         );
         const outcomes: Outcome<OperationDto | null | typeof ALONE>[] = [];
-        const together: { index: number; planned: Planned; posting: Posting }[] = [];
+        const together: { index: number; planned: Planned; posting: Posting; meta: TransactionMeta }[] = [];
+        const written: Written[] = [];
         for (const [index, { request, meta }] of postings.entries()) {
           // A coin held elsewhere, or no such coin: the posting waits for it, or answers its 404, on its own.
           if (!request.coins.every((s) => coins.has(s))) {
@@ -221,14 +251,20 @@ export class LedgerService implements OnModuleInit {
           const posting = await this.postingOf(planned, meta, null);
           if (writableTogether(posting)) {
             outcomes.push({ ok: true, value: null });
-            together.push({ index, planned, posting });
+            together.push({ index, planned, posting, meta });
           } else {
-            outcomes.push({ ok: true, value: await this.recorded(await this.ledger.write(posting), planned, null) });
+            const operation = await this.recorded(await this.ledger.write(posting), planned, null);
+            outcomes.push({ ok: true, value: operation });
+            written.push({ operation, meta });
           }
         }
         const rows = together.length ? await this.ledger.writeTogether(together.map((t) => t.posting)) : [];
-        for (const [i, { index, planned }] of together.entries())
-          outcomes[index] = { ok: true, value: await this.recorded(rows[i], planned, null) };
+        for (const [i, { index, planned, meta }] of together.entries()) {
+          const operation = await this.recorded(rows[i], planned, null);
+          outcomes[index] = { ok: true, value: operation };
+          written.push({ operation, meta });
+        }
+        await this.recordStaff(written);
         return outcomes;
       });
       const alone = outcomes.filter((o) => o.ok && o.value === ALONE).length;
@@ -248,7 +284,37 @@ export class LedgerService implements OnModuleInit {
 
   /** Writes a checked plan in the open transaction, stamped with its request's actor and Idempotency-Key. */
   private async write(planned: Planned, meta: TransactionMeta, reversalOf: string | null): Promise<OperationDto> {
-    return this.recorded(await this.ledger.write(await this.postingOf(planned, meta, reversalOf)), planned, reversalOf);
+    const operation = await this.recorded(await this.ledger.write(await this.postingOf(planned, meta, reversalOf)), planned, reversalOf);
+    await this.recordStaff([{ operation, meta }]);
+    return operation;
+  }
+
+  /**
+   * Records, in the open transaction and in one statement, each operation posted for a member of staff as a
+   * `money_moved` user action: who (the user, the role and organization they acted as), what (the operation, its
+   * type, status, amount and currency) and which request. In the kernel, so no flow can forget it; a customer's
+   * posting (most of a group) records nothing.
+   */
+  private async recordStaff(written: Written[]): Promise<void> {
+    const moved: UserAction[] = written
+      .filter(({ meta }) => meta.staff && meta.actorUserId && !meta.job)
+      .map(({ operation, meta }) => ({
+        userId: meta.actorUserId!,
+        action: 'money_moved',
+        details: {
+          operationId: operation.id,
+          operationType: operation.type,
+          operationStatus: operation.status,
+          amount: String(operation.amount),
+          currency: operation.currency,
+          actorRole: meta.actorRole ?? null,
+          actorOrganizationId: meta.actorOrganizationId ?? null,
+          requestId: meta.requestId ?? null,
+          idempotencyKey: meta.requestIdentifier ?? null,
+          ...(operation.reversalOf ? { reversalOf: operation.reversalOf } : {}),
+        },
+      }));
+    if (moved.length) await this.actions.record(...moved);
   }
 
   private async postingOf({ request, locked, plan, effect }: Planned, meta: TransactionMeta, reversalOf: string | null): Promise<Posting> {
@@ -260,6 +326,7 @@ export class LedgerService implements OnModuleInit {
       meta: plan.meta,
       effect,
       createdBy: meta.actorUserId ?? null,
+      createdByRole: meta.actorUserId ? (meta.actorRole ?? null) : null,
       requestIdentifier: meta.requestIdentifier ?? null,
       reversalOf,
     };

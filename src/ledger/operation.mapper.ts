@@ -65,6 +65,7 @@ export function toOperationDto(row: OperationRow): OperationDto {
     sender: party(row.sender),
     recipient: party(row.recipient),
     reversalOf: row.reversal_of,
+    createdBy: row.created_by ? { id: row.created_by, role: row.created_by_role } : null,
     transactions: legs(row.entries ?? []),
   };
 }

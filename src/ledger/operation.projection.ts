@@ -19,6 +19,9 @@ export interface OperationRow {
   symbol: string | null;
   fraction: string;
   reversal_of: string | null;
+  /** Who posted the operation, and the role they acted as (null before roles were kept). */
+  created_by: string | null;
+  created_by_role: string | null;
   from_coin: CoinJson | null;
   to_coin: CoinJson | null;
   sender: PartyJson | null;
@@ -66,7 +69,7 @@ export const partyJson = (organization: string) =>
 /** The operation's own columns, from a row source aliased `o` joined to its currency aliased `cu`. */
 export const OPERATION_COLUMNS = `o.id, o.type, o.status, o.request_identifier, o.request_status, o.created_at, o.updated_at, o.description,
        o.custom_information, o.amount::text AS amount, o.commission::text AS commission, cu.code, cu.symbol, cu.fraction::text AS fraction,
-       o.reversal_of, ${coinJson('o.from_coin')} AS from_coin, ${coinJson('o.to_coin')} AS to_coin,
+       o.reversal_of, o.created_by, o.created_by_role, ${coinJson('o.from_coin')} AS from_coin, ${coinJson('o.to_coin')} AS to_coin,
        ${partyJson('o.from_organization_id')} AS sender, ${partyJson('o.to_organization_id')} AS recipient`;
 
 /**

@@ -23,7 +23,9 @@ export type UserActionKind =
   | 'identification_reset_requested'
   | 'identification_reset_approved'
   | 'identification_reset_declined'
-  | 'user_action_reversed';
+  | 'user_action_reversed'
+  /** An operation the ledger posted for a member of staff (recorded by the kernel itself, see LedgerService). */
+  | 'money_moved';
 
 export interface UserAction {
   /** The user the action is about (null for a failed login under an unknown login). */

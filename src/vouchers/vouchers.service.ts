@@ -58,7 +58,7 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
   private readonly sweep = new PeriodicTask(
     'The voucher expiry sweep',
     async () => {
-      const expired = await this.expireDue(SWEEP_BATCH);
+      const expired = await this.uow.asJob('voucher-expiry', () => this.expireDue(SWEEP_BATCH));
       if (expired) this.logger.log(`Returned the money of ${expired} expired voucher(s)`);
     },
     this.logger,

@@ -43,7 +43,10 @@ export interface TestServer {
   kill(): Promise<void>;
 }
 
-/** The environment the suites start the built service with: only PATH and HOME of theirs, on loopback, `overrides` last. */
+/**
+ * The environment the suites start the built service with: only PATH and HOME of theirs, on loopback, `overrides` last.
+ * NODE_ENV=test turns on the rules only tests enforce: the ledger refuses to post for a request not marked `@Idempotent()`.
+ */
 export function serviceEnv(port: number, overrides: Record<string, string> = {}): Record<string, string | undefined> {
   return {
     PATH: process.env.PATH,
@@ -54,6 +57,7 @@ export function serviceEnv(port: number, overrides: Record<string, string> = {})
     ADMIN_PASSWORD,
     BCRYPT_COST: '4',
     LOG_LEVEL: 'warn',
+    NODE_ENV: 'test',
     ...overrides,
   };
 }
@@ -185,11 +189,15 @@ export async function request<T = any>(
 /**
  * `allowFaults`: the suite provokes faults on purpose (the database taken away); otherwise `stop()`
  * fails the suite when the service logged any (level error): a fault behind a 4xx, or a 5xx, is a bug.
+ * `main`: another built entry point than the service's (a fixture that adds a module, see test/fixtures).
  */
-export async function startServer(env: Record<string, string> = {}, options: { allowFaults?: boolean } = {}): Promise<TestServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { allowFaults?: boolean; main?: string } = {},
+): Promise<TestServer> {
   const databaseUrl = env.DATABASE_URL ?? (await createDatabase());
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [MAIN], {
+  const child: ChildProcess = spawn(process.execPath, [options.main ?? MAIN], {
     env: serviceEnv(port, { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', DB_POOL_SIZE: '10', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -117,12 +117,27 @@ export class AuditCheckBreakDto {
   reason: string;
 }
 
+/** The last action of the chain: keep its seq and hash outside the database to tell later whether the log was rewritten. */
+export class AuditChainHeadDto {
+  @ApiProperty({ pattern: '^[0-9]+$' })
+  seq: string;
+  /** Its hash (hex HMAC-SHA256), which every earlier action's content and hash went into. */
+  @ApiProperty({ pattern: '^[0-9a-f]{64}$' })
+  hash: string;
+}
+
 export class AuditCheckDto {
   status: 'ok';
   message: string;
   /** True when every action's hashes chain up to the last one. */
   intact: boolean;
   checkedActions: number;
+  /** The chain's last action; null while the log is empty. */
+  @ApiProperty({ type: () => AuditChainHeadDto, nullable: true })
+  head: AuditChainHeadDto | null;
+  /** The first seq whose hash is keyed (AUDIT_CHAIN_KEY); the actions before it were recorded before the key existed (plain SHA-256). */
+  @ApiProperty({ pattern: '^[0-9]+$' })
+  keyedFrom: string;
   /** The first action whose hashes do not match, when the log was edited. */
   @ApiPropertyOptional({ type: AuditCheckBreakDto })
   firstBroken?: AuditCheckBreakDto;

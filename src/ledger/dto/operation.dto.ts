@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { JsonDecimal } from '../../common/json-decimal';
 import { ApiAmount } from '../../common/money-validators';
+import { ROLES } from '../../access/permissions';
 import { OPERATION_STATUSES, OPERATION_TYPE_NAMES } from '../operation-types';
 
 /** The issuer of a coin, with its currency's code and symbol. */
@@ -45,6 +46,15 @@ export class OperationLegDto {
   createdAt: string;
 }
 
+/** The user who posted an operation, and the role they acted as. */
+export class OperationCreatorDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  /** Null for an operation posted before roles were kept. */
+  @ApiProperty({ type: String, nullable: true, enum: ROLES })
+  role: string | null;
+}
+
 /** An operation ("process"): one money movement and its legs. */
 export class OperationDto {
   @ApiProperty({ format: 'uuid' })
@@ -85,6 +95,9 @@ export class OperationDto {
   /** For a reversal: the operation it reverses. */
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   reversalOf: string | null;
+  /** Who posted it (a staff member for a top-up, a reversal…; the requester for a request later decided); null for the service's own jobs. */
+  @ApiProperty({ type: () => OperationCreatorDto, nullable: true })
+  createdBy: OperationCreatorDto | null;
   /** The legs: what moved from which coin to which. */
   transactions: OperationLegDto[];
 }
