@@ -39,8 +39,22 @@ export class AuditChainKeyed1763801680000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP FUNCTION user_actions_append(integer)`);
+    // Back to a plain SHA-256 chain: the actions hashed with the key are chained again as the trigger would have.
+    await q.query(`
+      DO $$
+      DECLARE
+        r record;
+        last text;
+      BEGIN
+        SELECT hash INTO last FROM user_actions WHERE seq < (SELECT keyed_from FROM user_action_chain) ORDER BY seq DESC LIMIT 1;
+        FOR r IN SELECT * FROM user_actions WHERE seq >= (SELECT keyed_from FROM user_action_chain) ORDER BY seq LOOP
+          UPDATE user_actions SET prev_hash = coalesce(last, ''),
+                 hash = user_action_hash(coalesce(last, ''), r.id, r.user_id, r.actor_user_id, r.action, r.login, r.address, r.details, r.created_at)
+           WHERE id = r.id RETURNING hash INTO last;
+        END LOOP;
+      END $$`);
     await q.query(`DROP TABLE user_action_chain`);
-    // The trigger of migration 1763801630000 again (rows hashed with the key since no longer check as plain SHA-256).
+    // The trigger of migration 1763801630000 again.
     await q.query(`
       CREATE FUNCTION user_actions_chain() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
