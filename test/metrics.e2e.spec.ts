@@ -51,6 +51,21 @@ describe('Prometheus metrics (issue 17)', () => {
     expect(text).toMatch(/finapi_holds_open [1-9]/);
   });
 
+  it('counts each hold once in finapi_users_held_total, an administrator’s too (issue 29)', async () => {
+    const held = async () => {
+      const text = (await scrape({ authorization: `Bearer ${METRICS_TOKEN}` })).text;
+      return Number(/^finapi_users_held_total (\d+)$/m.exec(text)?.[1]);
+    };
+    const before = await held();
+    expect(before).toBeGreaterThanOrEqual(0);
+    const erin = await world.user({ role: 'administrator' });
+    for (let i = 0; i < 4; i++) {
+      await world.server.request('POST', '/api/v1/authorization', { body: { login: erin.login, password: `wrong-password-${i}` } });
+    }
+    await world.server.request('POST', '/api/v1/authorization', { body: { login: erin.login, password: erin.password } });
+    expect(await held()).toBe(before + 1);
+  });
+
   it('answers a scraper with METRICS_TOKEN; no token is a 401, a wrong one a 401, a customer a 403', async () => {
     expectStatus(await scrape({ authorization: `Bearer ${METRICS_TOKEN}` }), 200);
     expectError(await scrape(), 401);

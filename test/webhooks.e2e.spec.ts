@@ -279,6 +279,26 @@ describe('webhooks (issue 17): a transactional outbox, signed deliveries, retrie
     ]);
     expect(s.receiver.received[0].verified).toBe(true);
   });
+
+  it('tells the operator’s staff when an administrator is put On Hold too, once (issue 29)', async () => {
+    const s = await hook(world.admin, ['user.on_hold']);
+    const erin = await world.user({ role: 'administrator' });
+    for (let i = 0; i < 5; i++) {
+      await world.server.request('POST', '/api/v1/authorization', { body: { login: erin.login, password: `wrong-password-${i}` } });
+    }
+    // Attempts while On Hold (the right password too) hold no one again.
+    await world.server.request('POST', '/api/v1/authorization', { body: { login: erin.login, password: erin.password } });
+    await s.receiver.waitFor(1);
+    expect(s.receiver.received.map((r) => r.event)).toEqual([
+      {
+        id: expect.any(String),
+        type: 'user.on_hold',
+        createdAt: expect.any(String),
+        data: { userId: erin.id, login: erin.login, failedAttempts: 3 },
+      },
+    ]);
+    expect(s.receiver.received[0].verified).toBe(true);
+  });
 });
 
 describe('webhook delivery across crashes and instances (issue 17)', () => {

@@ -42,6 +42,7 @@ export const ERRORS = {
     message: 'Change the temporary password first (POST /api/v1/authorization/password)',
   },
   'exception.authorization.password_changed_concurrently': { status: 409, message: 'The password was changed meanwhile; log in again' },
+  'exception.password.reused': { status: 400, message: 'The new password is one of your last 5 passwords; choose another' },
   'exception.access.forbidden': { status: 403, message: 'You are not permitted to do this' },
   'exception.access.permission_missing': { status: 403, message: 'Your role lacks a permission this requires' },
   'exception.access.undeclared': { status: 403, message: 'This route declares no access rule' },
