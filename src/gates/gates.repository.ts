@@ -59,6 +59,11 @@ export interface GateTransactionRow {
   finished_at: Date | null;
 }
 
+/** The statuses a gate transaction ends in; once in one, it never changes. */
+export const FINAL_STATUSES: readonly GateTransactionRow['status'][] = ['processed', 'failure'];
+/** The statuses of a transaction the provider has not finished. */
+export const OPEN_STATUSES: readonly GateTransactionRow['status'][] = ['initiated', 'provider_assigned', 'pending'];
+
 export interface GateProfileRow {
   id: string;
   contract_id: string;
@@ -226,24 +231,32 @@ export class GatesRepository {
     return row;
   }
 
+  /**
+   * Moves a transaction to `status`, only from one of the statuses `from` (by default any not final), in one
+   * conditional UPDATE: whoever writes — the provider call's answer, a callback, the reconciler, on any instance —
+   * a finished transaction is never taken back. Answers whether it moved (false: its status was not one of `from`).
+   */
   async setStatus(
     id: string,
     status: GateTransactionRow['status'],
     extra: { providerReference?: string; providerData?: Record<string, unknown> | null; failureReason?: string | null } = {},
-  ): Promise<void> {
-    await this.db.query(
+    from: readonly GateTransactionRow['status'][] = OPEN_STATUSES,
+  ): Promise<boolean> {
+    const rows = await this.db.query<{ id: string }>(
       `UPDATE gate_transactions SET status = $2, provider_reference = coalesce($3, provider_reference), provider_data = coalesce($4::jsonb, provider_data),
               failure_reason = coalesce($5, failure_reason), updated_at = now(),
               finished_at = CASE WHEN $2 IN ('processed', 'failure') THEN now() ELSE finished_at END
-        WHERE id = $1`,
+        WHERE id = $1 AND status = ANY($6::text[]) RETURNING id`,
       [
         id,
         status,
         extra.providerReference ?? null,
         extra.providerData ? JSON.stringify(extra.providerData) : null,
         extra.failureReason ?? null,
+        from,
       ],
     );
+    return rows.length > 0;
   }
 
   async transactions(
