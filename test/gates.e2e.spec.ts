@@ -560,6 +560,81 @@ describe('payment gates (issue 14)', () => {
       expectError(await req('GET', `${base}/${profileId}`, world.admin), 404, 'exception.gate_commission_profile.not_found');
       await expectBalancedLedger(world.server, world.admin);
     });
+
+    it('rounds a gate fee up, or to a minimum fee, when its rule says so (issue 29)', async () => {
+      const provider = await aProvider();
+      const product = await aProduct(provider.id);
+      const other = await aProduct(provider.id);
+      const base = `/contracts/${DEFAULT_CONTRACTS.individual}/gate-commission-profiles`;
+      const profileId = (await req('POST', base, world.admin, { gateProviderId: provider.id })).body.profile.id;
+      const providerRule = {
+        type: 'percent',
+        valuePercent: '1',
+        rounding: 'up',
+        beginDate: '2026-01-01T00:00:00Z',
+        endDate: '2030-01-01T00:00:00Z',
+        collector: 'operator',
+      };
+      const productRule = {
+        productId: product.id,
+        type: 'percent',
+        valuePercent: '1',
+        minFee: '0.25',
+        beginDate: '2026-01-01T00:00:00Z',
+        collector: 'operator',
+      };
+      const providerPath = `${base}/${profileId}/commission-provider-rule`;
+      const productPath = `${base}/${profileId}/commission-product-rule`;
+      expectError(
+        await req('POST', providerPath, world.admin, { ...providerRule, rounding: 'down' }),
+        400,
+        'exception.validation',
+        'rounding',
+      );
+      expectError(await req('POST', productPath, world.admin, { ...productRule, minFee: '-0.25' }), 400, 'exception.validation', 'minFee');
+      expectError(
+        await req('POST', productPath, world.admin, { ...productRule, type: 'zero', valuePercent: undefined }),
+        400,
+        'exception.validation',
+        'minFee',
+      );
+      const byProvider = await req('POST', providerPath, world.admin, providerRule);
+      expectStatus(byProvider, 201);
+      expect(byProvider.body.rule.commission).toEqual({ type: 'percent', valuePercent: 1, valueFixed: null, rounding: 'up', minFee: null });
+      const byProduct = await req('POST', productPath, world.admin, productRule);
+      expectStatus(byProduct, 201);
+      expect(byProduct.body.rule.commission).toEqual({
+        type: 'percent',
+        valuePercent: 1,
+        valueFixed: null,
+        rounding: 'half_up',
+        minFee: '0.25',
+      });
+
+      const alice = await world.user();
+      const coin = await world.coin(alice, '100.00');
+      // The provider rule on `other`: 1 % of 10.01 is 0.1001, a cent more up.
+      const up = await payToEnd(alice.token, {
+        productId: other.id,
+        coinSerial: coin.serial,
+        amount: '10.01',
+        type: 'payment',
+        fields: { phone: '1' },
+      });
+      expect(up).toMatchObject({ status: 'processed', commission: '0.11' });
+      // The product rule: 1 % of 10.00 is 0.10, less than its minimum.
+      const least = await payToEnd(alice.token, {
+        productId: product.id,
+        coinSerial: coin.serial,
+        amount: '10.00',
+        type: 'payment',
+        fields: { phone: '1' },
+      });
+      expect(least).toMatchObject({ status: 'processed', commission: '0.25' });
+      expect(await coinOf(world.server, alice.token, coin.serial)).toMatchObject({ amount: '79.63', heldAmount: '0.00' });
+      expectStatus(await req('DELETE', `${base}/${profileId}`, world.admin), 200);
+      await expectBalancedLedger(world.server, world.admin);
+    });
   });
 });
 
@@ -726,7 +801,8 @@ describe('payment gates: a finished transaction stays finished (issue 29)', () =
     for (const transaction of ended) {
       expect(transaction.status === 'processed' || transaction.status === 'failure').toBe(true);
       expect(transaction.finishedAt).toEqual(expect.any(String));
-      const operation = (await server.request('GET', `/api/v1/transactions/${transaction.operationId}`, { token: alice.token })).body.process;
+      const operation = (await server.request('GET', `/api/v1/transactions/${transaction.operationId}`, { token: alice.token })).body
+        .process;
       expect(operation.status).toBe(transaction.status === 'processed' ? 'processed' : 'error');
       if (transaction.status === 'processed') paid += 60;
     }
