@@ -22,9 +22,7 @@ export class GateTransactionsStayFinished1763801710000 implements MigrationInter
     await q.query(
       `UPDATE gate_transactions SET finished_at = NULL WHERE finished_at IS NOT NULL AND status NOT IN ('processed', 'failure')`,
     );
-    await q.query(
-      `UPDATE gate_transactions SET finished_at = updated_at WHERE finished_at IS NULL AND status IN ('processed', 'failure')`,
-    );
+    await q.query(`UPDATE gate_transactions SET finished_at = updated_at WHERE finished_at IS NULL AND status IN ('processed', 'failure')`);
     await q.query(
       `ALTER TABLE gate_transactions ADD CONSTRAINT gate_transactions_finished_check
          CHECK ((status IN ('processed', 'failure')) = (finished_at IS NOT NULL))`,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import type { FeeRounding } from '../commissions/fee';
 import type { KnobChanges, ProviderSettings } from './providers';
 
 export interface ProviderRow {
@@ -81,6 +82,8 @@ export interface GateRuleRow {
   type: string;
   value_percent: string | null;
   value_fixed: string | null;
+  rounding: FeeRounding;
+  min_fee: string | null;
   collector: 'operator' | 'provider';
   begin_date: Date;
   end_date: Date | null;
@@ -96,8 +99,8 @@ const TRANSACTION = `t.id, t.product_id, t.gate_provider_id, t.organization_id, 
   t.commission::text AS commission, c.code AS currency, c.fraction::text AS fraction, t.fields, t.status, t.operation_id, t.provider_reference,
   t.provider_data, t.failure_reason, t.created_by, t.created_at, t.updated_at, t.finished_at`;
 const TRANSACTIONS = 'FROM gate_transactions t JOIN gate_products p ON p.id = t.product_id JOIN currencies c ON c.id = p.currency_id';
-const RULE = `id, profile_id, kind, product_id, type, value_percent::text AS value_percent, value_fixed::text AS value_fixed, collector,
-  begin_date, end_date, active, created_at`;
+const RULE = `id, profile_id, kind, product_id, type, value_percent::text AS value_percent, value_fixed::text AS value_fixed, rounding,
+  min_fee::text AS min_fee, collector, begin_date, end_date, active, created_at`;
 
 /** Gate providers, products, transactions and gate commission profiles. */
 @Injectable()
@@ -337,13 +340,15 @@ export class GatesRepository {
     type: string;
     valuePercent: string | null;
     valueFixed: string | null;
+    rounding: FeeRounding;
+    minFee: string | null;
     collector: string;
     beginDate: string;
     endDate: string | null;
   }): Promise<GateRuleRow> {
     const [row] = await this.db.query<GateRuleRow>(
-      `INSERT INTO gate_commission_rules (profile_id, kind, product_id, type, value_percent, value_fixed, collector, begin_date, end_date)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${RULE}`,
+      `INSERT INTO gate_commission_rules (profile_id, kind, product_id, type, value_percent, value_fixed, rounding, min_fee, collector, begin_date, end_date)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${RULE}`,
       [
         values.profileId,
         values.kind,
@@ -351,6 +356,8 @@ export class GatesRepository {
         values.type,
         values.valuePercent,
         values.valueFixed,
+        values.rounding,
+        values.minFee,
         values.collector,
         values.beginDate,
         values.endDate,
@@ -375,7 +382,7 @@ export class GatesRepository {
   async ruleInForce(organizationId: string, providerId: string, productId: string): Promise<GateRuleRow | undefined> {
     const [row] = await this.db.query<GateRuleRow>(
       `SELECT r.id, r.profile_id, r.kind, r.product_id, r.type, r.value_percent::text AS value_percent, r.value_fixed::text AS value_fixed,
-              r.collector, r.begin_date, r.end_date, r.active, r.created_at
+              r.rounding, r.min_fee::text AS min_fee, r.collector, r.begin_date, r.end_date, r.active, r.created_at
          FROM organizations o
          JOIN gate_commission_profiles p ON p.contract_id = o.contract_id AND p.gate_provider_id = $2 AND p.active
          JOIN gate_commission_rules r ON r.profile_id = p.id AND r.active AND r.begin_date <= now() AND (r.end_date IS NULL OR r.end_date > now())
