@@ -227,8 +227,8 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
         if (row.status === 'provider_assigned') await this.dispatch(id);
         else if (row.status === 'pending') await this.finish(id, await this.provider.status(await this.requestOf(row)));
       } catch (error) {
-        // One transaction the provider cannot answer about now must not hold back the others.
-        this.logger.warn(`Gate reconciliation of ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
+        // Logged as a failed run was; but one transaction that cannot be finished now must not hold back the others.
+        this.logger.error(`Gate reconciliation of ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   }
