@@ -547,6 +547,11 @@ describe('issue 29: a cash-out settles only with its customer’s consent', () =
     expectError(await newCode(bob.token, coin.serial, '1.00'), 404, 'exception.coin.not_found');
     expectError(await newCode(cashierA.token, deskA.coins[0].serial, '1.00'), 403, 'exception.access.permission_missing');
     expectError(await newCode(alice.token, coin.serial, '0'), 400, 'exception.validation', 'amount');
+    expectStatus(
+      await world.server.request('PATCH', `/api/v1/coins/${spare.serial}`, { token: alice.token, body: { active: false } }),
+      200,
+    );
+    expectError(await newCode(alice.token, spare.serial, '1.00'), 409, 'exception.coin.inactive');
     const cashIn = (await enter(cashierA.token, 'cash_in', coin.serial, '1.00')).body.cashDeskOperation.id;
     expectError(
       await authorize(cashIn, await codeFor(alice, coin.serial, '1.00'), cashierA.token),

@@ -188,7 +188,10 @@ export class CashDeskOperationsService {
     if (customer.type !== 'client') throw ApiError.invalid('coinSerial', 'must not be a technical coin');
     const owner = await this.organizations.find(customer.organization_id);
     if (!owner || !CUSTOMER_TYPES.includes(owner.type)) {
-      throw ApiError.invalid('coinSerial', 'must be a customer’s coin (an individual’s or a merchant’s), not a cash desk’s or the operator’s');
+      throw ApiError.invalid(
+        'coinSerial',
+        'must be a customer’s coin (an individual’s or a merchant’s), not a cash desk’s or the operator’s',
+      );
     }
     const deskCoin = await this.desks.cashCoin(principal.organizationId, customer.issuer_id);
     const usable = (coin: LockedCoin) => {

@@ -151,7 +151,13 @@ export class CoinsService {
           if (!to.usable) throw new ApiError('exception.coin.inactive', `Coin ${target} is closed or inactive`);
           const meta = { amount: balance, fromCoin: serial, toCoin: target, description: `Closure of coin ${serial}` };
           if (!pricing) return { legs: [{ from: serial, to: target, amount: balance }], meta };
-          const quote = await this.commissions.quote({ flow: 'client_transaction_transfer', amount: balance, payer: self, payee: to, pricing });
+          const quote = await this.commissions.quote({
+            flow: 'client_transaction_transfer',
+            amount: balance,
+            payer: self,
+            payee: to,
+            pricing,
+          });
           if (quote.commission.gt(balance)) {
             throw new ApiError(
               'exception.commission.exceeds_amount',
