@@ -83,7 +83,8 @@ export class CashDeskOperationsController {
   /**
    * A cashier enters a cash-in or cash-out for a customer's coin (an individual's or a merchant's), with the
    * customer's full name (at most 255 characters) and document. `amount` 0 is a 400 and nothing is created
-   * (specification 7 and 8). What the payer pays is held until the customer confirms or the desk completes.
+   * (specification 7 and 8). What the payer pays is held until the customer confirms or the desk completes (a
+   * `cash_out` only after presenting the customer's cash-out code), or it is declined.
    */
   @Post()
   @RequirePermissions('CASH_DESK_OPERATOR')
