@@ -145,6 +145,17 @@ export const ERRORS = {
   'exception.cash_desk.coin_exists': { status: 409, message: 'The cash desk already has a cash coin of this issuer' },
   'exception.cash_desk_operation.not_found': { status: 404, message: 'No such cash desk operation' },
   'exception.cash_desk_operation.decided': { status: 409, message: 'The cash desk operation is already completed or declined' },
+  'exception.cash_desk_operation.consent_required': {
+    status: 403,
+    message:
+      "A cash-out settles only with the customer's consent: the customer confirms it, or its desk completes it after presenting the customer's cash-out code",
+  },
+  'exception.cash_desk_operation.not_cash_out': { status: 409, message: 'Only a cash-out takes a cash-out code' },
+  'exception.cash_desk_operation.authorized': { status: 409, message: 'The cash-out already has its cash-out code' },
+  'exception.cash_out_code.invalid': {
+    status: 403,
+    message: 'The cash-out code is wrong, expired, used or burnt, or was made for another coin or amount',
+  },
 
   // Idempotency
   'exception.idempotency.in_flight': { status: 409, message: 'A request with this Idempotency-Key is still running' },

@@ -35,6 +35,8 @@ export interface AppConfig {
   corsOrigins: string[];
   /** How often each instance returns the money of expired vouchers to their creators; 0: never (staff call POST /vouchers/expire-due). */
   voucherExpirySweepSeconds: number;
+  /** How long a customer's cash-out code stays valid for a cash desk to present. */
+  cashOutCodeTtlSeconds: number;
   /** How often each instance asks providers about gate transactions they have not finished (after a crash, a lost callback); 0: never. */
   gateReconcileSeconds: number;
   /** How often each instance marks invoices past their expiresAt as expired (and tells their webhooks); 0: never (paying one still refuses it). */
@@ -178,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     voucherExpirySweepSeconds: int(env, 'VOUCHER_EXPIRY_SWEEP_SECONDS', 60, 0, 24 * 3600),
+    cashOutCodeTtlSeconds: int(env, 'CASH_OUT_CODE_TTL_SECONDS', 600, 30, 3600),
     gateReconcileSeconds: int(env, 'GATE_RECONCILE_SECONDS', 30, 0, 24 * 3600),
     invoiceExpirySweepSeconds: int(env, 'INVOICE_EXPIRY_SWEEP_SECONDS', 60, 0, 24 * 3600),
     bankCatalogImportMaxBytes: int(env, 'BANK_CATALOG_IMPORT_MAX_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024),
