@@ -376,4 +376,53 @@ describe('webhook delivery across crashes and instances (issue 17)', () => {
     });
     expectStatus(ok, 201);
   });
+
+  it('judges IPv6 addresses carrying an IPv4 one (mapped, compatible, NAT64, 6to4) by that address, at registration and at delivery', async () => {
+    const server = await startServer({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_POLL_MS: '100' });
+    servers.push(server);
+    const admin = await adminToken(server);
+    const alice = await aUser(server, admin);
+    const register = (url: string) =>
+      server.request('POST', '/api/v1/webhooks', { token: alice.token, body: { url, events: ['operation.processed'] } });
+    for (const url of [
+      'https://[::ffff:127.0.0.1]/hook',
+      'https://[::ffff:7f00:1]/hook',
+      'https://[::127.0.0.1]/hook',
+      'https://[64:ff9b::a00:1]/hook',
+      'https://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+      'https://[2002:c0a8:0101::1]/hook',
+    ]) {
+      expectError(await register(url), 422, 'exception.webhook.url_refused');
+    }
+    const publicOne = await register('https://[64:ff9b::808:808]/hook');
+    expectStatus(publicOne, 201);
+    // Removed again: this test sends nothing to the Internet.
+    expectStatus(await server.request('DELETE', `/api/v1/webhooks/${publicOne.body.webhook.id}`, { token: alice.token }), 200);
+
+    // A row that got past the check (written before it, or straight into the database) is refused at each attempt.
+    const currency = await aCurrency(server, admin);
+    const issuer = await anIssuer(server, admin, currency.code);
+    const bob = await aUser(server, admin);
+    const from = await aCoin(server, alice.token, issuer.id);
+    const to = await aCoin(server, bob.token, issuer.id);
+    await fund(server, admin, from.serial, '10.00');
+    await server.db.query(`INSERT INTO webhooks (organization_id, url, events, secret) VALUES ($1, $2, $3, 'whsec_x')`, [
+      alice.organizationId,
+      'http://[64:ff9b::7f00:1]:9/hook',
+      ['operation.processed'],
+    ]);
+    expectStatus(await transfer(server, alice.token, from.serial, to.serial, '1.00'), 201);
+    const deadline = Date.now() + 10_000;
+    let attempt: { last_error: string | null } | undefined;
+    while (!attempt && Date.now() < deadline) {
+      const { rows } = await server.db.query(
+        `SELECT d.last_error FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.url LIKE 'http://[64:ff9b::7f00:1]%' AND (d.last_error IS NOT NULL OR d.last_status_code IS NOT NULL)`,
+      );
+      attempt = rows[0];
+      if (!attempt) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(attempt?.last_error).toBe(
+      'refused: the host resolves to 64:ff9b::7f00:1 (127.0.0.1), a private, loopback or link-local address',
+    );
+  });
 });
