@@ -279,6 +279,48 @@ describe('webhooks (issue 17): a transactional outbox, signed deliveries, retrie
     ]);
     expect(s.receiver.received[0].verified).toBe(true);
   });
+
+  it('keeps an organization to 20 webhooks (WEBHOOKS_PER_ORGANIZATION), also when created at once, and one event to 20 deliveries of it', async () => {
+    const alice = await world.user();
+    const bob = await world.user();
+    const [from, to] = await world.pair(alice, bob, '10.00');
+    const receiver = new Receiver();
+    receivers.push(receiver);
+    const url = await receiver.start();
+    const create = () =>
+      world.server.request('POST', '/api/v1/webhooks', { token: alice.token, body: { url, events: ['operation.processed'] } });
+    for (let i = 0; i < 19; i++) expectStatus(await create(), 201);
+    // Five at once for the last place: exactly one gets it.
+    const racing = await Promise.all(Array.from({ length: 5 }, create));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    for (const refused of racing.filter((r) => r.status === 409)) expectError(refused, 409, 'exception.webhook.limit_reached');
+    expect((await world.server.request('POST', '/api/v1/webhooks/view', { token: alice.token, body: {} })).body.totalRecords).toBe(20);
+    // Bob's organization has its own 20.
+    expectStatus(
+      await world.server.request('POST', '/api/v1/webhooks', { token: bob.token, body: { url, events: ['operation.processed'] } }),
+      201,
+    );
+
+    // Rows written straight into the database past the limit: still 20 deliveries of Alice's per event, Bob's one.
+    await world.raw.db.query(
+      `INSERT INTO webhooks (organization_id, url, events, secret) SELECT organization_id, url, events, secret FROM webhooks
+        WHERE organization_id = $1 LIMIT 7`,
+      [alice.organizationId],
+    );
+    expectStatus(await transfer(world.server, alice.token, from.serial, to.serial, '1.00'), 201);
+    const { rows } = await world.raw.db.query(
+      `SELECT w.organization_id, count(*)::int AS n FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+        WHERE w.organization_id = ANY($1::uuid[]) GROUP BY w.organization_id`,
+      [[alice.organizationId, bob.organizationId]],
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.organization_id, r.n]))).toEqual({ [alice.organizationId]: 20, [bob.organizationId]: 1 });
+    await receiver.waitFor(21);
+    expect(receiver.received).toHaveLength(21);
+    // Past the limit, a removal alone makes no room.
+    const first = (await world.server.request('POST', '/api/v1/webhooks/view', { token: alice.token, body: {} })).body.records[0];
+    expectStatus(await world.server.request('DELETE', `/api/v1/webhooks/${first.id}`, { token: alice.token }), 200);
+    expectError(await create(), 409, 'exception.webhook.limit_reached');
+  });
 });
 
 describe('webhook delivery across crashes and instances (issue 17)', () => {
