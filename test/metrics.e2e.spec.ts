@@ -73,4 +73,19 @@ describe('Prometheus metrics (issue 17)', () => {
     const dave = await world.user();
     expectError(await scrape({}, dave.token), 403, 'exception.access.permission_missing');
   });
+
+  it('answers no Server-Timing header unless SERVER_TIMING is on: its count of database calls would tell a foreign coin from a missing one', async () => {
+    const erin = await world.user();
+    const [theirs, mine] = await world.pair(await world.user(), erin, '1.00');
+    const foreign = await world.server.request('GET', `/api/v1/coins/${theirs.serial}`, { token: erin.token });
+    const missing = await world.server.request('GET', '/api/v1/coins/999999999999', { token: erin.token });
+    expectError(foreign, 404, 'exception.coin.not_found');
+    expectError(missing, 404, 'exception.coin.not_found');
+    const own = await world.server.request('GET', `/api/v1/coins/${mine.serial}`, { token: erin.token });
+    expectStatus(own, 200);
+    for (const answer of [foreign, missing, own, await world.server.request('GET', '/api/v1/nowhere')]) {
+      expect(answer.headers.get('x-request-id')).toEqual(expect.any(String));
+      expect(answer.headers.get('server-timing')).toBeNull();
+    }
+  });
 });

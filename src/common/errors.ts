@@ -169,6 +169,10 @@ export const ERRORS = {
     message: 'The webhook URL is refused: it must be https and must not resolve to a private, loopback or link-local address',
   },
   'exception.webhook.event_forbidden': { status: 403, message: "Only the operator's staff may subscribe to this event" },
+  'exception.webhook.limit_reached': {
+    status: 409,
+    message: 'The organization has as many webhooks as it may (WEBHOOKS_PER_ORGANIZATION); remove one first',
+  },
   // People (issue 16)
   'exception.profile.not_found': { status: 404, message: 'No such profile' },
   'exception.identification.unchanged': { status: 409, message: 'The identification already has this status' },

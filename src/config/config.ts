@@ -50,6 +50,10 @@ export interface AppConfig {
   webhookPollMs: number;
   webhookRetryBaseMs: number;
   webhookTimeoutMs: number;
+  /** At most this many webhooks per organization, and deliveries per organization of one event. */
+  webhooksPerOrganization: number;
+  /** `Server-Timing` on every answer (SERVER_TIMING); off by default: its count of database calls tells apart paths that answer alike. */
+  serverTiming: boolean;
   /** A bearer a Prometheus scraper may present at GET /actuator/prometheus instead of a user's token; unset: none. */
   metricsToken: string | undefined;
 }
@@ -189,6 +193,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 50, 3_600_000),
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 10, 3_600_000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),
+    webhooksPerOrganization: int(env, 'WEBHOOKS_PER_ORGANIZATION', 20, 1, 1000),
+    serverTiming: flag(env, 'SERVER_TIMING'),
     metricsToken: secretToken(env, 'METRICS_TOKEN'),
   };
 }
