@@ -601,4 +601,35 @@ describe('issue 29: a cash-out settles only with its customer’s consent', () =
     expect(await amounts(coin.serial)).toEqual(['89.00', '6.00']);
     await expectBalancedLedger(world.server, world.admin);
   });
+
+  it('the customer refuses a cash-out entered against their coin: the hold is released at once and the desk can no longer complete it', async () => {
+    const dave = await world.user();
+    const coin = await world.coin(dave, '50.00');
+    const id = await cashOut(cashierA.token, coin.serial, '30.00');
+    expect(await amounts(coin.serial)).toEqual(['50.00', '30.00']);
+    const refuse = (token: string, body: unknown = { reason: 'I asked for nothing' }) =>
+      world.server.request('POST', `/api/v1/cash-desk-operations/${id}/refuse`, { token, body });
+    // Only the coin's owner refuses: another customer finds nothing, a cashier lacks the permission.
+    expectError(await refuse((await world.user()).token), 404, 'exception.cash_desk_operation.not_found');
+    expectError(await refuse(cashierA.token), 403, 'exception.access.permission_missing');
+    expectError(await refuse(dave.token, {}), 400, 'exception.validation', 'reason');
+    const refused = await refuse(dave.token);
+    expectStatus(refused, 200);
+    expect(refused.body.cashDeskOperation).toMatchObject({
+      status: 'declined',
+      decision: 'declined',
+      declineReason: 'I asked for nothing',
+    });
+    expect(await amounts(coin.serial)).toEqual(['50.00', '0.00']);
+    // Even with a code the owner made, the desk settles nothing refused.
+    expectError(
+      await authorize(id, await codeFor(dave, coin.serial, '30.00'), cashierA.token),
+      409,
+      'exception.cash_desk_operation.decided',
+    );
+    expectError(await act(id, 'complete', cashierA.token), 409, 'exception.cash_desk_operation.decided');
+    expectError(await refuse(dave.token), 409, 'exception.cash_desk_operation.decided');
+    expect(await amounts(coin.serial)).toEqual(['50.00', '0.00']);
+    await expectBalancedLedger(world.server, world.admin);
+  });
 });

@@ -52,7 +52,7 @@ export const PERMISSIONS = {
     "Take cash in and pay cash out at the member's own cash desk, present customers' cash-out codes, and complete (a cash-out only with its code) or decline its operations",
   CASH_DESK_SUPERVISOR:
     'Complete the cash-ins and decline the operations of every cash desk (with CASH_DESK_OPERATOR); never complete a cash-out',
-  CASH_DESK_CONFIRMER: "Confirm cash desk operations on the organization's own coins",
+  CASH_DESK_CONFIRMER: "Confirm or refuse cash desk operations on the organization's own coins",
   CASH_OUT_CODE_CREATOR: "Create one-time cash-out codes for the organization's own coins, to take cash out at a cash desk",
   WEBHOOK_OWNER: "Register the organization's webhook endpoints, see their deliveries and send them again",
   ACTUATOR_METRICS_VIEWER: 'Scrape the Prometheus metrics',

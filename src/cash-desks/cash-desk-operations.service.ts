@@ -135,6 +135,15 @@ export class CashDeskOperationsService {
     return this.decide(principal, id, 'completed', this.deskScope(principal));
   }
 
+  /**
+   * The customer refuses a pending operation on their organization's coin (another organization's is a 404): its
+   * hold is released. A cash-out entered against a coin without its owner asking never keeps their money held
+   * until a desk chooses to let it go.
+   */
+  refuse(principal: Principal, id: string, reason: string): Promise<Outcome> {
+    return this.decide(principal, id, 'declined', { column: 'customer_organization_id', organizationId: principal.organizationId }, reason);
+  }
+
   decline(principal: Principal, id: string, reason: string): Promise<Outcome> {
     return this.decide(principal, id, 'declined', this.deskScope(principal), reason);
   }

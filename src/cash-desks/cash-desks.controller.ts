@@ -204,6 +204,26 @@ export class CashDeskOperationsController {
     return { status: 'ok', message: 'Cash desk operation completed', ...(await this.operations.complete(principal, id)) };
   }
 
+  /**
+   * The customer refuses a pending operation on their coin — a cash-out they did not ask for, or one they changed
+   * their mind about: the hold is released and the desk can no longer complete it.
+   */
+  @Post(':id/refuse')
+  @HttpCode(200)
+  @RequirePermissions('CASH_DESK_CONFIRMER')
+  @Idempotent()
+  @ApiOperation({ summary: 'Refuse a cash desk operation (the customer)', operationId: 'refuseCashDeskOperation' })
+  @ApiOkResponse({ type: CashDeskOperationResultDto })
+  @ApiNotFoundResponse({ description: 'No such operation on the caller’s coins', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.cash_desk_operation.decided', type: ErrorResponseDto })
+  async refuse(
+    @UuidParam('id') id: string,
+    @Body() dto: DeclineDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CashDeskOperationResultDto> {
+    return { status: 'ok', message: 'Cash desk operation refused', ...(await this.operations.refuse(principal, id, dto.reason)) };
+  }
+
   /** The desk's cashier (or staff with CASH_DESK_SUPERVISOR) declines a pending operation: the hold is released. */
   @Post(':id/decline')
   @HttpCode(200)
