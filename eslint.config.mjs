@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import finapi from './eslint-rules/money-tables.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'public/**'] },
@@ -40,12 +41,28 @@ export default tseslint.config(
     },
   },
   {
+    // Money moves only through the ledger kernel: no SQL elsewhere writes coins' balances, entries, holds or operations.
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/ledger/**', 'src/**/*.spec.ts'],
+    plugins: { finapi },
+    rules: { 'finapi/money-tables': 'error' },
+  },
+  {
     // Tests read JSON answers whose shape the assertions themselves check.
     files: ['test/**/*.ts', 'src/**/*.spec.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['test/**/*.mjs', '*.js', '*.mjs'],
-    languageOptions: { globals: { process: 'readonly', globalThis: 'readonly', module: 'writable', require: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    files: ['test/**/*.mjs', '*.js', '*.mjs', 'eslint-rules/*.mjs'],
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        globalThis: 'readonly',
+        module: 'writable',
+        require: 'readonly',
+        __dirname: 'readonly',
+        console: 'readonly',
+      },
+    },
   },
 );

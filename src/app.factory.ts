@@ -146,11 +146,14 @@ export async function createApp(
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if (closing) void reply.header('Connection', 'close');
     void reply.header('X-Request-Id', request.id);
-    // Database time and the whole request, for a browser's network panel and the benchmark.
-    void reply.header(
-      'Server-Timing',
-      serverTimingHeader((request as typeof request & { timing?: RequestTiming }).timing, reply.elapsedTime),
-    );
+    // Database time and the whole request, for a browser's network panel and the benchmark; only when asked
+    // (SERVER_TIMING), since the count of calls would tell a caller which path a request took (e.g. a coin that exists).
+    if (config.serverTiming) {
+      void reply.header(
+        'Server-Timing',
+        serverTimingHeader((request as typeof request & { timing?: RequestTiming }).timing, reply.elapsedTime),
+      );
+    }
     done(null, payload);
   });
   // Metrics: every request timed, labelled by its route template (never the raw path; unmatched: "unmatched").

@@ -17,6 +17,17 @@ describe('cash desks and their operations (issue 12)', () => {
       token,
       body: action === 'decline' ? { reason: 'Customer left' } : undefined,
     });
+  /** The customer's one-time code for a cash-out of `amount` from their coin, and the desk presenting it. */
+  const codeFor = async (customer: Actor, coinSerial: string, amount: string): Promise<string> => {
+    const created = await world.server.request('POST', '/api/v1/cash-desk-operations/cash-out-codes', {
+      token: customer.token,
+      body: { coinSerial, amount },
+    });
+    expectStatus(created, 201);
+    return created.body.cashOutCode.code;
+  };
+  const authorize = (id: string, cashOutCode: string, token: string) =>
+    world.server.request('POST', `/api/v1/cash-desk-operations/${id}/authorize`, { token, body: { cashOutCode } });
   const amounts = async (serial: string) => {
     const found = await world.server.request('POST', '/api/v1/coins/view', { token: world.admin, body: { filter: { serials: [serial] } } });
     const coin = found.body.records[0];
@@ -114,7 +125,7 @@ describe('cash desks and their operations (issue 12)', () => {
     await expectBalancedLedger(world.server, world.admin);
   });
 
-  it('pays cash out: the customer’s coin is held (amount plus fee), the cashier completes it into the desk’s coin', async () => {
+  it('pays cash out: the customer’s coin is held (amount plus fee), the cashier completes it into the desk’s coin after the customer’s code', async () => {
     const bob = await world.user();
     const coin = await world.coin(bob, '100.00');
     await aFee(world.server, world.admin, {
@@ -137,6 +148,14 @@ describe('cash desks and their operations (issue 12)', () => {
     expectStatus(entered, 201);
     expect(entered.body.cashDeskOperation).toMatchObject({ commission: '1.00', status: 'pending' });
     expect(await amounts(coin.serial)).toEqual(['100.00', '51.00', '49.00']);
+    expectError(
+      await act(entered.body.cashDeskOperation.id, 'complete', cashier.token),
+      403,
+      'exception.cash_desk_operation.consent_required',
+    );
+    const authorized = await authorize(entered.body.cashDeskOperation.id, await codeFor(bob, coin.serial, '50.00'), cashier.token);
+    expectStatus(authorized, 200);
+    expect(authorized.body.cashDeskOperation).toMatchObject({ status: 'pending', cashOutCodeId: expect.any(String) });
     const completed = await act(entered.body.cashDeskOperation.id, 'complete', cashier.token);
     expectStatus(completed, 200);
     expect(completed.body.cashDeskOperation).toMatchObject({ status: 'processed', decision: 'completed', decidedBy: cashier.id });
@@ -148,7 +167,7 @@ describe('cash desks and their operations (issue 12)', () => {
     await expectBalancedLedger(world.server, world.admin);
   });
 
-  it('declines with the hold released; an accountant (CASH_DESK_SUPERVISOR) decides any desk’s operations', async () => {
+  it('declines with the hold released; an accountant (CASH_DESK_SUPERVISOR) declines any desk’s operations, completes its cash-ins, never its cash-outs', async () => {
     const carol = await world.user();
     const coin = await world.coin(carol, '20.00');
     const first = (await enter(cashier.token, { type: 'cash_out', coinSerial: coin.serial, amount: '20.00', fullName: 'Carol', document }))
@@ -161,8 +180,14 @@ describe('cash desks and their operations (issue 12)', () => {
     const accountant = await world.user({ role: 'accountant' });
     const second = (await enter(cashier.token, { type: 'cash_out', coinSerial: coin.serial, amount: '5.00', fullName: 'Carol', document }))
       .body.cashDeskOperation;
-    expectStatus(await act(second.id, 'complete', accountant.token), 200);
+    expectError(await act(second.id, 'complete', accountant.token), 403, 'exception.cash_desk_operation.consent_required');
+    expect(await amounts(coin.serial)).toEqual(['20.00', '5.00', '15.00']);
+    expectStatus(await act(second.id, 'confirm', carol.token), 200);
     expect(await amounts(coin.serial)).toEqual(['15.00', '0.00', '15.00']);
+    const cashIn = (await enter(cashier.token, { type: 'cash_in', coinSerial: coin.serial, amount: '3.00', fullName: 'Carol', document }))
+      .body.cashDeskOperation;
+    expectStatus(await act(cashIn.id, 'complete', accountant.token), 200);
+    expect(await amounts(coin.serial)).toEqual(['18.00', '0.00', '18.00']);
     const all = await world.server.request('POST', '/api/v1/cash-desk-operations/view', {
       token: accountant.token,
       body: { filter: { coinSerials: [coin.serial], types: ['cash_out'] }, sort: { createdAt: 'asc' } },
@@ -280,7 +305,8 @@ describe('cash desks and their operations (issue 12)', () => {
       404,
       'exception.coin.not_found',
     );
-    // Racing decisions: exactly one wins.
+    // Racing decisions, the cash-out authorized by Erin's code so the desk may complete it: exactly one wins.
+    expectStatus(await authorize(op.id, await codeFor(erin, coin.serial, '1.00'), cashier.token), 200);
     const raced = await Promise.all([
       act(op.id, 'confirm', erin.token),
       act(op.id, 'complete', cashier.token),
@@ -325,7 +351,8 @@ describe('cash desks and their operations (issue 12)', () => {
     expectStatus(await post(`/${ids[0]}/confirm`, gina.token, undefined, 'gina-yes'), 200);
     expectError(await post(`/${ids[1]}/confirm`, gina.token, undefined, 'gina-yes'), 422, 'exception.idempotency.key_reused');
     expectError(await post(`/${ids[0]}/confirm`, gina.token, undefined), 409, 'exception.cash_desk_operation.decided');
-    // Completed and declined by the desk, likewise.
+    // Completed (with Gina's code) and declined by the desk, likewise.
+    expectStatus(await authorize(ids[1], await codeFor(gina, coin.serial, '2.00'), cashier.token), 200);
     expectStatus(await post(`/${ids[1]}/complete`, cashier.token, undefined, 'till-done'), 200);
     expectError(await post(`/${ids[2]}/complete`, cashier.token, undefined, 'till-done'), 422, 'exception.idempotency.key_reused');
     expectStatus(await post(`/${ids[2]}/decline`, cashier.token, { reason: 'Wrong amount' }, 'till-no'), 200);
@@ -357,5 +384,252 @@ describe('cash desks and their operations (issue 12)', () => {
     );
     expectError(await create([world.issuer.id, retired.id]), 409, 'exception.issuer.inactive');
     expect(await desks()).toBe(before);
+  });
+});
+
+describe('issue 29: a cash-out settles only with its customer’s consent', () => {
+  const world = moneyWorld();
+  let deskA: { id: string; coins: { serial: string }[] };
+  let deskB: { id: string; coins: { serial: string }[] };
+  let cashierA: Actor;
+  let cashierB: Actor;
+  let accountant: Actor;
+
+  const enter = (token: string, type: string, coinSerial: string, amount: string) =>
+    world.server.request('POST', '/api/v1/cash-desk-operations', {
+      token,
+      body: { type, coinSerial, amount, fullName: 'Customer', document },
+    });
+  const act = (id: string, action: 'confirm' | 'complete' | 'decline', token: string) =>
+    world.server.request('POST', `/api/v1/cash-desk-operations/${id}/${action}`, {
+      token,
+      body: action === 'decline' ? { reason: 'No consent' } : undefined,
+    });
+  const newCode = (token: string, coinSerial: string, amount: string) =>
+    world.server.request('POST', '/api/v1/cash-desk-operations/cash-out-codes', { token, body: { coinSerial, amount } });
+  const codeFor = async (customer: Actor, coinSerial: string, amount: string): Promise<string> => {
+    const created = await newCode(customer.token, coinSerial, amount);
+    expectStatus(created, 201);
+    return created.body.cashOutCode.code;
+  };
+  const authorize = (id: string, cashOutCode: string, token: string) =>
+    world.server.request('POST', `/api/v1/cash-desk-operations/${id}/authorize`, { token, body: { cashOutCode } });
+  const cashOut = async (token: string, coinSerial: string, amount: string): Promise<string> => {
+    const entered = await enter(token, 'cash_out', coinSerial, amount);
+    expectStatus(entered, 201);
+    return entered.body.cashDeskOperation.id;
+  };
+  const amounts = async (serial: string) => {
+    const found = await world.server.request('POST', '/api/v1/coins/view', { token: world.admin, body: { filter: { serials: [serial] } } });
+    const coin = found.body.records[0];
+    return [coin.amount, coin.heldAmount];
+  };
+  /** Another 8-digit code than `code`. */
+  const other = (code: string) => String((Number(code) + 1) % 100_000_000).padStart(8, '0');
+
+  beforeAll(async () => {
+    const desk = async (name: string) => {
+      const created = await world.server.request('POST', '/api/v1/cash-desks', {
+        token: world.admin,
+        body: { name, issuerIds: [world.issuer.id] },
+      });
+      expectStatus(created, 201);
+      await fund(world.server, world.admin, created.body.cashDesk.coins[0].serial, '1000.00');
+      return created.body.cashDesk;
+    };
+    deskA = await desk('Desk A');
+    deskB = await desk('Desk B');
+    cashierA = await world.user({ role: 'cashier', organizationId: deskA.id });
+    cashierB = await world.user({ role: 'cashier', organizationId: deskB.id });
+    accountant = await world.user({ role: 'accountant' });
+  });
+
+  it('a cashier of desk A completes no cash-out alone: not from a customer’s coin, not from a merchant’s, and desk B’s till is no customer coin', async () => {
+    const alice = await world.user();
+    const shop = await world.user({ role: 'merchant' });
+    const aliceCoin = await world.coin(alice, '100.00');
+    const shopCoin = await world.coin(shop, '100.00');
+    for (const [owner, coin] of [
+      [alice, aliceCoin],
+      [shop, shopCoin],
+    ] as const) {
+      const id = await cashOut(cashierA.token, coin.serial, '40.00');
+      expect(await amounts(coin.serial)).toEqual(['100.00', '40.00']);
+      expectError(await act(id, 'complete', cashierA.token), 403, 'exception.cash_desk_operation.consent_required');
+      // A supervisor may decline a cash-out, never settle one.
+      expectError(await act(id, 'complete', accountant.token), 403, 'exception.cash_desk_operation.consent_required');
+      expect(await amounts(coin.serial)).toEqual(['100.00', '40.00']);
+      expect(await amounts(deskA.coins[0].serial)).toEqual([owner === alice ? '1000.00' : '1010.00', '0.00']);
+      expectStatus(await act(id, 'decline', accountant.token), 200);
+      expect(await amounts(coin.serial)).toEqual(['100.00', '0.00']);
+      // The owner's confirmation is consent.
+      const confirmed = await cashOut(cashierA.token, coin.serial, '10.00');
+      expectStatus(await act(confirmed, 'confirm', owner.token), 200);
+      expect(await amounts(coin.serial)).toEqual(['90.00', '0.00']);
+    }
+    // Desk B's till, and desk A's own, are never a customer's coin: for either type, entered or calculated.
+    for (const serial of [deskB.coins[0].serial, deskA.coins[0].serial]) {
+      for (const type of ['cash_out', 'cash_in']) {
+        expectError(await enter(cashierA.token, type, serial, '5.00'), 400, 'exception.validation', 'coinSerial');
+        expectError(
+          await world.server.request('POST', '/api/v1/cash-desk-operations/calculate', {
+            token: cashierA.token,
+            body: { type, coinSerial: serial, amount: '5.00', fullName: 'Desk', document },
+          }),
+          400,
+          'exception.validation',
+          'coinSerial',
+        );
+      }
+    }
+    expect(await amounts(deskB.coins[0].serial)).toEqual(['1000.00', '0.00']);
+    expect(await amounts(deskA.coins[0].serial)).toEqual(['1020.00', '0.00']);
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('the customer’s one-time code (8 digits, shown once, kept hashed) lets the desk complete a cash-out of that coin and amount, once', async () => {
+    const alice = await world.user();
+    const coin = await world.coin(alice, '100.00');
+    const spare = await world.coin(alice, '100.00');
+    const created = await newCode(alice.token, coin.serial, '25.00');
+    expectStatus(created, 201);
+    const minutes = (Date.parse(created.body.cashOutCode.expiresAt) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(9);
+    expect(minutes).toBeLessThanOrEqual(10);
+    expect(created.body.cashOutCode).toEqual({
+      id: expect.any(String),
+      code: expect.stringMatching(/^[0-9]{8}$/),
+      coinSerial: coin.serial,
+      amount: '25.00',
+      currency: world.currency.code,
+      expiresAt: expect.any(String),
+      createdAt: expect.any(String),
+    });
+    const code = created.body.cashOutCode.code as string;
+    const stored = (await world.raw.db.query('SELECT * FROM cash_out_codes WHERE id = $1', [created.body.cashOutCode.id])).rows[0];
+    expect(JSON.stringify(stored)).not.toContain(code);
+
+    const id = await cashOut(cashierA.token, coin.serial, '25.00');
+    expectError(await authorize(id, other(code), cashierA.token), 403, 'exception.cash_out_code.invalid');
+    expectError(await act(id, 'complete', cashierA.token), 403, 'exception.cash_desk_operation.consent_required');
+    // Desk B neither presents nor completes desk A's operation.
+    expectError(await authorize(id, code, cashierB.token), 404, 'exception.cash_desk_operation.not_found');
+    const authorized = await authorize(id, code, cashierA.token);
+    expectStatus(authorized, 200);
+    expect(authorized.body.cashDeskOperation).toMatchObject({ status: 'pending', cashOutCodeId: created.body.cashOutCode.id });
+    expectError(await authorize(id, code, cashierA.token), 409, 'exception.cash_desk_operation.authorized');
+    // Even with the code, a supervisor does not settle a cash-out.
+    expectError(await act(id, 'complete', accountant.token), 403, 'exception.cash_desk_operation.consent_required');
+    const completed = await act(id, 'complete', cashierA.token);
+    expectStatus(completed, 200);
+    expect(completed.body.cashDeskOperation).toMatchObject({ status: 'processed', decision: 'completed' });
+    expectLegs(completed.body.process, [[coin.serial, deskA.coins[0].serial, '25.00']]);
+    expect(await amounts(coin.serial)).toEqual(['75.00', '0.00']);
+
+    // Used once; a code is bound to its coin and its exact amount; an expired one is refused.
+    const again = await cashOut(cashierA.token, coin.serial, '25.00');
+    expectError(await authorize(again, code, cashierA.token), 403, 'exception.cash_out_code.invalid');
+    expectError(await authorize(again, await codeFor(alice, coin.serial, '25.01'), cashierA.token), 403, 'exception.cash_out_code.invalid');
+    expectError(
+      await authorize(again, await codeFor(alice, spare.serial, '25.00'), cashierA.token),
+      403,
+      'exception.cash_out_code.invalid',
+    );
+    const late = await codeFor(alice, coin.serial, '25.00');
+    await world.raw.db.query(`UPDATE cash_out_codes SET expires_at = now() - interval '1 second' WHERE coin_serial = $1`, [coin.serial]);
+    expectError(await authorize(again, late, cashierA.token), 403, 'exception.cash_out_code.invalid');
+    expectError(await act(again, 'complete', cashierA.token), 403, 'exception.cash_desk_operation.consent_required');
+    expect(await amounts(coin.serial)).toEqual(['75.00', '25.00']);
+    expectStatus(await act(again, 'decline', cashierA.token), 200);
+
+    // Only the coin's owner makes a code; a cash-in takes none.
+    const bob = await world.user();
+    expectError(await newCode(bob.token, coin.serial, '1.00'), 404, 'exception.coin.not_found');
+    expectError(await newCode(cashierA.token, deskA.coins[0].serial, '1.00'), 403, 'exception.access.permission_missing');
+    expectError(await newCode(alice.token, coin.serial, '0'), 400, 'exception.validation', 'amount');
+    expectStatus(
+      await world.server.request('PATCH', `/api/v1/coins/${spare.serial}`, { token: alice.token, body: { active: false } }),
+      200,
+    );
+    expectError(await newCode(alice.token, spare.serial, '1.00'), 409, 'exception.coin.inactive');
+    const cashIn = (await enter(cashierA.token, 'cash_in', coin.serial, '1.00')).body.cashDeskOperation.id;
+    expectError(
+      await authorize(cashIn, await codeFor(alice, coin.serial, '1.00'), cashierA.token),
+      409,
+      'exception.cash_desk_operation.not_cash_out',
+    );
+    expectError(await authorize(cashIn, '123', cashierA.token), 400, 'exception.validation', 'cashOutCode');
+
+    // A merchant consents the same way.
+    const shop = await world.user({ role: 'merchant' });
+    const shopCoin = await world.coin(shop, '50.00');
+    const shopOut = await cashOut(cashierA.token, shopCoin.serial, '20.00');
+    expectError(await act(shopOut, 'complete', cashierA.token), 403, 'exception.cash_desk_operation.consent_required');
+    expectStatus(await authorize(shopOut, await codeFor(shop, shopCoin.serial, '20.00'), cashierA.token), 200);
+    expectStatus(await act(shopOut, 'complete', cashierA.token), 200);
+    expect(await amounts(shopCoin.serial)).toEqual(['30.00', '0.00']);
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('burns a coin’s live codes after 5 wrong tries, and of two desks presenting one code exactly one wins', async () => {
+    const carol = await world.user();
+    const coin = await world.coin(carol, '100.00');
+    const code = await codeFor(carol, coin.serial, '5.00');
+    const id = await cashOut(cashierA.token, coin.serial, '5.00');
+    let guess = code;
+    for (let i = 0; i < 5; i++) {
+      guess = other(guess);
+      expectError(await authorize(id, guess, cashierA.token), 403, 'exception.cash_out_code.invalid');
+    }
+    expectError(await authorize(id, code, cashierA.token), 403, 'exception.cash_out_code.invalid');
+    const [burnt] = (await world.raw.db.query('SELECT failed_attempts, burnt_at FROM cash_out_codes WHERE coin_serial = $1', [coin.serial]))
+      .rows;
+    expect(burnt).toEqual({ failed_attempts: 5, burnt_at: expect.any(Date) });
+    expectError(await act(id, 'complete', cashierA.token), 403, 'exception.cash_desk_operation.consent_required');
+    expect(await amounts(coin.serial)).toEqual(['100.00', '5.00']);
+    // A fresh code works.
+    expectStatus(await authorize(id, await codeFor(carol, coin.serial, '5.00'), cashierA.token), 200);
+    expectStatus(await act(id, 'complete', cashierA.token), 200);
+
+    const shared = await codeFor(carol, coin.serial, '6.00');
+    const atA = await cashOut(cashierA.token, coin.serial, '6.00');
+    const atB = await cashOut(cashierB.token, coin.serial, '6.00');
+    const raced = await Promise.all([authorize(atA, shared, cashierA.token), authorize(atB, shared, cashierB.token)]);
+    expect(raced.map((r) => r.status).sort()).toEqual([200, 403]);
+    const completed = await Promise.all([act(atA, 'complete', cashierA.token), act(atB, 'complete', cashierB.token)]);
+    expect(completed.map((r) => r.status).sort()).toEqual([200, 403]);
+    expect(await amounts(coin.serial)).toEqual(['89.00', '6.00']);
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('the customer refuses a cash-out entered against their coin: the hold is released at once and the desk can no longer complete it', async () => {
+    const dave = await world.user();
+    const coin = await world.coin(dave, '50.00');
+    const id = await cashOut(cashierA.token, coin.serial, '30.00');
+    expect(await amounts(coin.serial)).toEqual(['50.00', '30.00']);
+    const refuse = (token: string, body: unknown = { reason: 'I asked for nothing' }) =>
+      world.server.request('POST', `/api/v1/cash-desk-operations/${id}/refuse`, { token, body });
+    // Only the coin's owner refuses: another customer finds nothing, a cashier lacks the permission.
+    expectError(await refuse((await world.user()).token), 404, 'exception.cash_desk_operation.not_found');
+    expectError(await refuse(cashierA.token), 403, 'exception.access.permission_missing');
+    expectError(await refuse(dave.token, {}), 400, 'exception.validation', 'reason');
+    const refused = await refuse(dave.token);
+    expectStatus(refused, 200);
+    expect(refused.body.cashDeskOperation).toMatchObject({
+      status: 'declined',
+      decision: 'declined',
+      declineReason: 'I asked for nothing',
+    });
+    expect(await amounts(coin.serial)).toEqual(['50.00', '0.00']);
+    // Even with a code the owner made, the desk settles nothing refused.
+    expectError(
+      await authorize(id, await codeFor(dave, coin.serial, '30.00'), cashierA.token),
+      409,
+      'exception.cash_desk_operation.decided',
+    );
+    expectError(await act(id, 'complete', cashierA.token), 409, 'exception.cash_desk_operation.decided');
+    expectError(await refuse(dave.token), 409, 'exception.cash_desk_operation.decided');
+    expect(await amounts(coin.serial)).toEqual(['50.00', '0.00']);
+    await expectBalancedLedger(world.server, world.admin);
   });
 });

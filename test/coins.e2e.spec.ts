@@ -13,8 +13,10 @@ import {
   IssuerBody,
   transfer,
   expectLegs,
+  Dec,
 } from './helpers/money';
 import { startServer, TestServer } from './helpers/server';
+import { aFee, percent } from './helpers/commissions';
 
 const COINS = '/api/v1/coins';
 
@@ -330,5 +332,112 @@ describe('staff coin search', () => {
     expect(denied.status).toBe(403);
     const bad = await server.request('POST', '/api/v1/coins/view', { token: admin, body: { filter: { serials: ['abc'] } } });
     expect(bad.status).toBe(400);
+  });
+});
+
+describe('issue 29: closing a coin into another organization’s coin is priced as a transfer of the remainder', () => {
+  const world = moneyWorld();
+  const close = (token: string, serial: string, transferToCoinSerial: string) =>
+    world.server.request('POST', `/api/v1/close/coin/${serial}`, { token, body: { transferToCoinSerial } });
+  const commissionBalance = async (): Promise<string> => {
+    const { rows } = await world.raw.db.query(
+      `SELECT COALESCE(sum(balance), 0)::text AS balance FROM coins WHERE issuer_id = $1 AND type = 'system' AND system_kind = 'commission'`,
+      [world.issuer.id],
+    );
+    return new Dec(rows[0].balance).toFixed(2);
+  };
+
+  it('takes a 1 % transfer fee out of the remainder: the coin ends at 0, the payee gets the rest, GET /transactions shows the fee', async () => {
+    const alice = await world.user();
+    const bob = await world.user({ role: 'merchant' });
+    await aFee(world.server, world.admin, { organizationId: alice.organizationId, issuerId: world.issuer.id, conditions: percent('1') });
+    const coin = await world.coin(alice, '100.00');
+    const bobs = await world.coin(bob);
+    // What a transfer of the whole remainder would cost.
+    const quoted = await world.server.request('POST', '/api/v1/transfers/calculate', {
+      token: alice.token,
+      body: { paymentTool: { type: 'COIN', srcValue: coin.serial, destValue: bobs.serial }, amount: '100.00' },
+    });
+    expect(quoted.body).toMatchObject({ commission: '1.00' });
+    const before = await commissionBalance();
+
+    const closed = await close(alice.token, coin.serial, bobs.serial);
+    expectStatus(closed, 200);
+    expect(closed.body.coin).toMatchObject({ amount: '0.00', active: false, closedAt: expect.any(String) });
+    const process = closed.body.process;
+    expect(process).toMatchObject({ type: 'coin_closure', status: 'processed', amount: '100.00', commission: '1.00' });
+    expectLegs(process, [
+      [coin.serial, bobs.serial, '99.00'],
+      [coin.serial, process.transactions[1].to.serial, '1.00'],
+    ]);
+    expect(new Dec(await commissionBalance()).minus(before).toFixed(2)).toBe('1.00');
+    expect(await balanceOf(world.server, bob.token, bobs.serial)).toBe('99.00');
+    const read = await world.server.request('GET', `/api/v1/transactions/${process.id}`, { token: alice.token });
+    expectStatus(read, 200);
+    expect(read.body.process).toMatchObject({ id: process.id, commission: '1.00', amount: '100.00' });
+    const { rows } = await world.raw.db.query('SELECT details FROM operations WHERE id = $1', [process.id]);
+    expect(rows[0].details.commission).toMatchObject({ payer: 'sender' });
+
+    // Rounded as a transfer is: 1 % of 33.33 is 0.3333, a fee of 0.33.
+    const odd = await world.coin(alice, '33.33');
+    const oddClosed = await close(alice.token, odd.serial, bobs.serial);
+    expectStatus(oddClosed, 200);
+    expectLegs(oddClosed.body.process, [
+      [odd.serial, bobs.serial, '33.00'],
+      [odd.serial, oddClosed.body.process.transactions[1].to.serial, '0.33'],
+    ]);
+    expect(await balanceOf(world.server, bob.token, bobs.serial)).toBe('132.00');
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('stays free into the owner’s own coin, with the same 1 % transfer rule in force', async () => {
+    const alice = await world.user();
+    await aFee(world.server, world.admin, { organizationId: alice.organizationId, issuerId: world.issuer.id, conditions: percent('1') });
+    const coin = await world.coin(alice, '100.00');
+    const mine = await world.coin(alice);
+    const before = await commissionBalance();
+    const closed = await close(alice.token, coin.serial, mine.serial);
+    expectStatus(closed, 200);
+    expect(closed.body.process).toMatchObject({ amount: '100.00', commission: '0.00' });
+    expectLegs(closed.body.process, [[coin.serial, mine.serial, '100.00']]);
+    expect(await balanceOf(world.server, alice.token, mine.serial)).toBe('100.00');
+    expect(await commissionBalance()).toBe(before);
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('a recipient-paid rule prices it the same; a fee above the remainder is a 409 and nothing moves', async () => {
+    const carol = await world.user();
+    const dave = await world.user();
+    await aFee(world.server, world.admin, {
+      organizationId: carol.organizationId,
+      issuerId: world.issuer.id,
+      conditions: percent('1'),
+      payer: 'recipient',
+    });
+    const coin = await world.coin(carol, '10.00');
+    const daves = await world.coin(dave);
+    const closed = await close(carol.token, coin.serial, daves.serial);
+    expectStatus(closed, 200);
+    expectLegs(closed.body.process, [
+      [coin.serial, daves.serial, '9.90'],
+      [coin.serial, closed.body.process.transactions[1].to.serial, '0.10'],
+    ]);
+    expect(await balanceOf(world.server, dave.token, daves.serial)).toBe('9.90');
+
+    const erin = await world.user();
+    await aFee(world.server, world.admin, {
+      organizationId: erin.organizationId,
+      issuerId: world.issuer.id,
+      conditions: [{ beginAmount: '0', commission: { type: 'fixed', valueFixed: '5.00' } }],
+    });
+    const small = await world.coin(erin, '3.00');
+    expectError(await close(erin.token, small.serial, daves.serial), 409, 'exception.commission.exceeds_amount');
+    expect(await coinOf(world.server, erin.token, small.serial)).toMatchObject({ amount: '3.00', active: true, closedAt: null });
+    expect(await balanceOf(world.server, dave.token, daves.serial)).toBe('9.90');
+    // Into the owner's own coin it still closes, free.
+    const own = await world.coin(erin);
+    expectStatus(await close(erin.token, small.serial, own.serial), 200);
+    expect(await balanceOf(world.server, erin.token, own.serial)).toBe('3.00');
+    await expectBalancedLedger(world.server, world.admin);
   });
 });

@@ -345,6 +345,56 @@ describe('commissions applied to money movements', () => {
     await expectBalancedLedger(server, admin);
   });
 
+  it('rounds a fee up, or to a minimum fee, when its rule says so: splitting a payment cannot escape it (issue 29)', async () => {
+    const up = await pricedPair([{ beginAmount: '0', commission: { type: 'percent', valuePercent: '1', rounding: 'up' } }]);
+    expect(up.fee.rule.conditions[0].commission).toEqual({
+      type: 'percent',
+      valuePercent: 1,
+      valueFixed: null,
+      rounding: 'up',
+      minFee: null,
+    });
+    const calculate = (pair: { alice: Actor; a: { serial: string }; b: { serial: string } }, amount: string) =>
+      server.request('POST', '/api/v1/transfers/calculate', {
+        token: pair.alice.token,
+        body: { paymentTool: { type: 'COIN', srcValue: pair.a.serial, destValue: pair.b.serial }, amount },
+      });
+    // 1 % of 0.49 is 0.0049: a cent up (nothing half up); 1 % of 100.00 is 1.00 either way.
+    expect((await calculate(up, '0.49')).body).toMatchObject({ commission: '0.01', payerAmount: '0.50' });
+    expect((await calculate(up, '100.00')).body).toMatchObject({ commission: '1.00', payerAmount: '101.00' });
+    const before = await commissionCoin();
+    for (let i = 0; i < 100; i++) {
+      const response = await transfer(server, up.alice.token, up.a.serial, up.b.serial, '0.01');
+      expectStatus(response, 201);
+      expect(response.body.process.commission).toBe('0.01');
+    }
+    expect(await balanceOf(server, up.alice.token, up.a.serial)).toBe('198.00');
+    expect(await balanceOf(server, up.bob.token, up.b.serial)).toBe('1.00');
+    expect(new Dec((await commissionCoin()).balance).minus(before.balance).toFixed(2)).toBe('1.00');
+
+    // Half up (the default) with a minimum fee of 0.05: the larger of 1 % and 0.05.
+    const least = await pricedPair([{ beginAmount: '0', commission: { type: 'percent', valuePercent: '1', minFee: '0.05' } }]);
+    expect(least.fee.rule.conditions[0].commission).toEqual({
+      type: 'percent',
+      valuePercent: 1,
+      valueFixed: null,
+      rounding: 'half_up',
+      minFee: '0.05',
+    });
+    expect((await calculate(least, '0.49')).body).toMatchObject({ commission: '0.05', payerAmount: '0.54' });
+    expect((await calculate(least, '100.00')).body).toMatchObject({ commission: '1.00', payerAmount: '101.00' });
+    const general = await server.request('POST', '/api/v1/commissions/calculate', {
+      token: admin,
+      body: { flow: 'client_transaction_transfer', payerCoin: least.a.serial, payeeCoin: least.b.serial, amount: '3.00' },
+    });
+    expect(general.body).toMatchObject({ commission: '0.05', payerAmount: '3.05', ruleId: least.fee.rule.id });
+    const posted = await transfer(server, least.alice.token, least.a.serial, least.b.serial, '0.49');
+    expectStatus(posted, 201);
+    expect(posted.body.process).toMatchObject({ amount: '0.49', commission: '0.05' });
+    expect(await balanceOf(server, least.alice.token, least.a.serial)).toBe('199.46');
+    await expectBalancedLedger(server, admin);
+  });
+
   it('reverses a transfer with its fee', async () => {
     const { alice, a, b } = await pricedPair(percent('1'), '50.00');
     const collector = await commissionCoin();

@@ -171,7 +171,7 @@ describe('contracts, commission profiles and rules', () => {
       await aRule(server, admin, original.id, profile.id, {
         conditions: [
           { beginAmount: '0', endAmount: '100', commission: { type: 'fixed', valueFixed: '1' } },
-          { beginAmount: '100', commission: { type: 'percent', valuePercent: '0.5' } },
+          { beginAmount: '100', commission: { type: 'percent', valuePercent: '0.5', rounding: 'up', minFee: '0.75' } },
         ],
       });
       const copied = await api('POST', `/contracts/${original.id}/copy`, { name: 'Copy for ACME' });
@@ -196,8 +196,8 @@ describe('contracts, commission profiles and rules', () => {
       });
       expect(rules.body.records).toHaveLength(1);
       expect(rules.body.records[0].conditions.map((c: any) => [c.beginAmount, c.endAmount, c.commission])).toEqual([
-        ['0.00', '100.00', { type: 'fixed', valuePercent: null, valueFixed: '1.00' }],
-        ['100.00', null, { type: 'percent', valuePercent: '0.5', valueFixed: null }],
+        ['0.00', '100.00', { type: 'fixed', valuePercent: null, valueFixed: '1.00', rounding: 'half_up', minFee: null }],
+        ['100.00', null, { type: 'percent', valuePercent: '0.5', valueFixed: null, rounding: 'up', minFee: '0.75' }],
       ]);
       // The original is untouched, and a copy of an unknown contract is a 404.
       const originalRules = await api('POST', `/contracts/${original.id}/commission-profiles/${profile.id}/commission-rule/view`, {
@@ -339,8 +339,11 @@ describe('contracts, commission profiles and rules', () => {
       const created = await rule({
         payer: 'recipient',
         conditions: [
-          { beginAmount: '100', commission: { type: 'greater_of_fixed_or_percent', valuePercent: 1.25, valueFixed: '2.5' } },
-          { endAmount: 100, commission: { type: 'fixed', valueFixed: 0.3, valuePercent: '7' } },
+          {
+            beginAmount: '100',
+            commission: { type: 'greater_of_fixed_or_percent', valuePercent: 1.25, valueFixed: '2.5', rounding: 'up', minFee: '3' },
+          },
+          { endAmount: 100, commission: { type: 'fixed', valueFixed: 0.3, valuePercent: '7', rounding: 'half_up', minFee: null } },
         ],
       });
       expectStatus(created, 201);
@@ -358,13 +361,13 @@ describe('contracts, commission profiles and rules', () => {
             id: expect.any(String),
             beginAmount: '0.00',
             endAmount: '100.00',
-            commission: { type: 'fixed', valuePercent: null, valueFixed: '0.30' },
+            commission: { type: 'fixed', valuePercent: null, valueFixed: '0.30', rounding: 'half_up', minFee: null },
           },
           {
             id: expect.any(String),
             beginAmount: '100.00',
             endAmount: null,
-            commission: { type: 'greater_of_fixed_or_percent', valuePercent: '1.25', valueFixed: '2.50' },
+            commission: { type: 'greater_of_fixed_or_percent', valuePercent: '1.25', valueFixed: '2.50', rounding: 'up', minFee: '3.00' },
           },
         ],
         createdAt: expect.any(String),
@@ -405,6 +408,26 @@ describe('contracts, commission profiles and rules', () => {
       await bad({ conditions: [{ commission: { type: 'fixed', valueFixed: '0.5' } }] }, 'conditions.0.commission.valueFixed', units);
       await bad({ conditions: [{ beginAmount: '0.5', commission: { type: 'zero' } }] }, 'conditions.0.beginAmount', units);
       await bad({ conditions: [{ commission: { type: 'zero' }, extra: 1 }] }, 'conditions.0.extra');
+      // How a fee rounds, and its minimum (issue 29): an amount of the currency, never negative, never on a zero commission.
+      await bad(
+        { conditions: [{ commission: { type: 'percent', valuePercent: '1', rounding: 'down' } }] },
+        'conditions.0.commission.rounding',
+      );
+      await bad(
+        { conditions: [{ commission: { type: 'percent', valuePercent: '1', minFee: '-0.01' } }] },
+        'conditions.0.commission.minFee',
+      );
+      await bad({ conditions: [{ commission: { type: 'percent', valuePercent: '1', minFee: 'some' } }] }, 'conditions.0.commission.minFee');
+      await bad(
+        { conditions: [{ commission: { type: 'percent', valuePercent: '1', minFee: '0.001' } }] },
+        'conditions.0.commission.minFee',
+      );
+      await bad(
+        { conditions: [{ commission: { type: 'percent', valuePercent: '1', minFee: '0.5' } }] },
+        'conditions.0.commission.minFee',
+        units,
+      );
+      await bad({ conditions: [{ commission: { type: 'zero', minFee: '0.05' } }] }, 'conditions.0.commission.minFee');
       await bad({ conditions: [{}] }, 'conditions.0.commission');
       await bad({ payer: 'bank' }, 'payer');
       await bad({ beginDate: '2030-13-01T00:00:00Z' }, 'beginDate');

@@ -318,6 +318,49 @@ describe('payment gates (issue 14)', () => {
       );
     });
 
+    it('keeps a payment a callback finished while the provider call still runs: its late "pending" changes nothing (issue 29)', async () => {
+      const provider = await aProvider({ latencyMs: 1500, asyncAbove: '50.00' });
+      const product = await aProduct(provider.id);
+      const alice = await world.user();
+      const coin = await world.coin(alice, '100.00');
+      const started = await pay(alice.token, {
+        productId: product.id,
+        coinSerial: coin.serial,
+        amount: '80.00',
+        type: 'payment',
+        fields: { phone: '1' },
+      });
+      expectStatus(started, 201);
+      const id = started.body.transaction.id;
+      // The service has called the provider (1.5 s to answer "pending"); its callback comes first.
+      await until(
+        async () => (await req('GET', `/gate/transactions/${id}`, alice.token)).body.transaction,
+        (t) => t.status === 'pending',
+      );
+      const callback = (status: string) => {
+        const body = JSON.stringify({ reference: id, status });
+        return world.server.request('POST', `/api/v1/gate/callbacks/${provider.id}`, {
+          rawBody: body,
+          headers: { 'content-type': 'application/json', 'x-gate-signature': sign(body) },
+        });
+      };
+      const first = await callback('processed');
+      expectStatus(first, 200);
+      expect(first.body).toMatchObject({ applied: true, transaction: { id, status: 'processed' } });
+      await new Promise((r) => setTimeout(r, 3000));
+
+      const after = (await req('GET', `/gate/transactions/${id}`, alice.token)).body.transaction;
+      expect(after).toMatchObject({ status: 'processed', finishedAt: expect.any(String), updatedAt: first.body.transaction.updatedAt });
+      for (const status of ['processed', 'failure']) {
+        const late = await callback(status);
+        expectStatus(late, 200);
+        expect(late.body).toMatchObject({ applied: false, transaction: { id, status: 'processed' } });
+      }
+      expect((await req('GET', `/transactions/${after.operationId}`, alice.token)).body.process.status).toBe('processed');
+      expect(await coinOf(world.server, alice.token, coin.serial)).toMatchObject({ amount: '20.00', heldAmount: '0.00' });
+      await expectBalancedLedger(world.server, world.admin);
+    }, 30_000);
+
     it('refuses bad input with a 400 (an invalid enumerated value: section 7) and others’ coins with a 404', async () => {
       const provider = await aProvider();
       const product = await aProduct(provider.id);
@@ -517,6 +560,81 @@ describe('payment gates (issue 14)', () => {
       expectError(await req('GET', `${base}/${profileId}`, world.admin), 404, 'exception.gate_commission_profile.not_found');
       await expectBalancedLedger(world.server, world.admin);
     });
+
+    it('rounds a gate fee up, or to a minimum fee, when its rule says so (issue 29)', async () => {
+      const provider = await aProvider();
+      const product = await aProduct(provider.id);
+      const other = await aProduct(provider.id);
+      const base = `/contracts/${DEFAULT_CONTRACTS.individual}/gate-commission-profiles`;
+      const profileId = (await req('POST', base, world.admin, { gateProviderId: provider.id })).body.profile.id;
+      const providerRule = {
+        type: 'percent',
+        valuePercent: '1',
+        rounding: 'up',
+        beginDate: '2026-01-01T00:00:00Z',
+        endDate: '2030-01-01T00:00:00Z',
+        collector: 'operator',
+      };
+      const productRule = {
+        productId: product.id,
+        type: 'percent',
+        valuePercent: '1',
+        minFee: '0.25',
+        beginDate: '2026-01-01T00:00:00Z',
+        collector: 'operator',
+      };
+      const providerPath = `${base}/${profileId}/commission-provider-rule`;
+      const productPath = `${base}/${profileId}/commission-product-rule`;
+      expectError(
+        await req('POST', providerPath, world.admin, { ...providerRule, rounding: 'down' }),
+        400,
+        'exception.validation',
+        'rounding',
+      );
+      expectError(await req('POST', productPath, world.admin, { ...productRule, minFee: '-0.25' }), 400, 'exception.validation', 'minFee');
+      expectError(
+        await req('POST', productPath, world.admin, { ...productRule, type: 'zero', valuePercent: undefined }),
+        400,
+        'exception.validation',
+        'minFee',
+      );
+      const byProvider = await req('POST', providerPath, world.admin, providerRule);
+      expectStatus(byProvider, 201);
+      expect(byProvider.body.rule.commission).toEqual({ type: 'percent', valuePercent: 1, valueFixed: null, rounding: 'up', minFee: null });
+      const byProduct = await req('POST', productPath, world.admin, productRule);
+      expectStatus(byProduct, 201);
+      expect(byProduct.body.rule.commission).toEqual({
+        type: 'percent',
+        valuePercent: 1,
+        valueFixed: null,
+        rounding: 'half_up',
+        minFee: '0.25',
+      });
+
+      const alice = await world.user();
+      const coin = await world.coin(alice, '100.00');
+      // The provider rule on `other`: 1 % of 10.01 is 0.1001, a cent more up.
+      const up = await payToEnd(alice.token, {
+        productId: other.id,
+        coinSerial: coin.serial,
+        amount: '10.01',
+        type: 'payment',
+        fields: { phone: '1' },
+      });
+      expect(up).toMatchObject({ status: 'processed', commission: '0.11' });
+      // The product rule: 1 % of 10.00 is 0.10, less than its minimum.
+      const least = await payToEnd(alice.token, {
+        productId: product.id,
+        coinSerial: coin.serial,
+        amount: '10.00',
+        type: 'payment',
+        fields: { phone: '1' },
+      });
+      expect(least).toMatchObject({ status: 'processed', commission: '0.25' });
+      expect(await coinOf(world.server, alice.token, coin.serial)).toMatchObject({ amount: '79.63', heldAmount: '0.00' });
+      expectStatus(await req('DELETE', `${base}/${profileId}`, world.admin), 200);
+      await expectBalancedLedger(world.server, world.admin);
+    });
   });
 });
 
@@ -603,5 +721,92 @@ describe('payment gates: a provider that hangs, and a node killed before the out
     expect(done.status).toBe('processed');
     expect(await coinOf(server, token, coin.serial)).toMatchObject({ amount: '90.00', heldAmount: '0.00' });
     await expectBalancedLedger(server, await adminToken(server));
+  }, 60_000);
+});
+
+describe('payment gates: a finished transaction stays finished (issue 29)', () => {
+  let server: TestServer;
+  afterEach(async () => {
+    await server?.stop();
+  });
+
+  it('races the provider call’s late answer, callbacks and the reconciler: each transaction ends once, as its operation and the balances say', async () => {
+    server = await startServer({ GATE_RECONCILE_SECONDS: '1' });
+    const admin = await adminToken(server);
+    const currency = await aCurrency(server, admin);
+    const issuer = await anIssuer(server, admin, currency.code);
+    const provider = (
+      await server.request('POST', '/api/v1/gate-providers', {
+        token: admin,
+        body: { name: 'Racing biller', type: 'billing', settings: { secret: SECRET, latencyMs: 1500, asyncAbove: '50.00' } },
+      })
+    ).body.gateProvider;
+    const product = (
+      await server.request('POST', '/api/v1/gate/products', {
+        token: admin,
+        body: { gateProviderId: provider.id, name: 'Power', currency: currency.code, minAmount: '1', maxAmount: '100' },
+      })
+    ).body.product;
+    const alice = await aUser(server, admin);
+    const coin = await aCoin(server, alice.token, issuer.id);
+    await fund(server, admin, coin.serial, '1000.00');
+    const get = async (id: string) =>
+      (await server.request('GET', `/api/v1/gate/transactions/${id}`, { token: alice.token })).body.transaction;
+
+    const started = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        server.request('POST', '/api/v1/gate/transactions', {
+          token: alice.token,
+          body: { productId: product.id, coinSerial: coin.serial, amount: '60.00', type: 'payment' },
+        }),
+      ),
+    );
+    expect(started.map((s) => s.status)).toEqual(Array(8).fill(201));
+    const ids: string[] = started.map((s) => s.body.transaction.id);
+    // Every provider call is running (it will answer "pending" 1.5 s after it began).
+    await until(
+      () => Promise.all(ids.map(get)),
+      (list) => list.every((t) => t.status === 'pending'),
+    );
+    // From now on the provider, asked by the reconciler, says the payments went through.
+    expectStatus(
+      await server.request('PATCH', `/api/v1/gate-providers/${provider.id}/settings`, { token: admin, body: { asyncAbove: null } }),
+      200,
+    );
+    // Callbacks spread over the call's answer and the reconciler's runs, half of them refusals.
+    const callbacks = await Promise.all(
+      ids.map(async (id, i) => {
+        await new Promise((r) => setTimeout(r, i * 250));
+        const said = i % 2 ? 'failure' : 'processed';
+        const body = JSON.stringify({ reference: id, status: said });
+        const answer = await server.request('POST', `/api/v1/gate/callbacks/${provider.id}`, {
+          rawBody: body,
+          headers: { 'content-type': 'application/json', 'x-gate-signature': sign(body) },
+        });
+        return { said, answer };
+      }),
+    );
+    expect(callbacks.map((c) => c.answer.status)).toEqual(Array(8).fill(200));
+    for (const { said, answer } of callbacks) if (answer.body.applied) expect(answer.body.transaction.status).toBe(said);
+
+    const ended = await until(
+      () => Promise.all(ids.map(get)),
+      (list) => list.every((t) => t.status === 'processed' || t.status === 'failure'),
+      15_000,
+    );
+    // Past the call's late answers and more reconciler runs: nothing changes any more.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await Promise.all(ids.map(get))).toEqual(ended);
+    let paid = 0;
+    for (const transaction of ended) {
+      expect(transaction.status === 'processed' || transaction.status === 'failure').toBe(true);
+      expect(transaction.finishedAt).toEqual(expect.any(String));
+      const operation = (await server.request('GET', `/api/v1/transactions/${transaction.operationId}`, { token: alice.token })).body
+        .process;
+      expect(operation.status).toBe(transaction.status === 'processed' ? 'processed' : 'error');
+      if (transaction.status === 'processed') paid += 60;
+    }
+    expect(await coinOf(server, alice.token, coin.serial)).toMatchObject({ amount: `${1000 - paid}.00`, heldAmount: '0.00' });
+    await expectBalancedLedger(server, admin);
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import { startServer, TestServer } from './helpers/server';
 describe('logs', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer({ LOG_LEVEL: 'trace' });
+    server = await startServer({ LOG_LEVEL: 'trace', SERVER_TIMING: 'true' });
   });
   afterAll(() => server.stop());
 
@@ -28,7 +28,7 @@ describe('logs', () => {
     }
   });
 
-  it('answer a Server-Timing header with the database time of the request and its total', async () => {
+  it('answer a Server-Timing header with the database time of the request and its total when SERVER_TIMING is on', async () => {
     const admin = await adminToken(server);
     const guarded = await server.request('POST', '/api/v1/users/view', { token: admin, body: {} });
     expect(guarded.status).toBe(200);

@@ -51,11 +51,41 @@ describe('Prometheus metrics (issue 17)', () => {
     expect(text).toMatch(/finapi_holds_open [1-9]/);
   });
 
+  it('counts each hold once in finapi_users_held_total, an administrator’s too (issue 29)', async () => {
+    const held = async () => {
+      const text = (await scrape({ authorization: `Bearer ${METRICS_TOKEN}` })).text;
+      return Number(/^finapi_users_held_total (\d+)$/m.exec(text)?.[1]);
+    };
+    const before = await held();
+    expect(before).toBeGreaterThanOrEqual(0);
+    const erin = await world.user({ role: 'administrator' });
+    for (let i = 0; i < 4; i++) {
+      await world.server.request('POST', '/api/v1/authorization', { body: { login: erin.login, password: `wrong-password-${i}` } });
+    }
+    await world.server.request('POST', '/api/v1/authorization', { body: { login: erin.login, password: erin.password } });
+    expect(await held()).toBe(before + 1);
+  });
+
   it('answers a scraper with METRICS_TOKEN; no token is a 401, a wrong one a 401, a customer a 403', async () => {
     expectStatus(await scrape({ authorization: `Bearer ${METRICS_TOKEN}` }), 200);
     expectError(await scrape(), 401);
     expectError(await scrape({ authorization: 'Bearer not-the-metrics-token' }), 401);
     const dave = await world.user();
     expectError(await scrape({}, dave.token), 403, 'exception.access.permission_missing');
+  });
+
+  it('answers no Server-Timing header unless SERVER_TIMING is on: its count of database calls would tell a foreign coin from a missing one', async () => {
+    const erin = await world.user();
+    const [theirs, mine] = await world.pair(await world.user(), erin, '1.00');
+    const foreign = await world.server.request('GET', `/api/v1/coins/${theirs.serial}`, { token: erin.token });
+    const missing = await world.server.request('GET', '/api/v1/coins/999999999999', { token: erin.token });
+    expectError(foreign, 404, 'exception.coin.not_found');
+    expectError(missing, 404, 'exception.coin.not_found');
+    const own = await world.server.request('GET', `/api/v1/coins/${mine.serial}`, { token: erin.token });
+    expectStatus(own, 200);
+    for (const answer of [foreign, missing, own, await world.server.request('GET', '/api/v1/nowhere')]) {
+      expect(answer.headers.get('x-request-id')).toEqual(expect.any(String));
+      expect(answer.headers.get('server-timing')).toBeNull();
+    }
   });
 });

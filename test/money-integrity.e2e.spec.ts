@@ -183,12 +183,26 @@ describe(`money integrity: a random mix of every money flow in parallel (seed ${
       const roll = random();
       if (roll < 0.4)
         note(`${type} confirm`, await world.server.request('POST', `/api/v1/cash-desk-operations/${id}/confirm`, { token: actor.token }));
-      else if (roll < 0.8)
+      else if (roll < 0.8) {
+        // A cash-out the desk completes only after presenting the customer's one-time code for its coin and amount.
+        if (type === 'cash_out') {
+          const code = await world.server.request('POST', '/api/v1/cash-desk-operations/cash-out-codes', {
+            token: actor.token,
+            body: { coinSerial: coin.serial, amount: entered.body.cashDeskOperation.amount },
+          });
+          note(
+            'cash_out authorize',
+            await world.server.request('POST', `/api/v1/cash-desk-operations/${id}/authorize`, {
+              token: cashier.token,
+              body: { cashOutCode: code.body.cashOutCode.code },
+            }),
+          );
+        }
         note(
           `${type} complete`,
           await world.server.request('POST', `/api/v1/cash-desk-operations/${id}/complete`, { token: cashier.token }),
         );
-      else
+      } else
         note(
           `${type} decline`,
           await world.server.request('POST', `/api/v1/cash-desk-operations/${id}/decline`, { token: cashier.token, body: { reason: 'r' } }),
@@ -211,6 +225,8 @@ describe(`money integrity: a random mix of every money flow in parallel (seed ${
       'transfer 201',
       'cash_in 201',
       'cash_out 201',
+      'cash_out authorize 200',
+      'cash_out complete 200',
     ]) {
       expect({ what, context, ran: (outcomes.get(what) ?? 0) > 0 }).toEqual({ what, context, ran: true });
     }

@@ -640,3 +640,48 @@ describe('12. a first start as root, from a directory the database user cannot e
     200_000,
   );
 });
+
+describe('issue 29 (5). a login while On Hold reveals nothing about the password', () => {
+  let server: TestServer;
+  let admin: string;
+  beforeAll(async () => {
+    server = await startServer({ LOGIN_FAILURES_PER_MINUTE: '20' });
+    admin = await adminToken(server);
+  });
+  afterAll(() => server.stop());
+
+  const strip = (b: Record<string, unknown>) => ({ ...b, requestId: undefined });
+  const failuresOfAddress = async () =>
+    (await server.db.query(`SELECT coalesce(sum(failures), 0)::int AS n FROM login_failures`)).rows[0].n as number;
+
+  it('answers a held user’s right and wrong password alike, and counts both against the user and the address', async () => {
+    await awayFromMinuteEnd();
+    await server.db.query(`DELETE FROM login_failures`);
+    const user = await aUser(server, admin);
+    await hold(server, user.login);
+    expect(await failuresOfAddress()).toBe(3);
+    const right = await server.request('POST', AUTH, { body: { login: user.login, password: user.password } });
+    const afterRight = { user: await userRow(server, user.id), address: await failuresOfAddress() };
+    const wrong = await server.request('POST', AUTH, { body: { login: user.login, password: 'wrong-guess-9' } });
+    const afterWrong = { user: await userRow(server, user.id), address: await failuresOfAddress() };
+    expect({ status: wrong.status, body: strip(wrong.body) }).toEqual({ status: right.status, body: strip(right.body) });
+    expect(right.status).toBe(403);
+    expect(right.body.code).toBe('exception.authorization.user_on_hold');
+    // A right password would give its slot back: then the per-address limit would tell it from a wrong one.
+    expect([afterRight, afterWrong]).toEqual([
+      { user: { status: 'on_hold', failed_attempts: 4 }, address: 4 },
+      { user: { status: 'on_hold', failed_attempts: 5 }, address: 5 },
+    ]);
+    expect(await actionCount(server, user.id, 'login_refused_on_hold')).toBe(2);
+  });
+
+  it('holds an administrator like anyone (the specification’s rule), and then no password of theirs is testable', async () => {
+    const other = await aUser(server, admin, { role: 'administrator' });
+    await hold(server, other.login);
+    expect(await userRow(server, other.id)).toEqual({ status: 'on_hold', failed_attempts: 3 });
+    const right = await server.request('POST', AUTH, { body: { login: other.login, password: other.password } });
+    const wrong = await server.request('POST', AUTH, { body: { login: other.login, password: 'wrong-guess-9' } });
+    expect({ status: wrong.status, body: strip(wrong.body) }).toEqual({ status: right.status, body: strip(right.body) });
+    expect(right.status).toBe(403);
+  });
+});

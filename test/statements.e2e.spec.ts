@@ -87,6 +87,29 @@ describe('coin statements (issue 17)', () => {
     expect(String((await coinOf(world.server, alice.token, mine.serial)).amount)).toBe(closing);
   });
 
+  it('writes no formula into the payee’s CSV: a description starting with - + = @ is prefixed with a quote, amounts stay numbers', async () => {
+    const alice = await world.user();
+    const bob = await world.user();
+    const [mine, theirs] = await world.pair(alice, bob, '20.00');
+    const attack = "-1+cmd|' /C calc'!A0";
+    expectStatus(await transfer(world.server, alice.token, mine.serial, theirs.serial, '1.10', { description: attack }), 201);
+    expectStatus(await transfer(world.server, alice.token, mine.serial, theirs.serial, '2.00', { description: '@SUM(1+1)' }), 201);
+
+    const payee = (await statement(bob.token, theirs.serial, '?format=csv')).text.trim().split('\r\n');
+    expect(payee).toHaveLength(1 + 1 + 2 + 1);
+    expect(payee[2]).toContain(`,"'${attack}",1.10,1.10,${mine.serial},${alice.organizationId}`);
+    expect(payee[3]).toContain(`,"'@SUM(1+1)",2.00,3.10,${mine.serial},${alice.organizationId}`);
+    expect(payee.at(-1)).toMatch(/,closing_balance,,[^,]+,,,3\.10,,$/);
+    // The payer's side: the same text escaped, negative amounts plain numbers.
+    const payer = (await statement(alice.token, mine.serial, '?format=csv')).text.trim().split('\r\n');
+    expect(payer[3]).toContain(`,"'${attack}",-1.10,18.90,${theirs.serial},${bob.organizationId}`);
+    expect(payer[4]).toContain(`,"'@SUM(1+1)",-2.00,16.90,`);
+    // No cell of either file starts like a formula unless it is a plain number.
+    for (const line of [...payee, ...payer]) {
+      for (const cell of line.split(',')) expect(/^[=+@\t\r]|^-(?!\d+\.\d+$)/.test(cell)).toBe(false);
+    }
+  });
+
   it('is for the coin’s owners and staff with COIN_VIEWER only; bad queries are 400s', async () => {
     const alice = await world.user();
     const bob = await world.user();

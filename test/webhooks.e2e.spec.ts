@@ -279,6 +279,68 @@ describe('webhooks (issue 17): a transactional outbox, signed deliveries, retrie
     ]);
     expect(s.receiver.received[0].verified).toBe(true);
   });
+
+  it('tells the operator’s staff when an administrator is put On Hold too, once (issue 29)', async () => {
+    const s = await hook(world.admin, ['user.on_hold']);
+    const erin = await world.user({ role: 'administrator' });
+    for (let i = 0; i < 5; i++) {
+      await world.server.request('POST', '/api/v1/authorization', { body: { login: erin.login, password: `wrong-password-${i}` } });
+    }
+    // Attempts while On Hold (the right password too) hold no one again.
+    await world.server.request('POST', '/api/v1/authorization', { body: { login: erin.login, password: erin.password } });
+    await s.receiver.waitFor(1);
+    expect(s.receiver.received.map((r) => r.event)).toEqual([
+      {
+        id: expect.any(String),
+        type: 'user.on_hold',
+        createdAt: expect.any(String),
+        data: { userId: erin.id, login: erin.login, failedAttempts: 3 },
+      },
+    ]);
+    expect(s.receiver.received[0].verified).toBe(true);
+  });
+
+  it('keeps an organization to 20 webhooks (WEBHOOKS_PER_ORGANIZATION), also when created at once, and one event to 20 deliveries of it', async () => {
+    const alice = await world.user();
+    const bob = await world.user();
+    const [from, to] = await world.pair(alice, bob, '10.00');
+    const receiver = new Receiver();
+    receivers.push(receiver);
+    const url = await receiver.start();
+    const create = () =>
+      world.server.request('POST', '/api/v1/webhooks', { token: alice.token, body: { url, events: ['operation.processed'] } });
+    for (let i = 0; i < 19; i++) expectStatus(await create(), 201);
+    // Five at once for the last place: exactly one gets it.
+    const racing = await Promise.all(Array.from({ length: 5 }, create));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    for (const refused of racing.filter((r) => r.status === 409)) expectError(refused, 409, 'exception.webhook.limit_reached');
+    expect((await world.server.request('POST', '/api/v1/webhooks/view', { token: alice.token, body: {} })).body.totalRecords).toBe(20);
+    // Bob's organization has its own 20.
+    expectStatus(
+      await world.server.request('POST', '/api/v1/webhooks', { token: bob.token, body: { url, events: ['operation.processed'] } }),
+      201,
+    );
+
+    // Rows written straight into the database past the limit: still 20 deliveries of Alice's per event, Bob's one.
+    await world.raw.db.query(
+      `INSERT INTO webhooks (organization_id, url, events, secret) SELECT organization_id, url, events, secret FROM webhooks
+        WHERE organization_id = $1 LIMIT 7`,
+      [alice.organizationId],
+    );
+    expectStatus(await transfer(world.server, alice.token, from.serial, to.serial, '1.00'), 201);
+    const { rows } = await world.raw.db.query(
+      `SELECT w.organization_id, count(*)::int AS n FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+        WHERE w.organization_id = ANY($1::uuid[]) GROUP BY w.organization_id`,
+      [[alice.organizationId, bob.organizationId]],
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.organization_id, r.n]))).toEqual({ [alice.organizationId]: 20, [bob.organizationId]: 1 });
+    await receiver.waitFor(21);
+    expect(receiver.received).toHaveLength(21);
+    // Past the limit, a removal alone makes no room.
+    const first = (await world.server.request('POST', '/api/v1/webhooks/view', { token: alice.token, body: {} })).body.records[0];
+    expectStatus(await world.server.request('DELETE', `/api/v1/webhooks/${first.id}`, { token: alice.token }), 200);
+    expectError(await create(), 409, 'exception.webhook.limit_reached');
+  });
 });
 
 describe('webhook delivery across crashes and instances (issue 17)', () => {
@@ -375,5 +437,54 @@ describe('webhook delivery across crashes and instances (issue 17)', () => {
       body: { url: 'https://93.184.215.14/hook', events: ['operation.processed'] },
     });
     expectStatus(ok, 201);
+  });
+
+  it('judges IPv6 addresses carrying an IPv4 one (mapped, compatible, NAT64, 6to4) by that address, at registration and at delivery', async () => {
+    const server = await startServer({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_POLL_MS: '100' });
+    servers.push(server);
+    const admin = await adminToken(server);
+    const alice = await aUser(server, admin);
+    const register = (url: string) =>
+      server.request('POST', '/api/v1/webhooks', { token: alice.token, body: { url, events: ['operation.processed'] } });
+    for (const url of [
+      'https://[::ffff:127.0.0.1]/hook',
+      'https://[::ffff:7f00:1]/hook',
+      'https://[::127.0.0.1]/hook',
+      'https://[64:ff9b::a00:1]/hook',
+      'https://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+      'https://[2002:c0a8:0101::1]/hook',
+    ]) {
+      expectError(await register(url), 422, 'exception.webhook.url_refused');
+    }
+    const publicOne = await register('https://[64:ff9b::808:808]/hook');
+    expectStatus(publicOne, 201);
+    // Removed again: this test sends nothing to the Internet.
+    expectStatus(await server.request('DELETE', `/api/v1/webhooks/${publicOne.body.webhook.id}`, { token: alice.token }), 200);
+
+    // A row that got past the check (written before it, or straight into the database) is refused at each attempt.
+    const currency = await aCurrency(server, admin);
+    const issuer = await anIssuer(server, admin, currency.code);
+    const bob = await aUser(server, admin);
+    const from = await aCoin(server, alice.token, issuer.id);
+    const to = await aCoin(server, bob.token, issuer.id);
+    await fund(server, admin, from.serial, '10.00');
+    await server.db.query(`INSERT INTO webhooks (organization_id, url, events, secret) VALUES ($1, $2, $3, 'whsec_x')`, [
+      alice.organizationId,
+      'http://[64:ff9b::7f00:1]:9/hook',
+      ['operation.processed'],
+    ]);
+    expectStatus(await transfer(server, alice.token, from.serial, to.serial, '1.00'), 201);
+    const deadline = Date.now() + 10_000;
+    let attempt: { last_error: string | null } | undefined;
+    while (!attempt && Date.now() < deadline) {
+      const { rows } = await server.db.query(
+        `SELECT d.last_error FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.url LIKE 'http://[64:ff9b::7f00:1]%' AND (d.last_error IS NOT NULL OR d.last_status_code IS NOT NULL)`,
+      );
+      attempt = rows[0];
+      if (!attempt) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(attempt?.last_error).toBe(
+      'refused: the host resolves to 64:ff9b::7f00:1 (127.0.0.1), a private, loopback or link-local address',
+    );
   });
 });

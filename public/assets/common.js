@@ -115,7 +115,7 @@
     if (result.status === 0) return 'The service cannot be reached. Check your connection and try again.';
     if (code === 'exception.authorization.invalid_credentials') return 'Wrong login or password. Check them and try again.';
     if (code === 'exception.authorization.user_on_hold')
-      return 'Your account is On Hold after too many failed login attempts. Contact an administrator to release it.';
+      return 'Your account is On Hold after too many failed login attempts, and no password is accepted until it is released. Contact an administrator to release it.';
     if (code === 'exception.authorization.temporary_password_expired')
       return 'Your temporary password has expired or was already used. Ask an administrator to release your account again.';
     if (code === 'exception.authorization.no_membership') return 'Your account belongs to no organization yet. Contact an administrator.';

@@ -183,7 +183,11 @@
       var fields = (result.body && Array.isArray(result.body.errors) ? result.body.errors : []).map(function (e) {
         return e && e.parameter;
       });
-      if (fields.indexOf('currentPassword') !== -1) {
+      if (f.errorCode(result) === 'exception.password.reused') {
+        markInvalid([currentInput, newInput, repeatInput], [newInput]);
+        f.showMessage(message, 'error', 'You have used this password recently. Choose one that is not one of your last 5 passwords.');
+        newInput.focus();
+      } else if (fields.indexOf('currentPassword') !== -1) {
         markInvalid([currentInput, newInput, repeatInput], [currentInput]);
         f.showMessage(message, 'error', 'The temporary password is not right. Type it exactly as the administrator gave it.');
         currentInput.focus();

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, HttpCode, Post, Req } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiForbiddenResponse,
   ApiOkResponse,
   ApiOperation,
@@ -26,7 +27,10 @@ export class AuthController {
   @ApiOperation({ summary: 'Log in with login and password', operationId: 'login' })
   @ApiOkResponse({ type: AuthorizationResponseDto })
   @ApiUnauthorizedResponse({ description: 'Wrong login or password (same answer for an unknown login)', type: ErrorResponseDto })
-  @ApiForbiddenResponse({ description: 'exception.authorization.user_on_hold: the user is On Hold', type: ErrorResponseDto })
+  @ApiForbiddenResponse({
+    description: 'exception.authorization.user_on_hold: the user is On Hold (the same answer whatever the password)',
+    type: ErrorResponseDto,
+  })
   @ApiTooManyRequestsResponse({ description: 'Too many failed logins from this address this minute', type: ErrorResponseDto })
   login(@Body() dto: AuthorizationRequestDto, @Req() request: ApiRequest): Promise<AuthorizationResponseDto> {
     return this.auth.login(dto.login, dto.password, clientAddress(request));
@@ -48,6 +52,11 @@ export class AuthController {
   @PasswordChangeRoute()
   @ApiOperation({ summary: 'Change the password (required after a release)', operationId: 'changePassword' })
   @ApiOkResponse({ type: AuthorizationResponseDto })
+  @ApiBadRequestResponse({
+    description:
+      'exception.validation: a wrong currentPassword or an unfit newPassword; exception.password.reused: newPassword is one of your last 5 passwords',
+    type: ErrorResponseDto,
+  })
   @ApiTooManyRequestsResponse({ description: 'Too many failed validations from this address this minute', type: ErrorResponseDto })
   changePassword(
     @CurrentPrincipal() principal: Principal,

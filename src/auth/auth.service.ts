@@ -7,13 +7,14 @@ import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
 import { failedLogins, usersHeld } from '../common/metrics';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { PASSWORD_HISTORY } from '../config/password-policy';
 import { UnitOfWork } from '../database/unit-of-work';
 import { SUPPORT_ORGANIZATION_ID } from '../organizations/organization.types';
 import { OutboxService } from '../outbox/outbox.service';
 import type { UserAction } from '../user-actions/user-action.types';
 import { UserActionsService } from '../user-actions/user-actions.service';
 import { PasswordHasher } from '../users/password-hasher';
-import { MembershipRow, UserRow, UsersService } from '../users/users.service';
+import { FailedValidation, MembershipRow, UserRow, UsersService } from '../users/users.service';
 import { AuthRepository } from './auth.repository';
 import type {
   AuthorizationResponseDto,
@@ -36,6 +37,7 @@ const FAILURE_FLOOR_FINE_MS = 2;
 export type Releaser = Principal | 'cli';
 
 const INVALID_CREDENTIALS = () => new ApiError('exception.authorization.invalid_credentials', 'Wrong login or password');
+const ON_HOLD = () => new ApiError('exception.authorization.user_on_hold', 'The user is On Hold; an administrator must release them');
 
 type UserCredentials = Pick<
   UserRow,
@@ -72,24 +74,26 @@ export class AuthService {
     private readonly outbox: OutboxService,
   ) {}
 
+  /**
+   * While the user is On Hold the answer must not depend on the password (issue 29), or guessing would go on
+   * through the hold: the password is not even checked, every attempt answers the same paced 403 and counts as
+   * a failure (of the user and of the address). A user held between reading them and checking the password
+   * (a parallel attempt held them) gets that same answer whichever way the check went.
+   */
   async login(login: string, password: string, address: string): Promise<AuthorizationResponseDto> {
     const started = performance.now();
     // Beyond the per-user lockout: an address guessing across many logins is slowed down, before any bcrypt work.
     const slot = await this.takeAttemptSlot(address);
     const user = await this.users.findByLogin(login);
+    if (user?.status === 'on_hold') throw await this.refuseAttempt(login, address, started);
     // Unknown logins are compared against a dummy hash, so they cost the same time as wrong passwords.
     const valid = await this.hasher.verify(password, user?.password_hash);
-    if (!valid || !user) {
-      await this.countFailedValidation(login, address, 'login_failed');
-      await this.paceFailure(started);
-      throw INVALID_CREDENTIALS();
-    }
-    await this.tokens.giveBackAttemptSlot(address, slot);
-    if (user.status === 'on_hold') throw await this.refuseOnHold(user, address);
+    if (!valid || !user) throw await this.refuseAttempt(login, address, started);
 
     if (user.password_change_required) {
       const spent = temporaryPasswordSpent(user);
       if (spent) {
+        await this.tokens.giveBackAttemptSlot(address, slot);
         await this.actions.record({
           userId: user.id,
           action: 'login_failed',
@@ -102,8 +106,8 @@ export class AuthService {
           'The temporary password has expired or was already used; ask an administrator to release you again',
         );
       }
-      return this.uow.run(async () => {
-        if (!(await this.users.markTemporaryPasswordUsed(user.id))) throw INVALID_CREDENTIALS();
+      const temporary = await this.uow.run(async () => {
+        if (!(await this.users.markTemporaryPasswordUsed(user.id))) return undefined;
         await this.actions.record({
           userId: user.id,
           action: 'login_succeeded',
@@ -113,6 +117,10 @@ export class AuthService {
         });
         return this.issue(user, 'password_change', address);
       });
+      // Used by a parallel login meanwhile, or the user was held meanwhile.
+      if (!temporary) throw await this.refuseAttempt(login, address, started);
+      await this.tokens.giveBackAttemptSlot(address, slot);
+      return temporary;
     }
 
     const response = await this.uow.run(async () => {
@@ -120,7 +128,9 @@ export class AuthService {
       await this.actions.record({ userId: user.id, action: 'login_succeeded', login: user.login, address });
       return this.issue(user, 'full', address);
     });
-    if (!response) throw await this.refuseOnHold(user, address);
+    // Held meanwhile by a parallel failure: answered as if the user had been On Hold from the start.
+    if (!response) throw await this.refuseAttempt(login, address, started);
+    await this.tokens.giveBackAttemptSlot(address, slot);
     return response;
   }
 
@@ -144,6 +154,13 @@ export class AuthService {
     await this.tokens.giveBackAttemptSlot(address, slot);
     if (dto.newPassword === dto.currentPassword) throw ApiError.invalid('newPassword', 'must differ from the current password');
     if (dto.newPassword.toLowerCase() === user.login) throw ApiError.invalid('newPassword', 'must not be the login');
+    if (await this.users.isRecentPassword(user.id, dto.newPassword)) {
+      throw new ApiError(
+        'exception.password.reused',
+        `The new password is one of your last ${PASSWORD_HISTORY} passwords; choose another`,
+        [{ parameter: 'newPassword', message: `must not be one of your last ${PASSWORD_HISTORY} passwords` }],
+      );
+    }
     const passwordHash = await this.hasher.hash(dto.newPassword);
     return this.uow.run(async () => {
       const locked = await this.users.findById(user.id, true);
@@ -271,9 +288,14 @@ export class AuthService {
    * hold and records it. The same statements run for unknown logins and for failures that hold no one,
    * so a wrong password takes the same database round trips whether or not the login exists.
    */
-  private async countFailedValidation(login: string, address: string, action: 'login_failed' | 'password_change_failed'): Promise<void> {
-    await this.uow.run(async () => {
+  private async countFailedValidation(
+    login: string,
+    address: string,
+    action: 'login_failed' | 'password_change_failed',
+  ): Promise<FailedValidation | undefined> {
+    return this.uow.run(async () => {
       const failure = await this.users.recordFailedValidation(login, FAILED_VALIDATIONS_BEFORE_HOLD);
+      const heldBefore = failure?.onHold && !failure.heldNow;
       this.uow.afterCommit(() => {
         failedLogins.inc();
         if (failure?.heldNow) usersHeld.inc();
@@ -281,7 +303,15 @@ export class AuthService {
       // A user On Hold keeps no live token.
       await this.tokens.revokeAllWhen(failure?.userId ?? null, failure?.onHold ?? false);
       const recorded: UserAction[] = failure
-        ? [{ userId: failure.userId, action, login: failure.login, address, details: { failedAttempts: failure.failedAttempts } }]
+        ? [
+            {
+              userId: failure.userId,
+              action: heldBefore && action === 'login_failed' ? 'login_refused_on_hold' : action,
+              login: failure.login,
+              address,
+              details: { failedAttempts: failure.failedAttempts },
+            },
+          ]
         : [{ userId: null, action, login: login.toLowerCase(), address, details: { reason: 'unknown_login' } }];
       if (failure?.heldNow) {
         recorded.push({
@@ -299,7 +329,18 @@ export class AuthService {
         });
       }
       await this.actions.record(...recorded);
+      return failure;
     });
+  }
+
+  /**
+   * A login refused: counted as a failure, answered no sooner than the floor, with the same answer for every
+   * attempt at a user On Hold before it (403) and for any other (401), whether or not the password was checked.
+   */
+  private async refuseAttempt(login: string, address: string, started: number): Promise<ApiError> {
+    const failure = await this.countFailedValidation(login, address, 'login_failed');
+    await this.paceFailure(started);
+    return failure?.onHold && !failure.heldNow ? ON_HOLD() : INVALID_CREDENTIALS();
   }
 
   /**
@@ -319,11 +360,6 @@ export class AuthService {
     const coarse = floor - FAILURE_FLOOR_FINE_MS - performance.now();
     if (coarse > 0) await sleep(coarse);
     while (performance.now() < floor) await new Promise((resolve) => setImmediate(resolve));
-  }
-
-  private async refuseOnHold(user: UserRow, address: string): Promise<ApiError> {
-    await this.actions.record({ userId: user.id, action: 'login_refused_on_hold', login: user.login, address });
-    return new ApiError('exception.authorization.user_on_hold', 'The user is On Hold; an administrator must release them');
   }
 
   /** One token per membership; the top-level token is the first membership's. */

@@ -8,6 +8,7 @@ export interface CashDeskOperationRow {
   type: 'cash_in' | 'cash_out';
   status: 'pending' | 'processed' | 'declined';
   decision: 'confirmed' | 'completed' | 'declined' | null;
+  cash_out_code_id: string | null;
   operation_id: string;
   coin_serial: string;
   customer_organization_id: string;
@@ -46,7 +47,7 @@ export interface NewCashDeskOperation {
   createdBy: string;
 }
 
-const SELECT = `SELECT r.id, r.cash_desk_id, r.type, r.status, r.decision, r.operation_id, r.coin_serial::text AS coin_serial,
+const SELECT = `SELECT r.id, r.cash_desk_id, r.type, r.status, r.decision, r.cash_out_code_id, r.operation_id, r.coin_serial::text AS coin_serial,
        r.customer_organization_id, r.desk_coin_serial::text AS desk_coin_serial, r.amount::text AS amount, r.commission::text AS commission,
        cu.code, cu.fraction::text AS fraction, r.full_name, r.document_type, r.document_number, r.description, r.custom_information,
        r.decline_reason, r.created_by, r.decided_by, r.decided_at, r.created_at, r.updated_at
@@ -88,6 +89,11 @@ export class CashDesksRepository {
     const own = visibleTo ? ` AND r.${visibleTo.column} = $${params.push(visibleTo.organizationId)}` : '';
     const [row] = await this.db.query<CashDeskOperationRow>(`${SELECT} WHERE r.id = $1${own}${lock ? ' FOR UPDATE OF r' : ''}`, params);
     return row;
+  }
+
+  /** Links the customer's cash-out code the desk presented. */
+  async authorize(id: string, cashOutCodeId: string): Promise<void> {
+    await this.db.query(`UPDATE cash_desk_operations SET cash_out_code_id = $2, updated_at = now() WHERE id = $1`, [id, cashOutCodeId]);
   }
 
   async decide(id: string, decision: { decision: 'confirmed' | 'completed' | 'declined'; reason?: string; by: string }): Promise<void> {

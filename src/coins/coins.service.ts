@@ -4,6 +4,8 @@ import { ApiError } from '../common/api-error';
 import { amountOf } from '../common/json-decimal';
 import { Money, scaleOf } from '../common/money';
 import { Page, pageOf } from '../common/paging.dto';
+import { CommissionsService, Pricing } from '../commissions/commissions.service';
+import { commissionDetails } from '../commissions/fee';
 import { toCurrency } from '../currencies/currency.mapper';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { OperationDto } from '../ledger/dto/operation.dto';
@@ -18,6 +20,7 @@ export class CoinsService {
     private readonly coins: CoinsRepository,
     private readonly uow: UnitOfWork,
     private readonly ledger: LedgerService,
+    private readonly commissions: CommissionsService,
   ) {}
 
   async create(principal: Principal, dto: CreateCoinDto): Promise<CoinDto> {
@@ -108,16 +111,28 @@ export class CoinsService {
     });
   }
 
-  /** Closes a coin, moving what is left to `transferToCoinSerial`. A closed coin takes part in nothing more. */
+  /**
+   * Closes a coin, moving what is left to `transferToCoinSerial`. A closed coin takes part in nothing more. To a
+   * coin of the same organization the remainder moves free; to another organization's it is priced exactly as a
+   * transfer of the whole remainder (`quote()`, flow client_transaction_transfer), and the fee is taken out of it
+   * whoever the rule names as its payer: the coin ends at 0, the payee gets the remainder less the fee, the
+   * commission coin the fee, in the one operation. A fee above the remainder is a 409 and nothing moves.
+   */
   async close(principal: Principal, serial: string, dto: CloseCoinDto): Promise<{ coin: CoinDto; process: OperationDto | null }> {
     return this.uow.run(async () => {
-      await this.own(principal, serial); // 404 unless it is the caller's
+      const own = await this.own(principal, serial); // 404 unless it is the caller's
       const target = dto.transferToCoinSerial || undefined;
       if (target === serial) throw ApiError.invalid('transferToCoinSerial', 'must be another coin');
+      // The terms are read before the coins are locked (as a transfer reads them); a coin never changes organization.
+      const payee = target ? (await this.ledger.read([target])).get(target) : undefined;
+      const pricing: Pricing | undefined =
+        payee?.type === 'client' && payee.organization_id !== own.organization_id
+          ? await this.commissions.pricing('client_transaction_transfer', serial, target)
+          : undefined;
       const process = await this.ledger.execute({
         type: 'coin_closure',
-        coins: target ? [serial, target] : [serial],
-        plan: (locked) => {
+        coins: target ? [serial, target, ...(pricing ? this.commissions.collectors(pricing) : [])] : [serial],
+        plan: async (locked) => {
           const self = locked.coins.get(serial)!;
           if (self.closed_at) throw new ApiError('exception.coin.closed', 'The coin is already closed');
           if (!new Money(self.held).isZero()) {
@@ -134,9 +149,25 @@ export class CoinsService {
           if (to.type !== 'client') throw ApiError.invalid('transferToCoinSerial', 'must not be a technical coin');
           if (to.currency_id !== self.currency_id) throw ApiError.invalid('transferToCoinSerial', 'must be a coin of the same currency');
           if (!to.usable) throw new ApiError('exception.coin.inactive', `Coin ${target} is closed or inactive`);
+          const meta = { amount: balance, fromCoin: serial, toCoin: target, description: `Closure of coin ${serial}` };
+          if (!pricing) return { legs: [{ from: serial, to: target, amount: balance }], meta };
+          const quote = await this.commissions.quote({
+            flow: 'client_transaction_transfer',
+            amount: balance,
+            payer: self,
+            payee: to,
+            pricing,
+          });
+          if (quote.commission.gt(balance)) {
+            throw new ApiError(
+              'exception.commission.exceeds_amount',
+              `The transfer fee ${quote.commission.toFixed(scaleOf(self.fraction))} is larger than the ${balance.toFixed(scaleOf(self.fraction))} left on the coin`,
+            );
+          }
+          const fee = { ...quote, payerAmount: balance, payeeAmount: balance.minus(quote.commission) };
           return {
-            legs: [{ from: serial, to: target, amount: balance }],
-            meta: { amount: balance, fromCoin: serial, toCoin: target, description: `Closure of coin ${serial}` },
+            legs: this.commissions.legs(fee, serial, target, pricing),
+            meta: { ...meta, commission: quote.commission, details: commissionDetails(quote) },
           };
         },
       });

@@ -220,7 +220,7 @@ export class CommissionProfilesService {
 
   /**
    * Conditions as sent, checked against the profile's currency: amounts and fixed values with no
-   * more decimals than it allows (400), each range's end after its begin (400), no two ranges
+   * more decimals than it allows (400) — the minimum fee too —, each range's end after its begin (400), no two ranges
    * meeting (409). Values a type does not use are not stored.
    */
   private conditions(profile: ProfileRow, sent: CommissionConditionDto[], prefix: string): NewCondition[] {
@@ -233,7 +233,16 @@ export class CommissionProfilesService {
       const { type } = c.commission;
       const fixed = usesFixed(type) ? parseAmount(c.commission.valueFixed, scale, at('commission.valueFixed'), { allowZero: true }) : null;
       const percent = usesPercent(type) ? new Money(String(c.commission.valuePercent)) : null;
-      return { beginAmount, endAmount, type, valuePercent: percent, valueFixed: fixed };
+      const { minFee } = c.commission;
+      return {
+        beginAmount,
+        endAmount,
+        type,
+        valuePercent: percent,
+        valueFixed: fixed,
+        rounding: c.commission.rounding ?? 'half_up',
+        minFee: minFee === undefined || minFee === null ? null : parseAmount(minFee, scale, at('commission.minFee'), { allowZero: true }),
+      };
     });
     const clash = overlappingRanges(parsed);
     if (clash) {

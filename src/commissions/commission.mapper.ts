@@ -38,6 +38,8 @@ function toConditionDto(row: ConditionRow, scale: number): CommissionConditionAn
       type: row.type,
       valuePercent: row.valuePercent === null ? null : percentOf(row.valuePercent),
       valueFixed: row.valueFixed === null ? null : amountOf(row.valueFixed, scale),
+      rounding: row.rounding,
+      minFee: row.minFee === null ? null : amountOf(row.minFee, scale),
     },
   };
 }

@@ -3,7 +3,7 @@ import type { Money } from '../common/money';
 import { Database } from '../database/database';
 import type { OperationFlow } from '../ledger/operation-types';
 import type { RuleCriteria } from './commission-rules';
-import type { CommissionPayer, CommissionType } from './fee';
+import type { CommissionPayer, CommissionType, FeeRounding } from './fee';
 
 /** A condition as the database answers it: amounts as exact text. */
 export interface ConditionRow {
@@ -13,6 +13,8 @@ export interface ConditionRow {
   type: CommissionType;
   valuePercent: string | null;
   valueFixed: string | null;
+  rounding: FeeRounding;
+  minFee: string | null;
 }
 
 /** The rule in force for a flow between two coins, and the commission coin of their issuer. */
@@ -55,6 +57,8 @@ export interface NewCondition {
   type: CommissionType;
   valuePercent: Money | null;
   valueFixed: Money | null;
+  rounding: FeeRounding;
+  minFee: Money | null;
 }
 
 export interface ProfileSearch {
@@ -78,7 +82,8 @@ export interface RuleSearch {
 }
 
 const CONDITIONS_JSON = (rule: string) => `COALESCE((SELECT json_agg(json_build_object('id', cc.id, 'beginAmount', cc.begin_amount::text,
-      'endAmount', cc.end_amount::text, 'type', cc.type, 'valuePercent', cc.value_percent::text, 'valueFixed', cc.value_fixed::text)
+      'endAmount', cc.end_amount::text, 'type', cc.type, 'valuePercent', cc.value_percent::text, 'valueFixed', cc.value_fixed::text,
+      'rounding', cc.rounding, 'minFee', cc.min_fee::text)
       ORDER BY cc.begin_amount) FROM commission_conditions cc WHERE cc.rule_id = ${rule}), '[]'::json)`;
 
 const SELECT_PROFILE = `SELECT p.id, p.contract_id, p.flow, p.issuer_id, p.name, p.description, p.active, p.created_at, p.updated_at,
@@ -201,8 +206,8 @@ export class CommissionsRepository {
          INSERT INTO commission_rules (id, profile_id, begin_date, end_date, payer, active)
          SELECT new_id, new_profile_id, begin_date, end_date, payer, active FROM rsrc),
        conditions AS (
-         INSERT INTO commission_conditions (rule_id, begin_amount, end_amount, type, value_percent, value_fixed)
-         SELECT rsrc.new_id, cc.begin_amount, cc.end_amount, cc.type, cc.value_percent, cc.value_fixed
+         INSERT INTO commission_conditions (rule_id, begin_amount, end_amount, type, value_percent, value_fixed, rounding, min_fee)
+         SELECT rsrc.new_id, cc.begin_amount, cc.end_amount, cc.type, cc.value_percent, cc.value_fixed, cc.rounding, cc.min_fee
            FROM commission_conditions cc JOIN rsrc ON rsrc.id = cc.rule_id)
        SELECT count(*)::int AS n FROM src`,
       [fromContractId, toContractId],
@@ -265,9 +270,10 @@ export class CommissionsRepository {
   async insertConditions(ruleId: string, conditions: NewCondition[]): Promise<void> {
     if (!conditions.length) return;
     await this.db.query(
-      `INSERT INTO commission_conditions (rule_id, begin_amount, end_amount, type, value_percent, value_fixed)
-       SELECT $1, c.begin_amount, c.end_amount, c.type, c.value_percent, c.value_fixed
-         FROM unnest($2::numeric[], $3::numeric[], $4::text[], $5::numeric[], $6::numeric[]) AS c(begin_amount, end_amount, type, value_percent, value_fixed)`,
+      `INSERT INTO commission_conditions (rule_id, begin_amount, end_amount, type, value_percent, value_fixed, rounding, min_fee)
+       SELECT $1, c.begin_amount, c.end_amount, c.type, c.value_percent, c.value_fixed, c.rounding, c.min_fee
+         FROM unnest($2::numeric[], $3::numeric[], $4::text[], $5::numeric[], $6::numeric[], $7::text[], $8::numeric[])
+           AS c(begin_amount, end_amount, type, value_percent, value_fixed, rounding, min_fee)`,
       [
         ruleId,
         conditions.map((c) => c.beginAmount.toFixed()),
@@ -275,6 +281,8 @@ export class CommissionsRepository {
         conditions.map((c) => c.type),
         conditions.map((c) => c.valuePercent?.toFixed() ?? null),
         conditions.map((c) => c.valueFixed?.toFixed() ?? null),
+        conditions.map((c) => c.rounding),
+        conditions.map((c) => c.minFee?.toFixed() ?? null),
       ],
     );
   }

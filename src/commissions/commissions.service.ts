@@ -71,6 +71,8 @@ export class CommissionsService {
           type: c.type,
           percent: c.valuePercent === null ? null : new Money(c.valuePercent),
           fixed: c.valueFixed === null ? null : new Money(c.valueFixed),
+          rounding: c.rounding,
+          minFee: c.minFee === null ? null : new Money(c.minFee),
         },
       })),
     };

@@ -3,13 +3,33 @@ import { Money } from '../common/money';
 import type { Locked, LockedCoin } from '../ledger/ledger.types';
 import { applyPlan } from '../ledger/plan';
 import { overlappingRanges } from './commission-rules';
-import { COMMISSION_TYPES, CommissionCondition, CommissionTerms, CommissionType, conditionFor, feeOf, legsOf, priceOf } from './fee';
+import {
+  COMMISSION_TYPES,
+  CommissionCondition,
+  CommissionTerms,
+  CommissionType,
+  CommissionValue,
+  conditionFor,
+  FEE_ROUNDINGS,
+  FeeRounding,
+  feeOf,
+  legsOf,
+  priceOf,
+} from './fee';
 
 const m = (v: string) => new Money(v);
-const value = (type: CommissionType, percent: string | null, fixed: string | null) => ({
+const value = (
+  type: CommissionType,
+  percent: string | null,
+  fixed: string | null,
+  rounding: FeeRounding = 'half_up',
+  minFee: string | null = null,
+): CommissionValue => ({
   type,
   percent: percent === null ? null : m(percent),
   fixed: fixed === null ? null : m(fixed),
+  rounding,
+  minFee: minFee === null ? null : m(minFee),
 });
 const condition = (id: string, begin: string, end: string | null, v = value('zero', null, null)): CommissionCondition => ({
   id,
@@ -130,6 +150,65 @@ describe('commission fees', () => {
     });
   });
 
+  describe('rounding up and a minimum fee (issue 29)', () => {
+    it.each([
+      // 1 % of 0.49 is 0.0049: nothing half up, a cent up
+      ['percent', '1', null, 'half_up', null, '0.49', 2, '0'],
+      ['percent', '1', null, 'up', null, '0.49', 2, '0.01'],
+      // 1 % of 0.01 is 0.0001
+      ['percent', '1', null, 'up', null, '0.01', 2, '0.01'],
+      // already on a cent: up changes nothing
+      ['percent', '1', null, 'up', null, '100.00', 2, '1'],
+      ['percent', '1.5', null, 'up', null, '100.00', 2, '1.5'],
+      // 0.5 % of 1.01 is 0.00505: 0.01 either way; of 1.99 is 0.00995: 0.01 either way; of 2.01 is 0.01005: 0.01 half up, 0.02 up
+      ['percent', '0.5', null, 'half_up', null, '2.01', 2, '0.01'],
+      ['percent', '0.5', null, 'up', null, '2.01', 2, '0.02'],
+      ['fixed_and_percent', '1', '0.10', 'up', null, '0.49', 2, '0.11'],
+      ['lesser_of_fixed_or_percent', '1', '0.50', 'up', null, '10.01', 2, '0.11'],
+      // whole units: 2.5 % of 19 is 0.475 → 0 half up, 1 up
+      ['percent', '2.5', null, 'up', null, '19', 0, '1'],
+      ['percent', '1', null, 'up', null, '0.000000000000000001', 18, '0.000000000000000001'],
+      // a minimum fee: the larger of it and the type's fee
+      ['percent', '1', null, 'half_up', '0.05', '0.49', 2, '0.05'],
+      ['percent', '1', null, 'up', '0.05', '0.49', 2, '0.05'],
+      ['percent', '1', null, 'half_up', '0.05', '100.00', 2, '1'],
+      ['percent', '1', null, 'half_up', '0.05', '5.00', 2, '0.05'],
+      ['percent', '1', null, 'half_up', '0.05', '5.01', 2, '0.05'],
+      ['percent', '1', null, 'half_up', '0.05', '5.50', 2, '0.06'],
+      ['fixed', null, '0.30', 'half_up', '0.50', '100.00', 2, '0.5'],
+      ['lesser_of_fixed_or_percent', '1', '0.50', 'half_up', '0.20', '10.00', 2, '0.2'],
+      ['percent', '1', null, 'half_up', '0', '0.49', 2, '0'],
+      // a minimum with more decimals than the currency (a gate rule's, for any of its products' currencies) is met: rounded up
+      ['percent', '1', null, 'half_up', '0.004', '0.10', 2, '0.01'],
+      ['percent', '1', null, 'up', '0.004', '0.10', 2, '0.01'],
+    ] as const)(
+      '%s (%s %%, fixed %s) rounded %s, at least %s, of %s at scale %s is %s',
+      (type, percent, fixed, rounding, minFee, amount, scale, expected) => {
+        expect(feeOf(value(type, percent, fixed, rounding, minFee), m(amount), scale).toFixed()).toBe(expected);
+      },
+    );
+
+    it('a payment split into parts of one cent pays a cent on each part under 1 % up, nothing under half up', () => {
+      const parts = Array.from({ length: 100 }, () => m('0.01'));
+      const total = (rounding: FeeRounding) =>
+        parts.reduce((sum, part) => sum.plus(feeOf(value('percent', '1', null, rounding), part, 2)), m('0')).toFixed(2);
+      expect(total('half_up')).toBe('0.00');
+      expect(total('up')).toBe('1.00');
+      // Whole, the payment of 1.00 pays 0.01 either way.
+      expect(feeOf(value('percent', '1', null, 'half_up'), m('1.00'), 2).toFixed(2)).toBe('0.01');
+    });
+
+    it('a recipient cannot pay a minimum fee above the amount (409)', () => {
+      const terms: CommissionTerms = {
+        ruleId: 'r',
+        payer: 'recipient',
+        conditions: [condition('c', '0', null, value('percent', '1', null, 'half_up', '0.05'))],
+      };
+      expect(priceOf(terms, m('0.05'), 2).payeeAmount.toFixed()).toBe('0');
+      expect(() => priceOf(terms, m('0.04'), 2)).toThrow(expect.objectContaining({ code: 'exception.commission.exceeds_amount' }));
+    });
+  });
+
   it('chooses the condition whose range holds the amount: begin inclusive, end exclusive, a missing end unbounded', () => {
     const conditions = [condition('a', '0', '100'), condition('b', '100', '1000'), condition('c', '1000', null)];
     const at = (amount: string) => conditionFor(conditions, m(amount))?.id;
@@ -193,11 +272,16 @@ describe('commission fees', () => {
         type: fc.constantFrom(...COMMISSION_TYPES),
         percent: decimal(18, 100n * 10n ** 18n).map((p) => p),
         fixed: decimal(scale, 10n ** 12n),
+        rounding: fc.constantFrom(...FEE_ROUNDINGS),
+        minFee: fc.option(decimal(scale, 10n ** 12n), { nil: null }),
         amount: decimal(scale, 10n ** BigInt(19 + scale)).filter((a) => a.gt(0)),
         payer: fc.constantFrom('sender' as const, 'recipient' as const),
         balance: decimal(scale, 10n ** BigInt(19 + scale)),
       }),
     );
+    // A zero commission carries no minimum fee (refused on input).
+    const valueOf = (s: { type: CommissionType; percent: Money; fixed: Money; rounding: FeeRounding; minFee: Money | null }) =>
+      value(s.type, s.percent.toFixed(), s.fixed.toFixed(), s.rounding, s.type === 'zero' ? null : (s.minFee?.toFixed() ?? null));
     const coin = (serial: string, type: 'client' | 'system', balance: string): LockedCoin => ({
       serial,
       organization_id: `org-${serial}`,
@@ -220,7 +304,7 @@ describe('commission fees', () => {
           const terms: CommissionTerms = {
             ruleId: 'r',
             payer: s.payer,
-            conditions: [condition('c', '0', null, value(s.type, s.percent.toFixed(), s.fixed.toFixed()))],
+            conditions: [condition('c', '0', null, valueOf(s))],
           };
           let quote;
           try {
@@ -267,8 +351,23 @@ describe('commission fees', () => {
     it('a fee grows with the amount under every type (never less for more)', () => {
       fc.assert(
         fc.property(scenario, decimal(2, 10n ** 6n), (s, extra) => {
-          const v = value(s.type, s.percent.toFixed(), s.fixed.toFixed());
+          const v = valueOf(s);
           expect(feeOf(v, s.amount.plus(extra), s.scale).gte(feeOf(v, s.amount, s.scale))).toBe(true);
+        }),
+      );
+    });
+
+    it('rounding up never charges less than half up, nor more than one smallest unit more; a minimum fee is always met', () => {
+      fc.assert(
+        fc.property(scenario, (s) => {
+          const up = feeOf({ ...valueOf(s), rounding: 'up' }, s.amount, s.scale);
+          const halfUp = feeOf({ ...valueOf(s), rounding: 'half_up' }, s.amount, s.scale);
+          expect(up.gte(halfUp)).toBe(true);
+          expect(up.minus(halfUp).lte(new Money(1).dividedBy(new Money(10).pow(s.scale)))).toBe(true);
+          const { minFee } = valueOf(s);
+          if (minFee) expect(feeOf(valueOf(s), s.amount, s.scale).gte(minFee)).toBe(true);
+          // Up, a positive share of any positive amount is never free.
+          if (s.type === 'percent' && s.percent.gt(0)) expect(up.gt(0)).toBe(true);
         }),
       );
     });

@@ -1,4 +1,5 @@
 import { ApiError } from '../common/api-error';
+import type Decimal from 'decimal.js';
 import { Money } from '../common/money';
 import type { Leg } from '../ledger/ledger.types';
 
@@ -38,11 +39,17 @@ export function usesFixed(type: unknown): boolean {
 }
 
 /**
- * A fee is rounded to the currency's decimals half up (0.005 → 0.01 at fraction 100), once, after
- * the percent and fixed parts are combined exactly: the commercial rounding an operator's price
- * list is read with.
+ * How a fee is rounded to the currency's decimals, once, after the percent and fixed parts are combined exactly
+ * (a minimum fee applies to the rounded fee):
+ * - `half_up` (the default): the commercial rounding an operator's price list is read with (0.005 → 0.01,
+ *   0.0049 → 0.00 at fraction 100). Fair on average, but a payer who splits a payment into parts small enough pays
+ *   no fee on any of them (1 % of 0.49 is 0.0049 → 0.00);
+ * - `up`: away from zero, any fraction of the smallest unit is a whole one (0.0049 → 0.01), so no part of a
+ *   priced payment is free — at the cost of up to one smallest unit more on each payment.
  */
-export const FEE_ROUNDING = Money.ROUND_HALF_UP;
+export const FEE_ROUNDINGS = ['half_up', 'up'] as const;
+export type FeeRounding = (typeof FEE_ROUNDINGS)[number];
+const ROUNDING_MODES: Record<FeeRounding, Decimal.Rounding> = { half_up: Money.ROUND_HALF_UP, up: Money.ROUND_UP };
 
 export interface CommissionValue {
   type: CommissionType;
@@ -50,6 +57,9 @@ export interface CommissionValue {
   percent: Money | null;
   /** In the currency's units; null when the type uses none. */
   fixed: Money | null;
+  rounding: FeeRounding;
+  /** The least fee, in the currency's units (never with `zero`); null: none. */
+  minFee: Money | null;
 }
 
 /** A condition of a rule: amounts from `beginAmount` (inclusive) up to `endAmount` (exclusive; null: no upper bound). */
@@ -84,7 +94,10 @@ export function conditionFor(conditions: readonly CommissionCondition[], amount:
   return conditions.find((c) => amount.gte(c.beginAmount) && (c.endAmount === null || amount.lt(c.endAmount)));
 }
 
-/** The fee of one condition's value on an amount, rounded to `scale` decimals (FEE_ROUNDING). Never negative. */
+/**
+ * The fee of one condition's value on an amount: its type's fee rounded to `scale` decimals as the value says
+ * (FEE_ROUNDINGS), and at least `minFee`. Never negative.
+ */
 export function feeOf(value: CommissionValue, amount: Money, scale: number): Money {
   const zero = new Money(0);
   const percent = () => amount.times(value.percent ?? zero).dividedBy(100);
@@ -112,7 +125,9 @@ export function feeOf(value: CommissionValue, amount: Money, scale: number): Mon
     default:
       throw new Error(`Unknown commission type ${String(value.type)}`);
   }
-  fee = fee.toDecimalPlaces(scale, FEE_ROUNDING);
+  fee = fee.toDecimalPlaces(scale, ROUNDING_MODES[value.rounding]);
+  // A minimum is met whatever the rounding: one finer than the currency (a gate rule's, for any currency) rounds up.
+  if (value.minFee) fee = Money.max(fee, value.minFee.toDecimalPlaces(scale, Money.ROUND_UP));
   // Values are validated non-negative and the database checks them: a negative fee is a bug.
   if (fee.isNegative()) throw new Error(`A commission came out negative: ${fee.toFixed()}`);
   return fee;

@@ -77,3 +77,37 @@ export function parseCsv(text: string): CsvRecord[] {
   if (field !== '' || fields.length || wasQuoted) endRecord();
   return records;
 }
+
+/** A column of a CSV file the service writes: its name (the header row) and whether its cells are numbers or text. */
+export interface CsvColumn {
+  name: string;
+  type: 'text' | 'number';
+}
+
+/** A plain decimal, as amounts are written: the only thing a number cell may hold unescaped. */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+/** What makes a spreadsheet read a cell as a formula (OWASP "CSV injection"); tab and carriage return too. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One CSV cell as RFC 4180 writes it. A text cell starting like a formula gets a leading `'` and double quotes, so a
+ * spreadsheet shows it as text and never runs it; a number cell (an amount, `-12.50`) stays a plain number. A "number"
+ * that is no plain decimal is written as text, so a wrong column type can never open the way to a formula.
+ */
+export function csvCell(value: string | null, type: CsvColumn['type'] = 'text'): string {
+  if (value === null || value === '') return '';
+  if (type === 'number' && DECIMAL.test(value)) return value;
+  if (FORMULA_START.test(value)) return `"'${value.replace(/"/g, '""')}"`;
+  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** The header row of `columns`, CRLF-terminated. */
+export function csvHeader(columns: readonly CsvColumn[]): string {
+  return `${columns.map((c) => csvCell(c.name)).join(',')}\r\n`;
+}
+
+/** One CRLF-terminated record, each cell written as its column's type says (`null`: empty). */
+export function csvRecord(columns: readonly CsvColumn[], cells: ReadonlyArray<string | null>): string {
+  if (cells.length !== columns.length) throw new Error(`a CSV record of ${cells.length} cells for ${columns.length} columns`);
+  return `${cells.map((cell, i) => csvCell(cell, columns[i].type)).join(',')}\r\n`;
+}

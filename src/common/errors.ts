@@ -42,6 +42,7 @@ export const ERRORS = {
     message: 'Change the temporary password first (POST /api/v1/authorization/password)',
   },
   'exception.authorization.password_changed_concurrently': { status: 409, message: 'The password was changed meanwhile; log in again' },
+  'exception.password.reused': { status: 400, message: 'The new password is one of your last 5 passwords; choose another' },
   'exception.access.forbidden': { status: 403, message: 'You are not permitted to do this' },
   'exception.access.permission_missing': { status: 403, message: 'Your role lacks a permission this requires' },
   'exception.access.undeclared': { status: 403, message: 'This route declares no access rule' },
@@ -144,6 +145,17 @@ export const ERRORS = {
   'exception.cash_desk.coin_exists': { status: 409, message: 'The cash desk already has a cash coin of this issuer' },
   'exception.cash_desk_operation.not_found': { status: 404, message: 'No such cash desk operation' },
   'exception.cash_desk_operation.decided': { status: 409, message: 'The cash desk operation is already completed or declined' },
+  'exception.cash_desk_operation.consent_required': {
+    status: 403,
+    message:
+      "A cash-out settles only with the customer's consent: the customer confirms it, or its desk completes it after presenting the customer's cash-out code",
+  },
+  'exception.cash_desk_operation.not_cash_out': { status: 409, message: 'Only a cash-out takes a cash-out code' },
+  'exception.cash_desk_operation.authorized': { status: 409, message: 'The cash-out already has its cash-out code' },
+  'exception.cash_out_code.invalid': {
+    status: 403,
+    message: 'The cash-out code is wrong, expired, used or burnt, or was made for another coin or amount',
+  },
 
   // Idempotency
   'exception.idempotency.in_flight': { status: 409, message: 'A request with this Idempotency-Key is still running' },
@@ -157,6 +169,10 @@ export const ERRORS = {
     message: 'The webhook URL is refused: it must be https and must not resolve to a private, loopback or link-local address',
   },
   'exception.webhook.event_forbidden': { status: 403, message: "Only the operator's staff may subscribe to this event" },
+  'exception.webhook.limit_reached': {
+    status: 409,
+    message: 'The organization has as many webhooks as it may (WEBHOOKS_PER_ORGANIZATION); remove one first',
+  },
   // People (issue 16)
   'exception.profile.not_found': { status: 404, message: 'No such profile' },
   'exception.identification.unchanged': { status: 409, message: 'The identification already has this status' },

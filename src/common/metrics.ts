@@ -58,7 +58,7 @@ export const idempotentReplays = new Counter({
 
 export const failedLogins = new Counter({
   name: 'finapi_failed_password_checks_total',
-  help: 'Failed password checks (logins and password changes)',
+  help: 'Failed password checks (logins and password changes), and logins refused On Hold (whose password is not checked)',
   registers: [metricsRegistry],
 });
 

@@ -35,6 +35,8 @@ export interface AppConfig {
   corsOrigins: string[];
   /** How often each instance returns the money of expired vouchers to their creators; 0: never (staff call POST /vouchers/expire-due). */
   voucherExpirySweepSeconds: number;
+  /** How long a customer's cash-out code stays valid for a cash desk to present. */
+  cashOutCodeTtlSeconds: number;
   /** How often each instance asks providers about gate transactions they have not finished (after a crash, a lost callback); 0: never. */
   gateReconcileSeconds: number;
   /** How often each instance marks invoices past their expiresAt as expired (and tells their webhooks); 0: never (paying one still refuses it). */
@@ -48,6 +50,10 @@ export interface AppConfig {
   webhookPollMs: number;
   webhookRetryBaseMs: number;
   webhookTimeoutMs: number;
+  /** At most this many webhooks per organization, and deliveries per organization of one event. */
+  webhooksPerOrganization: number;
+  /** `Server-Timing` on every answer (SERVER_TIMING); off by default: its count of database calls tells apart paths that answer alike. */
+  serverTiming: boolean;
   /** A bearer a Prometheus scraper may present at GET /actuator/prometheus instead of a user's token; unset: none. */
   metricsToken: string | undefined;
   /** The key of the action log's hash chain (AUDIT_CHAIN_KEY); required in production, else unset means the one kept in DATA_DIR (auditChainKey()). */
@@ -198,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     voucherExpirySweepSeconds: int(env, 'VOUCHER_EXPIRY_SWEEP_SECONDS', 60, 0, 24 * 3600),
+    cashOutCodeTtlSeconds: int(env, 'CASH_OUT_CODE_TTL_SECONDS', 600, 30, 3600),
     gateReconcileSeconds: int(env, 'GATE_RECONCILE_SECONDS', 30, 0, 24 * 3600),
     invoiceExpirySweepSeconds: int(env, 'INVOICE_EXPIRY_SWEEP_SECONDS', 60, 0, 24 * 3600),
     bankCatalogImportMaxBytes: int(env, 'BANK_CATALOG_IMPORT_MAX_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024),
@@ -206,6 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 50, 3_600_000),
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 10, 3_600_000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),
+    webhooksPerOrganization: int(env, 'WEBHOOKS_PER_ORGANIZATION', 20, 1, 1000),
+    serverTiming: flag(env, 'SERVER_TIMING'),
     metricsToken: secretToken(env, 'METRICS_TOKEN'),
     auditChainKey: auditChainKeyOf(env, nodeEnv === 'production'),
     requireIdempotentPostings: nodeEnv === 'test',

@@ -4,6 +4,13 @@ import { dictionary } from '@zxcvbn-ts/language-common';
 export const PASSWORD_MIN_BYTES = 8;
 export const PASSWORD_MAX_BYTES = 72;
 
+/**
+ * A new password may not be any of the user's last this many chosen passwords (issue 29), the current one
+ * included; temporary passwords are not counted. Checked at every change of one's own password, so a user
+ * released from On Hold cannot set back the password that was being guessed.
+ */
+export const PASSWORD_HISTORY = 5;
+
 let common: ReadonlySet<string> | undefined;
 
 /**

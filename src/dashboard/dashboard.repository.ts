@@ -46,11 +46,11 @@ export class DashboardRepository {
     );
   }
 
-  /** Failed password checks (logins and password changes) per UTC day. */
+  /** Failed logins and password changes per UTC day; a login refused On Hold (its password unchecked) is one too. */
   failedLogins(from: Date, to: Date): Promise<DayCountRow[]> {
     return this.db.query<DayCountRow>(
       `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*)::int AS count
-         FROM user_actions WHERE action IN ('login_failed', 'password_change_failed') AND created_at >= $1 AND created_at < $2
+         FROM user_actions WHERE action IN ('login_failed', 'login_refused_on_hold', 'password_change_failed') AND created_at >= $1 AND created_at < $2
         GROUP BY 1 ORDER BY 1`,
       [from, to],
     );

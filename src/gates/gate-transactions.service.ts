@@ -14,7 +14,7 @@ import { PendingOperationsService } from '../pending-operations/pending-operatio
 import { SmartCardsService } from '../smart-cards/smart-cards.service';
 import type { CreateGateTransactionDto, GateCallbackDto, GateTransactionDto, GateTransactionViewDto } from './dto/gates.dto';
 import { GateCommissionsService } from './gate-commissions.service';
-import { GateTransactionRow, GatesRepository, ProductField, ProductRow } from './gates.repository';
+import { FINAL_STATUSES, GateTransactionRow, GatesRepository, ProductField, ProductRow } from './gates.repository';
 import { GateProvider, ProviderOutcome, ProviderRequest, SimulatedProvider } from './providers';
 
 export function toTransaction(row: GateTransactionRow): GateTransactionDto {
@@ -70,6 +70,10 @@ function checkFields(fields: ProductField[], given: Record<string, unknown>): Re
  * connection and no lock. Its outcome — at once, by a signed callback, or found by the reconciler after a crash —
  * settles the operation in place (the amount to the issuer's gate-settlement coin, the fee to its collector) or
  * releases the hold; a repeated outcome changes nothing.
+ *
+ * `processed` and `failure` are final: every status change is a conditional update that never leaves them, so a
+ * provider call answering "pending" after a callback finished the transaction, or a reconciler run racing either,
+ * changes nothing — the transaction, its operation and the hold stay as the first final outcome left them.
  */
 @Injectable()
 export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
@@ -155,7 +159,7 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
         createdBy: principal.userId,
       });
       // The provider is assigned now and called once this commits: never inside the transaction.
-      await this.gates.setStatus(id, 'provider_assigned');
+      await this.gates.setStatus(id, 'provider_assigned', {}, ['initiated']);
       this.uow.afterCommit(() => this.uow.asJob('gate-dispatch', () => this.dispatch(id)));
       return toTransaction((await this.gates.transaction(id))!);
     });
@@ -206,7 +210,10 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
   async dispatch(id: string): Promise<void> {
     const row = await this.gates.transaction(id);
     if (!row || (row.status !== 'provider_assigned' && row.status !== 'pending')) return;
-    if (row.status === 'provider_assigned') await this.uow.run(() => this.gates.setStatus(id, 'pending'));
+    // A callback (or another instance) may have moved it since it was read: then it is not this call's to make.
+    if (row.status === 'provider_assigned' && !(await this.uow.run(() => this.gates.setStatus(id, 'pending', {}, ['provider_assigned'])))) {
+      return;
+    }
     let outcome: ProviderOutcome;
     try {
       outcome = await this.provider.pay(await this.requestOf(row));
@@ -221,20 +228,23 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
   /** Asks providers about transactions they have not finished (a crash between the call and its outcome, a lost callback). */
   private async reconcileUnfinished(): Promise<void> {
     for (const id of await this.gates.unfinished(this.config.gateReconcileSeconds, 100)) {
-      const row = await this.gates.transaction(id);
-      if (!row) continue;
-      if (row.status === 'provider_assigned') {
-        await this.dispatch(id);
-        continue;
+      try {
+        const row = await this.gates.transaction(id);
+        if (!row) continue;
+        if (row.status === 'provider_assigned') await this.dispatch(id);
+        else if (row.status === 'pending') await this.finish(id, await this.provider.status(await this.requestOf(row)));
+      } catch (error) {
+        // Logged as a failed run was; but one transaction that cannot be finished now must not hold back the others.
+        this.logger.error(`Gate reconciliation of ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
       }
-      const outcome = await this.provider.status(await this.requestOf(row));
-      if (outcome.status === 'pending')
-        await this.uow.run(() => this.gates.setStatus(id, 'pending', { providerReference: outcome.providerReference }));
-      else await this.finish(id, outcome);
     }
   }
 
-  /** Applies a provider's outcome once: settles or releases the held operation. Answers whether it changed anything. */
+  /**
+   * Applies a provider's outcome once: settles or releases the held operation. Answers whether it finished the
+   * transaction. "Pending" only notes the provider's reference, and never reopens a finished transaction; a final
+   * outcome for a finished transaction changes nothing (the first one stands).
+   */
   private async finish(id: string, outcome: ProviderOutcome): Promise<boolean> {
     if (outcome.status === 'pending') {
       await this.uow.run(() => this.gates.setStatus(id, 'pending', { providerReference: outcome.providerReference }));
@@ -242,7 +252,13 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     }
     return this.uow.run(async () => {
       const row = await this.gates.transaction(id, true);
-      if (!row || row.status === 'processed' || row.status === 'failure') return false;
+      if (!row) return false;
+      if (FINAL_STATUSES.includes(row.status)) {
+        if (row.status !== outcome.status) {
+          this.logger.warn(`Gate transaction ${id} is ${row.status}; the provider's later outcome ${outcome.status} is ignored`);
+        }
+        return false;
+      }
       const processed = outcome.status === 'processed';
       await this.pending.settle(
         row.operation_id!,
@@ -254,11 +270,13 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
       if (processed && row.type === 'card_issue') {
         providerData = { ...providerData, smartCardId: await this.recordCard(row, outcome) };
       }
-      await this.gates.setStatus(id, processed ? 'processed' : 'failure', {
+      const moved = await this.gates.setStatus(id, processed ? 'processed' : 'failure', {
         providerReference: outcome.providerReference,
         providerData,
         failureReason: processed ? null : (outcome.reason ?? 'The provider refused the payment'),
       });
+      // The row is locked and was open: not moving it now is a bug, and rolls the settlement back with it.
+      if (!moved) throw new Error(`Gate transaction ${id} changed under its lock`);
       const finished = toTransaction((await this.gates.transaction(id))!);
       await this.outbox.emit('gate_transaction.finished', [row.organization_id], finished);
       return true;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import type { FeeRounding } from '../commissions/fee';
 import type { KnobChanges, ProviderSettings } from './providers';
 
 export interface ProviderRow {
@@ -59,6 +60,11 @@ export interface GateTransactionRow {
   finished_at: Date | null;
 }
 
+/** The statuses a gate transaction ends in; once in one, it never changes. */
+export const FINAL_STATUSES: readonly GateTransactionRow['status'][] = ['processed', 'failure'];
+/** The statuses of a transaction the provider has not finished. */
+export const OPEN_STATUSES: readonly GateTransactionRow['status'][] = ['initiated', 'provider_assigned', 'pending'];
+
 export interface GateProfileRow {
   id: string;
   contract_id: string;
@@ -76,6 +82,8 @@ export interface GateRuleRow {
   type: string;
   value_percent: string | null;
   value_fixed: string | null;
+  rounding: FeeRounding;
+  min_fee: string | null;
   collector: 'operator' | 'provider';
   begin_date: Date;
   end_date: Date | null;
@@ -91,8 +99,8 @@ const TRANSACTION = `t.id, t.product_id, t.gate_provider_id, t.organization_id, 
   t.commission::text AS commission, c.code AS currency, c.fraction::text AS fraction, t.fields, t.status, t.operation_id, t.provider_reference,
   t.provider_data, t.failure_reason, t.created_by, t.created_at, t.updated_at, t.finished_at`;
 const TRANSACTIONS = 'FROM gate_transactions t JOIN gate_products p ON p.id = t.product_id JOIN currencies c ON c.id = p.currency_id';
-const RULE = `id, profile_id, kind, product_id, type, value_percent::text AS value_percent, value_fixed::text AS value_fixed, collector,
-  begin_date, end_date, active, created_at`;
+const RULE = `id, profile_id, kind, product_id, type, value_percent::text AS value_percent, value_fixed::text AS value_fixed, rounding,
+  min_fee::text AS min_fee, collector, begin_date, end_date, active, created_at`;
 
 /** Gate providers, products, transactions and gate commission profiles. */
 @Injectable()
@@ -226,24 +234,32 @@ export class GatesRepository {
     return row;
   }
 
+  /**
+   * Moves a transaction to `status`, only from one of the statuses `from` (by default any not final), in one
+   * conditional UPDATE: whoever writes — the provider call's answer, a callback, the reconciler, on any instance —
+   * a finished transaction is never taken back. Answers whether it moved (false: its status was not one of `from`).
+   */
   async setStatus(
     id: string,
     status: GateTransactionRow['status'],
     extra: { providerReference?: string; providerData?: Record<string, unknown> | null; failureReason?: string | null } = {},
-  ): Promise<void> {
-    await this.db.query(
+    from: readonly GateTransactionRow['status'][] = OPEN_STATUSES,
+  ): Promise<boolean> {
+    const rows = await this.db.query<{ id: string }>(
       `UPDATE gate_transactions SET status = $2, provider_reference = coalesce($3, provider_reference), provider_data = coalesce($4::jsonb, provider_data),
               failure_reason = coalesce($5, failure_reason), updated_at = now(),
               finished_at = CASE WHEN $2 IN ('processed', 'failure') THEN now() ELSE finished_at END
-        WHERE id = $1`,
+        WHERE id = $1 AND status = ANY($6::text[]) RETURNING id`,
       [
         id,
         status,
         extra.providerReference ?? null,
         extra.providerData ? JSON.stringify(extra.providerData) : null,
         extra.failureReason ?? null,
+        from,
       ],
     );
+    return rows.length > 0;
   }
 
   async transactions(
@@ -324,13 +340,15 @@ export class GatesRepository {
     type: string;
     valuePercent: string | null;
     valueFixed: string | null;
+    rounding: FeeRounding;
+    minFee: string | null;
     collector: string;
     beginDate: string;
     endDate: string | null;
   }): Promise<GateRuleRow> {
     const [row] = await this.db.query<GateRuleRow>(
-      `INSERT INTO gate_commission_rules (profile_id, kind, product_id, type, value_percent, value_fixed, collector, begin_date, end_date)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${RULE}`,
+      `INSERT INTO gate_commission_rules (profile_id, kind, product_id, type, value_percent, value_fixed, rounding, min_fee, collector, begin_date, end_date)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${RULE}`,
       [
         values.profileId,
         values.kind,
@@ -338,6 +356,8 @@ export class GatesRepository {
         values.type,
         values.valuePercent,
         values.valueFixed,
+        values.rounding,
+        values.minFee,
         values.collector,
         values.beginDate,
         values.endDate,
@@ -362,7 +382,7 @@ export class GatesRepository {
   async ruleInForce(organizationId: string, providerId: string, productId: string): Promise<GateRuleRow | undefined> {
     const [row] = await this.db.query<GateRuleRow>(
       `SELECT r.id, r.profile_id, r.kind, r.product_id, r.type, r.value_percent::text AS value_percent, r.value_fixed::text AS value_fixed,
-              r.collector, r.begin_date, r.end_date, r.active, r.created_at
+              r.rounding, r.min_fee::text AS min_fee, r.collector, r.begin_date, r.end_date, r.active, r.created_at
          FROM organizations o
          JOIN gate_commission_profiles p ON p.contract_id = o.contract_id AND p.gate_provider_id = $2 AND p.active
          JOIN gate_commission_rules r ON r.profile_id = p.id AND r.active AND r.begin_date <= now() AND (r.end_date IS NULL OR r.end_date > now())

@@ -12,7 +12,8 @@ export const EVENT_TYPES = {
   'invoice.paid': 'An invoice was paid (data: the invoice)',
   'invoice.expired': 'An invoice expired unpaid (data: the invoice)',
   'gate_transaction.finished': 'A payment gate transaction finished (data: the gate transaction)',
-  'user.on_hold': 'A user was put On Hold after failed password checks (staff only; data: {userId, login})',
+  'user.on_hold':
+    'A user (an administrator too) was put On Hold after failed password checks (staff only; data: {userId, login, failedAttempts})',
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;

@@ -1,5 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { serializeJson } from '../common/json-decimal';
+import { APP_CONFIG, AppConfig } from '../config/config';
 import { DatabaseNotifications } from '../database/notifications';
 import { UnitOfWork } from '../database/unit-of-work';
 import { WriteWatch } from '../database/write-watch';
@@ -13,6 +14,7 @@ const WEBHOOKS_CHANNEL = 'finapi_webhooks';
  * The transactional outbox. `emit` writes the event (and its webhook deliveries) inside the open
  * transaction — none for a rolled-back change, none lost by a crash after the commit — and, once the
  * transaction commits, wakes the dispatchers listening in this instance (others find the rows by polling).
+ * One event reaches at most WEBHOOKS_PER_ORGANIZATION webhooks of each organization, even past the limit in the table.
  *
  * An event no enabled webhook of its organizations listens to is not written at all, so a money movement of
  * organizations without webhooks costs no statement. Which organizations listen to what is read once and kept
@@ -31,6 +33,7 @@ export class OutboxService implements OnModuleInit {
     private readonly uow: UnitOfWork,
     private readonly notifications: DatabaseNotifications,
     private readonly writes: WriteWatch,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
@@ -46,7 +49,9 @@ export class OutboxService implements OnModuleInit {
   async emit(type: EventType, organizationIds: ReadonlyArray<string | null | undefined>, data: unknown): Promise<void> {
     const organizations = [...new Set(organizationIds.filter((o): o is string => !!o))];
     if (!(await this.listened(type, organizations))) return;
-    const { deliveries } = await this.uow.run(() => this.outbox.insert(type, organizations, serializeJson(data)));
+    const { deliveries } = await this.uow.run(() =>
+      this.outbox.insert(type, organizations, serializeJson(data), this.config.webhooksPerOrganization),
+    );
     if (deliveries > 0) this.uow.afterCommit(() => this.listeners.forEach((wake) => wake()));
   }
 

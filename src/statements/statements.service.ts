@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
+import { CsvColumn, csvHeader, csvRecord } from '../common/csv';
 import { formatAmount, Money, scaleOf } from '../common/money';
 import type { StatementQueryDto } from './dto/statement.dto';
 import { StatementCoinRow, StatementEntryRow, StatementsRepository } from './statements.repository';
@@ -10,17 +11,18 @@ export const STATEMENT_PAGE = 1000;
 const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const asInstant = (value: string) => (PLAIN_DATE.test(value) ? `${value}T00:00:00Z` : value);
 
-export const CSV_COLUMNS = [
-  'entryId',
-  'operationId',
-  'operationType',
-  'operationStatus',
-  'createdAt',
-  'description',
-  'amount',
-  'balance',
-  'counterpartySerial',
-  'counterpartyOrganizationId',
+/** The CSV's columns: amounts and balances are numbers, everything else text (escaped against formulas by common/csv.ts). */
+export const CSV_COLUMNS: readonly CsvColumn[] = [
+  { name: 'entryId', type: 'text' },
+  { name: 'operationId', type: 'text' },
+  { name: 'operationType', type: 'text' },
+  { name: 'operationStatus', type: 'text' },
+  { name: 'createdAt', type: 'text' },
+  { name: 'description', type: 'text' },
+  { name: 'amount', type: 'number' },
+  { name: 'balance', type: 'number' },
+  { name: 'counterpartySerial', type: 'text' },
+  { name: 'counterpartyOrganizationId', type: 'text' },
 ];
 
 /** A statement ready to stream: its chunks are produced page by page as the client reads. */
@@ -101,13 +103,6 @@ async function* json(
   yield `${chunk}],"closingBalance":${formatAmount(balance, scale)}}`;
 }
 
-/** A CSV field: quoted when needed, and a leading = + - @ neutralised so a spreadsheet never runs it as a formula. */
-function field(value: string | null): string {
-  if (value === null) return '';
-  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 async function* csv(
   coin: StatementCoinRow,
   opening: Money,
@@ -116,8 +111,8 @@ async function* csv(
   rows: AsyncIterable<StatementEntryRow>,
 ): AsyncGenerator<string> {
   const scale = scaleOf(coin.fraction);
-  const line = (cells: Array<string | null>) => `${cells.map(field).join(',')}\r\n`;
-  yield line(CSV_COLUMNS);
+  const line = (cells: Array<string | null>) => csvRecord(CSV_COLUMNS, cells);
+  yield csvHeader(CSV_COLUMNS);
   yield line([
     '',
     '',

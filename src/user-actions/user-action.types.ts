@@ -18,6 +18,8 @@ export type UserActionKind =
   | 'cash_desk_operation_confirmed'
   | 'cash_desk_operation_completed'
   | 'cash_desk_operation_declined'
+  | 'cash_desk_operation_authorized'
+  | 'cash_out_code_refused'
   | 'profile_changed'
   | 'identification_changed'
   | 'identification_reset_requested'

@@ -172,6 +172,25 @@ export class UsersRepository {
     );
   }
 
+  /** The bcrypt hashes of the user's last `count` chosen passwords, newest first. */
+  async recentPasswordHashes(userId: string, count: number): Promise<string[]> {
+    const rows = await this.db.query<{ password_hash: string }>(
+      `SELECT password_hash FROM password_history WHERE user_id = $1 ORDER BY id DESC LIMIT $2`,
+      [userId, count],
+    );
+    return rows.map((r) => r.password_hash);
+  }
+
+  /** Adds a chosen password to the user's history, keeping only the newest `keep`. */
+  async rememberPassword(userId: string, passwordHash: string, keep: number): Promise<void> {
+    await this.db.query(`INSERT INTO password_history (user_id, password_hash) VALUES ($1, $2)`, [userId, passwordHash]);
+    await this.db.query(
+      `DELETE FROM password_history WHERE user_id = $1
+          AND id < (SELECT min(id) FROM (SELECT id FROM password_history WHERE user_id = $1 ORDER BY id DESC LIMIT $2) newest)`,
+      [userId, keep],
+    );
+  }
+
   /** Inserts a user unless the login is taken; returns undefined when it is. */
   async insertUser(user: NewUser): Promise<string | undefined> {
     const [row] = await this.db.query<{ id: string }>(

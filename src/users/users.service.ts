@@ -4,6 +4,7 @@ import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
 import { Page, pageOf, PageRequestDto } from '../common/paging.dto';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { PASSWORD_HISTORY } from '../config/password-policy';
 import { UnitOfWork } from '../database/unit-of-work';
 import { OrganizationType, SUPPORT_ORGANIZATION_ID } from '../organizations/organization.types';
 import { OrganizationsService } from '../organizations/organizations.service';
@@ -91,6 +92,7 @@ export class UsersService implements OnApplicationBootstrap {
         phoneNumber: null,
       });
       if (!id) return false;
+      await this.users.rememberPassword(id, passwordHash, PASSWORD_HISTORY);
       await this.users.insertMembership(id, SUPPORT_ORGANIZATION_ID, 'administrator');
       await this.userActions.record({
         userId: id,
@@ -138,6 +140,7 @@ export class UsersService implements OnApplicationBootstrap {
         phoneNumber: dto.phoneNumber ?? null,
       });
       if (!userId) throw new ApiError('exception.user.login_taken', 'A user with this login already exists');
+      if (!temporaryUntil) await this.users.rememberPassword(userId, passwordHash, PASSWORD_HISTORY);
       if (!organizationId) {
         organizationId =
           dto.role === 'individual' || dto.role === 'merchant'
@@ -226,9 +229,20 @@ export class UsersService implements OnApplicationBootstrap {
     return this.users.markTemporaryPasswordUsed(userId);
   }
 
-  /** Sets a password (a temporary one when `temporaryUntil` is given) and makes the user active. */
-  setPassword(userId: string, passwordHash: string, temporaryUntil: Date | null): Promise<void> {
-    return this.users.setPassword(userId, passwordHash, temporaryUntil);
+  /**
+   * Sets a password (a temporary one when `temporaryUntil` is given) and makes the user active; a chosen
+   * password joins the user's password history. Inside a unit of work.
+   */
+  async setPassword(userId: string, passwordHash: string, temporaryUntil: Date | null): Promise<void> {
+    await this.users.setPassword(userId, passwordHash, temporaryUntil);
+    if (!temporaryUntil) await this.users.rememberPassword(userId, passwordHash, PASSWORD_HISTORY);
+  }
+
+  /** Whether `password` is one of the user's last PASSWORD_HISTORY chosen passwords. */
+  async isRecentPassword(userId: string, password: string): Promise<boolean> {
+    const hashes = await this.users.recentPasswordHashes(userId, PASSWORD_HISTORY);
+    const matches = await Promise.all(hashes.map((h) => this.hasher.verify(password, h)));
+    return matches.includes(true);
   }
 
   private toRecord(user: UserRow, memberships: MembershipRow[]): UserRecordDto {

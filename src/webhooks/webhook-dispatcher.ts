@@ -1,8 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { webhookDeliveries } from '../common/metrics';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { OutboxService } from '../outbox/outbox.service';
-import { addressProblem } from './webhook-address';
+import { AddressRefused, addressProblem, guardedLookup } from './webhook-address';
 import { backoffMs, MAX_ATTEMPTS, sign } from './webhook-signature';
 import { ClaimedDelivery, WebhooksRepository } from './webhooks.repository';
 
@@ -72,17 +75,16 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     )},"data":${d.data}}`;
     let statusCode: number | null = null;
     let error: string | null = null;
-    // The address is checked again at each attempt: DNS may have changed since the registration.
+    // The address is checked again at each attempt: DNS may have changed since the registration. And the connection
+    // resolves the host through guardedLookup, so it reaches only addresses judged as it connects (DNS rebinding).
     const problem = await addressProblem(d.url, { http: this.config.webhookAllowHttp, private: this.config.webhookAllowPrivate });
     if (problem) error = `refused: ${problem.detail}`;
     else {
       const timestamp = Math.floor(Date.now() / 1000);
       try {
-        const response = await fetch(d.url, {
-          method: 'POST',
-          redirect: 'manual',
-          signal: AbortSignal.timeout(this.config.webhookTimeoutMs),
-          headers: {
+        statusCode = await post(
+          d.url,
+          {
             'content-type': 'application/json',
             'user-agent': 'finapi-webhooks/1',
             'webhook-id': d.event_id,
@@ -90,12 +92,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
             'webhook-signature': sign(d.secret, d.event_id, timestamp, body),
           },
           body,
-        });
-        statusCode = response.status;
-        await response.body?.cancel().catch(() => undefined);
+          this.config.webhookTimeoutMs,
+          this.config.webhookAllowPrivate ? undefined : guardedLookup,
+        );
         if (statusCode < 200 || statusCode >= 300) error = `HTTP ${statusCode}`;
       } catch (e) {
-        error = e instanceof Error ? (e.name === 'TimeoutError' ? 'timeout' : e.message) : String(e);
+        if (e instanceof AddressRefused) error = `refused: ${e.message}`;
+        else error = e instanceof Error ? (e.name === 'AbortError' ? 'timeout' : e.message) : String(e);
       }
     }
     const delivered = error === null;
@@ -103,4 +106,30 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     webhookDeliveries.inc({ outcome: delivered ? 'delivered' : retryInMs === null ? 'failed' : 'retry' });
     await this.webhooks.finish(d.id, d.attempts, { delivered, statusCode, error: error?.slice(0, 500) ?? null, retryInMs });
   }
+}
+
+/**
+ * POSTs `body` and answers the status code (redirects are not followed; the answer's body is not read). `lookup`
+ * resolves the host of the connection; `timeoutMs` bounds the whole exchange (an AbortError past it).
+ */
+function post(url: string, headers: OutgoingHttpHeaders, body: string, timeoutMs: number, lookup?: LookupFunction): Promise<number> {
+  const target = new URL(url);
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const request = send(
+      target,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+        lookup,
+        signal: AbortSignal.timeout(timeoutMs),
+      },
+      (response) => {
+        resolve(response.statusCode ?? 0);
+        response.destroy();
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
 }

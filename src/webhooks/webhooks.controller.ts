@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import {
+  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -36,6 +37,10 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Register a webhook endpoint', operationId: 'createWebhook' })
   @ApiCreatedResponse({ type: WebhookSecretResponseDto })
   @ApiUnprocessableEntityResponse({ description: 'exception.webhook.url_refused: not https, or a private address', type: ErrorResponseDto })
+  @ApiConflictResponse({
+    description: 'exception.webhook.limit_reached: the organization already has WEBHOOKS_PER_ORGANIZATION webhooks',
+    type: ErrorResponseDto,
+  })
   async create(@Body() dto: CreateWebhookDto, @CurrentPrincipal() principal: Principal): Promise<WebhookSecretResponseDto> {
     return {
       status: 'ok',

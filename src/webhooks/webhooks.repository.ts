@@ -49,6 +49,15 @@ const DELIVERY = `d.id, d.webhook_id, d.event_id, o.type AS event_type, d.status
 export class WebhooksRepository {
   constructor(private readonly db: Database) {}
 
+  /** Takes the organization's webhook lock until the transaction ends (creations queue on it) and counts its webhooks. */
+  async lockAndCount(organizationId: string): Promise<number> {
+    await this.db.query(`SELECT pg_advisory_xact_lock(hashtext('webhooks:' || $1))`, [organizationId]);
+    const [{ n }] = await this.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE organization_id = $1', [
+      organizationId,
+    ]);
+    return n;
+  }
+
   async insert(
     organizationId: string,
     v: { url: string; events: string[]; description: string | null; secret: string; createdBy: string },

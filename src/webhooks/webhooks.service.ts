@@ -32,12 +32,22 @@ export class WebhooksService {
     await this.checkUrl(dto.url);
     this.checkEvents(principal, dto.events);
     const secret = newSecret();
-    const row = await this.webhooks.insert(principal.organizationId, {
-      url: dto.url,
-      events: dto.events,
-      description: dto.description ?? null,
-      secret,
-      createdBy: principal.userId,
+    // Counted under the organization's lock, so creations at once never take it past the limit.
+    const row = await this.uow.run(async () => {
+      const count = await this.webhooks.lockAndCount(principal.organizationId);
+      if (count >= this.config.webhooksPerOrganization) {
+        throw new ApiError(
+          'exception.webhook.limit_reached',
+          `The organization has ${count} webhooks, the most it may have (${this.config.webhooksPerOrganization}); remove one first`,
+        );
+      }
+      return this.webhooks.insert(principal.organizationId, {
+        url: dto.url,
+        events: dto.events,
+        description: dto.description ?? null,
+        secret,
+        createdBy: principal.userId,
+      });
     });
     return { ...toDto(row), secret };
   }

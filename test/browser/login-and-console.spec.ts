@@ -81,15 +81,21 @@ describe('browser: login page and administrator console', () => {
     await page.close();
   });
 
-  it('three wrong attempts, then the right password, show the On Hold message', async () => {
+  it('three wrong attempts, then the right password or a wrong one, show the same On Hold message', async () => {
     const { page } = await openPage('/login');
     for (let attempt = 1; attempt <= 3; attempt++) {
       await logIn(page, bob.login, `wrong-password-${attempt}`);
       await shows(page.getByRole('status'), 'Wrong login or password');
     }
+    const onHold =
+      'Your account is On Hold after too many failed login attempts, and no password is accepted until it is released. ' +
+      'Contact an administrator to release it.';
     await logIn(page, bob.login, bob.password);
-    const text = await shows(page.getByRole('status'), 'On Hold');
-    expect(text).toBe('Your account is On Hold after too many failed login attempts. Contact an administrator to release it.');
+    expect(await shows(page.getByRole('status'), 'On Hold')).toBe(onHold);
+    // While On Hold the page cannot tell a right password from a wrong one (issue 29): the service does not say.
+    // (Submitting clears the message, so this is the second answer's.)
+    await logIn(page, bob.login, 'wrong-password-4');
+    expect(await shows(page.getByRole('status'), 'On Hold')).toBe(onHold);
     expect(await page.getByLabel('Login', { exact: true }).isVisible()).toBe(true);
     expect(await sessionStorageOf(page)).toEqual({});
     await screenshot(page, 'login-on-hold');
@@ -155,6 +161,15 @@ describe('browser: login page and administrator console', () => {
     await shows(page.getByRole('heading', { level: 1 }), 'Choose a new password');
     await shows(page.getByRole('status'), 'Choose a new password to continue');
     expect(await page.getByLabel('Temporary password', { exact: true }).inputValue()).toBe(temporaryPassword);
+
+    // The password Bob had before the hold may not come back (issue 29): one of his last 5.
+    await page.getByLabel('New password', { exact: true }).fill(bob.password);
+    await page.getByLabel('Repeat the new password', { exact: true }).fill(bob.password);
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/v1/authorization/password')),
+      page.getByRole('button', { name: 'Change password' }).click(),
+    ]);
+    await shows(page.getByRole('status'), 'You have used this password recently. Choose one that is not one of your last 5 passwords.');
 
     // A mismatch is caught on the page.
     await page.getByLabel('New password', { exact: true }).fill(bobNewPassword);

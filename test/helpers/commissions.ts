@@ -13,6 +13,8 @@ export interface CommissionValueBody {
   type: string;
   valuePercent?: string | number | null;
   valueFixed?: string | number | null;
+  rounding?: 'half_up' | 'up';
+  minFee?: string | number | null;
 }
 
 export interface ConditionBody {

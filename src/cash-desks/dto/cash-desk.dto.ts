@@ -15,7 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { CoinDto } from '../../coins/dto/coin.dto';
-import type { JsonDecimal } from '../../common/json-decimal';
+import type { JsonDecimal, OneTimeSecret } from '../../common/json-decimal';
 import { ApiAmount, IsAmount } from '../../common/money-validators';
 import { OperationTextDto } from '../../common/operation-text.dto';
 import { PageDto, PageRequestDto } from '../../common/paging.dto';
@@ -28,6 +28,8 @@ export const FULL_NAME_MAX = 255;
 export const DOCUMENT_TYPES = ['passport', 'id_card', 'driving_license', 'residence_permit', 'other'] as const;
 export const CASH_DESK_OPERATION_TYPES = ['cash_in', 'cash_out'] as const;
 export const CASH_DESK_OPERATION_STATUSES = ['pending', 'processed', 'declined'] as const;
+/** A cash-out code: 8 decimal digits, short enough to read out at the desk. */
+export const CASH_OUT_CODE = /^[0-9]{8}$/;
 
 export class CreateCashDeskDto {
   /** The desk's name, 1 to 200 characters. */
@@ -145,6 +147,9 @@ export class CashDeskOperationRecordDto {
   /** How it was decided: `confirmed` by the customer, `completed` by the desk, or `declined`; null while pending. */
   @ApiProperty({ type: String, enum: ['confirmed', 'completed', 'declined'], nullable: true })
   decision: string | null;
+  /** The customer's cash-out code the desk presented for a `cash_out` (`POST …/{id}/authorize`): then, and only then, the desk may complete it. */
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  cashOutCodeId: string | null;
   @ApiProperty({ format: 'uuid' })
   cashDeskId: string;
   @ApiProperty({ example: '1000000001' })
@@ -226,4 +231,51 @@ export class CashDeskOperationViewDto extends PageRequestDto {
 
 export class CashDeskOperationPageDto extends PageDto {
   records: CashDeskOperationRecordDto[];
+}
+
+/** A customer's one-time consent to a cash-out: for one of their coins and the exact amount the desk will pay out. */
+export class CreateCashOutCodeDto {
+  /** The customer's own coin the cash-out will debit. */
+  @Serial()
+  coinSerial: string;
+
+  /** The exact amount the desk will hand over (the fee, if any, comes on top); positive, with no more decimals than the currency allows. */
+  @ApiProperty({ example: '50.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsAmount()
+  amount: string | number;
+}
+
+export class CashOutCodeDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  /**
+   * The code to read out to the cashier, shown only in this answer (the service keeps its hash). Single use, bound
+   * to `coinSerial` and `amount`, valid until `expiresAt`.
+   */
+  @ApiProperty({ type: String, example: '04918273', pattern: CASH_OUT_CODE.source })
+  code: OneTimeSecret;
+  @ApiProperty({ example: '1000000001' })
+  coinSerial: string;
+  @ApiAmount(50)
+  amount: JsonDecimal;
+  @ApiProperty({ example: 'EUR' })
+  currency: string;
+  @ApiProperty({ format: 'date-time' })
+  expiresAt: string;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class CashOutCodeResultDto {
+  status: 'ok';
+  message: string;
+  cashOutCode: CashOutCodeDto;
+}
+
+/** The code the customer read out, presented by the desk for its pending `cash_out`. */
+export class AuthorizeCashOutDto {
+  @ApiProperty({ example: '04918273', pattern: CASH_OUT_CODE.source })
+  @IsString()
+  @Matches(CASH_OUT_CODE, { message: 'must be the 8 digits of a cash-out code' })
+  cashOutCode: string;
 }

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsIn, registerDecorator, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, registerDecorator, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
 import type { JsonDecimal } from '../../common/json-decimal';
 import { Money } from '../../common/money';
-import { COMMISSION_TYPES, CommissionType, usesFixed, usesPercent } from '../fee';
+import { COMMISSION_TYPES, CommissionType, FEE_ROUNDINGS, FeeRounding, usesFixed, usesPercent } from '../fee';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
@@ -36,6 +36,23 @@ export function IsCommissionNumber(max?: number, options?: ValidationOptions): P
     });
 }
 
+/** Why a minimum fee is refused: as any commission number, and never on a `zero` commission (which has no fee). */
+function minFeeProblem(value: unknown, dto: object): string | undefined {
+  if ((dto as CommissionValueDto).type === 'zero') return 'must be absent for a zero commission, which has no fee (use fixed)';
+  return commissionNumberProblem(value);
+}
+
+function IsMinFee(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isMinFee',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: (args: ValidationArguments) => minFeeProblem(args.value, args.object) ?? '' },
+      validator: { validate: (value: unknown, args: ValidationArguments) => minFeeProblem(value, args.object) === undefined },
+    });
+}
+
 /**
  * A commission value, as every kind of commission (internal, provider, product) takes it. The
  * values its type uses are required; none may be negative, whatever the type.
@@ -64,6 +81,24 @@ export class CommissionValueDto {
   @IsDefined({ message: 'is required by this commission type' })
   @IsCommissionNumber()
   valueFixed?: string | number | null;
+
+  /**
+   * How the fee is rounded to the currency's decimals: `half_up` (the default: 0.0049 → 0.00, 0.005 → 0.01) or
+   * `up` (away from zero: 0.0049 → 0.01), which a payer cannot escape by splitting a payment into small ones.
+   */
+  @ApiPropertyOptional({ enum: FEE_ROUNDINGS, default: 'half_up' })
+  @IsOptional()
+  @IsIn(FEE_ROUNDINGS)
+  rounding?: FeeRounding;
+
+  /**
+   * The least fee, in the currency's units (no more decimals than it allows): the fee is the larger of the type's
+   * fee and this. Absent or null: none. Never negative; refused with type `zero`.
+   */
+  @ApiPropertyOptional({ oneOf: [{ type: 'string' }, { type: 'number' }], example: '0.05', nullable: true })
+  @ValidateIf((o: CommissionValueDto) => o.minFee !== undefined && o.minFee !== null)
+  @IsMinFee()
+  minFee?: string | number | null;
 }
 
 /** A commission value as answered; values the type does not use are null. */
@@ -74,4 +109,8 @@ export class CommissionValueAnswerDto {
   valuePercent: JsonDecimal | null;
   @ApiProperty({ type: 'number', nullable: true, example: 0.5, description: "A fixed amount with the currency's decimals" })
   valueFixed: JsonDecimal | null;
+  @ApiProperty({ enum: FEE_ROUNDINGS, description: "How the fee is rounded to the currency's decimals" })
+  rounding: string;
+  @ApiProperty({ type: 'number', nullable: true, example: 0.05, description: 'The least fee; null: none' })
+  minFee: JsonDecimal | null;
 }
