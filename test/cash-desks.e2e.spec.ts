@@ -607,14 +607,20 @@ describe('issue 29: a cash-out settles only with its customer’s consent', () =
     const coin = await world.coin(dave, '50.00');
     const id = await cashOut(cashierA.token, coin.serial, '30.00');
     expect(await amounts(coin.serial)).toEqual(['50.00', '30.00']);
-    const refuse = (token: string, body: unknown = { reason: 'I asked for nothing' }) =>
-      world.server.request('POST', `/api/v1/cash-desk-operations/${id}/refuse`, { token, body });
+    const refuse = (token: string, body: unknown = { reason: 'I asked for nothing' }, headers: Record<string, string> = {}) =>
+      world.server.request('POST', `/api/v1/cash-desk-operations/${id}/refuse`, { token, body, headers });
     // Only the coin's owner refuses: another customer finds nothing, a cashier lacks the permission.
     expectError(await refuse((await world.user()).token), 404, 'exception.cash_desk_operation.not_found');
     expectError(await refuse(cashierA.token), 403, 'exception.access.permission_missing');
     expectError(await refuse(dave.token, {}), 400, 'exception.validation', 'reason');
-    const refused = await refuse(dave.token);
+    const key = { 'Idempotency-Key': `refuse-${id}` };
+    const refused = await refuse(dave.token, undefined, key);
     expectStatus(refused, 200);
+    // A retry takes effect once; the same key with another reason is a 422.
+    const replayed = await refuse(dave.token, undefined, key);
+    expectStatus(replayed, 200);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expectError(await refuse(dave.token, { reason: 'Another reason' }, key), 422, 'exception.idempotency.key_reused');
     expect(refused.body.cashDeskOperation).toMatchObject({
       status: 'declined',
       decision: 'declined',
