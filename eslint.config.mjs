@@ -16,7 +16,7 @@ export default tseslint.config(
   {
     // Repositories own their tables: only they (and the database layer) run SQL.
     files: ['src/**/*.ts'],
-    ignores: ['src/**/*.repository.ts', 'src/database/**', 'src/**/*.spec.ts'],
+    ignores: ['src/**/*.repository.ts', 'src/platform/database/**', 'src/**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -28,7 +28,7 @@ export default tseslint.config(
               message: 'Run SQL in a <feature>.repository.ts through Database; open transactions with UnitOfWork.',
             },
             { name: 'pg', message: 'Run SQL in a <feature>.repository.ts through Database.' },
-            { name: '@nestjs/typeorm', message: 'Only src/database/ configures TypeORM.' },
+            { name: '@nestjs/typeorm', message: 'Only src/platform/database/ configures TypeORM.' },
           ],
           patterns: [
             {

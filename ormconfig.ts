@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from './src/database/data-source-options';
+import { dataSourceOptions } from './src/platform/database/data-source-options';
 
 /**
- * For the TypeORM CLI (`npm run migration:*`). `src/database/cli.ts` sets DATABASE_URL, starting
+ * For the TypeORM CLI (`npm run migration:*`). `src/platform/database/cli.ts` sets DATABASE_URL, starting
  * the embedded server first when none is configured.
  */
 if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL is not set; run the migration scripts through npm run migration:*');

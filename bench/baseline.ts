@@ -14,7 +14,7 @@
  * Started by bench/run.ts as a child process with DATABASE_URL, PORT, HOST, DB_POOL_SIZE and
  * BASELINE_PROFILE_SQL.
  */
-import { GRANTS } from '../src/access/permissions';
+import { GRANTS } from '../src/platform/access/permissions';
 import { compare } from 'bcrypt';
 import Fastify from 'fastify';
 import { PRINCIPAL_SQL, TOKEN_MISSING, createPool, runBaseline, serve, tokenHash } from './baseline-common';
@@ -72,7 +72,7 @@ const LOGIN_SQL = 'SELECT * FROM users WHERE login = $1';
 async function main(): Promise<void> {
   const pool = createPool('finapi-baseline');
 
-  // The grants are the service's, in code (src/access/permissions.ts), as the service answers them.
+  // The grants are the service's, in code (src/platform/access/permissions.ts), as the service answers them.
   const permissions = new Map<string, string[]>(Object.entries(GRANTS).map(([role, granted]) => [role, [...granted].sort()]));
 
   const mode = process.env.BASELINE_PROFILE_SQL ?? 'joined';

@@ -15,7 +15,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { EmbeddedServer, freePort, startEmbeddedPostgres } from '../src/database/embedded-postgres';
+import { EmbeddedServer, freePort, startEmbeddedPostgres } from '../src/platform/database/embedded-postgres';
 
 const SERVICE_MAIN = join(__dirname, '..', 'src', 'main.js');
 /** The repository root (or the build's parent): the service finds its browser pages from there. */

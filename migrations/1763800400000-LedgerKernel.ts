@@ -31,13 +31,13 @@ export class LedgerKernel1763800400000 implements MigrationInterface {
     await q.query(`CREATE INDEX holds_operation_idx ON holds (operation_id) WHERE status = 'open'`);
     await q.query(`CREATE INDEX holds_organization_idx ON holds (organization_id, created_at DESC, operation_id DESC)`);
 
-    // The operation-type catalogue (src/ledger/operation-types.ts) as CHECKs; the service adds new values at start.
+    // The operation-type catalogue (src/platform/ledger/operation-types.ts) as CHECKs; the service adds new values at start.
     await q.query(`ALTER TABLE operations ADD CONSTRAINT operations_type_check
                      CHECK (type IN ('transfer', 'bank_top_up', 'coin_closure', 'reversal'))`);
     await q.query(`ALTER TABLE operations ADD CONSTRAINT operations_status_check
                      CHECK (status IN ('completed', 'pending', 'declined', 'reversed'))`);
 
-    // Grants live in code (src/access/permissions.ts); memberships still refer to roles.
+    // Grants live in code (src/platform/access/permissions.ts); memberships still refer to roles.
     await q.query(`DROP TABLE role_permissions, permissions`);
   }
 

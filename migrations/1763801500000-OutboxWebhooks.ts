@@ -4,7 +4,7 @@ export class OutboxWebhooks1763801500000 implements MigrationInterface {
   name = 'OutboxWebhooks1763801500000';
 
   async up(q: QueryRunner): Promise<void> {
-    // Events, written in the same transaction as the change they report (src/outbox). `organization_ids`:
+    // Events, written in the same transaction as the change they report (src/platform/outbox). `organization_ids`:
     // whose objects the event is about; only their webhooks receive it.
     await q.query(`
       CREATE TABLE outbox (

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Each node caches the principal a token resolves to for a few seconds (src/auth/principal-cache.ts). A change to
+ * Each node caches the principal a token resolves to for a few seconds (src/platform/auth/principal-cache.ts). A change to
  * anything that principal is made of — the token (revoked), its user, membership or organization — is announced on
  * the `finapi_principals` channel when it commits, so every node drops what it cached about that row at once.
  */

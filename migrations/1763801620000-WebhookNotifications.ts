@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Each instance keeps which organizations' webhooks listen to which events (src/outbox/outbox.service.ts), so an
+ * Each instance keeps which organizations' webhooks listen to which events (src/platform/outbox/outbox.service.ts), so an
  * event nobody listens to costs no write. Any change to `webhooks` is announced on `finapi_webhooks` when it
  * commits, and every instance reloads that list.
  */

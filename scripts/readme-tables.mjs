@@ -1,5 +1,5 @@
-// Rewrites the README's tables that are made from code: the error table (src/common/errors.ts) and
-// the role table (src/access/permissions.ts). Run `npm run docs` after changing either; unit tests
+// Rewrites the README's tables that are made from code: the error table (src/platform/common/errors.ts) and
+// the role table (src/platform/access/permissions.ts). Run `npm run docs` after changing either; unit tests
 // fail while the README and the code disagree.
 import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -7,8 +7,8 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
-const { ERRORS } = require(join(root, 'dist/src/common/errors.js'));
-const { PERMISSIONS, GRANTS, ROLES } = require(join(root, 'dist/src/access/permissions.js'));
+const { ERRORS } = require(join(root, 'dist/src/platform/common/errors.js'));
+const { PERMISSIONS, GRANTS, ROLES } = require(join(root, 'dist/src/platform/access/permissions.js'));
 
 const cell = (text) => String(text).replace(/\|/g, '\\|');
 const errors = ['| code | status | message |', '|---|---|---|', ...Object.entries(ERRORS).map(([c, e]) => `| \`${c}\` | ${e.status} | ${cell(e.message)} |`)];

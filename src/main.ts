@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { createApp } from './app.factory';
-import { ConfigError, loadConfig } from './config/config';
-import { EmbeddedPostgresError, startEmbeddedPostgres } from './database/embedded-postgres';
+import { ConfigError, loadConfig } from './platform/config/config';
+import { EmbeddedPostgresError, startEmbeddedPostgres } from './platform/database/embedded-postgres';
 
 /**
  * The signals that end the service. embedded-postgres handles them too, from the moment it is loaded (through

@@ -36,7 +36,7 @@ describe('the kernel rules, enforced by the build (issue 29)', () => {
   const fixture = join(ROOT, 'test', 'fixtures', 'kernel-rules', 'money-writer.repository.ts');
 
   it('refuses, in any module of src/, SQL that writes balances, held amounts, ledger entries, holds or operations', () => {
-    const messages = lintAs(fixture, 'src/payouts/payouts.repository.ts').filter((m) => m.ruleId === 'finapi/money-tables');
+    const messages = lintAs(fixture, 'src/money-in-out/payouts/payouts.repository.ts').filter((m) => m.ruleId === 'finapi/money-tables');
     // Each refused statement starts on the line after its marker, or one line further when the call wraps.
     const reported = messages.map((m) => m.line);
     const expected = refusedLines(fixture);
@@ -47,7 +47,7 @@ describe('the kernel rules, enforced by the build (issue 29)', () => {
   }, 30_000);
 
   it('lets the ledger kernel itself write them', () => {
-    const messages = lintAs(fixture, 'src/ledger/ledger.repository.ts').filter((m) => m.ruleId === 'finapi/money-tables');
+    const messages = lintAs(fixture, 'src/platform/ledger/ledger.repository.ts').filter((m) => m.ruleId === 'finapi/money-tables');
     expect(messages).toEqual([]);
   }, 30_000);
 });

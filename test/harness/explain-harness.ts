@@ -2,13 +2,13 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Client } from 'pg';
 import { AppModule } from '../../src/app.module';
-import { Money } from '../../src/common/money';
-import { loadConfig } from '../../src/config/config';
-import { CurrenciesService } from '../../src/currencies/currencies.service';
-import { Database } from '../../src/database/database';
-import { UnitOfWork } from '../../src/database/unit-of-work';
-import { LedgerService } from '../../src/ledger/ledger.service';
-import { OperationSearch, OperationsRepository } from '../../src/ledger/operations.repository';
+import { Money } from '../../src/platform/common/money';
+import { loadConfig } from '../../src/platform/config/config';
+import { CurrenciesService } from '../../src/money-movement/currencies/currencies.service';
+import { Database } from '../../src/platform/database/database';
+import { UnitOfWork } from '../../src/platform/database/unit-of-work';
+import { LedgerService } from '../../src/platform/ledger/ledger.service';
+import { OperationSearch, OperationsRepository } from '../../src/platform/ledger/operations.repository';
 
 /**
  * Which endpoint query each index on the write path (operations, ledger_entries, holds) serves. On a database

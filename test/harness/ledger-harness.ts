@@ -2,14 +2,14 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Client } from 'pg';
 import { AppModule } from '../../src/app.module';
-import { ApiError } from '../../src/common/api-error';
-import { Money } from '../../src/common/money';
-import { loadConfig } from '../../src/config/config';
-import { CurrenciesService } from '../../src/currencies/currencies.service';
-import { UnitOfWork } from '../../src/database/unit-of-work';
-import { LedgerService } from '../../src/ledger/ledger.service';
-import { OperationsService } from '../../src/ledger/operations.service';
-import type { Principal } from '../../src/access/principal';
+import { ApiError } from '../../src/platform/common/api-error';
+import { Money } from '../../src/platform/common/money';
+import { loadConfig } from '../../src/platform/config/config';
+import { CurrenciesService } from '../../src/money-movement/currencies/currencies.service';
+import { UnitOfWork } from '../../src/platform/database/unit-of-work';
+import { LedgerService } from '../../src/platform/ledger/ledger.service';
+import { OperationsService } from '../../src/platform/ledger/operations.service';
+import type { Principal } from '../../src/platform/access/principal';
 
 /**
  * Drives the ledger kernel directly against a real PostgreSQL (DATABASE_URL), for what no route

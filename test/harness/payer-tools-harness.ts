@@ -1,17 +1,17 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Client } from 'pg';
-import type { Principal } from '../../src/access/principal';
+import type { Principal } from '../../src/platform/access/principal';
 import { AppModule } from '../../src/app.module';
-import { ApiError } from '../../src/common/api-error';
-import { Money } from '../../src/common/money';
-import { loadConfig } from '../../src/config/config';
-import { CurrenciesService } from '../../src/currencies/currencies.service';
-import { UnitOfWork } from '../../src/database/unit-of-work';
-import { LedgerService } from '../../src/ledger/ledger.service';
-import { PaymentToolsService } from '../../src/payment-tools/payment-tools.service';
-import { SmartCardsService } from '../../src/smart-cards/smart-cards.service';
-import { VouchersService } from '../../src/vouchers/vouchers.service';
+import { ApiError } from '../../src/platform/common/api-error';
+import { Money } from '../../src/platform/common/money';
+import { loadConfig } from '../../src/platform/config/config';
+import { CurrenciesService } from '../../src/money-movement/currencies/currencies.service';
+import { UnitOfWork } from '../../src/platform/database/unit-of-work';
+import { LedgerService } from '../../src/platform/ledger/ledger.service';
+import { PaymentToolsService } from '../../src/platform/payment-tools/payment-tools.service';
+import { SmartCardsService } from '../../src/cards-and-gates/smart-cards/smart-cards.service';
+import { VouchersService } from '../../src/commerce/vouchers/vouchers.service';
 
 /**
  * Drives what the smart-card and voucher modules export for the flows built on them (merchant payments

@@ -1,0 +1,475 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import type { JsonDecimal } from '../../../platform/common/json-decimal';
+import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
+import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
+import { IsAfter, IsIsoDateTime, Omittable, Serial, UuidList } from '../../../platform/common/validators';
+import { CommissionValueAnswerDto, CommissionValueDto } from '../../../platform/commissions/dto/commission-value.dto';
+
+export const GATE_PROVIDER_TYPES = ['acquiring', 'billing', 'card_issuing', 'payout'] as const;
+export const GATE_TRANSACTION_TYPES = ['payment', 'payout', 'card_issue'] as const;
+export const GATE_TRANSACTION_STATUSES = ['initiated', 'provider_assigned', 'pending', 'processed', 'failure'] as const;
+export const GATE_FIELD_TYPES = ['string', 'number', 'enum'] as const;
+export const GATE_COLLECTORS = ['operator', 'provider'] as const;
+
+const DECIMAL = /^\d{1,20}(\.\d{1,18})?$/;
+
+/**
+ * A provider's settings (SettingsFieldsReqDto): the simulated provider's knobs and the callback secret. At least
+ * one field must be given (an empty object, or one whose fields are all absent, is a 400).
+ */
+export class SettingsFieldsReqDto {
+  /** How long the provider takes to answer, 0 to 600,000 ms; null removes it (no delay). */
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0, maximum: 600_000 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  latencyMs?: number | null;
+
+  /** Amounts above this are refused by the provider; null removes the limit. */
+  @ApiPropertyOptional({ type: String, nullable: true, example: '1000.00', pattern: DECIMAL.source })
+  @IsOptional()
+  @Matches(DECIMAL, { message: 'must be a non-negative decimal such as "1000.00"' })
+  failAbove?: string | null;
+
+  /** Amounts above this are accepted later: the provider answers pending, then calls back; null removes the limit. */
+  @ApiPropertyOptional({ type: String, nullable: true, example: '500.00', pattern: DECIMAL.source })
+  @IsOptional()
+  @Matches(DECIMAL, { message: 'must be a non-negative decimal such as "500.00"' })
+  asyncAbove?: string | null;
+
+  /** The share of payments the provider refuses, 0 to 1; null removes it (none refused). */
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0, maximum: 1 })
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  failureRate?: number | null;
+
+  /** The secret the provider signs its callbacks with (HMAC-SHA256 of the body, hex, in X-Gate-Signature). Write-only. */
+  @ApiPropertyOptional({ writeOnly: true, minLength: 16, maxLength: 200 })
+  @Omittable()
+  @IsString()
+  @MinLength(16)
+  @MaxLength(200)
+  secret?: string;
+}
+
+export class CreateGateProviderDto {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name: string;
+
+  @ApiProperty({ enum: GATE_PROVIDER_TYPES })
+  @IsIn(GATE_PROVIDER_TYPES)
+  type: string;
+
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  /** Without a secret one is generated; it is never answered, so set it when the provider must know it. */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SettingsFieldsReqDto)
+  settings?: SettingsFieldsReqDto;
+}
+
+/** A provider's settings as answered: never the secret. */
+export class GateProviderSettingsDto {
+  @ApiPropertyOptional()
+  latencyMs?: number;
+  @ApiPropertyOptional()
+  failAbove?: string;
+  @ApiPropertyOptional()
+  asyncAbove?: string;
+  @ApiPropertyOptional()
+  failureRate?: number;
+}
+
+export class GateProviderDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  name: string;
+  @ApiProperty({ enum: GATE_PROVIDER_TYPES })
+  type: string;
+  active: boolean;
+  settings: GateProviderSettingsDto;
+  /** Always true: a provider has a callback secret (never shown). */
+  hasSecret: boolean;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+}
+
+export class GateProviderResponseDto {
+  status: 'ok';
+  message: string;
+  gateProvider: GateProviderDto;
+}
+
+export class GateProviderListDto {
+  status: 'ok';
+  message: string;
+  records: GateProviderDto[];
+}
+
+/** A field the payer fills in for a product (a phone number, an account, a plan). */
+export class GateProductFieldDto {
+  @IsString()
+  @Matches(/^[A-Za-z][A-Za-z0-9_]{0,39}$/, { message: 'must be a field name: a letter, then letters, digits or _' })
+  name: string;
+
+  @ApiProperty({ enum: GATE_FIELD_TYPES })
+  @IsIn(GATE_FIELD_TYPES)
+  type: 'string' | 'number' | 'enum';
+
+  @IsBoolean()
+  required: boolean;
+
+  /** The allowed values of an `enum` field. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxLength(100, { each: true })
+  values?: string[];
+}
+
+export class CreateGateProductDto {
+  @IsUUID()
+  @ApiProperty({ format: 'uuid' })
+  gateProviderId: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name: string;
+
+  /** The currency code the product is sold in. */
+  @IsString()
+  @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'must be a currency code such as USD' })
+  currency: string;
+
+  /** Mandatory (section 2.3): the smallest amount a payment may have. */
+  @ApiProperty({ example: '1.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsDefined({ message: 'is required' })
+  @IsAmount()
+  minAmount: string | number;
+
+  /** Mandatory (section 2.3): the largest amount, not below minAmount. */
+  @ApiProperty({ example: '500.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsDefined({ message: 'is required' })
+  @IsAmount()
+  maxAmount: string | number;
+
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => GateProductFieldDto)
+  @ApiPropertyOptional({ type: [GateProductFieldDto] })
+  fields?: GateProductFieldDto[];
+}
+
+export class GateProductDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ format: 'uuid' })
+  gateProviderId: string;
+  /** The product's name (release 4.10.0: in every view). */
+  name: string;
+  gateProviderName: string;
+  currency: string;
+  @ApiAmount(1)
+  minAmount: JsonDecimal;
+  @ApiAmount(500)
+  maxAmount: JsonDecimal;
+  active: boolean;
+  fields: GateProductFieldDto[];
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class GateProductResponseDto {
+  status: 'ok';
+  message: string;
+  product: GateProductDto;
+}
+
+export class GateProductListDto {
+  status: 'ok';
+  message: string;
+  records: GateProductDto[];
+}
+
+export class CreateGateTransactionDto {
+  @IsUUID()
+  @ApiProperty({ format: 'uuid' })
+  productId: string;
+
+  /** The caller's coin paying (amount + fee held until the provider answers). */
+  @Serial()
+  coinSerial: string;
+
+  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsAmount()
+  amount: string | number;
+
+  @ApiProperty({ enum: GATE_TRANSACTION_TYPES })
+  @IsIn(GATE_TRANSACTION_TYPES)
+  type: 'payment' | 'payout' | 'card_issue';
+
+  /** The product's fields, by name (an enum field takes one of its values). */
+  @IsOptional()
+  @IsObject()
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  fields?: Record<string, unknown>;
+}
+
+export class GateTransactionDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ format: 'uuid' })
+  productId: string;
+  @ApiProperty({ format: 'uuid' })
+  gateProviderId: string;
+  @ApiProperty({ format: 'uuid' })
+  organizationId: string;
+  coinSerial: string;
+  @ApiProperty({ enum: GATE_TRANSACTION_TYPES })
+  type: string;
+  @ApiAmount(25)
+  amount: JsonDecimal;
+  @ApiAmount(0.5, 'The fee, paid by the payer on top of the amount')
+  commission: JsonDecimal;
+  currency: string;
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  fields: Record<string, unknown>;
+  /** initiated → provider_assigned → pending (the provider was called) → processed | failure. */
+  @ApiProperty({ enum: GATE_TRANSACTION_STATUSES })
+  status: string;
+  /** The ledger operation holding, then moving (or releasing), the money. */
+  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  operationId: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  providerReference: string | null;
+  /** What the provider answered besides (a virtual card: its id and masked number, and `smartCardId`, the smart card recorded for it). */
+  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true })
+  providerData: Record<string, unknown> | null;
+  @ApiProperty({ type: String, nullable: true })
+  failureReason: string | null;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  finishedAt: string | null;
+}
+
+export class GateTransactionResponseDto {
+  status: 'ok';
+  message: string;
+  transaction: GateTransactionDto;
+}
+
+export class GateTransactionFilterDto {
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @IsIn(GATE_TRANSACTION_STATUSES, { each: true })
+  @ApiPropertyOptional({ type: [String], enum: GATE_TRANSACTION_STATUSES })
+  statuses?: string[];
+
+  @UuidList()
+  productIds?: string[];
+}
+
+export class GateTransactionViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GateTransactionFilterDto)
+  filter?: GateTransactionFilterDto;
+}
+
+export class GateTransactionPageDto extends PageDto {
+  records: GateTransactionDto[];
+}
+
+/** A provider's asynchronous outcome, signed with its secret (X-Gate-Signature: hex HMAC-SHA256 of the raw body). */
+export class GateCallbackDto {
+  /** The provider's reference (or the service's transaction id). */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  reference: string;
+
+  @ApiProperty({ enum: ['processed', 'failure'] })
+  @IsIn(['processed', 'failure'])
+  status: 'processed' | 'failure';
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  reason?: string;
+}
+
+export class GateCallbackResponseDto {
+  status: 'ok';
+  message: string;
+  /** False when the outcome was already applied (a repeated callback changes nothing). */
+  applied: boolean;
+  transaction: GateTransactionDto;
+}
+
+export class CreateGateCommissionProfileDto {
+  @IsUUID()
+  @ApiProperty({ format: 'uuid' })
+  gateProviderId: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  name?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+/** A provider rule: a fee on every product of the provider, over [beginDate, endDate) — endDate is mandatory (section 2.3). */
+export class CreateGateProviderRuleDto extends CommissionValueDto {
+  @ApiProperty({ format: 'date-time', example: '2026-01-01T00:00:00Z' })
+  @IsIsoDateTime()
+  beginDate: string;
+
+  @ApiProperty({ format: 'date-time', example: '2027-01-01T00:00:00Z' })
+  @IsDefined({ message: 'is required for a provider rule' })
+  @IsIsoDateTime()
+  @IsAfter('beginDate')
+  endDate: string;
+
+  /** Who keeps the fee: the operator (the issuer's commission coin) or the provider (with the payment). */
+  @ApiProperty({ enum: GATE_COLLECTORS })
+  @IsIn(GATE_COLLECTORS)
+  collector: string;
+}
+
+/** A product rule: a fee on one product, beating the provider rule while both hold. */
+export class CreateGateProductRuleDto extends CommissionValueDto {
+  @IsUUID()
+  @ApiProperty({ format: 'uuid' })
+  productId: string;
+
+  @ApiProperty({ format: 'date-time', example: '2026-01-01T00:00:00Z' })
+  @IsIsoDateTime()
+  beginDate: string;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
+  @IsOptional()
+  @IsIsoDateTime()
+  @IsAfter('beginDate')
+  endDate?: string | null;
+
+  @ApiProperty({ enum: GATE_COLLECTORS })
+  @IsIn(GATE_COLLECTORS)
+  collector: string;
+}
+
+export class GateCommissionRuleDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ format: 'uuid' })
+  profileId: string;
+  @ApiProperty({ enum: ['provider', 'product'] })
+  kind: string;
+  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  productId: string | null;
+  commission: CommissionValueAnswerDto;
+  @ApiProperty({ enum: GATE_COLLECTORS })
+  collector: string;
+  @ApiProperty({ format: 'date-time' })
+  beginDate: string;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  endDate: string | null;
+  active: boolean;
+}
+
+export class GateCommissionProfileDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ format: 'uuid' })
+  contractId: string;
+  @ApiProperty({ format: 'uuid' })
+  gateProviderId: string;
+  @ApiProperty({ type: String, nullable: true })
+  name: string | null;
+  active: boolean;
+  /** Its provider rules, latest first. */
+  providerRules: GateCommissionRuleDto[];
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class GateCommissionProfileResponseDto {
+  status: 'ok';
+  message: string;
+  profile: GateCommissionProfileDto;
+}
+
+export class GateCommissionProfileListDto {
+  status: 'ok';
+  message: string;
+  records: GateCommissionProfileDto[];
+}
+
+export class GateCommissionRuleResponseDto {
+  status: 'ok';
+  message: string;
+  rule: GateCommissionRuleDto;
+}
+
+export class GateProductRuleFilterDto {
+  @UuidList()
+  productIds?: string[];
+}
+
+export class GateProductRuleViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GateProductRuleFilterDto)
+  filter?: GateProductRuleFilterDto;
+}
+
+export class GateCommissionRulePageDto extends PageDto {
+  records: GateCommissionRuleDto[];
+}

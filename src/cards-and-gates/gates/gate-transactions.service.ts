@@ -1,0 +1,333 @@
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Principal } from '../../platform/access/principal';
+import { ApiError } from '../../platform/common/api-error';
+import { amountOf } from '../../platform/common/json-decimal';
+import { Money, parseAmount, scaleOf } from '../../platform/common/money';
+import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
+import { PeriodicTask } from '../../platform/common/periodic-task';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { LedgerService } from '../../platform/ledger/ledger.service';
+import { OutboxService } from '../../platform/outbox/outbox.service';
+import { PendingOperationsService } from '../../platform/pending-operations/pending-operations.service';
+import { SmartCardsService } from '../smart-cards/smart-cards.service';
+import type { CreateGateTransactionDto, GateCallbackDto, GateTransactionDto, GateTransactionViewDto } from './dto/gates.dto';
+import { GateCommissionsService } from './gate-commissions.service';
+import { FINAL_STATUSES, GateTransactionRow, GatesRepository, ProductField, ProductRow } from './gates.repository';
+import { GateProvider, ProviderOutcome, ProviderRequest, SimulatedProvider } from './providers';
+
+export function toTransaction(row: GateTransactionRow): GateTransactionDto {
+  const scale = scaleOf(row.fraction);
+  return {
+    id: row.id,
+    productId: row.product_id,
+    gateProviderId: row.gate_provider_id,
+    organizationId: row.organization_id,
+    coinSerial: row.coin_serial,
+    type: row.type,
+    amount: amountOf(row.amount, scale),
+    commission: amountOf(row.commission, scale),
+    currency: row.currency,
+    fields: row.fields,
+    status: row.status,
+    operationId: row.operation_id,
+    providerReference: row.provider_reference,
+    providerData: row.provider_data,
+    failureReason: row.failure_reason,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    finishedAt: row.finished_at ? row.finished_at.toISOString() : null,
+  };
+}
+
+/** The values of a product's fields, checked: required ones present, numbers numbers, enums one of their values, no others. */
+function checkFields(fields: ProductField[], given: Record<string, unknown>): Record<string, unknown> {
+  const known = new Map(fields.map((f) => [f.name, f]));
+  for (const name of Object.keys(given)) if (!known.has(name)) throw ApiError.invalid(`fields.${name}`, 'is not a field of this product');
+  for (const field of fields) {
+    const value = given[field.name];
+    if (value === undefined || value === null || value === '') {
+      if (field.required) throw ApiError.invalid(`fields.${field.name}`, 'is required by this product');
+      continue;
+    }
+    if (field.type === 'number' && (typeof value !== 'number' || !Number.isFinite(value))) {
+      throw ApiError.invalid(`fields.${field.name}`, 'must be a number');
+    }
+    if (field.type === 'string' && (typeof value !== 'string' || value.length > 200)) {
+      throw ApiError.invalid(`fields.${field.name}`, 'must be text of at most 200 characters');
+    }
+    if (field.type === 'enum' && !(typeof value === 'string' && field.values?.includes(value))) {
+      throw ApiError.invalid(`fields.${field.name}`, `must be one of ${(field.values ?? []).join(', ')}`);
+    }
+  }
+  return given;
+}
+
+/**
+ * Gate transactions. The payer's amount and fee are held by a pending operation in the request's transaction;
+ * the provider is called only after it commits (`UnitOfWork.afterCommit`), so a slow or hanging provider holds no
+ * connection and no lock. Its outcome — at once, by a signed callback, or found by the reconciler after a crash —
+ * settles the operation in place (the amount to the issuer's gate-settlement coin, the fee to its collector) or
+ * releases the hold; a repeated outcome changes nothing.
+ *
+ * `processed` and `failure` are final: every status change is a conditional update that never leaves them, so a
+ * provider call answering "pending" after a callback finished the transaction, or a reconciler run racing either,
+ * changes nothing — the transaction, its operation and the hold stay as the first final outcome left them.
+ */
+@Injectable()
+export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(GateTransactionsService.name);
+  private readonly provider: GateProvider = new SimulatedProvider();
+  private readonly reconciler = new PeriodicTask(
+    'The gate reconciler',
+    () => this.uow.asJob('gate-reconciler', () => this.reconcileUnfinished()),
+    this.logger,
+  );
+
+  constructor(
+    private readonly gates: GatesRepository,
+    private readonly commissions: GateCommissionsService,
+    private readonly pending: PendingOperationsService,
+    private readonly ledger: LedgerService,
+    private readonly outbox: OutboxService,
+    private readonly uow: UnitOfWork,
+    private readonly smartCards: SmartCardsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.reconciler.start(this.config.gateReconcileSeconds);
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.reconciler.stop();
+  }
+
+  async create(principal: Principal, dto: CreateGateTransactionDto): Promise<GateTransactionDto> {
+    return this.uow.run(async () => {
+      const product = await this.gates.product(dto.productId);
+      if (!product || !product.active || !product.provider_active) throw new ApiError('exception.gate_product.not_found');
+      if ((dto.type === 'card_issue') !== (product.provider_type === 'card_issuing')) {
+        throw ApiError.invalid(
+          'type',
+          product.provider_type === 'card_issuing' ? 'must be card_issue for this product' : 'card_issue needs a card-issuing provider',
+        );
+      }
+      const fields = checkFields(product.fields, dto.fields ?? {});
+      const coin = (await this.ledger.read([dto.coinSerial])).get(dto.coinSerial);
+      if (!coin || coin.type !== 'client' || coin.organization_id !== principal.organizationId) {
+        throw new ApiError('exception.coin.not_found', `No coin ${dto.coinSerial}`);
+      }
+      if (coin.currency_id !== product.currency_id)
+        throw ApiError.invalid('coinSerial', `must hold ${product.currency}, the product's currency`);
+      const amount = parseAmount(dto.amount, scaleOf(coin.fraction));
+      if (amount.lt(new Money(product.min_amount)) || amount.gt(new Money(product.max_amount))) {
+        throw ApiError.invalid('amount', `must be from ${product.min_amount} to ${product.max_amount}`);
+      }
+      const settlement = await this.ledger.systemCoin(coin.issuer_id, 'gate_settlement');
+      const pricing = await this.commissions.pricing(
+        principal.organizationId,
+        product.gate_provider_id,
+        product.id,
+        coin.issuer_id,
+        settlement,
+      );
+      const operation = await this.pending.hold({
+        type: 'gate_payment',
+        payer: coin.serial,
+        payee: settlement,
+        priceBy: [coin.serial, null],
+        amount: dto.amount,
+        pricing,
+        check: (payer) => {
+          if (!payer.usable) throw new ApiError('exception.coin.inactive', `Coin ${payer.serial} is closed or inactive`);
+        },
+        description: `${product.provider_name}: ${product.name}`,
+        details: { gateProductId: product.id, gateProviderId: product.gate_provider_id },
+      });
+      const id = await this.gates.insertTransaction({
+        productId: product.id,
+        providerId: product.gate_provider_id,
+        organizationId: principal.organizationId,
+        coinSerial: coin.serial,
+        type: dto.type,
+        amount: amount.toFixed(),
+        commission: operation.commission.text,
+        fields,
+        operationId: operation.id,
+        createdBy: principal.userId,
+      });
+      // The provider is assigned now and called once this commits: never inside the transaction.
+      await this.gates.setStatus(id, 'provider_assigned', {}, ['initiated']);
+      this.uow.afterCommit(() => this.uow.asJob('gate-dispatch', () => this.dispatch(id)));
+      return toTransaction((await this.gates.transaction(id))!);
+    });
+  }
+
+  async get(principal: Principal, id: string): Promise<GateTransactionDto> {
+    const row = await this.gates.transaction(id);
+    if (!row || !this.sees(principal, row.organization_id)) throw new ApiError('exception.gate_transaction.not_found');
+    return toTransaction(row);
+  }
+
+  async view(principal: Principal, dto: GateTransactionViewDto): Promise<Page<GateTransactionDto>> {
+    const { offset, limit } = pageWindow(dto);
+    const organizationId = principal.permissions.has('TRANSACTION_AUDITOR') ? undefined : principal.organizationId;
+    const { total, rows } = await this.gates.transactions({ ...(dto.filter ?? {}), organizationId }, offset, limit);
+    return pageOf(dto, total, rows.map(toTransaction));
+  }
+
+  /**
+   * A provider's asynchronous outcome. Authenticated by the provider's secret: X-Gate-Signature is the hex
+   * HMAC-SHA256 of the raw body. Idempotent on the reference: a repeated outcome answers `applied: false`.
+   */
+  async callback(
+    providerId: string,
+    signature: string | undefined,
+    rawBody: string,
+    dto: GateCallbackDto,
+  ): Promise<{ applied: boolean; transaction: GateTransactionDto }> {
+    const provider = await this.gates.provider(providerId);
+    if (!provider) throw new ApiError('exception.gate_provider.not_found');
+    const expected = createHmac('sha256', provider.secret).update(rawBody, 'utf8').digest();
+    const given = Buffer.from(/^[0-9a-f]{64}$/i.test(signature ?? '') ? signature! : '', 'hex');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new ApiError('exception.gate.signature_invalid');
+    const row = await this.gates.transactionByReference(providerId, dto.reference);
+    if (!row) throw new ApiError('exception.gate_transaction.not_found');
+    // The provider's outcome, applied once per transaction (not a user's request: no Idempotency-Key to honour).
+    const applied = await this.uow.asJob('gate-callback', () =>
+      this.finish(row.id, {
+        status: dto.status,
+        providerReference: row.provider_reference ?? dto.reference,
+        ...(dto.reason ? { reason: dto.reason } : {}),
+      }),
+    );
+    return { applied, transaction: toTransaction((await this.gates.transaction(row.id))!) };
+  }
+
+  /** Calls the provider for a transaction just committed (or found by the reconciler), outside any transaction. */
+  async dispatch(id: string): Promise<void> {
+    const row = await this.gates.transaction(id);
+    if (!row || (row.status !== 'provider_assigned' && row.status !== 'pending')) return;
+    // A callback (or another instance) may have moved it since it was read: then it is not this call's to make.
+    if (row.status === 'provider_assigned' && !(await this.uow.run(() => this.gates.setStatus(id, 'pending', {}, ['provider_assigned'])))) {
+      return;
+    }
+    let outcome: ProviderOutcome;
+    try {
+      outcome = await this.provider.pay(await this.requestOf(row));
+    } catch (error) {
+      // Unknown: the payment stays pending and the reconciler asks again.
+      this.logger.warn(`Gate provider call for ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    await this.finish(id, outcome);
+  }
+
+  /** Asks providers about transactions they have not finished (a crash between the call and its outcome, a lost callback). */
+  private async reconcileUnfinished(): Promise<void> {
+    for (const id of await this.gates.unfinished(this.config.gateReconcileSeconds, 100)) {
+      try {
+        const row = await this.gates.transaction(id);
+        if (!row) continue;
+        if (row.status === 'provider_assigned') await this.dispatch(id);
+        else if (row.status === 'pending') await this.finish(id, await this.provider.status(await this.requestOf(row)));
+      } catch (error) {
+        // Logged as a failed run was; but one transaction that cannot be finished now must not hold back the others.
+        this.logger.error(`Gate reconciliation of ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  /**
+   * Applies a provider's outcome once: settles or releases the held operation. Answers whether it finished the
+   * transaction. "Pending" only notes the provider's reference, and never reopens a finished transaction; a final
+   * outcome for a finished transaction changes nothing (the first one stands).
+   */
+  private async finish(id: string, outcome: ProviderOutcome): Promise<boolean> {
+    if (outcome.status === 'pending') {
+      await this.uow.run(() => this.gates.setStatus(id, 'pending', { providerReference: outcome.providerReference }));
+      return false;
+    }
+    return this.uow.run(async () => {
+      const row = await this.gates.transaction(id, true);
+      if (!row) return false;
+      if (FINAL_STATUSES.includes(row.status)) {
+        if (row.status !== outcome.status) {
+          this.logger.warn(`Gate transaction ${id} is ${row.status}; the provider's later outcome ${outcome.status} is ignored`);
+        }
+        return false;
+      }
+      const processed = outcome.status === 'processed';
+      await this.pending.settle(
+        row.operation_id!,
+        'gate_payment',
+        processed ? { accept: true, requestStatus: 'processed' } : { accept: false, status: 'error', requestStatus: 'failure' },
+        () => new ApiError('exception.gate_transaction.finished'),
+      );
+      let providerData = outcome.data ?? null;
+      if (processed && row.type === 'card_issue') {
+        providerData = { ...providerData, smartCardId: await this.recordCard(row, outcome) };
+      }
+      const moved = await this.gates.setStatus(id, processed ? 'processed' : 'failure', {
+        providerReference: outcome.providerReference,
+        providerData,
+        failureReason: processed ? null : (outcome.reason ?? 'The provider refused the payment'),
+      });
+      // The row is locked and was open: not moving it now is a bug, and rolls the settlement back with it.
+      if (!moved) throw new Error(`Gate transaction ${id} changed under its lock`);
+      const finished = toTransaction((await this.gates.transaction(id))!);
+      await this.outbox.emit('gate_transaction.finished', [row.organization_id], finished);
+      return true;
+    });
+  }
+
+  /**
+   * The smart card a card-issuing provider issued, recorded for the transaction's coin: the provider's card id
+   * (`virtualCardId`, else its reference of the transaction) and the last four digits of `maskedPan`. Named by the
+   * transaction's `fields.cardName`, else the product's name. An outcome without a card number is a provider
+   * error: the transaction is still processed (the provider has charged), with no card recorded (null).
+   */
+  private async recordCard(row: GateTransactionRow, outcome: ProviderOutcome): Promise<string | null> {
+    const data = outcome.data ?? {};
+    const last4 = typeof data.maskedPan === 'string' ? /(\d{4})\s*$/.exec(data.maskedPan)?.[1] : undefined;
+    if (!last4) {
+      this.logger.error(`Gate transaction ${row.id}: the card-issuing provider answered no card number; no smart card recorded`);
+      return null;
+    }
+    const product = await this.gates.product(row.product_id);
+    const cardName =
+      typeof row.fields.cardName === 'string' && row.fields.cardName.trim() ? row.fields.cardName.trim().slice(0, 100) : null;
+    return this.smartCards.recordIssued({
+      organizationId: row.organization_id,
+      coinSerial: row.coin_serial,
+      name: cardName ?? (product as ProductRow).name.slice(0, 100),
+      createdBy: row.created_by,
+      issuedBy: {
+        provider: row.gate_provider_id,
+        reference: String(
+          typeof data.virtualCardId === 'string' && data.virtualCardId ? data.virtualCardId : (outcome.providerReference ?? row.id),
+        ).slice(0, 200),
+        last4,
+      },
+    });
+  }
+
+  private async requestOf(row: GateTransactionRow): Promise<ProviderRequest> {
+    const [provider, product] = await Promise.all([this.gates.provider(row.gate_provider_id), this.gates.product(row.product_id)]);
+    return {
+      reference: row.id,
+      type: row.type,
+      amount: row.amount,
+      currency: row.currency,
+      productName: (product as ProductRow).name,
+      fields: row.fields,
+      settings: provider!.settings,
+    };
+  }
+
+  private sees(principal: Principal, organizationId: string): boolean {
+    return principal.organizationId === organizationId || principal.permissions.has('TRANSACTION_AUDITOR');
+  }
+}

@@ -1,0 +1,302 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Patch, Post, Req } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { Public, RequirePermissions } from '../../platform/access/access.decorators';
+import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { UuidParam } from '../../platform/common/validators';
+import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
+import {
+  CreateGateCommissionProfileDto,
+  CreateGateProductDto,
+  CreateGateProductRuleDto,
+  CreateGateProviderDto,
+  CreateGateProviderRuleDto,
+  CreateGateTransactionDto,
+  GateCallbackDto,
+  GateCallbackResponseDto,
+  GateCommissionProfileListDto,
+  GateCommissionProfileResponseDto,
+  GateCommissionRulePageDto,
+  GateCommissionRuleResponseDto,
+  GateProductListDto,
+  GateProductResponseDto,
+  GateProductRuleViewDto,
+  GateProviderListDto,
+  GateProviderResponseDto,
+  GateTransactionPageDto,
+  GateTransactionResponseDto,
+  GateTransactionViewDto,
+  SettingsFieldsReqDto,
+} from './dto/gates.dto';
+import { GateCommissionsService } from './gate-commissions.service';
+import { GateTransactionsService } from './gate-transactions.service';
+import { GatesService } from './gates.service';
+
+const PROVIDER_ID = { name: 'gateProviderId', schema: { type: 'string', format: 'uuid' } } as const;
+const NO_PROVIDER = { description: 'exception.gate_provider.not_found', type: ErrorResponseDto };
+
+/** Outside payment providers (staff): a built-in simulated one stands for a real adapter. */
+@ApiTags('gate-providers')
+@Controller('gate-providers')
+export class GateProvidersController {
+  constructor(private readonly gates: GatesService) {}
+
+  @Post()
+  @RequirePermissions('GATE_PROVIDER_MANAGER')
+  @ApiOperation({ summary: 'Add a gate provider', operationId: 'createGateProvider' })
+  @ApiCreatedResponse({ type: GateProviderResponseDto })
+  @ApiConflictResponse({ description: 'exception.gate_provider.name_taken', type: ErrorResponseDto })
+  async create(@Body() dto: CreateGateProviderDto): Promise<GateProviderResponseDto> {
+    return { status: 'ok', message: 'Gate provider added', gateProvider: await this.gates.createProvider(dto) };
+  }
+
+  @Get()
+  @RequirePermissions('GATE_PROVIDER_VIEWER')
+  @ApiOperation({ summary: 'The gate providers', operationId: 'listGateProviders' })
+  @ApiOkResponse({ type: GateProviderListDto })
+  async list(): Promise<GateProviderListDto> {
+    return { status: 'ok', message: 'OK', records: await this.gates.providers() };
+  }
+
+  @Get(':gateProviderId')
+  @ApiParam(PROVIDER_ID)
+  @RequirePermissions('GATE_PROVIDER_VIEWER')
+  @ApiOperation({ summary: 'A gate provider (never its secret)', operationId: 'getGateProvider' })
+  @ApiOkResponse({ type: GateProviderResponseDto })
+  @ApiNotFoundResponse(NO_PROVIDER)
+  async get(@UuidParam('gateProviderId') id: string): Promise<GateProviderResponseDto> {
+    return { status: 'ok', message: 'OK', gateProvider: await this.gates.provider(id) };
+  }
+
+  /** Changes some settings (SettingsFieldsReqDto); an empty object is a 400. The secret is write-only. */
+  @Patch(':gateProviderId/settings')
+  @ApiParam(PROVIDER_ID)
+  @RequirePermissions('GATE_PROVIDER_MANAGER')
+  @ApiOperation({ summary: "Change a gate provider's settings", operationId: 'updateGateProviderSettings' })
+  @ApiOkResponse({ type: GateProviderResponseDto })
+  @ApiNotFoundResponse(NO_PROVIDER)
+  async settings(@UuidParam('gateProviderId') id: string, @Body() dto: SettingsFieldsReqDto): Promise<GateProviderResponseDto> {
+    return { status: 'ok', message: 'Settings changed', gateProvider: await this.gates.updateSettings(id, dto) };
+  }
+}
+
+/** What is sold through the gates; every view carries the product's name (release 4.10.0). */
+@ApiTags('gate-products')
+@Controller('gate/products')
+export class GateProductsController {
+  constructor(private readonly gates: GatesService) {}
+
+  /** minAmount and maxAmount are mandatory (section 2.3). */
+  @Post()
+  @RequirePermissions('GATE_PRODUCT_MANAGER')
+  @ApiOperation({ summary: 'Add a gate product', operationId: 'createGateProduct' })
+  @ApiCreatedResponse({ type: GateProductResponseDto })
+  @ApiNotFoundResponse({ description: 'exception.gate_provider.not_found, or exception.currency.not_found', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.gate_product.name_taken', type: ErrorResponseDto })
+  async create(@Body() dto: CreateGateProductDto): Promise<GateProductResponseDto> {
+    return { status: 'ok', message: 'Gate product added', product: await this.gates.createProduct(dto) };
+  }
+
+  @Get('available')
+  @RequirePermissions('GATE_TRANSACTION_CREATOR')
+  @ApiOperation({ summary: 'The gate products on sale', operationId: 'availableGateProducts' })
+  @ApiOkResponse({ type: GateProductListDto })
+  async available(): Promise<GateProductListDto> {
+    return { status: 'ok', message: 'OK', records: await this.gates.products({ available: true }) };
+  }
+
+  @Get('gate-provider/:gateProviderId/view')
+  @ApiParam(PROVIDER_ID)
+  @RequirePermissions('GATE_PROVIDER_VIEWER')
+  @ApiOperation({ summary: 'Every product of a gate provider (staff)', operationId: 'viewGateProviderProducts' })
+  @ApiOkResponse({ type: GateProductListDto })
+  @ApiNotFoundResponse(NO_PROVIDER)
+  async ofProvider(@UuidParam('gateProviderId') id: string): Promise<GateProductListDto> {
+    return { status: 'ok', message: 'OK', records: await this.gates.products({ providerId: id, available: false }) };
+  }
+
+  @Get('gate-provider/:gateProviderId/available')
+  @ApiParam(PROVIDER_ID)
+  @RequirePermissions('GATE_TRANSACTION_CREATOR')
+  @ApiOperation({ summary: "A gate provider's products on sale", operationId: 'availableGateProviderProducts' })
+  @ApiOkResponse({ type: GateProductListDto })
+  @ApiNotFoundResponse(NO_PROVIDER)
+  async availableOfProvider(@UuidParam('gateProviderId') id: string): Promise<GateProductListDto> {
+    return { status: 'ok', message: 'OK', records: await this.gates.products({ providerId: id, available: true }) };
+  }
+}
+
+/** Payments through a gate: amount and fee held, the provider called after commit, settled or released on its outcome. */
+@ApiTags('gate-transactions')
+@Controller('gate')
+export class GateTransactionsController {
+  constructor(private readonly transactions: GateTransactionsService) {}
+
+  /** Holds amount + fee and answers `provider_assigned`; the provider is called after the commit. Poll GET …/{id} or use webhooks. */
+  @Post('transactions')
+  @RequirePermissions('GATE_TRANSACTION_CREATOR')
+  @Idempotent()
+  @ApiOperation({ summary: 'Pay through a gate', operationId: 'createGateTransaction' })
+  @ApiCreatedResponse({ type: GateTransactionResponseDto })
+  @ApiNotFoundResponse({
+    description: "exception.gate_product.not_found, or exception.coin.not_found (not the caller's)",
+    type: ErrorResponseDto,
+  })
+  @ApiConflictResponse({ description: 'exception.coin.insufficient_funds, exception.coin.inactive', type: ErrorResponseDto })
+  async create(@Body() dto: CreateGateTransactionDto, @CurrentPrincipal() principal: Principal): Promise<GateTransactionResponseDto> {
+    return { status: 'ok', message: 'Gate transaction started', transaction: await this.transactions.create(principal, dto) };
+  }
+
+  @Post('transactions/view')
+  @HttpCode(200)
+  @RequirePermissions('GATE_TRANSACTION_VIEWER')
+  @ApiOperation({ summary: "Search the organization's gate transactions (every one for auditors)", operationId: 'viewGateTransactions' })
+  @ApiOkResponse({ type: GateTransactionPageDto })
+  view(@Body() dto: GateTransactionViewDto, @CurrentPrincipal() principal: Principal): Promise<GateTransactionPageDto> {
+    return this.transactions.view(principal, dto);
+  }
+
+  @Get('transactions/:id')
+  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
+  @RequirePermissions('GATE_TRANSACTION_VIEWER')
+  @ApiOperation({ summary: 'A gate transaction', operationId: 'getGateTransaction' })
+  @ApiOkResponse({ type: GateTransactionResponseDto })
+  @ApiNotFoundResponse({ description: 'exception.gate_transaction.not_found', type: ErrorResponseDto })
+  async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<GateTransactionResponseDto> {
+    return { status: 'ok', message: 'OK', transaction: await this.transactions.get(principal, id) };
+  }
+
+  /** A provider's asynchronous outcome, signed with its secret; applied once per transaction. */
+  @Post('callbacks/:gateProviderId')
+  @HttpCode(200)
+  @Public()
+  @ApiParam(PROVIDER_ID)
+  @ApiHeader({ name: 'X-Gate-Signature', required: true, description: "Hex HMAC-SHA256 of the raw body with the provider's secret" })
+  @ApiOperation({ summary: "A gate provider's callback", operationId: 'gateProviderCallback' })
+  @ApiOkResponse({ type: GateCallbackResponseDto })
+  @ApiUnauthorizedResponse({ description: 'exception.gate.signature_invalid', type: ErrorResponseDto })
+  @ApiNotFoundResponse({ description: 'exception.gate_provider.not_found, exception.gate_transaction.not_found', type: ErrorResponseDto })
+  async callback(
+    @UuidParam('gateProviderId') providerId: string,
+    @Headers('x-gate-signature') signature: string | undefined,
+    @Body() dto: GateCallbackDto,
+    @Req() request: ApiRequest,
+  ): Promise<GateCallbackResponseDto> {
+    const result = await this.transactions.callback(providerId, signature, request.rawBody ?? '', dto);
+    return { status: 'ok', message: result.applied ? 'Outcome applied' : 'Outcome already applied', ...result };
+  }
+}
+
+const CONTRACT_ID = { name: 'contractId', schema: { type: 'string', format: 'uuid' } } as const;
+const PROFILE_ID = { name: 'profileId', schema: { type: 'string', format: 'uuid' } } as const;
+const NO_PROFILE = { description: 'exception.contract.not_found, or exception.gate_commission_profile.not_found', type: ErrorResponseDto };
+
+/** A contract's gate commissions: per provider, provider rules (endDate mandatory) and product rules. */
+@ApiTags('gate-commissions')
+@Controller('contracts/:contractId/gate-commission-profiles')
+export class GateCommissionsController {
+  constructor(private readonly commissions: GateCommissionsService) {}
+
+  @Post()
+  @ApiParam(CONTRACT_ID)
+  @RequirePermissions('COMMISSION_MANAGER')
+  @ApiOperation({ summary: 'Add a gate commission profile', operationId: 'createGateCommissionProfile' })
+  @ApiCreatedResponse({ type: GateCommissionProfileResponseDto })
+  @ApiNotFoundResponse({ description: 'exception.contract.not_found, exception.gate_provider.not_found', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.gate_commission_profile.exists', type: ErrorResponseDto })
+  async create(
+    @UuidParam('contractId') contractId: string,
+    @Body() dto: CreateGateCommissionProfileDto,
+  ): Promise<GateCommissionProfileResponseDto> {
+    return { status: 'ok', message: 'Gate commission profile added', profile: await this.commissions.createProfile(contractId, dto) };
+  }
+
+  @Get()
+  @ApiParam(CONTRACT_ID)
+  @RequirePermissions('COMMISSION_VIEWER')
+  @ApiOperation({ summary: "A contract's gate commission profiles", operationId: 'listGateCommissionProfiles' })
+  @ApiOkResponse({ type: GateCommissionProfileListDto })
+  @ApiNotFoundResponse({ description: 'exception.contract.not_found', type: ErrorResponseDto })
+  async list(@UuidParam('contractId') contractId: string): Promise<GateCommissionProfileListDto> {
+    return { status: 'ok', message: 'OK', records: await this.commissions.profiles(contractId) };
+  }
+
+  @Get(':profileId')
+  @ApiParam(CONTRACT_ID)
+  @ApiParam(PROFILE_ID)
+  @RequirePermissions('COMMISSION_VIEWER')
+  @ApiOperation({ summary: 'A gate commission profile with its provider rules', operationId: 'getGateCommissionProfile' })
+  @ApiOkResponse({ type: GateCommissionProfileResponseDto })
+  @ApiNotFoundResponse(NO_PROFILE)
+  async get(@UuidParam('contractId') contractId: string, @UuidParam('profileId') id: string): Promise<GateCommissionProfileResponseDto> {
+    return { status: 'ok', message: 'OK', profile: await this.commissions.profile(contractId, id) };
+  }
+
+  @Delete(':profileId')
+  @ApiParam(CONTRACT_ID)
+  @ApiParam(PROFILE_ID)
+  @RequirePermissions('COMMISSION_MANAGER')
+  @ApiOperation({ summary: 'Delete a gate commission profile and its rules', operationId: 'deleteGateCommissionProfile' })
+  @ApiOkResponse({ type: GateCommissionProfileResponseDto })
+  @ApiNotFoundResponse(NO_PROFILE)
+  async delete(@UuidParam('contractId') contractId: string, @UuidParam('profileId') id: string): Promise<GateCommissionProfileResponseDto> {
+    return { status: 'ok', message: 'Gate commission profile deleted', profile: await this.commissions.deleteProfile(contractId, id) };
+  }
+
+  /** A provider rule: endDate is mandatory (section 2.3); values are never negative. */
+  @Post(':profileId/commission-provider-rule')
+  @ApiParam(CONTRACT_ID)
+  @ApiParam(PROFILE_ID)
+  @RequirePermissions('COMMISSION_MANAGER')
+  @ApiOperation({ summary: 'Add a provider commission rule', operationId: 'createGateProviderRule' })
+  @ApiCreatedResponse({ type: GateCommissionRuleResponseDto })
+  @ApiNotFoundResponse(NO_PROFILE)
+  async providerRule(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') profileId: string,
+    @Body() dto: CreateGateProviderRuleDto,
+  ): Promise<GateCommissionRuleResponseDto> {
+    return { status: 'ok', message: 'Provider rule added', rule: await this.commissions.addProviderRule(contractId, profileId, dto) };
+  }
+
+  @Post(':profileId/commission-product-rule')
+  @ApiParam(CONTRACT_ID)
+  @ApiParam(PROFILE_ID)
+  @RequirePermissions('COMMISSION_MANAGER')
+  @ApiOperation({ summary: 'Add a product commission rule', operationId: 'createGateProductRule' })
+  @ApiCreatedResponse({ type: GateCommissionRuleResponseDto })
+  @ApiNotFoundResponse({ description: 'No such contract, profile, or product of its provider', type: ErrorResponseDto })
+  async productRule(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') profileId: string,
+    @Body() dto: CreateGateProductRuleDto,
+  ): Promise<GateCommissionRuleResponseDto> {
+    return { status: 'ok', message: 'Product rule added', rule: await this.commissions.addProductRule(contractId, profileId, dto) };
+  }
+
+  @Post(':profileId/commission-product-rule/view')
+  @HttpCode(200)
+  @ApiParam(CONTRACT_ID)
+  @ApiParam(PROFILE_ID)
+  @RequirePermissions('COMMISSION_VIEWER')
+  @ApiOperation({ summary: "Search a gate commission profile's product rules", operationId: 'viewGateProductRules' })
+  @ApiOkResponse({ type: GateCommissionRulePageDto })
+  @ApiNotFoundResponse(NO_PROFILE)
+  productRules(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') profileId: string,
+    @Body() dto: GateProductRuleViewDto,
+  ): Promise<GateCommissionRulePageDto> {
+    return this.commissions.productRules(contractId, profileId, dto);
+  }
+}

@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { ApiError } from '../../platform/common/api-error';
+import { amountOf } from '../../platform/common/json-decimal';
+import { parseAmount, scaleOf } from '../../platform/common/money';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import type { CreateGateProductDto, CreateGateProviderDto, GateProductDto, GateProviderDto, SettingsFieldsReqDto } from './dto/gates.dto';
+import { ProductRow, ProviderRow, GatesRepository } from './gates.repository';
+import type { KnobChanges } from './providers';
+
+function toProvider(row: ProviderRow): GateProviderDto {
+  const { latencyMs, failAbove, asyncAbove, failureRate } = row.settings;
+  const settings = Object.fromEntries(Object.entries({ latencyMs, failAbove, asyncAbove, failureRate }).filter(([, v]) => v !== undefined));
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    active: row.active,
+    settings,
+    hasSecret: true,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export function toProduct(row: ProductRow, fraction: string): GateProductDto {
+  const scale = scaleOf(fraction);
+  return {
+    id: row.id,
+    gateProviderId: row.gate_provider_id,
+    name: row.name,
+    gateProviderName: row.provider_name,
+    currency: row.currency,
+    minAmount: amountOf(row.min_amount, scale),
+    maxAmount: amountOf(row.max_amount, scale),
+    active: row.active,
+    fields: row.fields,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/** The settings a provider keeps (the secret is stored apart and never answered). */
+function settingsOf(dto: SettingsFieldsReqDto): KnobChanges {
+  const { latencyMs, failAbove, asyncAbove, failureRate } = dto;
+  return Object.fromEntries(Object.entries({ latencyMs, failAbove, asyncAbove, failureRate }).filter(([, v]) => v !== undefined));
+}
+
+/** Gate providers and the products sold through them (staff manage them; customers see what is on sale). */
+@Injectable()
+export class GatesService {
+  constructor(
+    private readonly gates: GatesRepository,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async createProvider(dto: CreateGateProviderDto): Promise<GateProviderDto> {
+    const settings = dto.settings ?? {};
+    const row = await this.gates.insertProvider({
+      name: dto.name,
+      type: dto.type,
+      active: dto.active ?? true,
+      settings: settingsOf(settings),
+      secret: settings.secret ?? randomBytes(32).toString('base64url'),
+    });
+    if (!row) throw new ApiError('exception.gate_provider.name_taken');
+    return toProvider(row);
+  }
+
+  async providers(): Promise<GateProviderDto[]> {
+    return (await this.gates.providers()).map(toProvider);
+  }
+
+  async provider(id: string): Promise<GateProviderDto> {
+    const row = await this.gates.provider(id);
+    if (!row) throw new ApiError('exception.gate_provider.not_found');
+    return toProvider(row);
+  }
+
+  /** Changes some settings; an empty object, or one whose fields are all absent, is a 400 (section 7). */
+  async updateSettings(id: string, dto: SettingsFieldsReqDto): Promise<GateProviderDto> {
+    if (Object.values(dto).every((v) => v === undefined)) {
+      throw ApiError.invalid('settings', 'must set at least one of latencyMs, failAbove, asyncAbove, failureRate, secret');
+    }
+    const row = await this.gates.updateProvider(id, settingsOf(dto), dto.secret);
+    if (!row) throw new ApiError('exception.gate_provider.not_found');
+    return toProvider(row);
+  }
+
+  async createProduct(dto: CreateGateProductDto): Promise<GateProductDto> {
+    return this.uow.run(async () => {
+      if (!(await this.gates.provider(dto.gateProviderId))) throw new ApiError('exception.gate_provider.not_found');
+      const currencyId = await this.gates.currencyId(dto.currency);
+      if (!currencyId) throw new ApiError('exception.currency.not_found');
+      const fraction = await this.fractionOf(currencyId);
+      const scale = scaleOf(fraction);
+      const min = parseAmount(dto.minAmount, scale, 'minAmount');
+      const max = parseAmount(dto.maxAmount, scale, 'maxAmount');
+      if (max.lt(min)) throw ApiError.invalid('maxAmount', 'must not be below minAmount');
+      for (const field of dto.fields ?? []) {
+        if (field.type === 'enum' && !field.values?.length)
+          throw ApiError.invalid('fields', `${field.name}: an enum field needs its values`);
+      }
+      const id = await this.gates.insertProduct({
+        providerId: dto.gateProviderId,
+        name: dto.name,
+        currencyId,
+        minAmount: min.toFixed(),
+        maxAmount: max.toFixed(),
+        active: dto.active ?? true,
+        fields: (dto.fields ?? []).map((f) => ({
+          name: f.name,
+          type: f.type,
+          required: f.required,
+          ...(f.values ? { values: f.values } : {}),
+        })),
+      });
+      if (!id) throw new ApiError('exception.gate_product.name_taken');
+      return toProduct((await this.gates.product(id))!, fraction);
+    });
+  }
+
+  /** Products on sale (an active product of an active provider), optionally of one provider; or all of a provider. */
+  async products(filter: { providerId?: string; available: boolean }): Promise<GateProductDto[]> {
+    if (filter.providerId && !(await this.gates.provider(filter.providerId))) throw new ApiError('exception.gate_provider.not_found');
+    const rows = await this.gates.products(filter);
+    const fractions = new Map<string, string>();
+    const out: GateProductDto[] = [];
+    for (const row of rows) {
+      if (!fractions.has(row.currency_id)) fractions.set(row.currency_id, await this.fractionOf(row.currency_id));
+      out.push(toProduct(row, fractions.get(row.currency_id)!));
+    }
+    return out;
+  }
+
+  private async fractionOf(currencyId: string): Promise<string> {
+    return (await this.gates.fraction(currencyId)) ?? '100';
+  }
+}

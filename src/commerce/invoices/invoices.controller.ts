@@ -1,0 +1,173 @@
+import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { RequirePermissions } from '../../platform/access/access.decorators';
+import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { UuidParam } from '../../platform/common/validators';
+import { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
+import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
+import {
+  CreateInvoiceDto,
+  CreateInvoiceTemplateDto,
+  InvoicePageDto,
+  InvoicePaymentResponseDto,
+  InvoiceResponseDto,
+  InvoiceTemplatePageDto,
+  InvoiceTemplateResponseDto,
+  InvoiceTemplateViewDto,
+  InvoiceViewDto,
+  IssueFromTemplateDto,
+  PayInvoiceDto,
+} from './dto/invoice.dto';
+import { InvoicesService } from './invoices.service';
+
+const INVOICE_ID = { name: 'id', schema: { type: 'string', format: 'uuid' } } as const;
+const NO_INVOICE = { description: 'exception.invoice.not_found', type: ErrorResponseDto };
+
+/** Invoices: issued by a merchant or an individual into one of its coins, paid by any customer. */
+@ApiTags('invoices')
+@Controller('invoices')
+export class InvoicesController {
+  constructor(private readonly invoices: InvoicesService) {}
+
+  @Post()
+  @RequirePermissions('INVOICE_ISSUER')
+  @ApiOperation({ summary: 'Issue an invoice', operationId: 'createInvoice' })
+  @ApiCreatedResponse({ type: InvoiceResponseDto })
+  @ApiNotFoundResponse({ description: "exception.coin.not_found: recipientCoin is not the caller's", type: ErrorResponseDto })
+  async create(@Body() dto: CreateInvoiceDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
+    return { status: 'ok', message: 'Invoice issued', invoice: await this.invoices.create(principal, dto) };
+  }
+
+  /** The caller's invoices (every one for auditors); `totalPrice` filters by issuer and amount together. */
+  @Post('view')
+  @HttpCode(200)
+  @RequirePermissions('INVOICE_ISSUER')
+  @ApiOperation({ summary: "Search the caller's invoices", operationId: 'viewInvoices' })
+  @ApiOkResponse({ type: InvoicePageDto })
+  view(@Body() dto: InvoiceViewDto, @CurrentPrincipal() principal: Principal): Promise<InvoicePageDto> {
+    return this.invoices.view(principal, dto);
+  }
+
+  @Get(':id')
+  @ApiParam(INVOICE_ID)
+  @RequirePermissions('INVOICE_ISSUER')
+  @ApiOperation({ summary: 'An invoice of the caller', operationId: 'getInvoice' })
+  @ApiOkResponse({ type: InvoiceResponseDto })
+  @ApiNotFoundResponse(NO_INVOICE)
+  async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
+    return { status: 'ok', message: 'OK', invoice: await this.invoices.get(principal, id) };
+  }
+
+  /** Withdraws an unpaid invoice (it becomes `declined`). */
+  @Delete(':id')
+  @ApiParam(INVOICE_ID)
+  @RequirePermissions('INVOICE_ISSUER')
+  @ApiOperation({ summary: 'Withdraw an unpaid invoice', operationId: 'deleteInvoice' })
+  @ApiOkResponse({ type: InvoiceResponseDto })
+  @ApiNotFoundResponse(NO_INVOICE)
+  @ApiConflictResponse({ description: 'exception.invoice.not_payable: paid, expired or withdrawn already', type: ErrorResponseDto })
+  async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
+    return { status: 'ok', message: 'Invoice withdrawn', invoice: await this.invoices.delete(principal, id) };
+  }
+
+  @Post(':id/calculate')
+  @HttpCode(200)
+  @ApiParam(INVOICE_ID)
+  @RequirePermissions('INVOICE_PAYER')
+  @ApiOperation({ summary: 'The price of paying an invoice from a coin', operationId: 'calculateInvoicePayment' })
+  @ApiOkResponse({ type: CalculationDto })
+  @ApiNotFoundResponse({
+    description: "exception.invoice.not_found, or exception.coin.not_found (not the caller's)",
+    type: ErrorResponseDto,
+  })
+  @ApiConflictResponse({ description: 'exception.invoice.expired, exception.invoice.not_payable', type: ErrorResponseDto })
+  calculate(@UuidParam('id') id: string, @Body() dto: PayInvoiceDto, @CurrentPrincipal() principal: Principal): Promise<CalculationDto> {
+    return this.invoices.calculate(principal, id, dto.payerCoin);
+  }
+
+  /** Pays an invoice from one of the caller's coins; two payers at once make one payment (the other: 409). */
+  @Post(':id/pay')
+  @ApiParam(INVOICE_ID)
+  @RequirePermissions('INVOICE_PAYER')
+  @Idempotent()
+  @ApiOperation({ summary: 'Pay an invoice', operationId: 'payInvoice' })
+  @ApiCreatedResponse({ type: InvoicePaymentResponseDto })
+  @ApiNotFoundResponse({
+    description: "exception.invoice.not_found, or exception.coin.not_found (not the caller's)",
+    type: ErrorResponseDto,
+  })
+  @ApiConflictResponse({
+    description: 'exception.invoice.expired, exception.invoice.not_payable (paid already), exception.coin.insufficient_funds',
+    type: ErrorResponseDto,
+  })
+  async pay(
+    @UuidParam('id') id: string,
+    @Body() dto: PayInvoiceDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<InvoicePaymentResponseDto> {
+    return { status: 'ok', message: 'Invoice paid', ...(await this.invoices.pay(principal, id, dto.payerCoin)) };
+  }
+}
+
+/** Invoice templates: a draft to issue invoices from. */
+@ApiTags('invoices')
+@Controller('invoice-templates')
+export class InvoiceTemplatesController {
+  constructor(private readonly invoices: InvoicesService) {}
+
+  /** Without invoiceDraft.recipientCoin the template is refused with a 404 (section 7). */
+  @Post()
+  @RequirePermissions('INVOICE_ISSUER')
+  @ApiOperation({ summary: 'Save an invoice template', operationId: 'createInvoiceTemplate' })
+  @ApiCreatedResponse({ type: InvoiceTemplateResponseDto })
+  @ApiNotFoundResponse({
+    description: "exception.coin.not_found: no invoiceDraft.recipientCoin, or not the caller's",
+    type: ErrorResponseDto,
+  })
+  @ApiConflictResponse({ description: 'exception.invoice_template.name_taken', type: ErrorResponseDto })
+  async create(@Body() dto: CreateInvoiceTemplateDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplateResponseDto> {
+    return { status: 'ok', message: 'Template saved', template: await this.invoices.createTemplate(principal, dto) };
+  }
+
+  @Post('view')
+  @HttpCode(200)
+  @RequirePermissions('INVOICE_ISSUER')
+  @ApiOperation({ summary: "The caller's invoice templates", operationId: 'viewInvoiceTemplates' })
+  @ApiOkResponse({ type: InvoiceTemplatePageDto })
+  view(@Body() dto: InvoiceTemplateViewDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplatePageDto> {
+    return this.invoices.templates(principal, dto);
+  }
+
+  @Delete(':id')
+  @ApiParam(INVOICE_ID)
+  @RequirePermissions('INVOICE_ISSUER')
+  @ApiOperation({ summary: 'Delete an invoice template', operationId: 'deleteInvoiceTemplate' })
+  @ApiOkResponse({ type: InvoiceTemplateResponseDto })
+  @ApiNotFoundResponse({ description: 'exception.invoice_template.not_found', type: ErrorResponseDto })
+  async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplateResponseDto> {
+    return { status: 'ok', message: 'Template deleted', template: await this.invoices.deleteTemplate(principal, id) };
+  }
+
+  @Post(':id/invoices')
+  @ApiParam(INVOICE_ID)
+  @RequirePermissions('INVOICE_ISSUER')
+  @ApiOperation({ summary: 'Issue an invoice from a template', operationId: 'issueInvoiceFromTemplate' })
+  @ApiCreatedResponse({ type: InvoiceResponseDto })
+  @ApiNotFoundResponse({ description: 'exception.invoice_template.not_found', type: ErrorResponseDto })
+  async issue(
+    @UuidParam('id') id: string,
+    @Body() dto: IssueFromTemplateDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<InvoiceResponseDto> {
+    return { status: 'ok', message: 'Invoice issued', invoice: await this.invoices.issueFromTemplate(principal, id, dto) };
+  }
+}

@@ -1,0 +1,178 @@
+import { Injectable } from '@nestjs/common';
+import { Database, RowCount } from '../../platform/database/database';
+
+export interface InvoiceItem {
+  name: string;
+  quantity: number;
+  price: string;
+}
+
+export interface InvoiceRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  recipient_coin: string;
+  issuer_id: string;
+  currency: string;
+  fraction: string;
+  amount: string;
+  payer_contact: string | null;
+  items: InvoiceItem[];
+  data: Record<string, unknown> | null;
+  status: 'initiated' | 'pending' | 'paid' | 'declined' | 'expired';
+  expires_at: Date | null;
+  operation_id: string | null;
+  paid_by_coin: string | null;
+  template_id: string | null;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+  paid_at: Date | null;
+}
+
+export interface InvoiceSearch {
+  organizationId?: string;
+  statuses?: string[];
+  issuerId?: string;
+  amount?: string;
+  createdAtFrom?: string;
+  createdAtTo?: string;
+}
+
+export interface TemplateRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  draft: Record<string, unknown>;
+  created_by: string;
+  created_at: Date;
+}
+
+const INVOICE = `i.id, i.organization_id, i.name, i.recipient_coin::text AS recipient_coin, i.issuer_id, c.code AS currency, c.fraction::text AS fraction,
+  i.amount::text AS amount, i.payer_contact, i.items, i.data, i.status, i.expires_at, i.operation_id, i.paid_by_coin::text AS paid_by_coin,
+  i.template_id, i.created_by, i.created_at, i.updated_at, i.paid_at`;
+const INVOICES = 'FROM invoices i JOIN issuers s ON s.id = i.issuer_id JOIN currencies c ON c.id = s.currency_id';
+
+/** Invoices and invoice templates. */
+@Injectable()
+export class InvoicesRepository {
+  constructor(private readonly db: Database) {}
+
+  async insert(values: {
+    organizationId: string;
+    name: string;
+    recipientCoin: string;
+    issuerId: string;
+    amount: string;
+    payerContact: string | null;
+    items: InvoiceItem[];
+    data: Record<string, unknown> | null;
+    expiresAt: string | null;
+    templateId: string | null;
+    createdBy: string;
+  }): Promise<string> {
+    const [row] = await this.db.query<{ id: string }>(
+      `INSERT INTO invoices (organization_id, name, recipient_coin, issuer_id, amount, payer_contact, items, data, expires_at, template_id, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+      [
+        values.organizationId,
+        values.name,
+        values.recipientCoin,
+        values.issuerId,
+        values.amount,
+        values.payerContact,
+        JSON.stringify(values.items),
+        values.data === null ? null : JSON.stringify(values.data),
+        values.expiresAt,
+        values.templateId,
+        values.createdBy,
+      ],
+    );
+    return row.id;
+  }
+
+  async get(id: string, lock = false): Promise<InvoiceRow | undefined> {
+    const [row] = await this.db.query<InvoiceRow>(`SELECT ${INVOICE} ${INVOICES} WHERE i.id = $1${lock ? ' FOR UPDATE OF i' : ''}`, [id]);
+    return row;
+  }
+
+  async search(search: InvoiceSearch, offset: number, limit: number): Promise<{ count: RowCount; rows: InvoiceRow[] }> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (search.organizationId) where.push(`i.organization_id = $${params.push(search.organizationId)}`);
+    if (search.statuses?.length) where.push(`i.status = ANY($${params.push(search.statuses)}::text[])`);
+    if (search.issuerId) where.push(`i.issuer_id = $${params.push(search.issuerId)}`);
+    if (search.amount) where.push(`i.amount = $${params.push(search.amount)}::numeric`);
+    if (search.createdAtFrom) where.push(`i.created_at >= $${params.push(search.createdAtFrom)}::timestamptz`);
+    if (search.createdAtTo) where.push(`i.created_at < $${params.push(search.createdAtTo)}::timestamptz`);
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const count = await this.db.countRows(`FROM invoices i ${clause}`, params);
+    const rows = await this.db.query<InvoiceRow>(
+      `SELECT ${INVOICE} ${INVOICES} ${clause} ORDER BY i.created_at DESC, i.id DESC LIMIT ${limit} OFFSET ${offset}`,
+      params,
+    );
+    return { count, rows };
+  }
+
+  async setStatus(id: string, status: InvoiceRow['status'], paid?: { operationId: string; coin: string }): Promise<void> {
+    await this.db.query(
+      `UPDATE invoices SET status = $2, operation_id = coalesce($3, operation_id), paid_by_coin = coalesce($4, paid_by_coin), updated_at = now(),
+              paid_at = CASE WHEN $2 = 'paid' THEN now() ELSE paid_at END WHERE id = $1`,
+      [id, status, paid?.operationId ?? null, paid?.coin ?? null],
+    );
+  }
+
+  /** Marks invoices whose time ran out as expired; answers them. */
+  async expireDue(limit: number): Promise<InvoiceRow[]> {
+    const ids = await this.db.query<{ id: string }>(
+      `UPDATE invoices SET status = 'expired', updated_at = now()
+        WHERE id IN (SELECT id FROM invoices WHERE status = 'initiated' AND expires_at <= now() ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [limit],
+    );
+    if (!ids.length) return [];
+    return this.db.query<InvoiceRow>(`SELECT ${INVOICE} ${INVOICES} WHERE i.id = ANY($1::uuid[])`, [ids.map((r) => r.id)]);
+  }
+
+  async insertTemplate(values: {
+    organizationId: string;
+    name: string;
+    draft: Record<string, unknown>;
+    createdBy: string;
+  }): Promise<TemplateRow | undefined> {
+    const [row] = await this.db.query<TemplateRow>(
+      `INSERT INTO invoice_templates (organization_id, name, draft, created_by) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (organization_id, name) DO NOTHING RETURNING id, organization_id, name, draft, created_by, created_at`,
+      [values.organizationId, values.name, JSON.stringify(values.draft), values.createdBy],
+    );
+    return row;
+  }
+
+  async template(organizationId: string, id: string): Promise<TemplateRow | undefined> {
+    const [row] = await this.db.query<TemplateRow>(
+      `SELECT id, organization_id, name, draft, created_by, created_at FROM invoice_templates WHERE id = $1 AND organization_id = $2`,
+      [id, organizationId],
+    );
+    return row;
+  }
+
+  async templates(organizationId: string, offset: number, limit: number): Promise<{ total: number; rows: TemplateRow[] }> {
+    const [{ n }] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM invoice_templates WHERE organization_id = $1`, [
+      organizationId,
+    ]);
+    const rows = await this.db.query<TemplateRow>(
+      `SELECT id, organization_id, name, draft, created_by, created_at FROM invoice_templates WHERE organization_id = $1
+        ORDER BY name, id LIMIT ${limit} OFFSET ${offset}`,
+      [organizationId],
+    );
+    return { total: n, rows };
+  }
+
+  async deleteTemplate(organizationId: string, id: string): Promise<TemplateRow | undefined> {
+    const [row] = await this.db.query<TemplateRow>(
+      `DELETE FROM invoice_templates WHERE id = $1 AND organization_id = $2 RETURNING id, organization_id, name, draft, created_by, created_at`,
+      [id, organizationId],
+    );
+    return row;
+  }
+}

@@ -1,0 +1,312 @@
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import type { Principal } from '../../platform/access/principal';
+import { ApiError } from '../../platform/common/api-error';
+import { amountOf } from '../../platform/common/json-decimal';
+import { Money, parseAmount, scaleOf } from '../../platform/common/money';
+import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
+import { PeriodicTask } from '../../platform/common/periodic-task';
+import { calculationOf } from '../../platform/commissions/calculation';
+import { CommissionsService } from '../../platform/commissions/commissions.service';
+import type { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
+import { commissionDetails } from '../../platform/commissions/fee';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
+import type { LockedCoin } from '../../platform/ledger/ledger.types';
+import { LedgerService } from '../../platform/ledger/ledger.service';
+import { OutboxService } from '../../platform/outbox/outbox.service';
+import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
+import type {
+  CreateInvoiceDto,
+  CreateInvoiceTemplateDto,
+  InvoiceDto,
+  InvoiceItemDto,
+  InvoiceTemplateDto,
+  InvoiceTemplateViewDto,
+  InvoiceViewDto,
+  IssueFromTemplateDto,
+} from './dto/invoice.dto';
+import { InvoiceItem, InvoiceRow, InvoicesRepository, TemplateRow } from './invoices.repository';
+
+export function toInvoice(row: InvoiceRow): InvoiceDto {
+  const scale = scaleOf(row.fraction);
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    name: row.name,
+    recipientCoin: row.recipient_coin,
+    issuerId: row.issuer_id,
+    currency: row.currency,
+    amount: amountOf(row.amount, scale),
+    payerContact: row.payer_contact,
+    items: row.items.map((i) => ({ name: i.name, quantity: i.quantity, price: amountOf(i.price, scale) })),
+    data: row.data,
+    status: row.status,
+    expiresAt: row.expires_at ? row.expires_at.toISOString() : null,
+    operationId: row.operation_id,
+    paidByCoin: row.paid_by_coin,
+    templateId: row.template_id,
+    createdAt: row.created_at.toISOString(),
+    paidAt: row.paid_at ? row.paid_at.toISOString() : null,
+  };
+}
+
+function toTemplate(row: TemplateRow): InvoiceTemplateDto {
+  return { id: row.id, name: row.name, invoiceDraft: row.draft, createdAt: row.created_at.toISOString() };
+}
+
+/**
+ * Invoices: a merchant (or an individual) asks to be paid into one of its coins; any customer pays one from a coin
+ * of the same currency, with the fee of the `invoice_payment` flow. The invoice row is locked in the payment's
+ * transaction, so two payers at once make one payment (the other gets a 409). Past `expiresAt` an invoice cannot be
+ * paid (409), and a sweep marks it `expired`. Issuers see and withdraw only their own invoices (404 otherwise).
+ */
+@Injectable()
+export class InvoicesService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(InvoicesService.name);
+  private readonly expiry = new PeriodicTask(
+    'The invoice expiry sweep',
+    () => this.uow.asJob('invoice-expiry', () => this.expireDue()),
+    this.logger,
+  );
+
+  constructor(
+    private readonly invoices: InvoicesRepository,
+    private readonly ledger: LedgerService,
+    private readonly commissions: CommissionsService,
+    private readonly tools: PaymentToolsService,
+    private readonly outbox: OutboxService,
+    private readonly uow: UnitOfWork,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.expiry.start(this.config.invoiceExpirySweepSeconds);
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.expiry.stop();
+  }
+
+  async create(principal: Principal, dto: CreateInvoiceDto, templateId: string | null = null): Promise<InvoiceDto> {
+    return this.uow.run(async () => {
+      const coin = await this.ownCoin(principal, dto.recipientCoin, 'recipientCoin');
+      const scale = scaleOf(coin.fraction);
+      const amount = parseAmount(dto.amount, scale);
+      const items = this.items(dto.items ?? [], scale, amount);
+      const expiresAt = dto.expiresAt ?? null;
+      if (expiresAt && Date.parse(expiresAt) <= Date.now()) throw ApiError.invalid('expiresAt', 'must be in the future');
+      const id = await this.invoices.insert({
+        organizationId: principal.organizationId,
+        name: dto.name,
+        recipientCoin: coin.serial,
+        issuerId: coin.issuer_id,
+        amount: amount.toFixed(),
+        payerContact: dto.payerContact ?? null,
+        items,
+        data: dto.data ?? null,
+        expiresAt,
+        templateId,
+        createdBy: principal.userId,
+      });
+      return toInvoice((await this.invoices.get(id))!);
+    });
+  }
+
+  /** The issuer's invoices; staff with TRANSACTION_AUDITOR see every one. */
+  async view(principal: Principal, dto: InvoiceViewDto): Promise<Page<InvoiceDto>> {
+    const { offset, limit } = pageWindow(dto);
+    const filter = dto.filter ?? {};
+    const organizationId = principal.permissions.has('TRANSACTION_AUDITOR') ? undefined : principal.organizationId;
+    const { count, rows } = await this.invoices.search(
+      {
+        organizationId,
+        statuses: filter.statuses,
+        issuerId: filter.totalPrice?.issuerId,
+        amount: filter.totalPrice ? parseAmount(filter.totalPrice.amount, 18, 'filter.totalPrice.amount').toFixed() : undefined,
+        createdAtFrom: filter.createdAtFrom,
+        createdAtTo: filter.createdAtTo,
+      },
+      offset,
+      limit,
+    );
+    return pageOf(dto, count.total, rows.map(toInvoice), count.exact);
+  }
+
+  /** An invoice by id, for its issuer (and staff with TRANSACTION_AUDITOR); a payer prices it with calculate and pays it. */
+  async get(principal: Principal, id: string): Promise<InvoiceDto> {
+    const row = await this.invoices.get(id);
+    if (!row || (row.organization_id !== principal.organizationId && !principal.permissions.has('TRANSACTION_AUDITOR'))) {
+      throw new ApiError('exception.invoice.not_found');
+    }
+    return toInvoice(this.current(row));
+  }
+
+  /** Withdraws an unpaid invoice (status `declined`); a paid, expired or withdrawn one is a 409; another issuer's a 404. */
+  async delete(principal: Principal, id: string): Promise<InvoiceDto> {
+    return this.uow.run(async () => {
+      const row = await this.invoices.get(id, true);
+      if (!row || row.organization_id !== principal.organizationId) throw new ApiError('exception.invoice.not_found');
+      if (row.status !== 'initiated') throw new ApiError('exception.invoice.not_payable', `The invoice is ${row.status}`);
+      await this.invoices.setStatus(id, 'declined');
+      return toInvoice((await this.invoices.get(id))!);
+    });
+  }
+
+  async calculate(principal: Principal, id: string, payerCoin: string): Promise<CalculationDto> {
+    const row = await this.invoices.get(id);
+    if (!row) throw new ApiError('exception.invoice.not_found');
+    this.payable(this.current(row));
+    const coins = await this.ledger.read([payerCoin, row.recipient_coin]);
+    const payer = this.payerOf(coins.get(payerCoin), principal, row);
+    const quote = await this.commissions.quote({
+      flow: 'invoice_payment',
+      amount: new Money(row.amount),
+      payer,
+      payee: coins.get(row.recipient_coin),
+    });
+    return calculationOf(new Money(row.amount), quote, payer, { type: 'COIN', srcValue: payerCoin, destValue: row.recipient_coin });
+  }
+
+  /** Pays the invoice from one of the caller's coins: one payment, whoever else tries at the same moment. */
+  async pay(principal: Principal, id: string, payerCoin: string): Promise<{ invoice: InvoiceDto; process: OperationDto }> {
+    return this.uow.run(async () => {
+      const row = await this.invoices.get(id, true);
+      if (!row) throw new ApiError('exception.invoice.not_found');
+      this.payable(row);
+      const pricing = await this.commissions.pricing('invoice_payment', payerCoin, row.recipient_coin);
+      const process = (await this.ledger.execute({
+        type: 'invoice_payment',
+        coins: [payerCoin, row.recipient_coin, ...this.commissions.collectors(pricing)],
+        plan: async (locked) => {
+          const payer = this.payerOf(locked.coins.get(payerCoin), principal, row);
+          const payee = this.tools.payee(locked, row.recipient_coin, 'recipientCoin');
+          if (!payee.usable) throw new ApiError('exception.coin.inactive', `Coin ${payee.serial} is closed or inactive`);
+          const amount = new Money(row.amount);
+          const quote = await this.commissions.quote({ flow: 'invoice_payment', amount, payer, payee, pricing });
+          return {
+            legs: this.commissions.legs(quote, payer.serial, payee.serial, pricing),
+            meta: {
+              amount,
+              commission: quote.commission,
+              fromCoin: payer.serial,
+              toCoin: payee.serial,
+              description: `Invoice: ${row.name}`,
+              details: { invoiceId: row.id, ...(commissionDetails(quote) ?? {}) },
+            },
+          };
+        },
+      }))!;
+      await this.invoices.setStatus(id, 'paid', { operationId: process.id, coin: payerCoin });
+      const invoice = toInvoice((await this.invoices.get(id))!);
+      await this.outbox.emit('invoice.paid', [row.organization_id, principal.organizationId], invoice);
+      return { invoice, process };
+    });
+  }
+
+  /** Marks the invoices past their time as expired and tells their issuers' webhooks. */
+  async expireDue(): Promise<number> {
+    return this.uow.run(async () => {
+      const expired = await this.invoices.expireDue(500);
+      for (const row of expired) await this.outbox.emit('invoice.expired', [row.organization_id], toInvoice(row));
+      return expired.length;
+    });
+  }
+
+  /** A template: its draft's recipientCoin must be one of the caller's coins; without one, a 404 (section 7). */
+  async createTemplate(principal: Principal, dto: CreateInvoiceTemplateDto): Promise<InvoiceTemplateDto> {
+    const draft = dto.invoiceDraft;
+    if (!draft.recipientCoin) throw new ApiError('exception.coin.not_found', 'invoiceDraft.recipientCoin names no coin');
+    return this.uow.run(async () => {
+      const coin = await this.ownCoin(principal, draft.recipientCoin!, 'invoiceDraft.recipientCoin');
+      const scale = scaleOf(coin.fraction);
+      const amount = draft.amount === undefined ? undefined : parseAmount(draft.amount, scale, 'invoiceDraft.amount');
+      if (draft.items?.length) this.items(draft.items, scale, amount);
+      const row = await this.invoices.insertTemplate({
+        organizationId: principal.organizationId,
+        name: dto.name,
+        draft: JSON.parse(JSON.stringify({ ...draft, ...(amount ? { amount: amount.toFixed() } : {}) })) as Record<string, unknown>,
+        createdBy: principal.userId,
+      });
+      if (!row) throw new ApiError('exception.invoice_template.name_taken');
+      return toTemplate(row);
+    });
+  }
+
+  async templates(principal: Principal, dto: InvoiceTemplateViewDto): Promise<Page<InvoiceTemplateDto>> {
+    const { offset, limit } = pageWindow(dto);
+    const { total, rows } = await this.invoices.templates(principal.organizationId, offset, limit);
+    return pageOf(dto, total, rows.map(toTemplate));
+  }
+
+  async deleteTemplate(principal: Principal, id: string): Promise<InvoiceTemplateDto> {
+    const row = await this.invoices.deleteTemplate(principal.organizationId, id);
+    if (!row) throw new ApiError('exception.invoice_template.not_found');
+    return toTemplate(row);
+  }
+
+  /** Issues an invoice from a template, with the amount, payer and expiry given now where the draft has none. */
+  async issueFromTemplate(principal: Principal, id: string, dto: IssueFromTemplateDto): Promise<InvoiceDto> {
+    const template = await this.invoices.template(principal.organizationId, id);
+    if (!template) throw new ApiError('exception.invoice_template.not_found');
+    const draft = template.draft as Partial<CreateInvoiceDto>;
+    const amount = dto.amount ?? draft.amount;
+    if (amount === undefined) throw ApiError.invalid('amount', 'is required: the template has none');
+    return this.create(
+      principal,
+      {
+        name: draft.name ?? template.name,
+        recipientCoin: draft.recipientCoin!,
+        amount,
+        payerContact: dto.payerContact ?? draft.payerContact,
+        items: draft.items,
+        data: draft.data,
+        expiresAt: dto.expiresAt,
+      },
+      template.id,
+    );
+  }
+
+  /** An invoice read now: one past its time is expired even before the sweep marks it. */
+  private current(row: InvoiceRow): InvoiceRow {
+    return row.status === 'initiated' && row.expires_at && row.expires_at.getTime() <= Date.now() ? { ...row, status: 'expired' } : row;
+  }
+
+  private payable(row: InvoiceRow): void {
+    if (row.status === 'initiated' && row.expires_at && row.expires_at.getTime() <= Date.now()) {
+      throw new ApiError('exception.invoice.expired', `The invoice expired at ${row.expires_at.toISOString()}`);
+    }
+    if (row.status === 'expired') throw new ApiError('exception.invoice.expired', 'The invoice expired');
+    if (row.status !== 'initiated') throw new ApiError('exception.invoice.not_payable', `The invoice is ${row.status}`);
+  }
+
+  private payerOf(coin: LockedCoin | undefined, principal: Principal, row: InvoiceRow): LockedCoin {
+    if (!coin || coin.type !== 'client' || coin.organization_id !== principal.organizationId) {
+      throw new ApiError('exception.coin.not_found', 'No such coin of yours');
+    }
+    if (coin.serial === row.recipient_coin) throw ApiError.invalid('payerCoin', 'must not be the invoice’s recipient coin');
+    if (coin.issuer_id !== row.issuer_id) throw ApiError.invalid('payerCoin', `must be a ${row.currency} coin of the invoice's issuer`);
+    if (!coin.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
+    return coin;
+  }
+
+  private async ownCoin(principal: Principal, serial: string, parameter: string): Promise<LockedCoin> {
+    const coin = (await this.ledger.read([serial])).get(serial);
+    if (coin?.type === 'system') throw ApiError.invalid(parameter, 'must not be a technical coin');
+    if (!coin || coin.organization_id !== principal.organizationId)
+      throw new ApiError('exception.coin.not_found', `No coin ${serial} of yours`);
+    return coin;
+  }
+
+  /** The items as stored; with an amount given, their sum must be it. */
+  private items(items: InvoiceItemDto[], scale: number, amount: Money | undefined): InvoiceItem[] {
+    let total = new Money(0);
+    const out = items.map((item, i) => {
+      const price = parseAmount(item.price, scale, `items[${i}].price`);
+      total = total.plus(price.times(item.quantity));
+      return { name: item.name, quantity: item.quantity, price: price.toFixed() };
+    });
+    if (items.length && amount && !total.eq(amount)) throw ApiError.invalid('amount', `must be the items' total, ${total.toFixed(scale)}`);
+    return out;
+  }
+}

@@ -1,0 +1,230 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../../platform/access/principal';
+import { ApiError } from '../../platform/common/api-error';
+import { amountOf } from '../../platform/common/json-decimal';
+import { Money, parseAmount, scaleOf } from '../../platform/common/money';
+import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
+import { SERIAL_PATTERN } from '../../platform/common/validators';
+import { CommissionsService } from '../../platform/commissions/commissions.service';
+import { commissionDetails } from '../../platform/commissions/fee';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
+import type { LockedCoin } from '../../platform/ledger/ledger.types';
+import { LedgerService } from '../../platform/ledger/ledger.service';
+import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
+import { PointsOfSaleService } from '../points-of-sale/points-of-sale.service';
+import { VouchersService } from '../vouchers/vouchers.service';
+import type { CreateMerchantPaymentDto, MerchantPaymentDto, MerchantPaymentViewDto, MerchantPurchaseDto } from './dto/merchant-payment.dto';
+import { MerchantPaymentsRepository, PaymentRow, PurchaseRow } from './merchant-payments.repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const VOUCHER_CODE = /^[0-9a-fA-F]{32}$/;
+
+function toPayment(row: PaymentRow): MerchantPaymentDto {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    posId: row.pos_id,
+    method: row.method,
+    amount: amountOf(row.amount, scaleOf(row.fraction)),
+    currency: row.currency,
+    description: row.description,
+    operationId: row.operation_id,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+function toPurchase(row: PurchaseRow): MerchantPurchaseDto {
+  const scale = scaleOf(row.fraction);
+  return {
+    id: row.id,
+    productId: row.product_id,
+    name: row.name,
+    quantity: row.quantity,
+    price: amountOf(row.price, scale),
+    total: amountOf(row.total, scale),
+  };
+}
+
+/**
+ * Payments to a merchant, at a point of sale or not, for products of its catalogue (priced in the payer's currency)
+ * or an amount. The payer pays with one of its coins or smart cards (the `merchant_payment` flow's fee applies), or
+ * with a voucher spent whole. The money goes to the merchant's main coin of that currency; each purchase is kept.
+ */
+@Injectable()
+export class MerchantPaymentsService {
+  constructor(
+    private readonly payments: MerchantPaymentsRepository,
+    private readonly points: PointsOfSaleService,
+    private readonly ledger: LedgerService,
+    private readonly commissions: CommissionsService,
+    private readonly tools: PaymentToolsService,
+    private readonly vouchers: VouchersService,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async pay(
+    principal: Principal,
+    dto: CreateMerchantPaymentDto,
+  ): Promise<{ payment: MerchantPaymentDto; purchases: MerchantPurchaseDto[]; process: OperationDto }> {
+    if (!dto.merchantId === !dto.posId) throw ApiError.invalid('merchantId', 'give merchantId or posId, not both');
+    if (!dto.items === (dto.amount === undefined)) throw ApiError.invalid('amount', 'give items or amount, not both');
+    const { method, value } = dto.payer;
+    if (method === 'coin' && !SERIAL_PATTERN.test(value)) throw ApiError.invalid('payer.value', 'must be a coin serial for method coin');
+    if (method === 'smart_card' && !UUID.test(value))
+      throw ApiError.invalid('payer.value', 'must be a smart card id for method smart_card');
+    if (method === 'voucher' && !VOUCHER_CODE.test(value))
+      throw ApiError.invalid('payer.value', 'must be a voucher code for method voucher');
+    return this.uow.run(async () => {
+      let merchantId = dto.merchantId;
+      const posId = dto.posId ?? null;
+      if (posId) {
+        const pos = await this.points.forPayment(posId);
+        if (!pos) throw new ApiError('exception.point_of_sale.not_found');
+        merchantId = pos.organization_id;
+      }
+      if (!(await this.payments.isMerchant(merchantId!))) throw new ApiError('exception.merchant.not_found');
+      if (method === 'voucher') return this.payWithVoucher(principal, dto, merchantId!, posId);
+      const payerSerial =
+        method === 'coin' ? value : await this.tools.resolve('SMART_CARD', value, 'payer.value', principal.organizationId);
+      const payerCoin = (await this.ledger.read([payerSerial])).get(payerSerial);
+      if (!payerCoin || payerCoin.type !== 'client' || payerCoin.organization_id !== principal.organizationId) {
+        throw new ApiError('exception.coin.not_found', 'No such coin of yours');
+      }
+      const merchantCoin = await this.payments.merchantCoin(merchantId!, payerCoin.currency_id);
+      if (!merchantCoin || merchantCoin === payerSerial) throw new ApiError('exception.merchant.not_found');
+      const { amount, purchases } = await this.priced(dto, merchantId!, payerCoin);
+      const pricing = await this.commissions.pricing('merchant_payment', payerSerial, merchantCoin);
+      const process = (await this.ledger.execute({
+        type: 'merchant_payment',
+        coins: [payerSerial, merchantCoin, ...this.commissions.collectors(pricing)],
+        plan: async (locked) => {
+          const payer = this.tools.payer(locked, payerSerial, principal, 'payer.value');
+          const payee = this.tools.payee(locked, merchantCoin, 'merchantId');
+          for (const coin of [payer, payee])
+            if (!coin.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
+          const quote = await this.commissions.quote({ flow: 'merchant_payment', amount, payer, payee, pricing });
+          return {
+            legs: this.commissions.legs(quote, payer.serial, payee.serial, pricing),
+            meta: {
+              amount,
+              commission: quote.commission,
+              fromCoin: payer.serial,
+              toCoin: payee.serial,
+              description: dto.description ?? null,
+              details: { merchantId, posId, method, ...(commissionDetails(quote) ?? {}) },
+            },
+          };
+        },
+      }))!;
+      return this.record(principal, dto, merchantId!, posId, payerCoin.currency_id, amount, purchases, process);
+    });
+  }
+
+  /** The purchases of a payment, for its merchant, its payer and staff; an invalid or unknown identifier is a 404 (section 7). */
+  async purchases(principal: Principal, identifier: string): Promise<MerchantPurchaseDto[]> {
+    const payment = UUID.test(identifier) ? await this.payments.get(identifier) : undefined;
+    const sees =
+      payment &&
+      (payment.merchant_id === principal.organizationId ||
+        payment.payer_organization_id === principal.organizationId ||
+        principal.permissions.has('TRANSACTION_AUDITOR'));
+    if (!sees) throw new ApiError('exception.merchant_payment.not_found');
+    return (await this.payments.purchases(identifier)).map(toPurchase);
+  }
+
+  async view(principal: Principal, dto: MerchantPaymentViewDto): Promise<Page<MerchantPaymentDto>> {
+    const { offset, limit } = pageWindow(dto);
+    const organizationId = principal.permissions.has('TRANSACTION_AUDITOR') ? undefined : principal.organizationId;
+    const { total, rows } = await this.payments.page(organizationId, offset, limit);
+    return pageOf(dto, total, rows.map(toPayment));
+  }
+
+  /** A voucher is spent whole: its amount must be the price. No fee: its buyer paid it when buying the voucher. */
+  private async payWithVoucher(principal: Principal, dto: CreateMerchantPaymentDto, merchantId: string, posId: string | null) {
+    const voucher = await this.vouchers.claim(dto.payer.value);
+    const merchantCoin = await this.payments.merchantCoin(merchantId, voucher.currencyId);
+    if (!merchantCoin) throw new ApiError('exception.merchant.not_found');
+    const { amount, purchases } = await this.priced(dto, merchantId, {
+      currency_id: voucher.currencyId,
+      fraction: voucher.fraction,
+      code: voucher.currency,
+    });
+    if (!amount.eq(voucher.amount))
+      throw ApiError.invalid('payer.value', `the voucher is worth ${voucher.amount.toFixed()}: it pays that price only`);
+    const process = (await this.ledger.execute({
+      type: 'merchant_payment',
+      coins: [voucher.reserveCoin, merchantCoin],
+      plan: (locked) => {
+        const payee = this.tools.payee(locked, merchantCoin, 'merchantId');
+        if (!payee.usable) throw new ApiError('exception.coin.inactive', `Coin ${payee.serial} is closed or inactive`);
+        return {
+          legs: [{ from: voucher.reserveCoin, to: merchantCoin, amount }],
+          meta: {
+            amount,
+            fromCoin: voucher.reserveCoin,
+            toCoin: merchantCoin,
+            description: dto.description ?? null,
+            details: { merchantId, posId, method: 'voucher', voucherId: voucher.id },
+          },
+        };
+      },
+    }))!;
+    await this.vouchers.markSpent(voucher, merchantCoin, process.id);
+    return this.record(principal, dto, merchantId, posId, voucher.currencyId, amount, purchases, process);
+  }
+
+  /** The amount to pay: the items' prices in the payer's currency times their quantities, or the amount given. */
+  private async priced(dto: CreateMerchantPaymentDto, merchantId: string, coin: Pick<LockedCoin, 'currency_id' | 'fraction' | 'code'>) {
+    const scale = scaleOf(coin.fraction);
+    if (!dto.items) return { amount: parseAmount(dto.amount, scale), purchases: [] };
+    const products = new Map(
+      (
+        await this.payments.pricedProducts(
+          merchantId,
+          dto.items.map((i) => i.productId),
+          coin.currency_id,
+        )
+      ).map((p) => [p.id, p]),
+    );
+    let amount = new Money(0);
+    const purchases = dto.items.map((item, i) => {
+      const product = products.get(item.productId);
+      if (!product) throw new ApiError('exception.merchant_product.not_found', `No product ${item.productId} of this merchant`);
+      if (!product.price) throw ApiError.invalid(`items[${i}].productId`, `has no price in ${coin.code}`);
+      const total = new Money(product.price).times(item.quantity);
+      amount = amount.plus(total);
+      return { productId: product.id, name: product.name, quantity: item.quantity, price: product.price, total: total.toFixed() };
+    });
+    return { amount, purchases };
+  }
+
+  private async record(
+    principal: Principal,
+    dto: CreateMerchantPaymentDto,
+    merchantId: string,
+    posId: string | null,
+    currencyId: string,
+    amount: Money,
+    purchases: { productId: string | null; name: string; quantity: number; price: string; total: string }[],
+    process: OperationDto,
+  ) {
+    const id = await this.payments.insert({
+      merchantId,
+      posId,
+      payerOrganizationId: principal.organizationId,
+      method: dto.payer.method,
+      amount: amount.toFixed(),
+      currencyId,
+      description: dto.description ?? null,
+      operationId: process.id,
+      createdBy: principal.userId,
+      purchases,
+    });
+    return {
+      payment: toPayment((await this.payments.get(id))!),
+      purchases: (await this.payments.purchases(id)).map(toPurchase),
+      process,
+    };
+  }
+}

@@ -1,0 +1,141 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import type { JsonDecimal } from '../../../platform/common/json-decimal';
+import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
+import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
+import { Omittable, OptionalText } from '../../../platform/common/validators';
+
+/** A product id is a number (section 7: anything else in the path is a 400). */
+export const PRODUCT_ID_PATTERN = /^[1-9][0-9]{0,17}$/;
+
+export class CreateMerchantProductDto {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name: string;
+
+  /** The catalogue's category (free text, listed by GET /merchant-products/categories). */
+  @OptionalText(100)
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100 })
+  category?: string | null;
+
+  @OptionalText(1000)
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
+  description?: string | null;
+
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+export class UpdateMerchantProductDto {
+  @Omittable()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name?: string;
+
+  @OptionalText(100)
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100 })
+  category?: string | null;
+
+  @OptionalText(1000)
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
+  description?: string | null;
+
+  @Omittable()
+  @IsBoolean()
+  active?: boolean;
+}
+
+export class MerchantProductPriceDto {
+  @ApiProperty({ pattern: '^[0-9]+$' })
+  id: string;
+  @ApiProperty({ pattern: '^[0-9]+$' })
+  productId: string;
+  currency: string;
+  @ApiAmount(2.5)
+  price: JsonDecimal;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class MerchantProductDto {
+  /** A number, written as a string of digits. */
+  @ApiProperty({ pattern: '^[0-9]+$' })
+  id: string;
+  @ApiProperty({ format: 'uuid' })
+  merchantId: string;
+  name: string;
+  @ApiProperty({ type: String, nullable: true })
+  category: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
+  active: boolean;
+  prices: MerchantProductPriceDto[];
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class MerchantProductResponseDto {
+  status: 'ok';
+  message: string;
+  product: MerchantProductDto;
+}
+
+export class MerchantProductFilterDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  category?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  name?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+export class MerchantProductViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => MerchantProductFilterDto)
+  filter?: MerchantProductFilterDto;
+}
+
+export class MerchantProductPageDto extends PageDto {
+  records: MerchantProductDto[];
+}
+
+export class MerchantCategoriesDto {
+  status: 'ok';
+  message: string;
+  categories: string[];
+}
+
+export class CreateMerchantProductPriceDto {
+  @IsString()
+  @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'must be a currency code such as USD' })
+  currency: string;
+
+  @ApiProperty({ example: '2.50', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsAmount()
+  price: string | number;
+}
+
+export class MerchantProductPriceResponseDto {
+  status: 'ok';
+  message: string;
+  price: MerchantProductPriceDto;
+}
+
+export class MerchantProductPriceListDto {
+  status: 'ok';
+  message: string;
+  records: MerchantProductPriceDto[];
+}

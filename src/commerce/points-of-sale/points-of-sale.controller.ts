@@ -1,0 +1,75 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { RequirePermissions } from '../../platform/access/access.decorators';
+import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { UuidParam } from '../../platform/common/validators';
+import {
+  CreatePointOfSaleDto,
+  PointOfSalePageDto,
+  PointOfSaleResponseDto,
+  PointOfSaleViewDto,
+  UpdatePointOfSaleDto,
+} from './dto/point-of-sale.dto';
+import { PointsOfSaleService } from './points-of-sale.service';
+
+const POS_ID = { name: 'posId', schema: { type: 'string', format: 'uuid' } } as const;
+const NO_POS = { description: "exception.point_of_sale.not_found: missing, deleted, or another merchant's", type: ErrorResponseDto };
+
+@ApiTags('points-of-sale')
+@Controller('points-of-sale')
+export class PointsOfSaleController {
+  constructor(private readonly points: PointsOfSaleService) {}
+
+  @Post()
+  @RequirePermissions('POINT_OF_SALE_MANAGER')
+  @ApiOperation({ summary: 'Add a point of sale', operationId: 'createPointOfSale' })
+  @ApiCreatedResponse({ type: PointOfSaleResponseDto })
+  async create(@Body() dto: CreatePointOfSaleDto, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
+    return { status: 'ok', message: 'Point of sale added', pointOfSale: await this.points.create(principal, dto) };
+  }
+
+  @Post('view')
+  @HttpCode(200)
+  @RequirePermissions('POINT_OF_SALE_MANAGER')
+  @ApiOperation({ summary: "The merchant's points of sale", operationId: 'viewPointsOfSale' })
+  @ApiOkResponse({ type: PointOfSalePageDto })
+  view(@Body() dto: PointOfSaleViewDto, @CurrentPrincipal() principal: Principal): Promise<PointOfSalePageDto> {
+    return this.points.view(principal, dto);
+  }
+
+  @Get(':posId')
+  @ApiParam(POS_ID)
+  @RequirePermissions('POINT_OF_SALE_MANAGER')
+  @ApiOperation({ summary: 'A point of sale', operationId: 'getPointOfSale' })
+  @ApiOkResponse({ type: PointOfSaleResponseDto })
+  @ApiNotFoundResponse(NO_POS)
+  async get(@UuidParam('posId') id: string, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
+    return { status: 'ok', message: 'OK', pointOfSale: await this.points.get(principal, id) };
+  }
+
+  @Patch(':posId')
+  @ApiParam(POS_ID)
+  @RequirePermissions('POINT_OF_SALE_MANAGER')
+  @ApiOperation({ summary: 'Change a point of sale', operationId: 'updatePointOfSale' })
+  @ApiOkResponse({ type: PointOfSaleResponseDto })
+  @ApiNotFoundResponse(NO_POS)
+  async update(
+    @UuidParam('posId') id: string,
+    @Body() dto: UpdatePointOfSaleDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<PointOfSaleResponseDto> {
+    return { status: 'ok', message: 'Point of sale changed', pointOfSale: await this.points.update(principal, id, dto) };
+  }
+
+  /** A missing or already deleted point of sale is a 404, never a 200 (section 7). */
+  @Delete(':posId')
+  @ApiParam(POS_ID)
+  @RequirePermissions('POINT_OF_SALE_MANAGER')
+  @ApiOperation({ summary: 'Delete a point of sale', operationId: 'deletePointOfSale' })
+  @ApiOkResponse({ type: PointOfSaleResponseDto })
+  @ApiNotFoundResponse(NO_POS)
+  async delete(@UuidParam('posId') id: string, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
+    return { status: 'ok', message: 'Point of sale deleted', pointOfSale: await this.points.delete(principal, id) };
+  }
+}

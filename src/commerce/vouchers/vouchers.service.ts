@@ -1,0 +1,320 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { Principal } from '../../platform/access/principal';
+import { ApiError } from '../../platform/common/api-error';
+import { amountOf, OneTimeSecret } from '../../platform/common/json-decimal';
+import { Money, parseAmount, scaleOf } from '../../platform/common/money';
+import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
+import { PeriodicTask } from '../../platform/common/periodic-task';
+import { CommissionsService } from '../../platform/commissions/commissions.service';
+import { commissionDetails } from '../../platform/commissions/fee';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
+import { LedgerService } from '../../platform/ledger/ledger.service';
+import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
+import type { CreateVoucherDto, RedeemedVoucherDto, RedeemVoucherDto, VoucherDto, VoucherViewDto } from './dto/voucher.dto';
+import { VoucherRow, VouchersRepository } from './vouchers.repository';
+
+/** A pending voucher locked for the caller's transaction, as `VouchersService.claim` answers it. */
+export interface ClaimedVoucher {
+  id: string;
+  prepaidName: string;
+  /** What the voucher is worth, exact: it is spent whole. */
+  amount: Money;
+  currencyId: string;
+  /** The currency's code. */
+  currency: string;
+  /** The currency's fraction (minor units per major unit), as text. */
+  fraction: string;
+  /** The issuer's voucher_reserve coin holding the voucher's money: the coin that pays whatever spends it. */
+  reserveCoin: string;
+  /** The organization that bought the voucher. */
+  organizationId: string;
+}
+
+/** The sweep returns at most this many vouchers per run in each instance. */
+const SWEEP_BATCH = 100;
+
+const hashOf = (code: string) => createHash('sha256').update(code.toLowerCase()).digest('hex');
+
+/**
+ * Prepaid vouchers. Buying one moves its amount from the creator's coin to the issuer's
+ * `voucher_reserve` coin (operation `voucher_create`, priced by the `voucher` flow); the answer
+ * shows a code of 128 random bits once, and only its SHA-256 is kept. Whoever holds the code
+ * redeems it once into a coin of their own in the same currency (`voucher_redeem`); a voucher
+ * blocked by its creator, or past its expiry, returns its amount to the creator's coin
+ * (`voucher_refund`). Every change of a voucher locks its row first, then the coins, so parallel
+ * redemptions, blocks and sweeps of one voucher run one after another and only the first acts.
+ *
+ * For other modules (exported): a flow whose payer is a voucher (merchant payments) spends it with
+ * `claim(code)` and `markSpent(...)` around its own ledger operation, in one transaction. A voucher is
+ * not a `{type, value}` payment tool: it stands for no coin of its bearer, and its money sits in the
+ * issuer's reserve, a technical coin no payer check accepts.
+ */
+@Injectable()
+export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(VouchersService.name);
+  private readonly sweep = new PeriodicTask(
+    'The voucher expiry sweep',
+    async () => {
+      const expired = await this.uow.asJob('voucher-expiry', () => this.expireDue(SWEEP_BATCH));
+      if (expired) this.logger.log(`Returned the money of ${expired} expired voucher(s)`);
+    },
+    this.logger,
+  );
+
+  constructor(
+    private readonly vouchers: VouchersRepository,
+    private readonly ledger: LedgerService,
+    private readonly tools: PaymentToolsService,
+    private readonly commissions: CommissionsService,
+    private readonly uow: UnitOfWork,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Each instance sweeps expired vouchers every VOUCHER_EXPIRY_SWEEP_SECONDS (0: never). */
+  onApplicationBootstrap(): void {
+    this.sweep.start(this.config.voucherExpirySweepSeconds);
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.sweep.stop();
+  }
+
+  async create(principal: Principal, dto: CreateVoucherDto): Promise<{ voucher: VoucherDto; code: OneTimeSecret; process: OperationDto }> {
+    const read = this.tools.payer({ coins: await this.ledger.read([dto.coinSerial]), holds: [] }, dto.coinSerial, principal, 'coinSerial');
+    const scale = scaleOf(read.fraction);
+    const amount = parseAmount(dto.amount, scale);
+    if (dto.expiresAt !== undefined && !(Date.parse(dto.expiresAt) > Date.now()))
+      throw ApiError.invalid('expiresAt', 'must be in the future');
+    const prepaidName = dto.prepaidName ?? `Voucher ${amount.toFixed(scale)} ${read.code}`;
+    const id = randomUUID();
+    const code = randomBytes(16).toString('hex');
+    return this.uow.run(async () => {
+      const reserve = await this.ledger.systemCoin(read.issuer_id, 'voucher_reserve');
+      const pricing = await this.commissions.pricing('voucher', dto.coinSerial, reserve);
+      let value = amount;
+      const posted = await this.ledger.execute({
+        type: 'voucher_create',
+        coins: [dto.coinSerial, reserve, ...this.commissions.collectors(pricing)],
+        plan: async (locked) => {
+          const payer = this.tools.payer(locked, dto.coinSerial, principal, 'coinSerial');
+          if (!payer.usable) throw new ApiError('exception.coin.inactive', `Coin ${payer.serial} is closed or inactive`);
+          const quote = await this.commissions.quote({ flow: 'voucher', amount, payer, pricing });
+          // A fee the recipient bears comes out of the voucher's value: the reserve holds what the voucher is worth.
+          value = quote.payeeAmount;
+          if (!value.gt(0)) {
+            throw new ApiError('exception.commission.exceeds_amount', 'The commission would leave the voucher worth nothing');
+          }
+          return {
+            legs: this.commissions.legs(quote, payer.serial, reserve, pricing),
+            meta: {
+              amount,
+              commission: quote.commission,
+              fromCoin: payer.serial,
+              toCoin: reserve,
+              description: dto.description ?? `Voucher ${prepaidName}`,
+              customInformation: dto.customInformation ?? null,
+              details: { voucher: { id, prepaidName }, ...commissionDetails(quote) },
+            },
+          };
+        },
+      });
+      await this.vouchers.insert({
+        id,
+        codeHash: hashOf(code),
+        prepaidName,
+        amount: value.toFixed(),
+        currencyId: read.currency_id,
+        organizationId: principal.organizationId,
+        coinSerial: read.serial,
+        reserveCoin: reserve,
+        createdBy: principal.userId,
+        expiresAt: dto.expiresAt ?? null,
+        operationId: posted!.id,
+      });
+      return { voucher: toVoucherDto((await this.vouchers.byId(id))!), code: new OneTimeSecret(code), process: posted! };
+    });
+  }
+
+  async view(principal: Principal, dto: VoucherViewDto): Promise<Page<VoucherDto>> {
+    const { rows, count } = await this.vouchers.search({
+      organizationId: principal.organizationId,
+      statuses: dto.filter?.statuses,
+      ids: dto.filter?.ids,
+      coinSerials: dto.filter?.coinSerials,
+      direction: dto.sort?.createdAt === 'asc' ? 'ASC' : 'DESC',
+      ...pageWindow(dto),
+    });
+    return pageOf(dto, count.total, rows.map(toVoucherDto), count.exact);
+  }
+
+  /** Credits the voucher's amount to one of the caller's coins, once: the voucher row is locked, so of parallel redemptions one wins. */
+  async redeem(principal: Principal, dto: RedeemVoucherDto): Promise<{ voucher: RedeemedVoucherDto; process: OperationDto }> {
+    return this.uow.run(async () => {
+      const voucher = await this.claim(dto.code);
+      const posted = await this.ledger.execute({
+        type: 'voucher_redeem',
+        coins: [voucher.reserveCoin, dto.coinSerial],
+        plan: (locked) => {
+          const target = this.tools.payer(locked, dto.coinSerial, principal, 'coinSerial');
+          if (target.currency_id !== voucher.currencyId) {
+            throw ApiError.invalid('coinSerial', `must hold the voucher's currency (${voucher.currency})`);
+          }
+          if (!target.usable) throw new ApiError('exception.coin.inactive', `Coin ${target.serial} is closed or inactive`);
+          return {
+            legs: [{ from: voucher.reserveCoin, to: target.serial, amount: voucher.amount }],
+            meta: {
+              amount: voucher.amount,
+              fromCoin: voucher.reserveCoin,
+              toCoin: target.serial,
+              description: `Voucher ${voucher.prepaidName} redeemed`,
+              details: { voucher: { id: voucher.id } },
+            },
+          };
+        },
+      });
+      await this.markSpent(voucher, dto.coinSerial, posted!.id);
+      const redeemed = (await this.vouchers.byId(voucher.id))!;
+      return {
+        voucher: {
+          id: redeemed.id,
+          prepaidName: redeemed.prepaid_name,
+          amount: amountOf(redeemed.amount, scaleOf(redeemed.fraction)),
+          currency: redeemed.code,
+          symbol: redeemed.symbol,
+          status: 'processed',
+          redeemedAt: redeemed.redeemed_at!.toISOString(),
+        },
+        process: posted!,
+      };
+    });
+  }
+
+  /**
+   * For a flow that spends a voucher (a merchant payment whose payer is a voucher): inside the caller's open
+   * transaction (`UnitOfWork.run`), locks the voucher of `code` until that transaction ends and answers it when it
+   * can be spent; else `404 exception.voucher.not_found`, or a 409 (`exception.voucher.redeemed`, `.blocked`,
+   * `.expired`). The flow then moves the voucher's whole `amount` out of its `reserveCoin` through the ledger kernel
+   * (naming the reserve coin among the coins it locks) and calls `markSpent` with that operation, in the same
+   * transaction. Parallel claims of one code wait for each other: the first spends it, the others get 409.
+   */
+  async claim(code: string): Promise<ClaimedVoucher> {
+    if (!this.uow.current()) throw new Error('VouchersService.claim runs inside UnitOfWork.run: the lock lasts as long as the transaction');
+    const voucher = await this.vouchers.lockByCodeHash(hashOf(code));
+    if (!voucher) throw new ApiError('exception.voucher.not_found', 'No voucher has this code');
+    assertPending(voucher);
+    if (voucher.due) throw new ApiError('exception.voucher.expired', `The voucher expired at ${voucher.expires_at!.toISOString()}`);
+    return {
+      id: voucher.id,
+      prepaidName: voucher.prepaid_name,
+      amount: new Money(voucher.amount),
+      currencyId: voucher.currency_id,
+      currency: voucher.code,
+      fraction: voucher.fraction,
+      reserveCoin: voucher.reserve_coin,
+      organizationId: voucher.organization_id,
+    };
+  }
+
+  /** Closes a voucher `claim` answered in this transaction as spent (`processed`) by `operationId`, which credited `coinSerial`. */
+  async markSpent(voucher: ClaimedVoucher, coinSerial: string, operationId: string): Promise<void> {
+    if (!(await this.vouchers.markRedeemed(voucher.id, coinSerial, operationId))) {
+      throw new Error(`Voucher ${voucher.id} is not pending: claim it in the same transaction before marking it spent`);
+    }
+  }
+
+  /** The creator blocks a pending voucher: its amount returns to the creator's coin at once. */
+  async block(principal: Principal, id: string): Promise<{ voucher: VoucherDto; process: OperationDto }> {
+    return this.uow.run(async () => {
+      const voucher = await this.vouchers.lockOwn(principal.organizationId, id);
+      if (!voucher) throw new ApiError('exception.voucher.not_found', 'No such voucher');
+      assertPending(voucher);
+      const target = await this.vouchers.returnCoin(voucher);
+      if (!target) {
+        throw new ApiError(
+          'exception.coin.closed',
+          `Coin ${voucher.coin_serial} is closed and the organization has no open main ${voucher.code} coin to receive the voucher's amount`,
+        );
+      }
+      const process = await this.giveBack(voucher, target, 'blocked');
+      return { voucher: toVoucherDto((await this.vouchers.byId(id))!), process };
+    });
+  }
+
+  /**
+   * Returns the money of up to `limit` pending vouchers past their expiry, each in its own transaction (or in the
+   * caller's, for the staff route). A voucher whose creator can no longer receive (its coin and main coin closed)
+   * is left pending — it can no longer be redeemed — and logged.
+   */
+  async expireDue(limit: number): Promise<number> {
+    let expired = 0;
+    let after: { expiresAt: Date; id: string } | undefined;
+    for (let i = 0; i < limit; i++) {
+      const outcome = await this.uow.run(async () => {
+        const voucher = await this.vouchers.lockNextDue(after);
+        if (!voucher) return 'none';
+        after = { expiresAt: voucher.expires_at!, id: voucher.id };
+        const target = await this.vouchers.returnCoin(voucher);
+        if (!target) {
+          this.logger.warn(`Voucher ${voucher.id} expired but no open coin of its creator can receive its amount; it stays pending`);
+          return 'skipped';
+        }
+        await this.giveBack(voucher, target, 'expired');
+        return 'expired';
+      });
+      if (outcome === 'none') break;
+      if (outcome === 'expired') expired++;
+    }
+    return expired;
+  }
+
+  /** The reserve pays the voucher's amount back to the creator's side (operation `voucher_refund`); the voucher closes. */
+  private async giveBack(voucher: VoucherRow, target: string, status: 'blocked' | 'expired'): Promise<OperationDto> {
+    const posted = await this.ledger.execute({
+      type: 'voucher_refund',
+      coins: [voucher.reserve_coin, target],
+      plan: () => ({
+        legs: [{ from: voucher.reserve_coin, to: target, amount: parse(voucher) }],
+        meta: {
+          amount: parse(voucher),
+          fromCoin: voucher.reserve_coin,
+          toCoin: target,
+          description: `Voucher ${voucher.prepaid_name} ${status}`,
+          details: { voucher: { id: voucher.id, status } },
+        },
+      }),
+    });
+    await this.vouchers.markReturned(voucher.id, status, posted!.id);
+    return posted!;
+  }
+}
+
+/** A voucher's amount, exact. */
+function parse(voucher: VoucherRow): Money {
+  return new Money(voucher.amount);
+}
+
+function assertPending(voucher: VoucherRow): void {
+  if (voucher.status === 'processed') throw new ApiError('exception.voucher.redeemed', 'The voucher was already redeemed');
+  if (voucher.status === 'blocked') throw new ApiError('exception.voucher.blocked', 'The voucher is blocked');
+  if (voucher.status === 'expired') throw new ApiError('exception.voucher.expired', 'The voucher has expired');
+}
+
+function toVoucherDto(row: VoucherRow): VoucherDto {
+  return {
+    id: row.id,
+    prepaidName: row.prepaid_name,
+    amount: amountOf(row.amount, scaleOf(row.fraction)),
+    currency: row.code,
+    symbol: row.symbol,
+    status: row.status,
+    coinSerial: row.coin_serial,
+    expiresAt: row.expires_at?.toISOString() ?? null,
+    redeemedAt: row.redeemed_at?.toISOString() ?? null,
+    operationId: row.operation_id,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}

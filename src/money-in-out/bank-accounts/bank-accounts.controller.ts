@@ -1,0 +1,76 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequirePermissions } from '../../platform/access/access.decorators';
+import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { UuidParam } from '../../platform/common/validators';
+import { BankAccountsService } from './bank-accounts.service';
+import {
+  BankAccountPageDto,
+  BankAccountResponseDto,
+  BankAccountViewDto,
+  CreateBankAccountDto,
+  BankAccountDeletedDto,
+  UpdateBankAccountDto,
+} from './dto/bank-account.dto';
+
+@ApiTags('bank-accounts')
+@Controller('bank-accounts')
+export class BankAccountsController {
+  constructor(private readonly accounts: BankAccountsService) {}
+
+  /** Adds a bank account of the caller's organization; the IBAN's check digits are verified (ISO 13616). */
+  @Post()
+  @RequirePermissions('BANK_ACCOUNT_OWNER')
+  @ApiOperation({ summary: 'Add a bank account', operationId: 'createBankAccount' })
+  @ApiCreatedResponse({ type: BankAccountResponseDto })
+  @ApiNotFoundResponse({ description: 'bankId is not in the catalog', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.bank_account.iban_taken', type: ErrorResponseDto })
+  async create(@Body() dto: CreateBankAccountDto, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
+    return { status: 'ok', message: 'Bank account added', bankAccount: await this.accounts.create(principal, dto) };
+  }
+
+  @Post('view')
+  @HttpCode(200)
+  @RequirePermissions('BANK_ACCOUNT_OWNER')
+  @ApiOperation({ summary: "List the organization's bank accounts", operationId: 'viewBankAccounts' })
+  @ApiOkResponse({ type: BankAccountPageDto })
+  view(@Body() dto: BankAccountViewDto, @CurrentPrincipal() principal: Principal): Promise<BankAccountPageDto> {
+    return this.accounts.view(principal, dto);
+  }
+
+  @Get(':id')
+  @RequirePermissions('BANK_ACCOUNT_OWNER')
+  @ApiOperation({ summary: 'Get a bank account', operationId: 'getBankAccount' })
+  @ApiOkResponse({ type: BankAccountResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
+    return { status: 'ok', message: 'OK', bankAccount: await this.accounts.get(principal, id) };
+  }
+
+  /** Changes the fields sent. */
+  @Patch(':id')
+  @RequirePermissions('BANK_ACCOUNT_OWNER')
+  @ApiOperation({ summary: 'Change a bank account', operationId: 'updateBankAccount' })
+  @ApiOkResponse({ type: BankAccountResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'Another account of the organization has this IBAN', type: ErrorResponseDto })
+  async update(
+    @UuidParam('id') id: string,
+    @Body() dto: UpdateBankAccountDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<BankAccountResponseDto> {
+    return { status: 'ok', message: 'Bank account changed', bankAccount: await this.accounts.update(principal, id, dto) };
+  }
+
+  /** Removes the account; withdrawals already made to it keep their copy of its details. */
+  @Delete(':id')
+  @RequirePermissions('BANK_ACCOUNT_OWNER')
+  @ApiOperation({ summary: 'Remove a bank account', operationId: 'deleteBankAccount' })
+  @ApiOkResponse({ type: BankAccountDeletedDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountDeletedDto> {
+    await this.accounts.delete(principal, id);
+    return { status: 'ok', message: 'Bank account removed', id };
+  }
+}

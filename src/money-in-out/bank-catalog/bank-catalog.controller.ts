@@ -1,0 +1,75 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiBody, ApiConflictResponse, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequirePermissions } from '../../platform/access/access.decorators';
+import type { ApiRequest } from '../../platform/access/principal';
+import { ApiError } from '../../platform/common/api-error';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { MULTIPART_ROUTE, readUpload } from '../../platform/common/upload';
+import { BankCatalogService } from './bank-catalog.service';
+import {
+  BankCatalogQueryDto,
+  BankImportResultDto,
+  BankImportUploadDto,
+  BankPageDto,
+  BankResponseDto,
+  CreateBankDto,
+} from './dto/bank-catalog.dto';
+
+@ApiTags('bank-catalog')
+@Controller('bank-catalog')
+export class BankCatalogController {
+  constructor(
+    private readonly catalog: BankCatalogService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** A page of the catalog, by bank name; `country` and `search` (part of the name or BIC) narrow it. */
+  @Get()
+  @RequirePermissions('BANK_CATALOG_VIEWER')
+  @ApiOperation({ summary: 'Browse the bank catalog', operationId: 'viewBankCatalog' })
+  @ApiOkResponse({ type: BankPageDto })
+  view(@Query() query: BankCatalogQueryDto): Promise<BankPageDto> {
+    return this.catalog.view(query);
+  }
+
+  /** Adds one bank; its BIC must be new to the catalog. */
+  @Post()
+  @RequirePermissions('BANK_CATALOG_MANAGER')
+  @ApiOperation({ summary: 'Add a bank to the catalog', operationId: 'createBank' })
+  @ApiCreatedResponse({ type: BankResponseDto })
+  @ApiConflictResponse({ description: 'exception.bank_catalog.bic_taken', type: ErrorResponseDto })
+  async create(@Body() dto: CreateBankDto): Promise<BankResponseDto> {
+    return { status: 'ok', message: 'Bank added', bank: await this.catalog.create(dto) };
+  }
+
+  /**
+   * Imports a CSV file (multipart/form-data, field `file`, UTF-8, at most 1 MB unless the operator
+   * sets BANK_CATALOG_IMPORT_MAX_BYTES): a header line with
+   * the columns bankName, bic, swiftCode, address, city, zipCode, country (ISO 3166-1 alpha-2), and
+   * optionally phoneNumber and website, then one bank per line. The whole file or nothing: a bad
+   * line is a 400 naming its line and column, and nothing is imported. A bank whose BIC the
+   * catalog has is updated. See docs/bank-catalog-example.csv.
+   */
+  @Post('import')
+  @HttpCode(200)
+  @RouteConfig(MULTIPART_ROUTE)
+  @RequirePermissions('BANK_CATALOG_MANAGER')
+  @ApiOperation({ summary: 'Import the bank catalog from a CSV file', operationId: 'importBankCatalog' })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ type: BankImportUploadDto })
+  @ApiOkResponse({ type: BankImportResultDto })
+  async import(@Req() request: ApiRequest): Promise<BankImportResultDto> {
+    const limit = this.config.bankCatalogImportMaxBytes;
+    const file = await readUpload(
+      request,
+      'file',
+      limit,
+      () =>
+        new ApiError('exception.bank_catalog.file_too_large', `The bank catalog file is larger than ${limit} bytes: nothing was imported`),
+    );
+    const result = await this.catalog.import(file);
+    return { status: 'ok', message: `Imported ${result.lines} banks`, ...result };
+  }
+}

@@ -1,0 +1,120 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import type { JsonDecimal } from '../../../platform/common/json-decimal';
+import { normalizeIban } from '../../../platform/common/iban';
+import { ApiAmount } from '../../../platform/common/money-validators';
+import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
+import { RequestFilterDto, RequestSortDto } from '../../../platform/common/request-view.dto';
+import { IsIban } from '../../../platform/common/validators';
+import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
+import { BankTopUpDto } from './bank-top-up.dto';
+
+/** Maximum length of a person's full name on a request. */
+export const FULL_NAME_MAX = 255;
+
+/** A request for a bank top-up: the shape clients of this API family send. No money moves until staff accept it. */
+export class BankTopUpRequestDto extends BankTopUpDto {
+  /** The IBAN the money comes from; its check digits are verified. */
+  @ApiPropertyOptional({ example: 'DE89370400440532013000' })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? normalizeIban(value) : value))
+  @IsIban()
+  iban?: string;
+
+  /** The sending bank, from the catalog (`GET /bank-catalog`). */
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID()
+  bankId?: string;
+
+  /** Who sends the money, at most 255 characters. */
+  @ApiPropertyOptional({ maxLength: FULL_NAME_MAX })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(FULL_NAME_MAX)
+  fullName?: string;
+}
+
+export const BANK_TOP_UP_REQUEST_STATUSES = ['new', 'processed', 'declined'] as const;
+
+export class BankTopUpRequestRecordDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  /** `new` until decided; `processed` (accepted: `operationId` is the top-up) or `declined`. */
+  @ApiProperty({ enum: BANK_TOP_UP_REQUEST_STATUSES })
+  status: string;
+  @ApiProperty({ example: '1000000001' })
+  coinSerial: string;
+  @ApiProperty({ format: 'uuid' })
+  organizationId: string;
+  @ApiAmount(100)
+  amount: JsonDecimal;
+  @ApiProperty({ example: 'EUR' })
+  currency: string;
+  @ApiProperty({ type: String, nullable: true })
+  bankAccountNumber: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  iban: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  bankId: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  fullName: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  customInformation: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  declineReason: string | null;
+  /** The bank top-up operation, once accepted. */
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  operationId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  createdBy: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  decidedBy: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  decidedAt: string | null;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+}
+
+export class BankTopUpRequestResultDto {
+  status: 'ok';
+  message: string;
+  bankTopUp: BankTopUpRequestRecordDto;
+}
+
+export class BankTopUpDecisionDto extends BankTopUpRequestResultDto {
+  /** The bank top-up operation the acceptance posted. */
+  process: OperationDto;
+}
+
+export class BankTopUpRequestFilterDto extends RequestFilterDto {
+  @ApiPropertyOptional({ enum: BANK_TOP_UP_REQUEST_STATUSES, isArray: true })
+  @IsOptional()
+  @IsArray()
+  @IsIn(BANK_TOP_UP_REQUEST_STATUSES, { each: true })
+  statuses?: string[];
+}
+
+export class BankTopUpRequestViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => BankTopUpRequestFilterDto)
+  filter?: BankTopUpRequestFilterDto;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RequestSortDto)
+  sort?: RequestSortDto;
+}
+
+export class BankTopUpRequestPageDto extends PageDto {
+  records: BankTopUpRequestRecordDto[];
+}

@@ -1,0 +1,111 @@
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequirePermissions } from '../../platform/access/access.decorators';
+import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
+import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { DeclineDto } from '../../platform/common/request-view.dto';
+import { UuidParam } from '../../platform/common/validators';
+import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
+import { BankWithdrawalsService } from './bank-withdrawals.service';
+import {
+  BankWithdrawalDto,
+  BankWithdrawalPageDto,
+  BankWithdrawalRecordResultDto,
+  BankWithdrawalResultDto,
+  BankWithdrawalViewDto,
+} from './dto/bank-withdrawal.dto';
+
+@ApiTags('bank-withdrawals')
+@Controller('bank-withdrawals')
+export class BankWithdrawalsController {
+  constructor(private readonly withdrawals: BankWithdrawalsService) {}
+
+  /** Pays a coin out to a bank at once (staff): the coin pays the bank-settlement coin, and the fee. customInformation in request and answer (release 4.10.0). */
+  @Post()
+  @RequirePermissions('BANK_WITHDRAWAL_MANAGER')
+  @Idempotent()
+  @ApiOperation({ summary: 'Bank withdrawal from a coin (staff)', operationId: 'createBankWithdrawal' })
+  @ApiCreatedResponse({ type: BankWithdrawalResultDto })
+  @ApiNotFoundResponse({ description: 'No such coin or bank account', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'Insufficient funds, or the coin is closed or inactive', type: ErrorResponseDto })
+  async direct(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalResultDto> {
+    return { status: 'ok', message: 'Bank withdrawal completed', ...(await this.withdrawals.direct(principal, dto)) };
+  }
+
+  /**
+   * Requests a withdrawal from one of the caller's coins: the amount plus the fee is held
+   * (`heldAmount` rises, `availableAmount` falls, the balance stays) until staff accept or decline.
+   */
+  @Post('create-request')
+  @RequirePermissions('BANK_WITHDRAWAL_REQUESTER')
+  @Idempotent()
+  @ApiOperation({ summary: 'Request a bank withdrawal', operationId: 'createBankWithdrawalRequest' })
+  @ApiCreatedResponse({ type: BankWithdrawalResultDto })
+  @ApiNotFoundResponse({ description: 'No such coin of the caller, or bank account of its organization', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'Insufficient available funds, or the coin is closed or inactive', type: ErrorResponseDto })
+  async request(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalResultDto> {
+    return { status: 'ok', message: 'Bank withdrawal requested', ...(await this.withdrawals.request(principal, dto)) };
+  }
+
+  /** Searches withdrawals (customInformation in the filter and the answer, release 4.10.0): staff all, others their own. */
+  @Post('view')
+  @HttpCode(200)
+  @RequirePermissions('BANK_WITHDRAWAL_REQUESTER')
+  @ApiOperation({ summary: 'Search bank withdrawals', operationId: 'viewBankWithdrawals' })
+  @ApiOkResponse({ type: BankWithdrawalPageDto })
+  view(@Body() dto: BankWithdrawalViewDto, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalPageDto> {
+    return this.withdrawals.view(principal, dto);
+  }
+
+  /** The fee and what leaves the coin, without moving money. */
+  @Post('calculate')
+  @HttpCode(200)
+  @RequirePermissions('BANK_WITHDRAWAL_REQUESTER')
+  @ApiOperation({ summary: 'Calculate a bank withdrawal', operationId: 'calculateBankWithdrawal' })
+  @ApiOkResponse({ type: CalculationDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.coin.inactive: the coin is closed or inactive', type: ErrorResponseDto })
+  calculate(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<CalculationDto> {
+    return this.withdrawals.calculate(principal, dto);
+  }
+
+  @Get(':id')
+  @RequirePermissions('BANK_WITHDRAWAL_REQUESTER')
+  @ApiOperation({ summary: 'Get a bank withdrawal', operationId: 'getBankWithdrawal' })
+  @ApiOkResponse({ type: BankWithdrawalRecordResultDto })
+  @ApiNotFoundResponse({ description: 'No such withdrawal, or another organization’s', type: ErrorResponseDto })
+  async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalRecordResultDto> {
+    return { status: 'ok', message: 'OK', bankWithdrawal: await this.withdrawals.get(principal, id) };
+  }
+
+  /** Pays out a pending request: its operation settles in place and the hold is captured. */
+  @Post(':id/accept')
+  @HttpCode(200)
+  @RequirePermissions('BANK_WITHDRAWAL_MANAGER')
+  @Idempotent()
+  @ApiOperation({ summary: 'Accept a bank withdrawal request', operationId: 'acceptBankWithdrawal' })
+  @ApiOkResponse({ type: BankWithdrawalResultDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.bank_withdrawal.decided', type: ErrorResponseDto })
+  async accept(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalResultDto> {
+    return { status: 'ok', message: 'Bank withdrawal accepted', ...(await this.withdrawals.accept(principal, id)) };
+  }
+
+  /** Declines a pending request with a reason: the hold is released, nothing moves. */
+  @Post(':id/decline')
+  @HttpCode(200)
+  @RequirePermissions('BANK_WITHDRAWAL_MANAGER')
+  @Idempotent()
+  @ApiOperation({ summary: 'Decline a bank withdrawal request', operationId: 'declineBankWithdrawal' })
+  @ApiOkResponse({ type: BankWithdrawalResultDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.bank_withdrawal.decided', type: ErrorResponseDto })
+  async decline(
+    @UuidParam('id') id: string,
+    @Body() dto: DeclineDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<BankWithdrawalResultDto> {
+    return { status: 'ok', message: 'Bank withdrawal declined', ...(await this.withdrawals.decline(principal, id, dto.reason)) };
+  }
+}

@@ -1,0 +1,216 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../../platform/access/principal';
+import { BankAccountsService, BankDetails } from '../bank-accounts/bank-accounts.service';
+import { ApiError } from '../../platform/common/api-error';
+import { amountOf } from '../../platform/common/json-decimal';
+import { scaleOf } from '../../platform/common/money';
+import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
+import type { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { OutboxService } from '../../platform/outbox/outbox.service';
+import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
+import type { LockedCoin } from '../../platform/ledger/ledger.types';
+import { LedgerService } from '../../platform/ledger/ledger.service';
+import { Movement, PendingOperationsService } from '../../platform/pending-operations/pending-operations.service';
+import { UserActionsService } from '../../platform/user-actions/user-actions.service';
+import { BankWithdrawalRow, BankWithdrawalsRepository } from './bank-withdrawals.repository';
+import type { BankWithdrawalDto, BankWithdrawalRecordDto, BankWithdrawalViewDto } from './dto/bank-withdrawal.dto';
+
+type Outcome = { bankWithdrawal: BankWithdrawalRecordDto; process: OperationDto };
+
+/**
+ * Money out to a bank: a client coin pays its issuer's bank-settlement coin (and the fee to the
+ * commission coin). Staff pay out at once; a request holds the amount plus the fee on the coin
+ * (a `pending` operation) until staff accept it — the same operation settles, capturing the hold —
+ * or decline it, releasing the hold.
+ */
+@Injectable()
+export class BankWithdrawalsService {
+  constructor(
+    private readonly ledger: LedgerService,
+    private readonly pending: PendingOperationsService,
+    private readonly withdrawals: BankWithdrawalsRepository,
+    private readonly accounts: BankAccountsService,
+    private readonly actions: UserActionsService,
+    private readonly uow: UnitOfWork,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  /** The fee and what leaves the coin, without moving money. */
+  async calculate(principal: Principal, dto: BankWithdrawalDto): Promise<CalculationDto> {
+    const movement = await this.movement(principal, dto);
+    return this.pending.calculate(movement, { srcValue: dto.coinSerial, destValue: null });
+  }
+
+  /** Pays out at once (staff): the operation is `processed` when answered. */
+  async direct(principal: Principal, dto: BankWithdrawalDto): Promise<Outcome> {
+    return this.uow.run(async () => {
+      const { movement, bank, coin } = await this.prepare(principal, dto);
+      const process = await this.pending.move(movement);
+      return this.record('direct', process, coin, bank, dto, principal);
+    });
+  }
+
+  /** Holds the amount plus the fee on the coin until staff decide; the operation is `pending`. */
+  async request(principal: Principal, dto: BankWithdrawalDto): Promise<Outcome> {
+    return this.uow.run(async () => {
+      const { movement, bank, coin } = await this.prepare(principal, dto);
+      const process = await this.pending.hold(movement);
+      return this.record('request', process, coin, bank, dto, principal);
+    });
+  }
+
+  async get(principal: Principal, id: string): Promise<BankWithdrawalRecordDto> {
+    const row = await this.withdrawals.get(id, this.visibleTo(principal));
+    if (!row) throw notFound(id);
+    return toRecord(row);
+  }
+
+  async view(principal: Principal, dto: BankWithdrawalViewDto): Promise<Page<BankWithdrawalRecordDto>> {
+    const own = this.visibleTo(principal);
+    const { total, rows } = await this.withdrawals.search({
+      ...(dto.filter ?? {}),
+      visibleTo: own === undefined ? undefined : { column: 'organization_id', organizationId: own },
+      direction: dto.sort?.createdAt === 'asc' ? 'ASC' : 'DESC',
+      ...pageWindow(dto),
+    });
+    return pageOf(dto, total, rows.map(toRecord));
+  }
+
+  /** Pays out a pending request: its operation settles in place (to the bank-settlement coin, the fee to the commission coin). */
+  accept(principal: Principal, id: string): Promise<Outcome> {
+    return this.decide(principal, id, { accept: true });
+  }
+
+  /** Declines a pending request: the hold is released, nothing moves. */
+  decline(principal: Principal, id: string, reason: string): Promise<Outcome> {
+    return this.decide(principal, id, { accept: false, reason });
+  }
+
+  /**
+   * The request row is locked before its operation, so of two racing decisions the second waits,
+   * then finds the request decided (409) — exactly one of them moves or releases the money.
+   */
+  private decide(principal: Principal, id: string, decision: { accept: boolean; reason?: string }): Promise<Outcome> {
+    return this.uow.run(async () => {
+      const row = await this.withdrawals.get(id, undefined, true);
+      if (!row) throw notFound(id);
+      if (row.status !== 'pending') throw decided(row.status);
+      const process = await this.pending.settle(row.operation_id, 'bank_withdrawal', decision, () => decided(row.status));
+      await this.withdrawals.decide(id, {
+        status: decision.accept ? 'processed' : 'declined',
+        reason: decision.reason,
+        by: principal.userId,
+      });
+      await this.actions.record({
+        userId: principal.userId,
+        action: decision.accept ? 'bank_withdrawal_accepted' : 'bank_withdrawal_declined',
+        details: { bankWithdrawalId: id, operationId: row.operation_id, ...(decision.reason ? { reason: decision.reason } : {}) },
+      });
+      const bankWithdrawal = toRecord((await this.withdrawals.get(id))!);
+      await this.outbox.emit('bank_withdrawal.decided', [row.organization_id], bankWithdrawal);
+      return { bankWithdrawal, process };
+    });
+  }
+
+  private async prepare(principal: Principal, dto: BankWithdrawalDto) {
+    const movement = await this.movement(principal, dto);
+    const coin = (await this.ledger.read([dto.coinSerial])).get(dto.coinSerial)!;
+    const bank = await this.destination(coin.organization_id, dto);
+    return { movement, bank, coin };
+  }
+
+  /** The movement: coin → its issuer's bank-settlement coin, priced by the coin's organization's contract. */
+  private async movement(principal: Principal, dto: BankWithdrawalDto): Promise<Movement> {
+    const coin = (await this.ledger.read([dto.coinSerial])).get(dto.coinSerial);
+    const anyCoin = principal.permissions.has('BANK_WITHDRAWAL_MANAGER');
+    if (!coin || (!anyCoin && coin.organization_id !== principal.organizationId)) {
+      throw new ApiError('exception.coin.not_found', `No coin ${dto.coinSerial}`);
+    }
+    if (coin.type !== 'client') throw ApiError.invalid('coinSerial', 'must not be a technical coin');
+    const settlement = await this.ledger.systemCoin(coin.issuer_id, 'bank_settlement');
+    return {
+      type: 'bank_withdrawal',
+      payer: coin.serial,
+      payee: settlement,
+      priceBy: [coin.serial, null],
+      amount: dto.amount,
+      check: (payer: LockedCoin) => {
+        if (!payer.usable) throw new ApiError('exception.coin.inactive', `Coin ${payer.serial} is closed or inactive`);
+      },
+      description: dto.description ?? null,
+      customInformation: dto.customInformation ?? null,
+    };
+  }
+
+  /** Where the money goes: a saved account of the coin's organization, or the details given (exactly one of the two). */
+  private async destination(organizationId: string, dto: BankWithdrawalDto): Promise<BankDetails & { id: string | null }> {
+    if (dto.bankAccountId && dto.bankDetails) throw ApiError.invalid('bankDetails', 'must not be given with bankAccountId');
+    if (dto.bankAccountId) return this.accounts.detailsOf(organizationId, dto.bankAccountId);
+    if (!dto.bankDetails) throw ApiError.invalid('bankAccountId', 'or bankDetails must be given');
+    const { iban, bic, accountHolder, bankName } = dto.bankDetails;
+    return { id: null, iban, bic: bic ?? null, accountHolder, bankName: bankName ?? null };
+  }
+
+  private async record(
+    kind: 'direct' | 'request',
+    process: OperationDto,
+    coin: LockedCoin,
+    bank: BankDetails & { id: string | null },
+    dto: BankWithdrawalDto,
+    principal: Principal,
+  ): Promise<Outcome> {
+    const id = await this.withdrawals.insert({
+      kind,
+      status: kind === 'direct' ? 'processed' : 'pending',
+      operationId: process.id,
+      coinSerial: coin.serial,
+      organizationId: coin.organization_id,
+      currencyId: coin.currency_id,
+      amount: process.amount.text,
+      commission: process.commission.text,
+      bankAccountId: bank.id,
+      iban: bank.iban,
+      bic: bank.bic,
+      accountHolder: bank.accountHolder,
+      bankName: bank.bankName,
+      description: dto.description ?? null,
+      customInformation: dto.customInformation ?? null,
+      createdBy: principal.userId,
+    });
+    return { bankWithdrawal: toRecord((await this.withdrawals.get(id))!), process };
+  }
+
+  /** Auditors see every withdrawal; everyone else their organization's. */
+  private visibleTo(principal: Principal): string | undefined {
+    return principal.permissions.has('TRANSACTION_AUDITOR') ? undefined : principal.organizationId;
+  }
+}
+
+const notFound = (id: string) => new ApiError('exception.bank_withdrawal.not_found', `No bank withdrawal ${id}`);
+const decided = (status: string) => new ApiError('exception.bank_withdrawal.decided', `The bank withdrawal is already ${status}`);
+
+function toRecord(row: BankWithdrawalRow): BankWithdrawalRecordDto {
+  const scale = scaleOf(row.fraction);
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    coinSerial: row.coin_serial,
+    organizationId: row.organization_id,
+    amount: amountOf(row.amount, scale),
+    commission: amountOf(row.commission, scale),
+    currency: row.code,
+    bankAccountId: row.bank_account_id,
+    bankDetails: { iban: row.iban, bic: row.bic, accountHolder: row.account_holder, bankName: row.bank_name },
+    description: row.description,
+    customInformation: row.custom_information,
+    declineReason: row.decline_reason,
+    operationId: row.operation_id,
+    createdBy: row.created_by,
+    decidedBy: row.decided_by,
+    decidedAt: row.decided_at ? row.decided_at.toISOString() : null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}

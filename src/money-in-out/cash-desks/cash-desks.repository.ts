@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../../platform/database/database';
+import { RequestSearch, requestWhere } from '../../platform/database/request-search';
+
+export interface CashDeskOperationRow {
+  id: string;
+  cash_desk_id: string;
+  type: 'cash_in' | 'cash_out';
+  status: 'pending' | 'processed' | 'declined';
+  decision: 'confirmed' | 'completed' | 'declined' | null;
+  cash_out_code_id: string | null;
+  operation_id: string;
+  coin_serial: string;
+  customer_organization_id: string;
+  desk_coin_serial: string;
+  amount: string;
+  commission: string;
+  code: string;
+  fraction: string;
+  full_name: string;
+  document_type: string;
+  document_number: string;
+  description: string | null;
+  custom_information: string | null;
+  decline_reason: string | null;
+  created_by: string | null;
+  decided_by: string | null;
+  decided_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NewCashDeskOperation {
+  cashDeskId: string;
+  type: 'cash_in' | 'cash_out';
+  operationId: string;
+  coinSerial: string;
+  customerOrganizationId: string;
+  deskCoinSerial: string;
+  amount: string;
+  commission: string;
+  fullName: string;
+  documentType: string;
+  documentNumber: string;
+  description: string | null;
+  customInformation: string | null;
+  createdBy: string;
+}
+
+const SELECT = `SELECT r.id, r.cash_desk_id, r.type, r.status, r.decision, r.cash_out_code_id, r.operation_id, r.coin_serial::text AS coin_serial,
+       r.customer_organization_id, r.desk_coin_serial::text AS desk_coin_serial, r.amount::text AS amount, r.commission::text AS commission,
+       cu.code, cu.fraction::text AS fraction, r.full_name, r.document_type, r.document_number, r.description, r.custom_information,
+       r.decline_reason, r.created_by, r.decided_by, r.decided_at, r.created_at, r.updated_at
+  FROM cash_desk_operations r JOIN currencies cu ON cu.id = r.currency_id`;
+
+/** cash_desk_operations: what a cashier entered for a customer, linking its pending `cash_in` or `cash_out` operation. */
+@Injectable()
+export class CashDesksRepository {
+  constructor(private readonly db: Database) {}
+
+  async insert(o: NewCashDeskOperation): Promise<string> {
+    const [row] = await this.db.query<{ id: string }>(
+      `INSERT INTO cash_desk_operations (cash_desk_id, type, operation_id, coin_serial, customer_organization_id, desk_coin_serial, currency_id,
+                                         amount, commission, full_name, document_type, document_number, description, custom_information, created_by)
+       SELECT $1, $2, $3, $4, $5, $6, c.currency_id, $7, $8, $9, $10, $11, $12, $13, $14 FROM coins c WHERE c.serial = $4 RETURNING id`,
+      [
+        o.cashDeskId,
+        o.type,
+        o.operationId,
+        o.coinSerial,
+        o.customerOrganizationId,
+        o.deskCoinSerial,
+        o.amount,
+        o.commission,
+        o.fullName,
+        o.documentType,
+        o.documentNumber,
+        o.description,
+        o.customInformation,
+        o.createdBy,
+      ],
+    );
+    return row.id;
+  }
+
+  /** The operation, if visible through `visibleTo` (its desk's or its customer's column); `lock` takes it FOR UPDATE. */
+  async get(id: string, visibleTo?: { column: string; organizationId: string }, lock = false): Promise<CashDeskOperationRow | undefined> {
+    const params: unknown[] = [id];
+    const own = visibleTo ? ` AND r.${visibleTo.column} = $${params.push(visibleTo.organizationId)}` : '';
+    const [row] = await this.db.query<CashDeskOperationRow>(`${SELECT} WHERE r.id = $1${own}${lock ? ' FOR UPDATE OF r' : ''}`, params);
+    return row;
+  }
+
+  /** Links the customer's cash-out code the desk presented. */
+  async authorize(id: string, cashOutCodeId: string): Promise<void> {
+    await this.db.query(`UPDATE cash_desk_operations SET cash_out_code_id = $2, updated_at = now() WHERE id = $1`, [id, cashOutCodeId]);
+  }
+
+  async decide(id: string, decision: { decision: 'confirmed' | 'completed' | 'declined'; reason?: string; by: string }): Promise<void> {
+    await this.db.query(
+      `UPDATE cash_desk_operations SET status = CASE WHEN $2 = 'declined' THEN 'declined' ELSE 'processed' END, decision = $2,
+              decline_reason = $3, decided_by = $4, decided_at = now(), updated_at = now()
+        WHERE id = $1`,
+      [id, decision.decision, decision.reason ?? null, decision.by],
+    );
+  }
+
+  async search(search: RequestSearch): Promise<{ total: number; rows: CashDeskOperationRow[] }> {
+    const { where, params } = requestWhere(
+      search,
+      ['cash_desk_id', 'customer_organization_id'],
+      ['full_name', 'document_number', 'description', 'custom_information'],
+    );
+    const [{ n }] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cash_desk_operations r ${where}`, params);
+    const rows = await this.db.query<CashDeskOperationRow>(
+      `${SELECT} ${where} ORDER BY r.created_at ${search.direction}, r.id ${search.direction} LIMIT ${search.limit} OFFSET ${search.offset}`,
+      params,
+    );
+    return { total: n, rows };
+  }
+}

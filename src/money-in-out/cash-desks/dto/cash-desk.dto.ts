@@ -1,0 +1,281 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { CoinDto } from '../../../money-movement/coins/dto/coin.dto';
+import type { JsonDecimal, OneTimeSecret } from '../../../platform/common/json-decimal';
+import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
+import { OperationTextDto } from '../../../platform/common/operation-text.dto';
+import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
+import { RequestFilterDto, RequestSortDto } from '../../../platform/common/request-view.dto';
+import { Serial, UuidList } from '../../../platform/common/validators';
+import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
+
+/** The longest `fullName` a cash desk operation takes (specification 2.3: its length is bounded; longer is a 400). */
+export const FULL_NAME_MAX = 255;
+export const DOCUMENT_TYPES = ['passport', 'id_card', 'driving_license', 'residence_permit', 'other'] as const;
+export const CASH_DESK_OPERATION_TYPES = ['cash_in', 'cash_out'] as const;
+export const CASH_DESK_OPERATION_STATUSES = ['pending', 'processed', 'declined'] as const;
+/** A cash-out code: 8 decimal digits, short enough to read out at the desk. */
+export const CASH_OUT_CODE = /^[0-9]{8}$/;
+
+export class CreateCashDeskDto {
+  /** The desk's name, 1 to 200 characters. */
+  @ApiProperty({ maxLength: 200, example: 'Main street desk' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name: string;
+
+  /** Issuers whose cash coin the desk opens now (more later with `POST /cash-desks/{id}/coins`). */
+  @ApiPropertyOptional({ type: [String], format: 'uuid' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsUUID('all', { each: true })
+  issuerIds?: string[];
+}
+
+export class OpenCashCoinDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  issuerId: string;
+}
+
+export class CashDeskDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  name: string;
+  /** The desk's cash coins, one per issuer (shown to staff and to the desk's cashiers; empty for others). */
+  coins: CoinDto[];
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class CashDeskResultDto {
+  status: 'ok';
+  message: string;
+  cashDesk: CashDeskDto;
+}
+
+export class CashCoinResultDto {
+  status: 'ok';
+  message: string;
+  coin: CoinDto;
+}
+
+export class CashDeskViewFilterDto {
+  @UuidList()
+  ids?: string[];
+}
+
+export class CashDeskViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CashDeskViewFilterDto)
+  filter?: CashDeskViewFilterDto;
+}
+
+export class CashDeskPageDto extends PageDto {
+  records: CashDeskDto[];
+}
+
+/** The identity document the cashier saw. */
+export class IdentityDocumentDto {
+  @ApiProperty({ enum: DOCUMENT_TYPES })
+  @IsIn(DOCUMENT_TYPES)
+  documentType: string;
+
+  /** 1 to 50 letters, digits, spaces, `-` and `/`. */
+  @ApiProperty({ maxLength: 50, example: 'LT1234567' })
+  @IsString()
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9 /-]{0,49}$/, { message: 'must be 1 to 50 letters, digits, spaces, - and /' })
+  documentNumber: string;
+}
+
+/** A cash desk operation as a cashier enters it for a customer at the desk. */
+export class CashDeskOperationRequestDto extends OperationTextDto {
+  /** `cash_in`: the customer hands over cash and the desk's cash coin credits their coin; `cash_out`: their coin pays the desk, which hands over cash. */
+  @ApiProperty({ enum: CASH_DESK_OPERATION_TYPES })
+  @IsIn(CASH_DESK_OPERATION_TYPES)
+  type: 'cash_in' | 'cash_out';
+
+  /** The customer's coin. */
+  @Serial()
+  coinSerial: string;
+
+  /** Must not be 0 (specification 2.3 and 8); positive, with no more decimals than the currency allows. */
+  @ApiProperty({ example: '50.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsAmount()
+  amount: string | number;
+
+  /** The customer's full name as on the document, 1 to 255 characters (specification 2.3: bounded). */
+  @ApiProperty({ maxLength: FULL_NAME_MAX, example: 'Alice Liddell' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(FULL_NAME_MAX)
+  fullName: string;
+
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => IdentityDocumentDto)
+  document: IdentityDocumentDto;
+}
+
+export class CashDeskOperationRecordDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ enum: CASH_DESK_OPERATION_TYPES })
+  type: string;
+  /** `pending` (held) until `processed` (confirmed by the customer or completed by the desk) or `declined` (released). */
+  @ApiProperty({ enum: CASH_DESK_OPERATION_STATUSES })
+  status: string;
+  /** How it was decided: `confirmed` by the customer, `completed` by the desk, or `declined`; null while pending. */
+  @ApiProperty({ type: String, enum: ['confirmed', 'completed', 'declined'], nullable: true })
+  decision: string | null;
+  /** The customer's cash-out code the desk presented for a `cash_out` (`POST …/{id}/authorize`): then, and only then, the desk may complete it. */
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  cashOutCodeId: string | null;
+  @ApiProperty({ format: 'uuid' })
+  cashDeskId: string;
+  @ApiProperty({ example: '1000000001' })
+  coinSerial: string;
+  @ApiProperty({ format: 'uuid' })
+  customerOrganizationId: string;
+  /** The desk's cash coin. */
+  @ApiProperty({ example: '1000000002' })
+  deskCoinSerial: string;
+  @ApiAmount(50)
+  amount: JsonDecimal;
+  @ApiAmount(0, 'The fee, quoted when the operation was entered')
+  commission: JsonDecimal;
+  @ApiProperty({ example: 'EUR' })
+  currency: string;
+  fullName: string;
+  document: IdentityDocumentDto;
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  customInformation: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  declineReason: string | null;
+  /** The `cash_in` or `cash_out` operation: pending while held, settled in place by the decision. */
+  @ApiProperty({ format: 'uuid' })
+  operationId: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  createdBy: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  decidedBy: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  decidedAt: string | null;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+}
+
+export class CashDeskOperationResultDto {
+  status: 'ok';
+  message: string;
+  cashDeskOperation: CashDeskOperationRecordDto;
+  process: OperationDto;
+}
+
+export class CashDeskOperationRecordResultDto {
+  status: 'ok';
+  message: string;
+  cashDeskOperation: CashDeskOperationRecordDto;
+}
+
+export class CashDeskOperationFilterDto extends RequestFilterDto {
+  @ApiPropertyOptional({ enum: CASH_DESK_OPERATION_TYPES, isArray: true })
+  @IsOptional()
+  @IsArray()
+  @IsIn(CASH_DESK_OPERATION_TYPES, { each: true })
+  types?: string[];
+
+  @ApiPropertyOptional({ enum: CASH_DESK_OPERATION_STATUSES, isArray: true })
+  @IsOptional()
+  @IsArray()
+  @IsIn(CASH_DESK_OPERATION_STATUSES, { each: true })
+  statuses?: string[];
+}
+
+export class CashDeskOperationViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CashDeskOperationFilterDto)
+  filter?: CashDeskOperationFilterDto;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RequestSortDto)
+  sort?: RequestSortDto;
+}
+
+export class CashDeskOperationPageDto extends PageDto {
+  records: CashDeskOperationRecordDto[];
+}
+
+/** A customer's one-time consent to a cash-out: for one of their coins and the exact amount the desk will pay out. */
+export class CreateCashOutCodeDto {
+  /** The customer's own coin the cash-out will debit. */
+  @Serial()
+  coinSerial: string;
+
+  /** The exact amount the desk will hand over (the fee, if any, comes on top); positive, with no more decimals than the currency allows. */
+  @ApiProperty({ example: '50.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsAmount()
+  amount: string | number;
+}
+
+export class CashOutCodeDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  /**
+   * The code to read out to the cashier, shown only in this answer (the service keeps its hash). Single use, bound
+   * to `coinSerial` and `amount`, valid until `expiresAt`.
+   */
+  @ApiProperty({ type: String, example: '04918273', pattern: CASH_OUT_CODE.source })
+  code: OneTimeSecret;
+  @ApiProperty({ example: '1000000001' })
+  coinSerial: string;
+  @ApiAmount(50)
+  amount: JsonDecimal;
+  @ApiProperty({ example: 'EUR' })
+  currency: string;
+  @ApiProperty({ format: 'date-time' })
+  expiresAt: string;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class CashOutCodeResultDto {
+  status: 'ok';
+  message: string;
+  cashOutCode: CashOutCodeDto;
+}
+
+/** The code the customer read out, presented by the desk for its pending `cash_out`. */
+export class AuthorizeCashOutDto {
+  @ApiProperty({ example: '04918273', pattern: CASH_OUT_CODE.source })
+  @IsString()
+  @Matches(CASH_OUT_CODE, { message: 'must be the 8 digits of a cash-out code' })
+  cashOutCode: string;
+}

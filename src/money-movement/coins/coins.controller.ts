@@ -1,0 +1,147 @@
+import { Body, Controller, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { RequirePermissions } from '../../platform/access/access.decorators';
+import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
+import { SerialParam, UuidParam } from '../../platform/common/validators';
+import { CoinsService } from './coins.service';
+import {
+  CloseCoinDto,
+  CloseCoinResponseDto,
+  CoinListDto,
+  CoinPageDto,
+  CoinViewDto,
+  CoinResponseDto,
+  CreateCoinDto,
+  UpdateCoinDto,
+  SetMainCoinDto,
+} from './dto/coin.dto';
+
+@ApiTags('coins')
+@Controller()
+export class CoinsController {
+  constructor(private readonly coins: CoinsService) {}
+
+  /** Opens a coin for the caller's organization; the first coin of a currency becomes its main one. */
+  @Post('coins')
+  @RequirePermissions('COIN_OWNER')
+  @ApiOperation({ summary: 'Open a coin', operationId: 'createCoin' })
+  @ApiCreatedResponse({ type: CoinResponseDto })
+  @ApiNotFoundResponse({ description: 'No such issuer', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'The issuer or currency is inactive', type: ErrorResponseDto })
+  async create(@Body() dto: CreateCoinDto, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
+    return { status: 'ok', message: 'Coin created', coin: await this.coins.create(principal, dto) };
+  }
+
+  @Get('coins')
+  @RequirePermissions('COIN_OWNER')
+  @ApiOperation({ summary: "The organization's coins", operationId: 'listCoins' })
+  @ApiOkResponse({ type: CoinListDto })
+  async list(@CurrentPrincipal() principal: Principal): Promise<CoinListDto> {
+    return { status: 'ok', message: 'OK', coins: await this.coins.list(principal) };
+  }
+
+  /** An organization's coins: its members, or staff with COIN_VIEWER (ORGANIZATION_VIEWER is every role's; the scope is checked). */
+  @Get('organizations/:organizationId/coins')
+  @ApiParam({ name: 'organizationId', schema: { type: 'string', format: 'uuid' } })
+  @RequirePermissions('ORGANIZATION_VIEWER')
+  @ApiOperation({ summary: "An organization's coins", operationId: 'listOrganizationCoins' })
+  @ApiOkResponse({ type: CoinListDto })
+  @ApiNotFoundResponse({
+    description: 'exception.organization.not_found: no such organization, or not one the caller may see',
+    type: ErrorResponseDto,
+  })
+  async ofOrganization(
+    @UuidParam('organizationId') organizationId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CoinListDto> {
+    return { status: 'ok', message: 'OK', coins: await this.coins.ofOrganization(principal, organizationId) };
+  }
+
+  /** Staff search over every organization's coins, technical coins included. */
+  @Post('coins/view')
+  @HttpCode(200)
+  @RequirePermissions('COIN_VIEWER')
+  @ApiOperation({ summary: 'Search all coins (staff)', operationId: 'viewCoins' })
+  @ApiOkResponse({ type: CoinPageDto })
+  view(@Body() dto: CoinViewDto): Promise<CoinPageDto> {
+    return this.coins.view(dto);
+  }
+
+  /** Chooses the main coin of a currency (release 4.10.0: COIN_MAIN_STATUS_SETTER). */
+  @Post('coins/set-main')
+  @HttpCode(200)
+  @RequirePermissions('COIN_MAIN_STATUS_SETTER')
+  @ApiOperation({ summary: 'Make a coin the main one of its currency', operationId: 'setMainCoin' })
+  @ApiOkResponse({ type: CoinResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'The coin is closed or inactive', type: ErrorResponseDto })
+  async setMain(@Body() dto: SetMainCoinDto, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
+    return { status: 'ok', message: 'Main coin set', coin: await this.coins.setMain(principal, dto.serial) };
+  }
+
+  @Get('coins/:serial')
+  @RequirePermissions('COIN_OWNER')
+  @ApiOperation({ summary: 'One of the organization’s coins', operationId: 'getCoin' })
+  @ApiOkResponse({ type: CoinResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async get(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
+    return { status: 'ok', message: 'OK', coin: await this.coins.get(principal, serial) };
+  }
+
+  /** Renames a coin, or deactivates or reactivates it; a renaming alone leaves it as active as it was. */
+  @Patch('coins/:serial')
+  @RequirePermissions('COIN_OWNER')
+  @ApiOperation({ summary: 'Rename, deactivate or reactivate a coin', operationId: 'updateCoin' })
+  @ApiOkResponse({ type: CoinResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'The coin is closed', type: ErrorResponseDto })
+  async update(
+    @SerialParam() serial: string,
+    @Body() dto: UpdateCoinDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CoinResponseDto> {
+    return { status: 'ok', message: 'Coin updated', coin: await this.coins.update(principal, serial, dto) };
+  }
+
+  /** Closes a coin (release 4.10.0: COIN_CLOSURE replaces COIN_OWNER here). A non-empty coin needs transferToCoinSerial. */
+  @Post('close/coin/:serial')
+  @HttpCode(200)
+  @RequirePermissions('COIN_CLOSURE')
+  @Idempotent()
+  @ApiOperation({ summary: 'Close a coin', operationId: 'closeCoin' })
+  @ApiOkResponse({ type: CloseCoinResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async close(
+    @SerialParam() serial: string,
+    @Body() dto: CloseCoinDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CloseCoinResponseDto> {
+    return { status: 'ok', message: 'Coin closed', ...(await this.coins.close(principal, serial, dto)) };
+  }
+
+  /** The same as `POST /close/coin/{serial}`: existing clients send PUT. */
+  @Put('close/coin/:serial')
+  @HttpCode(200)
+  @RequirePermissions('COIN_CLOSURE')
+  @Idempotent()
+  @ApiOperation({ summary: 'Close a coin (PUT)', operationId: 'closeCoinPut' })
+  @ApiOkResponse({ type: CloseCoinResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  closePut(
+    @SerialParam() serial: string,
+    @Body() dto: CloseCoinDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CloseCoinResponseDto> {
+    return this.close(serial, dto, principal);
+  }
+}

@@ -1,0 +1,172 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import type { JsonDecimal } from '../../../platform/common/json-decimal';
+import { ApiAmount } from '../../../platform/common/money-validators';
+import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
+import { Serial, SerialList, UuidList } from '../../../platform/common/validators';
+import { CurrencyDto } from '../../currencies/dto/currency.dto';
+import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
+
+export class CreateCoinDto {
+  /** The issuer (and so the currency) of the new coin. */
+  @IsUUID()
+  issuerId: string;
+
+  @ApiProperty({ example: 'Savings', maxLength: 100 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name: string;
+}
+
+/** What the owner may change of a coin: its name, and whether it is active. At least one. */
+export class UpdateCoinDto {
+  @ApiPropertyOptional({ example: 'Holidays', maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name?: string;
+
+  /** Deactivate (false) or reactivate (true) the coin. A renaming alone never changes it. */
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+export class SetMainCoinDto {
+  /** Serial of the coin to make the main one of its currency. */
+  @Serial()
+  serial: string;
+}
+
+export class CloseCoinDto {
+  /** Coin that receives the remaining balance; required when the coin is not empty. An empty string means none. */
+  @ApiPropertyOptional({ example: '1000000002', pattern: '^([1-9][0-9]{0,17})?$' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^([1-9][0-9]{0,17})?$/, { message: 'must be a coin serial (digits) or empty' })
+  transferToCoinSerial?: string;
+}
+
+/** The coin's issuer, with its currency's code and symbol. */
+export class CoinIssuerDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  /** The issuer's serial number. */
+  @ApiProperty({ type: 'integer' })
+  sn: number;
+  /** The currency's code. */
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+  @ApiProperty({ type: String, nullable: true, example: '$' })
+  symbol: string | null;
+}
+
+export class CoinDto {
+  /** Numeric serial, as a string. */
+  @ApiProperty({ example: '1000000001' })
+  serial: string;
+  name: string;
+  @ApiAmount(125.5, 'The balance')
+  amount: JsonDecimal;
+  @ApiAmount(100.5, 'The balance less the amount held by pending requests')
+  availableAmount: JsonDecimal;
+  @ApiAmount(25, 'Reserved by pending requests')
+  heldAmount: JsonDecimal;
+  issuer: CoinIssuerDto;
+  /** The coin's currency. */
+  currency: CurrencyDto;
+  /** `client` for users' coins, `system` for the operator's technical coins. */
+  @ApiProperty({ enum: ['client', 'system'] })
+  type: string;
+  /** The organization's main coin for this currency. */
+  main: boolean;
+  active: boolean;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  closedAt: string | null;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class CoinResponseDto {
+  status: 'ok';
+  message: string;
+  coin: CoinDto;
+}
+
+export class CoinListDto {
+  status: 'ok';
+  message: string;
+  coins: CoinDto[];
+}
+
+export class CloseCoinResponseDto {
+  status: 'ok';
+  message: string;
+  coin: CoinDto;
+  /** The operation that moved the remaining balance, if there was any. */
+  @ApiProperty({ type: () => OperationDto, nullable: true })
+  process: OperationDto | null;
+}
+
+export class CoinFilterDto {
+  @SerialList()
+  serials?: string[];
+
+  @UuidList()
+  organizationIds?: string[];
+
+  @UuidList()
+  issuerIds?: string[];
+
+  @ApiPropertyOptional({ enum: ['client', 'system'], isArray: true })
+  @IsOptional()
+  @IsArray()
+  @IsIn(['client', 'system'], { each: true })
+  types?: ('client' | 'system')[];
+
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+export class CoinSortDto {
+  @SortOrder()
+  serial?: 'asc' | 'desc';
+}
+
+export class CoinViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CoinFilterDto)
+  filter?: CoinFilterDto;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CoinSortDto)
+  sort?: CoinSortDto;
+}
+
+export class StaffCoinDto extends CoinDto {
+  organizationId: string;
+}
+
+export class CoinPageDto extends PageDto {
+  records: StaffCoinDto[];
+}

@@ -1,0 +1,125 @@
+import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsFraction } from '../../../platform/common/money-validators';
+import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
+import { OptionalText } from '../../../platform/common/validators';
+
+export class CreateCurrencyDto {
+  /** Letter code, e.g. `USD` (2 to 10 capitals or digits, starting with a letter). */
+  @ApiProperty({ example: 'USD' })
+  @IsString()
+  @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'must be 2 to 10 capital letters or digits, starting with a letter' })
+  code: string;
+
+  /** ISO 4217 numeric code, e.g. `840`. */
+  @ApiPropertyOptional({ example: '840' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9]{3}$/, { message: 'must be three digits' })
+  digitalCode?: string;
+
+  @ApiPropertyOptional({ example: '$', maxLength: 8 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(8)
+  symbol?: string;
+
+  @ApiProperty({ example: 'US dollar', maxLength: 100 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name: string;
+
+  @ApiPropertyOptional({ maxLength: 500 })
+  @OptionalText(500)
+  @IsString()
+  description?: string;
+
+  /**
+   * Minor units per major unit: a power of ten from 1 to 10^18 (100 for cents). The number of
+   * decimals an amount may have follows from it. Default 100.
+   */
+  @ApiPropertyOptional({ example: 100, default: 100, oneOf: [{ type: 'integer' }, { type: 'string' }] })
+  @IsOptional()
+  @IsFraction()
+  fraction?: number | string;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+export class UpdateCurrencyDto extends PartialType(
+  PickType(CreateCurrencyDto, ['digitalCode', 'symbol', 'name', 'description', 'fraction', 'active'] as const),
+) {}
+
+export class CurrencyDto {
+  id: string;
+  code: string;
+  digitalCode: string | null;
+  symbol: string | null;
+  name: string;
+  description: string | null;
+  /** Minor units per major unit (a power of ten). */
+  @ApiProperty({ example: 100 })
+  fraction: number;
+  active: boolean;
+}
+
+export class CurrencyResponseDto {
+  status: 'ok';
+  message: string;
+  currency: CurrencyDto;
+}
+
+export class CurrencyListDto {
+  status: 'ok';
+  message: string;
+  currencies: CurrencyDto[];
+}
+
+export class CurrencyFilterDto {
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsString({ each: true })
+  @MaxLength(10, { each: true })
+  codes?: string[];
+
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  /** Part of the name, case-insensitive. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  name?: string;
+}
+
+export class CurrencySortDto {
+  @SortOrder()
+  code?: 'asc' | 'desc';
+
+  @SortOrder()
+  name?: 'asc' | 'desc';
+}
+
+export class CurrencyViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CurrencyFilterDto)
+  filter?: CurrencyFilterDto;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CurrencySortDto)
+  sort?: CurrencySortDto;
+}
+
+export class CurrencyPageDto extends PageDto {
+  records: CurrencyDto[];
+}

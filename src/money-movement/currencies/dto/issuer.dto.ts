@@ -1,0 +1,67 @@
+import { ApiHideProperty, ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
+import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsRemoved, OptionalText } from '../../../platform/common/validators';
+import { CurrencyDto } from './currency.dto';
+
+export class CreateIssuerDto {
+  /** Code of the currency the issuer issues, e.g. `USD`. */
+  @ApiProperty({ example: 'USD' })
+  @IsString()
+  @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'must be a currency code such as USD' })
+  currencyCode: string;
+
+  @ApiProperty({ maxLength: 100 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name: string;
+
+  @ApiPropertyOptional({ maxLength: 500 })
+  @OptionalText(500)
+  @IsString()
+  description?: string;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  /** Removed in release 4.10.0: sent as null it is ignored, any other value is refused. */
+  @ApiHideProperty()
+  @IsRemoved()
+  orderNumber?: null;
+
+  /** Removed in release 4.10.0: sent as null it is ignored, any other value is refused. */
+  @ApiHideProperty()
+  @IsRemoved()
+  orderQuote?: null;
+}
+
+export class UpdateIssuerDto extends PartialType(PickType(CreateIssuerDto, ['name', 'description', 'active'] as const)) {}
+
+export class IssuerDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  /** The issuer's serial number. */
+  @ApiProperty({ type: 'integer' })
+  sn: number;
+  /** The code of the currency it issues. */
+  @ApiProperty({ example: 'USD' })
+  currencyCode: string;
+  name: string;
+  description: string | null;
+  active: boolean;
+  currency: CurrencyDto;
+}
+
+export class IssuerResponseDto {
+  status: 'ok';
+  message: string;
+  issuer: IssuerDto;
+}
+
+export class IssuerListDto {
+  status: 'ok';
+  message: string;
+  records: IssuerDto[];
+}

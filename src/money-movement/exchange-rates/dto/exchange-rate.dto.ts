@@ -1,0 +1,97 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsObject, IsOptional, Matches, ValidateNested } from 'class-validator';
+import type { JsonDecimal } from '../../../platform/common/json-decimal';
+import { IsAmount } from '../../../platform/common/money-validators';
+import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
+import { IsIsoDateTime } from '../../../platform/common/validators';
+
+export const CURRENCY_CODE = /^[A-Z][A-Z0-9]{1,9}$/;
+const CODE_MESSAGE = 'must be a currency code such as USD';
+
+/** A rate of an ordered currency pair, taking effect at `validFrom`. */
+export class CreateExchangeRateDto {
+  /** The currency sold (one unit of it buys `rate` units of toCurrency). */
+  @ApiProperty({ example: 'EUR', pattern: CURRENCY_CODE.source })
+  @Matches(CURRENCY_CODE, { message: CODE_MESSAGE })
+  fromCurrency: string;
+
+  /** The currency bought; another than fromCurrency. */
+  @ApiProperty({ example: 'USD', pattern: CURRENCY_CODE.source })
+  @Matches(CURRENCY_CODE, { message: CODE_MESSAGE })
+  toCurrency: string;
+
+  /** How many units of toCurrency one unit of fromCurrency buys: an exact decimal above 0 with at most 18 decimals. */
+  @ApiProperty({ example: '1.0850', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsAmount()
+  rate: string | number;
+
+  /** When the rate takes effect (ISO 8601 with an offset); now when left out. A pair has at most one rate per moment. */
+  @ApiPropertyOptional({ format: 'date-time', example: '2026-01-01T00:00:00Z' })
+  @IsOptional()
+  @IsIsoDateTime()
+  validFrom?: string;
+}
+
+export class ExchangeRateDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ example: 'EUR' })
+  fromCurrency: string;
+  @ApiProperty({ example: 'USD' })
+  toCurrency: string;
+  /** Units of toCurrency one unit of fromCurrency buys: an exact decimal (up to 18 decimals) written as a JSON number. */
+  @ApiProperty({ type: 'number', example: 1.085 })
+  rate: JsonDecimal;
+  @ApiProperty({ format: 'date-time' })
+  validFrom: string;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class ExchangeRateResponseDto {
+  status: 'ok';
+  message: string;
+  rate: ExchangeRateDto;
+}
+
+export class ExchangeRateFilterDto {
+  @ApiPropertyOptional({ example: 'EUR', pattern: CURRENCY_CODE.source })
+  @IsOptional()
+  @Matches(CURRENCY_CODE, { message: CODE_MESSAGE })
+  fromCurrency?: string;
+
+  @ApiPropertyOptional({ example: 'USD', pattern: CURRENCY_CODE.source })
+  @IsOptional()
+  @Matches(CURRENCY_CODE, { message: CODE_MESSAGE })
+  toCurrency?: string;
+
+  /** true: only the rate in force now of each pair (the latest validFrom not after now). */
+  @IsOptional()
+  @IsBoolean()
+  current?: boolean;
+}
+
+export class ExchangeRateSortDto {
+  /** The default: newest validFrom first. */
+  @SortOrder()
+  validFrom?: 'asc' | 'desc';
+}
+
+export class ExchangeRateViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ExchangeRateFilterDto)
+  filter?: ExchangeRateFilterDto;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ExchangeRateSortDto)
+  sort?: ExchangeRateSortDto;
+}
+
+export class ExchangeRatePageDto extends PageDto {
+  records: ExchangeRateDto[];
+}

@@ -1,0 +1,143 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
+import { IsAfter, IsIsoDateTime, UuidList } from '../../../platform/common/validators';
+import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
+
+export const CATEGORY_NAME_MAX = 100;
+export const CATEGORY_ICON_MAX = 50;
+const COLOR = /^#[0-9A-Fa-f]{6}$/;
+
+export class CreateTransactionCategoryDto {
+  /** Unique among the caller's categories, whatever its case (`Food` and `food` are one name). */
+  @ApiProperty({ example: 'Groceries', minLength: 1, maxLength: CATEGORY_NAME_MAX })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(CATEGORY_NAME_MAX)
+  @Matches(/\S/, { message: 'must not be blank' })
+  name: string;
+
+  /** A colour for the category, `#RRGGBB`. */
+  @ApiPropertyOptional({ type: String, nullable: true, example: '#2E7D32', pattern: COLOR.source })
+  @IsOptional()
+  @IsString()
+  @Matches(COLOR, { message: 'must be a colour such as #2E7D32' })
+  color?: string | null;
+
+  /** The name of an icon the client shows for the category. */
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'shopping-cart', minLength: 1, maxLength: CATEGORY_ICON_MAX })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(CATEGORY_ICON_MAX)
+  icon?: string | null;
+}
+
+/** A category the caller tags operations with. Each user has their own. */
+export class TransactionCategoryDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ example: 'Groceries' })
+  name: string;
+  @ApiProperty({ type: String, nullable: true, example: '#2E7D32' })
+  color: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'shopping-cart' })
+  icon: string | null;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class TransactionCategoryResponseDto {
+  status: 'ok';
+  message: string;
+  category: TransactionCategoryDto;
+}
+
+export class TransactionCategoryFilterDto {
+  /** Part of the name, case-insensitive. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(CATEGORY_NAME_MAX)
+  name?: string;
+
+  /** Categories any of these operations is tagged with. */
+  @UuidList()
+  operationIds?: string[];
+}
+
+export class TransactionCategorySortDto {
+  /** The default: by name, ascending. */
+  @SortOrder()
+  name?: 'asc' | 'desc';
+
+  @SortOrder()
+  createdAt?: 'asc' | 'desc';
+}
+
+export class TransactionCategoryViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => TransactionCategoryFilterDto)
+  filter?: TransactionCategoryFilterDto;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => TransactionCategorySortDto)
+  sort?: TransactionCategorySortDto;
+}
+
+export class TransactionCategoryPageDto extends PageDto {
+  records: TransactionCategoryDto[];
+}
+
+/** The answer of tagging an operation, and of removing the tag. */
+export class CategoryTagResponseDto {
+  status: 'ok';
+  message: string;
+  category: TransactionCategoryDto;
+  @ApiProperty({ format: 'uuid' })
+  operationId: string;
+}
+
+export class TaggedOperationFilterDto {
+  /** Operations created at or after this instant (ISO 8601). */
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsIsoDateTime()
+  createdAtFrom?: string;
+
+  /** Operations created before this instant; must be later than createdAtFrom. */
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsIsoDateTime()
+  @IsAfter('createdAtFrom')
+  createdAtTo?: string;
+}
+
+export class TaggedOperationSortDto {
+  /** The default: newest first. */
+  @SortOrder()
+  createdAt?: 'asc' | 'desc';
+}
+
+export class TaggedOperationViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => TaggedOperationFilterDto)
+  filter?: TaggedOperationFilterDto;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => TaggedOperationSortDto)
+  sort?: TaggedOperationSortDto;
+}
+
+/** The operations tagged with a category, as `POST /transactions/view` answers them. */
+export class TaggedOperationPageDto extends PageDto {
+  records: OperationDto[];
+}

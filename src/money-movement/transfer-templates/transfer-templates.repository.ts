@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { Database, RowCount } from '../../platform/database/database';
+
+export interface TransferTemplateRow {
+  id: string;
+  name: string;
+  payer_coin: string;
+  payee_coin: string;
+  amount: string;
+  description: string | null;
+  custom_information: string | null;
+  created_at: Date;
+  /** The payer coin's currency. */
+  code: string;
+  symbol: string | null;
+  fraction: string;
+}
+
+export interface NewTransferTemplate {
+  userId: string;
+  organizationId: string;
+  name: string;
+  payerCoin: string;
+  payeeCoin: string;
+  amount: string;
+  description: string | null;
+  customInformation: string | null;
+}
+
+export interface TemplateSearch {
+  userId: string;
+  organizationId: string;
+  name?: string;
+  payerCoins?: string[];
+  payeeCoins?: string[];
+  sort: { key: 'name' | 'createdAt'; direction: 'ASC' | 'DESC' };
+  offset: number;
+  limit: number;
+}
+
+/** A template with its payer coin's currency, from `transfer_templates t`. */
+const SELECT = `SELECT t.id, t.name, t.payer_coin::text AS payer_coin, t.payee_coin::text AS payee_coin, t.amount::text AS amount,
+       t.description, t.custom_information, t.created_at, cu.code, cu.symbol, cu.fraction::text AS fraction
+  FROM transfer_templates t JOIN coins c ON c.serial = t.payer_coin JOIN currencies cu ON cu.id = c.currency_id`;
+const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+
+/** Saved transfers of a user, for the organization they acted for. */
+@Injectable()
+export class TransferTemplatesRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Inserts a template; undefined when the owner already has one of this name (whatever its case). */
+  async insert(t: NewTransferTemplate): Promise<string | undefined> {
+    const [row] = await this.db.query<{ id: string }>(
+      `INSERT INTO transfer_templates (user_id, organization_id, name, payer_coin, payee_coin, amount, description, custom_information)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (user_id, organization_id, lower(name)) DO NOTHING RETURNING id`,
+      [t.userId, t.organizationId, t.name, t.payerCoin, t.payeeCoin, t.amount, t.description, t.customInformation],
+    );
+    return row?.id;
+  }
+
+  async own(userId: string, organizationId: string, id: string): Promise<TransferTemplateRow | undefined> {
+    const [row] = await this.db.query<TransferTemplateRow>(`${SELECT} WHERE t.id = $1 AND t.user_id = $2 AND t.organization_id = $3`, [
+      id,
+      userId,
+      organizationId,
+    ]);
+    return row;
+  }
+
+  async delete(userId: string, organizationId: string, id: string): Promise<boolean> {
+    const rows = await this.db.query<{ id: string }>(
+      'DELETE FROM transfer_templates WHERE id = $1 AND user_id = $2 AND organization_id = $3 RETURNING id',
+      [id, userId, organizationId],
+    );
+    return rows.length > 0;
+  }
+
+  async search(search: TemplateSearch): Promise<{ rows: TransferTemplateRow[]; count: RowCount }> {
+    const params: unknown[] = [search.userId, search.organizationId];
+    const where = ['t.user_id = $1', 't.organization_id = $2'];
+    if (search.name) where.push(`t.name ILIKE $${params.push(likeText(search.name))}`);
+    if (search.payerCoins?.length) where.push(`t.payer_coin = ANY($${params.push(search.payerCoins)}::bigint[])`);
+    if (search.payeeCoins?.length) where.push(`t.payee_coin = ANY($${params.push(search.payeeCoins)}::bigint[])`);
+    const clause = `WHERE ${where.join(' AND ')}`;
+    const { key, direction } = search.sort;
+    const order = key === 'name' ? `lower(t.name) ${direction}, t.id ${direction}` : `t.created_at ${direction}, t.id ${direction}`;
+    const count = await this.db.countRows(`FROM transfer_templates t ${clause}`, params);
+    const rows = await this.db.query<TransferTemplateRow>(
+      `${SELECT} ${clause} ORDER BY ${order} LIMIT ${search.limit} OFFSET ${search.offset}`,
+      params,
+    );
+    return { rows, count };
+  }
+}

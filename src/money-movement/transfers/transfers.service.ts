@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../../platform/access/principal';
+import { ApiError } from '../../platform/common/api-error';
+import { amountOf } from '../../platform/common/json-decimal';
+import { Money, parseAmount, scaleOf } from '../../platform/common/money';
+import { calculationOf } from '../../platform/commissions/calculation';
+import { SERIAL_PATTERN } from '../../platform/common/validators';
+import { CommissionsService, Pricing, Quote } from '../../platform/commissions/commissions.service';
+import { commissionDetails } from '../../platform/commissions/fee';
+import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
+import type { Locked, LockedCoin } from '../../platform/ledger/ledger.types';
+import { LedgerService } from '../../platform/ledger/ledger.service';
+import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
+import type { TransferCalculationDto, TransferRequestDto } from './dto/transfer.dto';
+
+interface Checked {
+  payer: LockedCoin;
+  payee: LockedCoin;
+  amount: Money;
+  quote: Quote;
+}
+
+/** Transfers between client coins of one currency. */
+@Injectable()
+export class TransfersService {
+  constructor(
+    private readonly ledger: LedgerService,
+    private readonly tools: PaymentToolsService,
+    private readonly commissions: CommissionsService,
+  ) {}
+
+  async calculate(principal: Principal, dto: TransferRequestDto): Promise<TransferCalculationDto> {
+    const [src, dst] = await this.coins(principal, dto);
+    const { payer, amount, quote } = await this.check(principal, dto, { coins: await this.ledger.read([src, dst]), holds: [] }, src, dst);
+    const scale = scaleOf(payer.fraction);
+    return {
+      ...calculationOf(amount, quote, payer, dto.paymentTool),
+      currency: payer.code,
+      payerAmount: amountOf(quote.payerAmount, scale),
+      payeeAmount: amountOf(quote.payeeAmount, scale),
+      commission: amountOf(quote.commission, scale),
+    };
+  }
+
+  /**
+   * One code path for both tools: paid with a smart card, the operation is a `card_payment`, priced as a transfer.
+   * Reads, then one grouped posting: without an Idempotency-Key, concurrent transfers commit together.
+   */
+  async transfer(principal: Principal, dto: TransferRequestDto): Promise<OperationDto> {
+    const [src, dst] = await this.coins(principal, dto);
+    // The fee's terms are read first, so the commission coin is locked with the two coins only when a rule applies.
+    const pricing = await this.commissions.pricing('client_transaction_transfer', src, dst);
+    const posted = await this.ledger.execute({
+      type: dto.paymentTool.type === 'SMART_CARD' ? 'card_payment' : 'client_transaction_transfer',
+      coins: [src, dst, ...this.commissions.collectors(pricing)],
+      grouped: true,
+      plan: async (locked) => {
+        const { payer, payee, amount, quote } = await this.check(principal, dto, locked, src, dst, pricing);
+        for (const coin of [payer, payee]) {
+          if (!coin.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
+        }
+        return {
+          legs: this.commissions.legs(quote, payer.serial, payee.serial, pricing),
+          meta: {
+            amount,
+            commission: quote.commission,
+            fromCoin: payer.serial,
+            toCoin: payee.serial,
+            description: dto.description ?? null,
+            customInformation: dto.customInformation ?? null,
+            details: commissionDetails(quote),
+          },
+        };
+      },
+    });
+    return posted!;
+  }
+
+  /**
+   * The coins behind the tools. The payer's tool must be the caller's (another organization's card is a 404); with
+   * SMART_CARD, a payee given as a coin serial is a coin, else a card (a blocked card on either side is a 409).
+   */
+  private async coins(principal: Principal, dto: TransferRequestDto): Promise<[string, string]> {
+    const { type, srcValue, destValue } = dto.paymentTool;
+    const src = await this.tools.resolve(type, srcValue, 'paymentTool.srcValue', principal.organizationId);
+    const destType = type === 'SMART_CARD' && SERIAL_PATTERN.test(destValue) ? 'COIN' : type;
+    const dst = await this.tools.resolve(destType, destValue, 'paymentTool.destValue');
+    if (src === dst) throw ApiError.invalid('paymentTool.destValue', 'must be another coin than srcValue');
+    return [src, dst];
+  }
+
+  /** The rules of a transfer over the two coins as read (or locked): ownership, kinds, currency, amount, price. */
+  private async check(
+    principal: Principal,
+    dto: TransferRequestDto,
+    locked: Locked,
+    src: string,
+    dst: string,
+    pricing?: Pricing,
+  ): Promise<Checked> {
+    const payer = this.tools.payer(locked, src, principal, 'paymentTool.srcValue');
+    const payee = this.tools.payee(locked, dst, 'paymentTool.destValue');
+    if (payer.currency_id !== payee.currency_id)
+      throw ApiError.invalid('paymentTool.destValue', 'must hold the same currency as the payer coin');
+    const amount = parseAmount(dto.amount, scaleOf(payer.fraction));
+    const quote = await this.commissions.quote({ flow: 'client_transaction_transfer', amount, payer, payee, pricing });
+    return { payer, payee, amount, quote };
+  }
+}

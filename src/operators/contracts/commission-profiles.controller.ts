@@ -1,0 +1,215 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequirePermissions } from '../../platform/access/access.decorators';
+import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { UuidParam } from '../../platform/common/validators';
+import { CommissionProfilesService } from '../../platform/commissions/commission-profiles.service';
+import {
+  CommissionProfilePageDto,
+  CommissionProfileResponseDto,
+  CommissionProfileViewDto,
+  CreateCommissionProfileDto,
+  DeletedDto,
+  UpdateCommissionProfileDto,
+} from '../../platform/commissions/dto/commission-profile.dto';
+import {
+  CommissionConditionDto,
+  CommissionRulePageDto,
+  CommissionRuleResponseDto,
+  CommissionRuleViewDto,
+  CreateCommissionRuleDto,
+  UpdateCommissionRuleDto,
+} from '../../platform/commissions/dto/commission-rule.dto';
+import { ContractsService } from './contracts.service';
+
+const NOT_FOUND = 'No such contract, profile or rule (a malformed id is a 400)';
+
+/**
+ * A contract's commission profiles (one per flow and issuer), their rules and the rules'
+ * conditions. Every route checks the contract first: a malformed contractId or profileId is a
+ * 400, an unknown one a 404 (specification section 7: never a 500).
+ */
+@ApiTags('commissions')
+@Controller('contracts/:contractId/commission-profiles')
+export class CommissionProfilesController {
+  constructor(
+    private readonly contracts: ContractsService,
+    private readonly profiles: CommissionProfilesService,
+  ) {}
+
+  @Post()
+  @RequirePermissions('COMMISSION_MANAGER')
+  @ApiOperation({ summary: 'Create a commission profile', operationId: 'createCommissionProfile' })
+  @ApiCreatedResponse({ type: CommissionProfileResponseDto })
+  @ApiNotFoundResponse({ description: 'No such contract or issuer', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.commission.profile_exists', type: ErrorResponseDto })
+  async create(
+    @UuidParam('contractId') contractId: string,
+    @Body() dto: CreateCommissionProfileDto,
+  ): Promise<CommissionProfileResponseDto> {
+    await this.contracts.get(contractId);
+    return { status: 'ok', message: 'Commission profile created', profile: await this.profiles.createProfile(contractId, dto) };
+  }
+
+  @Post('view')
+  @HttpCode(200)
+  @RequirePermissions('COMMISSION_VIEWER')
+  @ApiOperation({ summary: "Search a contract's commission profiles", operationId: 'viewCommissionProfiles' })
+  @ApiOkResponse({ type: CommissionProfilePageDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async view(@UuidParam('contractId') contractId: string, @Body() dto: CommissionProfileViewDto): Promise<CommissionProfilePageDto> {
+    await this.contracts.get(contractId);
+    return this.profiles.viewProfiles(contractId, dto);
+  }
+
+  @Get(':profileId')
+  @RequirePermissions('COMMISSION_VIEWER')
+  @ApiOperation({ summary: 'Get a commission profile', operationId: 'getCommissionProfile' })
+  @ApiOkResponse({ type: CommissionProfileResponseDto })
+  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
+  async get(@UuidParam('contractId') contractId: string, @UuidParam('profileId') profileId: string): Promise<CommissionProfileResponseDto> {
+    await this.contracts.get(contractId);
+    return { status: 'ok', message: 'OK', profile: await this.profiles.getProfile(contractId, profileId) };
+  }
+
+  @Patch(':profileId')
+  @RequirePermissions('COMMISSION_MANAGER')
+  @ApiOperation({ summary: 'Change a commission profile', operationId: 'updateCommissionProfile' })
+  @ApiOkResponse({ type: CommissionProfileResponseDto })
+  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
+  async update(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') profileId: string,
+    @Body() dto: UpdateCommissionProfileDto,
+  ): Promise<CommissionProfileResponseDto> {
+    await this.contracts.get(contractId);
+    return { status: 'ok', message: 'Commission profile updated', profile: await this.profiles.updateProfile(contractId, profileId, dto) };
+  }
+
+  /** Deletes the profile with its rules and conditions; operations it priced keep their commission. */
+  @Delete(':profileId')
+  @RequirePermissions('COMMISSION_MANAGER')
+  @ApiOperation({ summary: 'Delete a commission profile', operationId: 'deleteCommissionProfile' })
+  @ApiOkResponse({ type: DeletedDto })
+  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
+  async delete(@UuidParam('contractId') contractId: string, @UuidParam('profileId') profileId: string): Promise<DeletedDto> {
+    await this.contracts.get(contractId);
+    await this.profiles.deleteProfile(contractId, profileId);
+    return { status: 'ok', message: 'Commission profile deleted', id: profileId };
+  }
+
+  /** Creates a rule, with its conditions if given. Active rules of one profile never overlap in time (409). */
+  @Post(':profileId/commission-rule')
+  @RequirePermissions('COMMISSION_MANAGER')
+  @ApiOperation({ summary: 'Create a commission rule', operationId: 'createCommissionRule' })
+  @ApiCreatedResponse({ type: CommissionRuleResponseDto })
+  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.commission.rule_overlap, exception.commission.condition_overlap', type: ErrorResponseDto })
+  async createRule(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') profileId: string,
+    @Body() dto: CreateCommissionRuleDto,
+  ): Promise<CommissionRuleResponseDto> {
+    await this.contracts.get(contractId);
+    return { status: 'ok', message: 'Commission rule created', rule: await this.profiles.createRule(contractId, profileId, dto) };
+  }
+
+  /** The profile's rules by date: `filterCriteria` is mandatory (400 without it; release 4.10.0). */
+  @Post(':profileId/commission-rule/view')
+  @HttpCode(200)
+  @RequirePermissions('COMMISSION_VIEWER')
+  @ApiOperation({ summary: "Search a profile's commission rules", operationId: 'viewCommissionRules' })
+  @ApiOkResponse({ type: CommissionRulePageDto })
+  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
+  async viewRules(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') profileId: string,
+    @Body() dto: CommissionRuleViewDto,
+  ): Promise<CommissionRulePageDto> {
+    await this.contracts.get(contractId);
+    return this.profiles.viewRules(contractId, profileId, dto);
+  }
+
+  @Get(':profileId/commission-rule/:ruleId')
+  @RequirePermissions('COMMISSION_VIEWER')
+  @ApiOperation({ summary: 'Get a commission rule', operationId: 'getCommissionRule' })
+  @ApiOkResponse({ type: CommissionRuleResponseDto })
+  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
+  async getRule(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') profileId: string,
+    @UuidParam('ruleId') ruleId: string,
+  ): Promise<CommissionRuleResponseDto> {
+    await this.contracts.get(contractId);
+    return { status: 'ok', message: 'OK', rule: await this.profiles.getRule(contractId, profileId, ruleId) };
+  }
+
+  /** Changes a rule; `conditions`, when given, replaces all of them. */
+  @Patch(':profileId/commission-rule/:ruleId')
+  @RequirePermissions('COMMISSION_MANAGER')
+  @ApiOperation({ summary: 'Change a commission rule', operationId: 'updateCommissionRule' })
+  @ApiOkResponse({ type: CommissionRuleResponseDto })
+  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.commission.rule_overlap, exception.commission.condition_overlap', type: ErrorResponseDto })
+  async updateRule(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') profileId: string,
+    @UuidParam('ruleId') ruleId: string,
+    @Body() dto: UpdateCommissionRuleDto,
+  ): Promise<CommissionRuleResponseDto> {
+    await this.contracts.get(contractId);
+    return { status: 'ok', message: 'Commission rule updated', rule: await this.profiles.updateRule(contractId, profileId, ruleId, dto) };
+  }
+
+  @Delete(':profileId/commission-rule/:ruleId')
+  @RequirePermissions('COMMISSION_MANAGER')
+  @ApiOperation({ summary: 'Delete a commission rule', operationId: 'deleteCommissionRule' })
+  @ApiOkResponse({ type: DeletedDto })
+  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
+  async deleteRule(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') profileId: string,
+    @UuidParam('ruleId') ruleId: string,
+  ): Promise<DeletedDto> {
+    await this.contracts.get(contractId);
+    await this.profiles.deleteRule(contractId, profileId, ruleId);
+    return { status: 'ok', message: 'Commission rule deleted', id: ruleId };
+  }
+
+  /** Adds a condition; its amount range must not meet another condition of the rule (409). Answers the rule. */
+  @Post(':profileId/commission-rule/:ruleId/conditions')
+  @RequirePermissions('COMMISSION_MANAGER')
+  @ApiOperation({ summary: 'Add a condition to a commission rule', operationId: 'addCommissionCondition' })
+  @ApiCreatedResponse({ type: CommissionRuleResponseDto })
+  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.commission.condition_overlap', type: ErrorResponseDto })
+  async addCondition(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') profileId: string,
+    @UuidParam('ruleId') ruleId: string,
+    @Body() dto: CommissionConditionDto,
+  ): Promise<CommissionRuleResponseDto> {
+    await this.contracts.get(contractId);
+    return { status: 'ok', message: 'Condition added', rule: await this.profiles.addCondition(contractId, profileId, ruleId, dto) };
+  }
+
+  /** Removes a condition; answers the rule. */
+  @Delete(':profileId/commission-rule/:ruleId/conditions/:conditionId')
+  @RequirePermissions('COMMISSION_MANAGER')
+  @ApiOperation({ summary: 'Remove a condition from a commission rule', operationId: 'deleteCommissionCondition' })
+  @ApiOkResponse({ type: CommissionRuleResponseDto })
+  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
+  async deleteCondition(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') profileId: string,
+    @UuidParam('ruleId') ruleId: string,
+    @UuidParam('conditionId') conditionId: string,
+  ): Promise<CommissionRuleResponseDto> {
+    await this.contracts.get(contractId);
+    return {
+      status: 'ok',
+      message: 'Condition removed',
+      rule: await this.profiles.deleteCondition(contractId, profileId, ruleId, conditionId),
+    };
+  }
+}

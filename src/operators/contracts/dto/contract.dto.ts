@@ -1,0 +1,173 @@
+import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
+import { OptionalText, UuidList } from '../../../platform/common/validators';
+import { ORGANIZATION_TYPES, OrganizationType, PERSON_TYPES, PersonType } from '../../../platform/organizations/organization.types';
+
+export class CreateContractDto {
+  @ApiProperty({ example: 'Merchant gold 2026', maxLength: 200 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name: string;
+
+  @ApiPropertyOptional({ maxLength: 500 })
+  @OptionalText(500)
+  @IsString()
+  description?: string;
+
+  /** The type of organization the contract serves; fixed once created. */
+  @ApiProperty({ enum: ORGANIZATION_TYPES, example: 'merchant' })
+  @IsIn(ORGANIZATION_TYPES)
+  organizationType: OrganizationType;
+
+  /** Default `base`. */
+  @ApiPropertyOptional({ enum: PERSON_TYPES, default: 'base' })
+  @IsOptional()
+  @IsIn(PERSON_TYPES)
+  personType?: PersonType;
+
+  /** An inactive contract cannot be assigned; organizations that hold it keep it and its commissions. Default true. */
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  /**
+   * A global contract may be assigned to any number of organizations of its type (the defaults
+   * are global); a contract that is not global belongs to one organization at most. Fixed once
+   * created. Default false.
+   */
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  global?: boolean;
+}
+
+/** The organization type and `global` are fixed once a contract exists. */
+export class UpdateContractDto extends PartialType(PickType(CreateContractDto, ['name', 'description', 'personType', 'active'] as const)) {}
+
+/** A copy serves the same organization type; the rest defaults to the original's, except `global` (default false). */
+export class CopyContractDto extends PartialType(
+  PickType(CreateContractDto, ['name', 'description', 'personType', 'active', 'global'] as const),
+) {}
+
+export class ContractDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  name: string;
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
+  @ApiProperty({ enum: ORGANIZATION_TYPES })
+  organizationType: string;
+  @ApiProperty({ enum: PERSON_TYPES })
+  personType: string;
+  active: boolean;
+  global: boolean;
+  /** The contract every new organization of its type gets (one per type, seeded on the first start). */
+  default: boolean;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+}
+
+export class ContractResponseDto {
+  status: 'ok';
+  message: string;
+  contract: ContractDto;
+}
+
+export class ContractCopyResponseDto extends ContractResponseDto {
+  /** How many commission profiles (with their rules and conditions) were copied. */
+  @ApiProperty({ type: 'integer' })
+  copiedProfiles: number;
+}
+
+export class ContractFilterDto {
+  @UuidList()
+  ids?: string[];
+
+  @ApiPropertyOptional({ enum: ORGANIZATION_TYPES, isArray: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @IsIn(ORGANIZATION_TYPES, { each: true })
+  organizationTypes?: string[];
+
+  @ApiPropertyOptional({ enum: PERSON_TYPES, isArray: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @IsIn(PERSON_TYPES, { each: true })
+  personTypes?: string[];
+
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  @IsOptional()
+  @IsBoolean()
+  global?: boolean;
+
+  /** Part of the name, case-insensitive. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  name?: string;
+}
+
+export class ContractSortDto {
+  @SortOrder()
+  name?: 'asc' | 'desc';
+
+  @SortOrder()
+  createdAt?: 'asc' | 'desc';
+}
+
+export class ContractViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ContractFilterDto)
+  filter?: ContractFilterDto;
+
+  /** Default: name ascending. */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ContractSortDto)
+  sort?: ContractSortDto;
+}
+
+export class ContractPageDto extends PageDto {
+  records: ContractDto[];
+}
+
+export class AssignContractDto {
+  /** A contract for the organization's type; active; global, or held by no other organization. */
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  contractId: string;
+}
+
+export class OrganizationContractDto {
+  status: 'ok';
+  message: string;
+  @ApiProperty({ format: 'uuid' })
+  organizationId: string;
+  contract: ContractDto;
+}

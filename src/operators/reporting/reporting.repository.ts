@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../../platform/database/database';
+
+export interface ReportCurrencyRow {
+  id: string;
+  code: string;
+  symbol: string | null;
+  fraction: string;
+}
+
+export interface ReportCoinRow {
+  serial: string;
+  name: string;
+  balance: string;
+}
+
+export interface FlowRow {
+  inflow: string;
+  outflow: string;
+}
+
+export interface DailyOutflowRow {
+  date: string;
+  outflow: string;
+}
+
+/**
+ * A leg between two coins of one organization (the entry's partner in its leg belongs to the same
+ * organization): money that stayed inside it, so not a flow of the organization.
+ */
+const INSIDE_ORGANIZATION = `EXISTS (SELECT 1 FROM ledger_entries x
+  WHERE x.operation_id = e.operation_id AND x.leg = e.leg AND x.id <> e.id AND x.organization_id = e.organization_id)`;
+
+/**
+ * Read-only reports over money facts that other modules write: balances from `coins`, flows from
+ * `ledger_entries` (each entry carries its coin's organization and its operation's date, indexed
+ * `(organization_id, created_at, …)`). Nothing here writes.
+ */
+@Injectable()
+export class ReportingRepository {
+  constructor(private readonly db: Database) {}
+
+  async currency(code: string): Promise<ReportCurrencyRow | undefined> {
+    const [row] = await this.db.query<ReportCurrencyRow>(
+      'SELECT id, code, symbol, fraction::text AS fraction FROM currencies WHERE code = $1',
+      [code],
+    );
+    return row;
+  }
+
+  /** One of the organization's coins (closed ones too: their history is still theirs), with its currency. */
+  async ownCoin(organizationId: string, serial: string): Promise<(ReportCurrencyRow & { serial: string }) | undefined> {
+    const [row] = await this.db.query<ReportCurrencyRow & { serial: string }>(
+      `SELECT c.serial::text AS serial, cu.id, cu.code, cu.symbol, cu.fraction::text AS fraction
+         FROM coins c JOIN currencies cu ON cu.id = c.currency_id
+        WHERE c.serial = $1 AND c.organization_id = $2 AND c.type = 'client'`,
+      [serial, organizationId],
+    );
+    return row;
+  }
+
+  /** The organization's client coins of a currency that are not closed, by serial. */
+  async openCoins(organizationId: string, currencyId: string): Promise<ReportCoinRow[]> {
+    return this.db.query<ReportCoinRow>(
+      `SELECT serial::text AS serial, name, balance::text AS balance FROM coins
+        WHERE organization_id = $1 AND currency_id = $2 AND type = 'client' AND closed_at IS NULL ORDER BY serial`,
+      [organizationId, currencyId],
+    );
+  }
+
+  /** What entered and left the organization's coins of a currency in [from, to), leaving out moves between them. */
+  async organizationFlows(organizationId: string, currencyId: string, from: string, to: string): Promise<FlowRow> {
+    const [row] = await this.db.query<FlowRow>(
+      `SELECT COALESCE(sum(e.amount) FILTER (WHERE e.amount > 0), 0)::text AS inflow,
+              COALESCE(-sum(e.amount) FILTER (WHERE e.amount < 0), 0)::text AS outflow
+         FROM ledger_entries e
+        WHERE e.organization_id = $1 AND e.currency_id = $2 AND e.created_at >= $3::timestamptz AND e.created_at < $4::timestamptz
+          AND NOT ${INSIDE_ORGANIZATION}`,
+      [organizationId, currencyId, from, to],
+    );
+    return row;
+  }
+
+  /** What entered and left one coin of the organization in [from, to), from any other coin. */
+  async coinFlows(organizationId: string, serial: string, from: string, to: string): Promise<FlowRow> {
+    const [row] = await this.db.query<FlowRow>(
+      `SELECT COALESCE(sum(e.amount) FILTER (WHERE e.amount > 0), 0)::text AS inflow,
+              COALESCE(-sum(e.amount) FILTER (WHERE e.amount < 0), 0)::text AS outflow
+         FROM ledger_entries e
+        WHERE e.organization_id = $1 AND e.coin_serial = $2 AND e.created_at >= $3::timestamptz AND e.created_at < $4::timestamptz`,
+      [organizationId, serial, from, to],
+    );
+    return row;
+  }
+
+  /**
+   * The organization's outflow in a currency per UTC day, for every day that [from, to) touches
+   * (0 on days without any), leaving out moves between its own coins.
+   */
+  async dailyOutflows(organizationId: string, currencyId: string, from: string, to: string): Promise<DailyOutflowRow[]> {
+    return this.db.query<DailyOutflowRow>(
+      `WITH outflows AS (
+         SELECT (e.created_at AT TIME ZONE 'UTC')::date AS day, -sum(e.amount) AS outflow
+           FROM ledger_entries e
+          WHERE e.organization_id = $1 AND e.currency_id = $2 AND e.created_at >= $3::timestamptz AND e.created_at < $4::timestamptz
+            AND e.amount < 0 AND NOT ${INSIDE_ORGANIZATION}
+          GROUP BY 1)
+       SELECT to_char(d.day, 'YYYY-MM-DD') AS date, COALESCE(o.outflow, 0)::text AS outflow
+         FROM generate_series(date_trunc('day', $3::timestamptz AT TIME ZONE 'UTC'),
+                              date_trunc('day', ($4::timestamptz - interval '1 microsecond') AT TIME ZONE 'UTC'), interval '1 day') AS d(day)
+         LEFT JOIN outflows o ON o.day = d.day::date
+        ORDER BY d.day`,
+      [organizationId, currencyId, from, to],
+    );
+  }
+}

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../../platform/access/principal';
+import { ApiError } from '../../platform/common/api-error';
+import { amountOf } from '../../platform/common/json-decimal';
+import { Money, scaleOf } from '../../platform/common/money';
+import type {
+  CoinsReportDto,
+  DailyOutflowsDto,
+  FundsFlowsDto,
+  ReportCurrencyRangeQueryDto,
+  ReportRangeQueryDto,
+} from './dto/reporting.dto';
+import { MAX_DAILY_RANGE_DAYS, percentOf, reportRange, roundedToUnits } from './report-rules';
+import { FlowRow, ReportCurrencyRow, ReportingRepository } from './reporting.repository';
+
+/**
+ * Reports on the caller's organization's own coins, for a wallet dashboard. Across a currency the
+ * organization is the boundary: a move between two of its own coins is neither inflow nor outflow.
+ * For one coin, the coin is the boundary: money from or to any other coin counts.
+ */
+@Injectable()
+export class ReportingService {
+  constructor(private readonly reports: ReportingRepository) {}
+
+  async coins(principal: Principal, code: string): Promise<CoinsReportDto> {
+    const currency = await this.currency(code);
+    const scale = scaleOf(currency.fraction);
+    const coins = await this.reports.openCoins(principal.organizationId, currency.id);
+    const total = coins.reduce((sum, c) => sum.plus(c.balance), new Money(0));
+    return {
+      status: 'ok',
+      message: 'OK',
+      totalAmount: amountOf(total, scale),
+      roundedTotalAmount: amountOf(roundedToUnits(total), 0),
+      currency: currency.code,
+      symbol: currency.symbol,
+      coinsDetail: coins.map((c) => ({
+        serial: c.serial,
+        name: c.name,
+        amount: amountOf(c.balance, scale),
+        percentFromTotal: amountOf(percentOf(new Money(c.balance), total), 2),
+      })),
+    };
+  }
+
+  async fundsFlows(principal: Principal, query: ReportCurrencyRangeQueryDto): Promise<FundsFlowsDto> {
+    const currency = await this.currency(query.currency);
+    const range = reportRange(query.from, query.to, new Date());
+    const flows = await this.reports.organizationFlows(principal.organizationId, currency.id, range.from, range.to);
+    return flowsAnswer(currency, flows, range.fromDate, range.toDate);
+  }
+
+  async coinFundsFlows(principal: Principal, serial: string, query: ReportRangeQueryDto): Promise<FundsFlowsDto> {
+    const coin = await this.reports.ownCoin(principal.organizationId, serial);
+    if (!coin) throw new ApiError('exception.coin.not_found', `No coin ${serial}`);
+    const range = reportRange(query.from, query.to, new Date());
+    const flows = await this.reports.coinFlows(principal.organizationId, serial, range.from, range.to);
+    return flowsAnswer(coin, flows, range.fromDate, range.toDate);
+  }
+
+  async dailyOutflows(principal: Principal, query: ReportCurrencyRangeQueryDto): Promise<DailyOutflowsDto> {
+    const currency = await this.currency(query.currency);
+    const range = reportRange(query.from, query.to, new Date(), MAX_DAILY_RANGE_DAYS);
+    const days = await this.reports.dailyOutflows(principal.organizationId, currency.id, range.from, range.to);
+    const scale = scaleOf(currency.fraction);
+    return {
+      status: 'ok',
+      message: 'OK',
+      currencyCode: currency.code,
+      currencySymbol: currency.symbol,
+      from: range.fromDate.toISOString(),
+      to: range.toDate.toISOString(),
+      records: days.map((d) => ({ date: d.date, outflowSum: amountOf(d.outflow, scale) })),
+    };
+  }
+
+  private async currency(code: string): Promise<ReportCurrencyRow> {
+    const currency = await this.reports.currency(code);
+    if (!currency) throw new ApiError('exception.currency.not_found', `No currency ${code}`);
+    return currency;
+  }
+}
+
+function flowsAnswer(currency: ReportCurrencyRow, flows: FlowRow, from: Date, to: Date): FundsFlowsDto {
+  const scale = scaleOf(currency.fraction);
+  return {
+    status: 'ok',
+    message: 'OK',
+    currencyCode: currency.code,
+    currencySymbol: currency.symbol,
+    inflowSum: amountOf(flows.inflow, scale),
+    outflowSum: amountOf(flows.outflow, scale),
+    from: from.toISOString(),
+    to: to.toISOString(),
+  };
+}

@@ -1,0 +1,46 @@
+import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags, getSchemaPath, ApiExtraModels } from '@nestjs/swagger';
+import { Readable } from 'node:stream';
+import { RequirePermissions } from '../../platform/access/access.decorators';
+import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { SERIAL_PATTERN, SerialParam } from '../../platform/common/validators';
+import { StatementDto, StatementQueryDto } from './dto/statement.dto';
+import { StatementsService } from './statements.service';
+
+@ApiTags('statements')
+@Controller('coins')
+export class StatementsController {
+  constructor(private readonly statements: StatementsService) {}
+
+  /**
+   * The coin's statement over [dateFrom, dateTo): opening balance, every ledger entry with its
+   * operation, counterparty and running balance, closing balance. Streamed page by page, as JSON or
+   * as CSV (`format=csv`: a header row, an `opening_balance` row, the entries, a `closing_balance` row).
+   * The coin's organization, and staff with COIN_VIEWER; anyone else gets a 404.
+   */
+  @Get(':serial/statement')
+  @RequirePermissions('COIN_STATEMENT_VIEWER')
+  @ApiOperation({ summary: "A coin's statement with running balances (JSON or CSV)", operationId: 'coinStatement' })
+  @ApiParam({ name: 'serial', schema: { type: 'string', pattern: SERIAL_PATTERN.source } })
+  @ApiExtraModels(StatementDto)
+  @ApiOkResponse({
+    description: 'The statement; `text/csv` with format=csv',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(StatementDto) } },
+      'text/csv': { schema: { type: 'string' } },
+    },
+  })
+  @ApiNotFoundResponse({ description: 'No such coin, or not the caller’s', type: ErrorResponseDto })
+  async statement(
+    @SerialParam() serial: string,
+    @Query() query: StatementQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<StreamableFile> {
+    const statement = await this.statements.statement(principal, serial, query);
+    return new StreamableFile(Readable.from(statement.chunks), {
+      type: statement.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+      disposition: statement.format === 'csv' ? `attachment; filename="statement-${serial}.csv"` : undefined,
+    });
+  }
+}

@@ -1,0 +1,107 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { RequirePermissions } from '../../platform/access/access.decorators';
+import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { UuidParam } from '../../platform/common/validators';
+import { ContactBookService } from './contact-book.service';
+import {
+  ContactCoinQueryDto,
+  ContactCoinResponseDto,
+  ContactListResponseDto,
+  ContactPageDto,
+  ContactResponseDto,
+  ContactViewDto,
+  CreateContactDto,
+  CreateContactsDto,
+  UpdateContactDto,
+} from './dto/contact.dto';
+
+const CONTACT_ID = { name: 'id', schema: { type: 'string', format: 'uuid' } } as const;
+const NO_CONTACT = { description: "exception.contact.not_found: no such contact in the caller's book", type: ErrorResponseDto };
+
+/** The caller's own contact book. */
+@ApiTags('contact-book')
+@Controller('contact-book')
+export class ContactBookController {
+  constructor(private readonly contacts: ContactBookService) {}
+
+  @Post('contact')
+  @RequirePermissions('CONTACT_BOOK_OWNER')
+  @ApiOperation({ summary: 'Add a contact', operationId: 'createContact' })
+  @ApiCreatedResponse({ type: ContactResponseDto })
+  @ApiConflictResponse({
+    description: 'exception.contact.duplicate: a contact with this phone number or e-mail exists',
+    type: ErrorResponseDto,
+  })
+  async create(@Body() dto: CreateContactDto, @CurrentPrincipal() principal: Principal): Promise<ContactResponseDto> {
+    return { status: 'ok', message: 'Contact added', contact: await this.contacts.create(principal, dto) };
+  }
+
+  /** Adds many contacts at once and answers only those this call created: ones already in the book (by phone or e-mail) are skipped. */
+  @Post('contact/list')
+  @RequirePermissions('CONTACT_BOOK_OWNER')
+  @ApiOperation({ summary: 'Add many contacts; answers only the new ones', operationId: 'createContacts' })
+  @ApiCreatedResponse({ type: ContactListResponseDto })
+  async createMany(@Body() dto: CreateContactsDto, @CurrentPrincipal() principal: Principal): Promise<ContactListResponseDto> {
+    const records = await this.contacts.createMany(principal, dto.contacts);
+    return { status: 'ok', message: `${records.length} contact(s) added`, records };
+  }
+
+  @Post('view')
+  @HttpCode(200)
+  @RequirePermissions('CONTACT_BOOK_OWNER')
+  @ApiOperation({ summary: "Search the caller's contacts, by name", operationId: 'viewContacts' })
+  @ApiOkResponse({ type: ContactPageDto })
+  view(@Body() dto: ContactViewDto, @CurrentPrincipal() principal: Principal): Promise<ContactPageDto> {
+    return this.contacts.view(principal, dto);
+  }
+
+  @Patch('contact/:id')
+  @ApiParam(CONTACT_ID)
+  @RequirePermissions('CONTACT_BOOK_OWNER')
+  @ApiOperation({ summary: 'Change a contact (null clears a field)', operationId: 'updateContact' })
+  @ApiOkResponse({ type: ContactResponseDto })
+  @ApiNotFoundResponse(NO_CONTACT)
+  @ApiConflictResponse({ description: 'exception.contact.duplicate', type: ErrorResponseDto })
+  async update(
+    @UuidParam('id') id: string,
+    @Body() dto: UpdateContactDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ContactResponseDto> {
+    return { status: 'ok', message: 'Contact changed', contact: await this.contacts.update(principal, id, dto) };
+  }
+
+  @Delete('contact/:id')
+  @ApiParam(CONTACT_ID)
+  @RequirePermissions('CONTACT_BOOK_OWNER')
+  @ApiOperation({ summary: 'Delete a contact', operationId: 'deleteContact' })
+  @ApiOkResponse({ type: ContactResponseDto })
+  @ApiNotFoundResponse(NO_CONTACT)
+  async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ContactResponseDto> {
+    return { status: 'ok', message: 'Contact deleted', contact: await this.contacts.delete(principal, id) };
+  }
+
+  /** The coin to pay the contact in a currency: the contact's own coin, or the main coin of the registered user it is. */
+  @Get('contact/:id/coin')
+  @ApiParam(CONTACT_ID)
+  @RequirePermissions('CONTACT_BOOK_OWNER')
+  @ApiOperation({ summary: "A contact's coin in a currency", operationId: 'getContactCoin' })
+  @ApiOkResponse({ type: ContactCoinResponseDto })
+  @ApiNotFoundResponse({ description: 'exception.contact.not_found, or exception.contact.no_coin', type: ErrorResponseDto })
+  async coin(
+    @UuidParam('id') id: string,
+    @Query() query: ContactCoinQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ContactCoinResponseDto> {
+    return { status: 'ok', message: 'OK', coinSerial: await this.contacts.coin(principal, id, query.currency) };
+  }
+}

@@ -1,0 +1,166 @@
+import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { RequirePermissions } from '../../platform/access/access.decorators';
+import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { UuidParam } from '../../platform/common/validators';
+import {
+  ChangeIdentificationDto,
+  CreateResetIdentificationRequestDto,
+  DeclineResetIdentificationRequestDto,
+  ResetIdentificationRequestPageDto,
+  ResetIdentificationRequestResponseDto,
+  ResetIdentificationRequestViewDto,
+  UpdateMyProfileDto,
+  UserProfileResponseDto,
+} from './dto/people.dto';
+import { ProfileDto } from './dto/profile.dto';
+import { ProfilesService } from './profiles.service';
+
+const USER_ID = { name: 'userId', schema: { type: 'string', format: 'uuid' } } as const;
+const REQUEST_ID = { name: 'reqId', schema: { type: 'string', format: 'uuid' } } as const;
+const NO_PROFILE = { description: 'exception.profile.not_found: no such user, or not one the caller may see', type: ErrorResponseDto };
+const NO_REQUEST = {
+  description: "exception.reset_identification_request.not_found: no such request, or another user's",
+  type: ErrorResponseDto,
+};
+
+@ApiTags('profiles')
+@Controller('profiles')
+export class ProfilesController {
+  constructor(private readonly profiles: ProfilesService) {}
+
+  /** The caller: user, person and contact, the membership's organization and role, its permissions, and every membership. */
+  @Get('my')
+  @RequirePermissions()
+  @ApiOperation({ summary: "The caller's profile", operationId: 'getMyProfile' })
+  @ApiOkResponse({ type: ProfileDto })
+  my(@CurrentPrincipal() principal: Principal): Promise<ProfileDto> {
+    return this.profiles.my(principal);
+  }
+
+  /** The caller edits their own person data: first and last name, birth date, address (null clears one). */
+  @Patch('my')
+  @RequirePermissions('PROFILE_OWNER')
+  @ApiOperation({ summary: "Edit the caller's own profile", operationId: 'updateMyProfile' })
+  @ApiOkResponse({ type: UserProfileResponseDto })
+  async updateMine(@Body() dto: UpdateMyProfileDto, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
+    return { status: 'ok', message: 'Profile updated', profile: await this.profiles.updateMine(principal, dto) };
+  }
+
+  /** A user's profile with the identification status of their organization: the user themself, or staff with PROFILE_VIEWER. */
+  @Get(':userId')
+  @ApiParam(USER_ID)
+  @RequirePermissions('PROFILE_OWNER')
+  @ApiOperation({ summary: "A user's profile", operationId: 'getProfile' })
+  @ApiOkResponse({ type: UserProfileResponseDto })
+  @ApiNotFoundResponse(NO_PROFILE)
+  async get(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
+    return { status: 'ok', message: 'OK', profile: await this.profiles.get(principal, userId) };
+  }
+
+  /** Compliance sets the identification status (none → pending → approved | declined | review_required), with a reason. */
+  @Post(':userId/identification')
+  @HttpCode(200)
+  @ApiParam(USER_ID)
+  @RequirePermissions('IDENTIFICATION_MANAGER')
+  @ApiOperation({ summary: "Change a user's identification status", operationId: 'changeIdentification' })
+  @ApiOkResponse({ type: UserProfileResponseDto })
+  @ApiNotFoundResponse({ description: 'exception.profile.not_found', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.identification.unchanged', type: ErrorResponseDto })
+  async changeIdentification(
+    @UuidParam('userId') userId: string,
+    @Body() dto: ChangeIdentificationDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<UserProfileResponseDto> {
+    return { status: 'ok', message: 'Identification changed', profile: await this.profiles.changeIdentification(principal, userId, dto) };
+  }
+
+  /** Asks to reset an approved identification: the user themself, or staff with PROFILE_VIEWER. One pending request at a time. */
+  @Post(':userId/reset-identification-requests')
+  @ApiParam(USER_ID)
+  @RequirePermissions('PROFILE_OWNER')
+  @ApiOperation({ summary: 'Ask to reset an approved identification', operationId: 'createResetIdentificationRequest' })
+  @ApiCreatedResponse({ type: ResetIdentificationRequestResponseDto })
+  @ApiNotFoundResponse(NO_PROFILE)
+  @ApiConflictResponse({
+    description: 'exception.reset_identification_request.not_approved, or exception.reset_identification_request.pending',
+    type: ErrorResponseDto,
+  })
+  async requestReset(
+    @UuidParam('userId') userId: string,
+    @Body() dto: CreateResetIdentificationRequestDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ResetIdentificationRequestResponseDto> {
+    return { status: 'ok', message: 'Reset requested', ...(await this.profiles.requestReset(principal, userId, dto.reason)) };
+  }
+
+  /** A user's identification reset requests, newest first: the user themself, or staff with PROFILE_VIEWER. */
+  @Post(':userId/reset-identification-requests/view')
+  @HttpCode(200)
+  @ApiParam(USER_ID)
+  @RequirePermissions('PROFILE_OWNER')
+  @ApiOperation({ summary: "Search a user's identification reset requests", operationId: 'viewResetIdentificationRequests' })
+  @ApiOkResponse({ type: ResetIdentificationRequestPageDto })
+  @ApiNotFoundResponse(NO_PROFILE)
+  viewResets(
+    @UuidParam('userId') userId: string,
+    @Body() dto: ResetIdentificationRequestViewDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ResetIdentificationRequestPageDto> {
+    return this.profiles.viewResets(principal, userId, dto);
+  }
+
+  /** Approves a pending request: the identification goes back to `none`. */
+  @Post(':userId/reset-identification-requests/:reqId/approve')
+  @HttpCode(200)
+  @ApiParam(USER_ID)
+  @ApiParam(REQUEST_ID)
+  @RequirePermissions('IDENTIFICATION_MANAGER')
+  @ApiOperation({ summary: 'Approve an identification reset request', operationId: 'approveResetIdentificationRequest' })
+  @ApiOkResponse({ type: ResetIdentificationRequestResponseDto })
+  @ApiNotFoundResponse(NO_REQUEST)
+  @ApiConflictResponse({ description: 'exception.reset_identification_request.decided', type: ErrorResponseDto })
+  async approve(
+    @UuidParam('userId') userId: string,
+    @UuidParam('reqId') id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ResetIdentificationRequestResponseDto> {
+    return {
+      status: 'ok',
+      message: 'Reset approved',
+      ...(await this.profiles.decideReset(principal, userId, id, { approve: true, reason: null })),
+    };
+  }
+
+  /** Declines a pending request, with a reason; the identification stays. */
+  @Post(':userId/reset-identification-requests/:reqId/decline')
+  @HttpCode(200)
+  @ApiParam(USER_ID)
+  @ApiParam(REQUEST_ID)
+  @RequirePermissions('IDENTIFICATION_MANAGER')
+  @ApiOperation({ summary: 'Decline an identification reset request', operationId: 'declineResetIdentificationRequest' })
+  @ApiOkResponse({ type: ResetIdentificationRequestResponseDto })
+  @ApiNotFoundResponse(NO_REQUEST)
+  @ApiConflictResponse({ description: 'exception.reset_identification_request.decided', type: ErrorResponseDto })
+  async decline(
+    @UuidParam('userId') userId: string,
+    @UuidParam('reqId') id: string,
+    @Body() dto: DeclineResetIdentificationRequestDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ResetIdentificationRequestResponseDto> {
+    return {
+      status: 'ok',
+      message: 'Reset declined',
+      ...(await this.profiles.decideReset(principal, userId, id, { approve: false, reason: dto.reason })),
+    };
+  }
+}

@@ -1,8 +1,0 @@
-import { Module } from '@nestjs/common';
-import { UsersModule } from '../users/users.module';
-import { ProfilesController } from './profiles.controller';
-import { ProfilesRepository } from './profiles.repository';
-import { ProfilesService } from './profiles.service';
-
-@Module({ imports: [UsersModule], controllers: [ProfilesController], providers: [ProfilesService, ProfilesRepository] })
-export class ProfilesModule {}
