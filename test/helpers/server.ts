@@ -73,15 +73,21 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Creates a fresh database on the suite's PostgreSQL; migrations run when the service starts. */
+/**
+ * Creates a fresh database on the suite's PostgreSQL: a copy of the template test/global-setup.mjs migrated once
+ * (the service finds no migration to run), named t_<run>_… so the run's teardown drops it.
+ */
 export async function createDatabase(): Promise<string> {
   const admin = process.env.TEST_DATABASE_URL;
-  if (!admin) throw new Error('TEST_DATABASE_URL is not set (test/global-setup.mjs sets it)');
-  const name = `t_${randomBytes(6).toString('hex')}`;
+  const run = process.env.FINAPI_TEST_RUN;
+  const template = process.env.FINAPI_TEST_TEMPLATE;
+  if (!admin || !run || !template)
+    throw new Error('TEST_DATABASE_URL, FINAPI_TEST_RUN or FINAPI_TEST_TEMPLATE is not set (test/global-setup.mjs sets them)');
+  const name = `t_${run}_${randomBytes(6).toString('hex')}`;
   const client = new Client({ connectionString: admin });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   } finally {
     await client.end();
   }
