@@ -7,7 +7,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/global-setup.mjs',
   globalTeardown: '<rootDir>/test/global-teardown.mjs',
   testTimeout: 60000,
+  // Suites run in parallel workers; test/runner.js runs the timing suite alone and the document check last.
   maxWorkers: 2,
+  runner: '<rootDir>/test/runner.js',
   forceExit: true,
-  testSequencer: '<rootDir>/test/sequencer.js',
 };
