@@ -267,8 +267,7 @@ describe('4. a way back when every administrator is On Hold', () => {
   it('warns when ADMIN_PASSWORD is set but the administrator already exists', async () => {
     const again = await startServer({ DATABASE_URL: server.databaseUrl, ADMIN_PASSWORD: 'another-admin-pass-2' });
     try {
-      await new Promise((r) => setTimeout(r, 200));
-      const warning = again.logs.find((l) => l.includes('ADMIN_PASSWORD is set but the administrator'));
+      const warning = await again.waitForLog('ADMIN_PASSWORD is set but the administrator');
       expect(warning).toBeDefined();
       expect(warning).toContain('npm run admin:release -- admin');
       expect((await again.request('POST', AUTH, { body: { login: ADMIN_LOGIN, password: 'another-admin-pass-2' } })).status).toBe(401);

@@ -38,6 +38,11 @@ export interface TestServer {
   db: Pool;
   databaseUrl: string;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /**
+   * The first line of the logs containing `text`, once the service wrote it (its JSON lines come asynchronously, even
+   * after `finapi listening on` for what it logged while starting); undefined when none came within `ms`.
+   */
+  waitForLog(text: string, ms?: number): Promise<string | undefined>;
   stop(): Promise<void>;
   /** Kills the process with SIGKILL (a crash: no shutdown hooks run) and waits for it to exit; the database stays. */
   kill(): Promise<void>;
@@ -236,6 +241,14 @@ export async function startServer(
     db,
     databaseUrl,
     request: (method, path, options) => request(url, method, path, options),
+    async waitForLog(text, ms = 10_000) {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const line = logs.find((l) => l.includes(text));
+        if (line !== undefined || Date.now() > deadline) return line;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
     async stop() {
       await db.end().catch(() => undefined);
       if (child.exitCode === null) {
