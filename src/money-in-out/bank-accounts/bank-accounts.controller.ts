@@ -30,6 +30,7 @@ export class BankAccountsController {
     return { status: 'ok', message: 'Bank account added', bankAccount: await this.accounts.create(principal, dto) };
   }
 
+  /** The bank accounts the caller's organization keeps for withdrawals. */
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('BANK_ACCOUNT_OWNER')
@@ -39,6 +40,7 @@ export class BankAccountsController {
     return this.accounts.view(principal, dto);
   }
 
+  /** One of the organization's bank accounts; another organization's, like an unknown one, is a 404. */
   @Get(':id')
   @RequirePermissions('BANK_ACCOUNT_OWNER')
   @ApiOperation({ summary: 'Get a bank account', operationId: 'getBankAccount' })
