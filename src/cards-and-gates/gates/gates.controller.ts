@@ -107,7 +107,11 @@ export class GateProvidersController {
 export class GateProductsController {
   constructor(private readonly gates: GatesService) {}
 
-  /** minAmount and maxAmount are mandatory (section 2.3). */
+  /**
+   * Staff (GATE_PRODUCT_MANAGER) add a product a provider sells in a currency, with the fields the payer fills in.
+   * minAmount and maxAmount are mandatory (section 2.3): a payment outside them is refused. An unknown provider or
+   * currency is a 404; a product name the provider has is a 409.
+   */
   @Post()
   @RequirePermissions('GATE_PRODUCT_MANAGER')
   @ApiOperation({ summary: 'Add a gate product', operationId: 'createGateProduct' })
@@ -300,7 +304,10 @@ export class GateCommissionsController {
     return { status: 'ok', message: 'Gate commission profile deleted', profile: await this.commissions.deleteProfile(contractId, id) };
   }
 
-  /** A provider rule: endDate is mandatory (section 2.3); values are never negative. */
+  /**
+   * A fee on every product of the profile's provider over [beginDate, endDate), collected by the operator or the
+   * provider: endDate is mandatory (section 2.3); values are never negative.
+   */
   @Post(':profileId/commission-provider-rule')
   @ApiParam(CONTRACT_ID)
   @ApiParam(PROFILE_ID)

@@ -138,7 +138,11 @@ export class InvoicesController {
 export class InvoiceTemplatesController {
   constructor(private readonly invoices: InvoicesService) {}
 
-  /** Without invoiceDraft.recipientCoin the template is refused with a 404 (section 7). */
+  /**
+   * Saves an invoice draft under a name, to issue invoices from later (`POST /invoice-templates/{id}/invoices`). The
+   * draft's recipientCoin must be one of the organization's coins: without one the template is refused with a 404
+   * (section 7).
+   */
   @Post()
   @RequirePermissions('INVOICE_ISSUER')
   @ApiOperation({ summary: 'Save an invoice template', operationId: 'createInvoiceTemplate' })

@@ -115,7 +115,10 @@ export class MerchantProductsController {
     return { status: 'ok', message: 'Product removed', product: await this.products.delete(principal, id) };
   }
 
-  /** A productId that is not a number is a 400 (section 7); an unknown one a 404. */
+  /**
+   * The prices of one of the merchant's own products, one per currency. A productId that is not a number is a 400
+   * (section 7); an unknown one a 404.
+   */
   @Get(':productId/prices')
   @ApiParam(PRODUCT_ID)
   @RequirePermissions('MERCHANT_PRODUCT_MANAGER')

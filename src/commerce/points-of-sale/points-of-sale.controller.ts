@@ -69,7 +69,10 @@ export class PointsOfSaleController {
     return { status: 'ok', message: 'Point of sale changed', pointOfSale: await this.points.update(principal, id, dto) };
   }
 
-  /** A missing or already deleted point of sale is a 404, never a 200 (section 7). */
+  /**
+   * Deletes one of the merchant's points of sale: it takes no more payments, while those made there keep it. A missing
+   * or already deleted point of sale is a 404, never a 200 (section 7).
+   */
   @Delete(':posId')
   @ApiParam(POS_ID)
   @RequirePermissions('POINT_OF_SALE_MANAGER')

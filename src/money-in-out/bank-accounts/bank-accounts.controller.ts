@@ -50,7 +50,7 @@ export class BankAccountsController {
     return { status: 'ok', message: 'OK', bankAccount: await this.accounts.get(principal, id) };
   }
 
-  /** Changes the fields sent. */
+  /** Changes the fields sent of one of the organization's bank accounts; the others keep their values (an empty body is a 400). */
   @Patch(':id')
   @RequirePermissions('BANK_ACCOUNT_OWNER')
   @ApiOperation({ summary: 'Change a bank account', operationId: 'updateBankAccount' })
