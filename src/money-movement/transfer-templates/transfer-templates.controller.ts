@@ -50,6 +50,7 @@ export class TransferTemplatesController {
     return this.templates.view(principal, dto);
   }
 
+  /** Deletes one of the caller's transfer templates and answers it as it was; another user's is a 404. */
   @Delete(':id')
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @RequirePermissions('TRANSFER_TEMPLATE_OWNER')
