@@ -1,7 +1,7 @@
 /**
  * The one catalogue of webhook events: each type an organization can subscribe to, with when it is
  * emitted. Emitters call `OutboxService.emit(type, organizationIds, data)` inside the transaction of
- * the change; the webhook DTOs' enum and the README follow this list.
+ * the change; the webhook DTOs' enum and docs/operators.md follow this list.
  */
 export const EVENT_TYPES = {
   'operation.processed': 'An operation was processed: money moved (data: the operation)',
