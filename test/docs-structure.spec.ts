@@ -12,6 +12,7 @@ const GUIDES = readdirSync(join(ROOT, 'docs'))
   .filter((f) => f.endsWith('.md'))
   .map((f) => `docs/${f}`);
 const PAGES = ['README.md', ...GUIDES];
+const JSON_HELPER = `json() { node -pe "JSON.parse(require('fs').readFileSync(0, 'utf8'))$1"; }`;
 const LONG_PAGE_LINES = 150;
 
 const read = (page: string) => readFileSync(join(ROOT, page), 'utf8');
@@ -54,6 +55,8 @@ function anchors(text: string): Set<string> {
     }),
   );
 }
+
+const bashBlocks = (text: string) => [...text.matchAll(/^```bash\n([\s\S]*?)^```/gm)].map((m) => m[1]);
 
 describe('the documentation', () => {
   it('keeps README.md a front door of at most 20 KB', () => {
@@ -101,5 +104,27 @@ describe('the documentation', () => {
       return toc.every((l, i) => l.startsWith('- [') && l.endsWith(want[i])) && sections.length > 1 ? [] : [page];
     });
     expect(lacking).toEqual([]);
+  });
+
+  it('keeps the runnable-docs conventions in every ```bash block: the json helper as written, no placeholder but the password', () => {
+    const problems = PAGES.flatMap((page) => {
+      const blocks = bashBlocks(read(page));
+      const all = blocks.join('\n');
+      return [
+        ...[...all.matchAll(/<[^<>\n]+>/g)]
+          .map((m) => m[0])
+          .filter((p) => p !== '<the printed password>')
+          .map((p) => `${page}: placeholder ${p}`),
+        ...(/\bjson \./.test(all) && !blocks[0].includes(JSON_HELPER) ? [`${page}: uses json without defining it first`] : []),
+        ...all
+          .split('\n')
+          .filter((l) => /^json\(\)/.test(l) && l !== JSON_HELPER)
+          .map(() => `${page}: another json helper`),
+        ...(all.includes('ADMIN_PASSWORD') && !blocks[0].includes('ADMIN_PASSWORD=<the printed password>')
+          ? [`${page}: the password set later than the first block`]
+          : []),
+      ];
+    });
+    expect(problems).toEqual([]);
   });
 });
