@@ -33,7 +33,12 @@ describe('the documentation runs as written', () => {
       const service = await serviceFor(index);
       if (index + 1 < runnable.length) serviceFor(index + 1).catch(() => undefined);
       stopped.add(index);
-      const result = await runPage(file, service).finally(() => service.server.stop());
+      const result = await runPage(file, service).catch(async (error: unknown) => {
+        await service.server.stop().catch(() => undefined);
+        throw error;
+      });
+      // A fault the service logged (a 5xx is a bug whatever the text expects) fails the page too.
+      await service.server.stop().catch((fault: Error) => result.failures.push(`${file}: ${fault.message}`));
       if (result.failures.length) throw new Error(report(result));
       expect(result.exitCode).toBe(0);
     },

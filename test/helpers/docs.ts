@@ -16,9 +16,6 @@ export const ROOT = join(__dirname, '..', '..');
 export const PASSWORD_PLACEHOLDER = '<the printed password>';
 /** The capture helper every page defines in its first block, always this text. */
 export const JSON_HELPER = `json() { node -pe "JSON.parse(require('fs').readFileSync(0, 'utf8'))$1"; }`;
-/** The login the guides use; the service's own default differs, so the doc service is started with it. */
-export const DOC_ADMIN_LOGIN = 'admin';
-
 const BODY_SHOWN = 600;
 
 export interface BashBlock {
@@ -336,23 +333,26 @@ export async function runPlan(plan: PagePlan, timeoutMs = 120_000): Promise<Page
 export interface DocService {
   server: TestServer;
   port: number;
-  /** The password the service printed on its first start. */
+  /** What the service printed on its first start. */
+  login: string;
   password: string;
 }
 
 /**
- * A fresh service on a fresh database, started as a reader starts it: no ADMIN_PASSWORD, so it
- * generates one and prints it, and the test reads it from the console as the reader does.
+ * A fresh service on a fresh database, started as a reader starts it: neither ADMIN_LOGIN nor
+ * ADMIN_PASSWORD, so it creates its default administrator with a generated password and prints
+ * both; the test reads the password from the console as the reader does.
  */
 export async function startDocService(): Promise<DocService> {
-  const server = await startServer({ ADMIN_LOGIN: DOC_ADMIN_LOGIN, ADMIN_PASSWORD: '' });
+  const server = await startServer({ ADMIN_LOGIN: '', ADMIN_PASSWORD: '' });
   const printed = /First administrator created: login "([^"]+)", password "([^"]+)"/;
   const line = server.logs.find((l) => printed.test(l));
   if (!line) {
     await server.stop();
     throw new Error(`The service did not print the administrator's password on its first start:\n${server.logs.join('\n')}`);
   }
-  return { server, port: Number(new URL(server.url).port), password: printed.exec(line)![2] };
+  const [, login, password] = printed.exec(line)!;
+  return { server, port: Number(new URL(server.url).port), login, password };
 }
 
 /** Runs one page (a path relative to ROOT) against `service`. */
