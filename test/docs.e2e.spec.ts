@@ -56,11 +56,27 @@ describe('the doc test itself', () => {
   describe('reading the Markdown', () => {
     const target = { port: 4321, password: 'pw-from-console' };
 
-    it('takes only blocks fenced exactly `bash`, with their Markdown lines', () => {
-      const blocks = bashBlocks(
-        ['```bash', 'echo 1', '```', '```sh', 'echo 2', '```', '~~~bash', 'echo 3', '~~~', '```bash title', '```'].join('\n'),
-      );
-      expect(blocks.map((b) => b.lines)).toEqual([[{ text: 'echo 1', mdLine: 2 }], [{ text: 'echo 3', mdLine: 8 }]]);
+    it('takes only blocks fenced exactly `bash`, in list items too, with their Markdown lines', () => {
+      const markdown = [
+        '```bash',
+        'echo 1',
+        '```',
+        '```sh',
+        'echo 2',
+        '```',
+        '~~~bash',
+        'echo 3',
+        '~~~',
+        '- a step:',
+        '  ```bash',
+        '  echo 4',
+        '  ```',
+      ];
+      expect(bashBlocks(markdown.join('\n')).map((b) => b.lines)).toEqual([
+        [{ text: 'echo 1', mdLine: 2 }],
+        [{ text: 'echo 3', mdLine: 8 }],
+        [{ text: 'echo 4', mdLine: 12 }],
+      ]);
     });
 
     it('places each curl at the line its command starts, with the statuses its last line expects', () => {

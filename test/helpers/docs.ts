@@ -40,7 +40,10 @@ export function markdownPages(root: string = ROOT): string[] {
   return pages;
 }
 
-/** The fenced blocks whose info string is exactly `bash` (CommonMark fences: ``` or ~~~, a closing fence at least as long). */
+/**
+ * The fenced blocks whose info string is exactly `bash` (CommonMark fences: ``` or ~~~, a closing fence
+ * at least as long), at any indentation: a fence inside a list item counts too.
+ */
 export function bashBlocks(markdown: string): BashBlock[] {
   const blocks: BashBlock[] = [];
   const lines = markdown.split(/\r?\n/);
@@ -48,7 +51,7 @@ export function bashBlocks(markdown: string): BashBlock[] {
   lines.forEach((line, i) => {
     const mdLine = i + 1;
     if (!open) {
-      const start = /^( {0,3})(`{3,}|~{3,})\s*([^`]*?)\s*$/.exec(line);
+      const start = /^( *)(`{3,}|~{3,})\s*([^`]*?)\s*$/.exec(line);
       if (!start) return;
       const isBash = start[3] === 'bash';
       open = {
@@ -59,7 +62,7 @@ export function bashBlocks(markdown: string): BashBlock[] {
       if (open.block) blocks.push(open.block);
       return;
     }
-    const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
+    const close = /^ *(`{3,}|~{3,})\s*$/.exec(line);
     if (close && close[1][0] === open.fence[0] && close[1].length >= open.fence.length) {
       open = null;
       return;
@@ -182,12 +185,17 @@ __doc_err() { printf 'err\\t%s\\t%s\\t%s\\t%s\\n' "$1" "$2" "$3" "\${4//[$'\\t\\
 trap '__doc_err $? $LINENO $BASH_SUBSHELL "$BASH_COMMAND"' ERR
 trap 'exit 90' USR1
 __doc_curl() {
-  local id=$1 code=0 status verdict=ok out
+  local id=$1 code=0 status verdict=ok out said
   shift
   out=$(mktemp "$__DOC_DIR/body.XXXXXX")
-  command curl --max-time 30 "$@" --write-out '%{http_code}' > "$out" || code=$?
-  status=$(tail -c 3 "$out")
-  head -c -3 "$out"
+  command curl --max-time 30 "$@" --write-out '%{stderr}%{http_code}' > "$out" 2> "$out.err" || code=$?
+  cat "$out"
+  said=$(cat "$out.err")
+  case "\${said: -3}" in
+    [0-9][0-9][0-9]) status=\${said: -3} said=\${said:0:\${#said}-3} ;;
+    *) status=000 ;;
+  esac
+  printf '%s' "$said" >&2
   if [ -n "\${__doc_expect[$id]}" ]; then
     case " \${__doc_expect[$id]} " in *" $status "*) ;; *) verdict=bad ;; esac
   else
@@ -216,6 +224,7 @@ export interface PageResult {
 }
 
 const CURL_EXITS: Record<number, string> = {
+  2: 'an option it does not know',
   3: 'malformed URL',
   6: 'could not resolve the host',
   7: 'could not connect',
@@ -287,7 +296,7 @@ export async function runPlan(plan: PagePlan, timeoutMs = 120_000): Promise<Page
         status,
         curlExit: Number(curlExit),
         ok: verdict === 'ok',
-        body: raw.slice(0, -3),
+        body: raw,
       });
     } else {
       const [, status, line, subshell, command] = fields;
