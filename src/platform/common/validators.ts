@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
+  IsIn,
   IsOptional,
   IsString,
   IsUUID,
@@ -76,6 +77,11 @@ export function SerialList(): PropertyDecorator {
     IsString({ each: true }),
     Matches(SERIAL_PATTERN, { each: true, message: 'each value must be a coin serial' }),
   );
+}
+
+/** An optional filter of some of `values` (a request's statuses, kinds or types). */
+export function EnumList(values: readonly string[]): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ enum: [...values], isArray: true }), IsOptional(), IsArray(), IsIn(values, { each: true }));
 }
 
 /** An optional filter of up to 100 UUIDs. */
