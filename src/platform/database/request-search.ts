@@ -1,6 +1,7 @@
 import { pageWindow } from '../common/paging.dto';
 import type { RequestViewDto } from '../common/request-view.dto';
 import type { Database } from './database';
+import { containing } from './search-sql';
 
 /** The requests one organization sees: those whose `column` (its own, its desk's or its customer's) names it. */
 export interface RequestVisibility {
@@ -44,8 +45,6 @@ export function requestSearchOf(
   };
 }
 
-const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * The WHERE clause of a search over a request table aliased `r` (columns id, coin_serial,
  * organization_id or the given organization columns, status, type, created_at,
@@ -68,10 +67,10 @@ function requestWhere(search: RequestSearch, orgColumns: string[], textColumns: 
   if (search.createdFrom) where.push(`r.created_at >= $${params.push(search.createdFrom)}::timestamptz`);
   if (search.createdTo) where.push(`r.created_at < $${params.push(search.createdTo)}::timestamptz`);
   if (search.text) {
-    const p = params.push(like(search.text));
+    const p = params.push(containing(search.text));
     where.push(`(${textColumns.map((c) => `r.${c} ILIKE $${p}`).join(' OR ')})`);
   }
-  if (search.customInformation) where.push(`r.custom_information ILIKE $${params.push(like(search.customInformation))}`);
+  if (search.customInformation) where.push(`r.custom_information ILIKE $${params.push(containing(search.customInformation))}`);
   return { where: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
 }
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
+import { NameSortDto, PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { IsAfter, IsIsoDateTime, UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 
@@ -66,14 +66,7 @@ export class TransactionCategoryFilterDto {
   operationIds?: string[];
 }
 
-export class TransactionCategorySortDto {
-  /** The default: by name, ascending. */
-  @SortOrder()
-  name?: 'asc' | 'desc';
-
-  @SortOrder()
-  createdAt?: 'asc' | 'desc';
-}
+export class TransactionCategorySortDto extends NameSortDto {}
 
 export class TransactionCategoryViewDto extends PageRequestDto {
   @IsOptional()
