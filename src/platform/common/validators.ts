@@ -79,7 +79,7 @@ export function SerialList(): PropertyDecorator {
   );
 }
 
-/** An optional filter of some of `values` (a request's statuses, kinds or types). */
+/** An optional filter of some of `values` (statuses, kinds, types). */
 export function EnumList(values: readonly string[]): PropertyDecorator {
   return applyDecorators(ApiPropertyOptional({ enum: [...values], isArray: true }), IsOptional(), IsArray(), IsIn(values, { each: true }));
 }
