@@ -31,6 +31,10 @@ const OPERATION_ID = { name: 'operationId', description: 'An operation the organ
 export class TransactionCategoriesController {
   constructor(private readonly categories: TransactionCategoriesService) {}
 
+  /**
+   * The caller makes a category of their own to tag operations with (name, colour, icon); a second category of the same
+   * name is a 409.
+   */
   @Post()
   @RequirePermissions('TRANSACTION_CATEGORY_OWNER')
   @ApiOperation({ summary: 'Create a transaction category', operationId: 'createTransactionCategory' })
@@ -98,6 +102,10 @@ export class TransactionCategoriesController {
     return { status: 'ok', message: 'Operation tagged', category: await this.categories.tag(principal, id, operationId), operationId };
   }
 
+  /**
+   * Takes one of the caller's categories off an operation of their organization; answers the category. An operation not
+   * tagged with it is a 404 (exception.transaction_category.not_tagged).
+   */
   @Delete(':id/operations/:operationId')
   @ApiParam(OPERATION_ID)
   @RequirePermissions('TRANSACTION_CATEGORY_OWNER')

@@ -42,6 +42,7 @@ export class TransferTemplatesController {
     return this.templates.view(principal, dto);
   }
 
+  /** Deletes one of the caller's transfer templates and answers it as it was; another user's is a 404. */
   @Delete(':id')
   @RequirePermissions('TRANSFER_TEMPLATE_OWNER')
   @ApiOperation({ summary: 'Delete a transfer template', operationId: 'deleteTransferTemplate' })
