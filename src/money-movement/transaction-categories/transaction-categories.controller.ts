@@ -23,6 +23,8 @@ import {
 } from './dto/transaction-category.dto';
 import { TransactionCategoriesService } from './transaction-categories.service';
 
+const OPERATION_ID = { name: 'operationId', description: 'An operation the organization takes part in' } as const;
+
 /** The caller's own categories, and the operations they tag with them. */
 @ApiTags('transaction-categories')
 @Controller('transaction-categories')
@@ -57,7 +59,6 @@ export class TransactionCategoriesController {
 
   /** Deletes one of the caller's categories and its tags; answers the deleted category. */
   @Delete(':id')
-  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @RequirePermissions('TRANSACTION_CATEGORY_OWNER')
   @ApiOperation({ summary: 'Delete a transaction category', operationId: 'deleteTransactionCategory' })
   @ApiOkResponse({ type: TransactionCategoryResponseDto })
@@ -68,7 +69,6 @@ export class TransactionCategoriesController {
 
   /** The operations tagged with the category (for the organization the caller acts for), newest first by default. */
   @Post(':id/operations/view')
-  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @HttpCode(200)
   @RequirePermissions('TRANSACTION_CATEGORY_OWNER', 'TRANSACTION_VIEWER')
   @ApiOperation({ summary: 'Search the operations tagged with a category', operationId: 'viewTransactionCategoryOperations' })
@@ -84,8 +84,7 @@ export class TransactionCategoriesController {
 
   /** Tags an operation the caller's organization takes part in; tagging it again changes nothing. */
   @Post(':id/operations/:operationId')
-  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
-  @ApiParam({ name: 'operationId', description: 'An operation the organization takes part in', schema: { type: 'string', format: 'uuid' } })
+  @ApiParam(OPERATION_ID)
   @HttpCode(200)
   @RequirePermissions('TRANSACTION_CATEGORY_OWNER', 'TRANSACTION_VIEWER')
   @ApiOperation({ summary: 'Tag an operation with a category', operationId: 'tagOperationWithCategory' })
@@ -108,8 +107,7 @@ export class TransactionCategoriesController {
    * tagged with it is a 404 (exception.transaction_category.not_tagged).
    */
   @Delete(':id/operations/:operationId')
-  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
-  @ApiParam({ name: 'operationId', description: 'An operation the organization takes part in', schema: { type: 'string', format: 'uuid' } })
+  @ApiParam(OPERATION_ID)
   @RequirePermissions('TRANSACTION_CATEGORY_OWNER')
   @ApiOperation({ summary: 'Remove a category from an operation', operationId: 'untagOperationFromCategory' })
   @ApiOkResponse({ type: CategoryTagResponseDto })
