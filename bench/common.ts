@@ -100,7 +100,7 @@ function postgresCpuSeconds(): number | undefined {
   return total;
 }
 
-/** The Node options `npm start` gives the service (a larger young generation: see the README's Design notes); every server gets them. */
+/** The Node options `npm start` gives the service (a larger young generation: see docs/architecture.md); every server gets them. */
 const SERVER_NODE_ARGS = ['--max-semi-space-size=64'];
 
 /**

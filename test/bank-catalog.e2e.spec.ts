@@ -13,7 +13,7 @@ describe('the bank catalog (issue 12): a paged view, one bank at a time, and a C
   const world = moneyWorld();
   const count = async () => (await world.raw.db.query('SELECT count(*)::int AS n FROM bank_catalog')).rows[0].n as number;
 
-  it('imports the example file of the README: four banks with the columns of release 4.10.0 and the documented extras', async () => {
+  it('imports the example file of docs/money-in-out.md: four banks with the columns of release 4.10.0 and the documented extras', async () => {
     const imported = await upload(world.server, world.admin, IMPORT, EXAMPLE);
     expectStatus(imported, 200);
     expect(imported.body).toEqual({ status: 'ok', message: 'Imported 4 banks', lines: 4, created: 4, updated: 0 });

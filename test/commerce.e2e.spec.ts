@@ -443,6 +443,14 @@ describe('commerce (issue 15)', () => {
       });
       expectStatus(byVoucher, 201);
       expect(byVoucher.body.payment.method).toBe('voucher');
+      // The payment's operation closed the voucher in its transaction (the voucher hears it: no webhook listens here).
+      const voucherView = await req('POST', '/vouchers/view', alice.token, { filter: { ids: [voucher.body.voucher.id] } });
+      expect(voucherView.body.records[0]).toMatchObject({ status: 'processed', redeemedAt: expect.any(String) });
+      const closed = await world.server.db.query(
+        `SELECT redeemed_coin::text AS coin, closing_operation_id::text AS operation FROM vouchers WHERE id = $1`,
+        [voucher.body.voucher.id],
+      );
+      expect(closed.rows[0]).toEqual({ coin: till.serial, operation: byVoucher.body.process.id });
       expectError(
         await req('POST', '/merchant-payments', alice.token, {
           posId,

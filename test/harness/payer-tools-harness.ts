@@ -16,7 +16,8 @@ import { VouchersService } from '../../src/commerce/vouchers/vouchers.service';
 /**
  * Drives what the smart-card and voucher modules export for the flows built on them (merchant payments
  * paid with a voucher or a card, a gate's card-issuing provider) against a real PostgreSQL (DATABASE_URL):
- * VouchersService.claim/markSpent around another flow's ledger operation, SmartCardsService.issue with a
+ * VouchersService.claim before another flow's ledger operation (which spends the voucher: the voucher hears it from
+ * the kernel's `operation.processed`, in the same transaction), SmartCardsService.issue with a
  * provider's card, byProviderReference, coinOf and the SMART_CARD resolver. Prints one JSON object of
  * observations; test/payer-tools.e2e.spec.ts asserts on it.
  */
@@ -96,6 +97,21 @@ async function main(): Promise<void> {
       }),
     );
     out.afterFailedPayment = (await voucherRow(bought.voucher.id)).status;
+    // An operation paying part of it out of the reserve: the voucher refuses it, and the whole change rolls back.
+    out.partialSpend = await attempt(() =>
+      uow.run(async () => {
+        const voucher = await vouchers.claim(code);
+        await ledger.execute({
+          type: 'voucher_redeem',
+          coins: [voucher.reserveCoin, till],
+          plan: () => ({
+            legs: [{ from: voucher.reserveCoin, to: till, amount: new Money(10) }],
+            meta: { amount: new Money(10), fromCoin: voucher.reserveCoin, toCoin: till },
+          }),
+        });
+      }),
+    );
+    out.afterPartialSpend = { voucher: (await voucherRow(bought.voucher.id)).status, till: await balance(till) };
     const spent = await uow.run(async () => {
       const voucher = await vouchers.claim(code.toUpperCase());
       const posted = await ledger.execute({
@@ -106,7 +122,6 @@ async function main(): Promise<void> {
           meta: { amount: voucher.amount, fromCoin: voucher.reserveCoin, toCoin: till, details: { voucher: { id: voucher.id } } },
         }),
       });
-      await vouchers.markSpent(voucher, till, posted!.id);
       return {
         claimed: {
           id: voucher.id === bought.voucher.id,
@@ -130,24 +145,6 @@ async function main(): Promise<void> {
     };
     out.claimSpent = await attempt(() => uow.run(() => vouchers.claim(code)));
     out.claimUnknown = await attempt(() => uow.run(() => vouchers.claim('0'.repeat(32))));
-    out.markSpentTwice = await attempt(() =>
-      uow.run(() =>
-        vouchers.markSpent(
-          {
-            id: bought.voucher.id,
-            prepaidName: '',
-            amount: new Money(30),
-            currencyId: issuer.currency.id,
-            currency: 'HRN',
-            fraction: '100',
-            reserveCoin: reserve,
-            organizationId: buyer,
-          },
-          till,
-          spent.operationId,
-        ),
-      ),
-    );
     const blockedVoucher = await uow.run(() => vouchers.create(principal, { coinSerial: wallet, amount: '5.00' }));
     await uow.run(() => vouchers.block(principal, blockedVoucher.voucher.id));
     out.claimBlocked = await attempt(() => uow.run(() => vouchers.claim(blockedVoucher.code.text)));

@@ -12,7 +12,7 @@ export interface Received {
   at: number;
 }
 
-/** Verifies a Standard Webhooks signature as a receiver would (the README shows the same in Node and Python). */
+/** Verifies a Standard Webhooks signature as a receiver would (docs/operators.md shows the same in Node and Python). */
 export function verify(secret: string, id: string, timestamp: string, body: string, signatureHeader: string): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const expected = Buffer.from(createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64'));

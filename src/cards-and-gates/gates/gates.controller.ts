@@ -51,6 +51,10 @@ const NO_PROVIDER = { description: 'exception.gate_provider.not_found', type: Er
 export class GateProvidersController {
   constructor(private readonly gates: GatesService) {}
 
+  /**
+   * Staff (GATE_PROVIDER_MANAGER) add an outside payment provider; its name is unique (409 otherwise). Without
+   * `settings.secret` a callback secret is generated, and it is never answered: set it when the provider must know it.
+   */
   @Post()
   @RequirePermissions('GATE_PROVIDER_MANAGER')
   @ApiOperation({ summary: 'Add a gate provider', operationId: 'createGateProvider' })
@@ -60,6 +64,9 @@ export class GateProvidersController {
     return { status: 'ok', message: 'Gate provider added', gateProvider: await this.gates.createProvider(dto) };
   }
 
+  /**
+   * Every gate provider, active or not, with its settings but never its secret: for staff with GATE_PROVIDER_VIEWER.
+   */
   @Get()
   @RequirePermissions('GATE_PROVIDER_VIEWER')
   @ApiOperation({ summary: 'The gate providers', operationId: 'listGateProviders' })
@@ -68,6 +75,10 @@ export class GateProvidersController {
     return { status: 'ok', message: 'OK', records: await this.gates.providers() };
   }
 
+  /**
+   * One gate provider with its settings; the callback secret is never answered (`hasSecret` says one is set). An
+   * unknown id is a 404.
+   */
   @Get(':gateProviderId')
   @ApiParam(PROVIDER_ID)
   @RequirePermissions('GATE_PROVIDER_VIEWER')
@@ -96,7 +107,11 @@ export class GateProvidersController {
 export class GateProductsController {
   constructor(private readonly gates: GatesService) {}
 
-  /** minAmount and maxAmount are mandatory (section 2.3). */
+  /**
+   * Staff (GATE_PRODUCT_MANAGER) add a product a provider sells in a currency, with the fields the payer fills in.
+   * minAmount and maxAmount are mandatory (section 2.3): a payment outside them is refused. An unknown provider or
+   * currency is a 404; a product name the provider has is a 409.
+   */
   @Post()
   @RequirePermissions('GATE_PRODUCT_MANAGER')
   @ApiOperation({ summary: 'Add a gate product', operationId: 'createGateProduct' })
@@ -107,6 +122,9 @@ export class GateProductsController {
     return { status: 'ok', message: 'Gate product added', product: await this.gates.createProduct(dto) };
   }
 
+  /**
+   * What a customer can pay through a gate now: the active products of active providers, by provider and product name.
+   */
   @Get('available')
   @RequirePermissions('GATE_TRANSACTION_CREATOR')
   @ApiOperation({ summary: 'The gate products on sale', operationId: 'availableGateProducts' })
@@ -115,6 +133,10 @@ export class GateProductsController {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ available: true }) };
   }
 
+  /**
+   * Staff (GATE_PROVIDER_VIEWER) see every product of a provider, those off sale included. An unknown provider is a
+   * 404.
+   */
   @Get('gate-provider/:gateProviderId/view')
   @ApiParam(PROVIDER_ID)
   @RequirePermissions('GATE_PROVIDER_VIEWER')
@@ -125,6 +147,10 @@ export class GateProductsController {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ providerId: id, available: false }) };
   }
 
+  /**
+   * The products a customer can pay for through one provider now: active, of an active provider. An unknown provider is
+   * a 404.
+   */
   @Get('gate-provider/:gateProviderId/available')
   @ApiParam(PROVIDER_ID)
   @RequirePermissions('GATE_TRANSACTION_CREATOR')
@@ -157,6 +183,10 @@ export class GateTransactionsController {
     return { status: 'ok', message: 'Gate transaction started', transaction: await this.transactions.create(principal, dto) };
   }
 
+  /**
+   * The gate payments of the caller's organization, newest first, by status and product; staff with TRANSACTION_AUDITOR
+   * see every organization's.
+   */
   @Post('transactions/view')
   @HttpCode(200)
   @RequirePermissions('GATE_TRANSACTION_VIEWER')
@@ -166,6 +196,11 @@ export class GateTransactionsController {
     return this.transactions.view(principal, dto);
   }
 
+  /**
+   * A gate payment with its status, amount, fee, operation and the provider's reference: poll it after
+   * `provider_assigned`. Another organization's (unless the caller has TRANSACTION_AUDITOR), like an unknown one, is a
+   * 404.
+   */
   @Get('transactions/:id')
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @RequirePermissions('GATE_TRANSACTION_VIEWER')
@@ -207,6 +242,10 @@ const NO_PROFILE = { description: 'exception.contract.not_found, or exception.ga
 export class GateCommissionsController {
   constructor(private readonly commissions: GateCommissionsService) {}
 
+  /**
+   * Staff (COMMISSION_MANAGER) give a contract its gate commission profile for a provider: one per contract and
+   * provider (409 for a second). Its rules then price the gate payments of the contract's organizations.
+   */
   @Post()
   @ApiParam(CONTRACT_ID)
   @RequirePermissions('COMMISSION_MANAGER')
@@ -221,6 +260,10 @@ export class GateCommissionsController {
     return { status: 'ok', message: 'Gate commission profile added', profile: await this.commissions.createProfile(contractId, dto) };
   }
 
+  /**
+   * A contract's gate commission profiles, one per provider, each with its provider rules. An unknown contract is a
+   * 404.
+   */
   @Get()
   @ApiParam(CONTRACT_ID)
   @RequirePermissions('COMMISSION_VIEWER')
@@ -231,6 +274,10 @@ export class GateCommissionsController {
     return { status: 'ok', message: 'OK', records: await this.commissions.profiles(contractId) };
   }
 
+  /**
+   * A gate commission profile with its provider rules (its product rules: `POST …/commission-product-rule/view`). A
+   * profile of another contract is a 404.
+   */
   @Get(':profileId')
   @ApiParam(CONTRACT_ID)
   @ApiParam(PROFILE_ID)
@@ -242,6 +289,10 @@ export class GateCommissionsController {
     return { status: 'ok', message: 'OK', profile: await this.commissions.profile(contractId, id) };
   }
 
+  /**
+   * Deletes a gate commission profile with its provider and product rules, and answers it as it was; gate payments it
+   * priced keep their fee.
+   */
   @Delete(':profileId')
   @ApiParam(CONTRACT_ID)
   @ApiParam(PROFILE_ID)
@@ -253,7 +304,10 @@ export class GateCommissionsController {
     return { status: 'ok', message: 'Gate commission profile deleted', profile: await this.commissions.deleteProfile(contractId, id) };
   }
 
-  /** A provider rule: endDate is mandatory (section 2.3); values are never negative. */
+  /**
+   * A fee on every product of the profile's provider over [beginDate, endDate), collected by the operator or the
+   * provider: endDate is mandatory (section 2.3); values are never negative.
+   */
   @Post(':profileId/commission-provider-rule')
   @ApiParam(CONTRACT_ID)
   @ApiParam(PROFILE_ID)
@@ -269,6 +323,11 @@ export class GateCommissionsController {
     return { status: 'ok', message: 'Provider rule added', rule: await this.commissions.addProviderRule(contractId, profileId, dto) };
   }
 
+  /**
+   * A fee on one product of the profile's provider, over [beginDate, endDate) (endDate optional): while it holds it
+   * beats the provider rule. `collector` says who takes the fee: the operator or the provider. A product of another
+   * provider is a 404.
+   */
   @Post(':profileId/commission-product-rule')
   @ApiParam(CONTRACT_ID)
   @ApiParam(PROFILE_ID)
@@ -284,6 +343,9 @@ export class GateCommissionsController {
     return { status: 'ok', message: 'Product rule added', rule: await this.commissions.addProductRule(contractId, profileId, dto) };
   }
 
+  /**
+   * The product rules of a gate commission profile, latest first; `filter.productIds` narrows them to some products.
+   */
   @Post(':profileId/commission-product-rule/view')
   @HttpCode(200)
   @ApiParam(CONTRACT_ID)

@@ -38,6 +38,11 @@ const NO_INVOICE = { description: 'exception.invoice.not_found', type: ErrorResp
 export class InvoicesController {
   constructor(private readonly invoices: InvoicesService) {}
 
+  /**
+   * The caller's organization bills a payer: the invoice names one of its own coins to be paid into (`recipientCoin`,
+   * never a technical coin) and the amount, which must equal the items' total when items are given. It is payable
+   * (`initiated`) until paid, withdrawn or past `expiresAt`.
+   */
   @Post()
   @RequirePermissions('INVOICE_ISSUER')
   @ApiOperation({ summary: 'Issue an invoice', operationId: 'createInvoice' })
@@ -57,6 +62,11 @@ export class InvoicesController {
     return this.invoices.view(principal, dto);
   }
 
+  /**
+   * An invoice of the caller's organization (any invoice for staff with TRANSACTION_AUDITOR), read now: one past its
+   * expiry is `expired` even before the sweep marks it. Another organization's is a 404; a payer prices an invoice with
+   * `POST …/{id}/calculate`.
+   */
   @Get(':id')
   @ApiParam(INVOICE_ID)
   @RequirePermissions('INVOICE_ISSUER')
@@ -79,6 +89,10 @@ export class InvoicesController {
     return { status: 'ok', message: 'Invoice withdrawn', invoice: await this.invoices.delete(principal, id) };
   }
 
+  /**
+   * What paying the invoice from one of the caller's coins would cost, fee included, without moving money. The coin
+   * must be of the invoice's issuer and not its recipient coin (400); an expired or no longer payable invoice is a 409.
+   */
   @Post(':id/calculate')
   @HttpCode(200)
   @ApiParam(INVOICE_ID)
@@ -124,7 +138,11 @@ export class InvoicesController {
 export class InvoiceTemplatesController {
   constructor(private readonly invoices: InvoicesService) {}
 
-  /** Without invoiceDraft.recipientCoin the template is refused with a 404 (section 7). */
+  /**
+   * Saves an invoice draft under a name, to issue invoices from later (`POST /invoice-templates/{id}/invoices`). The
+   * draft's recipientCoin must be one of the organization's coins: without one the template is refused with a 404
+   * (section 7).
+   */
   @Post()
   @RequirePermissions('INVOICE_ISSUER')
   @ApiOperation({ summary: 'Save an invoice template', operationId: 'createInvoiceTemplate' })
@@ -138,6 +156,7 @@ export class InvoiceTemplatesController {
     return { status: 'ok', message: 'Template saved', template: await this.invoices.createTemplate(principal, dto) };
   }
 
+  /** The invoice templates of the caller's organization, by name. */
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('INVOICE_ISSUER')
@@ -147,6 +166,10 @@ export class InvoiceTemplatesController {
     return this.invoices.templates(principal, dto);
   }
 
+  /**
+   * Deletes one of the organization's invoice templates and answers it; invoices already issued from it stay. Another
+   * organization's is a 404.
+   */
   @Delete(':id')
   @ApiParam(INVOICE_ID)
   @RequirePermissions('INVOICE_ISSUER')
@@ -157,6 +180,10 @@ export class InvoiceTemplatesController {
     return { status: 'ok', message: 'Template deleted', template: await this.invoices.deleteTemplate(principal, id) };
   }
 
+  /**
+   * Issues an invoice from one of the organization's templates, with the amount, payer contact and expiry given now
+   * where the template has none (an amount nowhere is a 400). Checked as `POST /invoices` would.
+   */
   @Post(':id/invoices')
   @ApiParam(INVOICE_ID)
   @RequirePermissions('INVOICE_ISSUER')

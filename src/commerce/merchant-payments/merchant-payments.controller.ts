@@ -45,6 +45,10 @@ export class MerchantPaymentsController {
     return { status: 'ok', message: 'Merchant paid', ...(await this.payments.pay(principal, dto)) };
   }
 
+  /**
+   * The merchant payments the caller's organization made or took, newest first; staff with TRANSACTION_AUDITOR see
+   * every one. What a payment bought: `GET …/{identifier}/merchant-purchases`.
+   */
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('MERCHANT_PAYMENT_VIEWER')

@@ -140,7 +140,10 @@ export class MerchantPaymentsService {
     return pageOf(dto, total, rows.map(toPayment));
   }
 
-  /** A voucher is spent whole: its amount must be the price. No fee: its buyer paid it when buying the voucher. */
+  /**
+   * A voucher is spent whole: its amount must be the price. No fee: its buyer paid it when buying the voucher. The
+   * claim locks it for this transaction; the operation out of its reserve spends it.
+   */
   private async payWithVoucher(principal: Principal, dto: CreateMerchantPaymentDto, merchantId: string, posId: string | null) {
     const voucher = await this.vouchers.claim(dto.payer.value);
     const merchantCoin = await this.payments.merchantCoin(merchantId, voucher.currencyId);
@@ -170,7 +173,7 @@ export class MerchantPaymentsService {
         };
       },
     }))!;
-    await this.vouchers.markSpent(voucher, merchantCoin, process.id);
+    // The posting spent the voucher: it closed itself on hearing the operation (VouchersService.spent).
     return this.record(principal, dto, merchantId, posId, voucher.currencyId, amount, purchases, process);
   }
 

@@ -36,6 +36,10 @@ const NO_PRODUCT = { description: "exception.merchant_product.not_found: no such
 export class MerchantProductsController {
   constructor(private readonly products: MerchantProductsService) {}
 
+  /**
+   * A merchant adds a product to its own catalogue (active unless said otherwise). A payment buys it by `items` only in
+   * a currency it has a price in (`POST …/{productId}/prices`).
+   */
   @Post()
   @RequirePermissions('MERCHANT_PRODUCT_MANAGER')
   @ApiOperation({ summary: 'Add a product to the catalogue', operationId: 'createMerchantProduct' })
@@ -44,6 +48,9 @@ export class MerchantProductsController {
     return { status: 'ok', message: 'Product added', product: await this.products.create(principal, dto) };
   }
 
+  /**
+   * The merchant's own products with their prices, by category, part of the name and active; removed ones are left out.
+   */
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('MERCHANT_PRODUCT_MANAGER')
@@ -53,6 +60,7 @@ export class MerchantProductsController {
     return this.products.view(principal, dto);
   }
 
+  /** The categories the merchant's own products use, alphabetically: to fill a filter. */
   @Get('categories')
   @RequirePermissions('MERCHANT_PRODUCT_MANAGER')
   @ApiOperation({ summary: "The catalogue's categories", operationId: 'listMerchantProductCategories' })
@@ -61,6 +69,10 @@ export class MerchantProductsController {
     return { status: 'ok', message: 'OK', categories: await this.products.categories(principal) };
   }
 
+  /**
+   * One of the merchant's own products with its prices; another merchant's, like an unknown or removed one, is a 404 (a
+   * productId that is not a number: 400).
+   */
   @Get(':productId')
   @ApiParam(PRODUCT_ID)
   @RequirePermissions('MERCHANT_PRODUCT_MANAGER')
@@ -71,6 +83,10 @@ export class MerchantProductsController {
     return { status: 'ok', message: 'OK', product: await this.products.get(principal, id) };
   }
 
+  /**
+   * Changes the fields sent of one of the merchant's own products (null clears category or description); `active:
+   * false` takes it off sale. Another merchant's is a 404.
+   */
   @Patch(':productId')
   @ApiParam(PRODUCT_ID)
   @RequirePermissions('MERCHANT_PRODUCT_MANAGER')
@@ -85,6 +101,10 @@ export class MerchantProductsController {
     return { status: 'ok', message: 'Product changed', product: await this.products.update(principal, id, dto) };
   }
 
+  /**
+   * Removes one of the merchant's own products from the catalogue: it can no longer be bought, while payments that
+   * bought it keep their purchases. A removed or another merchant's product is a 404.
+   */
   @Delete(':productId')
   @ApiParam(PRODUCT_ID)
   @RequirePermissions('MERCHANT_PRODUCT_MANAGER')
@@ -95,7 +115,10 @@ export class MerchantProductsController {
     return { status: 'ok', message: 'Product removed', product: await this.products.delete(principal, id) };
   }
 
-  /** A productId that is not a number is a 400 (section 7); an unknown one a 404. */
+  /**
+   * The prices of one of the merchant's own products, one per currency. A productId that is not a number is a 400
+   * (section 7); an unknown one a 404.
+   */
   @Get(':productId/prices')
   @ApiParam(PRODUCT_ID)
   @RequirePermissions('MERCHANT_PRODUCT_MANAGER')
@@ -106,6 +129,10 @@ export class MerchantProductsController {
     return { status: 'ok', message: 'OK', records: await this.products.prices(principal, id) };
   }
 
+  /**
+   * Prices one of the merchant's own products in a currency: one price per currency (a second is a 409), exact to the
+   * currency's minor units. An unknown currency is a 404.
+   */
   @Post(':productId/prices')
   @ApiParam(PRODUCT_ID)
   @RequirePermissions('MERCHANT_PRODUCT_MANAGER')
@@ -121,6 +148,10 @@ export class MerchantProductsController {
     return { status: 'ok', message: 'Price added', price: await this.products.addPrice(principal, id, dto) };
   }
 
+  /**
+   * Removes a product's price in a currency: the product can no longer be bought in it. Answers the removed price; an
+   * unknown price is a 404.
+   */
   @Delete(':productId/prices/:priceId')
   @ApiParam(PRODUCT_ID)
   @ApiParam(PRICE_ID)

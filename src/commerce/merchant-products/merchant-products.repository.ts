@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
+import { containing } from '../../platform/database/search-sql';
 
 export interface ProductRow {
   id: string;
@@ -65,7 +66,7 @@ export class MerchantProductsRepository {
     const where = ['organization_id = $1', 'deleted_at IS NULL'];
     const params: unknown[] = [organizationId];
     if (filter.category) where.push(`category = $${params.push(filter.category)}`);
-    if (filter.name) where.push(`name ILIKE $${params.push(`%${filter.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
+    if (filter.name) where.push(`name ILIKE $${params.push(containing(filter.name))}`);
     if (filter.active !== undefined) where.push(`active = $${params.push(filter.active)}`);
     const clause = where.join(' AND ');
     const [{ n }] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM merchant_products WHERE ${clause}`, params);

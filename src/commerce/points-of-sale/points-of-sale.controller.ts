@@ -21,6 +21,7 @@ const NO_POS = { description: "exception.point_of_sale.not_found: missing, delet
 export class PointsOfSaleController {
   constructor(private readonly points: PointsOfSaleService) {}
 
+  /** A merchant adds a point of sale (a shop, a till) where customers pay it: a payment may name it with `posId`. */
   @Post()
   @RequirePermissions('POINT_OF_SALE_MANAGER')
   @ApiOperation({ summary: 'Add a point of sale', operationId: 'createPointOfSale' })
@@ -29,6 +30,7 @@ export class PointsOfSaleController {
     return { status: 'ok', message: 'Point of sale added', pointOfSale: await this.points.create(principal, dto) };
   }
 
+  /** The merchant's own points of sale; `filter.active` narrows them. Deleted ones are left out. */
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('POINT_OF_SALE_MANAGER')
@@ -38,6 +40,7 @@ export class PointsOfSaleController {
     return this.points.view(principal, dto);
   }
 
+  /** One of the merchant's own points of sale; another merchant's, like a missing or deleted one, is a 404. */
   @Get(':posId')
   @ApiParam(POS_ID)
   @RequirePermissions('POINT_OF_SALE_MANAGER')
@@ -48,6 +51,10 @@ export class PointsOfSaleController {
     return { status: 'ok', message: 'OK', pointOfSale: await this.points.get(principal, id) };
   }
 
+  /**
+   * Changes the fields sent of one of the merchant's own points of sale; an inactive one takes no payments. Another
+   * merchant's is a 404.
+   */
   @Patch(':posId')
   @ApiParam(POS_ID)
   @RequirePermissions('POINT_OF_SALE_MANAGER')
@@ -62,7 +69,10 @@ export class PointsOfSaleController {
     return { status: 'ok', message: 'Point of sale changed', pointOfSale: await this.points.update(principal, id, dto) };
   }
 
-  /** A missing or already deleted point of sale is a 404, never a 200 (section 7). */
+  /**
+   * Deletes one of the merchant's points of sale: it takes no more payments, while those made there keep it. A missing
+   * or already deleted point of sale is a 404, never a 200 (section 7).
+   */
   @Delete(':posId')
   @ApiParam(POS_ID)
   @RequirePermissions('POINT_OF_SALE_MANAGER')

@@ -12,6 +12,7 @@ import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
 import { LedgerService } from '../../platform/ledger/ledger.service';
+import { DomainEvent, OnDomainEvent } from '../../platform/outbox/domain-events';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import type { CreateVoucherDto, RedeemedVoucherDto, RedeemVoucherDto, VoucherDto, VoucherViewDto } from './dto/voucher.dto';
 import { VoucherRow, VouchersRepository } from './vouchers.repository';
@@ -47,14 +48,17 @@ const hashOf = (code: string) => createHash('sha256').update(code.toLowerCase())
  * (`voucher_refund`). Every change of a voucher locks its row first, then the coins, so parallel
  * redemptions, blocks and sweeps of one voucher run one after another and only the first acts.
  *
- * For other modules (exported): a flow whose payer is a voucher (merchant payments) spends it with
- * `claim(code)` and `markSpent(...)` around its own ledger operation, in one transaction. A voucher is
- * not a `{type, value}` payment tool: it stands for no coin of its bearer, and its money sits in the
- * issuer's reserve, a technical coin no payer check accepts.
+ * For other modules (exported): a flow whose payer is a voucher (merchant payments) claims it with `claim(code)`
+ * and pays its amount out of its reserve with its own ledger operation, in the same transaction; the voucher hears
+ * that operation from the kernel (`operation.processed`) and closes itself (`spent`). A voucher is not a
+ * `{type, value}` payment tool: it stands for no coin of its bearer, and its money sits in the issuer's reserve, a
+ * technical coin no payer check accepts.
  */
 @Injectable()
 export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(VouchersService.name);
+  /** The vouchers `claim` locked in each open transaction and no operation has spent yet; gone with the transaction. */
+  private readonly claimed = new WeakMap<object, ClaimedVoucher[]>();
   private readonly sweep = new PeriodicTask(
     'The voucher expiry sweep',
     async () => {
@@ -154,6 +158,7 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
   async redeem(principal: Principal, dto: RedeemVoucherDto): Promise<{ voucher: RedeemedVoucherDto; process: OperationDto }> {
     return this.uow.run(async () => {
       const voucher = await this.claim(dto.code);
+      // The operation spends the voucher as it is written (`spent`).
       const posted = await this.ledger.execute({
         type: 'voucher_redeem',
         coins: [voucher.reserveCoin, dto.coinSerial],
@@ -175,7 +180,6 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
           };
         },
       });
-      await this.markSpent(voucher, dto.coinSerial, posted!.id);
       const redeemed = (await this.vouchers.byId(voucher.id))!;
       return {
         voucher: {
@@ -197,16 +201,18 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
    * transaction (`UnitOfWork.run`), locks the voucher of `code` until that transaction ends and answers it when it
    * can be spent; else `404 exception.voucher.not_found`, or a 409 (`exception.voucher.redeemed`, `.blocked`,
    * `.expired`). The flow then moves the voucher's whole `amount` out of its `reserveCoin` through the ledger kernel
-   * (naming the reserve coin among the coins it locks) and calls `markSpent` with that operation, in the same
-   * transaction. Parallel claims of one code wait for each other: the first spends it, the others get 409.
+   * (naming the reserve coin among the coins it locks), in the same transaction: that operation spends the voucher
+   * (`spent`), the flow says nothing more. Parallel claims of one code wait for each other: the first spends it, the
+   * others get 409.
    */
   async claim(code: string): Promise<ClaimedVoucher> {
-    if (!this.uow.current()) throw new Error('VouchersService.claim runs inside UnitOfWork.run: the lock lasts as long as the transaction');
+    const transaction = this.uow.current();
+    if (!transaction) throw new Error('VouchersService.claim runs inside UnitOfWork.run: the lock lasts as long as the transaction');
     const voucher = await this.vouchers.lockByCodeHash(hashOf(code));
     if (!voucher) throw new ApiError('exception.voucher.not_found', 'No voucher has this code');
     assertPending(voucher);
     if (voucher.due) throw new ApiError('exception.voucher.expired', `The voucher expired at ${voucher.expires_at!.toISOString()}`);
-    return {
+    const claimed: ClaimedVoucher = {
       id: voucher.id,
       prepaidName: voucher.prepaid_name,
       amount: new Money(voucher.amount),
@@ -216,12 +222,28 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
       reserveCoin: voucher.reserve_coin,
       organizationId: voucher.organization_id,
     };
+    this.claimed.set(transaction, [...(this.claimed.get(transaction) ?? []), claimed]);
+    return claimed;
   }
 
-  /** Closes a voucher `claim` answered in this transaction as spent (`processed`) by `operationId`, which credited `coinSerial`. */
-  async markSpent(voucher: ClaimedVoucher, coinSerial: string, operationId: string): Promise<void> {
-    if (!(await this.vouchers.markRedeemed(voucher.id, coinSerial, operationId))) {
-      throw new Error(`Voucher ${voucher.id} is not pending: claim it in the same transaction before marking it spent`);
+  /**
+   * A voucher claimed in this transaction is spent by the operation that pays out of its reserve — a redemption, a
+   * merchant payment, whichever flow claimed it: closed as `processed` by that operation, crediting its `to` coin,
+   * with it or not at all. Its amount must be the voucher's whole amount; else the flow is wrong, and the change fails.
+   */
+  @OnDomainEvent('operation.processed', { phase: 'in-transaction' })
+  async spent({ data: operation }: DomainEvent<OperationDto>): Promise<void> {
+    const claimed = this.claimed.get(this.uow.current()!);
+    const voucher = claimed?.find((v) => v.reserveCoin === operation.from?.serial);
+    if (!claimed || !voucher) return;
+    claimed.splice(claimed.indexOf(voucher), 1);
+    if (!voucher.amount.eq(new Money(operation.amount.text)) || !operation.to) {
+      throw new Error(
+        `Operation ${operation.id} pays ${operation.amount.text} out of voucher ${voucher.id}: a voucher is spent whole, to a coin`,
+      );
+    }
+    if (!(await this.vouchers.markRedeemed(voucher.id, operation.to.serial, operation.id))) {
+      throw new Error(`Voucher ${voucher.id} is not pending: it was claimed, so nothing else could close it`);
     }
   }
 

@@ -30,6 +30,7 @@ export class BankAccountsController {
     return { status: 'ok', message: 'Bank account added', bankAccount: await this.accounts.create(principal, dto) };
   }
 
+  /** The bank accounts the caller's organization keeps for withdrawals. */
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('BANK_ACCOUNT_OWNER')
@@ -39,6 +40,7 @@ export class BankAccountsController {
     return this.accounts.view(principal, dto);
   }
 
+  /** One of the organization's bank accounts; another organization's, like an unknown one, is a 404. */
   @Get(':id')
   @RequirePermissions('BANK_ACCOUNT_OWNER')
   @ApiOperation({ summary: 'Get a bank account', operationId: 'getBankAccount' })
@@ -48,7 +50,7 @@ export class BankAccountsController {
     return { status: 'ok', message: 'OK', bankAccount: await this.accounts.get(principal, id) };
   }
 
-  /** Changes the fields sent. */
+  /** Changes the fields sent of one of the organization's bank accounts; the others keep their values (an empty body is a 400). */
   @Patch(':id')
   @RequirePermissions('BANK_ACCOUNT_OWNER')
   @ApiOperation({ summary: 'Change a bank account', operationId: 'updateBankAccount' })

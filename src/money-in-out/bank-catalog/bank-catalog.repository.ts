@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
+import { containing } from '../../platform/database/search-sql';
 
 export interface BankRow {
   id: string;
@@ -74,7 +75,7 @@ export class BankCatalogRepository {
     const params: unknown[] = [];
     if (search.country) where.push(`country = $${params.push(search.country)}`);
     if (search.text) {
-      const p = params.push(`%${search.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      const p = params.push(containing(search.text));
       where.push(`(name ILIKE $${p} OR bic ILIKE $${p})`);
     }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';

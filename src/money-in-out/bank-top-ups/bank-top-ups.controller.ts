@@ -69,6 +69,10 @@ export class BankTopUpsController {
     return this.topUps.calculate(principal, dto);
   }
 
+  /**
+   * A bank top-up request with its status and, once accepted, its `operationId`. The caller's organization's only
+   * (every one for staff with TRANSACTION_AUDITOR); another's is a 404.
+   */
   @Get(':id')
   @RequirePermissions('BANK_TOP_UP_REQUESTER')
   @ApiOperation({ summary: 'Get a bank top-up request', operationId: 'getBankTopUpRequest' })

@@ -1,28 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
-import { RequestSearch, requestWhere } from '../../platform/database/request-search';
+import {
+  requestById,
+  RequestRow,
+  RequestSearch,
+  RequestTable,
+  RequestVisibility,
+  searchRequests,
+} from '../../platform/database/request-search';
 
-export interface BankTopUpRequestRow {
-  id: string;
+/** A request's operation is the top-up its acceptance posts: none before. */
+export interface BankTopUpRequestRow extends RequestRow<string | null> {
   status: 'new' | 'processed' | 'declined';
-  coin_serial: string;
   organization_id: string;
-  amount: string;
-  code: string;
-  fraction: string;
   bank_account_number: string | null;
   iban: string | null;
   bank_id: string | null;
   full_name: string | null;
-  description: string | null;
-  custom_information: string | null;
-  decline_reason: string | null;
-  operation_id: string | null;
-  created_by: string | null;
-  decided_by: string | null;
-  decided_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
 }
 
 export interface NewBankTopUpRequest {
@@ -43,6 +37,13 @@ const SELECT = `SELECT r.id, r.status, r.coin_serial::text AS coin_serial, r.org
        cu.fraction::text AS fraction, r.bank_account_number, r.iban, r.bank_id, r.full_name, r.description, r.custom_information,
        r.decline_reason, r.operation_id, r.created_by, r.decided_by, r.decided_at, r.created_at, r.updated_at
   FROM bank_top_up_requests r JOIN currencies cu ON cu.id = r.currency_id`;
+
+const TABLE: RequestTable = {
+  name: 'bank_top_up_requests',
+  select: SELECT,
+  orgColumns: ['organization_id'],
+  textColumns: ['full_name', 'iban', 'bank_account_number', 'description', 'custom_information'],
+};
 
 /** bank_top_up_requests: requests for bank top-ups, `new` until staff accept (posting the top-up) or decline them. */
 @Injectable()
@@ -71,12 +72,9 @@ export class BankTopUpsRepository {
     return row.id;
   }
 
-  /** The request, if `organizationId` (when given) owns it; `lock` takes it FOR UPDATE, so racing decisions queue. */
-  async get(id: string, organizationId?: string, lock = false): Promise<BankTopUpRequestRow | undefined> {
-    const params: unknown[] = [id];
-    const own = organizationId === undefined ? '' : ` AND r.organization_id = $${params.push(organizationId)}`;
-    const [row] = await this.db.query<BankTopUpRequestRow>(`${SELECT} WHERE r.id = $1${own}${lock ? ' FOR UPDATE OF r' : ''}`, params);
-    return row;
+  /** The request, if `visibleTo` (when given) sees it; `lock` takes it FOR UPDATE, so racing decisions queue. */
+  get(id: string, visibleTo?: RequestVisibility, lock = false): Promise<BankTopUpRequestRow | undefined> {
+    return requestById(this.db, TABLE, id, visibleTo, lock);
   }
 
   async decide(
@@ -90,17 +88,7 @@ export class BankTopUpsRepository {
     );
   }
 
-  async search(search: RequestSearch): Promise<{ total: number; rows: BankTopUpRequestRow[] }> {
-    const { where, params } = requestWhere(
-      search,
-      ['organization_id'],
-      ['full_name', 'iban', 'bank_account_number', 'description', 'custom_information'],
-    );
-    const [{ n }] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM bank_top_up_requests r ${where}`, params);
-    const rows = await this.db.query<BankTopUpRequestRow>(
-      `${SELECT} ${where} ORDER BY r.created_at ${search.direction}, r.id ${search.direction} LIMIT ${search.limit} OFFSET ${search.offset}`,
-      params,
-    );
-    return { total: n, rows };
+  search(search: RequestSearch): Promise<{ total: number; rows: BankTopUpRequestRow[] }> {
+    return searchRequests(this.db, TABLE, search);
   }
 }

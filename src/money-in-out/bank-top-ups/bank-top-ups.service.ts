@@ -4,11 +4,12 @@ import { BankCatalogService } from '../bank-catalog/bank-catalog.service';
 import { ApiError } from '../../platform/common/api-error';
 import { amountOf } from '../../platform/common/json-decimal';
 import { Money, parseAmount, scaleOf } from '../../platform/common/money';
-import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
+import { Page, pageOf } from '../../platform/common/paging.dto';
 import { calculationOf } from '../../platform/commissions/calculation';
 import { CommissionsService } from '../../platform/commissions/commissions.service';
 import type { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
 import { commissionDetails } from '../../platform/commissions/fee';
+import { requestRecordEnd, requestSearchOf, RequestVisibility } from '../../platform/database/request-search';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { OutboxService } from '../../platform/outbox/outbox.service';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
@@ -94,13 +95,7 @@ export class BankTopUpsService {
   }
 
   async view(principal: Principal, dto: BankTopUpRequestViewDto): Promise<Page<BankTopUpRequestRecordDto>> {
-    const { total, rows } = await this.requests.search({
-      ...(dto.filter ?? {}),
-      visibleTo:
-        this.visibleTo(principal) === undefined ? undefined : { column: 'organization_id', organizationId: principal.organizationId },
-      direction: dto.sort?.createdAt === 'asc' ? 'ASC' : 'DESC',
-      ...pageWindow(dto),
-    });
+    const { total, rows } = await this.requests.search(requestSearchOf(dto, this.visibleTo(principal)));
     return pageOf(dto, total, rows.map(toRecord));
   }
 
@@ -208,8 +203,10 @@ export class BankTopUpsService {
   }
 
   /** Auditors see every request; everyone else their organization's. */
-  private visibleTo(principal: Principal): string | undefined {
-    return principal.permissions.has('TRANSACTION_AUDITOR') ? undefined : principal.organizationId;
+  private visibleTo(principal: Principal): RequestVisibility | undefined {
+    return principal.permissions.has('TRANSACTION_AUDITOR')
+      ? undefined
+      : { column: 'organization_id', organizationId: principal.organizationId };
   }
 }
 
@@ -232,14 +229,6 @@ function toRecord(row: BankTopUpRequestRow): BankTopUpRequestRecordDto {
     iban: row.iban,
     bankId: row.bank_id,
     fullName: row.full_name,
-    description: row.description,
-    customInformation: row.custom_information,
-    declineReason: row.decline_reason,
-    operationId: row.operation_id,
-    createdBy: row.created_by,
-    decidedBy: row.decided_by,
-    decidedAt: row.decided_at ? row.decided_at.toISOString() : null,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    ...requestRecordEnd(row),
   };
 }

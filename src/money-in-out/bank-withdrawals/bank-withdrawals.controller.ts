@@ -70,6 +70,10 @@ export class BankWithdrawalsController {
     return this.withdrawals.calculate(principal, dto);
   }
 
+  /**
+   * A bank withdrawal, paid out at once (`direct`) or requested, with its status, amount, fee and the bank details as
+   * they were. The caller's organization's only (every one for staff with TRANSACTION_AUDITOR); another's is a 404.
+   */
   @Get(':id')
   @RequirePermissions('BANK_WITHDRAWAL_REQUESTER')
   @ApiOperation({ summary: 'Get a bank withdrawal', operationId: 'getBankWithdrawal' })

@@ -1,31 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
-import { RequestSearch, requestWhere } from '../../platform/database/request-search';
+import {
+  requestById,
+  RequestRow,
+  RequestSearch,
+  RequestTable,
+  RequestVisibility,
+  searchRequests,
+} from '../../platform/database/request-search';
 
-export interface BankWithdrawalRow {
-  id: string;
+export interface BankWithdrawalRow extends RequestRow {
   kind: 'direct' | 'request';
   status: 'pending' | 'processed' | 'declined';
-  operation_id: string;
-  coin_serial: string;
   organization_id: string;
-  amount: string;
   commission: string;
-  code: string;
-  fraction: string;
   bank_account_id: string | null;
   iban: string;
   bic: string | null;
   account_holder: string;
   bank_name: string | null;
-  description: string | null;
-  custom_information: string | null;
-  decline_reason: string | null;
-  created_by: string | null;
-  decided_by: string | null;
-  decided_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
 }
 
 export interface NewBankWithdrawal {
@@ -51,6 +44,13 @@ const SELECT = `SELECT r.id, r.kind, r.status, r.operation_id, r.coin_serial::te
        r.commission::text AS commission, cu.code, cu.fraction::text AS fraction, r.bank_account_id, r.iban, r.bic, r.account_holder,
        r.bank_name, r.description, r.custom_information, r.decline_reason, r.created_by, r.decided_by, r.decided_at, r.created_at, r.updated_at
   FROM bank_withdrawals r JOIN currencies cu ON cu.id = r.currency_id`;
+
+const TABLE: RequestTable = {
+  name: 'bank_withdrawals',
+  select: SELECT,
+  orgColumns: ['organization_id'],
+  textColumns: ['iban', 'account_holder', 'bank_name', 'description', 'custom_information'],
+};
 
 /** bank_withdrawals: each payout to a bank, with a copy of where it goes; a request's row links its pending operation. */
 @Injectable()
@@ -83,12 +83,9 @@ export class BankWithdrawalsRepository {
     return row.id;
   }
 
-  /** The withdrawal, if `organizationId` (when given) owns it; `lock` takes it FOR UPDATE, so racing decisions queue. */
-  async get(id: string, organizationId?: string, lock = false): Promise<BankWithdrawalRow | undefined> {
-    const params: unknown[] = [id];
-    const own = organizationId === undefined ? '' : ` AND r.organization_id = $${params.push(organizationId)}`;
-    const [row] = await this.db.query<BankWithdrawalRow>(`${SELECT} WHERE r.id = $1${own}${lock ? ' FOR UPDATE OF r' : ''}`, params);
-    return row;
+  /** The withdrawal, if `visibleTo` (when given) sees it; `lock` takes it FOR UPDATE, so racing decisions queue. */
+  get(id: string, visibleTo?: RequestVisibility, lock = false): Promise<BankWithdrawalRow | undefined> {
+    return requestById(this.db, TABLE, id, visibleTo, lock);
   }
 
   async decide(id: string, decision: { status: 'processed' | 'declined'; reason?: string; by: string }): Promise<void> {
@@ -98,17 +95,7 @@ export class BankWithdrawalsRepository {
     );
   }
 
-  async search(search: RequestSearch): Promise<{ total: number; rows: BankWithdrawalRow[] }> {
-    const { where, params } = requestWhere(
-      search,
-      ['organization_id'],
-      ['iban', 'account_holder', 'bank_name', 'description', 'custom_information'],
-    );
-    const [{ n }] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM bank_withdrawals r ${where}`, params);
-    const rows = await this.db.query<BankWithdrawalRow>(
-      `${SELECT} ${where} ORDER BY r.created_at ${search.direction}, r.id ${search.direction} LIMIT ${search.limit} OFFSET ${search.offset}`,
-      params,
-    );
-    return { total: n, rows };
+  search(search: RequestSearch): Promise<{ total: number; rows: BankWithdrawalRow[] }> {
+    return searchRequests(this.db, TABLE, search);
   }
 }

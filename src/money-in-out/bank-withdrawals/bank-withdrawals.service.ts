@@ -4,8 +4,9 @@ import { BankAccountsService, BankDetails } from '../bank-accounts/bank-accounts
 import { ApiError } from '../../platform/common/api-error';
 import { amountOf } from '../../platform/common/json-decimal';
 import { scaleOf } from '../../platform/common/money';
-import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
+import { Page, pageOf } from '../../platform/common/paging.dto';
 import type { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
+import { requestRecordEnd, requestSearchOf, RequestVisibility } from '../../platform/database/request-search';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { OutboxService } from '../../platform/outbox/outbox.service';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
@@ -67,13 +68,7 @@ export class BankWithdrawalsService {
   }
 
   async view(principal: Principal, dto: BankWithdrawalViewDto): Promise<Page<BankWithdrawalRecordDto>> {
-    const own = this.visibleTo(principal);
-    const { total, rows } = await this.withdrawals.search({
-      ...(dto.filter ?? {}),
-      visibleTo: own === undefined ? undefined : { column: 'organization_id', organizationId: own },
-      direction: dto.sort?.createdAt === 'asc' ? 'ASC' : 'DESC',
-      ...pageWindow(dto),
-    });
+    const { total, rows } = await this.withdrawals.search(requestSearchOf(dto, this.visibleTo(principal)));
     return pageOf(dto, total, rows.map(toRecord));
   }
 
@@ -182,8 +177,10 @@ export class BankWithdrawalsService {
   }
 
   /** Auditors see every withdrawal; everyone else their organization's. */
-  private visibleTo(principal: Principal): string | undefined {
-    return principal.permissions.has('TRANSACTION_AUDITOR') ? undefined : principal.organizationId;
+  private visibleTo(principal: Principal): RequestVisibility | undefined {
+    return principal.permissions.has('TRANSACTION_AUDITOR')
+      ? undefined
+      : { column: 'organization_id', organizationId: principal.organizationId };
   }
 }
 
@@ -203,14 +200,6 @@ function toRecord(row: BankWithdrawalRow): BankWithdrawalRecordDto {
     currency: row.code,
     bankAccountId: row.bank_account_id,
     bankDetails: { iban: row.iban, bic: row.bic, accountHolder: row.account_holder, bankName: row.bank_name },
-    description: row.description,
-    customInformation: row.custom_information,
-    declineReason: row.decline_reason,
-    operationId: row.operation_id,
-    createdBy: row.created_by,
-    decidedBy: row.decided_by,
-    decidedAt: row.decided_at ? row.decided_at.toISOString() : null,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    ...requestRecordEnd(row),
   };
 }

@@ -3,8 +3,9 @@ import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { amountOf } from '../../platform/common/json-decimal';
 import { Money, scaleOf } from '../../platform/common/money';
-import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
+import { Page, pageOf } from '../../platform/common/paging.dto';
 import type { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
+import { requestRecordEnd, requestSearchOf, RequestVisibility } from '../../platform/database/request-search';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
 import type { LockedCoin } from '../../platform/ledger/ledger.types';
@@ -84,12 +85,7 @@ export class CashDeskOperationsService {
   }
 
   async view(principal: Principal, dto: CashDeskOperationViewDto): Promise<Page<CashDeskOperationRecordDto>> {
-    const { total, rows } = await this.operations.search({
-      ...(dto.filter ?? {}),
-      visibleTo: this.visibleTo(principal),
-      direction: dto.sort?.createdAt === 'asc' ? 'ASC' : 'DESC',
-      ...pageWindow(dto),
-    });
+    const { total, rows } = await this.operations.search(requestSearchOf(dto, this.visibleTo(principal)));
     return pageOf(dto, total, rows.map(toRecord));
   }
 
@@ -225,13 +221,13 @@ export class CashDeskOperationsService {
   }
 
   /** Auditors see every desk's operations; a desk's members its own; customers those on their coins. */
-  private visibleTo(principal: Principal): { column: string; organizationId: string } | undefined {
+  private visibleTo(principal: Principal): RequestVisibility | undefined {
     if (principal.permissions.has('TRANSACTION_AUDITOR')) return undefined;
     const column = principal.organizationType === 'cash_desk' ? 'cash_desk_id' : 'customer_organization_id';
     return { column, organizationId: principal.organizationId };
   }
 
-  private deskScope(principal: Principal): { column: string; organizationId: string } | undefined {
+  private deskScope(principal: Principal): RequestVisibility | undefined {
     return principal.permissions.has('CASH_DESK_SUPERVISOR')
       ? undefined
       : { column: 'cash_desk_id', organizationId: principal.organizationId };
@@ -258,14 +254,6 @@ function toRecord(row: CashDeskOperationRow): CashDeskOperationRecordDto {
     currency: row.code,
     fullName: row.full_name,
     document: { documentType: row.document_type, documentNumber: row.document_number },
-    description: row.description,
-    customInformation: row.custom_information,
-    declineReason: row.decline_reason,
-    operationId: row.operation_id,
-    createdBy: row.created_by,
-    decidedBy: row.decided_by,
-    decidedAt: row.decided_at ? row.decided_at.toISOString() : null,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    ...requestRecordEnd(row),
   };
 }

@@ -51,6 +51,10 @@ export class CashDesksController {
     return { status: 'ok', message: 'Cash desk created', cashDesk: await this.desks.create(dto) };
   }
 
+  /**
+   * The cash desks, by name, to choose where to take cash in or out. Staff with TRANSACTION_AUDITOR, and a desk's own
+   * cashiers for their desk, also see its cash coins; others see names only.
+   */
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('CASH_DESK_VIEWER')
@@ -134,6 +138,10 @@ export class CashDeskOperationsController {
     return this.operations.view(principal, dto);
   }
 
+  /**
+   * A cash desk operation with its status. Staff with TRANSACTION_AUDITOR see every one, a desk's cashiers their
+   * desk's, customers those on their coins; any other is a 404.
+   */
   @Get(':id')
   @RequirePermissions('CASH_DESK_VIEWER')
   @ApiOperation({ summary: 'Get a cash desk operation', operationId: 'getCashDeskOperation' })

@@ -1,33 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
-import { RequestSearch, requestWhere } from '../../platform/database/request-search';
+import {
+  requestById,
+  RequestRow,
+  RequestSearch,
+  RequestTable,
+  RequestVisibility,
+  searchRequests,
+} from '../../platform/database/request-search';
 
-export interface CashDeskOperationRow {
-  id: string;
+export interface CashDeskOperationRow extends RequestRow {
   cash_desk_id: string;
   type: 'cash_in' | 'cash_out';
   status: 'pending' | 'processed' | 'declined';
   decision: 'confirmed' | 'completed' | 'declined' | null;
   cash_out_code_id: string | null;
-  operation_id: string;
-  coin_serial: string;
   customer_organization_id: string;
   desk_coin_serial: string;
-  amount: string;
   commission: string;
-  code: string;
-  fraction: string;
   full_name: string;
   document_type: string;
   document_number: string;
-  description: string | null;
-  custom_information: string | null;
-  decline_reason: string | null;
-  created_by: string | null;
-  decided_by: string | null;
-  decided_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
 }
 
 export interface NewCashDeskOperation {
@@ -52,6 +45,13 @@ const SELECT = `SELECT r.id, r.cash_desk_id, r.type, r.status, r.decision, r.cas
        cu.code, cu.fraction::text AS fraction, r.full_name, r.document_type, r.document_number, r.description, r.custom_information,
        r.decline_reason, r.created_by, r.decided_by, r.decided_at, r.created_at, r.updated_at
   FROM cash_desk_operations r JOIN currencies cu ON cu.id = r.currency_id`;
+
+const TABLE: RequestTable = {
+  name: 'cash_desk_operations',
+  select: SELECT,
+  orgColumns: ['cash_desk_id', 'customer_organization_id'],
+  textColumns: ['full_name', 'document_number', 'description', 'custom_information'],
+};
 
 /** cash_desk_operations: what a cashier entered for a customer, linking its pending `cash_in` or `cash_out` operation. */
 @Injectable()
@@ -84,11 +84,8 @@ export class CashDesksRepository {
   }
 
   /** The operation, if visible through `visibleTo` (its desk's or its customer's column); `lock` takes it FOR UPDATE. */
-  async get(id: string, visibleTo?: { column: string; organizationId: string }, lock = false): Promise<CashDeskOperationRow | undefined> {
-    const params: unknown[] = [id];
-    const own = visibleTo ? ` AND r.${visibleTo.column} = $${params.push(visibleTo.organizationId)}` : '';
-    const [row] = await this.db.query<CashDeskOperationRow>(`${SELECT} WHERE r.id = $1${own}${lock ? ' FOR UPDATE OF r' : ''}`, params);
-    return row;
+  get(id: string, visibleTo?: RequestVisibility, lock = false): Promise<CashDeskOperationRow | undefined> {
+    return requestById(this.db, TABLE, id, visibleTo, lock);
   }
 
   /** Links the customer's cash-out code the desk presented. */
@@ -105,17 +102,7 @@ export class CashDesksRepository {
     );
   }
 
-  async search(search: RequestSearch): Promise<{ total: number; rows: CashDeskOperationRow[] }> {
-    const { where, params } = requestWhere(
-      search,
-      ['cash_desk_id', 'customer_organization_id'],
-      ['full_name', 'document_number', 'description', 'custom_information'],
-    );
-    const [{ n }] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cash_desk_operations r ${where}`, params);
-    const rows = await this.db.query<CashDeskOperationRow>(
-      `${SELECT} ${where} ORDER BY r.created_at ${search.direction}, r.id ${search.direction} LIMIT ${search.limit} OFFSET ${search.offset}`,
-      params,
-    );
-    return { total: n, rows };
+  search(search: RequestSearch): Promise<{ total: number; rows: CashDeskOperationRow[] }> {
+    return searchRequests(this.db, TABLE, search);
   }
 }

@@ -42,6 +42,10 @@ export class CoinsController {
     return { status: 'ok', message: 'Coin created', coin: await this.coins.create(principal, dto) };
   }
 
+  /**
+   * Every coin of the caller's organization, closed ones included, by serial: balance, held and available amounts,
+   * currency and whether it is the main one.
+   */
   @Get('coins')
   @RequirePermissions('COIN_OWNER')
   @ApiOperation({ summary: "The organization's coins", operationId: 'listCoins' })
@@ -89,6 +93,10 @@ export class CoinsController {
     return { status: 'ok', message: 'Main coin set', coin: await this.coins.setMain(principal, dto.serial) };
   }
 
+  /**
+   * One coin of the caller's organization with its balance, held and available amounts; another organization's, like an
+   * unknown one, is a 404.
+   */
   @Get('coins/:serial')
   @RequirePermissions('COIN_OWNER')
   @ApiOperation({ summary: 'One of the organization’s coins', operationId: 'getCoin' })

@@ -29,6 +29,7 @@ export class CurrenciesController {
     return { status: 'ok', message: 'Currency created', currency: await this.currencies.createCurrency(dto) };
   }
 
+  /** Every currency, active or not, by code, with its minor units (`fraction`). */
   @Get()
   @RequirePermissions('CURRENCY_VIEWER')
   @ApiOperation({ summary: 'List currencies', operationId: 'listCurrencies' })
@@ -37,6 +38,7 @@ export class CurrenciesController {
     return { status: 'ok', message: 'OK', currencies: await this.currencies.listCurrencies() };
   }
 
+  /** Currencies by code, active and part of the name, a page at a time, sorted by code unless by name. */
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('CURRENCY_VIEWER')
@@ -73,6 +75,10 @@ export class IssuersController {
     return { status: 'ok', message: 'Issuer created', issuer: await this.currencies.createIssuer(dto) };
   }
 
+  /**
+   * Every currency issuer with its currency. A coin is opened in an issuer's currency; an inactive issuer opens none
+   * (409).
+   */
   @Get()
   @RequirePermissions('ISSUER_VIEWER')
   @ApiOperation({ summary: 'List issuers', operationId: 'listIssuers' })
@@ -81,6 +87,10 @@ export class IssuersController {
     return { status: 'ok', message: 'OK', records: await this.currencies.listIssuers() };
   }
 
+  /**
+   * Changes the name, description or active of an issuer (staff with ISSUER_MANAGER); its currency never changes. An
+   * inactive issuer opens no new coins.
+   */
   @Patch(':id')
   @RequirePermissions('ISSUER_MANAGER')
   @ApiOperation({ summary: 'Change an issuer', operationId: 'updateIssuer' })

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
+import { containing } from '../../platform/database/search-sql';
 import { CURRENCY_JSON, CurrencyRow } from './currency.mapper';
 
 export interface IssuerRow {
@@ -81,7 +82,7 @@ export class CurrenciesRepository {
     const params: unknown[] = [];
     if (search.codes?.length) where.push(`code = ANY($${params.push(search.codes)}::text[])`);
     if (search.active !== undefined) where.push(`active = $${params.push(search.active)}`);
-    if (search.name) where.push(`name ILIKE $${params.push(`%${search.name.replace(/[\\%_]/g, (c) => '\\' + c)}%`)}`);
+    if (search.name) where.push(`name ILIKE $${params.push(containing(search.name))}`);
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const [{ n }] = await this.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM currencies ${clause}`, params);
     const rows = await this.db.query<CurrencyRow>(

@@ -23,12 +23,18 @@ import {
 } from './dto/transaction-category.dto';
 import { TransactionCategoriesService } from './transaction-categories.service';
 
+const OPERATION_ID = { name: 'operationId', description: 'An operation the organization takes part in' } as const;
+
 /** The caller's own categories, and the operations they tag with them. */
 @ApiTags('transaction-categories')
 @Controller('transaction-categories')
 export class TransactionCategoriesController {
   constructor(private readonly categories: TransactionCategoriesService) {}
 
+  /**
+   * The caller makes a category of their own to tag operations with (name, colour, icon); a second category of the same
+   * name is a 409.
+   */
   @Post()
   @RequirePermissions('TRANSACTION_CATEGORY_OWNER')
   @ApiOperation({ summary: 'Create a transaction category', operationId: 'createTransactionCategory' })
@@ -53,7 +59,6 @@ export class TransactionCategoriesController {
 
   /** Deletes one of the caller's categories and its tags; answers the deleted category. */
   @Delete(':id')
-  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @RequirePermissions('TRANSACTION_CATEGORY_OWNER')
   @ApiOperation({ summary: 'Delete a transaction category', operationId: 'deleteTransactionCategory' })
   @ApiOkResponse({ type: TransactionCategoryResponseDto })
@@ -64,7 +69,6 @@ export class TransactionCategoriesController {
 
   /** The operations tagged with the category (for the organization the caller acts for), newest first by default. */
   @Post(':id/operations/view')
-  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @HttpCode(200)
   @RequirePermissions('TRANSACTION_CATEGORY_OWNER', 'TRANSACTION_VIEWER')
   @ApiOperation({ summary: 'Search the operations tagged with a category', operationId: 'viewTransactionCategoryOperations' })
@@ -80,8 +84,7 @@ export class TransactionCategoriesController {
 
   /** Tags an operation the caller's organization takes part in; tagging it again changes nothing. */
   @Post(':id/operations/:operationId')
-  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
-  @ApiParam({ name: 'operationId', description: 'An operation the organization takes part in', schema: { type: 'string', format: 'uuid' } })
+  @ApiParam(OPERATION_ID)
   @HttpCode(200)
   @RequirePermissions('TRANSACTION_CATEGORY_OWNER', 'TRANSACTION_VIEWER')
   @ApiOperation({ summary: 'Tag an operation with a category', operationId: 'tagOperationWithCategory' })
@@ -99,9 +102,12 @@ export class TransactionCategoriesController {
     return { status: 'ok', message: 'Operation tagged', category: await this.categories.tag(principal, id, operationId), operationId };
   }
 
+  /**
+   * Takes one of the caller's categories off an operation of their organization; answers the category. An operation not
+   * tagged with it is a 404 (exception.transaction_category.not_tagged).
+   */
   @Delete(':id/operations/:operationId')
-  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
-  @ApiParam({ name: 'operationId', description: 'An operation the organization takes part in', schema: { type: 'string', format: 'uuid' } })
+  @ApiParam(OPERATION_ID)
   @RequirePermissions('TRANSACTION_CATEGORY_OWNER')
   @ApiOperation({ summary: 'Remove a category from an operation', operationId: 'untagOperationFromCategory' })
   @ApiOkResponse({ type: CategoryTagResponseDto })

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { NameSort } from '../../platform/common/paging.dto';
 import { Database, RowCount } from '../../platform/database/database';
+import { containing, nameSortOrder } from '../../platform/database/search-sql';
 
 export interface TransactionCategoryRow {
   id: string;
@@ -13,7 +15,7 @@ export interface CategorySearch {
   userId: string;
   name?: string;
   operationIds?: string[];
-  sort: { key: 'name' | 'createdAt'; direction: 'ASC' | 'DESC' };
+  sort: NameSort;
   offset: number;
   limit: number;
 }
@@ -29,7 +31,6 @@ export interface TaggedSearch {
 }
 
 const COLUMNS = 'id, name, color, icon, created_at';
-const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 
 /** A user's transaction categories and the operations tagged with them. */
 @Injectable()
@@ -66,19 +67,17 @@ export class TransactionCategoriesRepository {
   async search(search: CategorySearch): Promise<{ rows: TransactionCategoryRow[]; count: RowCount }> {
     const params: unknown[] = [search.userId];
     const where = ['c.user_id = $1'];
-    if (search.name) where.push(`c.name ILIKE $${params.push(likeText(search.name))}`);
+    if (search.name) where.push(`c.name ILIKE $${params.push(containing(search.name))}`);
     if (search.operationIds?.length) {
       where.push(
         `EXISTS (SELECT 1 FROM transaction_category_operations t WHERE t.category_id = c.id AND t.operation_id = ANY($${params.push(search.operationIds)}::uuid[]))`,
       );
     }
     const clause = `WHERE ${where.join(' AND ')}`;
-    const { key, direction } = search.sort;
-    const order = key === 'name' ? `lower(c.name) ${direction}, c.id ${direction}` : `c.created_at ${direction}, c.id ${direction}`;
     const count = await this.db.countRows(`FROM transaction_categories c ${clause}`, params);
     const rows = await this.db.query<TransactionCategoryRow>(
       `SELECT c.id, c.name, c.color, c.icon, c.created_at FROM transaction_categories c ${clause}
-        ORDER BY ${order} LIMIT ${search.limit} OFFSET ${search.offset}`,
+        ORDER BY ${nameSortOrder('c', search.sort)} LIMIT ${search.limit} OFFSET ${search.offset}`,
       params,
     );
     return { rows, count };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
-import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
+import { nameSortOf, Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
 import { OperationsService } from '../../platform/ledger/operations.service';
 import type {
@@ -34,12 +34,10 @@ export class TransactionCategoriesService {
   }
 
   async view(principal: Principal, dto: TransactionCategoryViewDto): Promise<Page<TransactionCategoryDto>> {
-    const key = dto.sort?.createdAt !== undefined && dto.sort?.name === undefined ? 'createdAt' : 'name';
-    const direction = (dto.sort?.[key] ?? 'asc') === 'desc' ? 'DESC' : 'ASC';
     const { rows, count } = await this.categories.search({
       userId: principal.userId,
       ...(dto.filter ?? {}),
-      sort: { key, direction },
+      sort: nameSortOf(dto.sort),
       ...pageWindow(dto),
     });
     return pageOf(dto, count.total, rows.map(toCategory), count.exact);

@@ -24,6 +24,10 @@ export class TransactionsController {
     return this.transactions.view(principal, dto);
   }
 
+  /**
+   * An operation with its ledger entries, commission and status: one the caller's organization takes part in (any for
+   * staff with TRANSACTION_AUDITOR); any other is a 404.
+   */
   @Get(':id')
   @RequirePermissions('TRANSACTION_VIEWER')
   @ApiOperation({ summary: 'Get a transaction with its ledger entries', operationId: 'getTransaction' })

@@ -1,13 +1,5 @@
 import { Body, Controller, Delete, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermissions } from '../../platform/access/access.decorators';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
@@ -50,8 +42,8 @@ export class TransferTemplatesController {
     return this.templates.view(principal, dto);
   }
 
+  /** Deletes one of the caller's transfer templates and answers it as it was; another user's is a 404. */
   @Delete(':id')
-  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @RequirePermissions('TRANSFER_TEMPLATE_OWNER')
   @ApiOperation({ summary: 'Delete a transfer template', operationId: 'deleteTransferTemplate' })
   @ApiOkResponse({ type: TransferTemplateResponseDto })

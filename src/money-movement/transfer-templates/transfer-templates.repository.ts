@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { NameSort } from '../../platform/common/paging.dto';
 import { Database, RowCount } from '../../platform/database/database';
+import { containing, nameSortOrder } from '../../platform/database/search-sql';
 
 export interface TransferTemplateRow {
   id: string;
@@ -33,7 +35,7 @@ export interface TemplateSearch {
   name?: string;
   payerCoins?: string[];
   payeeCoins?: string[];
-  sort: { key: 'name' | 'createdAt'; direction: 'ASC' | 'DESC' };
+  sort: NameSort;
   offset: number;
   limit: number;
 }
@@ -42,7 +44,6 @@ export interface TemplateSearch {
 const SELECT = `SELECT t.id, t.name, t.payer_coin::text AS payer_coin, t.payee_coin::text AS payee_coin, t.amount::text AS amount,
        t.description, t.custom_information, t.created_at, cu.code, cu.symbol, cu.fraction::text AS fraction
   FROM transfer_templates t JOIN coins c ON c.serial = t.payer_coin JOIN currencies cu ON cu.id = c.currency_id`;
-const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 
 /** Saved transfers of a user, for the organization they acted for. */
 @Injectable()
@@ -80,15 +81,13 @@ export class TransferTemplatesRepository {
   async search(search: TemplateSearch): Promise<{ rows: TransferTemplateRow[]; count: RowCount }> {
     const params: unknown[] = [search.userId, search.organizationId];
     const where = ['t.user_id = $1', 't.organization_id = $2'];
-    if (search.name) where.push(`t.name ILIKE $${params.push(likeText(search.name))}`);
+    if (search.name) where.push(`t.name ILIKE $${params.push(containing(search.name))}`);
     if (search.payerCoins?.length) where.push(`t.payer_coin = ANY($${params.push(search.payerCoins)}::bigint[])`);
     if (search.payeeCoins?.length) where.push(`t.payee_coin = ANY($${params.push(search.payeeCoins)}::bigint[])`);
     const clause = `WHERE ${where.join(' AND ')}`;
-    const { key, direction } = search.sort;
-    const order = key === 'name' ? `lower(t.name) ${direction}, t.id ${direction}` : `t.created_at ${direction}, t.id ${direction}`;
     const count = await this.db.countRows(`FROM transfer_templates t ${clause}`, params);
     const rows = await this.db.query<TransferTemplateRow>(
-      `${SELECT} ${clause} ORDER BY ${order} LIMIT ${search.limit} OFFSET ${search.offset}`,
+      `${SELECT} ${clause} ORDER BY ${nameSortOrder('t', search.sort)} LIMIT ${search.limit} OFFSET ${search.offset}`,
       params,
     );
     return { rows, count };

@@ -3,7 +3,7 @@ import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { amountOf } from '../../platform/common/json-decimal';
 import { parseAmount, scaleOf } from '../../platform/common/money';
-import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
+import { nameSortOf, Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
@@ -53,13 +53,11 @@ export class TransferTemplatesService {
   }
 
   async view(principal: Principal, dto: TransferTemplateViewDto): Promise<Page<TransferTemplateDto>> {
-    const key = dto.sort?.createdAt !== undefined && dto.sort?.name === undefined ? 'createdAt' : 'name';
-    const direction = (dto.sort?.[key] ?? 'asc') === 'desc' ? 'DESC' : 'ASC';
     const { rows, count } = await this.templates.search({
       userId: principal.userId,
       organizationId: principal.organizationId,
       ...(dto.filter ?? {}),
-      sort: { key, direction },
+      sort: nameSortOf(dto.sort),
       ...pageWindow(dto),
     });
     return pageOf(dto, count.total, rows.map(toTemplate), count.exact);

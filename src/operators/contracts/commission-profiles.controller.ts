@@ -37,6 +37,11 @@ export class CommissionProfilesController {
     private readonly profiles: CommissionProfilesService,
   ) {}
 
+  /**
+   * Staff (COMMISSION_MANAGER) give a contract the commission profile of a flow and an issuer: one per flow and issuer
+   * (409 for a second). Its rules then price that flow for the contract's organizations; the fees go to the issuer's
+   * commission coin.
+   */
   @Post()
   @RequirePermissions('COMMISSION_MANAGER')
   @ApiOperation({ summary: 'Create a commission profile', operationId: 'createCommissionProfile' })
@@ -51,6 +56,7 @@ export class CommissionProfilesController {
     return { status: 'ok', message: 'Commission profile created', profile: await this.profiles.createProfile(contractId, dto) };
   }
 
+  /** A contract's commission profiles, by flow, issuer and active. An unknown contract is a 404. */
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('COMMISSION_VIEWER')
@@ -62,6 +68,10 @@ export class CommissionProfilesController {
     return this.profiles.viewProfiles(contractId, dto);
   }
 
+  /**
+   * One commission profile of a contract (its rules: `POST …/commission-rule/view`). A profile of another contract is a
+   * 404.
+   */
   @Get(':profileId')
   @RequirePermissions('COMMISSION_VIEWER')
   @ApiOperation({ summary: 'Get a commission profile', operationId: 'getCommissionProfile' })
@@ -72,6 +82,10 @@ export class CommissionProfilesController {
     return { status: 'ok', message: 'OK', profile: await this.profiles.getProfile(contractId, profileId) };
   }
 
+  /**
+   * Changes a profile's name, description or active; its flow and issuer never change. An inactive profile prices
+   * nothing: the flow is then free for the contract's organizations.
+   */
   @Patch(':profileId')
   @RequirePermissions('COMMISSION_MANAGER')
   @ApiOperation({ summary: 'Change a commission profile', operationId: 'updateCommissionProfile' })
@@ -130,6 +144,7 @@ export class CommissionProfilesController {
     return this.profiles.viewRules(contractId, profileId, dto);
   }
 
+  /** One rule of a commission profile with its conditions (amount ranges and their values). */
   @Get(':profileId/commission-rule/:ruleId')
   @RequirePermissions('COMMISSION_VIEWER')
   @ApiOperation({ summary: 'Get a commission rule', operationId: 'getCommissionRule' })
@@ -161,6 +176,7 @@ export class CommissionProfilesController {
     return { status: 'ok', message: 'Commission rule updated', rule: await this.profiles.updateRule(contractId, profileId, ruleId, dto) };
   }
 
+  /** Deletes a rule with its conditions; operations it priced keep their commission. */
   @Delete(':profileId/commission-rule/:ruleId')
   @RequirePermissions('COMMISSION_MANAGER')
   @ApiOperation({ summary: 'Delete a commission rule', operationId: 'deleteCommissionRule' })

@@ -21,6 +21,10 @@ import {
 export class ContractsController {
   constructor(private readonly contracts: ContractsService) {}
 
+  /**
+   * Staff (CONTRACT_MANAGER) create a contract for a type of organization; it prices nothing until it has commission
+   * profiles, and serves an organization once assigned to it (`PUT /organizations/{organizationId}/contract`).
+   */
   @Post()
   @RequirePermissions('CONTRACT_MANAGER')
   @ApiOperation({ summary: 'Create a contract', operationId: 'createContract' })
@@ -29,6 +33,10 @@ export class ContractsController {
     return { status: 'ok', message: 'Contract created', contract: await this.contracts.create(dto) };
   }
 
+  /**
+   * Contracts by id, organization type, person type, active, global and part of the name, by name unless sorted by
+   * creation.
+   */
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('CONTRACT_VIEWER')
@@ -38,6 +46,7 @@ export class ContractsController {
     return this.contracts.view(dto);
   }
 
+  /** A contract; an unknown one is a 404. */
   @Get(':id')
   @RequirePermissions('CONTRACT_VIEWER')
   @ApiOperation({ summary: 'Get a contract', operationId: 'getContract' })

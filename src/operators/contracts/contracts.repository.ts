@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
+import { containing } from '../../platform/database/search-sql';
 import type { OrganizationType, PersonType } from '../../platform/organizations/organization.types';
 
 export interface ContractRow {
@@ -65,7 +66,7 @@ export class ContractsRepository {
     if (search.personTypes?.length) where.push(`person_type = ANY($${params.push(search.personTypes)}::text[])`);
     if (search.active !== undefined) where.push(`active = $${params.push(search.active)}`);
     if (search.global !== undefined) where.push(`global = $${params.push(search.global)}`);
-    if (search.name) where.push(`name ILIKE $${params.push(`%${search.name.replace(/[\\%_]/g, (c) => '\\' + c)}%`)}`);
+    if (search.name) where.push(`name ILIKE $${params.push(containing(search.name))}`);
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const [{ n }] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM contracts ${clause}`, params);
     const rows = await this.db.query<ContractRow>(

@@ -49,6 +49,7 @@ export class WebhooksController {
     };
   }
 
+  /** The webhook endpoints of the caller's organization, never their signing secrets. */
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('WEBHOOK_OWNER')
@@ -58,6 +59,10 @@ export class WebhooksController {
     return this.webhooks.view(principal, dto);
   }
 
+  /**
+   * One of the organization's webhook endpoints; the signing secret is shown only when registered or rotated. Another
+   * organization's is a 404.
+   */
   @Get(':id')
   @RequirePermissions('WEBHOOK_OWNER')
   @ApiOperation({ summary: 'Get a webhook (without its secret)', operationId: 'getWebhook' })
@@ -82,6 +87,10 @@ export class WebhooksController {
     return { status: 'ok', message: 'Webhook changed', webhook: await this.webhooks.update(principal, id, dto) };
   }
 
+  /**
+   * Removes one of the organization's webhook endpoints with its deliveries: no event reaches it any more. Another
+   * organization's is a 404.
+   */
   @Delete(':id')
   @RequirePermissions('WEBHOOK_OWNER')
   @ApiOperation({ summary: 'Remove a webhook and its deliveries', operationId: 'deleteWebhook' })
@@ -107,6 +116,10 @@ export class WebhooksController {
     };
   }
 
+  /**
+   * The deliveries of one of the organization's webhooks, newest first, by status: each attempt count, the receiver's
+   * last HTTP status and when it is retried. Another organization's webhook is a 404.
+   */
   @Post(':id/deliveries/view')
   @HttpCode(200)
   @RequirePermissions('WEBHOOK_OWNER')

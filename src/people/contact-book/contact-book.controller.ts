@@ -34,6 +34,10 @@ const NO_CONTACT = { description: "exception.contact.not_found: no such contact 
 export class ContactBookController {
   constructor(private readonly contacts: ContactBookService) {}
 
+  /**
+   * The caller adds a contact to their own book: a name and at least a phone number, an e-mail or a coin (an open
+   * client coin). One already in the book by phone number or e-mail is a 409.
+   */
   @Post('contact')
   @RequirePermissions('CONTACT_BOOK_OWNER')
   @ApiOperation({ summary: 'Add a contact', operationId: 'createContact' })
@@ -56,6 +60,7 @@ export class ContactBookController {
     return { status: 'ok', message: `${records.length} contact(s) added`, records };
   }
 
+  /** The caller's own contacts by name; `filter.text` finds part of a name, phone number or e-mail. */
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('CONTACT_BOOK_OWNER')
@@ -65,6 +70,10 @@ export class ContactBookController {
     return this.contacts.view(principal, dto);
   }
 
+  /**
+   * Changes the fields sent of one of the caller's contacts; null clears a field, but a contact keeps a phone number,
+   * an e-mail or a coin (400). Another's contact is a 404; a phone number or e-mail already in the book is a 409.
+   */
   @Patch('contact/:id')
   @ApiParam(CONTACT_ID)
   @RequirePermissions('CONTACT_BOOK_OWNER')
@@ -80,6 +89,7 @@ export class ContactBookController {
     return { status: 'ok', message: 'Contact changed', contact: await this.contacts.update(principal, id, dto) };
   }
 
+  /** Deletes one of the caller's contacts and answers it; another's contact is a 404. */
   @Delete('contact/:id')
   @ApiParam(CONTACT_ID)
   @RequirePermissions('CONTACT_BOOK_OWNER')

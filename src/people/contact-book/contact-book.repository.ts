@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
+import { containing } from '../../platform/database/search-sql';
 
 export interface ContactRow {
   id: string;
@@ -64,7 +65,7 @@ export class ContactBookRepository {
   async page(ownerUserId: string, text: string | undefined, offset: number, limit: number): Promise<{ total: number; rows: ContactRow[] }> {
     const params: unknown[] = [ownerUserId];
     const like = text
-      ? ` AND (name ILIKE $${params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} OR phone_number ILIKE $${params.length} OR email ILIKE $${params.length})`
+      ? ` AND (name ILIKE $${params.push(containing(text))} OR phone_number ILIKE $${params.length} OR email ILIKE $${params.length})`
       : '';
     const [{ n }] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM contacts WHERE owner_user_id = $1${like}`, params);
     const rows = await this.db.query<ContactRow>(

@@ -13,6 +13,10 @@ import { OrganizationViewsService } from './organization-views.service';
 export class OrganizationViewsController {
   constructor(private readonly organizations: OrganizationViewsService) {}
 
+  /**
+   * An organization with its type, name, identification status and contact: the caller's own, or any for staff with
+   * USER_VIEWER. Any other is a 404, as an unknown one.
+   */
   @Get(':id')
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @RequirePermissions('ORGANIZATION_VIEWER')
@@ -26,6 +30,10 @@ export class OrganizationViewsController {
     return { status: 'ok', message: 'OK', organization: await this.organizations.get(principal, id) };
   }
 
+  /**
+   * Organizations by name, type and identification status: staff with USER_VIEWER search them all, anyone else finds
+   * only their own.
+   */
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('ORGANIZATION_VIEWER')

@@ -1,7 +1,7 @@
 /**
  * The permission catalogue: every permission a route can require, with what it allows, and below
  * it each role's grants. This file is the only place either is written: the guard, the login's
- * `permissions[]`, the actuator's api-list and the README's role table (checked by a test) all
+ * `permissions[]`, the actuator's api-list and the role table of docs/roles-and-permissions.md (checked by a test) all
  * read it. Adding a permission is one line here and one in each granting role.
  */
 export const PERMISSIONS = {

@@ -41,6 +41,10 @@ export class ActuatorController {
     return this.health.check([() => this.db.pingCheck('database', { timeout: 3000 })]);
   }
 
+  /**
+   * Which service and API release answers, with its build (package version, start time, commit): for clients and
+   * monitors, without a token.
+   */
   @Get('info')
   @Public()
   @ApiOperation({ summary: 'Service name, API version and build', operationId: 'info' })

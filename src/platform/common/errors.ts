@@ -1,7 +1,7 @@
 /**
  * The one catalogue of error codes: each `code` a client can receive, its HTTP status and its
  * English message. Every ApiError takes its status from here; the i18n export
- * (`GET /api/v1/i18n/export/{locale}.json`) and the README's error table are made from it. A
+ * (`GET /api/v1/i18n/export/{locale}.json`) and the error table of docs/errors.md are made from it. A
  * specific answer may carry a more precise message (naming the coin, the field); the catalogue's
  * message is what a client shows when it translates by code.
  */

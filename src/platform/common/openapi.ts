@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { SERIAL_EXAMPLE, SERIAL_PATTERN } from './validators';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -101,7 +102,7 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
       // specification answers a malformed id as unknown (404, `x-malformed-is-not-found`) keeps a plain string; an id
       // that declares its own pattern (the numeric ids of merchant products) keeps it.
       for (const p of parameters.filter((x) => x.in === 'path' && !x['x-malformed-is-not-found'])) {
-        if (/serial/i.test(p.name)) p.schema = { type: 'string', pattern: '^[1-9][0-9]{0,17}$', example: '1000000001' };
+        if (/serial/i.test(p.name)) p.schema = { type: 'string', pattern: SERIAL_PATTERN.source, example: SERIAL_EXAMPLE };
         else if (/(^id$|Id$)/.test(p.name) && !p.schema?.pattern) p.schema = { type: 'string', format: 'uuid' };
       }
       const validated = parameters.some((p) => p.in === 'query' || p.in === 'header' || p.schema?.format || p.schema?.pattern);

@@ -8,6 +8,27 @@ export function SortOrder(): PropertyDecorator {
   return applyDecorators(ApiPropertyOptional({ enum: ['asc', 'desc'] }), IsOptional(), IsIn(['asc', 'desc']));
 }
 
+/** The sort of a `/view` of things the caller names (categories, transfer templates): by name unless only createdAt is given. */
+export class NameSortDto {
+  /** The default: by name, ascending. */
+  @SortOrder()
+  name?: 'asc' | 'desc';
+
+  @SortOrder()
+  createdAt?: 'asc' | 'desc';
+}
+
+/** What a NameSortDto asks for: one key and its direction. */
+export interface NameSort {
+  key: 'name' | 'createdAt';
+  direction: 'ASC' | 'DESC';
+}
+
+export function nameSortOf(sort: NameSortDto | undefined): NameSort {
+  const key = sort?.createdAt !== undefined && sort?.name === undefined ? 'createdAt' : 'name';
+  return { key, direction: (sort?.[key] ?? 'asc') === 'desc' ? 'DESC' : 'ASC' };
+}
+
 /** The paging fields of every `/view` request. */
 export class PageRequestDto {
   /** Page to return, counting from 0. */

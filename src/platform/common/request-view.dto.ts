@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { SortOrder } from './paging.dto';
+import { Type } from 'class-transformer';
+import { IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { PageRequestDto, SortOrder } from './paging.dto';
 import { IsAfter, IsIsoDateTime, SerialList, UuidList } from './validators';
 
 /** The filter every search of requests (bank top-ups, withdrawals, cash desk operations) shares. */
@@ -41,6 +42,44 @@ export class RequestFilterDto {
 export class RequestSortDto {
   @SortOrder()
   createdAt?: 'asc' | 'desc';
+}
+
+/** A page of a search of requests: each kind of request adds its `filter`. Newest first unless sorted otherwise. */
+export class RequestViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RequestSortDto)
+  sort?: RequestSortDto;
+}
+
+/**
+ * What every request record shows (bank top-up requests, bank withdrawals, cash desk operations): the coin, the text
+ * its creator gave, who decided and when. Each kind adds its status, amounts, parties and operation.
+ */
+export class RequestRecordDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ example: '1000000001' })
+  coinSerial: string;
+  @ApiProperty({ example: 'EUR' })
+  currency: string;
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  customInformation: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  declineReason: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  createdBy: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  decidedBy: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  decidedAt: string | null;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
 }
 
 /** A decision that refuses a request. */

@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
+  IsIn,
   IsOptional,
   IsString,
   IsUUID,
@@ -22,9 +23,13 @@ export function UuidParam(name: string): ParameterDecorator {
   return Param(name, new ParseUUIDPipe({ exceptionFactory: () => ApiError.invalid(name, 'must be a UUID') }));
 }
 
-/** A coin serial: a numeric string without leading zeros, at most 18 digits. */
-export const SERIAL_PATTERN = /^[1-9][0-9]{0,17}$/;
-const SERIAL_EXAMPLE = '1000000001';
+/** A numeric id (a positive bigint) as text: digits without leading zeros, at most 18; the inside of the patterns below. */
+export const NUMERIC_ID_DIGITS = '[1-9][0-9]{0,17}';
+/** A numeric id: a coin serial, a merchant product's or price's id. */
+export const NUMERIC_ID_PATTERN = new RegExp(`^${NUMERIC_ID_DIGITS}$`);
+/** A coin serial: a numeric id. */
+export const SERIAL_PATTERN = NUMERIC_ID_PATTERN;
+export const SERIAL_EXAMPLE = '1000000001';
 
 /** A coin serial in a path: a numeric string; malformed is a 400. */
 export function SerialParam(name = 'serial'): ParameterDecorator {
@@ -40,7 +45,7 @@ export function SerialParam(name = 'serial'): ParameterDecorator {
 export function NumericIdParam(name: string): ParameterDecorator {
   return Param(name, {
     transform(value: unknown) {
-      if (typeof value !== 'string' || !/^[1-9][0-9]{0,17}$/.test(value)) throw ApiError.invalid(name, 'must be a number');
+      if (typeof value !== 'string' || !NUMERIC_ID_PATTERN.test(value)) throw ApiError.invalid(name, 'must be a number');
       return value;
     },
   });
@@ -72,6 +77,11 @@ export function SerialList(): PropertyDecorator {
     IsString({ each: true }),
     Matches(SERIAL_PATTERN, { each: true, message: 'each value must be a coin serial' }),
   );
+}
+
+/** An optional filter of some of `values` (statuses, kinds, types). */
+export function EnumList(values: readonly string[]): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ enum: [...values], isArray: true }), IsOptional(), IsArray(), IsIn(values, { each: true }));
 }
 
 /** An optional filter of up to 100 UUIDs. */

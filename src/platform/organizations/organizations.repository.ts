@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import { containing } from '../database/search-sql';
 import type { OrganizationType } from './organization.types';
 
 /** How to reach an organization: shown as an operation's sender or recipient. */
@@ -103,7 +104,7 @@ export class OrganizationsRepository {
     if (filter.types?.length) where.push(`type = ANY($${params.push(filter.types)}::text[])`);
     if (filter.identificationStatuses?.length)
       where.push(`identification_status = ANY($${params.push(filter.identificationStatuses)}::text[])`);
-    if (filter.name) where.push(`name ILIKE $${params.push(`%${filter.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
+    if (filter.name) where.push(`name ILIKE $${params.push(containing(filter.name))}`);
     if (filter.ids) where.push(`id = ANY($${params.push(filter.ids)}::uuid[])`);
     const clause = `WHERE ${where.join(' AND ')}`;
     const count = await this.db.countRows(`FROM organizations ${clause}`, params);

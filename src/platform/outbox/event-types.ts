@@ -1,7 +1,8 @@
 /**
- * The one catalogue of webhook events: each type an organization can subscribe to, with when it is
- * emitted. Emitters call `OutboxService.emit(type, organizationIds, data)` inside the transaction of
- * the change; the webhook DTOs' enum and the README follow this list.
+ * The one catalogue of events: each type an organization's webhooks can subscribe to and a module's
+ * `@OnDomainEvent` handlers can listen to, with when it is emitted. Emitters call
+ * `OutboxService.emit(type, organizationIds, data)` inside the transaction of the change; the webhook
+ * DTOs' enum and docs/operators.md follow this list.
  */
 export const EVENT_TYPES = {
   'operation.processed': 'An operation was processed: money moved (data: the operation)',

@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { DatabaseNotifications } from '../database/notifications';
 import { UnitOfWork } from '../database/unit-of-work';
 import { WriteWatch } from '../database/write-watch';
+import { DomainEvents } from './domain-events';
 import type { EventType } from './event-types';
 import { OutboxRepository } from './outbox.repository';
 
@@ -11,9 +12,11 @@ import { OutboxRepository } from './outbox.repository';
 const WEBHOOKS_CHANNEL = 'finapi_webhooks';
 
 /**
- * The transactional outbox. `emit` writes the event (and its webhook deliveries) inside the open
- * transaction — none for a rolled-back change, none lost by a crash after the commit — and, once the
- * transaction commits, wakes the dispatchers listening in this instance (others find the rows by polling).
+ * The one way to publish an event, and the transactional outbox. `emit` writes the event (and its webhook deliveries)
+ * inside the open transaction — none for a rolled-back change, none lost by a crash after the commit — and, once the
+ * transaction commits, wakes the dispatchers listening in this instance (others find the rows by polling). In the
+ * same transaction it hands the event to this process's `@OnDomainEvent` handlers (DomainEvents), whether or not a
+ * webhook listens.
  * One event reaches at most WEBHOOKS_PER_ORGANIZATION webhooks of each organization, even past the limit in the table.
  *
  * An event no enabled webhook of its organizations listens to is not written at all, so a money movement of
@@ -33,6 +36,7 @@ export class OutboxService implements OnModuleInit {
     private readonly uow: UnitOfWork,
     private readonly notifications: DatabaseNotifications,
     private readonly writes: WriteWatch,
+    private readonly events: DomainEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -45,14 +49,21 @@ export class OutboxService implements OnModuleInit {
     this.writes.watch(['webhooks'], forget, { inserts: true });
   }
 
-  /** Records `type` about the objects of `organizationIds` (duplicates and nulls ignored), in the open transaction. */
+  /**
+   * Publishes `type` about the objects of `organizationIds` (duplicates and nulls ignored), in the open transaction:
+   * recorded for those organizations' webhooks, and heard by the in-process handlers.
+   */
   async emit(type: EventType, organizationIds: ReadonlyArray<string | null | undefined>, data: unknown): Promise<void> {
     const organizations = [...new Set(organizationIds.filter((o): o is string => !!o))];
-    if (!(await this.listened(type, organizations))) return;
-    const { deliveries } = await this.uow.run(() =>
-      this.outbox.insert(type, organizations, serializeJson(data), this.config.webhooksPerOrganization),
-    );
-    if (deliveries > 0) this.uow.afterCommit(() => this.listeners.forEach((wake) => wake()));
+    const recorded = await this.listened(type, organizations);
+    if (!recorded && !this.events.heard(type)) return;
+    await this.uow.run(async () => {
+      if (recorded) {
+        const { deliveries } = await this.outbox.insert(type, organizations, serializeJson(data), this.config.webhooksPerOrganization);
+        if (deliveries > 0) this.uow.afterCommit(() => this.listeners.forEach((wake) => wake()));
+      }
+      await this.events.dispatch({ type, organizationIds: organizations, data });
+    });
   }
 
   /** Called after every commit that queued a delivery (the webhook dispatcher). */

@@ -36,6 +36,10 @@ export class UsersController {
     return this.users.view(dto);
   }
 
+  /**
+   * A user with their contact, status (active or On Hold), failed attempts and memberships (organization and role): for
+   * staff with USER_VIEWER. An unknown id is a 404.
+   */
   @Get(':id')
   @RequirePermissions('USER_VIEWER')
   @ApiOperation({ summary: 'Get a user', operationId: 'getUser' })

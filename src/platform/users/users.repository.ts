@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Role } from '../access/permissions';
 import type { UserStatus } from '../access/principal';
 import { Database } from '../database/database';
+import { containing } from '../database/search-sql';
 import type { OrganizationType } from '../organizations/organization.types';
 
 export interface UserRow {
@@ -234,7 +235,7 @@ export class UsersRepository {
       where.push(`EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = u.id AND m.role = ANY($${params.push(search.roles)}::text[]))`);
     }
     if (search.login) {
-      where.push(`u.login LIKE $${params.push(`%${search.login.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c)}%`)}`);
+      where.push(`u.login LIKE $${params.push(containing(search.login.toLowerCase()))}`);
     }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const [{ count }] = await this.db.query<{ count: string }>(`SELECT count(*) AS count FROM users u ${clause}`, params);

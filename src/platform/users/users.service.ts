@@ -74,7 +74,7 @@ export class UsersService implements OnApplicationBootstrap {
         this.logger.warn(
           `ADMIN_PASSWORD is set but the administrator "${this.config.adminLogin}" already exists, so it was ignored: ` +
             `the password was not changed. To regain access, run "npm run admin:release -- ${this.config.adminLogin}" ` +
-            `(see "Recovering access" in the README) and unset ADMIN_PASSWORD.`,
+            `(see "Recovering access" in docs/operations.md) and unset ADMIN_PASSWORD.`,
         );
       }
       return;

@@ -19,7 +19,7 @@ import {
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
-import { OptionalText } from '../../../platform/common/validators';
+import { NUMERIC_ID_PATTERN, OptionalText } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 
 export const PAYER_METHODS = ['coin', 'smart_card', 'voucher'] as const;
@@ -39,8 +39,8 @@ export class PayerDto {
 export class PurchaseItemDto {
   /** A product of the merchant (a number). */
   @IsString()
-  @Matches(/^[1-9][0-9]{0,17}$/, { message: 'must be a product id (a number)' })
-  @ApiProperty({ pattern: '^[1-9][0-9]{0,17}$' })
+  @Matches(NUMERIC_ID_PATTERN, { message: 'must be a product id (a number)' })
+  @ApiProperty({ pattern: NUMERIC_ID_PATTERN.source })
   productId: string;
 
   @IsInt()

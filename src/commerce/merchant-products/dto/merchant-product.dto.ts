@@ -4,10 +4,10 @@ import { IsBoolean, IsObject, IsOptional, IsString, Matches, MaxLength, MinLengt
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
-import { Omittable, OptionalText } from '../../../platform/common/validators';
+import { NUMERIC_ID_PATTERN, Omittable, OptionalText } from '../../../platform/common/validators';
 
 /** A product id is a number (section 7: anything else in the path is a 400). */
-export const PRODUCT_ID_PATTERN = /^[1-9][0-9]{0,17}$/;
+export const PRODUCT_ID_PATTERN = NUMERIC_ID_PATTERN;
 
 export class CreateMerchantProductDto {
   @IsString()

@@ -1,12 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { normalizeIban } from '../../../platform/common/iban';
 import { ApiAmount } from '../../../platform/common/money-validators';
-import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
-import { RequestFilterDto, RequestSortDto } from '../../../platform/common/request-view.dto';
-import { IsIban } from '../../../platform/common/validators';
+import { PageDto } from '../../../platform/common/paging.dto';
+import { RequestFilterDto, RequestRecordDto, RequestViewDto } from '../../../platform/common/request-view.dto';
+import { EnumList, IsIban } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { BankTopUpDto } from './bank-top-up.dto';
 
@@ -39,20 +39,14 @@ export class BankTopUpRequestDto extends BankTopUpDto {
 
 export const BANK_TOP_UP_REQUEST_STATUSES = ['new', 'processed', 'declined'] as const;
 
-export class BankTopUpRequestRecordDto {
-  @ApiProperty({ format: 'uuid' })
-  id: string;
+export class BankTopUpRequestRecordDto extends RequestRecordDto {
   /** `new` until decided; `processed` (accepted: `operationId` is the top-up) or `declined`. */
   @ApiProperty({ enum: BANK_TOP_UP_REQUEST_STATUSES })
   status: string;
-  @ApiProperty({ example: '1000000001' })
-  coinSerial: string;
   @ApiProperty({ format: 'uuid' })
   organizationId: string;
   @ApiAmount(100)
   amount: JsonDecimal;
-  @ApiProperty({ example: 'EUR' })
-  currency: string;
   @ApiProperty({ type: String, nullable: true })
   bankAccountNumber: string | null;
   @ApiProperty({ type: String, nullable: true })
@@ -61,25 +55,9 @@ export class BankTopUpRequestRecordDto {
   bankId: string | null;
   @ApiProperty({ type: String, nullable: true })
   fullName: string | null;
-  @ApiProperty({ type: String, nullable: true })
-  description: string | null;
-  @ApiProperty({ type: String, nullable: true })
-  customInformation: string | null;
-  @ApiProperty({ type: String, nullable: true })
-  declineReason: string | null;
   /** The bank top-up operation, once accepted. */
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   operationId: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
-  createdBy: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
-  decidedBy: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
-  decidedAt: string | null;
-  @ApiProperty({ format: 'date-time' })
-  createdAt: string;
-  @ApiProperty({ format: 'date-time' })
-  updatedAt: string;
 }
 
 export class BankTopUpRequestResultDto {
@@ -94,25 +72,16 @@ export class BankTopUpDecisionDto extends BankTopUpRequestResultDto {
 }
 
 export class BankTopUpRequestFilterDto extends RequestFilterDto {
-  @ApiPropertyOptional({ enum: BANK_TOP_UP_REQUEST_STATUSES, isArray: true })
-  @IsOptional()
-  @IsArray()
-  @IsIn(BANK_TOP_UP_REQUEST_STATUSES, { each: true })
+  @EnumList(BANK_TOP_UP_REQUEST_STATUSES)
   statuses?: string[];
 }
 
-export class BankTopUpRequestViewDto extends PageRequestDto {
+export class BankTopUpRequestViewDto extends RequestViewDto {
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => BankTopUpRequestFilterDto)
   filter?: BankTopUpRequestFilterDto;
-
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => RequestSortDto)
-  sort?: RequestSortDto;
 }
 
 export class BankTopUpRequestPageDto extends PageDto {

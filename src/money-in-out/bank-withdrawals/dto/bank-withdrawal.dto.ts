@@ -1,13 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { BankDetailsDto } from '../../bank-accounts/dto/bank-account.dto';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { CUSTOM_INFORMATION_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
-import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
-import { RequestFilterDto, RequestSortDto } from '../../../platform/common/request-view.dto';
-import { Serial } from '../../../platform/common/validators';
+import { PageDto } from '../../../platform/common/paging.dto';
+import { RequestFilterDto, RequestRecordDto, RequestViewDto } from '../../../platform/common/request-view.dto';
+import { EnumList, Serial } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 
 /** A withdrawal to a bank: from a coin, to one of its organization's bank accounts or to bank details given here (one of the two). */
@@ -47,48 +47,28 @@ export class BankDetailsRecordDto {
   bankName: string | null;
 }
 
-export class BankWithdrawalRecordDto {
-  @ApiProperty({ format: 'uuid' })
-  id: string;
+export class BankWithdrawalRecordDto extends RequestRecordDto {
   /** `direct` (paid out at once by staff) or `request` (held until accepted or declined). */
   @ApiProperty({ enum: BANK_WITHDRAWAL_KINDS })
   kind: string;
   /** A request is `pending` (amount and fee held) until `processed` (paid out) or `declined` (hold released). */
   @ApiProperty({ enum: BANK_WITHDRAWAL_STATUSES })
   status: string;
-  @ApiProperty({ example: '1000000001' })
-  coinSerial: string;
   @ApiProperty({ format: 'uuid' })
   organizationId: string;
   @ApiAmount(100, 'What reaches the bank account')
   amount: JsonDecimal;
   @ApiAmount(1, 'The fee, quoted when the withdrawal was requested')
   commission: JsonDecimal;
-  @ApiProperty({ example: 'EUR' })
-  currency: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   bankAccountId: string | null;
   bankDetails: BankDetailsRecordDto;
-  @ApiProperty({ type: String, nullable: true })
-  description: string | null;
   /** Free text from the system or business user (release 4.10.0). */
   @ApiProperty({ type: String, nullable: true })
-  customInformation: string | null;
-  @ApiProperty({ type: String, nullable: true })
-  declineReason: string | null;
+  override customInformation: string | null;
   /** The `bank_withdrawal` operation: pending while held, settled in place by the decision. */
   @ApiProperty({ format: 'uuid' })
   operationId: string;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
-  createdBy: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
-  decidedBy: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
-  decidedAt: string | null;
-  @ApiProperty({ format: 'date-time' })
-  createdAt: string;
-  @ApiProperty({ format: 'date-time' })
-  updatedAt: string;
 }
 
 export class BankWithdrawalResultDto {
@@ -106,16 +86,10 @@ export class BankWithdrawalRecordResultDto {
 }
 
 export class BankWithdrawalFilterDto extends RequestFilterDto {
-  @ApiPropertyOptional({ enum: BANK_WITHDRAWAL_STATUSES, isArray: true })
-  @IsOptional()
-  @IsArray()
-  @IsIn(BANK_WITHDRAWAL_STATUSES, { each: true })
+  @EnumList(BANK_WITHDRAWAL_STATUSES)
   statuses?: string[];
 
-  @ApiPropertyOptional({ enum: BANK_WITHDRAWAL_KINDS, isArray: true })
-  @IsOptional()
-  @IsArray()
-  @IsIn(BANK_WITHDRAWAL_KINDS, { each: true })
+  @EnumList(BANK_WITHDRAWAL_KINDS)
   kinds?: string[];
 
   /** Withdrawals whose customInformation contains this text, case-insensitive (release 4.10.0). */
@@ -127,18 +101,12 @@ export class BankWithdrawalFilterDto extends RequestFilterDto {
   customInformation?: string;
 }
 
-export class BankWithdrawalViewDto extends PageRequestDto {
+export class BankWithdrawalViewDto extends RequestViewDto {
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => BankWithdrawalFilterDto)
   filter?: BankWithdrawalFilterDto;
-
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => RequestSortDto)
-  sort?: RequestSortDto;
 }
 
 export class BankWithdrawalPageDto extends PageDto {

@@ -19,8 +19,8 @@ import type { JsonDecimal, OneTimeSecret } from '../../../platform/common/json-d
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
-import { RequestFilterDto, RequestSortDto } from '../../../platform/common/request-view.dto';
-import { Serial, UuidList } from '../../../platform/common/validators';
+import { RequestFilterDto, RequestRecordDto, RequestViewDto } from '../../../platform/common/request-view.dto';
+import { EnumList, Serial, UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 
 /** The longest `fullName` a cash desk operation takes (specification 2.3: its length is bounded; longer is a 400). */
@@ -136,9 +136,7 @@ export class CashDeskOperationRequestDto extends OperationTextDto {
   document: IdentityDocumentDto;
 }
 
-export class CashDeskOperationRecordDto {
-  @ApiProperty({ format: 'uuid' })
-  id: string;
+export class CashDeskOperationRecordDto extends RequestRecordDto {
   @ApiProperty({ enum: CASH_DESK_OPERATION_TYPES })
   type: string;
   /** `pending` (held) until `processed` (confirmed by the customer or completed by the desk) or `declined` (released). */
@@ -152,8 +150,6 @@ export class CashDeskOperationRecordDto {
   cashOutCodeId: string | null;
   @ApiProperty({ format: 'uuid' })
   cashDeskId: string;
-  @ApiProperty({ example: '1000000001' })
-  coinSerial: string;
   @ApiProperty({ format: 'uuid' })
   customerOrganizationId: string;
   /** The desk's cash coin. */
@@ -163,29 +159,11 @@ export class CashDeskOperationRecordDto {
   amount: JsonDecimal;
   @ApiAmount(0, 'The fee, quoted when the operation was entered')
   commission: JsonDecimal;
-  @ApiProperty({ example: 'EUR' })
-  currency: string;
   fullName: string;
   document: IdentityDocumentDto;
-  @ApiProperty({ type: String, nullable: true })
-  description: string | null;
-  @ApiProperty({ type: String, nullable: true })
-  customInformation: string | null;
-  @ApiProperty({ type: String, nullable: true })
-  declineReason: string | null;
   /** The `cash_in` or `cash_out` operation: pending while held, settled in place by the decision. */
   @ApiProperty({ format: 'uuid' })
   operationId: string;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
-  createdBy: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
-  decidedBy: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
-  decidedAt: string | null;
-  @ApiProperty({ format: 'date-time' })
-  createdAt: string;
-  @ApiProperty({ format: 'date-time' })
-  updatedAt: string;
 }
 
 export class CashDeskOperationResultDto {
@@ -202,31 +180,19 @@ export class CashDeskOperationRecordResultDto {
 }
 
 export class CashDeskOperationFilterDto extends RequestFilterDto {
-  @ApiPropertyOptional({ enum: CASH_DESK_OPERATION_TYPES, isArray: true })
-  @IsOptional()
-  @IsArray()
-  @IsIn(CASH_DESK_OPERATION_TYPES, { each: true })
+  @EnumList(CASH_DESK_OPERATION_TYPES)
   types?: string[];
 
-  @ApiPropertyOptional({ enum: CASH_DESK_OPERATION_STATUSES, isArray: true })
-  @IsOptional()
-  @IsArray()
-  @IsIn(CASH_DESK_OPERATION_STATUSES, { each: true })
+  @EnumList(CASH_DESK_OPERATION_STATUSES)
   statuses?: string[];
 }
 
-export class CashDeskOperationViewDto extends PageRequestDto {
+export class CashDeskOperationViewDto extends RequestViewDto {
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => CashDeskOperationFilterDto)
   filter?: CashDeskOperationFilterDto;
-
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => RequestSortDto)
-  sort?: RequestSortDto;
 }
 
 export class CashDeskOperationPageDto extends PageDto {

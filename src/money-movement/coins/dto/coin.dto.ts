@@ -16,7 +16,7 @@ import {
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { Serial, SerialList, UuidList } from '../../../platform/common/validators';
+import { NUMERIC_ID_DIGITS, Serial, SerialList, UuidList } from '../../../platform/common/validators';
 import { CurrencyDto } from '../../currencies/dto/currency.dto';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 
@@ -53,12 +53,14 @@ export class SetMainCoinDto {
   serial: string;
 }
 
+const SERIAL_OR_EMPTY = new RegExp(`^(${NUMERIC_ID_DIGITS})?$`);
+
 export class CloseCoinDto {
   /** Coin that receives the remaining balance; required when the coin is not empty. An empty string means none. */
-  @ApiPropertyOptional({ example: '1000000002', pattern: '^([1-9][0-9]{0,17})?$' })
+  @ApiPropertyOptional({ example: '1000000002', pattern: SERIAL_OR_EMPTY.source })
   @IsOptional()
   @IsString()
-  @Matches(/^([1-9][0-9]{0,17})?$/, { message: 'must be a coin serial (digits) or empty' })
+  @Matches(SERIAL_OR_EMPTY, { message: 'must be a coin serial (digits) or empty' })
   transferToCoinSerial?: string;
 }
 

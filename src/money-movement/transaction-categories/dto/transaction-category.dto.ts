@@ -1,9 +1,10 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { IsAfter, IsIsoDateTime, UuidList } from '../../../platform/common/validators';
+import { NameSortDto, PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
+import { UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
+import { TransactionFilterDto } from '../../transactions/dto/transaction.dto';
 
 export const CATEGORY_NAME_MAX = 100;
 export const CATEGORY_ICON_MAX = 50;
@@ -66,14 +67,7 @@ export class TransactionCategoryFilterDto {
   operationIds?: string[];
 }
 
-export class TransactionCategorySortDto {
-  /** The default: by name, ascending. */
-  @SortOrder()
-  name?: 'asc' | 'desc';
-
-  @SortOrder()
-  createdAt?: 'asc' | 'desc';
-}
+export class TransactionCategorySortDto extends NameSortDto {}
 
 export class TransactionCategoryViewDto extends PageRequestDto {
   @IsOptional()
@@ -102,20 +96,7 @@ export class CategoryTagResponseDto {
   operationId: string;
 }
 
-export class TaggedOperationFilterDto {
-  /** Operations created at or after this instant (ISO 8601). */
-  @ApiPropertyOptional({ format: 'date-time' })
-  @IsOptional()
-  @IsIsoDateTime()
-  createdAtFrom?: string;
-
-  /** Operations created before this instant; must be later than createdAtFrom. */
-  @ApiPropertyOptional({ format: 'date-time' })
-  @IsOptional()
-  @IsIsoDateTime()
-  @IsAfter('createdAtFrom')
-  createdAtTo?: string;
-}
+export class TaggedOperationFilterDto extends PickType(TransactionFilterDto, ['createdAtFrom', 'createdAtTo']) {}
 
 export class TaggedOperationSortDto {
   /** The default: newest first. */

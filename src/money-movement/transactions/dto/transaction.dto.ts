@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { IsAfter, IsIsoDateTime, SerialList, UuidList } from '../../../platform/common/validators';
+import { EnumList, IsAfter, IsIsoDateTime, SerialList, UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { OPERATION_STATUSES, OPERATION_TYPE_NAMES } from '../../../platform/ledger/operation-types';
 
@@ -11,16 +11,10 @@ export class TransactionFilterDto {
   @UuidList()
   ids?: string[];
 
-  @ApiPropertyOptional({ enum: OPERATION_TYPE_NAMES, isArray: true })
-  @IsOptional()
-  @IsArray()
-  @IsIn(OPERATION_TYPE_NAMES, { each: true })
+  @EnumList(OPERATION_TYPE_NAMES)
   types?: string[];
 
-  @ApiPropertyOptional({ enum: OPERATION_STATUSES, isArray: true })
-  @IsOptional()
-  @IsArray()
-  @IsIn(OPERATION_STATUSES, { each: true })
+  @EnumList(OPERATION_STATUSES)
   statuses?: string[];
 
   /** Operations created at or after this instant (ISO 8601). */

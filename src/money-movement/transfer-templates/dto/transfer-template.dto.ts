@@ -4,7 +4,7 @@ import { IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, Validate
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
-import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
+import { NameSortDto, PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { Serial, SERIAL_PATTERN, SerialList } from '../../../platform/common/validators';
 
 export const TEMPLATE_NAME_MAX = 100;
@@ -78,14 +78,7 @@ export class TransferTemplateFilterDto {
   payeeCoins?: string[];
 }
 
-export class TransferTemplateSortDto {
-  /** The default: by name, ascending. */
-  @SortOrder()
-  name?: 'asc' | 'desc';
-
-  @SortOrder()
-  createdAt?: 'asc' | 'desc';
-}
+export class TransferTemplateSortDto extends NameSortDto {}
 
 export class TransferTemplateViewDto extends PageRequestDto {
   @IsOptional()

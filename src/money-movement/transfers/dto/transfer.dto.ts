@@ -5,7 +5,7 @@ import { CalculationDto } from '../../../platform/commissions/dto/calculation.dt
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
-import { SERIAL_PATTERN } from '../../../platform/common/validators';
+import { NUMERIC_ID_DIGITS, SERIAL_PATTERN } from '../../../platform/common/validators';
 
 /** The payment tools a transfer names: a coin, or a smart card standing for one. */
 export const TRANSFER_TOOL_TYPES = ['COIN', 'SMART_CARD'] as const;
@@ -41,7 +41,7 @@ function ToolValue(side: 'src' | 'dest'): PropertyDecorator {
     });
 }
 
-const TOOL_VALUE_PATTERN = `^(${SERIAL_PATTERN.source.slice(1, -1)}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$`;
+const TOOL_VALUE_PATTERN = `^(${NUMERIC_ID_DIGITS}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$`;
 
 export class PaymentToolDto {
   /** `COIN`: both values are coin serials. `SMART_CARD`: the payer is one of the caller's smart cards (its coin pays; the operation is a `card_payment`). */

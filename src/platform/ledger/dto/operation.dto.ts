@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { JsonDecimal } from '../../common/json-decimal';
 import { ApiAmount } from '../../common/money-validators';
+import { SERIAL_PATTERN } from '../../common/validators';
 import { ROLES } from '../../access/permissions';
 import { OPERATION_STATUSES, OPERATION_TYPE_NAMES } from '../operation-types';
 
@@ -16,7 +17,7 @@ export class IssuerRefDto {
 
 /** A coin on one side of an operation or a leg. */
 export class OperationCoinDto {
-  @ApiProperty({ example: '1000000001', pattern: '^[1-9][0-9]{0,17}$' })
+  @ApiProperty({ example: '1000000001', pattern: SERIAL_PATTERN.source })
   serial: string;
   issuer: IssuerRefDto;
 }

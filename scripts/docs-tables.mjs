@@ -1,6 +1,7 @@
-// Rewrites the README's tables that are made from code: the error table (src/platform/common/errors.ts) and
-// the role table (src/platform/access/permissions.ts). Run `npm run docs` after changing either; unit tests
-// fail while the README and the code disagree.
+// Rewrites the documentation's tables that are made from code: the error table of docs/errors.md
+// (src/platform/common/errors.ts) and the role table of docs/roles-and-permissions.md
+// (src/platform/access/permissions.ts). Run `npm run docs` after changing either; unit tests fail while
+// the documentation and the code disagree.
 import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,19 +20,18 @@ const roles = [
   ...Object.entries(PERMISSIONS).map(([p, what]) => `| \`${p}\` | ${cell(what)} | ${roleOrder.map((r) => (GRANTS[r].includes(p) ? '✓' : ' ')).join(' | ')} |`),
 ];
 
-function replaceTable(text, header, rows) {
+function replaceTable(file, header, rows) {
+  const path = join(root, file);
+  const text = readFileSync(path, 'utf8');
   const lines = text.split('\n');
   const start = lines.findIndex((l) => l.startsWith(header));
-  if (start < 0) throw new Error(`README.md has no table starting with "${header}"`);
+  if (start < 0) throw new Error(`${file} has no table starting with "${header}"`);
   let end = start;
   while (end < lines.length && lines[end].startsWith('|')) end++;
   lines.splice(start, end - start, ...rows);
-  return lines.join('\n');
+  writeFileSync(path, lines.join('\n'));
 }
 
-const path = join(root, 'README.md');
-let readme = readFileSync(path, 'utf8');
-readme = replaceTable(readme, '| code | status | message |', errors);
-readme = replaceTable(readme, '| permission | what it allows |', roles);
-writeFileSync(path, readme);
-console.log('README.md: error and role tables rewritten from the code');
+replaceTable('docs/errors.md', '| code | status | message |', errors);
+replaceTable('docs/roles-and-permissions.md', '| permission | what it allows |', roles);
+console.log('docs/errors.md and docs/roles-and-permissions.md: error and role tables rewritten from the code');

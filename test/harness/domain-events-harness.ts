@@ -1,0 +1,171 @@
+import 'reflect-metadata';
+import { Injectable, LoggerService, Module, Scope, Type } from '@nestjs/common';
+import { DiscoveryModule, NestFactory } from '@nestjs/core';
+import { Pool } from 'pg';
+import { PRIMARY_POOL } from '../../src/platform/database/primary-pool';
+import { UnitOfWork } from '../../src/platform/database/unit-of-work';
+import { DomainEvent, DomainEvents, OnDomainEvent } from '../../src/platform/outbox/domain-events';
+
+/**
+ * Drives the in-process event bus (DomainEvents, what OutboxService.emit hands each event to) with two modules'
+ * handlers against a real PostgreSQL (DATABASE_URL): the phases, their order, a handler that throws in the
+ * transaction, one that fails after the commit, a rollback after publishing. Prints one JSON object of
+ * observations; test/domain-events.e2e.spec.ts asserts on it.
+ */
+
+/** What handlers saw, in order: kept in memory, so it outlives a rollback (the table does not). */
+const seen: string[] = [];
+const logged: string[] = [];
+
+interface Paid {
+  id: string;
+  fail?: 'in-transaction' | 'after-commit';
+}
+
+@Injectable()
+class Invoicing {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  @OnDomainEvent('invoice.paid', { phase: 'in-transaction' })
+  async paid({ data }: DomainEvent<Paid>): Promise<void> {
+    seen.push(`invoicing in ${data.id} transaction=${!!this.uow.current()}`);
+    await this.uow.current()!.client.query('INSERT INTO reactions (what) VALUES ($1)', [`invoicing ${data.id}`]);
+    if (data.fail === 'in-transaction') throw new Error('invoicing refuses');
+  }
+
+  @OnDomainEvent('invoice.paid', { phase: 'after-commit' })
+  @OnDomainEvent('invoice.expired', { phase: 'after-commit' })
+  async later({ type, data }: DomainEvent<Paid>): Promise<void> {
+    seen.push(`invoicing after ${type} ${data.id} transaction=${!!this.uow.current()} job=${this.uow.meta().job}`);
+    if (data.fail === 'after-commit') throw new Error('the reaction failed');
+  }
+}
+
+@Injectable()
+class Reporting {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  @OnDomainEvent('invoice.paid', { phase: 'in-transaction' })
+  async paid({ data }: DomainEvent<Paid>): Promise<void> {
+    seen.push(`reporting in ${data.id}`);
+    await this.uow.current()!.client.query('INSERT INTO reactions (what) VALUES ($1)', [`reporting ${data.id}`]);
+  }
+
+  @OnDomainEvent('invoice.paid', { phase: 'after-commit' })
+  later({ data, organizationIds }: DomainEvent<Paid>): void {
+    seen.push(`reporting after ${data.id} for ${organizationIds.join(',')}`);
+  }
+}
+
+@Injectable({ scope: Scope.REQUEST })
+class PerRequest {
+  @OnDomainEvent('invoice.paid', { phase: 'after-commit' })
+  later(): void {}
+}
+
+const capture: LoggerService = {
+  log: () => undefined,
+  warn: () => undefined,
+  debug: () => undefined,
+  verbose: () => undefined,
+  error: (message: unknown) => void logged.push(String(message)),
+};
+
+function busOf(pool: Pool, listeners: Type[]) {
+  @Module({ imports: [DiscoveryModule], providers: [{ provide: PRIMARY_POOL, useValue: pool }, UnitOfWork, DomainEvents, ...listeners] })
+  class Bus {}
+  return NestFactory.createApplicationContext(Bus, { logger: capture });
+}
+
+/** The after-commit handlers run on their own, after the publisher had its answer: wait for them. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 100));
+
+async function main(): Promise<void> {
+  const pool = new Pool({ connectionString: process.env.DATABASE_URL!, max: 4 });
+  await pool.query('CREATE TABLE reactions (seq serial PRIMARY KEY, what text NOT NULL)');
+  const app = await busOf(pool, [Invoicing, Reporting]);
+  const uow = app.get(UnitOfWork);
+  const events = app.get(DomainEvents);
+  const out: Record<string, unknown> = {};
+  const paid = (id: string, fail?: Paid['fail']) =>
+    events.dispatch({ type: 'invoice.paid', organizationIds: ['org-1'], data: { id, ...(fail ? { fail } : {}) } });
+  const committed = async () => (await pool.query<{ what: string }>('SELECT what FROM reactions ORDER BY seq')).rows.map((r) => r.what);
+  const scenario = async (name: string, run: () => Promise<unknown>, expected: number) => {
+    seen.length = 0;
+    logged.length = 0;
+    await pool.query('TRUNCATE reactions');
+    let answer: unknown;
+    try {
+      answer = await run();
+    } catch (error) {
+      answer = `threw: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    await until(() => seen.length >= expected);
+    await settle();
+    out[name] = { answer, seen: [...seen], committed: await committed(), logged: [...logged] };
+  };
+  try {
+    await scenario(
+      'ordered',
+      () =>
+        uow.run(async () => {
+          await uow.current()!.client.query(`INSERT INTO reactions (what) VALUES ('the change')`);
+          await paid('A');
+          seen.push('the publisher goes on');
+          await paid('B');
+          seen.push(`committed yet: ${seen.some((s) => s.includes('after'))}`);
+          return 'answered';
+        }),
+      10,
+    );
+    await scenario(
+      'inTransactionThrows',
+      () =>
+        uow.run(async () => {
+          await uow.current()!.client.query(`INSERT INTO reactions (what) VALUES ('the change')`);
+          await paid('C', 'in-transaction');
+          seen.push('the publisher goes on');
+        }),
+      1,
+    );
+    await scenario(
+      'rolledBackAfterPublishing',
+      () =>
+        uow.run(async () => {
+          await paid('D');
+          throw new Error('the publisher fails afterwards');
+        }),
+      2,
+    );
+    await scenario('afterCommitFails', () => uow.run(async () => (await paid('E', 'after-commit'), 'answered')), 4);
+    await scenario('noTransactionOpen', () => paid('F'), 4);
+    await scenario(
+      'otherTypes',
+      async () => {
+        await events.dispatch({ type: 'user.on_hold', organizationIds: [], data: {} });
+        await events.dispatch({ type: 'invoice.expired', organizationIds: [], data: { id: 'G' } });
+        return { invoiceExpired: events.heard('invoice.expired'), userOnHold: events.heard('user.on_hold') };
+      },
+      1,
+    );
+    try {
+      await (await busOf(pool, [PerRequest])).close();
+      out.requestScoped = 'started';
+    } catch (error) {
+      out.requestScoped = error instanceof Error ? error.message : String(error);
+    }
+  } finally {
+    await app.close();
+    await pool.end();
+  }
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
