@@ -7,7 +7,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/global-setup.mjs',
   globalTeardown: '<rootDir>/test/global-teardown.mjs',
   testTimeout: 60000,
-  // Suites run in parallel workers; test/runner.js starts the timing suite first on a worker it keeps and runs the document check last.
+  // Suites run in two parallel workers; test/runner.js adds a third for the timing suite (it mostly sleeps) and runs the
+  // document check last.
   maxWorkers: 2,
   runner: '<rootDir>/test/runner.js',
   forceExit: true,
