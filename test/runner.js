@@ -4,8 +4,8 @@ const TestRunner = require('jest-runner').default;
 
 /**
  * Suites that measure time (a rank test over login timings). Each failed login waits out a floor of about 60 ms, so
- * such a suite mostly sleeps: it runs on a worker of its own from the start, beside the two that run the rest, rather
- * than holding one of those two for its hundred seconds. It alternates its two kinds of login, so the load of the
+ * such a suite mostly sleeps: it runs on a worker of its own from the start, beside those that run the rest, rather
+ * than holding one of them for its hundred seconds. It alternates its two kinds of login, so the load of the
  * suites beside it falls on both alike.
  */
 const MEASURING = ['timing.e2e.spec.ts'];
