@@ -14,7 +14,8 @@ describe('logs', () => {
     await server.request('POST', '/api/v1/authorization', { body: { login: user.login, password: 'wrong-secret-pass-43' } });
     await server.request('GET', '/api/v1/profiles/my?token=query-secret-77', { headers: { authorization: `Bearer ${user.token}` } });
     await server.request('POST', '/api/v1/users/view', { token: admin, headers: { 'x-request-id': 'log-check-1' }, body: {} });
-    await new Promise((r) => setTimeout(r, 300));
+    // The lines come in order: the last request's means every earlier one is there.
+    expect(await server.waitForLog('"id":"log-check-1"')).toBeDefined();
     const lines = server.logs.filter((l) => l.startsWith('{'));
     expect(lines.length).toBeGreaterThan(5);
     const records = lines.map((l) => JSON.parse(l));

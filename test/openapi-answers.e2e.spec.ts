@@ -8,7 +8,7 @@ import { startServer, TestServer } from './helpers/server';
 
 /**
  * The OpenAPI document tells the truth: every answer the e2e suites received (recorded by
- * test/helpers/server.ts; this suite runs last, see test/sequencer.js) matches the schema of its
+ * test/helpers/server.ts; this suite runs last, see test/runner.js) matches the schema of its
  * operation and status, with no field the document does not name; and every documented
  * operation and status was seen at least once. (Spectral and Redocly lint the document in openapi.e2e.spec.ts.)
  */

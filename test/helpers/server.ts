@@ -38,6 +38,11 @@ export interface TestServer {
   db: Pool;
   databaseUrl: string;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /**
+   * The first line of the logs containing `text`, once the service wrote it (its JSON lines come asynchronously, even
+   * after `finapi listening on` for what it logged while starting); undefined when none came within `ms`.
+   */
+  waitForLog(text: string, ms?: number): Promise<string | undefined>;
   stop(): Promise<void>;
   /** Kills the process with SIGKILL (a crash: no shutdown hooks run) and waits for it to exit; the database stays. */
   kill(): Promise<void>;
@@ -73,15 +78,21 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Creates a fresh database on the suite's PostgreSQL; migrations run when the service starts. */
+/**
+ * Creates a fresh database on the suite's PostgreSQL: a copy of the template test/global-setup.mjs migrated once
+ * (the service finds no migration to run), named t_<run>_… so the run's teardown drops it.
+ */
 export async function createDatabase(): Promise<string> {
   const admin = process.env.TEST_DATABASE_URL;
-  if (!admin) throw new Error('TEST_DATABASE_URL is not set (test/global-setup.mjs sets it)');
-  const name = `t_${randomBytes(6).toString('hex')}`;
+  const run = process.env.FINAPI_TEST_RUN;
+  const template = process.env.FINAPI_TEST_TEMPLATE;
+  if (!admin || !run || !template)
+    throw new Error('TEST_DATABASE_URL, FINAPI_TEST_RUN or FINAPI_TEST_TEMPLATE is not set (test/global-setup.mjs sets them)');
+  const name = `t_${run}_${randomBytes(6).toString('hex')}`;
   const client = new Client({ connectionString: admin });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   } finally {
     await client.end();
   }
@@ -230,6 +241,14 @@ export async function startServer(
     db,
     databaseUrl,
     request: (method, path, options) => request(url, method, path, options),
+    async waitForLog(text, ms = 10_000) {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const line = logs.find((l) => l.includes(text));
+        if (line !== undefined || Date.now() > deadline) return line;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
     async stop() {
       await db.end().catch(() => undefined);
       if (child.exitCode === null) {

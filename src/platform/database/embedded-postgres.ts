@@ -179,6 +179,16 @@ async function systemDirectory(path: string): Promise<void> {
   for (let dir = path; dir.startsWith(SYSTEM_DATA_DIR); dir = dirname(dir)) await chmod(dir, 0o755);
 }
 
+/**
+ * The EmbeddedPostgres class to start a server with: the installed package's, or, run as root where the OS user
+ * `postgres` cannot run that package's programs (a clone in a 0700 directory), the copy under /var/lib/finapi.
+ * The service uses it through startEmbeddedPostgres; the tests' own server (test/global-setup.mjs) directly.
+ */
+export async function embeddedPostgresClass(notice: (line: string) => void): Promise<typeof EmbeddedPostgres> {
+  if (process.getuid?.() !== 0) return EmbeddedPostgres;
+  return reachablePackage(osUser(), notice);
+}
+
 async function placeForRoot(dataDir: string, notice: (line: string) => void): Promise<{ base: string; Server: typeof EmbeddedPostgres }> {
   const user = osUser();
   const Server = await reachablePackage(user, notice);
