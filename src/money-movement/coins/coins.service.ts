@@ -3,7 +3,7 @@ import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { amountOf } from '../../platform/common/json-decimal';
 import { Money, scaleOf } from '../../platform/common/money';
-import { Page, pageOf } from '../../platform/common/paging.dto';
+import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { CommissionsService, Pricing } from '../../platform/commissions/commissions.service';
 import { commissionDetails } from '../../platform/commissions/fee';
 import { toCurrency } from '../currencies/currency.mapper';
@@ -64,12 +64,10 @@ export class CoinsService {
 
   /** Staff search over every coin, technical ones included. */
   async view(dto: CoinViewDto): Promise<Page<StaffCoinDto>> {
-    const pageSize = dto.pageSize ?? 20;
     const { rows, count } = await this.coins.search({
       ...(dto.filter ?? {}),
       direction: (dto.sort?.serial ?? 'asc') === 'desc' ? 'DESC' : 'ASC',
-      offset: (dto.pageNumber ?? 0) * pageSize,
-      limit: pageSize,
+      ...pageWindow(dto),
     });
     return pageOf(
       dto,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../platform/common/api-error';
-import { Page, pageOf } from '../../platform/common/paging.dto';
+import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { CurrenciesRepository, IssuerRow } from './currencies.repository';
 import { toCurrency } from './currency.mapper';
@@ -52,13 +52,11 @@ export class CurrenciesService {
   }
 
   async viewCurrencies(dto: CurrencyViewDto): Promise<Page<CurrencyDto>> {
-    const pageSize = dto.pageSize ?? 20;
     const { total, rows } = await this.currencies.searchCurrencies({
       ...(dto.filter ?? {}),
       sort: dto.sort?.name ? 'name' : 'code',
       direction: (dto.sort?.name ?? dto.sort?.code ?? 'asc') === 'desc' ? 'DESC' : 'ASC',
-      offset: (dto.pageNumber ?? 0) * pageSize,
-      limit: pageSize,
+      ...pageWindow(dto),
     });
     return pageOf(dto, total, rows.map(toCurrency));
   }

@@ -1,7 +1,14 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { Omittable } from './validators';
+
+/**
+ * The most records one `all: true` answer holds. A search matching more answers the first this many (in its order)
+ * with `truncated: true`; the rest are reached by paging.
+ */
+export const MAX_UNPAGED_RECORDS = 10_000;
 
 /** A sort field of a `/view` search: `asc` or `desc`. */
 export function SortOrder(): PropertyDecorator {
@@ -48,6 +55,15 @@ export class PageRequestDto {
   @Min(1)
   @Max(1000)
   pageSize?: number;
+
+  /**
+   * Every record matching the filter on one page (pageNumber and pageSize are then ignored), at most 10,000: a search
+   * matching more answers the first 10,000 with `truncated: true`. `false` or absent: paged.
+   */
+  @ApiProperty({ required: false, default: false })
+  @Omittable()
+  @IsBoolean()
+  all?: boolean;
 }
 
 /** The fields every `/view` answer shares; each search adds its typed `records`. */
@@ -67,6 +83,8 @@ export class PageDto {
   totalPages: number;
   /** Present (true) when more than 1,000 records match: totalRecords is then the planner's estimate. */
   totalRecordsEstimated?: boolean;
+  /** Present (true) when `all: true` answered the first 10,000 records of more that match. */
+  truncated?: boolean;
 }
 
 export interface Page<T> {
@@ -78,16 +96,24 @@ export interface Page<T> {
   totalPages: number;
   /** Present (true) when totalRecords is the planner's estimate of a very large result. */
   totalRecordsEstimated?: boolean;
+  /** Present (true) when an `all: true` answer stopped at MAX_UNPAGED_RECORDS. */
+  truncated?: boolean;
   records: T[];
 }
 
-/** Offset and limit of a page request. */
+/**
+ * Offset and limit of a page request. `all: true` asks for one record more than MAX_UNPAGED_RECORDS, so that
+ * pageOf knows, without trusting an estimated count, whether the answer had to stop short.
+ */
 export function pageWindow(request: PageRequestDto): { offset: number; limit: number } {
+  if (request.all) return { offset: 0, limit: MAX_UNPAGED_RECORDS + 1 };
   const limit = request.pageSize ?? 20;
   return { offset: (request.pageNumber ?? 0) * limit, limit };
 }
 
+/** The answer to a page request, `records` as fetched with pageWindow's limit. */
 export function pageOf<T>(request: PageRequestDto, totalRecords: number, records: T[], exact = true): Page<T> {
+  if (request.all) return everythingOf(totalRecords, records, exact);
   const pageSize = request.pageSize ?? 20;
   return {
     status: 'ok',
@@ -98,5 +124,22 @@ export function pageOf<T>(request: PageRequestDto, totalRecords: number, records
     totalPages: Math.ceil(totalRecords / pageSize),
     ...(exact ? {} : { totalRecordsEstimated: true }),
     records,
+  };
+}
+
+/** One page of every record: when none were left out their number is the exact total, whatever the count said. */
+function everythingOf<T>(totalRecords: number, records: T[], exact: boolean): Page<T> {
+  const truncated = records.length > MAX_UNPAGED_RECORDS;
+  const total = truncated ? Math.max(totalRecords, MAX_UNPAGED_RECORDS + 1) : records.length;
+  return {
+    status: 'ok',
+    message: 'OK',
+    pageNumber: 0,
+    pageSize: MAX_UNPAGED_RECORDS,
+    totalRecords: total,
+    totalPages: Math.ceil(total / MAX_UNPAGED_RECORDS),
+    ...(truncated && !exact ? { totalRecordsEstimated: true } : {}),
+    ...(truncated ? { truncated: true } : {}),
+    records: truncated ? records.slice(0, MAX_UNPAGED_RECORDS) : records,
   };
 }

@@ -1,5 +1,6 @@
 import { applyDecorators, Param, ParseUUIDPipe } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -67,10 +68,19 @@ export function Serial(options: { required?: boolean; description?: string } = {
   );
 }
 
+/**
+ * A list filter of a `/view` that also takes a single value as the list of that one (`"pending"` for `["pending"]`),
+ * as the family's clients send it; the list's own rules then check it. Absent and null are left as they are.
+ */
+export function AsList(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) => (value === undefined || value === null || Array.isArray(value) ? value : [value]));
+}
+
 /** An optional filter of up to 100 coin serials. */
 export function SerialList(): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({ type: [String], example: [SERIAL_EXAMPLE] }),
+    AsList(),
     IsOptional(),
     IsArray(),
     ArrayMaxSize(100),
@@ -81,13 +91,20 @@ export function SerialList(): PropertyDecorator {
 
 /** An optional filter of some of `values` (statuses, kinds, types). */
 export function EnumList(values: readonly string[]): PropertyDecorator {
-  return applyDecorators(ApiPropertyOptional({ enum: [...values], isArray: true }), IsOptional(), IsArray(), IsIn(values, { each: true }));
+  return applyDecorators(
+    ApiPropertyOptional({ enum: [...values], isArray: true }),
+    AsList(),
+    IsOptional(),
+    IsArray(),
+    IsIn(values, { each: true }),
+  );
 }
 
 /** An optional filter of up to 100 UUIDs. */
 export function UuidList(): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({ type: [String], format: 'uuid' }),
+    AsList(),
     IsOptional(),
     IsArray(),
     ArrayMaxSize(100),

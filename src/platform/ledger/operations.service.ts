@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
-import { Page, pageOf, PageRequestDto } from '../common/paging.dto';
+import { Page, pageOf, PageRequestDto, pageWindow } from '../common/paging.dto';
 import type { OperationDto } from './dto/operation.dto';
 import { toOperationDto } from './operation.mapper';
 import { OperationSearch, OperationsRepository } from './operations.repository';
@@ -22,12 +22,10 @@ export class OperationsService {
     page: PageRequestDto,
     search: Omit<OperationSearch, 'visibleTo' | 'offset' | 'limit'>,
   ): Promise<Page<OperationDto>> {
-    const limit = page.pageSize ?? 20;
     const { rows, count } = await this.operations.search({
       ...search,
       visibleTo: this.visibleTo(principal),
-      offset: (page.pageNumber ?? 0) * limit,
-      limit,
+      ...pageWindow(page),
     });
     return pageOf(page, count.total, rows.map(toOperationDto), count.exact);
   }

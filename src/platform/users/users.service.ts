@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { Role, STAFF_ROLES } from '../access/permissions';
 import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
-import { Page, pageOf, PageRequestDto } from '../common/paging.dto';
+import { Page, pageOf, PageRequestDto, pageWindow } from '../common/paging.dto';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { PASSWORD_HISTORY } from '../config/password-policy';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -171,13 +171,11 @@ export class UsersService implements OnApplicationBootstrap {
   }
 
   async view(dto: UserViewDto): Promise<Page<UserRecordDto>> {
-    const pageSize = dto.pageSize ?? 20;
     const sortField = USER_SORT_FIELDS.find((f) => dto.sort?.[f] !== undefined) ?? 'createdAt';
     const { total, rows } = await this.users.search({
       ...(dto.filter ?? {}),
       sort: { column: SORT_COLUMNS[sortField], direction: (dto.sort?.[sortField] ?? 'desc') === 'asc' ? 'ASC' : 'DESC' },
-      offset: (dto.pageNumber ?? 0) * pageSize,
-      limit: pageSize,
+      ...pageWindow(dto),
     });
     const memberships = await this.users.memberships(rows.map((r) => r.id));
     return pageOf(

@@ -22,7 +22,7 @@ import {
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
-import { IsAfter, IsIsoDateTime, Omittable, Serial, UuidList } from '../../../platform/common/validators';
+import { AsList, IsAfter, IsIsoDateTime, Omittable, Serial, UuidList } from '../../../platform/common/validators';
 import { CommissionValueAnswerDto, CommissionValueDto } from '../../../platform/commissions/dto/commission-value.dto';
 
 export const GATE_PROVIDER_TYPES = ['acquiring', 'billing', 'card_issuing', 'payout'] as const;
@@ -302,6 +302,7 @@ export class GateTransactionResponseDto {
 
 export class GateTransactionFilterDto {
   @IsOptional()
+  @AsList()
   @IsArray()
   @ArrayMaxSize(5)
   @IsIn(GATE_TRANSACTION_STATUSES, { each: true })

@@ -18,7 +18,7 @@ import {
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
-import { IsAfter, IsIsoDateTime, OptionalText, Serial } from '../../../platform/common/validators';
+import { AsList, IsAfter, IsIsoDateTime, OptionalText, Serial } from '../../../platform/common/validators';
 import { CalculationDto } from '../../../platform/commissions/dto/calculation.dto';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 
@@ -187,6 +187,7 @@ export class TotalPriceFilterDto {
 
 export class InvoiceFilterDto {
   @IsOptional()
+  @AsList()
   @IsArray()
   @ArrayMaxSize(5)
   @IsIn(INVOICE_STATUSES, { each: true })

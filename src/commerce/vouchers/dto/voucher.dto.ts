@@ -19,7 +19,7 @@ import type { JsonDecimal, OneTimeSecret } from '../../../platform/common/json-d
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { IsIsoDateTime, Serial, SERIAL_PATTERN, SerialList, UuidList } from '../../../platform/common/validators';
+import { AsList, IsIsoDateTime, Serial, SERIAL_PATTERN, SerialList, UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 
 export const VOUCHER_STATUSES = ['pending', 'processed', 'blocked', 'expired'] as const;
@@ -166,6 +166,7 @@ export class ExpiredVouchersDto {
 export class VoucherFilterDto {
   @ApiPropertyOptional({ type: [String], enum: VOUCHER_STATUSES })
   @IsOptional()
+  @AsList()
   @IsArray()
   @ArrayMaxSize(4)
   @IsIn(VOUCHER_STATUSES, { each: true })

@@ -16,7 +16,7 @@ import {
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { NUMERIC_ID_DIGITS, Serial, SerialList, UuidList } from '../../../platform/common/validators';
+import { AsList, NUMERIC_ID_DIGITS, Serial, SerialList, UuidList } from '../../../platform/common/validators';
 import { CurrencyDto } from '../../currencies/dto/currency.dto';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 
@@ -137,6 +137,7 @@ export class CoinFilterDto {
 
   @ApiPropertyOptional({ enum: ['client', 'system'], isArray: true })
   @IsOptional()
+  @AsList()
   @IsArray()
   @IsIn(['client', 'system'], { each: true })
   types?: ('client' | 'system')[];

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { IsFraction } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { OptionalText } from '../../../platform/common/validators';
+import { AsList, OptionalText } from '../../../platform/common/validators';
 
 export class CreateCurrencyDto {
   /** Letter code, e.g. `USD` (2 to 10 capitals or digits, starting with a letter). */
@@ -82,7 +82,9 @@ export class CurrencyListDto {
 
 export class CurrencyFilterDto {
   @ApiPropertyOptional({ type: [String] })
+  @AsList()
   @IsOptional()
+  @IsArray()
   @IsString({ each: true })
   @MaxLength(10, { each: true })
   codes?: string[];

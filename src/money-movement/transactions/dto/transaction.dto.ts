@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { EnumList, IsAfter, IsIsoDateTime, SerialList, UuidList } from '../../../platform/common/validators';
+import { AsList, EnumList, IsAfter, IsIsoDateTime, SerialList, UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { OPERATION_STATUSES, OPERATION_TYPE_NAMES } from '../../../platform/ledger/operation-types';
 
@@ -42,6 +42,7 @@ export class TransactionFilterDto {
 
   @ApiPropertyOptional({ type: [String] })
   @IsOptional()
+  @AsList()
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })

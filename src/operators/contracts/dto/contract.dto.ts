@@ -14,7 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { OptionalText, UuidList } from '../../../platform/common/validators';
+import { AsList, OptionalText, UuidList } from '../../../platform/common/validators';
 import { ORGANIZATION_TYPES, OrganizationType, PERSON_TYPES, PersonType } from '../../../platform/organizations/organization.types';
 
 export class CreateContractDto {
@@ -103,6 +103,7 @@ export class ContractFilterDto {
 
   @ApiPropertyOptional({ enum: ORGANIZATION_TYPES, isArray: true })
   @IsOptional()
+  @AsList()
   @IsArray()
   @ArrayMaxSize(10)
   @IsIn(ORGANIZATION_TYPES, { each: true })
@@ -110,6 +111,7 @@ export class ContractFilterDto {
 
   @ApiPropertyOptional({ enum: PERSON_TYPES, isArray: true })
   @IsOptional()
+  @AsList()
   @IsArray()
   @ArrayMaxSize(10)
   @IsIn(PERSON_TYPES, { each: true })

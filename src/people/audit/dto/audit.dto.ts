@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
-import { IsAfter, IsIsoDateTime, UuidList } from '../../../platform/common/validators';
+import { AsList, IsAfter, IsIsoDateTime, UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 
 export class UserActionRecordDto {
@@ -38,6 +38,7 @@ export class UserActionFilterDto {
   actorUserIds?: string[];
 
   @IsOptional()
+  @AsList()
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })

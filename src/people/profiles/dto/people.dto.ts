@@ -14,7 +14,7 @@ import {
 } from 'class-validator';
 import { ROLES } from '../../../platform/access/permissions';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
-import { OptionalText } from '../../../platform/common/validators';
+import { AsList, OptionalText } from '../../../platform/common/validators';
 import { OrganizationRefDto } from '../../../platform/organizations/dto/organization.dto';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/organizations/organization.types';
 import { ContactDto } from '../../../platform/users/dto/users.dto';
@@ -140,6 +140,7 @@ export class DeclineResetIdentificationRequestDto {
 
 export class ResetIdentificationRequestFilterDto {
   @IsOptional()
+  @AsList()
   @IsArray()
   @ArrayMaxSize(3)
   @IsIn(RESET_REQUEST_STATUSES, { each: true })

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator';
 import { PageDto, PageRequestDto } from '../../common/paging.dto';
-import { OptionalText, UuidList } from '../../common/validators';
+import { AsList, OptionalText, UuidList } from '../../common/validators';
 import { OPERATION_FLOW_NAMES, OperationFlow } from '../../ledger/operation-types';
 
 export class CreateCommissionProfileDto {
@@ -81,6 +81,7 @@ export class CommissionProfileResponseDto {
 export class CommissionProfileFilterDto {
   @ApiPropertyOptional({ enum: OPERATION_FLOW_NAMES, isArray: true })
   @IsOptional()
+  @AsList()
   @IsArray()
   @ArrayMaxSize(20)
   @IsIn(OPERATION_FLOW_NAMES, { each: true })

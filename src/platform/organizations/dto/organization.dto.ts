@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { PageDto, PageRequestDto } from '../../common/paging.dto';
+import { AsList } from '../../common/validators';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES, PERSON_TYPES } from '../organization.types';
 
 export class ContractInfoDto {
@@ -47,6 +48,7 @@ export class OrganizationResponseDto {
 
 export class OrganizationFilterDto {
   @IsOptional()
+  @AsList()
   @IsArray()
   @ArrayMaxSize(5)
   @IsIn(ORGANIZATION_TYPES, { each: true })
@@ -54,6 +56,7 @@ export class OrganizationFilterDto {
   types?: string[];
 
   @IsOptional()
+  @AsList()
   @IsArray()
   @ArrayMaxSize(6)
   @IsIn(IDENTIFICATION_STATUSES, { each: true })

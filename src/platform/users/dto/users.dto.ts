@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  IsArray,
   IsEmail,
   IsIn,
   IsObject,
@@ -15,7 +16,7 @@ import {
 } from 'class-validator';
 import { ROLES } from '../../access/permissions';
 import { PageDto, PageRequestDto, SortOrder } from '../../common/paging.dto';
-import { IsPassword, Omittable, UuidList } from '../../common/validators';
+import { AsList, IsPassword, Omittable, UuidList } from '../../common/validators';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../organizations/organization.types';
 
 /** A phone number in international form: an optional `+` and 6 to 15 digits. */
@@ -94,19 +95,25 @@ export class UserFilterDto {
 
   /** Users in an organization with one of these identification statuses. */
   @ApiPropertyOptional({ enum: IDENTIFICATION_STATUSES, isArray: true })
+  @AsList()
   @IsOptional()
+  @IsArray()
   @ArrayMaxSize(10)
   @IsIn(IDENTIFICATION_STATUSES, { each: true })
   identificationStatus?: string[];
 
   @ApiPropertyOptional({ enum: USER_STATUSES, isArray: true })
+  @AsList()
   @IsOptional()
+  @IsArray()
   @ArrayMaxSize(10)
   @IsIn(USER_STATUSES, { each: true })
   statuses?: (typeof USER_STATUSES)[number][];
 
   @ApiPropertyOptional({ enum: ROLES, isArray: true })
+  @AsList()
   @IsOptional()
+  @IsArray()
   @ArrayMaxSize(20)
   @IsIn(ROLES, { each: true })
   roles?: (typeof ROLES)[number][];
