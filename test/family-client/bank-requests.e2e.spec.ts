@@ -1,4 +1,4 @@
-import { expectStatus } from '../helpers/money';
+import { expectError, expectStatus } from '../helpers/money';
 import { moneyWorld } from '../helpers/world';
 
 /**
@@ -90,6 +90,9 @@ describe('family client: bank top-ups, bank withdrawals and cash desks (issue 31
     expect(accepted.body.bankTopUp).toMatchObject({ id: request.id, requestIdentifier: request.requestIdentifier, status: 'processed' });
     const coins = await world.server.request('GET', '/api/v1/coins', { token: owner.token });
     expect(coins.body.coins.find((c: { serial: string }) => c.serial === coin.serial).amount).toBe('40.00');
+    // An unknown number is a 404 like an unknown id; what is neither (the client's `undefined`) a 400.
+    expectError(await post('/bank-top-ups/999999999/accept', world.admin), 404, 'exception.bank_top_up.not_found');
+    expectError(await post('/bank-top-ups/undefined/accept', world.admin), 400, 'exception.validation', 'id');
   });
 
   it('POST /bank-top-ups/{}/decline — no body, by the requestIdentifier', async () => {
@@ -139,6 +142,7 @@ describe('family client: bank top-ups, bank withdrawals and cash desks (issue 31
     const accepted = await post(`/bank-withdrawals/${request.requestIdentifier}/accept`, world.admin);
     expectStatus(accepted, 200);
     expect(accepted.body.bankWithdrawal).toMatchObject({ id: request.id, status: 'processed' });
+    expectError(await post('/bank-withdrawals/999999999/accept', world.admin), 404, 'exception.bank_withdrawal.not_found');
   });
 
   it('POST /bank-withdrawals/{}/decline — no body, by the requestIdentifier', async () => {
@@ -206,10 +210,15 @@ describe('family client: bank top-ups, bank withdrawals and cash desks (issue 31
   it("POST /cash-desks/view — the wallet withdrawal form's body", async () => {
     const desk = await post('/cash-desks', world.admin, { name: 'Family client desk', issuerIds: [world.issuer.id] });
     expectStatus(desk, 201);
+    const empty = await post('/cash-desks', world.admin, { name: 'Desk without cash coins' });
+    expectStatus(empty, 201);
     const owner = await world.user();
     const coin = await world.coin(owner);
     const view = await post('/cash-desks/view', owner.token, { coinSerial: coin.serial });
     expectStatus(view, 200);
     expect(view.body.records).toContainEqual(expect.objectContaining({ id: desk.body.cashDesk.id, name: 'Family client desk' }));
+    expect(view.body.records.map((d: { id: string }) => d.id)).not.toContain(empty.body.cashDesk.id);
+    const stranger = await world.user();
+    expectError(await post('/cash-desks/view', stranger.token, { coinSerial: coin.serial }), 404, 'exception.coin.not_found');
   });
 });
