@@ -34,6 +34,10 @@ describe('bank top-up requests (issue 12): new until staff accept (posting the t
       iban: 'LT121000011101001000',
       bankId: null,
       fullName: 'Alice Liddell',
+      requestIdentifier: expect.any(Number),
+      cashAmount: '150.25',
+      clientCoin: expect.objectContaining({ serial: coin.serial, organizationId: alice.organizationId, technical: false }),
+      bankInfo: { name: null, bic: null, swift: null, country: null, city: null, address: null, zipCode: null },
       description: 'Salary',
       customInformation: 'invoice 2026/7',
       declineReason: null,
@@ -123,7 +127,8 @@ describe('bank top-up requests (issue 12): new until staff accept (posting the t
       'exception.access.permission_missing',
     );
     expectError(
-      await world.server.request('POST', `/api/v1/bank-top-ups/${id}/decline`, { token: world.admin, body: {} }),
+      // The reason may be left out (issue 31), but one given is 1 to 500 characters.
+      await world.server.request('POST', `/api/v1/bank-top-ups/${id}/decline`, { token: world.admin, body: { reason: '' } }),
       400,
       'exception.validation',
       'reason',

@@ -261,12 +261,23 @@ describe('bank withdrawals and bank accounts (issue 12): requests hold until acc
     expect(direct.body.bankWithdrawal).toMatchObject({ kind: 'direct', status: 'processed', customInformation: 'closing balance' });
     expect(direct.body.process).toMatchObject({ type: 'bank_withdrawal', status: 'processed', customInformation: 'closing balance' });
     expect(await amounts(dave.token, coin.serial)).toEqual(['25.00', '0.00', '25.00']);
+    // Without BANK_WITHDRAWAL_MANAGER, POST /bank-withdrawals requests (issue 31): held until staff decide, own coins only.
+    const asked = await world.server.request('POST', '/api/v1/bank-withdrawals', {
+      token: dave.token,
+      body: { coinSerial: coin.serial, amount: '1', bankDetails: details },
+    });
+    expectStatus(asked, 201);
+    expect(asked.body.bankWithdrawal).toMatchObject({ kind: 'request', status: 'pending' });
+    expect(asked.body.process).toMatchObject({ type: 'bank_withdrawal', status: 'pending' });
+    expect(await amounts(dave.token, coin.serial)).toEqual(['25.00', '1.00', '24.00']);
+    const stranger = await world.user();
     expectError(
       await world.server.request('POST', '/api/v1/bank-withdrawals', {
-        token: dave.token,
+        token: stranger.token,
         body: { coinSerial: coin.serial, amount: '1', bankDetails: details },
       }),
-      403,
+      404,
+      'exception.coin.not_found',
     );
     expectError(
       await world.server.request('POST', '/api/v1/bank-withdrawals', {

@@ -2,13 +2,13 @@ import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermissions } from '../../platform/access/access.decorators';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
-import { DeclineDto } from '../../platform/common/request-view.dto';
+import { OptionalDeclineDto, RequestIdParam } from '../../platform/common/request-view.dto';
 import { UuidParam } from '../../platform/common/validators';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
 import { BankTopUpsService } from './bank-top-ups.service';
+import { RequestCalculationDto } from './dto/bank-calculation.dto';
 import { BankTopUpDto } from './dto/bank-top-up.dto';
 import {
   BankTopUpDecisionDto,
@@ -63,9 +63,9 @@ export class BankTopUpsController {
   @HttpCode(200)
   @RequirePermissions('BANK_TOP_UP_REQUESTER')
   @ApiOperation({ summary: 'Calculate a bank top-up', operationId: 'calculateBankTopUp' })
-  @ApiOkResponse({ type: CalculationDto })
+  @ApiOkResponse({ type: RequestCalculationDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  calculate(@Body() dto: BankTopUpDto, @CurrentPrincipal() principal: Principal): Promise<CalculationDto> {
+  calculate(@Body() dto: BankTopUpDto, @CurrentPrincipal() principal: Principal): Promise<RequestCalculationDto> {
     return this.topUps.calculate(principal, dto);
   }
 
@@ -82,7 +82,10 @@ export class BankTopUpsController {
     return { status: 'ok', message: 'OK', bankTopUp: await this.topUps.get(principal, id) };
   }
 
-  /** Accepts a `new` request: posts the top-up (fee by the rule in force) and links it as `operationId`. */
+  /**
+   * Accepts a `new` request, named by its id or its `requestIdentifier`: posts the top-up (fee by the rule in force) and
+   * links it as `operationId`.
+   */
   @Post(':id/accept')
   @HttpCode(200)
   @RequirePermissions('BANK_TOP_UP_MANAGER')
@@ -91,11 +94,11 @@ export class BankTopUpsController {
   @ApiOkResponse({ type: BankTopUpDecisionDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'exception.bank_top_up.decided, or the coin is closed', type: ErrorResponseDto })
-  async accept(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankTopUpDecisionDto> {
+  async accept(@RequestIdParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankTopUpDecisionDto> {
     return { status: 'ok', message: 'Bank top-up accepted', ...(await this.topUps.accept(principal, id)) };
   }
 
-  /** Declines a `new` request with a reason; nothing moves. */
+  /** Declines a `new` request (by its id or `requestIdentifier`), with a reason or none; nothing moves. */
   @Post(':id/decline')
   @HttpCode(200)
   @RequirePermissions('BANK_TOP_UP_MANAGER')
@@ -105,8 +108,8 @@ export class BankTopUpsController {
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'exception.bank_top_up.decided', type: ErrorResponseDto })
   async decline(
-    @UuidParam('id') id: string,
-    @Body() dto: DeclineDto,
+    @RequestIdParam('id') id: string,
+    @Body() dto: OptionalDeclineDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<BankTopUpRequestResultDto> {
     return { status: 'ok', message: 'Bank top-up declined', bankTopUp: await this.topUps.decline(principal, id, dto.reason) };

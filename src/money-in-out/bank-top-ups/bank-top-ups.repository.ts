@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
 import {
+  CLIENT_COIN_COLUMNS,
+  CLIENT_COIN_JOINS,
+  ClientCoinRow,
   requestById,
   RequestRow,
   RequestSearch,
@@ -10,7 +13,16 @@ import {
 } from '../../platform/database/request-search';
 
 /** A request's operation is the top-up its acceptance posts: none before. */
-export interface BankTopUpRequestRow extends RequestRow<string | null> {
+export interface BankTopUpRequestRow extends RequestRow<string | null>, ClientCoinRow {
+  request_identifier: string;
+  /** The catalog's bank, when the request names one. */
+  bank_name: string | null;
+  bank_bic: string | null;
+  bank_swift: string | null;
+  bank_country: string | null;
+  bank_city: string | null;
+  bank_address: string | null;
+  bank_zip_code: string | null;
   status: 'new' | 'processed' | 'declined';
   organization_id: string;
   bank_account_number: string | null;
@@ -33,10 +45,13 @@ export interface NewBankTopUpRequest {
   createdBy: string;
 }
 
-const SELECT = `SELECT r.id, r.status, r.coin_serial::text AS coin_serial, r.organization_id, r.amount::text AS amount, cu.code,
+const SELECT = `SELECT r.id, r.request_identifier::text AS request_identifier, r.status, r.coin_serial::text AS coin_serial, r.organization_id, r.amount::text AS amount, cu.code,
        cu.fraction::text AS fraction, r.bank_account_number, r.iban, r.bank_id, r.full_name, r.description, r.custom_information,
-       r.decline_reason, r.operation_id, r.created_by, r.decided_by, r.decided_at, r.created_at, r.updated_at
-  FROM bank_top_up_requests r JOIN currencies cu ON cu.id = r.currency_id`;
+       r.decline_reason, r.operation_id, r.created_by, r.decided_by, r.decided_at, r.created_at, r.updated_at,
+       ${CLIENT_COIN_COLUMNS}, b.name AS bank_name, b.bic AS bank_bic, b.swift_code AS bank_swift, b.country AS bank_country,
+       b.city AS bank_city, b.address AS bank_address, b.zip_code AS bank_zip_code
+  FROM bank_top_up_requests r JOIN currencies cu ON cu.id = r.currency_id ${CLIENT_COIN_JOINS}
+  LEFT JOIN bank_catalog b ON b.id = r.bank_id`;
 
 const TABLE: RequestTable = {
   name: 'bank_top_up_requests',
@@ -75,6 +90,14 @@ export class BankTopUpsRepository {
   /** The request, if `visibleTo` (when given) sees it; `lock` takes it FOR UPDATE, so racing decisions queue. */
   get(id: string, visibleTo?: RequestVisibility, lock = false): Promise<BankTopUpRequestRow | undefined> {
     return requestById(this.db, TABLE, id, visibleTo, lock);
+  }
+
+  /** The id of the request with this requestIdentifier, if any. */
+  async idOf(requestIdentifier: string): Promise<string | undefined> {
+    const [row] = await this.db.query<{ id: string }>(`SELECT id FROM bank_top_up_requests WHERE request_identifier = $1`, [
+      requestIdentifier,
+    ]);
+    return row?.id;
   }
 
   async decide(

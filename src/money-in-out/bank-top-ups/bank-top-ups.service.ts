@@ -7,9 +7,9 @@ import { Money, parseAmount, scaleOf } from '../../platform/common/money';
 import { Page, pageOf } from '../../platform/common/paging.dto';
 import { calculationOf } from '../../platform/commissions/calculation';
 import { CommissionsService } from '../../platform/commissions/commissions.service';
-import type { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
 import { commissionDetails } from '../../platform/commissions/fee';
-import { requestRecordEnd, requestSearchOf, RequestVisibility } from '../../platform/database/request-search';
+import { isRequestIdentifier } from '../../platform/common/request-view.dto';
+import { clientCoinOf, requestRecordEnd, requestSearchOf, RequestVisibility } from '../../platform/database/request-search';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { OutboxService } from '../../platform/outbox/outbox.service';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
@@ -17,6 +17,7 @@ import type { LockedCoin } from '../../platform/ledger/ledger.types';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { UserActionsService } from '../../platform/user-actions/user-actions.service';
 import { BankTopUpRequestRow, BankTopUpsRepository } from './bank-top-ups.repository';
+import { RequestCalculationDto, withClientNames } from './dto/bank-calculation.dto';
 import type { BankTopUpDto } from './dto/bank-top-up.dto';
 import type { BankTopUpRequestDto, BankTopUpRequestRecordDto, BankTopUpRequestViewDto } from './dto/bank-top-up-request.dto';
 
@@ -47,11 +48,11 @@ export class BankTopUpsService {
   ) {}
 
   /** What the coin would be credited and the fee, without moving money; the same quote() the top-up posts with. */
-  async calculate(principal: Principal, dto: BankTopUpDto): Promise<CalculationDto> {
+  async calculate(principal: Principal, dto: BankTopUpDto): Promise<RequestCalculationDto> {
     const coin = await this.target(dto.coinSerial, principal);
     const amount = parseAmount(dto.amount, scaleOf(coin.fraction));
     const quote = await this.commissions.quote({ flow: 'bank_topup', amount, payee: coin });
-    return calculationOf(amount, quote, coin, { type: 'COIN', srcValue: null, destValue: coin.serial });
+    return withClientNames(calculationOf(amount, quote, coin, { type: 'COIN', srcValue: null, destValue: coin.serial }));
   }
 
   /** Credits a coin at once (staff). */
@@ -103,9 +104,10 @@ export class BankTopUpsService {
    * Accepts a `new` request: posts its top-up (the fee by the rule in force now) and links it. The
    * request row is locked first, so of two racing decisions one waits and then finds it decided (409).
    */
-  async accept(principal: Principal, id: string): Promise<{ bankTopUp: BankTopUpRequestRecordDto; process: OperationDto }> {
+  async accept(principal: Principal, ref: string): Promise<{ bankTopUp: BankTopUpRequestRecordDto; process: OperationDto }> {
     return this.uow.run(async () => {
-      const row = await this.undecided(id);
+      const row = await this.undecided(ref);
+      const id = row.id;
       const process = await this.post({
         coinSerial: row.coin_serial,
         amount: new Money(row.amount),
@@ -135,14 +137,16 @@ export class BankTopUpsService {
     });
   }
 
-  async decline(principal: Principal, id: string, reason: string): Promise<BankTopUpRequestRecordDto> {
+  /** Declines a `new` request, by its id or requestIdentifier; the reason may be left out. */
+  async decline(principal: Principal, ref: string, reason: string | undefined): Promise<BankTopUpRequestRecordDto> {
     return this.uow.run(async () => {
-      const row = await this.undecided(id);
+      const row = await this.undecided(ref);
+      const id = row.id;
       await this.requests.decide(id, { status: 'declined', reason, by: principal.userId });
       await this.actions.record({
         userId: principal.userId,
         action: 'bank_top_up_declined',
-        details: { bankTopUpRequestId: id, reason, ...amountDetails(row) },
+        details: { bankTopUpRequestId: id, ...(reason ? { reason } : {}), ...amountDetails(row) },
       });
       const bankTopUp = toRecord((await this.requests.get(id))!);
       await this.outbox.emit('bank_top_up.decided', [row.organization_id], bankTopUp);
@@ -181,10 +185,11 @@ export class BankTopUpsService {
     return posted!;
   }
 
-  /** The request, locked, still `new` (404 unknown, 409 decided). */
-  private async undecided(id: string): Promise<BankTopUpRequestRow> {
-    const row = await this.requests.get(id, undefined, true);
-    if (!row) throw notFound(id);
+  /** The request by its id or requestIdentifier, locked, still `new` (404 unknown, 409 decided). */
+  private async undecided(ref: string): Promise<BankTopUpRequestRow> {
+    const id = isRequestIdentifier(ref) ? await this.requests.idOf(ref) : ref;
+    const row = id ? await this.requests.get(id, undefined, true) : undefined;
+    if (!row) throw notFound(ref);
     if (row.status !== 'new') throw new ApiError('exception.bank_top_up.decided', `The bank top-up request is already ${row.status}`);
     return row;
   }
@@ -218,17 +223,30 @@ function amountDetails(row: BankTopUpRequestRow): { amount: string; currency: st
 const notFound = (id: string) => new ApiError('exception.bank_top_up.not_found', `No bank top-up request ${id}`);
 
 function toRecord(row: BankTopUpRequestRow): BankTopUpRequestRecordDto {
+  const amount = amountOf(row.amount, scaleOf(row.fraction));
   return {
     id: row.id,
+    requestIdentifier: Number(row.request_identifier),
     status: row.status,
     coinSerial: row.coin_serial,
     organizationId: row.organization_id,
-    amount: amountOf(row.amount, scaleOf(row.fraction)),
+    amount,
+    cashAmount: amount,
     currency: row.code,
     bankAccountNumber: row.bank_account_number,
     iban: row.iban,
     bankId: row.bank_id,
     fullName: row.full_name,
+    clientCoin: clientCoinOf(row),
+    bankInfo: {
+      name: row.bank_name,
+      bic: row.bank_bic,
+      swift: row.bank_swift,
+      country: row.bank_country,
+      city: row.bank_city,
+      address: row.bank_address,
+      zipCode: row.bank_zip_code,
+    },
     ...requestRecordEnd(row),
   };
 }

@@ -2,13 +2,14 @@ import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermissions } from '../../platform/access/access.decorators';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
-import { DeclineDto } from '../../platform/common/request-view.dto';
+import { OptionalDeclineDto, RequestIdParam } from '../../platform/common/request-view.dto';
 import { UuidParam } from '../../platform/common/validators';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
+import { RequestCalculationDto } from '../bank-top-ups/dto/bank-calculation.dto';
 import { BankWithdrawalsService } from './bank-withdrawals.service';
 import {
+  BankWithdrawalCreatedDto,
   BankWithdrawalDto,
   BankWithdrawalPageDto,
   BankWithdrawalRecordResultDto,
@@ -21,16 +22,22 @@ import {
 export class BankWithdrawalsController {
   constructor(private readonly withdrawals: BankWithdrawalsService) {}
 
-  /** Pays a coin out to a bank at once (staff): the coin pays the bank-settlement coin, and the fee. customInformation in request and answer (release 4.10.0). */
+  /**
+   * Staff (BANK_WITHDRAWAL_MANAGER) pay a coin out to a bank at once: the coin pays the bank-settlement coin, and the
+   * fee. Any other requester (a customer, from the family's wallet screen) requests a withdrawal from its own coin, held
+   * until staff decide, as `create-request` does. customInformation in request and answer (release 4.10.0).
+   */
   @Post()
-  @RequirePermissions('BANK_WITHDRAWAL_MANAGER')
+  @RequirePermissions('BANK_WITHDRAWAL_REQUESTER')
   @Idempotent()
-  @ApiOperation({ summary: 'Bank withdrawal from a coin (staff)', operationId: 'createBankWithdrawal' })
-  @ApiCreatedResponse({ type: BankWithdrawalResultDto })
-  @ApiNotFoundResponse({ description: 'No such coin or bank account', type: ErrorResponseDto })
+  @ApiOperation({ summary: 'Bank withdrawal from a coin', operationId: 'createBankWithdrawal' })
+  @ApiCreatedResponse({ type: BankWithdrawalCreatedDto })
+  @ApiNotFoundResponse({ description: 'No such coin (of the caller, unless staff) or bank account', type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'Insufficient funds, or the coin is closed or inactive', type: ErrorResponseDto })
-  async direct(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalResultDto> {
-    return { status: 'ok', message: 'Bank withdrawal completed', ...(await this.withdrawals.direct(principal, dto)) };
+  async create(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalCreatedDto> {
+    const created = await this.withdrawals.create(principal, dto);
+    const message = created.bankWithdrawal.kind === 'direct' ? 'Bank withdrawal completed' : 'Bank withdrawal requested';
+    return { status: 'ok', message, ...created };
   }
 
   /**
@@ -63,10 +70,10 @@ export class BankWithdrawalsController {
   @HttpCode(200)
   @RequirePermissions('BANK_WITHDRAWAL_REQUESTER')
   @ApiOperation({ summary: 'Calculate a bank withdrawal', operationId: 'calculateBankWithdrawal' })
-  @ApiOkResponse({ type: CalculationDto })
+  @ApiOkResponse({ type: RequestCalculationDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'exception.coin.inactive: the coin is closed or inactive', type: ErrorResponseDto })
-  calculate(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<CalculationDto> {
+  calculate(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<RequestCalculationDto> {
     return this.withdrawals.calculate(principal, dto);
   }
 
@@ -83,7 +90,7 @@ export class BankWithdrawalsController {
     return { status: 'ok', message: 'OK', bankWithdrawal: await this.withdrawals.get(principal, id) };
   }
 
-  /** Pays out a pending request: its operation settles in place and the hold is captured. */
+  /** Pays out a pending request (by its id or `requestIdentifier`): its operation settles in place and the hold is captured. */
   @Post(':id/accept')
   @HttpCode(200)
   @RequirePermissions('BANK_WITHDRAWAL_MANAGER')
@@ -92,11 +99,11 @@ export class BankWithdrawalsController {
   @ApiOkResponse({ type: BankWithdrawalResultDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'exception.bank_withdrawal.decided', type: ErrorResponseDto })
-  async accept(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalResultDto> {
+  async accept(@RequestIdParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalResultDto> {
     return { status: 'ok', message: 'Bank withdrawal accepted', ...(await this.withdrawals.accept(principal, id)) };
   }
 
-  /** Declines a pending request with a reason: the hold is released, nothing moves. */
+  /** Declines a pending request (by its id or `requestIdentifier`), with a reason or none: the hold is released, nothing moves. */
   @Post(':id/decline')
   @HttpCode(200)
   @RequirePermissions('BANK_WITHDRAWAL_MANAGER')
@@ -106,8 +113,8 @@ export class BankWithdrawalsController {
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'exception.bank_withdrawal.decided', type: ErrorResponseDto })
   async decline(
-    @UuidParam('id') id: string,
-    @Body() dto: DeclineDto,
+    @RequestIdParam('id') id: string,
+    @Body() dto: OptionalDeclineDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<BankWithdrawalResultDto> {
     return { status: 'ok', message: 'Bank withdrawal declined', ...(await this.withdrawals.decline(principal, id, dto.reason)) };

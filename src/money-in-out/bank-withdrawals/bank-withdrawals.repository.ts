@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
 import {
+  CLIENT_COIN_COLUMNS,
+  CLIENT_COIN_JOINS,
+  ClientCoinRow,
   requestById,
   RequestRow,
   RequestSearch,
@@ -9,7 +12,8 @@ import {
   searchRequests,
 } from '../../platform/database/request-search';
 
-export interface BankWithdrawalRow extends RequestRow {
+export interface BankWithdrawalRow extends RequestRow, ClientCoinRow {
+  request_identifier: string;
   kind: 'direct' | 'request';
   status: 'pending' | 'processed' | 'declined';
   organization_id: string;
@@ -40,10 +44,11 @@ export interface NewBankWithdrawal {
   createdBy: string;
 }
 
-const SELECT = `SELECT r.id, r.kind, r.status, r.operation_id, r.coin_serial::text AS coin_serial, r.organization_id, r.amount::text AS amount,
+const SELECT = `SELECT r.id, r.request_identifier::text AS request_identifier, r.kind, r.status, r.operation_id, r.coin_serial::text AS coin_serial, r.organization_id, r.amount::text AS amount,
        r.commission::text AS commission, cu.code, cu.fraction::text AS fraction, r.bank_account_id, r.iban, r.bic, r.account_holder,
-       r.bank_name, r.description, r.custom_information, r.decline_reason, r.created_by, r.decided_by, r.decided_at, r.created_at, r.updated_at
-  FROM bank_withdrawals r JOIN currencies cu ON cu.id = r.currency_id`;
+       r.bank_name, r.description, r.custom_information, r.decline_reason, r.created_by, r.decided_by, r.decided_at, r.created_at, r.updated_at,
+       ${CLIENT_COIN_COLUMNS}
+  FROM bank_withdrawals r JOIN currencies cu ON cu.id = r.currency_id ${CLIENT_COIN_JOINS}`;
 
 const TABLE: RequestTable = {
   name: 'bank_withdrawals',
@@ -86,6 +91,12 @@ export class BankWithdrawalsRepository {
   /** The withdrawal, if `visibleTo` (when given) sees it; `lock` takes it FOR UPDATE, so racing decisions queue. */
   get(id: string, visibleTo?: RequestVisibility, lock = false): Promise<BankWithdrawalRow | undefined> {
     return requestById(this.db, TABLE, id, visibleTo, lock);
+  }
+
+  /** The id of the withdrawal with this requestIdentifier, if any. */
+  async idOf(requestIdentifier: string): Promise<string | undefined> {
+    const [row] = await this.db.query<{ id: string }>(`SELECT id FROM bank_withdrawals WHERE request_identifier = $1`, [requestIdentifier]);
+    return row?.id;
   }
 
   async decide(id: string, decision: { status: 'processed' | 'declined'; reason?: string; by: string }): Promise<void> {

@@ -5,8 +5,8 @@ import { ApiError } from '../../platform/common/api-error';
 import { amountOf } from '../../platform/common/json-decimal';
 import { scaleOf } from '../../platform/common/money';
 import { Page, pageOf } from '../../platform/common/paging.dto';
-import type { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
-import { requestRecordEnd, requestSearchOf, RequestVisibility } from '../../platform/database/request-search';
+import { isRequestIdentifier } from '../../platform/common/request-view.dto';
+import { clientCoinOf, requestRecordEnd, requestSearchOf, RequestVisibility } from '../../platform/database/request-search';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { OutboxService } from '../../platform/outbox/outbox.service';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
@@ -15,7 +15,13 @@ import { LedgerService } from '../../platform/ledger/ledger.service';
 import { Movement, PendingOperationsService } from '../../platform/pending-operations/pending-operations.service';
 import { UserActionsService } from '../../platform/user-actions/user-actions.service';
 import { BankWithdrawalRow, BankWithdrawalsRepository } from './bank-withdrawals.repository';
-import type { BankWithdrawalDto, BankWithdrawalRecordDto, BankWithdrawalViewDto } from './dto/bank-withdrawal.dto';
+import { RequestCalculationDto, withClientNames } from '../bank-top-ups/dto/bank-calculation.dto';
+import type {
+  BankWithdrawalCreatedDto,
+  BankWithdrawalDto,
+  BankWithdrawalRecordDto,
+  BankWithdrawalViewDto,
+} from './dto/bank-withdrawal.dto';
 
 type Outcome = { bankWithdrawal: BankWithdrawalRecordDto; process: OperationDto };
 
@@ -38,9 +44,21 @@ export class BankWithdrawalsService {
   ) {}
 
   /** The fee and what leaves the coin, without moving money. */
-  async calculate(principal: Principal, dto: BankWithdrawalDto): Promise<CalculationDto> {
+  async calculate(principal: Principal, dto: BankWithdrawalDto): Promise<RequestCalculationDto> {
     const movement = await this.movement(principal, dto);
-    return this.pending.calculate(movement, { srcValue: dto.coinSerial, destValue: null });
+    return withClientNames(await this.pending.calculate(movement, { srcValue: dto.coinSerial, destValue: null }));
+  }
+
+  /**
+   * `POST /bank-withdrawals`: staff (BANK_WITHDRAWAL_MANAGER) pay out at once; any other requester — the family's
+   * wallet screen, a customer's — makes a request, held until staff decide, as `create-request` does. The process
+   * carries what the family's success screen reads of the withdrawal.
+   */
+  async create(principal: Principal, dto: BankWithdrawalDto): Promise<Omit<BankWithdrawalCreatedDto, 'status' | 'message'>> {
+    const { bankWithdrawal, process } = principal.permissions.has('BANK_WITHDRAWAL_MANAGER')
+      ? await this.direct(principal, dto)
+      : await this.request(principal, dto);
+    return { bankWithdrawal, process: { ...process, cashAmount: bankWithdrawal.cashAmount, clientCoin: bankWithdrawal.clientCoin } };
   }
 
   /** Pays out at once (staff): the operation is `processed` when answered. */
@@ -73,26 +91,27 @@ export class BankWithdrawalsService {
   }
 
   /** Pays out a pending request: its operation settles in place (to the bank-settlement coin, the fee to the commission coin). */
-  accept(principal: Principal, id: string): Promise<Outcome> {
-    return this.decide(principal, id, { accept: true });
+  accept(principal: Principal, ref: string): Promise<Outcome> {
+    return this.decide(principal, ref, { accept: true });
   }
 
-  /** Declines a pending request: the hold is released, nothing moves. */
-  decline(principal: Principal, id: string, reason: string): Promise<Outcome> {
-    return this.decide(principal, id, { accept: false, reason });
+  /** Declines a pending request: the hold is released, nothing moves. The reason may be left out. */
+  decline(principal: Principal, ref: string, reason: string | undefined): Promise<Outcome> {
+    return this.decide(principal, ref, { accept: false, reason });
   }
 
   /**
    * The request row is locked before its operation, so of two racing decisions the second waits,
    * then finds the request decided (409) — exactly one of them moves or releases the money.
    */
-  private decide(principal: Principal, id: string, decision: { accept: boolean; reason?: string }): Promise<Outcome> {
+  private decide(principal: Principal, ref: string, decision: { accept: boolean; reason?: string }): Promise<Outcome> {
     return this.uow.run(async () => {
-      const row = await this.withdrawals.get(id, undefined, true);
-      if (!row) throw notFound(id);
+      const id = isRequestIdentifier(ref) ? await this.withdrawals.idOf(ref) : ref;
+      const row = id ? await this.withdrawals.get(id, undefined, true) : undefined;
+      if (!row) throw notFound(ref);
       if (row.status !== 'pending') throw decided(row.status);
       const process = await this.pending.settle(row.operation_id, 'bank_withdrawal', decision, () => decided(row.status));
-      await this.withdrawals.decide(id, {
+      await this.withdrawals.decide(row.id, {
         status: decision.accept ? 'processed' : 'declined',
         reason: decision.reason,
         by: principal.userId,
@@ -100,9 +119,9 @@ export class BankWithdrawalsService {
       await this.actions.record({
         userId: principal.userId,
         action: decision.accept ? 'bank_withdrawal_accepted' : 'bank_withdrawal_declined',
-        details: { bankWithdrawalId: id, operationId: row.operation_id, ...(decision.reason ? { reason: decision.reason } : {}) },
+        details: { bankWithdrawalId: row.id, operationId: row.operation_id, ...(decision.reason ? { reason: decision.reason } : {}) },
       });
-      const bankWithdrawal = toRecord((await this.withdrawals.get(id))!);
+      const bankWithdrawal = toRecord((await this.withdrawals.get(row.id))!);
       await this.outbox.emit('bank_withdrawal.decided', [row.organization_id], bankWithdrawal);
       return { bankWithdrawal, process };
     });
@@ -189,13 +208,19 @@ const decided = (status: string) => new ApiError('exception.bank_withdrawal.deci
 
 function toRecord(row: BankWithdrawalRow): BankWithdrawalRecordDto {
   const scale = scaleOf(row.fraction);
+  const amount = amountOf(row.amount, scale);
   return {
     id: row.id,
+    requestIdentifier: Number(row.request_identifier),
     kind: row.kind,
     status: row.status,
     coinSerial: row.coin_serial,
     organizationId: row.organization_id,
-    amount: amountOf(row.amount, scale),
+    amount,
+    cashAmount: amount,
+    fullName: row.account_holder,
+    clientCoin: clientCoinOf(row),
+    bankInfo: { name: row.bank_name, bic: row.bic, swift: row.bic, country: null, city: null, address: null, zipCode: null },
     commission: amountOf(row.commission, scale),
     currency: row.code,
     bankAccountId: row.bank_account_id,

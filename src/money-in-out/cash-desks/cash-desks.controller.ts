@@ -53,13 +53,15 @@ export class CashDesksController {
 
   /**
    * The cash desks, by name, to choose where to take cash in or out. Staff with TRANSACTION_AUDITOR, and a desk's own
-   * cashiers for their desk, also see its cash coins; others see names only.
+   * cashiers for their desk, also see its cash coins; others see names only. With `coinSerial`, only the desks that
+   * hold a cash coin of that coin's issuer.
    */
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('CASH_DESK_VIEWER')
   @ApiOperation({ summary: 'List cash desks', operationId: 'viewCashDesks' })
   @ApiOkResponse({ type: CashDeskPageDto })
+  @ApiNotFoundResponse({ description: 'exception.coin.not_found: no such coin of the caller’s (any, for staff)', type: ErrorResponseDto })
   view(@Body() dto: CashDeskViewDto, @CurrentPrincipal() principal: Principal): Promise<CashDeskPageDto> {
     return this.desks.view(principal, dto);
   }

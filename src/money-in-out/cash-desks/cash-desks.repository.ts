@@ -58,6 +58,16 @@ const TABLE: RequestTable = {
 export class CashDesksRepository {
   constructor(private readonly db: Database) {}
 
+  /** The desks holding a usable cash coin of the issuer: those that can pay out or take in that issuer's coins. */
+  async desksServing(issuerId: string): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT DISTINCT o.id FROM organizations o JOIN coins c ON c.organization_id = o.id
+        WHERE o.type = 'cash_desk' AND c.issuer_id = $1 AND c.type = 'client' AND c.active AND c.closed_at IS NULL`,
+      [issuerId],
+    );
+    return rows.map((r) => r.id);
+  }
+
   async insert(o: NewCashDeskOperation): Promise<string> {
     const [row] = await this.db.query<{ id: string }>(
       `INSERT INTO cash_desk_operations (cash_desk_id, type, operation_id, coin_serial, customer_organization_id, desk_coin_serial, currency_id,

@@ -5,7 +5,9 @@ import type { CoinDto } from '../../money-movement/coins/dto/coin.dto';
 import { ApiError } from '../../platform/common/api-error';
 import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { LedgerService } from '../../platform/ledger/ledger.service';
 import { OrganizationsService } from '../../platform/organizations/organizations.service';
+import { CashDesksRepository } from './cash-desks.repository';
 import type { CashDeskDto, CashDeskViewDto, CreateCashDeskDto } from './dto/cash-desk.dto';
 
 /**
@@ -21,6 +23,8 @@ export class CashDesksService {
     private readonly organizations: OrganizationsService,
     private readonly coins: CoinsService,
     private readonly uow: UnitOfWork,
+    private readonly ledger: LedgerService,
+    private readonly desks: CashDesksRepository,
   ) {}
 
   async create(dto: CreateCashDeskDto): Promise<CashDeskDto> {
@@ -45,10 +49,18 @@ export class CashDesksService {
     });
   }
 
-  /** Desks by name. Staff (auditors) and a desk's own cashiers see its cash coins; customers see names only. */
+  /**
+   * Desks by name. Staff (auditors) and a desk's own cashiers see its cash coins; customers see names only. With a
+   * `coinSerial` (one of the caller's coins; any for staff), only the desks holding a cash coin of its issuer.
+   */
   async view(principal: Principal, dto: CashDeskViewDto): Promise<Page<CashDeskDto>> {
     const { offset, limit } = pageWindow(dto);
-    const { total, rows } = await this.organizations.list('cash_desk', dto.filter?.ids, offset, limit);
+    let ids = dto.filter?.ids;
+    if (dto.coinSerial) {
+      const serving = await this.desks.desksServing((await this.visibleCoin(principal, dto.coinSerial)).issuer_id);
+      ids = ids ? ids.filter((id) => serving.includes(id)) : serving;
+    }
+    const { total, rows } = await this.organizations.list('cash_desk', ids, offset, limit);
     const staff = principal.permissions.has('TRANSACTION_AUDITOR');
     const shown = rows.filter((r) => staff || r.id === principal.organizationId).map((r) => r.id);
     const coins = await this.coins.ofOrganizations(shown);
@@ -57,6 +69,15 @@ export class CashDesksService {
       total,
       rows.map((r) => ({ id: r.id, name: r.name, coins: coins.get(r.id) ?? [], createdAt: r.created_at.toISOString() })),
     );
+  }
+
+  /** A coin of the caller's organization (any for staff); another's is a 404, as for no such coin. */
+  private async visibleCoin(principal: Principal, serial: string) {
+    const coin = (await this.ledger.read([serial])).get(serial);
+    if (!coin || (!principal.permissions.has('TRANSACTION_AUDITOR') && coin.organization_id !== principal.organizationId)) {
+      throw new ApiError('exception.coin.not_found', `No coin ${serial}`);
+    }
+    return coin;
   }
 
   /** The desk's usable cash coin of an issuer (409 when it has none). */

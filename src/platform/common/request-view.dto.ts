@@ -1,8 +1,10 @@
+import { applyDecorators, Param } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { Expose, Transform, Type } from 'class-transformer';
+import { IsObject, isUUID, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ApiError } from './api-error';
 import { PageRequestDto, SortOrder } from './paging.dto';
-import { IsAfter, IsIsoDateTime, SerialList, UuidList } from './validators';
+import { EnumList, IsAfter, IsIsoDateTime, NUMERIC_ID_PATTERN, SERIAL_EXAMPLE, SERIAL_PATTERN, SerialList, UuidList } from './validators';
 
 /** The filter every search of requests (bank top-ups, withdrawals, cash desk operations) shares. */
 export class RequestFilterDto {
@@ -29,6 +31,19 @@ export class RequestFilterDto {
   @IsIsoDateTime()
   @IsAfter('createdFrom')
   createdTo?: string;
+
+  /** The family's name for createdFrom. */
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsIsoDateTime()
+  startCreatedDate?: string;
+
+  /** The family's name for createdTo; must be later than startCreatedDate. */
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsIsoDateTime()
+  @IsAfter('startCreatedDate')
+  finishCreatedDate?: string;
 
   /** Free text, case-insensitive, found in the request's names, bank details, description or customInformation. */
   @ApiPropertyOptional({ maxLength: 100 })
@@ -82,6 +97,98 @@ export class RequestRecordDto {
   updatedAt: string;
 }
 
+/**
+ * The family's `requestStatuses` filter: request statuses, as a list or a single status (the family's web client sends
+ * one), searched together with `statuses`.
+ */
+export function RequestStatuses(values: readonly string[]): PropertyDecorator {
+  return applyDecorators(
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value)),
+    EnumList(values),
+  );
+}
+
+/**
+ * A request in a path: its UUID or its `requestIdentifier` (digits), which the family's web client decides by; the
+ * service looks the identifier up. Anything else is a 400.
+ */
+export function RequestIdParam(name: string): ParameterDecorator {
+  return Param(name, {
+    transform(value: unknown) {
+      if (typeof value === 'string' && (isUUID(value) || NUMERIC_ID_PATTERN.test(value))) return value;
+      throw ApiError.invalid(name, 'must be a UUID or a requestIdentifier');
+    },
+  });
+}
+
+/** True when a request reference from RequestIdParam is a `requestIdentifier` rather than a UUID. */
+export const isRequestIdentifier = (ref: string): boolean => NUMERIC_ID_PATTERN.test(ref);
+
+/**
+ * A coin serial that the family's web client may send as `coin`: the property reads `coinSerial`, or `coin` when it is
+ * absent (the DTO declares `coin` with CoinAlias).
+ */
+export function SerialOrCoin(): PropertyDecorator {
+  return applyDecorators(
+    Expose(),
+    Transform(({ value, obj }: { value: unknown; obj: Record<string, unknown> }) => value ?? obj.coin),
+  );
+}
+
+/** `coin`: the family's name for `coinSerial`; `coinSerial` wins when both are sent. */
+export function CoinAlias(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ example: SERIAL_EXAMPLE, pattern: SERIAL_PATTERN.source, description: 'The family’s name for coinSerial' }),
+    IsOptional(),
+    IsString(),
+    Matches(SERIAL_PATTERN, { message: 'must be a coin serial (digits)' }),
+  );
+}
+
+export class ClientCoinIssuerDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ example: 1 })
+  sn: number;
+  @ApiProperty({ example: 'EUR' })
+  currency: string;
+  @ApiProperty({ type: String, nullable: true, example: '€' })
+  symbol: string | null;
+}
+
+/** The request's coin as the family's screens show it. */
+export class ClientCoinDto {
+  @ApiProperty({ example: SERIAL_EXAMPLE })
+  serial: string;
+  name: string;
+  @ApiProperty({ format: 'uuid' })
+  organizationId: string;
+  organizationName: string;
+  /** True for a system coin (never the coin of a request: those are client coins). */
+  technical: boolean;
+  @ApiProperty({ enum: ['client', 'system'] })
+  type: string;
+  issuer: ClientCoinIssuerDto;
+}
+
+/** The bank of a request as the family's screens show it; a field the service does not know is null. */
+export class BankInfoDto {
+  @ApiProperty({ type: String, nullable: true })
+  name: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  bic: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  swift: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  country: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  city: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  address: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  zipCode: string | null;
+}
+
 /** A decision that refuses a request. */
 export class DeclineDto {
   /** Why, shown to the requester; 1 to 500 characters. */
@@ -90,4 +197,15 @@ export class DeclineDto {
   @MinLength(1)
   @MaxLength(500)
   reason: string;
+}
+
+/** A decision that refuses a bank request: the reason may be left out (the family's web client sends no body). */
+export class OptionalDeclineDto {
+  /** Why, shown to the requester; 1 to 500 characters. */
+  @ApiPropertyOptional({ maxLength: 500, example: 'The account holder does not match' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(500)
+  reason?: string;
 }

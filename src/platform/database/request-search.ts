@@ -1,5 +1,5 @@
 import { pageWindow } from '../common/paging.dto';
-import type { RequestViewDto } from '../common/request-view.dto';
+import type { ClientCoinDto, RequestViewDto } from '../common/request-view.dto';
 import type { Database } from './database';
 import { containing } from './search-sql';
 
@@ -29,16 +29,29 @@ export interface RequestSearch {
   limit: number;
 }
 
-/** What a request search's `filter` may hold: the fields of RequestFilterDto and each kind's own. */
-export type RequestFilter = Omit<RequestSearch, 'visibleTo' | 'direction' | 'offset' | 'limit'>;
+/**
+ * What a request search's `filter` may hold: the fields of RequestFilterDto and each kind's own, and the family's names
+ * for some of them (startCreatedDate, finishCreatedDate, requestStatuses).
+ */
+export type RequestFilter = Omit<RequestSearch, 'visibleTo' | 'direction' | 'offset' | 'limit'> & {
+  startCreatedDate?: string;
+  finishCreatedDate?: string;
+  requestStatuses?: string[];
+};
 
 /** The search a `/view` of requests asks for, narrowed to what `visibleTo` sees; newest first unless sorted otherwise. */
 export function requestSearchOf(
   view: RequestViewDto & { filter?: RequestFilter },
   visibleTo: RequestVisibility | undefined,
 ): RequestSearch {
+  const { startCreatedDate, finishCreatedDate, requestStatuses, ...filter } = view.filter ?? {};
+  const statuses = [...(filter.statuses ?? []), ...(requestStatuses ?? [])];
   return {
-    ...(view.filter ?? {}),
+    ...filter,
+    // The service's name wins when a filter gives both.
+    createdFrom: filter.createdFrom ?? startCreatedDate,
+    createdTo: filter.createdTo ?? finishCreatedDate,
+    statuses: statuses.length ? statuses : undefined,
     visibleTo,
     direction: view.sort?.createdAt === 'asc' ? 'ASC' : 'DESC',
     ...pageWindow(view),
@@ -141,5 +154,38 @@ export function requestRecordEnd<OperationId extends string | null>(row: Request
     decidedAt: row.decided_at ? row.decided_at.toISOString() : null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/**
+ * What a request table's SELECT adds to show its coin as the family's screens read it (`clientCoin`): these columns,
+ * from these joins (the currency is joined as `cu` already).
+ */
+export const CLIENT_COIN_COLUMNS = `co.name AS coin_name, co.type AS coin_type, co.organization_id AS coin_organization_id,
+       o.name AS organization_name, i.id AS issuer_id, i.sn::text AS issuer_sn, cu.symbol`;
+export const CLIENT_COIN_JOINS = `JOIN coins co ON co.serial = r.coin_serial JOIN organizations o ON o.id = co.organization_id
+  JOIN issuers i ON i.id = co.issuer_id`;
+
+export interface ClientCoinRow {
+  coin_serial: string;
+  code: string;
+  coin_name: string;
+  coin_type: 'client' | 'system';
+  coin_organization_id: string;
+  organization_name: string;
+  issuer_id: string;
+  issuer_sn: string;
+  symbol: string | null;
+}
+
+export function clientCoinOf(row: ClientCoinRow): ClientCoinDto {
+  return {
+    serial: row.coin_serial,
+    name: row.coin_name,
+    organizationId: row.coin_organization_id,
+    organizationName: row.organization_name,
+    technical: row.coin_type !== 'client',
+    type: row.coin_type,
+    issuer: { id: row.issuer_id, sn: Number(row.issuer_sn), currency: row.code, symbol: row.symbol },
   };
 }

@@ -5,7 +5,14 @@ import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { normalizeIban } from '../../../platform/common/iban';
 import { ApiAmount } from '../../../platform/common/money-validators';
 import { PageDto } from '../../../platform/common/paging.dto';
-import { RequestFilterDto, RequestRecordDto, RequestViewDto } from '../../../platform/common/request-view.dto';
+import {
+  BankInfoDto,
+  ClientCoinDto,
+  RequestFilterDto,
+  RequestRecordDto,
+  RequestStatuses,
+  RequestViewDto,
+} from '../../../platform/common/request-view.dto';
 import { EnumList, IsIban } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { BankTopUpDto } from './bank-top-up.dto';
@@ -43,10 +50,19 @@ export class BankTopUpRequestRecordDto extends RequestRecordDto {
   /** `new` until decided; `processed` (accepted: `operationId` is the top-up) or `declined`. */
   @ApiProperty({ enum: BANK_TOP_UP_REQUEST_STATUSES })
   status: string;
+  /** The request's business identifier: a number, also accepted in the decision routes' paths. */
+  @ApiProperty({ example: 1 })
+  requestIdentifier: number;
   @ApiProperty({ format: 'uuid' })
   organizationId: string;
   @ApiAmount(100)
   amount: JsonDecimal;
+  @ApiAmount(100, 'The family’s name for amount')
+  cashAmount: JsonDecimal;
+  /** The credited coin, as the family's screens show it. */
+  clientCoin: ClientCoinDto;
+  /** The catalog's bank named by `bankId` (every field null without one). */
+  bankInfo: BankInfoDto;
   @ApiProperty({ type: String, nullable: true })
   bankAccountNumber: string | null;
   @ApiProperty({ type: String, nullable: true })
@@ -74,6 +90,10 @@ export class BankTopUpDecisionDto extends BankTopUpRequestResultDto {
 export class BankTopUpRequestFilterDto extends RequestFilterDto {
   @EnumList(BANK_TOP_UP_REQUEST_STATUSES)
   statuses?: string[];
+
+  /** The family's name for statuses; one status or a list. */
+  @RequestStatuses(BANK_TOP_UP_REQUEST_STATUSES)
+  requestStatuses?: string[];
 }
 
 export class BankTopUpRequestViewDto extends RequestViewDto {

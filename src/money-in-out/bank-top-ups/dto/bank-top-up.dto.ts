@@ -2,12 +2,17 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
+import { CoinAlias, SerialOrCoin } from '../../../platform/common/request-view.dto';
 import { Serial } from '../../../platform/common/validators';
 
 export class BankTopUpDto extends OperationTextDto {
   /** The coin to credit. */
   @Serial()
+  @SerialOrCoin()
   coinSerial: string;
+
+  @CoinAlias()
+  coin?: string;
 
   @ApiProperty({ example: '100.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
   @IsAmount()

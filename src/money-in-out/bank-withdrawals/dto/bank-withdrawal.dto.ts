@@ -1,20 +1,85 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Expose, Transform, Type } from 'class-transformer';
 import { IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { BankDetailsDto } from '../../bank-accounts/dto/bank-account.dto';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { CUSTOM_INFORMATION_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto } from '../../../platform/common/paging.dto';
-import { RequestFilterDto, RequestRecordDto, RequestViewDto } from '../../../platform/common/request-view.dto';
+import {
+  BankInfoDto,
+  ClientCoinDto,
+  CoinAlias,
+  RequestFilterDto,
+  RequestRecordDto,
+  RequestStatuses,
+  RequestViewDto,
+  SerialOrCoin,
+} from '../../../platform/common/request-view.dto';
 import { EnumList, Serial } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
+
+/** Reads a property from the family's name for it when the service's own is absent. */
+const alias = (name: string) =>
+  Transform(({ value, obj }: { value: unknown; obj: Record<string, unknown> }) => value ?? obj[name] ?? undefined);
+
+/**
+ * Bank details also under the family's names: `fullName` for accountHolder, `name` for bankName, `swift` for bic. The
+ * family's `address` and `bankAccountNumber` are accepted and not kept (the IBAN names the account).
+ */
+export class WithdrawalBankDetailsDto extends BankDetailsDto {
+  @Expose()
+  @alias('fullName')
+  declare accountHolder: string;
+
+  @Expose()
+  @alias('name')
+  declare bankName?: string;
+
+  @Expose()
+  @alias('swift')
+  declare bic?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200, description: 'The family’s name for accountHolder' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  fullName?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200, description: 'The family’s name for bankName' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  name?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 11, description: 'The family’s name for bic' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(11)
+  swift?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 300, description: 'Accepted, not kept' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(300)
+  address?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 34, description: 'Accepted, not kept' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(34)
+  bankAccountNumber?: string | null;
+}
 
 /** A withdrawal to a bank: from a coin, to one of its organization's bank accounts or to bank details given here (one of the two). */
 export class BankWithdrawalDto extends OperationTextDto {
   /** The coin paid out from. */
   @Serial()
+  @SerialOrCoin()
   coinSerial: string;
+
+  @CoinAlias()
+  coin?: string;
 
   /** A positive decimal with no more decimals than the currency allows. */
   @ApiProperty({ example: '100.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
@@ -31,8 +96,8 @@ export class BankWithdrawalDto extends OperationTextDto {
   @IsOptional()
   @IsObject()
   @ValidateNested()
-  @Type(() => BankDetailsDto)
-  bankDetails?: BankDetailsDto;
+  @Type(() => WithdrawalBankDetailsDto)
+  bankDetails?: WithdrawalBankDetailsDto;
 }
 
 export const BANK_WITHDRAWAL_STATUSES = ['pending', 'processed', 'declined'] as const;
@@ -54,10 +119,21 @@ export class BankWithdrawalRecordDto extends RequestRecordDto {
   /** A request is `pending` (amount and fee held) until `processed` (paid out) or `declined` (hold released). */
   @ApiProperty({ enum: BANK_WITHDRAWAL_STATUSES })
   status: string;
+  /** The withdrawal's business identifier: a number, also accepted in the decision routes' paths. */
+  @ApiProperty({ example: 1 })
+  requestIdentifier: number;
   @ApiProperty({ format: 'uuid' })
   organizationId: string;
   @ApiAmount(100, 'What reaches the bank account')
   amount: JsonDecimal;
+  @ApiAmount(100, 'The family’s name for amount')
+  cashAmount: JsonDecimal;
+  /** The family's name for the account holder. */
+  fullName: string;
+  /** The coin paid out from, as the family's screens show it. */
+  clientCoin: ClientCoinDto;
+  /** The bank as the family's screens show it: name and BIC (also as `swift`); the rest is not kept (null). */
+  bankInfo: BankInfoDto;
   @ApiAmount(1, 'The fee, quoted when the withdrawal was requested')
   commission: JsonDecimal;
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
@@ -79,6 +155,23 @@ export class BankWithdrawalResultDto {
   process: OperationDto;
 }
 
+/**
+ * The operation of a withdrawal made by `POST /bank-withdrawals`, with what the family's success screen reads of the
+ * withdrawal: its `cashAmount` and `clientCoin` (the withdrawal's own number is `bankWithdrawal.requestIdentifier`).
+ */
+export class BankWithdrawalProcessDto extends OperationDto {
+  @ApiAmount(100, 'What reaches the bank account')
+  cashAmount: JsonDecimal;
+  clientCoin: ClientCoinDto;
+}
+
+export class BankWithdrawalCreatedDto {
+  status: 'ok';
+  message: string;
+  bankWithdrawal: BankWithdrawalRecordDto;
+  process: BankWithdrawalProcessDto;
+}
+
 export class BankWithdrawalRecordResultDto {
   status: 'ok';
   message: string;
@@ -88,6 +181,10 @@ export class BankWithdrawalRecordResultDto {
 export class BankWithdrawalFilterDto extends RequestFilterDto {
   @EnumList(BANK_WITHDRAWAL_STATUSES)
   statuses?: string[];
+
+  /** The family's name for statuses; one status or a list. */
+  @RequestStatuses(BANK_WITHDRAWAL_STATUSES)
+  requestStatuses?: string[];
 
   @EnumList(BANK_WITHDRAWAL_KINDS)
   kinds?: string[];

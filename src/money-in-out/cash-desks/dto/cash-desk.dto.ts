@@ -82,6 +82,10 @@ export class CashDeskViewFilterDto {
 }
 
 export class CashDeskViewDto extends PageRequestDto {
+  /** Only the desks that hold a cash coin of this coin's issuer (one of the caller's coins), as the family's wallet screen asks. */
+  @Serial({ required: false })
+  coinSerial?: string;
+
   @IsOptional()
   @IsObject()
   @ValidateNested()
