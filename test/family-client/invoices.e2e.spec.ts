@@ -190,6 +190,11 @@ describe('family client: invoices and invoice templates', () => {
     const page = await req('POST', '/invoice-templates/view', merchant.token, {});
     expectStatus(page, 200);
     expect(page.body.records).toHaveLength(1);
-    expect(page.body.records[0]).toMatchObject({ name: 'Chairs', amount: 30, recipientCoin: till.serial, payerContact: 'bob@example.com' });
+    expect(page.body.records[0]).toMatchObject({
+      name: 'Chairs',
+      amount: '30.00',
+      recipientCoin: till.serial,
+      payerContact: 'bob@example.com',
+    });
   });
 });

@@ -257,7 +257,7 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
       const row = await this.invoices.insertTemplate({
         organizationId: principal.organizationId,
         name: dto.name,
-        draft: JSON.parse(JSON.stringify({ ...draft, ...(amount ? { amount: amount.toFixed() } : {}) })) as Record<string, unknown>,
+        draft: JSON.parse(JSON.stringify({ ...draft, ...(amount ? { amount: amount.toFixed(scale) } : {}) })) as Record<string, unknown>,
         createdBy: principal.userId,
       });
       if (!row) throw new ApiError('exception.invoice_template.name_taken');
