@@ -12,11 +12,11 @@ import { RequirePermissions } from '../../platform/access/access.decorators';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { UuidParam } from '../../platform/common/validators';
-import { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import {
   CreateInvoiceDto,
   CreateInvoiceTemplateDto,
+  InvoiceCalculationDto,
   InvoicePageDto,
   InvoicePaymentResponseDto,
   InvoiceResponseDto,
@@ -52,7 +52,12 @@ export class InvoicesController {
     return { status: 'ok', message: 'Invoice issued', invoice: await this.invoices.create(principal, dto) };
   }
 
-  /** The caller's invoices (every one for auditors); `totalPrice` filters by issuer and amount together. */
+  /**
+   * The caller's invoices: `filter.direction` OUTGOING (the default) those its organization issued (every one for
+   * auditors without a direction), INCOMING those it pays (its login is their payerContact, or its coin paid them).
+   * `totalPrice` filters by issuer and amount together, or by a bare amount; the status `approved` is `pending`. `sort`
+   * by one of createdAt (the default, newest first), totalPrice, status.
+   */
   @Post('view')
   @HttpCode(200)
   @RequirePermissions('INVOICE_ISSUER')
@@ -77,11 +82,11 @@ export class InvoicesController {
     return { status: 'ok', message: 'OK', invoice: await this.invoices.get(principal, id) };
   }
 
-  /** Withdraws an unpaid invoice (it becomes `declined`). */
+  /** Withdraws an unpaid invoice (its issuer) or rejects it (its payer: the caller whose login is its payerContact); it becomes `declined`. */
   @Delete(':id')
   @ApiParam(INVOICE_ID)
   @RequirePermissions('INVOICE_ISSUER')
-  @ApiOperation({ summary: 'Withdraw an unpaid invoice', operationId: 'deleteInvoice' })
+  @ApiOperation({ summary: 'Withdraw or reject an unpaid invoice', operationId: 'deleteInvoice' })
   @ApiOkResponse({ type: InvoiceResponseDto })
   @ApiNotFoundResponse(NO_INVOICE)
   @ApiConflictResponse({ description: 'exception.invoice.not_payable: paid, expired or withdrawn already', type: ErrorResponseDto })
@@ -98,13 +103,17 @@ export class InvoicesController {
   @ApiParam(INVOICE_ID)
   @RequirePermissions('INVOICE_PAYER')
   @ApiOperation({ summary: 'The price of paying an invoice from a coin', operationId: 'calculateInvoicePayment' })
-  @ApiOkResponse({ type: CalculationDto })
+  @ApiOkResponse({ type: InvoiceCalculationDto })
   @ApiNotFoundResponse({
     description: "exception.invoice.not_found, or exception.coin.not_found (not the caller's)",
     type: ErrorResponseDto,
   })
   @ApiConflictResponse({ description: 'exception.invoice.expired, exception.invoice.not_payable', type: ErrorResponseDto })
-  calculate(@UuidParam('id') id: string, @Body() dto: PayInvoiceDto, @CurrentPrincipal() principal: Principal): Promise<CalculationDto> {
+  calculate(
+    @UuidParam('id') id: string,
+    @Body() dto: PayInvoiceDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<InvoiceCalculationDto> {
     return this.invoices.calculate(principal, id, dto.payerCoin);
   }
 

@@ -13,7 +13,9 @@ export interface InvoiceRow {
   name: string;
   recipient_coin: string;
   issuer_id: string;
+  issuer_sn: string;
   currency: string;
+  symbol: string | null;
   fraction: string;
   amount: string;
   payer_contact: string | null;
@@ -32,11 +34,16 @@ export interface InvoiceRow {
 
 export interface InvoiceSearch {
   organizationId?: string;
+  /** The invoices this payer pays: its login is their payerContact, or a coin of its organization paid them. */
+  payer?: { login: string; organizationId: string };
+  id?: string;
+  createdBy?: string;
   statuses?: string[];
   issuerId?: string;
   amount?: string;
   createdAtFrom?: string;
   createdAtTo?: string;
+  sort?: { key: 'created_at' | 'amount' | 'status'; direction: 'ASC' | 'DESC' };
 }
 
 export interface TemplateRow {
@@ -48,7 +55,8 @@ export interface TemplateRow {
   created_at: Date;
 }
 
-const INVOICE = `i.id, i.organization_id, i.name, i.recipient_coin::text AS recipient_coin, i.issuer_id, c.code AS currency, c.fraction::text AS fraction,
+const INVOICE = `i.id, i.organization_id, i.name, i.recipient_coin::text AS recipient_coin, i.issuer_id, s.sn::text AS issuer_sn, c.code AS currency,
+  c.symbol, c.fraction::text AS fraction,
   i.amount::text AS amount, i.payer_contact, i.items, i.data, i.status, i.expires_at, i.operation_id, i.paid_by_coin::text AS paid_by_coin,
   i.template_id, i.created_by, i.created_at, i.updated_at, i.paid_at`;
 const INVOICES = 'FROM invoices i JOIN issuers s ON s.id = i.issuer_id JOIN currencies c ON c.id = s.currency_id';
@@ -100,15 +108,24 @@ export class InvoicesRepository {
     const where: string[] = [];
     const params: unknown[] = [];
     if (search.organizationId) where.push(`i.organization_id = $${params.push(search.organizationId)}`);
+    if (search.payer) {
+      where.push(
+        `(lower(i.payer_contact) = $${params.push(search.payer.login)} OR i.paid_by_coin IN
+          (SELECT serial FROM coins WHERE organization_id = $${params.push(search.payer.organizationId)}))`,
+      );
+    }
+    if (search.id) where.push(`i.id = $${params.push(search.id)}`);
+    if (search.createdBy) where.push(`i.created_by = $${params.push(search.createdBy)}`);
     if (search.statuses?.length) where.push(`i.status = ANY($${params.push(search.statuses)}::text[])`);
     if (search.issuerId) where.push(`i.issuer_id = $${params.push(search.issuerId)}`);
     if (search.amount) where.push(`i.amount = $${params.push(search.amount)}::numeric`);
     if (search.createdAtFrom) where.push(`i.created_at >= $${params.push(search.createdAtFrom)}::timestamptz`);
     if (search.createdAtTo) where.push(`i.created_at < $${params.push(search.createdAtTo)}::timestamptz`);
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const sort = search.sort ?? { key: 'created_at', direction: 'DESC' };
     const count = await this.db.countRows(`FROM invoices i ${clause}`, params);
     const rows = await this.db.query<InvoiceRow>(
-      `SELECT ${INVOICE} ${INVOICES} ${clause} ORDER BY i.created_at DESC, i.id DESC LIMIT ${limit} OFFSET ${offset}`,
+      `SELECT ${INVOICE} ${INVOICES} ${clause} ORDER BY i.${sort.key} ${sort.direction}, i.id ${sort.direction} LIMIT ${limit} OFFSET ${offset}`,
       params,
     );
     return { count, rows };

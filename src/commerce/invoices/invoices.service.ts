@@ -1,13 +1,12 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
-import { amountOf } from '../../platform/common/json-decimal';
+import { amountOf, JsonDecimal } from '../../platform/common/json-decimal';
 import { Money, parseAmount, scaleOf } from '../../platform/common/money';
 import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { PeriodicTask } from '../../platform/common/periodic-task';
 import { calculationOf } from '../../platform/commissions/calculation';
 import { CommissionsService } from '../../platform/commissions/commissions.service';
-import type { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
 import { commissionDetails } from '../../platform/commissions/fee';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
@@ -19,6 +18,7 @@ import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.
 import type {
   CreateInvoiceDto,
   CreateInvoiceTemplateDto,
+  InvoiceCalculationDto,
   InvoiceDto,
   InvoiceItemDto,
   InvoiceTemplateDto,
@@ -35,9 +35,12 @@ export function toInvoice(row: InvoiceRow): InvoiceDto {
     organizationId: row.organization_id,
     name: row.name,
     recipientCoin: row.recipient_coin,
+    identifier: row.id,
     issuerId: row.issuer_id,
     currency: row.currency,
     amount: amountOf(row.amount, scale),
+    totalPrice: amountOf(row.amount, scale),
+    issuer: { id: row.issuer_id, sn: row.issuer_sn, currency: row.currency, symbol: row.symbol },
     payerContact: row.payer_contact,
     items: row.items.map((i) => ({ name: i.name, quantity: i.quantity, price: amountOf(i.price, scale) })),
     data: row.data,
@@ -46,14 +49,27 @@ export function toInvoice(row: InvoiceRow): InvoiceDto {
     operationId: row.operation_id,
     paidByCoin: row.paid_by_coin,
     templateId: row.template_id,
+    createdByUserId: row.created_by,
     createdAt: row.created_at.toISOString(),
     paidAt: row.paid_at ? row.paid_at.toISOString() : null,
   };
 }
 
 function toTemplate(row: TemplateRow): InvoiceTemplateDto {
-  return { id: row.id, name: row.name, invoiceDraft: row.draft, createdAt: row.created_at.toISOString() };
+  const draft = row.draft as { amount?: string; recipientCoin?: string; payerContact?: string; expiresAt?: string | null };
+  return {
+    id: row.id,
+    name: row.name,
+    invoiceDraft: row.draft,
+    amount: draft.amount === undefined ? null : new JsonDecimal(draft.amount),
+    recipientCoin: draft.recipientCoin ?? null,
+    payerContact: draft.payerContact ?? null,
+    expiresAt: draft.expiresAt ?? null,
+    createdAt: row.created_at.toISOString(),
+  };
 }
+
+const SORT_KEYS = { createdAt: 'created_at', totalPrice: 'amount', status: 'status' } as const;
 
 /**
  * Invoices: a merchant (or an individual) asks to be paid into one of its coins; any customer pays one from a coin
@@ -113,19 +129,28 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  /** The issuer's invoices; staff with TRANSACTION_AUDITOR see every one. */
+  /**
+   * The issuer's invoices (OUTGOING, the default; staff with TRANSACTION_AUDITOR see every one without a direction), or
+   * those the caller pays (INCOMING).
+   */
   async view(principal: Principal, dto: InvoiceViewDto): Promise<Page<InvoiceDto>> {
     const { offset, limit } = pageWindow(dto);
     const filter = dto.filter ?? {};
-    const organizationId = principal.permissions.has('TRANSACTION_AUDITOR') ? undefined : principal.organizationId;
+    const auditor = principal.permissions.has('TRANSACTION_AUDITOR') && !filter.direction;
+    const incoming = filter.direction === 'INCOMING';
+    const sortKey = (Object.keys(SORT_KEYS) as (keyof typeof SORT_KEYS)[]).find((k) => dto.sort?.[k] !== undefined);
     const { count, rows } = await this.invoices.search(
       {
-        organizationId,
-        statuses: filter.statuses,
-        issuerId: filter.totalPrice?.issuerId,
+        organizationId: auditor || incoming ? undefined : principal.organizationId,
+        payer: incoming ? { login: principal.user.login, organizationId: principal.organizationId } : undefined,
+        id: filter.identifier,
+        createdBy: filter.createdByUserId,
+        statuses: filter.statuses?.map((s) => (s === 'approved' ? 'pending' : s)),
+        issuerId: filter.totalPrice && 'issuerId' in filter.totalPrice ? filter.totalPrice.issuerId : undefined,
         amount: filter.totalPrice ? parseAmount(filter.totalPrice.amount, 18, 'filter.totalPrice.amount').toFixed() : undefined,
         createdAtFrom: filter.createdAtFrom,
         createdAtTo: filter.createdAtTo,
+        sort: sortKey && { key: SORT_KEYS[sortKey], direction: dto.sort![sortKey] === 'asc' ? 'ASC' : 'DESC' },
       },
       offset,
       limit,
@@ -142,18 +167,22 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
     return toInvoice(this.current(row));
   }
 
-  /** Withdraws an unpaid invoice (status `declined`); a paid, expired or withdrawn one is a 409; another issuer's a 404. */
+  /**
+   * Withdraws an unpaid invoice, by its issuer, or rejects it, by its payer (whose login is its payerContact): status
+   * `declined` either way. A paid, expired or declined one is a 409; anyone else's a 404.
+   */
   async delete(principal: Principal, id: string): Promise<InvoiceDto> {
     return this.uow.run(async () => {
       const row = await this.invoices.get(id, true);
-      if (!row || row.organization_id !== principal.organizationId) throw new ApiError('exception.invoice.not_found');
+      const payer = row?.payer_contact?.toLowerCase() === principal.user.login;
+      if (!row || (row.organization_id !== principal.organizationId && !payer)) throw new ApiError('exception.invoice.not_found');
       if (row.status !== 'initiated') throw new ApiError('exception.invoice.not_payable', `The invoice is ${row.status}`);
       await this.invoices.setStatus(id, 'declined');
       return toInvoice((await this.invoices.get(id))!);
     });
   }
 
-  async calculate(principal: Principal, id: string, payerCoin: string): Promise<CalculationDto> {
+  async calculate(principal: Principal, id: string, payerCoin: string): Promise<InvoiceCalculationDto> {
     const row = await this.invoices.get(id);
     if (!row) throw new ApiError('exception.invoice.not_found');
     this.payable(this.current(row));
@@ -165,7 +194,10 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
       payer,
       payee: coins.get(row.recipient_coin),
     });
-    return calculationOf(new Money(row.amount), quote, payer, { type: 'COIN', srcValue: payerCoin, destValue: row.recipient_coin });
+    return {
+      ...calculationOf(new Money(row.amount), quote, payer, { type: 'COIN', srcValue: payerCoin, destValue: row.recipient_coin }),
+      currency: row.currency,
+    };
   }
 
   /** Pays the invoice from one of the caller's coins: one payment, whoever else tries at the same moment. */
@@ -225,7 +257,7 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
       const row = await this.invoices.insertTemplate({
         organizationId: principal.organizationId,
         name: dto.name,
-        draft: JSON.parse(JSON.stringify({ ...draft, ...(amount ? { amount: amount.toFixed() } : {}) })) as Record<string, unknown>,
+        draft: JSON.parse(JSON.stringify({ ...draft, ...(amount ? { amount: amount.toFixed(scale) } : {}) })) as Record<string, unknown>,
         createdBy: principal.userId,
       });
       if (!row) throw new ApiError('exception.invoice_template.name_taken');
@@ -261,7 +293,7 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
         payerContact: dto.payerContact ?? draft.payerContact,
         items: draft.items,
         data: draft.data,
-        expiresAt: dto.expiresAt,
+        expiresAt: dto.expiresAt ?? undefined,
       },
       template.id,
     );

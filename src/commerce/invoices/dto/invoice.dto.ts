@@ -1,5 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -17,12 +17,15 @@ import {
 } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
-import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
+import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { AsList, IsAfter, IsIsoDateTime, OptionalText, Serial } from '../../../platform/common/validators';
 import { CalculationDto } from '../../../platform/commissions/dto/calculation.dto';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 
 export const INVOICE_STATUSES = ['initiated', 'pending', 'paid', 'declined', 'expired'] as const;
+/** The family client also filters by `approved` (accepted by the payer, not settled yet): here that is `pending`. */
+export const INVOICE_FILTER_STATUSES = [...INVOICE_STATUSES, 'approved'] as const;
+export const INVOICE_DIRECTIONS = ['INCOMING', 'OUTGOING'] as const;
 
 export class InvoiceItemDto {
   @IsString()
@@ -77,6 +80,12 @@ export class InvoiceDraftDto {
   @IsObject()
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   data?: Record<string, unknown>;
+
+  /** When invoices issued from the template stop being payable, as the client last entered it (kept with the draft). */
+  @IsOptional()
+  @IsIsoDateTime()
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' })
+  expiresAt?: string | null;
 }
 
 export class CreateInvoiceDto {
@@ -115,8 +124,8 @@ export class CreateInvoiceDto {
   /** After this moment the invoice cannot be paid (409) and becomes `expired`. */
   @IsOptional()
   @IsIsoDateTime()
-  @ApiPropertyOptional({ format: 'date-time' })
-  expiresAt?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' })
+  expiresAt?: string | null;
 }
 
 export class InvoiceItemAnswerDto {
@@ -126,9 +135,24 @@ export class InvoiceItemAnswerDto {
   price: JsonDecimal;
 }
 
+/** The currency the invoice is priced in, as the family client reads it (`invoice.issuer.currency`). */
+export class InvoiceIssuerDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ example: '1001' })
+  sn: string;
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+  @ApiProperty({ type: String, nullable: true, example: '$' })
+  symbol: string | null;
+}
+
 export class InvoiceDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
+  /** The invoice's id under the family client's name: what `…/calculate`, `…/pay` and `DELETE` address it by. */
+  @ApiProperty({ format: 'uuid' })
+  identifier: string;
   @ApiProperty({ format: 'uuid' })
   organizationId: string;
   name: string;
@@ -139,6 +163,9 @@ export class InvoiceDto {
   currency: string;
   @ApiAmount(25)
   amount: JsonDecimal;
+  @ApiAmount(25, "The amount under the family client's name")
+  totalPrice: JsonDecimal;
+  issuer: InvoiceIssuerDto;
   @ApiProperty({ type: String, nullable: true })
   payerContact: string | null;
   items: InvoiceItemAnswerDto[];
@@ -155,6 +182,9 @@ export class InvoiceDto {
   paidByCoin: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'uuid' })
   templateId: string | null;
+  /** The user who issued it. */
+  @ApiProperty({ format: 'uuid' })
+  createdByUserId: string;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' })
@@ -185,20 +215,52 @@ export class TotalPriceFilterDto {
   amount: string | number;
 }
 
+/** The family client's `filter.totalPrice`: a bare amount, in any currency. */
+export class AmountFilterDto {
+  @IsAmount()
+  amount: string | number;
+}
+
+@ApiExtraModels(TotalPriceFilterDto)
 export class InvoiceFilterDto {
+  /** Up to every status; `approved` (the family client's) is `pending`. */
   @IsOptional()
   @AsList()
   @IsArray()
-  @ArrayMaxSize(5)
-  @IsIn(INVOICE_STATUSES, { each: true })
-  @ApiPropertyOptional({ type: [String], enum: INVOICE_STATUSES })
+  @ArrayMaxSize(INVOICE_FILTER_STATUSES.length)
+  @IsIn(INVOICE_FILTER_STATUSES, { each: true })
+  @ApiPropertyOptional({ type: [String], enum: INVOICE_FILTER_STATUSES })
   statuses?: string[];
 
+  /** OUTGOING: the invoices the caller's organization issued (the default); INCOMING: those the caller pays (its login is
+   * their payerContact, or one of its coins paid them). */
+  @IsOptional()
+  @IsIn(INVOICE_DIRECTIONS)
+  @ApiPropertyOptional({ enum: INVOICE_DIRECTIONS })
+  direction?: (typeof INVOICE_DIRECTIONS)[number];
+
+  /** The invoice's identifier. */
+  @IsOptional()
+  @IsUUID()
+  @ApiPropertyOptional({ format: 'uuid' })
+  identifier?: string;
+
+  /** The user who issued it. */
+  @IsOptional()
+  @IsUUID()
+  @ApiPropertyOptional({ format: 'uuid' })
+  createdByUserId?: string;
+
+  /** `{issuerId, amount}` (issuer and amount together), or the family client's bare amount (any issuer). */
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => TotalPriceFilterDto)
-  totalPrice?: TotalPriceFilterDto;
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' || typeof value === 'number' ? Object.assign(new AmountFilterDto(), { amount: value }) : value,
+  )
+  @ApiPropertyOptional({ oneOf: [{ $ref: getSchemaPath(TotalPriceFilterDto) }, { type: 'string', example: '25.00' }, { type: 'number' }] })
+  totalPrice?: TotalPriceFilterDto | AmountFilterDto;
 
   @IsOptional()
   @IsIsoDateTime()
@@ -211,12 +273,28 @@ export class InvoiceFilterDto {
   createdAtTo?: string;
 }
 
+/** One key: newest first by default. */
+export class InvoiceSortDto {
+  @SortOrder()
+  createdAt?: 'asc' | 'desc';
+  @SortOrder()
+  totalPrice?: 'asc' | 'desc';
+  @SortOrder()
+  status?: 'asc' | 'desc';
+}
+
 export class InvoiceViewDto extends PageRequestDto {
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => InvoiceFilterDto)
   filter?: InvoiceFilterDto;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => InvoiceSortDto)
+  sort?: InvoiceSortDto;
 }
 
 export class InvoicePageDto extends PageDto {
@@ -229,7 +307,11 @@ export class PayInvoiceDto {
   payerCoin: string;
 }
 
-export class InvoiceCalculationDto extends CalculationDto {}
+/** The price of paying an invoice; `currency` is the invoice's, where the family client reads it. */
+export class InvoiceCalculationDto extends CalculationDto {
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+}
 
 export class CreateInvoiceTemplateDto {
   @IsString()
@@ -250,6 +332,15 @@ export class InvoiceTemplateDto {
   name: string;
   @ApiProperty({ type: 'object', additionalProperties: true })
   invoiceDraft: Record<string, unknown>;
+  /** The draft's amount, recipient coin, payer and expiry, where the family client's template table reads them. */
+  @ApiProperty({ type: 'number', nullable: true, example: 25 })
+  amount: JsonDecimal | null;
+  @ApiProperty({ type: String, nullable: true })
+  recipientCoin: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  payerContact: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  expiresAt: string | null;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
 }
