@@ -188,6 +188,15 @@ describe('family client: transfer templates', () => {
     });
     expect(saved.status).toBe(201);
     expect(saved.body.template).toMatchObject({ name: 'Lunch', payerCoin: from.serial, payeeCoin: to.serial, amount: '8.00' });
+    // The name taken: a 409, as for any template.
+    expectError(
+      await world.server.request('POST', `/api/v1/templates/transfer/operation/${paid.body.process.id}`, {
+        token: payer.token,
+        body: { name: 'LUNCH' },
+      }),
+      409,
+      'exception.transfer_template.name_taken',
+    );
     // The payee may see the operation but pays from none of its coins; a stranger may not see it; a top-up is no transfer.
     expectError(
       await world.server.request('POST', `/api/v1/templates/transfer/operation/${paid.body.process.id}`, {
