@@ -48,6 +48,17 @@ describe('transfer templates', () => {
         description: 'Flat',
         customInformation: '{"ref":7}',
         createdAt: expect.any(String),
+        type: 'TRANSFER',
+        paymentToolDetails: {
+          type: 'COIN',
+          srcId: a1.serial,
+          srcValue: a1.serial,
+          destId: b1.serial,
+          destValue: b1.serial,
+          recipientFullName: expect.any(String),
+          currency: world.currency.code,
+          symbol: null,
+        },
       },
     });
     expect(response.text).toContain('"amount":45.00,');

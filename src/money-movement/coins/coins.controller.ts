@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -21,7 +21,11 @@ import {
   CoinPageDto,
   CoinViewDto,
   CoinResponseDto,
+  CoinSerialRequestDto,
+  CoinSerialResponseDto,
   CreateCoinDto,
+  ValidateCoinDto,
+  ValidateCoinResponseDto,
   UpdateCoinDto,
   SetMainCoinDto,
 } from './dto/coin.dto';
@@ -81,6 +85,34 @@ export class CoinsController {
     return this.coins.view(dto);
   }
 
+  /**
+   * Checks a payee's coin before paying it: its currency and its owner's name, as a transfer's answer shows them. Only
+   * an open, active coin of an individual or a merchant is found; any other serial is the same 404.
+   */
+  @Post('coins/validate')
+  @HttpCode(200)
+  @RequirePermissions('COIN_OWNER')
+  @ApiOperation({ summary: "Check a payee's coin", operationId: 'validateCoin' })
+  @ApiOkResponse({ type: ValidateCoinResponseDto })
+  @ApiNotFoundResponse({ description: 'exception.coin.not_found: no payee coin with that serial', type: ErrorResponseDto })
+  async validate(@Body() dto: ValidateCoinDto): Promise<ValidateCoinResponseDto> {
+    return { status: 'ok', message: 'OK', ...(await this.coins.validate(dto.serial)) };
+  }
+
+  /**
+   * The serial of the main coin in a currency of the customer with that login (an e-mail or a phone number), to pay a
+   * contact. An unknown login, a staff login, or no such coin are the same 404.
+   */
+  @Post('coins/serial')
+  @HttpCode(200)
+  @RequirePermissions('COIN_OWNER')
+  @ApiOperation({ summary: "A contact's coin by login", operationId: 'coinSerialByLogin' })
+  @ApiOkResponse({ type: CoinSerialResponseDto })
+  @ApiNotFoundResponse({ description: 'exception.coin.not_found: no such coin for that login', type: ErrorResponseDto })
+  async serialOf(@Body() dto: CoinSerialRequestDto): Promise<CoinSerialResponseDto> {
+    return { status: 'ok', message: 'OK', serial: await this.coins.serialOf(dto.login, dto.currencyCode) };
+  }
+
   /** Chooses the main coin of a currency (release 4.10.0: COIN_MAIN_STATUS_SETTER). */
   @Post('coins/set-main')
   @HttpCode(200)
@@ -135,6 +167,21 @@ export class CoinsController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<CloseCoinResponseDto> {
     return { status: 'ok', message: 'Coin closed', ...(await this.coins.close(principal, serial, dto)) };
+  }
+
+  /**
+   * Deletes (closes) an empty coin: `POST /close/coin/{serial}` without a coin to receive a balance. A coin with money
+   * on it is a 409 (`exception.coin.not_empty`): close it with `transferToCoinSerial` instead.
+   */
+  @Delete('coins/:serial')
+  @RequirePermissions('COIN_CLOSURE')
+  @Idempotent()
+  @ApiOperation({ summary: 'Delete an empty coin', operationId: 'deleteCoin' })
+  @ApiOkResponse({ type: CloseCoinResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'The coin is not empty, already closed, or holds amounts', type: ErrorResponseDto })
+  remove(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<CloseCoinResponseDto> {
+    return this.close(serial, {}, principal);
   }
 
   /** The same as `POST /close/coin/{serial}`: existing clients send PUT. */

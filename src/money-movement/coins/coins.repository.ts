@@ -84,6 +84,22 @@ export class CoinsRepository {
   }
 
   /** One of the organization's coins (optionally locked), or undefined. */
+  /** Any organization's coin by serial, or undefined. */
+  async bySerial(serial: string): Promise<CoinRow | undefined> {
+    const [row] = await this.db.query<CoinRow>(`${SELECT} WHERE c.serial = $1`, [serial]);
+    return row;
+  }
+
+  /** The main open, active client coin of a currency (by code) in one of `organizationIds`, the first by organization. */
+  async mainOf(organizationIds: string[], currencyCode: string): Promise<CoinRow | undefined> {
+    const [row] = await this.db.query<CoinRow>(
+      `${SELECT} WHERE c.organization_id = ANY($1::uuid[]) AND cu.code = $2 AND c.main AND c.active AND c.closed_at IS NULL
+         AND c.type = 'client' ORDER BY array_position($1::uuid[], c.organization_id) LIMIT 1`,
+      [organizationIds, currencyCode],
+    );
+    return row;
+  }
+
   async own(organizationId: string, serial: string, lock = false): Promise<CoinRow | undefined> {
     const [row] = await this.db.query<CoinRow>(
       `${SELECT} WHERE c.serial = $1 AND c.organization_id = $2${lock ? ' FOR UPDATE OF c' : ''}`,

@@ -10,8 +10,13 @@ import { toCurrency } from '../currencies/currency.mapper';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
 import { LedgerService } from '../../platform/ledger/ledger.service';
+import { OrganizationsService } from '../../platform/organizations/organizations.service';
+import { UsersService } from '../../platform/users/users.service';
 import { CoinRow, CoinsRepository } from './coins.repository';
-import type { CloseCoinDto, CoinDto, CoinViewDto, CreateCoinDto, StaffCoinDto, UpdateCoinDto } from './dto/coin.dto';
+import type { CloseCoinDto, CoinDto, CoinViewDto, CreateCoinDto, PayeeCoinDto, StaffCoinDto, UpdateCoinDto } from './dto/coin.dto';
+
+/** Whose coins a payer may look up: customers' (a transfer pays only client coins; staff and desks are not payees to find). */
+const PAYEE_ORGANIZATIONS = new Set(['individual', 'merchant']);
 
 /** Coins (wallets) of the caller's organization. Another organization's coin is a 404. */
 @Injectable()
@@ -21,6 +26,8 @@ export class CoinsService {
     private readonly uow: UnitOfWork,
     private readonly ledger: LedgerService,
     private readonly commissions: CommissionsService,
+    private readonly organizations: OrganizationsService,
+    private readonly users: UsersService,
   ) {}
 
   async create(principal: Principal, dto: CreateCoinDto): Promise<CoinDto> {
@@ -172,6 +179,36 @@ export class CoinsService {
       await this.coins.close(serial);
       return { coin: await this.get(principal, serial), process };
     });
+  }
+
+  /**
+   * Checks a payee's coin before a transfer: its currency and its owner's name and type, which a transfer's answer
+   * shows anyway (its parties). Only an open, active client coin of an individual or a merchant is found; any other
+   * serial, like an unknown one, is the same 404.
+   */
+  async validate(serial: string): Promise<PayeeCoinDto> {
+    const row = await this.coins.bySerial(serial);
+    const owner =
+      row && row.type === 'client' && row.active && !row.closed_at ? await this.organizations.record(row.organization_id) : undefined;
+    if (!row || !owner || !PAYEE_ORGANIZATIONS.has(owner.type)) throw new ApiError('exception.coin.not_found', `No coin ${serial}`);
+    return {
+      serial: row.serial,
+      issuer: toCoin(row).issuer,
+      owner: { id: owner.id, type: owner.type, name: owner.name },
+    };
+  }
+
+  /**
+   * The serial of the main coin in `currencyCode` of the customer whose login is `login` (an e-mail or a phone number),
+   * for paying a contact. An unknown login, a staff user's, or a customer without such a coin are the same 404.
+   */
+  async serialOf(login: string, currencyCode: string): Promise<string> {
+    const user = await this.users.findByLogin(login);
+    const memberships = user ? await this.users.memberships(user.id) : [];
+    const customers = memberships.filter((m) => PAYEE_ORGANIZATIONS.has(m.organization_type)).map((m) => m.organization_id);
+    const row = customers.length ? await this.coins.mainOf(customers, currencyCode) : undefined;
+    if (!row) throw new ApiError('exception.coin.not_found', `No ${currencyCode} coin for that login`);
+    return row.serial;
   }
 
   private async own(principal: Principal, serial: string, lock = false): Promise<CoinRow> {

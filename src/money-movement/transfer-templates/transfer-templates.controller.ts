@@ -1,18 +1,28 @@
-import { Body, Controller, Delete, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermissions } from '../../platform/access/access.decorators';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { UuidParam } from '../../platform/common/validators';
+import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
+import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
+import { TransferCalculationDto } from '../transfers/dto/transfer.dto';
 import {
   CreateTransferTemplateDto,
+  TemplateAmountDto,
+  TemplateFromOperationDto,
+  TransferTemplateListDto,
   TransferTemplatePageDto,
+  UpdateTransferTemplateDto,
   TransferTemplateResponseDto,
   TransferTemplateViewDto,
 } from './dto/transfer-template.dto';
 import { TransferTemplatesService } from './transfer-templates.service';
 
-/** The caller's saved transfers. They move no money: the client sends `POST /transfers` with a template's values. */
+/**
+ * The caller's saved transfers. Executing one (`POST /templates/transfer/{id}/execute`) is `POST /transfers` with its
+ * values, checked and priced again.
+ */
 @ApiTags('transfer-templates')
 @Controller('templates/transfer')
 export class TransferTemplatesController {
@@ -30,6 +40,79 @@ export class TransferTemplatesController {
   @ApiConflictResponse({ description: 'exception.transfer_template.name_taken, or exception.coin.closed', type: ErrorResponseDto })
   async create(@Body() dto: CreateTransferTemplateDto, @CurrentPrincipal() principal: Principal): Promise<TransferTemplateResponseDto> {
     return { status: 'ok', message: 'Template saved', template: await this.templates.create(principal, dto) };
+  }
+
+  /**
+   * Saves a transfer the caller's organization made as a template (the family's web client offers it after a payment):
+   * its coins, and its amount unless `amount` is given.
+   */
+  @Post('operation/:operationId')
+  @RequirePermissions('TRANSFER_TEMPLATE_OWNER')
+  @ApiOperation({ summary: 'Save a done transfer as a template', operationId: 'createTransferTemplateFromOperation' })
+  @ApiCreatedResponse({ type: TransferTemplateResponseDto })
+  @ApiNotFoundResponse({ description: 'exception.transaction.not_found: no such operation the caller may see', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.transfer_template.name_taken, or exception.coin.closed', type: ErrorResponseDto })
+  async fromOperation(
+    @UuidParam('operationId') operationId: string,
+    @Body() dto: TemplateFromOperationDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<TransferTemplateResponseDto> {
+    return { status: 'ok', message: 'Template saved', template: await this.templates.fromOperation(principal, operationId, dto) };
+  }
+
+  /** Every template of the caller (for the organization they act for), by name, at most 1,000: the family's web client's list. */
+  @Get()
+  @RequirePermissions('TRANSFER_TEMPLATE_OWNER')
+  @ApiOperation({ summary: "The caller's transfer templates", operationId: 'listTransferTemplates' })
+  @ApiOkResponse({ type: TransferTemplateListDto })
+  async list(@CurrentPrincipal() principal: Principal): Promise<TransferTemplateListDto> {
+    return { status: 'ok', message: 'OK', transferTemplates: await this.templates.list(principal) };
+  }
+
+  /** Renames a template, or changes its amount or description; its coins stay. */
+  @Patch(':id')
+  @RequirePermissions('TRANSFER_TEMPLATE_OWNER')
+  @ApiOperation({ summary: 'Change a transfer template', operationId: 'updateTransferTemplate' })
+  @ApiOkResponse({ type: TransferTemplateResponseDto })
+  @ApiNotFoundResponse({ description: 'exception.transfer_template.not_found', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.transfer_template.name_taken', type: ErrorResponseDto })
+  async update(
+    @UuidParam('id') id: string,
+    @Body() dto: UpdateTransferTemplateDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<TransferTemplateResponseDto> {
+    return { status: 'ok', message: 'Template updated', template: await this.templates.update(principal, id, dto) };
+  }
+
+  /** What executing the template (with its amount, or `amount`) would cost and deliver, as `POST /transfers/calculate` answers. */
+  @Post(':id/calculate')
+  @HttpCode(200)
+  @RequirePermissions('TRANSFER_TEMPLATE_OWNER')
+  @ApiOperation({ summary: 'Price a transfer template', operationId: 'calculateTransferTemplate' })
+  @ApiOkResponse({ type: TransferCalculationDto })
+  @ApiNotFoundResponse({ description: 'exception.transfer_template.not_found, or a coin gone', type: ErrorResponseDto })
+  calculate(
+    @UuidParam('id') id: string,
+    @Body() dto: TemplateAmountDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<TransferCalculationDto> {
+    return this.templates.calculate(principal, id, dto);
+  }
+
+  /** Sends the template's transfer (its amount, or `amount`), exactly as `POST /transfers` with its values. */
+  @Post(':id/execute')
+  @RequirePermissions('TRANSFER_TEMPLATE_OWNER', 'TRANSFER_CREATOR')
+  @Idempotent()
+  @ApiOperation({ summary: 'Execute a transfer template', operationId: 'executeTransferTemplate' })
+  @ApiCreatedResponse({ type: OperationResultDto })
+  @ApiNotFoundResponse({ description: 'exception.transfer_template.not_found, or a coin gone', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'Insufficient funds, or a coin closed or inactive', type: ErrorResponseDto })
+  async execute(
+    @UuidParam('id') id: string,
+    @Body() dto: TemplateAmountDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<OperationResultDto> {
+    return { status: 'ok', message: 'Transfer completed', process: await this.templates.execute(principal, id, dto) };
   }
 
   /** The caller's templates (for the organization they act for), by name unless sorted otherwise. */

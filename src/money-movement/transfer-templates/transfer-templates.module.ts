@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { TransfersModule } from '../transfers/transfers.module';
 import { TransferTemplatesController } from './transfer-templates.controller';
 import { TransferTemplatesRepository } from './transfer-templates.repository';
 import { TransferTemplatesService } from './transfer-templates.service';
 
 @Module({
+  imports: [TransfersModule],
   controllers: [TransferTemplatesController],
   providers: [TransferTemplatesRepository, TransferTemplatesService],
 })

@@ -16,6 +16,8 @@ export interface TransferTemplateRow {
   code: string;
   symbol: string | null;
   fraction: string;
+  /** The name of the organization owning the payee coin. */
+  payee_name: string;
 }
 
 export interface NewTransferTemplate {
@@ -35,15 +37,18 @@ export interface TemplateSearch {
   name?: string;
   payerCoins?: string[];
   payeeCoins?: string[];
+  /** Only SMART_CARD narrows: no template pays from a card. */
+  paymentToolType?: 'COIN' | 'SMART_CARD';
   sort: NameSort;
   offset: number;
   limit: number;
 }
 
-/** A template with its payer coin's currency, from `transfer_templates t`. */
+/** A template with its payer coin's currency and its payee's name, from `transfer_templates t`. */
 const SELECT = `SELECT t.id, t.name, t.payer_coin::text AS payer_coin, t.payee_coin::text AS payee_coin, t.amount::text AS amount,
-       t.description, t.custom_information, t.created_at, cu.code, cu.symbol, cu.fraction::text AS fraction
-  FROM transfer_templates t JOIN coins c ON c.serial = t.payer_coin JOIN currencies cu ON cu.id = c.currency_id`;
+       t.description, t.custom_information, t.created_at, cu.code, cu.symbol, cu.fraction::text AS fraction, po.name AS payee_name
+  FROM transfer_templates t JOIN coins c ON c.serial = t.payer_coin JOIN currencies cu ON cu.id = c.currency_id
+  JOIN coins pc ON pc.serial = t.payee_coin JOIN organizations po ON po.id = pc.organization_id`;
 
 /** Saved transfers of a user, for the organization they acted for. */
 @Injectable()
@@ -70,6 +75,30 @@ export class TransferTemplatesRepository {
     return row;
   }
 
+  /** Changes what is given of a template's name, amount and description; false when it is not the owner's. */
+  async update(
+    userId: string,
+    organizationId: string,
+    id: string,
+    change: { name?: string; amount?: string; description?: string | null },
+  ): Promise<boolean> {
+    const rows = await this.db.query<{ id: string }>(
+      `UPDATE transfer_templates SET name = COALESCE($4, name), amount = COALESCE($5::numeric, amount),
+              description = CASE WHEN $6::boolean THEN $7 ELSE description END
+        WHERE id = $1 AND user_id = $2 AND organization_id = $3 RETURNING id`,
+      [
+        id,
+        userId,
+        organizationId,
+        change.name ?? null,
+        change.amount ?? null,
+        change.description !== undefined,
+        change.description ?? null,
+      ],
+    );
+    return rows.length > 0;
+  }
+
   async delete(userId: string, organizationId: string, id: string): Promise<boolean> {
     const rows = await this.db.query<{ id: string }>(
       'DELETE FROM transfer_templates WHERE id = $1 AND user_id = $2 AND organization_id = $3 RETURNING id',
@@ -84,6 +113,7 @@ export class TransferTemplatesRepository {
     if (search.name) where.push(`t.name ILIKE $${params.push(containing(search.name))}`);
     if (search.payerCoins?.length) where.push(`t.payer_coin = ANY($${params.push(search.payerCoins)}::bigint[])`);
     if (search.payeeCoins?.length) where.push(`t.payee_coin = ANY($${params.push(search.payeeCoins)}::bigint[])`);
+    if (search.paymentToolType === 'SMART_CARD') where.push('false');
     const clause = `WHERE ${where.join(' AND ')}`;
     const count = await this.db.countRows(`FROM transfer_templates t ${clause}`, params);
     const rows = await this.db.query<TransferTemplateRow>(

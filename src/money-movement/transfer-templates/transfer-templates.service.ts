@@ -7,7 +7,19 @@ import { nameSortOf, Page, pageOf, pageWindow } from '../../platform/common/pagi
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
-import type { CreateTransferTemplateDto, TransferTemplateDto, TransferTemplateViewDto } from './dto/transfer-template.dto';
+import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
+import { OperationsService } from '../../platform/ledger/operations.service';
+import { TransfersService } from '../transfers/transfers.service';
+import type { TransferCalculationDto, TransferRequestDto } from '../transfers/dto/transfer.dto';
+import {
+  TEMPLATE_LIST_MAX,
+  type CreateTransferTemplateDto,
+  type TemplateAmountDto,
+  type TemplateFromOperationDto,
+  type TransferTemplateDto,
+  type TransferTemplateViewDto,
+  type UpdateTransferTemplateDto,
+} from './dto/transfer-template.dto';
 import { TransferTemplateRow, TransferTemplatesRepository } from './transfer-templates.repository';
 
 /**
@@ -22,15 +34,20 @@ export class TransferTemplatesService {
     private readonly ledger: LedgerService,
     private readonly tools: PaymentToolsService,
     private readonly uow: UnitOfWork,
+    private readonly transfers: TransfersService,
+    private readonly operations: OperationsService,
   ) {}
 
   /** The rules of `POST /transfers` that do not depend on the moment: who pays, who receives, currency, decimals. */
   async create(principal: Principal, dto: CreateTransferTemplateDto): Promise<TransferTemplateDto> {
-    if (dto.payerCoin === dto.payeeCoin) throw ApiError.invalid('payeeCoin', 'must be another coin than payerCoin');
-    const coins = await this.ledger.read([dto.payerCoin, dto.payeeCoin]);
+    // The family's web client names the coins in a payment tool; payerCoin/payeeCoin win when both are sent.
+    const payerCoin = dto.payerCoin ?? dto.paymentTool!.srcValue;
+    const payeeCoin = dto.payeeCoin ?? dto.paymentTool!.destValue;
+    if (payerCoin === payeeCoin) throw ApiError.invalid('payeeCoin', 'must be another coin than payerCoin');
+    const coins = await this.ledger.read([payerCoin, payeeCoin]);
     const locked = { coins, holds: [] };
-    const payer = this.tools.payer(locked, dto.payerCoin, principal, 'payerCoin');
-    const payee = this.tools.payee(locked, dto.payeeCoin, 'payeeCoin');
+    const payer = this.tools.payer(locked, payerCoin, principal, 'payerCoin');
+    const payee = this.tools.payee(locked, payeeCoin, 'payeeCoin');
     for (const coin of [payer, payee]) {
       if (coin.closed_at) throw new ApiError('exception.coin.closed', `Coin ${coin.serial} is closed`);
     }
@@ -63,6 +80,89 @@ export class TransferTemplatesService {
     return pageOf(dto, count.total, rows.map(toTemplate), count.exact);
   }
 
+  /**
+   * Saves a transfer the caller's organization made (one it may see) as a template: its coins, and its amount unless
+   * another is given. Any other kind of operation is a 400; one the caller may not see a 404.
+   */
+  async fromOperation(principal: Principal, operationId: string, dto: TemplateFromOperationDto): Promise<TransferTemplateDto> {
+    const operation = await this.operations.getVisible(operationId, principal);
+    if (operation.type !== 'client_transaction_transfer' || !operation.from || !operation.to) {
+      throw ApiError.invalid('operationId', 'must be a transfer between coins');
+    }
+    return this.create(principal, {
+      name: dto.name,
+      payerCoin: operation.from.serial,
+      payeeCoin: operation.to.serial,
+      amount: dto.amount ?? operation.amount.toString(),
+      ...(dto.description !== undefined ? { description: dto.description } : {}),
+    });
+  }
+
+  /** Every template of the caller (for the organization they act for), by name, at most TEMPLATE_LIST_MAX. */
+  async list(principal: Principal): Promise<TransferTemplateDto[]> {
+    const { rows } = await this.templates.search({
+      userId: principal.userId,
+      organizationId: principal.organizationId,
+      sort: nameSortOf(undefined),
+      offset: 0,
+      limit: TEMPLATE_LIST_MAX,
+    });
+    return rows.map(toTemplate);
+  }
+
+  /** Renames a template, or changes its amount or description; a name another of the caller's templates has is a 409. */
+  async update(principal: Principal, id: string, dto: UpdateTransferTemplateDto): Promise<TransferTemplateDto> {
+    return this.uow.run(async () => {
+      const row = await this.own(principal, id);
+      const amount = dto.amount === undefined ? undefined : parseAmount(dto.amount, scaleOf(row.fraction)).toFixed();
+      if (dto.name !== undefined && dto.name.toLowerCase() !== row.name.toLowerCase()) {
+        const { rows } = await this.templates.search({
+          userId: principal.userId,
+          organizationId: principal.organizationId,
+          name: dto.name,
+          sort: nameSortOf(undefined),
+          offset: 0,
+          limit: TEMPLATE_LIST_MAX,
+        });
+        if (rows.some((other) => other.name.toLowerCase() === dto.name!.toLowerCase())) {
+          throw new ApiError('exception.transfer_template.name_taken', `You already have a transfer template named "${dto.name}"`);
+        }
+      }
+      await this.templates.update(principal.userId, principal.organizationId, id, {
+        name: dto.name,
+        amount,
+        description: dto.description,
+      });
+      return toTemplate((await this.templates.own(principal.userId, principal.organizationId, id))!);
+    });
+  }
+
+  /** What executing the template would cost and deliver, as `POST /transfers/calculate` answers it. */
+  async calculate(principal: Principal, id: string, dto: TemplateAmountDto): Promise<TransferCalculationDto> {
+    return this.transfers.calculate(principal, await this.transferOf(principal, id, dto));
+  }
+
+  /** Sends the template's transfer (its amount unless another is given), as `POST /transfers` does. */
+  async execute(principal: Principal, id: string, dto: TemplateAmountDto): Promise<OperationDto> {
+    return this.transfers.transfer(principal, await this.transferOf(principal, id, dto));
+  }
+
+  private async transferOf(principal: Principal, id: string, dto: TemplateAmountDto): Promise<TransferRequestDto> {
+    const row = await this.own(principal, id);
+    return {
+      paymentTool: { type: 'COIN', srcValue: row.payer_coin, destValue: row.payee_coin },
+      amount: dto.amount ?? row.amount,
+      ...(row.description ? { description: row.description } : {}),
+      ...(row.custom_information ? { customInformation: row.custom_information } : {}),
+    };
+  }
+
+  private async own(principal: Principal, id: string): Promise<TransferTemplateRow> {
+    const row = await this.templates.own(principal.userId, principal.organizationId, id);
+    if (!row) throw new ApiError('exception.transfer_template.not_found', 'No such transfer template');
+    return row;
+  }
+
   /** Deletes one of the caller's templates; answers what was deleted. */
   async delete(principal: Principal, id: string): Promise<TransferTemplateDto> {
     return this.uow.run(async () => {
@@ -87,5 +187,16 @@ function toTemplate(row: TransferTemplateRow): TransferTemplateDto {
     description: row.description,
     customInformation: row.custom_information,
     createdAt: row.created_at.toISOString(),
+    type: 'TRANSFER',
+    paymentToolDetails: {
+      type: 'COIN',
+      srcId: row.payer_coin,
+      srcValue: row.payer_coin,
+      destId: row.payee_coin,
+      destValue: row.payee_coin,
+      recipientFullName: row.payee_name,
+      currency: row.code,
+      symbol: row.symbol,
+    },
   };
 }

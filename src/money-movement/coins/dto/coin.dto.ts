@@ -173,3 +173,53 @@ export class StaffCoinDto extends CoinDto {
 export class CoinPageDto extends PageDto {
   records: StaffCoinDto[];
 }
+
+/** A payee check: `POST /coins/validate`. */
+export class ValidateCoinDto {
+  /** Serial of the payee's coin. */
+  @Serial()
+  serial: string;
+}
+
+/** The owner of a payee's coin, as a transfer's answer names its parties. */
+export class PayeeOwnerDto {
+  /** The owner organization. */
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ enum: ['individual', 'merchant'] })
+  type: string;
+  name: string;
+}
+
+export class PayeeCoinDto {
+  @ApiProperty({ example: '1000000001' })
+  serial: string;
+  issuer: CoinIssuerDto;
+  owner: PayeeOwnerDto;
+}
+
+export class ValidateCoinResponseDto extends PayeeCoinDto {
+  status: 'ok';
+  message: string;
+}
+
+/** Finds a contact's coin to pay: `POST /coins/serial`. */
+export class CoinSerialRequestDto {
+  /** The payee's login: an e-mail or a phone number. */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  login: string;
+  /** Code of the currency of the coin wanted, e.g. `EUR`. */
+  @ApiProperty({ example: 'EUR' })
+  @IsString()
+  @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'must be a currency code such as EUR' })
+  currencyCode: string;
+}
+
+export class CoinSerialResponseDto {
+  status: 'ok';
+  message: string;
+  @ApiProperty({ example: '1000000001' })
+  serial: string;
+}

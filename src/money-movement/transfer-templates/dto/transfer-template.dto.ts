@@ -1,13 +1,43 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import {
+  Equals,
+  IsBoolean,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
-import { OperationTextDto } from '../../../platform/common/operation-text.dto';
+import { DESCRIPTION_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { NameSortDto, PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { Serial, SERIAL_PATTERN, SerialList } from '../../../platform/common/validators';
 
 export const TEMPLATE_NAME_MAX = 100;
+/** The most templates `GET /templates/transfer` answers (a user keeps far fewer). */
+export const TEMPLATE_LIST_MAX = 1000;
+
+/** A template's transfer as the family's web client sends it: a coin-to-coin payment tool. */
+export class TemplatePaymentToolDto {
+  /** Templates are coin-to-coin transfers. */
+  @ApiProperty({ enum: ['COIN'] })
+  @Equals('COIN', { message: 'must be COIN: a template is a transfer between coins' })
+  type: 'COIN';
+
+  /** The paying coin's serial. */
+  @Serial()
+  srcValue: string;
+
+  /** The receiving coin's serial. */
+  @Serial()
+  destValue: string;
+}
 
 /** A transfer to save: what `POST /transfers` would send, under a name. */
 export class CreateTransferTemplateDto extends OperationTextDto {
@@ -19,13 +49,23 @@ export class CreateTransferTemplateDto extends OperationTextDto {
   @Matches(/\S/, { message: 'must not be blank' })
   name: string;
 
-  /** The paying coin: one of the caller's organization's client coins, not closed. */
+  /** The paying coin: one of the caller's organization's client coins, not closed. Required unless `paymentTool` is given. */
+  @ValidateIf((dto: CreateTransferTemplateDto) => dto.paymentTool === undefined || dto.payerCoin !== undefined)
   @Serial()
-  payerCoin: string;
+  payerCoin?: string;
 
-  /** The receiving coin: any client coin of the payer coin's currency, not closed. */
+  /** The receiving coin: any client coin of the payer coin's currency, not closed. Required unless `paymentTool` is given. */
+  @ValidateIf((dto: CreateTransferTemplateDto) => dto.paymentTool === undefined || dto.payeeCoin !== undefined)
   @Serial()
-  payeeCoin: string;
+  payeeCoin?: string;
+
+  /** The family's web client's form of the two coins (`srcValue` pays, `destValue` receives), instead of payerCoin and payeeCoin. */
+  @ApiPropertyOptional({ type: TemplatePaymentToolDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => TemplatePaymentToolDto)
+  paymentTool?: TemplatePaymentToolDto;
 
   /** A positive decimal string (or JSON number) with no more decimals than the currency allows. */
   @ApiProperty({ example: '450.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
@@ -33,7 +73,29 @@ export class CreateTransferTemplateDto extends OperationTextDto {
   amount: string | number;
 }
 
-/** A saved transfer. Executing it is the client's `POST /transfers` with these values. */
+/** A template's coins as the family's web client reads them. */
+export class TemplatePaymentToolDetailsDto {
+  @ApiProperty({ enum: ['COIN'] })
+  type: 'COIN';
+  /** The paying coin's serial (srcValue and srcId alike). */
+  @ApiProperty({ example: '1000000001' })
+  srcId: string;
+  @ApiProperty({ example: '1000000001' })
+  srcValue: string;
+  /** The receiving coin's serial (destValue and destId alike). */
+  @ApiProperty({ example: '1000000002' })
+  destId: string;
+  @ApiProperty({ example: '1000000002' })
+  destValue: string;
+  /** The name of the organization owning the receiving coin. */
+  recipientFullName: string;
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+  @ApiProperty({ type: String, nullable: true, example: '$' })
+  symbol: string | null;
+}
+
+/** A saved transfer. `POST /templates/transfer/{id}/execute` sends it; so does `POST /transfers` with these values. */
 export class TransferTemplateDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -56,6 +118,10 @@ export class TransferTemplateDto {
   customInformation: string | null;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
+  /** Always TRANSFER. */
+  @ApiProperty({ enum: ['TRANSFER'] })
+  type: 'TRANSFER';
+  paymentToolDetails: TemplatePaymentToolDetailsDto;
 }
 
 export class TransferTemplateResponseDto {
@@ -76,6 +142,12 @@ export class TransferTemplateFilterDto {
 
   @SerialList()
   payeeCoins?: string[];
+
+  /** The family's web client's filter: COIN finds every template; SMART_CARD none (templates pay from coins). */
+  @ApiPropertyOptional({ enum: ['COIN', 'SMART_CARD'] })
+  @IsOptional()
+  @IsIn(['COIN', 'SMART_CARD'])
+  paymentToolType?: 'COIN' | 'SMART_CARD';
 }
 
 export class TransferTemplateSortDto extends NameSortDto {}
@@ -96,4 +168,70 @@ export class TransferTemplateViewDto extends PageRequestDto {
 
 export class TransferTemplatePageDto extends PageDto {
   records: TransferTemplateDto[];
+}
+
+export class TransferTemplateListDto {
+  status: 'ok';
+  message: string;
+  /** The caller's templates by name, at most 1,000. */
+  transferTemplates: TransferTemplateDto[];
+}
+
+/** Calculating or executing a template: its amount unless another is given. */
+export class TemplateAmountDto {
+  /** A positive decimal string (or JSON number); the template's own amount when absent. */
+  @ApiPropertyOptional({ example: '450.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsOptional()
+  @IsAmount()
+  amount?: string | number;
+}
+
+/** What `PATCH /templates/transfer/{id}` may change; the coins stay (a template to other coins is a new one). */
+export class UpdateTransferTemplateDto {
+  @ApiPropertyOptional({ example: 'Rent', minLength: 1, maxLength: TEMPLATE_NAME_MAX })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(TEMPLATE_NAME_MAX)
+  @Matches(/\S/, { message: 'must not be blank' })
+  name?: string;
+
+  @ApiPropertyOptional({ example: '450.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsOptional()
+  @IsAmount()
+  amount?: string | number;
+
+  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX })
+  @IsOptional()
+  @IsString()
+  @MaxLength(DESCRIPTION_MAX)
+  description?: string;
+}
+
+/** Saving a done transfer as a template: `POST /templates/transfer/operation/{operationId}`. */
+export class TemplateFromOperationDto {
+  @ApiProperty({ example: 'Rent', minLength: 1, maxLength: TEMPLATE_NAME_MAX })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(TEMPLATE_NAME_MAX)
+  @Matches(/\S/, { message: 'must not be blank' })
+  name: string;
+
+  /** The template's amount; the operation's when absent. */
+  @ApiPropertyOptional({ example: '450.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsOptional()
+  @IsAmount()
+  amount?: string | number;
+
+  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX })
+  @IsOptional()
+  @IsString()
+  @MaxLength(DESCRIPTION_MAX)
+  description?: string;
+
+  /** Sent by the family's web client; every template is reusable, so it changes nothing. */
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  reusable?: boolean;
 }
