@@ -64,7 +64,8 @@ function toTemplate(row: TemplateRow): InvoiceTemplateDto {
     amount: draft.amount === undefined ? null : new JsonDecimal(draft.amount),
     recipientCoin: draft.recipientCoin ?? null,
     payerContact: draft.payerContact ?? null,
-    expiresAt: draft.expiresAt ?? null,
+    // Validated as an ISO date or date-time when saved ("2024-02-29" included): answered as the date-time it stands for.
+    expiresAt: draft.expiresAt ? new Date(draft.expiresAt).toISOString() : null,
     createdAt: row.created_at.toISOString(),
   };
 }
