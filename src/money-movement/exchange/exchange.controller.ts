@@ -5,7 +5,14 @@ import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
-import { ExchangeCalculationDto, ExchangeRequestDto, ExchangeResultDto, ReserveFundingDto } from './dto/exchange.dto';
+import {
+  ExchangeCalculationDto,
+  ExchangeCalculatorDto,
+  ExchangeRequestDto,
+  ExchangeResultDto,
+  exchangeTermsOf,
+  ReserveFundingDto,
+} from './dto/exchange.dto';
 import { ExchangeService } from './exchange.service';
 
 @ApiTags('exchange')
@@ -30,7 +37,7 @@ export class ExchangeController {
   @ApiCreatedResponse({ type: ExchangeResultDto })
   @ApiNotFoundResponse({ description: "exception.coin.not_found: a coin does not exist or is not the caller's", type: ErrorResponseDto })
   async create(@Body() dto: ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeResultDto> {
-    const { process, exchange } = await this.exchange.execute(principal, dto);
+    const { process, exchange } = await this.exchange.execute(principal, exchangeTermsOf(dto));
     return { status: 'ok', message: 'Exchange completed', process, exchange };
   }
 
@@ -43,7 +50,22 @@ export class ExchangeController {
   @ApiNotFoundResponse({ description: "exception.coin.not_found: a coin does not exist or is not the caller's", type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'exception.exchange.rate_missing: no rate of the ordered pair is in force', type: ErrorResponseDto })
   calculate(@Body() dto: ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeCalculationDto> {
-    return this.exchange.calculate(principal, dto);
+    return this.exchange.calculate(principal, exchangeTermsOf(dto));
+  }
+
+  /**
+   * The same calculation with the names the family's web client reads: `topUpAmount` (what toCoin would receive),
+   * `withdrawAmount` (what would leave fromCoin, the fee included) and `exchangeRate {id, rate, inIssuer, outIssuer}`.
+   */
+  @Post('calculator')
+  @HttpCode(200)
+  @RequirePermissions('EXCHANGE_CREATOR')
+  @ApiOperation({ summary: 'Calculate an exchange (the web client’s calculator)', operationId: 'exchangeCalculator' })
+  @ApiOkResponse({ type: ExchangeCalculatorDto })
+  @ApiNotFoundResponse({ description: "exception.coin.not_found: a coin does not exist or is not the caller's", type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.exchange.rate_missing: no rate of the ordered pair is in force', type: ErrorResponseDto })
+  calculator(@Body() dto: ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeCalculatorDto> {
+    return this.exchange.calculator(principal, exchangeTermsOf(dto));
   }
 
   /** Moves money from an issuer's bank-settlement coin to its exchange_reserve coin (operation `reserve_funding`). */

@@ -12,7 +12,13 @@ import type { Leg, Locked, LockedCoin } from '../../platform/ledger/ledger.types
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import { Conversion, convert } from './conversion';
-import type { ExchangeCalculationDto, ExchangeRequestDto, ExchangeTermsDto, ReserveFundingDto } from './dto/exchange.dto';
+import type {
+  ExchangeCalculationDto,
+  ExchangeCalculatorDto,
+  ExchangeRequestDto,
+  ExchangeTermsDto,
+  ReserveFundingDto,
+} from './dto/exchange.dto';
 import { ExchangeRepository } from './exchange.repository';
 
 /** An exchange as its rules decide it over the coins read or locked. */
@@ -45,20 +51,28 @@ export class ExchangeService {
   /** What an exchange would sell, buy and cost, without moving money (the reserve's funds are checked only when it runs). */
   async calculate(principal: Principal, dto: ExchangeRequestDto): Promise<ExchangeCalculationDto> {
     this.distinct(dto);
+    return calculationOfExchange(
+      dto,
+      await this.price(principal, dto, { coins: await this.ledger.read([dto.fromCoin, dto.toCoin]), holds: [] }),
+    );
+  }
+
+  /** The calculation with the names the family's web client reads: topUpAmount, withdrawAmount, exchangeRate. */
+  async calculator(principal: Principal, dto: ExchangeRequestDto): Promise<ExchangeCalculatorDto> {
+    this.distinct(dto);
     const priced = await this.price(principal, dto, { coins: await this.ledger.read([dto.fromCoin, dto.toCoin]), holds: [] });
-    const { source, quote, conversion } = priced;
-    const terms = termsOf(dto, priced);
+    const calculation = calculationOfExchange(dto, priced);
+    const { source, target, quote, conversion } = priced;
     return {
-      ...calculationOf(conversion.sell, quote, source, { type: 'COIN', srcValue: dto.fromCoin, destValue: dto.toCoin }),
-      direction: terms.direction,
-      sellAmount: terms.sellAmount,
-      sellCurrency: terms.sellCurrency,
-      buyAmount: terms.buyAmount,
-      buyCurrency: terms.buyCurrency,
-      rate: terms.rate,
-      rateId: terms.rateId,
-      rateValidFrom: terms.rateValidFrom,
-      commission: terms.commission,
+      ...calculation,
+      topUpAmount: amountOf(conversion.buy, scaleOf(target.fraction)),
+      withdrawAmount: amountOf(quote.payerAmount, scaleOf(source.fraction)),
+      exchangeRate: {
+        id: calculation.rateId,
+        rate: calculation.rate,
+        inIssuer: { id: source.issuer_id, currency: source.code, symbol: source.symbol },
+        outIssuer: { id: target.issuer_id, currency: target.code, symbol: target.symbol },
+      },
     };
   }
 
@@ -179,5 +193,23 @@ function termsOf(dto: ExchangeRequestDto, priced: Priced): ExchangeTermsDto {
     rateId: rate.id,
     rateValidFrom: rate.validFrom.toISOString(),
     commission: amountOf(quote.commission, sellScale),
+  };
+}
+
+/** What `POST /exchange/calculate` answers, from the priced exchange. */
+function calculationOfExchange(dto: ExchangeRequestDto, priced: Priced): ExchangeCalculationDto {
+  const { source, quote, conversion } = priced;
+  const terms = termsOf(dto, priced);
+  return {
+    ...calculationOf(conversion.sell, quote, source, { type: 'COIN', srcValue: dto.fromCoin, destValue: dto.toCoin }),
+    direction: terms.direction,
+    sellAmount: terms.sellAmount,
+    sellCurrency: terms.sellCurrency,
+    buyAmount: terms.buyAmount,
+    buyCurrency: terms.buyCurrency,
+    rate: terms.rate,
+    rateId: terms.rateId,
+    rateValidFrom: terms.rateValidFrom,
+    commission: terms.commission,
   };
 }

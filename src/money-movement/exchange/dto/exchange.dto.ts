@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsUUID } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsUUID, ValidateIf } from 'class-validator';
 import { CalculationDto } from '../../../platform/commissions/dto/calculation.dto';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
@@ -10,13 +10,23 @@ import { EXCHANGE_DIRECTIONS, type ExchangeDirection } from '../conversion';
 
 /** An exchange between two of the caller's coins in different currencies. */
 export class ExchangeRequestDto extends OperationTextDto {
-  /** The coin sold from: one of the caller's organization's client coins. */
+  /** The coin sold from: one of the caller's organization's client coins. Required unless `inCoinSerial` is given. */
+  @ValidateIf((dto: ExchangeRequestDto) => dto.inCoinSerial === undefined || dto.fromCoin !== undefined)
   @Serial()
   fromCoin: string;
 
-  /** The coin bought into: another client coin of the caller's organization, in another currency. */
+  /** The coin bought into: another client coin of the caller's organization, in another currency. Required unless `outCoinSerial` is given. */
+  @ValidateIf((dto: ExchangeRequestDto) => dto.outCoinSerial === undefined || dto.toCoin !== undefined)
   @Serial()
   toCoin: string;
+
+  /** The family's web client's name of `fromCoin`. */
+  @Serial({ required: false })
+  inCoinSerial?: string;
+
+  /** The family's web client's name of `toCoin`. */
+  @Serial({ required: false })
+  outCoinSerial?: string;
 
   /**
    * `sell`: what leaves fromCoin (in its currency), the fee added on top; `buy`: what toCoin receives (in its currency).
@@ -26,10 +36,47 @@ export class ExchangeRequestDto extends OperationTextDto {
   @IsAmount()
   amount: string | number;
 
-  /** Which side `amount` names: `sell` (the amount sold) or `buy` (the amount bought). */
-  @ApiProperty({ enum: EXCHANGE_DIRECTIONS, example: 'sell' })
+  /** Which side `amount` names: `sell` (the amount sold) or `buy` (the amount bought); `sell` when neither it nor `exchangeType` is given. */
+  @ApiPropertyOptional({ enum: EXCHANGE_DIRECTIONS, example: 'sell' })
+  @IsOptional()
   @IsIn(EXCHANGE_DIRECTIONS)
   direction: ExchangeDirection;
+
+  /** The family's web client's name of `direction`. */
+  @ApiPropertyOptional({ enum: EXCHANGE_DIRECTIONS })
+  @IsOptional()
+  @IsIn(EXCHANGE_DIRECTIONS)
+  exchangeType?: ExchangeDirection;
+}
+
+/** The request with the family client's names folded into the service's: fromCoin, toCoin, direction. */
+export function exchangeTermsOf(dto: ExchangeRequestDto): ExchangeRequestDto {
+  return {
+    ...dto,
+    fromCoin: dto.fromCoin ?? dto.inCoinSerial!,
+    toCoin: dto.toCoin ?? dto.outCoinSerial!,
+    direction: dto.direction ?? dto.exchangeType ?? 'sell',
+  };
+}
+
+/** An issuer as the family's web client reads it on an exchange rate. */
+export class ExchangeIssuerDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+  @ApiProperty({ type: String, nullable: true, example: '$' })
+  symbol: string | null;
+}
+
+/** The rate in force, as the family's web client reads it: `in` is the sold currency's issuer, `out` the bought one's. */
+export class ExchangeRateRefDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ type: 'number', example: 1.085 })
+  rate: JsonDecimal;
+  inIssuer: ExchangeIssuerDto;
+  outIssuer: ExchangeIssuerDto;
 }
 
 /** What an exchange sold and bought, at which rate and fee. */
@@ -76,6 +123,15 @@ export class ExchangeCalculationDto extends CalculationDto {
   rateValidFrom: string;
   @ApiAmount(0, "The operator's fee, in sellCurrency")
   commission: JsonDecimal;
+}
+
+/** `POST /exchange/calculator`: the calculation with the names the family's web client reads. */
+export class ExchangeCalculatorDto extends ExchangeCalculationDto {
+  @ApiAmount(108.5, 'What toCoin would receive (buyAmount), in its currency')
+  topUpAmount: JsonDecimal;
+  @ApiAmount(101, 'What would leave fromCoin, the fee included, in its currency')
+  withdrawAmount: JsonDecimal;
+  exchangeRate: ExchangeRateRefDto;
 }
 
 /** The answer of an executed exchange: the operation (type `exchange`, two legs in two currencies, plus the fee's) and its terms. */
