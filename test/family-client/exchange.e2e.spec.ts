@@ -73,4 +73,17 @@ describe('family client: exchange', () => {
       'exception.coin.not_found',
     );
   });
+
+  it('POST /exchange/calculator — a pair without a rate in force is a 409', async () => {
+    const { alice, from, to } = await customer();
+    // Only EUR→USD has a rate: the other way round has none.
+    expectError(
+      await world.server.request('POST', '/api/v1/exchange/calculator', {
+        token: alice.token,
+        body: { inCoinSerial: to.serial, outCoinSerial: from.serial, amount: '1.00', exchangeType: 'sell' },
+      }),
+      409,
+      'exception.exchange.rate_missing',
+    );
+  });
 });
