@@ -5,7 +5,7 @@ import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { Serial } from '../../../platform/common/validators';
-import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
+import { IssuerRefDto, OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { EXCHANGE_DIRECTIONS, type ExchangeDirection } from '../conversion';
 
 /** An exchange between two of the caller's coins in different currencies. */
@@ -59,24 +59,14 @@ export function exchangeTermsOf(dto: ExchangeRequestDto): ExchangeRequestDto {
   };
 }
 
-/** An issuer as the family's web client reads it on an exchange rate. */
-export class ExchangeIssuerDto {
-  @ApiProperty({ format: 'uuid' })
-  id: string;
-  @ApiProperty({ example: 'USD' })
-  currency: string;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
-  symbol: string | null;
-}
-
 /** The rate in force, as the family's web client reads it: `in` is the sold currency's issuer, `out` the bought one's. */
 export class ExchangeRateRefDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
   @ApiProperty({ type: 'number', example: 1.085 })
   rate: JsonDecimal;
-  inIssuer: ExchangeIssuerDto;
-  outIssuer: ExchangeIssuerDto;
+  inIssuer: IssuerRefDto;
+  outIssuer: IssuerRefDto;
 }
 
 /** What an exchange sold and bought, at which rate and fee. */

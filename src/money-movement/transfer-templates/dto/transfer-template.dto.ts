@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   Equals,
@@ -20,6 +21,17 @@ import { NameSortDto, PageDto, PageRequestDto } from '../../../platform/common/p
 import { Serial, SERIAL_PATTERN, SerialList } from '../../../platform/common/validators';
 
 export const TEMPLATE_NAME_MAX = 100;
+/** A template's name: 1 to 100 characters, not blank; unique among the owner's templates, whatever its case. */
+function TemplateName(): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ example: 'Rent', minLength: 1, maxLength: TEMPLATE_NAME_MAX }),
+    IsString(),
+    MinLength(1),
+    MaxLength(TEMPLATE_NAME_MAX),
+    Matches(/\S/, { message: 'must not be blank' }),
+  );
+}
+
 /** The most templates `GET /templates/transfer` answers (a user keeps far fewer). */
 export const TEMPLATE_LIST_MAX = 1000;
 
@@ -42,11 +54,7 @@ export class TemplatePaymentToolDto {
 /** A transfer to save: what `POST /transfers` would send, under a name. */
 export class CreateTransferTemplateDto extends OperationTextDto {
   /** Unique among the caller's templates, whatever its case. */
-  @ApiProperty({ example: 'Rent', minLength: 1, maxLength: TEMPLATE_NAME_MAX })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(TEMPLATE_NAME_MAX)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @TemplateName()
   name: string;
 
   /** The paying coin: one of the caller's organization's client coins, not closed. Required unless `paymentTool` is given. */
@@ -186,35 +194,9 @@ export class TemplateAmountDto {
   amount?: string | number;
 }
 
-/** What `PATCH /templates/transfer/{id}` may change; the coins stay (a template to other coins is a new one). */
-export class UpdateTransferTemplateDto {
-  @ApiPropertyOptional({ example: 'Rent', minLength: 1, maxLength: TEMPLATE_NAME_MAX })
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(TEMPLATE_NAME_MAX)
-  @Matches(/\S/, { message: 'must not be blank' })
-  name?: string;
-
-  @ApiPropertyOptional({ example: '450.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsOptional()
-  @IsAmount()
-  amount?: string | number;
-
-  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX })
-  @IsOptional()
-  @IsString()
-  @MaxLength(DESCRIPTION_MAX)
-  description?: string;
-}
-
 /** Saving a done transfer as a template: `POST /templates/transfer/operation/{operationId}`. */
 export class TemplateFromOperationDto {
-  @ApiProperty({ example: 'Rent', minLength: 1, maxLength: TEMPLATE_NAME_MAX })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(TEMPLATE_NAME_MAX)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @TemplateName()
   name: string;
 
   /** The template's amount; the operation's when absent. */
@@ -235,3 +217,6 @@ export class TemplateFromOperationDto {
   @IsBoolean()
   reusable?: boolean;
 }
+
+/** What `PATCH /templates/transfer/{id}` may change: name, amount, description; the coins stay (other coins make a new template). */
+export class UpdateTransferTemplateDto extends PartialType(OmitType(TemplateFromOperationDto, ['reusable'] as const)) {}
