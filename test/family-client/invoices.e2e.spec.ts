@@ -197,4 +197,118 @@ describe('family client: invoices and invoice templates', () => {
       payerContact: 'bob@example.com',
     });
   });
+  it('POST /invoices/calculate — the create form prices the invoice before issuing: { payerContact, recipientCoin, amount }', async () => {
+    const merchant = await world.user({ role: 'merchant' });
+    const till = await world.coin(merchant);
+    const payer = await world.user();
+    await world.coin(payer, '10.00');
+    const priced = await req('POST', '/invoices/calculate', merchant.token, {
+      payerContact: payer.login,
+      recipientCoin: till.serial,
+      amount: 25,
+    });
+    expectStatus(priced, 200);
+    expect(priced.body).toMatchObject({
+      commissionAmountPush: '0.00',
+      senderAmountPush: '25.00',
+      transactionAmount: '25.00',
+      issuer: { currency: world.currency.code },
+      currency: world.currency.code,
+    });
+    // A login nobody has is priced by the recipient's terms, telling nothing about it.
+    const unknown = await req('POST', '/invoices/calculate', merchant.token, {
+      payerContact: 'nobody@example.com',
+      recipientCoin: till.serial,
+      amount: '25',
+    });
+    expectStatus(unknown, 200);
+    expect(unknown.body.senderAmountPush).toBe('25.00');
+    const stranger = await world.user({ role: 'merchant' });
+    expectError(
+      await req('POST', '/invoices/calculate', stranger.token, { recipientCoin: till.serial, amount: 25 }),
+      404,
+      'exception.coin.not_found',
+    );
+    expectError(
+      await req('POST', '/invoices/calculate', merchant.token, { recipientCoin: till.serial, amount: 0.001 }),
+      400,
+      'exception.validation',
+    );
+    expectError(
+      await req('POST', '/invoices/calculate', merchant.token, { recipientCoin: till.serial, amount: null }),
+      400,
+      'exception.validation',
+    );
+  });
+
+  it('PATCH /invoice-templates/{} — the template form saves { name, invoiceDraft } again; a name taken is a 409, a stranger a 404', async () => {
+    const merchant = await world.user({ role: 'merchant' });
+    const till = await world.coin(merchant);
+    const first = (
+      await req('POST', '/invoice-templates', merchant.token, { name: 'Chairs', invoiceDraft: createBody(till.serial, 'bob@example.com') })
+    ).body.template;
+    expectStatus(
+      await req('POST', '/invoice-templates', merchant.token, { name: 'Tables', invoiceDraft: createBody(till.serial, 'bob@example.com') }),
+      201,
+    );
+    const updated = await req('PATCH', `/invoice-templates/${first.id}`, merchant.token, {
+      name: 'Chairs (spring)',
+      invoiceDraft: { ...createBody(till.serial, 'carol@example.com', 40), name: 'Chairs (spring)' },
+    });
+    expectStatus(updated, 200);
+    expect(updated.body.template).toMatchObject({
+      id: first.id,
+      name: 'Chairs (spring)',
+      amount: '40.00',
+      payerContact: 'carol@example.com',
+      recipientCoin: till.serial,
+    });
+    const page = await req('POST', '/invoice-templates/view', merchant.token, {});
+    expect(page.body.records.map((t: { name: string }) => t.name)).toEqual(['Chairs (spring)', 'Tables']);
+    expectError(
+      await req('PATCH', `/invoice-templates/${first.id}`, merchant.token, {
+        name: 'Tables',
+        invoiceDraft: createBody(till.serial, 'bob@example.com'),
+      }),
+      409,
+      'exception.invoice_template.name_taken',
+    );
+    const stranger = await world.user({ role: 'merchant' });
+    const theirs = await world.coin(stranger);
+    expectError(
+      await req('PATCH', `/invoice-templates/${first.id}`, stranger.token, {
+        name: 'Mine',
+        invoiceDraft: createBody(theirs.serial, 'bob@example.com'),
+      }),
+      404,
+      'exception.invoice_template.not_found',
+    );
+    const other = await world.user({ role: 'merchant' });
+    const otherCoin = await world.coin(other);
+    expectError(
+      await req('PATCH', `/invoice-templates/${first.id}`, merchant.token, {
+        name: 'X',
+        invoiceDraft: createBody(otherCoin.serial, 'bob@example.com'),
+      }),
+      404,
+      'exception.coin.not_found',
+    );
+    expect((await req('POST', '/invoice-templates/view', merchant.token, {})).body.records[0]).toMatchObject({
+      name: 'Chairs (spring)',
+      amount: '40.00',
+    });
+  });
+
+  it('DELETE /invoice-templates/{} — the templates table deletes one; it is gone from the list, again a 404', async () => {
+    const merchant = await world.user({ role: 'merchant' });
+    const till = await world.coin(merchant);
+    const saved = (
+      await req('POST', '/invoice-templates', merchant.token, { name: 'Once', invoiceDraft: createBody(till.serial, 'bob@example.com') })
+    ).body.template;
+    const stranger = await world.user({ role: 'merchant' });
+    expectError(await req('DELETE', `/invoice-templates/${saved.id}`, stranger.token), 404, 'exception.invoice_template.not_found');
+    expectStatus(await req('DELETE', `/invoice-templates/${saved.id}`, merchant.token), 200);
+    expect((await req('POST', '/invoice-templates/view', merchant.token, {})).body.records).toEqual([]);
+    expectError(await req('DELETE', `/invoice-templates/${saved.id}`, merchant.token), 404, 'exception.invoice_template.not_found');
+  });
 });

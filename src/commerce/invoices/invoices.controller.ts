@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -17,6 +17,7 @@ import {
   CreateInvoiceDto,
   CreateInvoiceTemplateDto,
   InvoiceCalculationDto,
+  InvoiceEstimateDto,
   InvoicePageDto,
   InvoicePaymentResponseDto,
   InvoiceResponseDto,
@@ -50,6 +51,21 @@ export class InvoicesController {
   @ApiNotFoundResponse({ description: "exception.coin.not_found: recipientCoin is not the caller's", type: ErrorResponseDto })
   async create(@Body() dto: CreateInvoiceDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
     return { status: 'ok', message: 'Invoice issued', invoice: await this.invoices.create(principal, dto) };
+  }
+
+  /**
+   * Before issuing: what paying `amount` into `recipientCoin` (one of the caller's coins) would cost the payer, fee
+   * included, priced by the payer's terms when `payerContact` is a customer with a main coin in the currency, else by
+   * the recipient's. Nothing is stored; the payment prices it again.
+   */
+  @Post('calculate')
+  @HttpCode(200)
+  @RequirePermissions('INVOICE_ISSUER')
+  @ApiOperation({ summary: 'The price of an invoice before issuing it', operationId: 'estimateInvoice' })
+  @ApiOkResponse({ type: InvoiceCalculationDto })
+  @ApiNotFoundResponse({ description: "exception.coin.not_found: recipientCoin is not the caller's", type: ErrorResponseDto })
+  estimate(@Body() dto: InvoiceEstimateDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceCalculationDto> {
+    return this.invoices.estimate(principal, dto);
   }
 
   /**
@@ -187,6 +203,28 @@ export class InvoiceTemplatesController {
   @ApiNotFoundResponse({ description: 'exception.invoice_template.not_found', type: ErrorResponseDto })
   async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplateResponseDto> {
     return { status: 'ok', message: 'Template deleted', template: await this.invoices.deleteTemplate(principal, id) };
+  }
+
+  /**
+   * Renames and redrafts one of the organization's templates with the same body as its creation, checked the same way;
+   * invoices already issued from it keep what they were issued with. Another organization's is a 404.
+   */
+  @Patch(':id')
+  @ApiParam(INVOICE_ID)
+  @RequirePermissions('INVOICE_ISSUER')
+  @ApiOperation({ summary: 'Update an invoice template', operationId: 'updateInvoiceTemplate' })
+  @ApiOkResponse({ type: InvoiceTemplateResponseDto })
+  @ApiNotFoundResponse({
+    description: "exception.invoice_template.not_found, or exception.coin.not_found (invoiceDraft.recipientCoin not the caller's)",
+    type: ErrorResponseDto,
+  })
+  @ApiConflictResponse({ description: 'exception.invoice_template.name_taken', type: ErrorResponseDto })
+  async update(
+    @UuidParam('id') id: string,
+    @Body() dto: CreateInvoiceTemplateDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<InvoiceTemplateResponseDto> {
+    return { status: 'ok', message: 'Template updated', template: await this.invoices.updateTemplate(principal, id, dto) };
   }
 
   /**

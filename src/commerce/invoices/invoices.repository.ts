@@ -165,6 +165,26 @@ export class InvoicesRepository {
     return row;
   }
 
+  /** Renames and redrafts one of the organization's templates; undefined when it is not theirs, 'name_taken' on a clash. */
+  async updateTemplate(
+    organizationId: string,
+    id: string,
+    name: string,
+    draft: Record<string, unknown>,
+  ): Promise<TemplateRow | 'name_taken' | undefined> {
+    const [clash] = await this.db.query<{ id: string }>(
+      `SELECT id FROM invoice_templates WHERE organization_id = $1 AND name = $2 AND id <> $3`,
+      [organizationId, name, id],
+    );
+    if (clash) return 'name_taken';
+    const [row] = await this.db.query<TemplateRow>(
+      `UPDATE invoice_templates SET name = $3, draft = $4 WHERE id = $1 AND organization_id = $2
+       RETURNING id, organization_id, name, draft, created_by, created_at`,
+      [id, organizationId, name, JSON.stringify(draft)],
+    );
+    return row;
+  }
+
   async template(organizationId: string, id: string): Promise<TemplateRow | undefined> {
     const [row] = await this.db.query<TemplateRow>(
       `SELECT id, organization_id, name, draft, created_by, created_at FROM invoice_templates WHERE id = $1 AND organization_id = $2`,

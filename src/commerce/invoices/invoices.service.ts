@@ -15,6 +15,7 @@ import type { LockedCoin } from '../../platform/ledger/ledger.types';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { OutboxService } from '../../platform/outbox/outbox.service';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
+import { CoinsService } from '../../money-movement/coins/coins.service';
 import type {
   CreateInvoiceDto,
   CreateInvoiceTemplateDto,
@@ -24,6 +25,7 @@ import type {
   InvoiceTemplateDto,
   InvoiceTemplateViewDto,
   InvoiceViewDto,
+  InvoiceEstimateDto,
   IssueFromTemplateDto,
 } from './dto/invoice.dto';
 import { InvoiceItem, InvoiceRow, InvoicesRepository, TemplateRow } from './invoices.repository';
@@ -92,6 +94,7 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
     private readonly ledger: LedgerService,
     private readonly commissions: CommissionsService,
     private readonly tools: PaymentToolsService,
+    private readonly coins: CoinsService,
     private readonly outbox: OutboxService,
     private readonly uow: UnitOfWork,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -248,22 +251,56 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
 
   /** A template: its draft's recipientCoin must be one of the caller's coins; without one, a 404 (section 7). */
   async createTemplate(principal: Principal, dto: CreateInvoiceTemplateDto): Promise<InvoiceTemplateDto> {
-    const draft = dto.invoiceDraft;
-    if (!draft.recipientCoin) throw new ApiError('exception.coin.not_found', 'invoiceDraft.recipientCoin names no coin');
     return this.uow.run(async () => {
-      const coin = await this.ownCoin(principal, draft.recipientCoin!, 'invoiceDraft.recipientCoin');
-      const scale = scaleOf(coin.fraction);
-      const amount = draft.amount === undefined ? undefined : parseAmount(draft.amount, scale, 'invoiceDraft.amount');
-      if (draft.items?.length) this.items(draft.items, scale, amount);
       const row = await this.invoices.insertTemplate({
         organizationId: principal.organizationId,
         name: dto.name,
-        draft: JSON.parse(JSON.stringify({ ...draft, ...(amount ? { amount: amount.toFixed(scale) } : {}) })) as Record<string, unknown>,
+        draft: await this.draftOf(principal, dto),
         createdBy: principal.userId,
       });
       if (!row) throw new ApiError('exception.invoice_template.name_taken');
       return toTemplate(row);
     });
+  }
+
+  /** Renames and redrafts a template of the caller's organization, checked as a new one is (another's: 404). */
+  async updateTemplate(principal: Principal, id: string, dto: CreateInvoiceTemplateDto): Promise<InvoiceTemplateDto> {
+    return this.uow.run(async () => {
+      if (!(await this.invoices.template(principal.organizationId, id))) throw new ApiError('exception.invoice_template.not_found');
+      const row = await this.invoices.updateTemplate(principal.organizationId, id, dto.name, await this.draftOf(principal, dto));
+      if (row === 'name_taken') throw new ApiError('exception.invoice_template.name_taken');
+      if (!row) throw new ApiError('exception.invoice_template.not_found');
+      return toTemplate(row);
+    });
+  }
+
+  /**
+   * `POST /invoices/calculate`: what paying an invoice of this amount into `recipientCoin` would cost, before it is
+   * issued. The payer's terms price it when `payerContact` is a customer with a main coin in the currency (the same
+   * lookup `POST /coins/serial` answers anyone); else the recipient's terms do. Payment itself prices it again.
+   */
+  async estimate(principal: Principal, dto: InvoiceEstimateDto): Promise<InvoiceCalculationDto> {
+    const payee = await this.ownCoin(principal, dto.recipientCoin, 'recipientCoin');
+    const amount = parseAmount(dto.amount, scaleOf(payee.fraction), 'amount');
+    const payerSerial = dto.payerContact ? await this.coins.mainSerialOf(dto.payerContact, payee.code) : undefined;
+    const payer = payerSerial && payerSerial !== payee.serial ? (await this.ledger.read([payerSerial])).get(payerSerial) : undefined;
+    const quote = await this.commissions.quote({ flow: 'invoice_payment', amount, payer, payee });
+    return {
+      ...calculationOf(amount, quote, payee, { type: 'COIN', srcValue: payer?.serial ?? null, destValue: payee.serial }),
+      currency: payee.code,
+    };
+  }
+
+  /** A template's draft as stored: its recipientCoin one of the caller's coins, its amount exact in that coin's scale. */
+  private async draftOf(principal: Principal, dto: CreateInvoiceTemplateDto): Promise<Record<string, unknown>> {
+    const draft = dto.invoiceDraft;
+    if (!draft.recipientCoin) throw new ApiError('exception.coin.not_found', 'invoiceDraft.recipientCoin names no coin');
+    const coin = await this.ownCoin(principal, draft.recipientCoin, 'invoiceDraft.recipientCoin');
+    const scale = scaleOf(coin.fraction);
+    const amount =
+      draft.amount === undefined || draft.amount === null ? undefined : parseAmount(draft.amount, scale, 'invoiceDraft.amount');
+    if (draft.items?.length) this.items(draft.items, scale, amount);
+    return JSON.parse(JSON.stringify({ ...draft, ...(amount ? { amount: amount.toFixed(scale) } : {}) })) as Record<string, unknown>;
   }
 
   async templates(principal: Principal, dto: InvoiceTemplateViewDto): Promise<Page<InvoiceTemplateDto>> {

@@ -203,12 +203,17 @@ export class CoinsService {
    * for paying a contact. An unknown login, a staff user's, or a customer without such a coin are the same 404.
    */
   async serialOf(login: string, currencyCode: string): Promise<string> {
+    const serial = await this.mainSerialOf(login, currencyCode);
+    if (!serial) throw new ApiError('exception.coin.not_found', `No ${currencyCode} coin for that login`);
+    return serial;
+  }
+
+  /** `serialOf` without the 404: undefined for an unknown login, a staff user's, or a customer without such a coin. */
+  async mainSerialOf(login: string, currencyCode: string): Promise<string | undefined> {
     const user = await this.users.findByLogin(login);
     const memberships = user ? await this.users.memberships(user.id) : [];
     const customers = memberships.filter((m) => PAYEE_ORGANIZATIONS.has(m.organization_type)).map((m) => m.organization_id);
-    const row = customers.length ? await this.coins.mainOf(customers, currencyCode) : undefined;
-    if (!row) throw new ApiError('exception.coin.not_found', `No ${currencyCode} coin for that login`);
-    return row.serial;
+    return customers.length ? (await this.coins.mainOf(customers, currencyCode))?.serial : undefined;
   }
 
   private async own(principal: Principal, serial: string, lock = false): Promise<CoinRow> {

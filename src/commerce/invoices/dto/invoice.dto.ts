@@ -307,6 +307,22 @@ export class PayInvoiceDto {
   payerCoin: string;
 }
 
+/** The issuer's question before issuing: what would paying this much into `recipientCoin` cost its payer? */
+export class InvoiceEstimateDto {
+  /** The issuer's coin the payment would go to (one of the caller's organization's coins). */
+  @Serial()
+  recipientCoin: string;
+
+  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsAmount()
+  amount: string | number;
+
+  /** The payer's login (an e-mail address or a phone number): their terms price it when they have a coin to pay from. */
+  @OptionalText(254)
+  @ApiPropertyOptional({ type: String, maxLength: 254 })
+  payerContact?: string;
+}
+
 /** The price of paying an invoice; `currency` is the invoice's, where the family client reads it. */
 export class InvoiceCalculationDto extends CalculationDto {
   @ApiProperty({ example: 'USD' })
