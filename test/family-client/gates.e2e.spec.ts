@@ -253,10 +253,13 @@ describe('family client: gates', () => {
       'exception.validation',
       'fields.phone',
     );
-    const submitted = await req('POST', `/gate/transactions/${id}/submit`, alice.token, {
-      optionName: 'default',
-      fields: [{ name: 'phone', value: '380990000001' }],
-    });
+    const keyed = (value: string) =>
+      world.server.request('POST', `/api/v1/gate/transactions/${id}/submit`, {
+        token: alice.token,
+        body: { optionName: 'default', fields: [{ name: 'phone', value }] },
+        headers: { 'Idempotency-Key': `submit-${id}` },
+      });
+    const submitted = await keyed('380990000001');
     expectStatus(submitted, 200);
     expect(submitted.body.transaction).toMatchObject({ id, status: 'provider_assigned', fields: { phone: '380990000001' } });
     const done = await finished(alice.token, id);
@@ -278,6 +281,17 @@ describe('family client: gates', () => {
       'exception.gate_transaction.submitted',
     );
     expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('50.00');
+    // Another's transaction is a 404.
+    const bob = await world.user();
+    expectError(
+      await req('POST', `/gate/transactions/${id}/submit`, bob.token, { optionName: 'default', fields: [] }),
+      404,
+      'exception.gate_transaction.not_found',
+    );
+    // A retry with the submit's Idempotency-Key answers as it did; the key with another body is a 422.
+    const retried = await keyed('380990000001');
+    expect({ status: retried.status, id: retried.body.transaction?.id }).toEqual({ status: 200, id });
+    expectError(await keyed('2'), 422);
     await expectBalancedLedger(world.server, world.admin);
   });
 
