@@ -151,6 +151,18 @@ describe('family client: gates', () => {
       'exception.validation',
       'amount',
     );
+    // With a second method of the provider in the coin's currency, the way must be named.
+    const second = await req('POST', '/gate/products', world.admin, {
+      gateProviderId: provider.id,
+      name: 'Second card',
+      currency: world.currency.code,
+      minAmount: '1',
+      maxAmount: '100',
+    });
+    expectStatus(second, 201);
+    expectError(await req('POST', '/gate/transactions/calculate', alice.token, body), 400, 'exception.validation', 'way');
+    const named = await req('POST', '/gate/transactions/calculate', alice.token, { ...body, way: 'Second card' });
+    expect(named.body).toMatchObject({ amountToSend: '50.00', way: 'Second card' });
     expectError(
       await req('POST', '/gate/transactions/calculate', alice.token, { ...body, gateProviderId: '00000000-0000-4000-8000-00000000dead' }),
       404,
