@@ -81,8 +81,9 @@ export async function createApp(
     // `Connection: close`, see the onSend hook), not with Fastify's own 503 body outside the error contract.
     return503OnClosing: false,
     // A long path parameter reaches its route (a 400 or 404 in the error contract) instead of Fastify's own 414 body;
-    // Node's header limit (16 kB) still bounds the URL.
-    routerOptions: { maxParamLength: 4096 },
+    // Node's header limit (16 kB) still bounds the URL. A path with a trailing slash reaches the route without it, as
+    // the family's web client asks for a gate transaction's `payer-fields/`.
+    routerOptions: { maxParamLength: 4096, ignoreTrailingSlash: true },
     // A path Fastify cannot decode (a malformed %-escape) is answered by the one error filter like any other bad request,
     // instead of Fastify's own body without a request id.
     // Such an answer skips the hooks, so it is given their headers here.

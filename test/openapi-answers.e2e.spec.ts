@@ -117,7 +117,9 @@ describe('the OpenAPI document against the real answers', () => {
     const byPath = [...operations].sort((a, b) => a.specificity - b.specificity);
     // CORS preflights (OPTIONS) are the browser's, not operations of the API.
     for (const answer of answers.filter((a) => a.method !== 'OPTIONS')) {
-      const op = byPath.find((o) => o.method === answer.method && o.pattern.test(answer.path));
+      // The router ignores a trailing slash (the family's web client sends one on a gate transaction's payer-fields/).
+      const path = answer.path.length > 1 ? answer.path.replace(/\/$/, '') : answer.path;
+      const op = byPath.find((o) => o.method === answer.method && o.pattern.test(path));
       if (!op) {
         if (answer.status !== 404 && answer.status !== 405)
           problems.push(`${answer.method} ${answer.path} → ${answer.status}: no such operation`);

@@ -12,13 +12,43 @@ import { LedgerService } from '../../platform/ledger/ledger.service';
 import { OutboxService } from '../../platform/outbox/outbox.service';
 import { PendingOperationsService } from '../../platform/pending-operations/pending-operations.service';
 import { SmartCardsService } from '../smart-cards/smart-cards.service';
-import type { CreateGateTransactionDto, GateCallbackDto, GateTransactionDto, GateTransactionViewDto } from './dto/gates.dto';
+import { CommissionsService } from '../../platform/commissions/commissions.service';
+import { commissionDetails } from '../../platform/commissions/fee';
+import type { Leg, LockedCoin } from '../../platform/ledger/ledger.types';
+import type {
+  CreateGateTransactionDto,
+  GateCalculateDto,
+  GateCalculationDto,
+  GateCallbackDto,
+  GateMethodDto,
+  GateMethodsViewDto,
+  GateTransactionDto,
+  GateTransactionViewDto,
+  PayerFieldDto,
+  PayerFieldsOptionDto,
+  PayerFieldValueDto,
+  SubmitPayerDto,
+} from './dto/gates.dto';
 import { GateCommissionsService } from './gate-commissions.service';
 import { FINAL_STATUSES, GateTransactionRow, GatesRepository, ProductField, ProductRow } from './gates.repository';
+import { TOPUP_PROVIDER_TYPES } from './gates.service';
 import { GateProvider, ProviderOutcome, ProviderRequest, SimulatedProvider } from './providers';
+
+/** What a TOPUP's pending operation keeps, so its settlement moves exactly what was quoted. */
+interface ChargeTerms {
+  payeeAmount: string;
+  commission: string;
+  /** The coin the fee goes to; absent when the provider keeps it (or there is none). */
+  collector?: string;
+}
 
 export function toTransaction(row: GateTransactionRow): GateTransactionDto {
   const scale = scaleOf(row.fraction);
+  const amount = new Money(row.amount);
+  const commission = new Money(row.commission);
+  const recipientPays = row.fee_payer === 'recipient';
+  const source = recipientPays ? amount : amount.plus(commission);
+  const toSend = recipientPays ? amount.minus(commission) : amount;
   return {
     id: row.id,
     productId: row.product_id,
@@ -38,7 +68,45 @@ export function toTransaction(row: GateTransactionRow): GateTransactionDto {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     finishedAt: row.finished_at ? row.finished_at.toISOString() : null,
+    coin: { serial: row.coin_serial, issuer: { id: row.issuer_id, currency: row.currency, symbol: row.symbol } },
+    paymentMethod: {
+      gateProvider: { id: row.gate_provider_id, name: row.provider_name, gate: { name: row.provider_name } },
+      way: row.product_name,
+    },
+    sourceAmount: amountOf(source, scale),
+    amountToSend: amountOf(toSend, scale),
+    finalAmount: amountOf(row.type === 'TOPUP' ? toSend : source, scale),
+    processId: row.operation_id,
   };
+}
+
+/** A product's fields as the payer fills them in: each with a pattern its value must match. */
+function payerFieldsOf(fields: ProductField[]): PayerFieldDto[] {
+  const escape = (v: string) => v.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const patterns: Record<ProductField['type'], (f: ProductField) => string> = {
+    string: () => '^[\\s\\S]{1,200}$',
+    number: () => '^-?\\d+(\\.\\d+)?$',
+    enum: (f) => `^(${(f.values ?? []).map(escape).join('|')})$`,
+  };
+  return fields.map((f) => ({
+    name: f.name,
+    label: f.name,
+    optional: !f.required,
+    onlineCheck: false,
+    constraints: [{ type: 'regex', regex: patterns[f.type](f), errorMessageKey: `exception.validation.${f.type}` }],
+  }));
+}
+
+/** The payer's field values as a form sends them: empty ones left out, a number field's digits as its number. */
+function submittedFields(fields: ProductField[], given: PayerFieldValueDto[]): Record<string, unknown> {
+  const types = new Map(fields.map((f) => [f.name, f.type]));
+  const out: Record<string, unknown> = {};
+  for (const { name, value } of given) {
+    if (value === undefined || value === null || value === '') continue;
+    if (Object.prototype.hasOwnProperty.call(out, name)) throw ApiError.invalid(`fields.${name}`, 'is given twice');
+    out[name] = types.get(name) === 'number' && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+  }
+  return out;
 }
 
 /** The values of a product's fields, checked: required ones present, numbers numbers, enums one of their values, no others. */
@@ -93,6 +161,7 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     private readonly outbox: OutboxService,
     private readonly uow: UnitOfWork,
     private readonly smartCards: SmartCardsService,
+    private readonly fees: CommissionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -105,8 +174,12 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   async create(principal: Principal, dto: CreateGateTransactionDto): Promise<GateTransactionDto> {
+    if (dto.type === 'TOPUP') return this.createTopUp(principal, dto);
+    if (dto.method) throw ApiError.invalid('method', 'goes with type TOPUP; a payment names its productId');
+    if (!dto.productId) throw ApiError.invalid('productId', 'is required');
+    const productId = dto.productId;
     return this.uow.run(async () => {
-      const product = await this.gates.product(dto.productId);
+      const product = await this.gates.product(productId);
       if (!product || !product.active || !product.provider_active) throw new ApiError('exception.gate_product.not_found');
       if ((dto.type === 'card_issue') !== (product.provider_type === 'card_issuing')) {
         throw ApiError.invalid(
@@ -163,6 +236,176 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
       this.uow.afterCommit(() => this.uow.asJob('gate-dispatch', () => this.dispatch(id)));
       return toTransaction((await this.gates.transaction(id))!);
     });
+  }
+
+  /** The provider methods the caller's coin can use for a transaction type: products on sale in its currency. */
+  async methods(principal: Principal, dto: GateMethodsViewDto): Promise<GateMethodDto[]> {
+    const coin = await this.ownCoin(principal, dto.serial);
+    const rows = await this.gates.methods({ currencyId: coin.currency_id, providerTypes: TOPUP_PROVIDER_TYPES });
+    return rows.map((row) => {
+      const scale = scaleOf(coin.fraction);
+      return {
+        gateProvider: { id: row.gate_provider_id, name: row.provider_name, gate: { name: row.provider_name } },
+        way: row.name,
+        productId: row.id,
+        currency: row.currency,
+        minAmount: amountOf(row.min_amount, scale),
+        maxAmount: amountOf(row.max_amount, scale),
+      };
+    });
+  }
+
+  /** The price of a TOPUP through a provider method, by the same terms and `quote()` as its execution; moves nothing. */
+  async calculate(principal: Principal, dto: GateCalculateDto): Promise<GateCalculationDto> {
+    const coin = await this.ownCoin(principal, dto.serial);
+    const product = await this.method(coin, dto.gateProviderId, dto.way, 'way');
+    const { quote } = await this.priceTopUp(principal, coin, product, dto.amount);
+    const scale = scaleOf(coin.fraction);
+    return {
+      status: 'ok',
+      message: 'OK',
+      sourceAmount: amountOf(quote.payerAmount, scale),
+      amountToSend: amountOf(quote.payeeAmount, scale),
+      commissionAmount: amountOf(quote.commission, scale),
+      currency: { code: coin.code, symbol: coin.symbol },
+      gateProviderId: product.gate_provider_id,
+      way: product.name,
+    };
+  }
+
+  /** The fields a transaction's payer fills in: its product's, as one option named `default`. */
+  async payerFields(principal: Principal, id: string): Promise<PayerFieldsOptionDto[]> {
+    const row = await this.get(principal, id);
+    const product = (await this.gates.product(row.productId))!;
+    return [{ name: 'default', fields: payerFieldsOf(product.fields) }];
+  }
+
+  /**
+   * A TOPUP's payer's fields, checked against its product's: the transaction then goes to its provider (after the
+   * commit, like a payment). Once only: a transaction that is not a TOPUP waiting for them is a 409.
+   */
+  async submit(principal: Principal, id: string, dto: SubmitPayerDto): Promise<GateTransactionDto> {
+    return this.uow.run(async () => {
+      const row = await this.gates.transaction(id, true);
+      if (!row || !this.sees(principal, row.organization_id)) throw new ApiError('exception.gate_transaction.not_found');
+      if (row.type !== 'TOPUP' || row.status !== 'initiated') throw new ApiError('exception.gate_transaction.submitted');
+      const product = (await this.gates.product(row.product_id))!;
+      const fields = checkFields(product.fields, submittedFields(product.fields, dto.fields));
+      if (!(await this.gates.submit(id, fields))) throw new ApiError('exception.gate_transaction.submitted');
+      this.uow.afterCommit(() => this.uow.asJob('gate-dispatch', () => this.dispatch(id)));
+      return toTransaction((await this.gates.transaction(id))!);
+    });
+  }
+
+  /**
+   * A TOPUP (money in through a provider method): priced now by the gate's terms and `quote()`, and recorded as a
+   * `pending` gate_charge operation that moves nothing yet — the provider has not charged the card. It waits, in
+   * `initiated`, for the payer's fields (`submit`); the provider's outcome then settles the operation in place
+   * (the gate-settlement coin credits the coin, the fee goes to its collector) or ends it in `error`.
+   */
+  private async createTopUp(principal: Principal, dto: CreateGateTransactionDto): Promise<GateTransactionDto> {
+    if (!dto.method) throw ApiError.invalid('method', 'is required with type TOPUP');
+    if (dto.productId) throw ApiError.invalid('productId', 'does not go with type TOPUP: name the method');
+    const method = dto.method;
+    return this.uow.run(async () => {
+      const coin = await this.ownCoin(principal, dto.coinSerial);
+      const product = await this.method(coin, method.gateProviderId, method.way, 'method.way');
+      const { amount, quote, pricing, settlement } = await this.priceTopUp(principal, coin, product, dto.amount);
+      const fields = checkFields(
+        product.fields.map((f) => ({ ...f, required: false })),
+        dto.fields ?? {},
+      );
+      const collector = pricing.collector && pricing.collector !== settlement ? pricing.collector : null;
+      const charge: ChargeTerms = {
+        payeeAmount: quote.payeeAmount.toFixed(),
+        commission: quote.commission.toFixed(),
+        ...(collector && quote.commission.gt(0) ? { collector } : {}),
+      };
+      const operation = await this.ledger.execute({
+        type: 'gate_charge',
+        coins: [coin.serial],
+        plan: (locked) => {
+          const payee = locked.coins.get(coin.serial)!;
+          if (!payee.usable) throw new ApiError('exception.coin.inactive', `Coin ${payee.serial} is closed or inactive`);
+          return {
+            legs: [],
+            status: 'pending',
+            meta: {
+              amount,
+              currencyId: payee.currency_id,
+              commission: quote.commission,
+              fromCoin: settlement,
+              toCoin: payee.serial,
+              description: `${product.provider_name}: ${product.name}`,
+              details: {
+                gateProductId: product.id,
+                gateProviderId: product.gate_provider_id,
+                ...(commissionDetails(quote) ?? {}),
+                charge,
+              },
+            },
+          };
+        },
+      });
+      const id = await this.gates.insertTransaction({
+        productId: product.id,
+        providerId: product.gate_provider_id,
+        organizationId: principal.organizationId,
+        coinSerial: coin.serial,
+        type: 'TOPUP',
+        amount: amount.toFixed(),
+        commission: quote.commission.toFixed(),
+        fields,
+        operationId: operation!.id,
+        createdBy: principal.userId,
+      });
+      return toTransaction((await this.gates.transaction(id))!);
+    });
+  }
+
+  /** A client coin of the caller's organization, read without a lock; any other is a 404. */
+  private async ownCoin(principal: Principal, serial: string): Promise<LockedCoin> {
+    const coin = (await this.ledger.read([serial])).get(serial);
+    if (!coin || coin.type !== 'client' || coin.organization_id !== principal.organizationId) {
+      throw new ApiError('exception.coin.not_found', `No coin ${serial}`);
+    }
+    return coin;
+  }
+
+  /**
+   * A provider's TOPUP method for a coin: its product on sale in the coin's currency named `way`, or its only one when
+   * no way is given (several: a 400 naming `parameter`). None is a 404.
+   */
+  private async method(coin: LockedCoin, providerId: string, way: string | undefined, parameter: string): Promise<ProductRow> {
+    const rows = await this.gates.methods({ currencyId: coin.currency_id, providerTypes: TOPUP_PROVIDER_TYPES, providerId, way });
+    if (!rows.length) {
+      throw new ApiError(
+        'exception.gate_product.not_found',
+        `No TOPUP method of provider ${providerId}${way ? ` named ${way}` : ''} in ${coin.code}`,
+      );
+    }
+    if (rows.length > 1)
+      throw ApiError.invalid(parameter, `must name one of the provider's methods: ${rows.map((r) => r.name).join(', ')}`);
+    return rows[0];
+  }
+
+  /**
+   * A TOPUP's price: the gate rule in force for the payer's contract, the provider and the product, else the
+   * contract's own gate_payment commission; the gate-settlement coin is the payer (the provider charged the card),
+   * the caller's coin the payee. The amount must lie within the product's limits.
+   */
+  private async priceTopUp(principal: Principal, coin: LockedCoin, product: ProductRow, given: unknown) {
+    const amount = parseAmount(given, scaleOf(coin.fraction));
+    if (amount.lt(new Money(product.min_amount)) || amount.gt(new Money(product.max_amount))) {
+      throw ApiError.invalid('amount', `must be from ${product.min_amount} to ${product.max_amount}`);
+    }
+    const settlement = await this.ledger.systemCoin(coin.issuer_id, 'gate_settlement');
+    const pricing =
+      (await this.commissions.pricing(principal.organizationId, product.gate_provider_id, product.id, coin.issuer_id, settlement)) ??
+      (await this.fees.pricing('gate_payment', settlement, coin.serial));
+    const payer = (await this.ledger.read([settlement])).get(settlement)!;
+    const quote = await this.fees.quote({ flow: 'gate_payment', amount, payer, payee: coin, pricing });
+    return { amount, quote, pricing, settlement };
   }
 
   async get(principal: Principal, id: string): Promise<GateTransactionDto> {
@@ -260,12 +503,14 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
         return false;
       }
       const processed = outcome.status === 'processed';
-      await this.pending.settle(
-        row.operation_id!,
-        'gate_payment',
-        processed ? { accept: true, requestStatus: 'processed' } : { accept: false, status: 'error', requestStatus: 'failure' },
-        () => new ApiError('exception.gate_transaction.finished'),
-      );
+      if (row.type === 'TOPUP') await this.settleCharge(row.operation_id!, processed);
+      else
+        await this.pending.settle(
+          row.operation_id!,
+          'gate_payment',
+          processed ? { accept: true, requestStatus: 'processed' } : { accept: false, status: 'error', requestStatus: 'failure' },
+          () => new ApiError('exception.gate_transaction.finished'),
+        );
       let providerData = outcome.data ?? null;
       if (processed && row.type === 'card_issue') {
         providerData = { ...providerData, smartCardId: await this.recordCard(row, outcome) };
@@ -280,6 +525,33 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
       const finished = toTransaction((await this.gates.transaction(id))!);
       await this.outbox.emit('gate_transaction.finished', [row.organization_id], finished);
       return true;
+    });
+  }
+
+  /**
+   * Settles a TOPUP's pending gate_charge operation in place, with the terms quoted when it was created: the card was
+   * charged — the gate-settlement coin credits the coin and pays the fee to its collector (a fee the provider collects
+   * stays with the provider: no leg) — or it was not, and the operation ends in `error`, having moved nothing.
+   */
+  private async settleCharge(operationId: string, processed: boolean): Promise<void> {
+    const held = await this.ledger.readOperation(operationId);
+    const charge = held?.details.charge as ChargeTerms | undefined;
+    if (!held || !charge || !held.from_coin || !held.to_coin) throw new ApiError('exception.gate_transaction.finished');
+    const [settlement, payee] = [held.from_coin, held.to_coin];
+    const coins = processed ? [settlement, payee, ...(charge.collector ? [charge.collector] : [])] : [];
+    await this.ledger.execute({
+      type: 'gate_charge',
+      operationId,
+      coins,
+      plan: (locked) => {
+        const operation = locked.operation!;
+        if (operation.status !== 'pending') throw new ApiError('exception.gate_transaction.finished');
+        const meta = { amount: new Money(operation.amount), requestStatus: processed ? 'processed' : 'failure' };
+        if (!processed) return { legs: [], status: 'error', meta };
+        const legs: Leg[] = [{ from: settlement, to: payee, amount: new Money(charge.payeeAmount) }];
+        if (charge.collector) legs.push({ from: settlement, to: charge.collector, amount: new Money(charge.commission) });
+        return { legs, status: 'processed', meta };
+      },
     });
   }
 

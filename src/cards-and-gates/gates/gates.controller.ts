@@ -22,6 +22,8 @@ import {
   CreateGateProviderDto,
   CreateGateProviderRuleDto,
   CreateGateTransactionDto,
+  GateCalculateDto,
+  GateCalculationDto,
   GateCallbackDto,
   GateCallbackResponseDto,
   GateCommissionProfileListDto,
@@ -35,8 +37,12 @@ import {
   GateProviderResponseDto,
   GateTransactionPageDto,
   GateTransactionResponseDto,
+  GateMethodListDto,
+  GateMethodsViewDto,
   GateTransactionViewDto,
+  PayerFieldsResponseDto,
   SettingsFieldsReqDto,
+  SubmitPayerDto,
 } from './dto/gates.dto';
 import { GateCommissionsService } from './gate-commissions.service';
 import { GateTransactionsService } from './gate-transactions.service';
@@ -168,14 +174,52 @@ export class GateProductsController {
 export class GateTransactionsController {
   constructor(private readonly transactions: GateTransactionsService) {}
 
-  /** Holds amount + fee and answers `provider_assigned`; the provider is called after the commit. Poll GET …/{id} or use webhooks. */
+  /**
+   * The provider methods the caller's coin (`serial`) can use for `txType` (TOPUP: money in through an acquiring
+   * provider): each product on sale in the coin's currency, as `{gateProvider {id, name, gate {name}}, way}` (the way
+   * is the product's name). Another's coin, like an unknown one, is a 404.
+   */
+  @Post('methods/view')
+  @HttpCode(200)
+  @RequirePermissions('GATE_TRANSACTION_CREATOR')
+  @ApiOperation({ summary: 'The provider methods of a coin', operationId: 'viewGateMethods' })
+  @ApiOkResponse({ type: GateMethodListDto })
+  @ApiNotFoundResponse({ description: "exception.coin.not_found (not the caller's)", type: ErrorResponseDto })
+  async methods(@Body() dto: GateMethodsViewDto, @CurrentPrincipal() principal: Principal): Promise<GateMethodListDto> {
+    return { status: 'ok', message: 'OK', records: await this.transactions.methods(principal, dto) };
+  }
+
+  /**
+   * The price of a TOPUP through a provider's method (its `way`, which may be left out when the provider has one for
+   * the coin's currency), priced as its execution will be; moves nothing. `sourceAmount` is what the card is charged,
+   * `amountToSend` what reaches the coin, `commissionAmount` the fee.
+   */
+  @Post('transactions/calculate')
+  @HttpCode(200)
+  @RequirePermissions('GATE_TRANSACTION_CREATOR')
+  @ApiOperation({ summary: 'Price a TOPUP through a gate', operationId: 'calculateGateTransaction' })
+  @ApiOkResponse({ type: GateCalculationDto })
+  @ApiNotFoundResponse({
+    description: "exception.gate_product.not_found (no such method), or exception.coin.not_found (not the caller's)",
+    type: ErrorResponseDto,
+  })
+  calculate(@Body() dto: GateCalculateDto, @CurrentPrincipal() principal: Principal): Promise<GateCalculationDto> {
+    return this.transactions.calculate(principal, dto);
+  }
+
+  /**
+   * A payment to a product (`productId`, `coinSerial`, `type` payment | payout | card_issue) holds amount + fee and
+   * answers `provider_assigned`; the provider is called after the commit. Poll GET …/{id} or use webhooks. A TOPUP
+   * through a provider `method` (`coin`, `method {gateProviderId, way}`) answers `initiated`, moving nothing: its
+   * payer's fields follow with `POST …/{id}/submit`, and the provider's charge then credits the coin.
+   */
   @Post('transactions')
   @RequirePermissions('GATE_TRANSACTION_CREATOR')
   @Idempotent()
-  @ApiOperation({ summary: 'Pay through a gate', operationId: 'createGateTransaction' })
+  @ApiOperation({ summary: 'Pay, or top up, through a gate', operationId: 'createGateTransaction' })
   @ApiCreatedResponse({ type: GateTransactionResponseDto })
   @ApiNotFoundResponse({
-    description: "exception.gate_product.not_found, or exception.coin.not_found (not the caller's)",
+    description: "exception.gate_product.not_found (or no such method), or exception.coin.not_found (not the caller's)",
     type: ErrorResponseDto,
   })
   @ApiConflictResponse({ description: 'exception.coin.insufficient_funds, exception.coin.inactive', type: ErrorResponseDto })
@@ -209,6 +253,42 @@ export class GateTransactionsController {
   @ApiNotFoundResponse({ description: 'exception.gate_transaction.not_found', type: ErrorResponseDto })
   async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<GateTransactionResponseDto> {
     return { status: 'ok', message: 'OK', transaction: await this.transactions.get(principal, id) };
+  }
+
+  /**
+   * The fields the transaction's payer fills in (its product's), as one option named `default`, each with a pattern
+   * its value must match. The family's web client asks with a trailing slash (`…/payer-fields/`), which answers too.
+   */
+  @Get('transactions/:id/payer-fields')
+  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
+  @RequirePermissions('GATE_TRANSACTION_VIEWER')
+  @ApiOperation({ summary: "A gate transaction's payer fields", operationId: 'getGatePayerFields' })
+  @ApiOkResponse({ type: PayerFieldsResponseDto })
+  @ApiNotFoundResponse({ description: 'exception.gate_transaction.not_found', type: ErrorResponseDto })
+  async payerFields(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<PayerFieldsResponseDto> {
+    return { status: 'ok', message: 'OK', options: await this.transactions.payerFields(principal, id) };
+  }
+
+  /**
+   * A TOPUP's payer's fields (`optionName` default, `fields [{name, value}]`), checked against its product's: it then
+   * goes to its provider (`provider_assigned`, called after the commit) and the provider's charge credits the coin.
+   * Once: a transaction not waiting for them is a 409.
+   */
+  @Post('transactions/:id/submit')
+  @HttpCode(200)
+  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
+  @RequirePermissions('GATE_TRANSACTION_CREATOR')
+  @Idempotent()
+  @ApiOperation({ summary: "Submit a TOPUP's payer fields", operationId: 'submitGatePayer' })
+  @ApiOkResponse({ type: GateTransactionResponseDto })
+  @ApiNotFoundResponse({ description: 'exception.gate_transaction.not_found', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.gate_transaction.submitted', type: ErrorResponseDto })
+  async submit(
+    @UuidParam('id') id: string,
+    @Body() dto: SubmitPayerDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<GateTransactionResponseDto> {
+    return { status: 'ok', message: 'Payer fields submitted', transaction: await this.transactions.submit(principal, id, dto) };
   }
 
   /** A provider's asynchronous outcome, signed with its secret; applied once per transaction. */

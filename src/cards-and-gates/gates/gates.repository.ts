@@ -43,11 +43,18 @@ export interface GateTransactionRow {
   gate_provider_id: string;
   organization_id: string;
   coin_serial: string;
-  type: 'payment' | 'payout' | 'card_issue';
+  type: 'payment' | 'payout' | 'card_issue' | 'TOPUP';
   amount: string;
   commission: string;
   currency: string;
+  symbol: string | null;
+  issuer_id: string;
   fraction: string;
+  /** The product's name (a method's way) and its provider's. */
+  product_name: string;
+  provider_name: string;
+  /** Who pays the fee, as its operation was priced: `recipient` takes it from what reaches the payee. */
+  fee_payer: string | null;
   fields: Record<string, unknown>;
   status: 'initiated' | 'provider_assigned' | 'pending' | 'processed' | 'failure';
   operation_id: string | null;
@@ -96,9 +103,11 @@ const PRODUCT = `p.id, p.gate_provider_id, g.name AS provider_name, g.type AS pr
   p.currency_id, c.code AS currency, p.min_amount::text AS min_amount, p.max_amount::text AS max_amount, p.active, p.fields, p.created_at`;
 const PRODUCTS = 'FROM gate_products p JOIN gate_providers g ON g.id = p.gate_provider_id JOIN currencies c ON c.id = p.currency_id';
 const TRANSACTION = `t.id, t.product_id, t.gate_provider_id, t.organization_id, t.coin_serial::text AS coin_serial, t.type, t.amount::text AS amount,
-  t.commission::text AS commission, c.code AS currency, c.fraction::text AS fraction, t.fields, t.status, t.operation_id, t.provider_reference,
-  t.provider_data, t.failure_reason, t.created_by, t.created_at, t.updated_at, t.finished_at`;
-const TRANSACTIONS = 'FROM gate_transactions t JOIN gate_products p ON p.id = t.product_id JOIN currencies c ON c.id = p.currency_id';
+  t.commission::text AS commission, c.code AS currency, c.symbol, co.issuer_id, c.fraction::text AS fraction, p.name AS product_name,
+  g.name AS provider_name, o.details->'commission'->>'payer' AS fee_payer, t.fields, t.status, t.operation_id, t.provider_reference, t.provider_data, t.failure_reason, t.created_by,
+  t.created_at, t.updated_at, t.finished_at`;
+const TRANSACTIONS = `FROM gate_transactions t JOIN gate_products p ON p.id = t.product_id JOIN currencies c ON c.id = p.currency_id
+  JOIN gate_providers g ON g.id = t.gate_provider_id JOIN coins co ON co.serial = t.coin_serial LEFT JOIN operations o ON o.id = t.operation_id`;
 const RULE = `id, profile_id, kind, product_id, type, value_percent::text AS value_percent, value_fixed::text AS value_fixed, rounding,
   min_fee::text AS min_fee, collector, begin_date, end_date, active, created_at`;
 
@@ -175,6 +184,23 @@ export class GatesRepository {
     );
   }
 
+  /**
+   * Provider methods: the products on sale (active, of an active provider) of providers of the given types, in a
+   * currency; optionally of one provider, and one way (the product's name).
+   */
+  async methods(filter: {
+    currencyId: string;
+    providerTypes: readonly string[];
+    providerId?: string;
+    way?: string;
+  }): Promise<ProductRow[]> {
+    const params: unknown[] = [filter.currencyId, filter.providerTypes];
+    const where = ['p.active AND g.active', 'p.currency_id = $1', 'g.type = ANY($2::text[])'];
+    if (filter.providerId) where.push(`p.gate_provider_id = $${params.push(filter.providerId)}`);
+    if (filter.way !== undefined) where.push(`p.name = $${params.push(filter.way)}`);
+    return this.db.query<ProductRow>(`SELECT ${PRODUCT} ${PRODUCTS} WHERE ${where.join(' AND ')} ORDER BY g.name, p.name, p.id`, params);
+  }
+
   async fraction(currencyId: string): Promise<string | undefined> {
     const [row] = await this.db.query<{ fraction: string }>(`SELECT fraction::text AS fraction FROM currencies WHERE id = $1`, [
       currencyId,
@@ -216,6 +242,15 @@ export class GatesRepository {
       ],
     );
     return row.id;
+  }
+
+  /** A TOPUP's payer's fields, once: it leaves `initiated` for its provider. Answers whether it did. */
+  async submit(id: string, fields: Record<string, unknown>): Promise<boolean> {
+    const rows = await this.db.query<{ id: string }>(
+      `UPDATE gate_transactions SET fields = $2, status = 'provider_assigned', updated_at = now() WHERE id = $1 AND status = 'initiated' RETURNING id`,
+      [id, JSON.stringify(fields)],
+    );
+    return rows.length > 0;
   }
 
   async transaction(id: string, lock = false): Promise<GateTransactionRow | undefined> {

@@ -8,14 +8,29 @@ import type { CreateGateProductDto, CreateGateProviderDto, GateProductDto, GateP
 import { ProductRow, ProviderRow, GatesRepository } from './gates.repository';
 import type { KnobChanges } from './providers';
 
-function toProvider(row: ProviderRow): GateProviderDto {
+/** The provider types that take a TOPUP (money in: the provider charges the payer's card). */
+export const TOPUP_PROVIDER_TYPES = ['acquiring'] as const;
+
+/** The types POST /gate/transactions takes with a product of a provider of this type. */
+export function transactionTypesOf(providerType: string): string[] {
+  if (providerType === 'card_issuing') return ['card_issue'];
+  return [...((TOPUP_PROVIDER_TYPES as readonly string[]).includes(providerType) ? ['TOPUP'] : []), 'payment', 'payout'];
+}
+
+/** A provider with what it takes through its products on sale (`products`: any products, those of others ignored). */
+function toProvider(row: ProviderRow, products: ProductRow[]): GateProviderDto {
   const { latencyMs, failAbove, asyncAbove, failureRate } = row.settings;
   const settings = Object.fromEntries(Object.entries({ latencyMs, failAbove, asyncAbove, failureRate }).filter(([, v]) => v !== undefined));
+  const ways = products.filter((p) => p.gate_provider_id === row.id && p.active).map((p) => p.name);
   return {
     id: row.id,
     name: row.name,
     type: row.type,
     active: row.active,
+    gate: { name: row.name },
+    supportedTransactions: ways.flatMap((paymentWay) =>
+      transactionTypesOf(row.type).map((transactionType) => ({ paymentWay, transactionType })),
+    ),
     settings,
     hasSecret: true,
     createdAt: row.created_at.toISOString(),
@@ -63,17 +78,18 @@ export class GatesService {
       secret: settings.secret ?? randomBytes(32).toString('base64url'),
     });
     if (!row) throw new ApiError('exception.gate_provider.name_taken');
-    return toProvider(row);
+    return toProvider(row, []);
   }
 
   async providers(): Promise<GateProviderDto[]> {
-    return (await this.gates.providers()).map(toProvider);
+    const products = await this.gates.products({ available: false });
+    return (await this.gates.providers()).map((row) => toProvider(row, products));
   }
 
   async provider(id: string): Promise<GateProviderDto> {
     const row = await this.gates.provider(id);
     if (!row) throw new ApiError('exception.gate_provider.not_found');
-    return toProvider(row);
+    return toProvider(row, await this.gates.products({ providerId: id, available: false }));
   }
 
   /** Changes some settings; an empty object, or one whose fields are all absent, is a 400 (section 7). */
@@ -83,7 +99,7 @@ export class GatesService {
     }
     const row = await this.gates.updateProvider(id, settingsOf(dto), dto.secret);
     if (!row) throw new ApiError('exception.gate_provider.not_found');
-    return toProvider(row);
+    return toProvider(row, await this.gates.products({ providerId: id, available: false }));
   }
 
   async createProduct(dto: CreateGateProductDto): Promise<GateProductDto> {

@@ -195,6 +195,10 @@ export const ERRORS = {
   'exception.gate_product.name_taken': { status: 409, message: 'The provider already has a product with this name' },
   'exception.gate_transaction.not_found': { status: 404, message: 'No such gate transaction' },
   'exception.gate_transaction.finished': { status: 409, message: 'The gate transaction is already finished' },
+  'exception.gate_transaction.submitted': {
+    status: 409,
+    message: 'The gate transaction does not wait for its payer’s fields: it was submitted already, or is not a TOPUP',
+  },
   'exception.gate.signature_invalid': { status: 401, message: 'The callback is not signed with the provider’s secret' },
   'exception.gate_commission_profile.not_found': { status: 404, message: 'No such gate commission profile' },
   // Commerce (issue 15)

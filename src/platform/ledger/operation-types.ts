@@ -43,6 +43,8 @@ export const OPERATION_TYPES = {
   voucher_refund: "A blocked or expired voucher's amount goes back from the voucher reserve to its creator's coin",
   card_payment: 'A transfer paid with a smart card: the card’s coin pays another client coin (priced as client_transaction_transfer)',
   gate_payment: OPERATION_FLOWS.gate_payment,
+  gate_charge:
+    "Money in through a gate (a TOPUP): the provider charges the payer's card, the issuer's gate-settlement coin credits a client coin (priced as gate_payment)",
   invoice_payment: OPERATION_FLOWS.invoice_payment,
   merchant_payment: OPERATION_FLOWS.merchant_payment,
 } as const satisfies Record<string, string>;

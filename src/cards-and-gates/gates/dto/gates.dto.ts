@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
+  Allow,
   ArrayMaxSize,
   IsArray,
   IsBoolean,
@@ -22,11 +23,14 @@ import {
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
+import { CoinAlias, SerialOrCoin } from '../../../platform/common/request-view.dto';
 import { AsList, IsAfter, IsIsoDateTime, Omittable, Serial, UuidList } from '../../../platform/common/validators';
 import { CommissionValueAnswerDto, CommissionValueDto } from '../../../platform/commissions/dto/commission-value.dto';
 
 export const GATE_PROVIDER_TYPES = ['acquiring', 'billing', 'card_issuing', 'payout'] as const;
-export const GATE_TRANSACTION_TYPES = ['payment', 'payout', 'card_issue'] as const;
+export const GATE_TRANSACTION_TYPES = ['payment', 'payout', 'card_issue', 'TOPUP'] as const;
+/** The family's transaction types of a provider method (`txType`): only TOPUP, money in, is offered through a gate. */
+export const GATE_METHOD_TX_TYPES = ['TOPUP'] as const;
 export const GATE_TRANSACTION_STATUSES = ['initiated', 'provider_assigned', 'pending', 'processed', 'failure'] as const;
 export const GATE_FIELD_TYPES = ['string', 'number', 'enum'] as const;
 export const GATE_COLLECTORS = ['operator', 'provider'] as const;
@@ -109,6 +113,20 @@ export class GateProviderSettingsDto {
   failureRate?: number;
 }
 
+/** A transaction a provider takes through one of its ways (a product on sale): what the family's gate screens list. */
+export class SupportedTransactionDto {
+  /** The way: the product's name (a method is a product on sale). */
+  paymentWay: string;
+  /** A type POST /gate/transactions takes with it. */
+  @ApiProperty({ enum: GATE_TRANSACTION_TYPES })
+  transactionType: string;
+}
+
+/** The gate a provider runs on: here each provider is its own gate, named as the provider. */
+export class GateNameDto {
+  name: string;
+}
+
 export class GateProviderDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -116,6 +134,10 @@ export class GateProviderDto {
   @ApiProperty({ enum: GATE_PROVIDER_TYPES })
   type: string;
   active: boolean;
+  gate: GateNameDto;
+  /** Per product on sale, each type the provider takes (an acquiring provider's products take TOPUP, money in). */
+  @ApiProperty({ type: [SupportedTransactionDto] })
+  supportedTransactions: SupportedTransactionDto[];
   settings: GateProviderSettingsDto;
   /** Always true: a provider has a callback secret (never shown). */
   hasSecret: boolean;
@@ -230,14 +252,38 @@ export class GateProductListDto {
   records: GateProductDto[];
 }
 
-export class CreateGateTransactionDto {
+/** A provider method as the family's web client names it: the provider and the way (the product's name). */
+export class GateMethodRefDto {
   @IsUUID()
   @ApiProperty({ format: 'uuid' })
-  productId: string;
+  gateProviderId: string;
 
-  /** The caller's coin paying (amount + fee held until the provider answers). */
+  /** The product's name, as `POST /gate/methods/view` answers it. */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  way: string;
+}
+
+/**
+ * A gate transaction: a payment to a product (`productId`, `coinSerial`, `type` payment | payout | card_issue), or
+ * the family's top-up through a provider method (`method`, `coin`, `type` TOPUP), whose payer's fields follow with
+ * `POST …/{id}/submit`.
+ */
+export class CreateGateTransactionDto {
+  /** The product paid (payment, payout, card_issue); a TOPUP names its `method` instead. */
+  @IsOptional()
+  @IsUUID()
+  @ApiPropertyOptional({ format: 'uuid' })
+  productId?: string;
+
+  /** The caller's coin: paying (amount + fee held until the provider answers), or credited by a TOPUP. */
   @Serial()
+  @SerialOrCoin()
   coinSerial: string;
+
+  @CoinAlias()
+  coin?: string;
 
   @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
   @IsAmount()
@@ -245,13 +291,186 @@ export class CreateGateTransactionDto {
 
   @ApiProperty({ enum: GATE_TRANSACTION_TYPES })
   @IsIn(GATE_TRANSACTION_TYPES)
-  type: 'payment' | 'payout' | 'card_issue';
+  type: 'payment' | 'payout' | 'card_issue' | 'TOPUP';
 
-  /** The product's fields, by name (an enum field takes one of its values). */
+  /** The provider method of a TOPUP (`POST /gate/methods/view`). */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GateMethodRefDto)
+  method?: GateMethodRefDto;
+
+  /** The product's fields, by name (an enum field takes one of its values); a TOPUP's come with its submit. */
   @IsOptional()
   @IsObject()
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   fields?: Record<string, unknown>;
+}
+
+/** `POST /gate/methods/view`: the provider methods a coin can use for a transaction type. */
+export class GateMethodsViewDto {
+  @Serial({ description: "The caller's coin" })
+  serial: string;
+
+  @ApiProperty({ enum: GATE_METHOD_TX_TYPES })
+  @IsIn(GATE_METHOD_TX_TYPES)
+  txType: string;
+}
+
+export class GateMethodProviderDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  name: string;
+  gate: GateNameDto;
+}
+
+/** A provider method: a product on sale of an active provider that takes the transaction type, in the coin's currency. */
+export class GateMethodDto {
+  gateProvider: GateMethodProviderDto;
+  /** The product's name: what `method.way` names. */
+  way: string;
+  @ApiProperty({ format: 'uuid' })
+  productId: string;
+  currency: string;
+  @ApiAmount(1)
+  minAmount: JsonDecimal;
+  @ApiAmount(500)
+  maxAmount: JsonDecimal;
+}
+
+export class GateMethodListDto {
+  status: 'ok';
+  message: string;
+  records: GateMethodDto[];
+}
+
+/** `POST /gate/transactions/calculate`: the price of a transaction through a provider method, moving nothing. */
+export class GateCalculateDto {
+  @IsUUID()
+  @ApiProperty({ format: 'uuid' })
+  gateProviderId: string;
+
+  /** The method's way; may be left out when the provider has one method for the coin. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  way?: string;
+
+  @Serial({ description: "The caller's coin" })
+  serial: string;
+
+  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsAmount()
+  amount: string | number;
+
+  @ApiProperty({ enum: GATE_METHOD_TX_TYPES })
+  @IsIn(GATE_METHOD_TX_TYPES)
+  txType: string;
+}
+
+export class GateCurrencyDto {
+  @ApiProperty({ example: 'EUR' })
+  code: string;
+  @ApiProperty({ type: String, nullable: true, example: '€' })
+  symbol: string | null;
+}
+
+/** A gate transaction's price as the family's top-up form reads it. */
+export class GateCalculationDto {
+  status: 'ok';
+  message: string;
+  @ApiAmount(25.5, 'What the provider charges the payer (the card): the amount, plus the fee when the sender pays it')
+  sourceAmount: JsonDecimal;
+  @ApiAmount(25, 'What reaches the coin')
+  amountToSend: JsonDecimal;
+  @ApiAmount(0.5, 'The fee')
+  commissionAmount: JsonDecimal;
+  currency: GateCurrencyDto;
+  @ApiProperty({ format: 'uuid' })
+  gateProviderId: string;
+  way: string;
+}
+
+/** A constraint a payer's field's value must match (a regular expression). */
+export class PayerFieldConstraintDto {
+  @ApiProperty({ enum: ['regex'] })
+  type: string;
+  regex: string;
+  errorMessageKey: string;
+}
+
+/** A field the payer fills in: a field of the method's product. */
+export class PayerFieldDto {
+  name: string;
+  label: string;
+  /** The product does not require it. */
+  optional: boolean;
+  /** Always false: values are checked when submitted. */
+  onlineCheck: boolean;
+  @ApiProperty({ type: [PayerFieldConstraintDto] })
+  constraints: PayerFieldConstraintDto[];
+}
+
+export class PayerFieldsOptionDto {
+  /** The option's name, sent back as `optionName`: always `default` (a product has one set of fields). */
+  name: string;
+  @ApiProperty({ type: [PayerFieldDto] })
+  fields: PayerFieldDto[];
+}
+
+export class PayerFieldsResponseDto {
+  status: 'ok';
+  message: string;
+  @ApiProperty({ type: [PayerFieldsOptionDto] })
+  options: PayerFieldsOptionDto[];
+}
+
+export class PayerFieldValueDto {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(40)
+  name: string;
+
+  /** Text or a number (a number field also takes its digits as text, as forms send them); null or empty leaves it out. */
+  @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'number' }], nullable: true })
+  @Allow()
+  value: unknown;
+}
+
+/** `POST /gate/transactions/{id}/submit`: the payer's fields of a TOPUP, which then goes to its provider. */
+export class SubmitPayerDto {
+  /** `default`, the option `…/payer-fields/` answers. */
+  @IsString()
+  @IsIn(['default'])
+  optionName: string;
+
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => PayerFieldValueDto)
+  @ApiProperty({ type: [PayerFieldValueDto] })
+  fields: PayerFieldValueDto[];
+}
+
+export class GateTransactionCoinIssuerDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  currency: string;
+  @ApiProperty({ type: String, nullable: true })
+  symbol: string | null;
+}
+
+/** The transaction's coin as the family's screens read it. */
+export class GateTransactionCoinDto {
+  serial: string;
+  issuer: GateTransactionCoinIssuerDto;
+}
+
+/** The method a transaction went through: its provider and way (the product's name). */
+export class GatePaymentMethodDto {
+  gateProvider: GateMethodProviderDto;
+  way: string;
 }
 
 export class GateTransactionDto {
@@ -292,6 +511,18 @@ export class GateTransactionDto {
   updatedAt: string;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' })
   finishedAt: string | null;
+  /** The family's names: the coin with its issuer, the method, the amounts and the operation. */
+  coin: GateTransactionCoinDto;
+  paymentMethod: GatePaymentMethodDto;
+  @ApiAmount(25.5, 'What leaves the payer: for a TOPUP what the provider charges the card')
+  sourceAmount: JsonDecimal;
+  @ApiAmount(25, 'What reaches the payee: for a TOPUP what the coin receives')
+  amountToSend: JsonDecimal;
+  @ApiAmount(25, 'For a TOPUP what the coin receives, else the amount paid')
+  finalAmount: JsonDecimal;
+  /** `operationId`, as the family names it. */
+  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  processId: string | null;
 }
 
 export class GateTransactionResponseDto {

@@ -1,0 +1,364 @@
+import { DEFAULT_CONTRACTS } from '../helpers/commissions';
+import { aCurrency, anIssuer, aCoin, balanceOf, expectBalancedLedger, expectError, expectStatus } from '../helpers/money';
+import { moneyWorld } from '../helpers/world';
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() - started > ms) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * The family web client's card top-up through a payment-provider gate (its `payments` and `wallets` modules, and the
+ * start-up catalogue of its `store`): the methods a coin can use, the price, the transaction with the client's body
+ * (`coin`, `method {gateProviderId, way}`, `type: TOPUP`), the payer's fields (asked with a trailing slash) and their
+ * submission, and the providers' `supportedTransactions`; each with the answer fields its screens read.
+ */
+describe('family client: gates', () => {
+  const world = moneyWorld({ env: { GATE_RECONCILE_SECONDS: '0' } });
+  const req = (method: string, path: string, token: string, body?: unknown) =>
+    world.server.request(method, `/api/v1${path}`, { token, ...(body !== undefined ? { body } : {}) });
+
+  /** An acquiring provider (named as the card page looks it up) with a product on sale in the world's currency. */
+  const anAcquirer = async (
+    settings: Record<string, unknown> = {},
+    fields: unknown[] = [{ name: 'phone', type: 'string', required: true }],
+  ) => {
+    const tag = Math.random().toString(36).slice(2, 8);
+    const provider = await req('POST', '/gate-providers', world.admin, {
+      name: `SDK.Finance Top up ${tag}`,
+      type: 'acquiring',
+      settings: { secret: 'family-client-secret-0001', ...settings },
+    });
+    expectStatus(provider, 201);
+    const product = await req('POST', '/gate/products', world.admin, {
+      gateProviderId: provider.body.gateProvider.id,
+      name: `Card ${tag}`,
+      currency: world.currency.code,
+      minAmount: '1.00',
+      maxAmount: '1000.00',
+      fields,
+    });
+    expectStatus(product, 201);
+    return { provider: provider.body.gateProvider, product: product.body.product };
+  };
+  /** A fee of 2 % + 0.30 on the provider's transactions for individuals, kept by the operator. */
+  const aFee = async (providerId: string, collector = 'operator') => {
+    const contract = DEFAULT_CONTRACTS.individual;
+    const profile = await req('POST', `/contracts/${contract}/gate-commission-profiles`, world.admin, { gateProviderId: providerId });
+    expectStatus(profile, 201);
+    const rule = await req(
+      'POST',
+      `/contracts/${contract}/gate-commission-profiles/${profile.body.profile.id}/commission-provider-rule`,
+      world.admin,
+      {
+        type: 'fixed_and_percent',
+        valuePercent: '2',
+        valueFixed: '0.30',
+        beginDate: '2026-01-01T00:00:00Z',
+        endDate: '2036-01-01T00:00:00Z',
+        collector,
+      },
+    );
+    expectStatus(rule, 201);
+  };
+  const finished = (token: string, id: string) =>
+    until(
+      async () => (await req('GET', `/gate/transactions/${id}`, token)).body.transaction,
+      (t) => t.status === 'processed' || t.status === 'failure',
+    );
+
+  it('GET /gate-providers — the start-up call reads supportedTransactions (paymentWay, transactionType) and gate.name', async () => {
+    const { provider, product } = await anAcquirer();
+    const listed = await req('GET', '/gate-providers', world.admin);
+    expectStatus(listed, 200);
+    const mine = listed.body.records.find((p: { id: string }) => p.id === provider.id);
+    expect(mine).toMatchObject({ id: provider.id, name: provider.name, gate: { name: provider.name } });
+    expect(mine.supportedTransactions).toContainEqual({ paymentWay: product.name, transactionType: 'TOPUP' });
+    const one = await req('GET', `/gate-providers/${provider.id}`, world.admin);
+    expect(one.body.gateProvider.supportedTransactions).toEqual(mine.supportedTransactions);
+  });
+
+  it('POST /gate/methods/view — the top-up form’s body {serial, txType: TOPUP}; reads gateProvider {id, name, gate.name} and way', async () => {
+    const { provider, product } = await anAcquirer();
+    // Not methods of this coin: a biller (no TOPUP), and an acquirer's product in another currency.
+    const biller = await req('POST', '/gate-providers', world.admin, { name: `Biller ${provider.id.slice(0, 6)}`, type: 'billing' });
+    await req('POST', '/gate/products', world.admin, {
+      gateProviderId: biller.body.gateProvider.id,
+      name: 'Bills',
+      currency: world.currency.code,
+      minAmount: '1',
+      maxAmount: '10',
+    });
+    const other = await aCurrency(world.server, world.admin, { fraction: 100 });
+    await req('POST', '/gate/products', world.admin, {
+      gateProviderId: provider.id,
+      name: 'Card abroad',
+      currency: other.code,
+      minAmount: '1',
+      maxAmount: '10',
+    });
+    const alice = await world.user();
+    const coin = await world.coin(alice);
+    const methods = await req('POST', '/gate/methods/view', alice.token, { serial: coin.serial, txType: 'TOPUP' });
+    expectStatus(methods, 200);
+    const mine = methods.body.records.filter((m: { gateProvider: { id: string } }) => m.gateProvider.id === provider.id);
+    expect(mine).toEqual([
+      expect.objectContaining({
+        gateProvider: { id: provider.id, name: provider.name, gate: { name: provider.name } },
+        way: product.name,
+        productId: product.id,
+      }),
+    ]);
+    expect(methods.body.records.map((m: { gateProvider: { id: string } }) => m.gateProvider.id)).not.toContain(biller.body.gateProvider.id);
+    // Another's coin is a 404; a transaction type the gates do not offer a 400.
+    const bob = await world.user();
+    expectError(
+      await req('POST', '/gate/methods/view', bob.token, { serial: coin.serial, txType: 'TOPUP' }),
+      404,
+      'exception.coin.not_found',
+    );
+    expectError(
+      await req('POST', '/gate/methods/view', alice.token, { serial: coin.serial, txType: 'PAY' }),
+      400,
+      'exception.validation',
+      'txType',
+    );
+  });
+
+  it('POST /gate/transactions/calculate — the top-up form’s body {serial, amount, txType, gateProviderId}; reads amountToSend, commissionAmount, currency.code', async () => {
+    const { provider, product } = await anAcquirer();
+    await aFee(provider.id);
+    const alice = await world.user();
+    const coin = await world.coin(alice);
+    const body = { serial: coin.serial, amount: '50', txType: 'TOPUP', gateProviderId: provider.id };
+    const priced = await req('POST', '/gate/transactions/calculate', alice.token, body);
+    expectStatus(priced, 200);
+    expect(priced.body).toMatchObject({
+      amountToSend: '50.00',
+      commissionAmount: '1.30',
+      sourceAmount: '51.30',
+      currency: { code: world.currency.code },
+      gateProviderId: provider.id,
+      way: product.name,
+    });
+    expectError(
+      await req('POST', '/gate/transactions/calculate', alice.token, { ...body, amount: '5000' }),
+      400,
+      'exception.validation',
+      'amount',
+    );
+    // With a second method of the provider in the coin's currency, the way must be named.
+    const second = await req('POST', '/gate/products', world.admin, {
+      gateProviderId: provider.id,
+      name: 'Second card',
+      currency: world.currency.code,
+      minAmount: '1',
+      maxAmount: '100',
+    });
+    expectStatus(second, 201);
+    expectError(await req('POST', '/gate/transactions/calculate', alice.token, body), 400, 'exception.validation', 'way');
+    const named = await req('POST', '/gate/transactions/calculate', alice.token, { ...body, way: 'Second card' });
+    expect(named.body).toMatchObject({ amountToSend: '50.00', way: 'Second card' });
+    expectError(
+      await req('POST', '/gate/transactions/calculate', alice.token, { ...body, gateProviderId: '00000000-0000-4000-8000-00000000dead' }),
+      404,
+      'exception.gate_product.not_found',
+    );
+  });
+
+  it('POST /gate/transactions — the top-up form’s body {amount, coin, method {gateProviderId, way}, type: TOPUP}; reads transaction.id; nothing moves yet', async () => {
+    const { provider, product } = await anAcquirer();
+    const alice = await world.user();
+    const coin = await world.coin(alice, '10.00');
+    const body = { amount: '25', coin: coin.serial, method: { gateProviderId: provider.id, way: product.name }, type: 'TOPUP' };
+    const created = await world.server.request('POST', '/api/v1/gate/transactions', {
+      token: alice.token,
+      body,
+      headers: { 'Idempotency-Key': `topup-${coin.serial}` },
+    });
+    expectStatus(created, 201);
+    expect(created.body.transaction).toMatchObject({
+      type: 'TOPUP',
+      status: 'initiated',
+      coinSerial: coin.serial,
+      amount: '25.00',
+      coin: { serial: coin.serial, issuer: { id: world.issuer.id, currency: world.currency.code } },
+      paymentMethod: { gateProvider: { id: provider.id, gate: { name: provider.name } }, way: product.name },
+    });
+    expect(created.body.transaction.id).toEqual(expect.any(String));
+    // A retry with the same key is the same transaction.
+    const again = await world.server.request('POST', '/api/v1/gate/transactions', {
+      token: alice.token,
+      body,
+      headers: { 'Idempotency-Key': `topup-${coin.serial}` },
+    });
+    expect(again.body.transaction.id).toBe(created.body.transaction.id);
+    expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('10.00');
+    // The method must be one of the provider's TOPUP methods in the coin's currency; a TOPUP names a method.
+    expectError(
+      await req('POST', '/gate/transactions', alice.token, { ...body, method: { gateProviderId: provider.id, way: 'Nope' } }),
+      404,
+      'exception.gate_product.not_found',
+    );
+    expectError(
+      await req('POST', '/gate/transactions', alice.token, { ...body, method: undefined }),
+      400,
+      'exception.validation',
+      'method',
+    );
+    expectError(await req('POST', '/gate/transactions', alice.token, { ...body, amount: '0.50' }), 400, 'exception.validation', 'amount');
+  });
+
+  it('GET /gate/transactions/{id}/payer-fields/ — with the client’s trailing slash; reads options[0].name and fields (name, optional, constraints)', async () => {
+    const { provider, product } = await anAcquirer({}, [
+      { name: 'phone', type: 'string', required: true },
+      { name: 'plan', type: 'enum', required: false, values: ['basic', 'plus'] },
+    ]);
+    const alice = await world.user();
+    const coin = await world.coin(alice);
+    const created = await req('POST', '/gate/transactions', alice.token, {
+      amount: 10,
+      coin: coin.serial,
+      method: { gateProviderId: provider.id, way: product.name },
+      type: 'TOPUP',
+    });
+    expectStatus(created, 201);
+    const asked = await req('GET', `/gate/transactions/${created.body.transaction.id}/payer-fields/`, alice.token);
+    expectStatus(asked, 200);
+    expect(asked.body.options).toHaveLength(1);
+    const [{ name, fields }] = asked.body.options;
+    expect(name).toBe('default');
+    expect(fields.map((f: { name: string; optional: boolean }) => [f.name, f.optional])).toEqual([
+      ['phone', false],
+      ['plan', true],
+    ]);
+    const plan = new RegExp(fields[1].constraints[0].regex);
+    expect([plan.test('plus'), plan.test('gold')]).toEqual([true, false]);
+    const bob = await world.user();
+    expectError(
+      await req('GET', `/gate/transactions/${created.body.transaction.id}/payer-fields/`, bob.token),
+      404,
+      'exception.gate_transaction.not_found',
+    );
+  });
+
+  it('POST /gate/transactions/{id}/submit — the card page’s body {optionName: default, fields: [{name: phone, value}]}; the charge credits the coin once', async () => {
+    const { provider, product } = await anAcquirer();
+    await aFee(provider.id);
+    const alice = await world.user();
+    const coin = await world.coin(alice, '10.00');
+    const created = await req('POST', '/gate/transactions', alice.token, {
+      amount: '40.00',
+      coin: coin.serial,
+      method: { gateProviderId: provider.id, way: product.name },
+      type: 'TOPUP',
+    });
+    expectStatus(created, 201);
+    const id = created.body.transaction.id;
+    expectError(
+      await req('POST', `/gate/transactions/${id}/submit`, alice.token, { optionName: 'default', fields: [] }),
+      400,
+      'exception.validation',
+      'fields.phone',
+    );
+    const keyed = (value: string) =>
+      world.server.request('POST', `/api/v1/gate/transactions/${id}/submit`, {
+        token: alice.token,
+        body: { optionName: 'default', fields: [{ name: 'phone', value }] },
+        headers: { 'Idempotency-Key': `submit-${id}` },
+      });
+    const submitted = await keyed('380990000001');
+    expectStatus(submitted, 200);
+    expect(submitted.body.transaction).toMatchObject({ id, status: 'provider_assigned', fields: { phone: '380990000001' } });
+    const done = await finished(alice.token, id);
+    expect(done).toMatchObject({
+      status: 'processed',
+      commission: '1.10',
+      sourceAmount: '41.10',
+      amountToSend: '40.00',
+      finalAmount: '40.00',
+      coin: { serial: coin.serial, issuer: { currency: world.currency.code } },
+      paymentMethod: { gateProvider: { gate: { name: provider.name } } },
+    });
+    expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('50.00');
+    const [operation] = (await world.raw.db.query(`SELECT type, status FROM operations WHERE id = $1`, [done.processId])).rows;
+    expect(operation).toEqual({ type: 'gate_charge', status: 'processed' });
+    expectError(
+      await req('POST', `/gate/transactions/${id}/submit`, alice.token, { optionName: 'default', fields: [{ name: 'phone', value: '1' }] }),
+      409,
+      'exception.gate_transaction.submitted',
+    );
+    expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('50.00');
+    // Another's transaction is a 404.
+    const bob = await world.user();
+    expectError(
+      await req('POST', `/gate/transactions/${id}/submit`, bob.token, { optionName: 'default', fields: [] }),
+      404,
+      'exception.gate_transaction.not_found',
+    );
+    // A retry with the submit's Idempotency-Key answers as it did; the key with another body is a 422.
+    const retried = await keyed('380990000001');
+    expect({ status: retried.status, id: retried.body.transaction?.id }).toEqual({ status: 200, id });
+    expectError(await keyed('2'), 422);
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('a TOPUP the provider refuses moves nothing and ends in failure; a provider-collected fee stays with the provider', async () => {
+    const { provider, product } = await anAcquirer({ failAbove: '100.00' });
+    await aFee(provider.id, 'provider');
+    const alice = await world.user();
+    const coin = await world.coin(alice, '10.00');
+    const topUp = async (amount: string) => {
+      const created = await req('POST', '/gate/transactions', alice.token, {
+        amount,
+        coin: coin.serial,
+        method: { gateProviderId: provider.id, way: product.name },
+        type: 'TOPUP',
+      });
+      expectStatus(created, 201);
+      const id = created.body.transaction.id;
+      expectStatus(
+        await req('POST', `/gate/transactions/${id}/submit`, alice.token, {
+          optionName: 'default',
+          fields: [{ name: 'phone', value: '1' }],
+        }),
+        200,
+      );
+      return finished(alice.token, id);
+    };
+    expect(await topUp('150.00')).toMatchObject({ status: 'failure' });
+    expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('10.00');
+    expect(await topUp('20.00')).toMatchObject({ status: 'processed', commission: '0.70', amountToSend: '20.00' });
+    expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('30.00');
+    // A payment to a product (today's body) is refused a method; a TOPUP on a coin of another currency finds none.
+    const other = await aCurrency(world.server, world.admin, { fraction: 100 });
+    const foreign = await aCoin(world.server, alice.token, (await anIssuer(world.server, world.admin, other.code)).id);
+    expectError(
+      await req('POST', '/gate/transactions', alice.token, {
+        amount: '20.00',
+        coin: foreign.serial,
+        method: { gateProviderId: provider.id, way: product.name },
+        type: 'TOPUP',
+      }),
+      404,
+      'exception.gate_product.not_found',
+    );
+    expectError(
+      await req('POST', '/gate/transactions', alice.token, {
+        productId: product.id,
+        coinSerial: coin.serial,
+        amount: '5.00',
+        type: 'payment',
+        method: { gateProviderId: provider.id, way: product.name },
+      }),
+      400,
+      'exception.validation',
+      'method',
+    );
+    await expectBalancedLedger(world.server, world.admin);
+  });
+});

@@ -1,0 +1,224 @@
+import { createHmac } from 'node:crypto';
+import type { Actor } from './helpers/actors';
+import { DEFAULT_CONTRACTS } from './helpers/commissions';
+import { CoinBody, Dec, expectBalancedLedger } from './helpers/money';
+import { generator } from './helpers/random';
+import { moneyWorld } from './helpers/world';
+
+const SEED = Number(process.env.INTEGRITY_SEED ?? 20261126);
+
+/**
+ * The money-integrity property with gate top-ups in the mix (issue 31): TOPUPs through two acquiring providers' methods
+ * (one fee kept by the operator, one by the provider) that the provider charges at once, refuses, or confirms later
+ * by a signed callback (sent twice), in parallel with transfers; each create and submit retried with its
+ * Idempotency-Key, and some submits raced without one. Once every TOPUP is finished: each processed one credited its
+ * coin exactly `amountToSend`, once, and the others nothing; each coin's balance is the sum of its entries and what the
+ * answers said moved; nothing is held or negative; client and system balances sum to zero per currency.
+ */
+describe(`money integrity with gate top-ups in the mix (issue 31; seed ${SEED})`, () => {
+  const world = moneyWorld({ env: { GATE_RECONCILE_SECONDS: '0' } });
+  const secret = 'integrity-acquirer-secret-01';
+
+  it('credits each TOPUP once, keeps every balance equal to its entries, in parallel with transfers and callbacks', async () => {
+    const { server, admin } = world;
+    const random = generator(SEED);
+    const acquirer = async (name: string, collector: string) => {
+      const provider = (
+        await server.request('POST', '/api/v1/gate-providers', {
+          token: admin,
+          body: { name, type: 'acquiring', settings: { secret, failAbove: '90.00', asyncAbove: '60.00', latencyMs: 10 } },
+        })
+      ).body.gateProvider;
+      const product = (
+        await server.request('POST', '/api/v1/gate/products', {
+          token: admin,
+          body: { gateProviderId: provider.id, name: 'Card', currency: world.currency.code, minAmount: '0.01', maxAmount: '100.00' },
+        })
+      ).body.product;
+      const contract = DEFAULT_CONTRACTS.individual;
+      const profile = (
+        await server.request('POST', `/api/v1/contracts/${contract}/gate-commission-profiles`, {
+          token: admin,
+          body: { gateProviderId: provider.id },
+        })
+      ).body.profile;
+      const rule = await server.request(
+        'POST',
+        `/api/v1/contracts/${contract}/gate-commission-profiles/${profile.id}/commission-provider-rule`,
+        {
+          token: admin,
+          body: {
+            type: 'fixed_and_percent',
+            valuePercent: '1.5',
+            valueFixed: '0.10',
+            beginDate: '2026-01-01T00:00:00Z',
+            endDate: '2036-01-01T00:00:00Z',
+            collector,
+          },
+        },
+      );
+      expect(rule.status).toBe(201);
+      return { provider, way: product.name as string };
+    };
+    const methods = [await acquirer('Acquirer operator fee', 'operator'), await acquirer('Acquirer own fee', 'provider')];
+
+    const people: { actor: Actor; coin: CoinBody }[] = [];
+    /** What each client coin should hold, by what the answers said moved. */
+    const expected = new Map<string, InstanceType<typeof Dec>>();
+    const add = (serial: string, value: string | number) => expected.set(serial, (expected.get(serial) ?? new Dec(0)).plus(String(value)));
+    for (let i = 0; i < 4; i++) {
+      const actor = await world.user();
+      const coin = await world.coin(actor, '100.00');
+      add(coin.serial, '100.00');
+      people.push({ actor, coin });
+    }
+    const amount = () => `${1 + Math.floor(random() * 98)}.${String(Math.floor(random() * 100)).padStart(2, '0')}`;
+    const started: { id: string; token: string }[] = [];
+    const outcomes = new Map<string, number>();
+    const note = (what: string) => outcomes.set(what, (outcomes.get(what) ?? 0) + 1);
+
+    const topUp = async (p: { actor: Actor; coin: CoinBody }, n: string) => {
+      const { provider, way } = methods[Math.floor(random() * methods.length)];
+      const body = { amount: amount(), coin: p.coin.serial, method: { gateProviderId: provider.id, way }, type: 'TOPUP' };
+      const create = () =>
+        server.request('POST', '/api/v1/gate/transactions', { token: p.actor.token, body, headers: { 'Idempotency-Key': `create-${n}` } });
+      const created = await create();
+      expect(created.status).toBe(201);
+      const retried = await create();
+      expect({ status: retried.status, id: retried.body.transaction?.id }).toEqual({ status: 201, id: created.body.transaction.id });
+      const id = created.body.transaction.id;
+      const fields = { optionName: 'default', fields: [] };
+      if (random() < 0.3) {
+        // Two submits at once without a key: one takes it to the provider, the other is refused.
+        const both = await Promise.all(
+          [0, 1].map(() => server.request('POST', `/api/v1/gate/transactions/${id}/submit`, { token: p.actor.token, body: fields })),
+        );
+        expect(both.map((a) => a.status).sort()).toEqual([200, 409]);
+        note('raced submit');
+      } else {
+        const submit = () =>
+          server.request('POST', `/api/v1/gate/transactions/${id}/submit`, {
+            token: p.actor.token,
+            body: fields,
+            headers: { 'Idempotency-Key': `submit-${n}` },
+          });
+        const [first, second] = [await submit(), await submit()];
+        expect([first.status, second.status]).toEqual([200, 200]);
+        expect(second.body.transaction.id).toBe(id);
+        note('retried submit');
+      }
+      started.push({ id, token: p.actor.token });
+    };
+
+    let n = 0;
+    for (let batch = 0; batch < 5; batch++) {
+      await Promise.all(
+        Array.from({ length: 12 }, async () => {
+          const p = people[Math.floor(random() * people.length)];
+          const q = people.filter((x) => x !== p)[Math.floor(random() * (people.length - 1))];
+          if (random() < 0.6) return topUp(p, `${SEED}-${n++}`);
+          const answer = await server.request('POST', '/api/v1/transfers', {
+            token: p.actor.token,
+            body: { paymentTool: { type: 'COIN', srcValue: p.coin.serial, destValue: q.coin.serial }, amount: amount() },
+          });
+          expect([201, 409]).toContain(answer.status);
+          note(`transfer ${answer.status}`);
+          if (answer.status === 201 && answer.body.process.status === 'processed') {
+            for (const leg of answer.body.process.transactions) {
+              if (expected.has(leg.from.serial)) add(leg.from.serial, new Dec(String(leg.amount)).negated().toFixed());
+              if (expected.has(leg.to.serial)) add(leg.to.serial, leg.amount);
+            }
+          }
+        }),
+      );
+    }
+
+    // Every TOPUP waiting for the provider's confirmation gets it, twice; then all are finished.
+    const final = () =>
+      Promise.all(
+        started.map(async (s) => (await server.request('GET', `/api/v1/gate/transactions/${s.id}`, { token: s.token })).body.transaction),
+      );
+    for (let round = 0; round < 100; round++) {
+      const all = await final();
+      for (const t of all.filter((x) => x.status === 'pending' && x.providerReference)) {
+        const body = JSON.stringify({ reference: t.providerReference, status: 'processed' });
+        const signature = createHmac('sha256', secret).update(body).digest('hex');
+        for (let i = 0; i < 2; i++) {
+          const answer = await server.request('POST', `/api/v1/gate/callbacks/${t.gateProviderId}`, {
+            rawBody: body,
+            headers: { 'content-type': 'application/json', 'x-gate-signature': signature },
+          });
+          expect(answer.status).toBe(200);
+        }
+        note('called back');
+      }
+      if (all.every((t) => t.status === 'processed' || t.status === 'failure')) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const transactions = await final();
+    const statuses = transactions.reduce<Record<string, number>>((o, t) => ({ ...o, [t.status]: (o[t.status] ?? 0) + 1 }), {});
+    const context = { seed: SEED, statuses, outcomes: Object.fromEntries(outcomes) };
+    expect({
+      context,
+      processed: (statuses.processed ?? 0) > 3,
+      failure: (statuses.failure ?? 0) > 0,
+      calledBack: (outcomes.get('called back') ?? 0) > 0,
+      raced: (outcomes.get('raced submit') ?? 0) > 0,
+      open: transactions.length - (statuses.processed ?? 0) - (statuses.failure ?? 0),
+    }).toEqual({ context, processed: true, failure: true, calledBack: true, raced: true, open: 0 });
+
+    const db = world.raw.db;
+    // Each processed TOPUP credited its coin exactly amountToSend, once; a failed one moved nothing at all.
+    for (const t of transactions) {
+      const entries = (
+        await db.query(`SELECT coin_serial::text AS coin, amount::text AS amount FROM ledger_entries WHERE operation_id = $1`, [
+          t.operationId,
+        ])
+      ).rows;
+      const credited = entries.filter((e) => e.coin === t.coinSerial).reduce((s, e) => s.plus(e.amount), new Dec(0));
+      expect({ id: t.id, credited: credited.toFixed(2), entries: t.status === 'processed' ? entries.length > 0 : entries.length }).toEqual({
+        id: t.id,
+        credited: t.status === 'processed' ? new Dec(String(t.amountToSend)).toFixed(2) : '0.00',
+        entries: t.status === 'processed' ? true : 0,
+      });
+      if (t.status === 'processed') add(t.coinSerial, t.amountToSend);
+    }
+    const coins = (
+      await db.query(
+        `SELECT c.serial::text AS serial, c.type, c.balance::text AS balance, c.held::text AS held,
+                COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.coin_serial = c.serial), 0)::text AS entries,
+                COALESCE((SELECT sum(amount) FROM holds h WHERE h.coin_serial = c.serial AND h.status = 'open'), 0)::text AS holds
+           FROM coins c WHERE c.currency_id = $1`,
+        [world.currency.id],
+      )
+    ).rows;
+    let total = new Dec(0);
+    for (const c of coins) {
+      total = total.plus(c.balance);
+      const row = { context, serial: c.serial };
+      expect({
+        ...row,
+        entries: new Dec(c.entries).eq(c.balance),
+        held: new Dec(c.held).toFixed(2),
+        holds: new Dec(c.holds).toFixed(2),
+      }).toEqual({
+        ...row,
+        entries: true,
+        held: '0.00',
+        holds: '0.00',
+      });
+      if (c.type === 'client') {
+        expect({ ...row, balance: new Dec(c.balance).toFixed(2) }).toEqual({
+          ...row,
+          balance: (expected.get(c.serial) ?? new Dec(0)).toFixed(2),
+        });
+        expect({ ...row, negative: new Dec(c.balance).isNegative() }).toEqual({ ...row, negative: false });
+      }
+    }
+    expect(total.toFixed(2)).toBe('0.00');
+    // No gate_charge operation is left pending: each ended processed or in error with its transaction.
+    const [pending] = (await db.query(`SELECT count(*)::int AS n FROM operations WHERE type = 'gate_charge' AND status = 'pending'`)).rows;
+    expect(pending.n).toBe(0);
+    await expectBalancedLedger(server, admin);
+  });
+});
