@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { amountOf } from '../../platform/common/json-decimal';
@@ -47,6 +47,7 @@ export function dueDateOf(start: CalendarDate, period: SubscriptionType, frequen
 @Injectable()
 export class SubscriptionsService implements OnModuleInit, ScheduledJob {
   readonly name = SUBSCRIPTION_JOB;
+  private readonly logger = new Logger(SubscriptionsService.name);
 
   constructor(
     private readonly subscriptions: SubscriptionsRepository,
@@ -155,11 +156,14 @@ export class SubscriptionsService implements OnModuleInit, ScheduledJob {
     }
   }
 
-  /** Pays one due date of one subscription, or records why it could not; 'ended' when it ended instead (its amount reached). */
-  private async runOne(id: string, dueDate: CalendarDate): Promise<'processed' | 'failed' | 'skipped' | 'ended'> {
+  /**
+   * Pays one due date of one subscription, or records why it could not; 'moved' when it moved on without a run: its
+   * amount reached (it ends), or the due date found run already (it cannot be paid twice; its next due date follows).
+   */
+  private async runOne(id: string, dueDate: CalendarDate): Promise<'processed' | 'failed' | 'skipped' | 'moved'> {
     const owner = await this.subscriptions.ownerRole(id);
     if (!owner) return 'skipped';
-    let ended = false;
+    let moved = false;
     const outcome = await this.scheduler.runOnce(
       {
         job: SUBSCRIPTION_JOB,
@@ -179,10 +183,15 @@ export class SubscriptionsService implements OnModuleInit, ScheduledJob {
             paid: '0',
             status: 'PROCESSED',
           });
-          ended = true;
+          moved = true;
           return undefined;
         }
-        if (!(await claim())) throw new Error(`Subscription ${id} was run on ${dueDate} and not moved on`);
+        if (!(await claim())) {
+          this.logger.warn(`Subscription ${id}: ${dueDate} was run already; moved on to its next due date without paying`);
+          await this.moveOn(row, '0', false);
+          moved = true;
+          return undefined;
+        }
         if (!owner.role)
           throw new ApiError('exception.authorization.no_membership', 'The subscription’s owner is no longer a member of its organization');
         const operation = await this.transfers.transfer(ownerPrincipal(row, owner.role), {
@@ -191,25 +200,26 @@ export class SubscriptionsService implements OnModuleInit, ScheduledJob {
           description: row.description ?? `Subscription ${row.name}`,
           ...(row.custom_information ? { customInformation: row.custom_information } : {}),
         });
-        await this.moveOn(row, amount.toFixed());
+        await this.moveOn(row, amount.toFixed(), true);
         return { operationId: operation.id };
       },
       async (claim) => {
         const row = await this.subscriptions.lockDue(id, dueDate, false);
         if (!row || !(await claim())) return false;
-        await this.moveOn(row, '0');
+        await this.moveOn(row, '0', true);
         return true;
       },
     );
-    return ended ? 'ended' : outcome;
+    return moved ? 'moved' : outcome;
   }
 
-  /** After a run: the next occurrence, and whether it ends the subscription (its count or end date reached). */
-  private async moveOn(row: SubscriptionRow, paid: string): Promise<void> {
+  /** After a due date (`ran`: counted as a run): the next occurrence, and whether it ends the subscription (its count or end date reached). */
+  private async moveOn(row: SubscriptionRow, paid: string, ran: boolean): Promise<void> {
     const occurrence = row.occurrence + 1;
     const nextDue = dueDateOf(row.start_date, row.period, row.frequency, occurrence);
-    const ended = (row.max_count !== null && row.runs + 1 >= row.max_count) || (row.end_date !== null && nextDue > row.end_date);
-    await this.subscriptions.advance(row.id, { occurrence, nextDue, ran: true, paid, status: ended ? 'PROCESSED' : 'ACTIVE' });
+    const runs = row.runs + (ran ? 1 : 0);
+    const ended = (row.max_count !== null && runs >= row.max_count) || (row.end_date !== null && nextDue > row.end_date);
+    await this.subscriptions.advance(row.id, { occurrence, nextDue, ran, paid, status: ended ? 'PROCESSED' : 'ACTIVE' });
   }
 
   private async template(principal: Principal, templateId: string): Promise<{ fraction: string }> {
