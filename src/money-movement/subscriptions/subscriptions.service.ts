@@ -4,11 +4,12 @@ import { ApiError } from '../../platform/common/api-error';
 import { amountOf } from '../../platform/common/json-decimal';
 import { Money, parseAmount, scaleOf } from '../../platform/common/money';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
-import { addDays, addMonths, CalendarDate, utcToday } from '../../platform/scheduler/scheduler.clock';
+import { addDays, CalendarDate, utcToday } from '../../platform/scheduler/scheduler.clock';
 import { RunCounts, ScheduledJob, SchedulerService } from '../../platform/scheduler/scheduler.service';
 import type { ScheduledRunRow } from '../../platform/scheduler/scheduler.repository';
 import { TransfersService } from '../transfers/transfers.service';
-import type { CreateSubscriptionDto, SubscriptionDto, SubscriptionStatus, SubscriptionType } from './dto/subscription.dto';
+import type { CreateSubscriptionDto, SubscriptionDto, SubscriptionStatus } from './dto/subscription.dto';
+import { dueDateOf } from './subscription-dates';
 import { SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository';
 
 /** The scheduler's name for subscription runs: their run records and idempotency keys (`subscription:<id>:<date>`). */
@@ -19,20 +20,6 @@ const BATCH = 100;
 /** The date of a date or a date-time (its date in UTC). */
 function dateOf(text: string): CalendarDate {
   return text.length === 10 ? text : utcToday(new Date(text));
-}
-
-/** The due date of occurrence `k` (0: the start date), always counted from the start (31 January monthly: 28 February, 31 March). */
-export function dueDateOf(start: CalendarDate, period: SubscriptionType, frequency: number, k: number): CalendarDate {
-  switch (period) {
-    case 'DAILY':
-      return addDays(start, k * frequency);
-    case 'WEEKLY':
-      return addDays(start, 7 * k * frequency);
-    case 'MONTHLY':
-      return addMonths(start, k * frequency);
-    case 'ANNUALLY':
-      return addMonths(start, 12 * k * frequency);
-  }
 }
 
 /**
