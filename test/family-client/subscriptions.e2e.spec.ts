@@ -260,6 +260,16 @@ describe('family client: subscriptions', () => {
     );
   });
 
+  it('deleting the template deletes its subscriptions: nothing is paid from a template that is gone', async () => {
+    const { payer, payee, from, to, template } = await aTemplate();
+    await create(payer, formBody(template.id, { recurringStartDate: '2035-01-01' }));
+    const deleted = await world.server.request('DELETE', `/api/v1/templates/transfer/${template.id}`, { token: payer.token });
+    expect(deleted.status).toBe(200);
+    expect(await list(payer)).toEqual([]);
+    await runUpTo('2035-01-01');
+    expect(await balances(payer, from, payee, to)).toEqual(['100.00', '0.00']);
+  });
+
   it('POST /scheduler/run — staff only; a date that is not one is a 400', async () => {
     const { payer } = await aTemplate();
     expectError(await world.server.request('POST', '/api/v1/scheduler/run', { token: payer.token, body: {} }), 403);
