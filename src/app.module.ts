@@ -23,6 +23,8 @@ import { LedgerModule } from './platform/ledger/ledger.module';
 import { OrganizationsModule } from './platform/organizations/organizations.module';
 import { PaymentToolsModule } from './platform/payment-tools/payment-tools.module';
 import { PendingOperationsModule } from './platform/pending-operations/pending-operations.module';
+import { SchedulerModule } from './platform/scheduler/scheduler.module';
+import { SubscriptionsModule } from './money-movement/subscriptions/subscriptions.module';
 import { ProfilesModule } from './people/profiles/profiles.module';
 import { ContactBookModule } from './people/contact-book/contact-book.module';
 import { OrganizationViewsModule } from './people/organization-views/organization-views.module';
@@ -65,6 +67,7 @@ export class AppModule {
         CommissionsModule,
         PaymentToolsModule,
         PendingOperationsModule,
+        SchedulerModule,
         // The features.
         UsersModule,
         AuthModule,
@@ -90,6 +93,7 @@ export class AppModule {
         ReportingModule,
         TransactionCategoriesModule,
         TransferTemplatesModule,
+        SubscriptionsModule,
         ExchangeRatesModule,
         ExchangeModule,
         VouchersModule,

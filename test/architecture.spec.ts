@@ -20,6 +20,7 @@ const PLATFORM: Record<string, number> = {
   users: 5,
   ledger: 5,
   idempotency: 5,
+  scheduler: 5,
   commissions: 6,
   'payment-tools': 6,
   'pending-operations': 6,

@@ -27,6 +27,8 @@ export const PERMISSIONS = {
   COIN_REPORT_VIEWER: "See reports on the organization's own coins: totals per currency, funds flows, daily outflows",
   TRANSACTION_CATEGORY_OWNER: "Keep one's own transaction categories and tag the organization's operations with them",
   TRANSFER_TEMPLATE_OWNER: "Keep one's own transfer templates from the organization's coins",
+  SUBSCRIPTION_OWNER: "Keep one's own subscriptions: transfer templates paid on a schedule",
+  SCHEDULER_OPERATOR: "Run the scheduler's due work (subscriptions) now",
   CONTRACT_VIEWER: 'See contracts and which contract an organization follows',
   CONTRACT_MANAGER: 'Create, change, copy and assign contracts',
   COMMISSION_VIEWER: 'See commission profiles and rules, and calculate commissions',
@@ -109,6 +111,7 @@ const CUSTOMER: Permission[] = [
   'COIN_REPORT_VIEWER',
   'TRANSACTION_CATEGORY_OWNER',
   'TRANSFER_TEMPLATE_OWNER',
+  'SUBSCRIPTION_OWNER',
   'EXCHANGE_RATE_VIEWER',
   'EXCHANGE_CREATOR',
   'VOUCHER_OWNER',
@@ -177,8 +180,8 @@ const PRICING: Permission[] = ['CONTRACT_VIEWER', 'CONTRACT_MANAGER', 'COMMISSIO
 /** Who runs the currency desk: exchange rates, the exchange reserves, and expired vouchers (administrators and the cfo). */
 const TREASURY: Permission[] = ['EXCHANGE_RATE_MANAGER', 'EXCHANGE_RESERVE_MANAGER', 'VOUCHER_MANAGER'];
 
-/** Who runs the service: metrics, the dashboard, the operator's own webhooks (users On Hold) (administrators). */
-const OPERATIONS: Permission[] = ['WEBHOOK_OWNER', 'ACTUATOR_METRICS_VIEWER', 'DASHBOARD_VIEWER'];
+/** Who runs the service: metrics, the dashboard, the operator's own webhooks (users On Hold), the scheduler (administrators). */
+const OPERATIONS: Permission[] = ['WEBHOOK_OWNER', 'ACTUATOR_METRICS_VIEWER', 'DASHBOARD_VIEWER', 'SCHEDULER_OPERATOR'];
 
 /** Each role's permissions. */
 export const GRANTS: Record<Role, readonly Permission[]> = {
@@ -253,6 +256,7 @@ export const OWN_ORGANIZATION_PERMISSIONS: ReadonlySet<Permission> = new Set<Per
   'COIN_REPORT_VIEWER',
   'TRANSACTION_CATEGORY_OWNER',
   'TRANSFER_TEMPLATE_OWNER',
+  'SUBSCRIPTION_OWNER',
   'EXCHANGE_CREATOR',
   'VOUCHER_OWNER',
   'VOUCHER_REDEEMER',

@@ -86,6 +86,8 @@ export const ERRORS = {
   'exception.transaction_category.not_tagged': { status: 404, message: 'The operation is not tagged with this category' },
   'exception.transfer_template.not_found': { status: 404, message: 'No such transfer template' },
   'exception.transfer_template.name_taken': { status: 409, message: 'You already have a transfer template with this name' },
+  'exception.subscription.not_found': { status: 404, message: 'No such subscription' },
+  'exception.subscription.finished': { status: 409, message: 'The subscription has ended (processed or cancelled); create a new one' },
 
   // Contracts and commissions
   'exception.contract.not_found': { status: 404, message: 'No such contract' },

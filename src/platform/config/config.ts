@@ -41,6 +41,10 @@ export interface AppConfig {
   gateReconcileSeconds: number;
   /** How often each instance marks invoices past their expiresAt as expired (and tells their webhooks); 0: never (paying one still refuses it). */
   invoiceExpirySweepSeconds: number;
+  /** How often each instance runs the scheduler's due work (subscriptions); 0: never (staff call POST /scheduler/run). */
+  schedulerPollSeconds: number;
+  /** SCHEDULER_TEST_CLOCK: `POST /scheduler/run` may be given the date to run up to (tests); refused with NODE_ENV=production. */
+  schedulerTestClock: boolean;
   /** The largest CSV file `POST /bank-catalog/import` reads; a larger one is a 413. */
   bankCatalogImportMaxBytes: number;
   /** Webhooks (issue 17): plain http URLs allowed (WEBHOOK_ALLOW_HTTP); private, loopback and link-local addresses allowed (WEBHOOK_ALLOW_PRIVATE). */
@@ -207,6 +211,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     cashOutCodeTtlSeconds: int(env, 'CASH_OUT_CODE_TTL_SECONDS', 600, 30, 3600),
     gateReconcileSeconds: int(env, 'GATE_RECONCILE_SECONDS', 30, 0, 24 * 3600),
     invoiceExpirySweepSeconds: int(env, 'INVOICE_EXPIRY_SWEEP_SECONDS', 60, 0, 24 * 3600),
+    schedulerPollSeconds: int(env, 'SCHEDULER_POLL_SECONDS', 60, 0, 24 * 3600),
+    schedulerTestClock: schedulerTestClockOf(env, nodeEnv === 'production'),
     bankCatalogImportMaxBytes: int(env, 'BANK_CATALOG_IMPORT_MAX_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024),
     webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
@@ -219,6 +225,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     auditChainKey: auditChainKeyOf(env, nodeEnv === 'production'),
     requireIdempotentPostings: nodeEnv === 'test',
   };
+}
+
+/** SCHEDULER_TEST_CLOCK: a clock tests drive must never be on in production, where it would pay before the due date. */
+function schedulerTestClockOf(env: NodeJS.ProcessEnv, production: boolean): boolean {
+  const on = flag(env, 'SCHEDULER_TEST_CLOCK');
+  if (on && production) throw new ConfigError('SCHEDULER_TEST_CLOCK', 'must not be true when NODE_ENV is production');
+  return on;
 }
 
 /** CORS_ORIGINS: a comma-separated list of origins (`https://app.example.com`), no paths, no wildcards. */

@@ -1,0 +1,35 @@
+import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequirePermissions } from '../access/access.decorators';
+import { ApiError } from '../common/api-error';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { RunSchedulerDto, SchedulerRunDto } from './dto/scheduler.dto';
+import { isCalendarDate, utcToday } from './scheduler.clock';
+import { SchedulerService } from './scheduler.service';
+
+@ApiTags('scheduler')
+@Controller('scheduler')
+export class SchedulerController {
+  constructor(
+    private readonly scheduler: SchedulerService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Runs now what each instance's poll would run: every due date up to today not yet run. Not `@Idempotent()`: each
+   * due date it runs is posted under its own key and recorded once, so calling it again runs only what has become due.
+   */
+  @Post('run')
+  @HttpCode(200)
+  @RequirePermissions('SCHEDULER_OPERATOR')
+  @ApiOperation({ summary: 'Run the scheduled work due now', operationId: 'runScheduler' })
+  @ApiOkResponse({ type: SchedulerRunDto })
+  async run(@Body() dto: RunSchedulerDto): Promise<SchedulerRunDto> {
+    if (dto.today !== undefined && !this.config.schedulerTestClock) {
+      throw ApiError.invalid('today', 'may only be given when the service runs with SCHEDULER_TEST_CLOCK=true');
+    }
+    if (dto.today !== undefined && !isCalendarDate(dto.today)) throw ApiError.invalid('today', 'must be a real date');
+    const today = dto.today ?? utcToday();
+    return { status: 'ok', message: 'OK', today, runs: await this.scheduler.runDue(today) };
+  }
+}
