@@ -123,10 +123,7 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
           if (!payer.usable) throw new ApiError('exception.coin.inactive', `Coin ${payer.serial} is closed or inactive`);
           const quote = await this.commissions.quote({ flow: 'voucher', amount, payer, pricing });
           // A fee the recipient bears comes out of the voucher's value: the reserve holds what the voucher is worth.
-          value = quote.payeeAmount;
-          if (!value.gt(0)) {
-            throw new ApiError('exception.commission.exceeds_amount', 'The commission would leave the voucher worth nothing');
-          }
+          value = worthOf(quote);
           return {
             legs: this.commissions.legs(quote, payer.serial, reserve, pricing),
             meta: {
@@ -165,9 +162,7 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
     const reserve = await this.ledger.systemCoin(read.issuer_id, 'voucher_reserve');
     const pricing = await this.commissions.pricing('voucher', coinSerial, reserve);
     const quote = await this.commissions.quote({ flow: 'voucher', amount, payer: read, pricing });
-    if (!quote.payeeAmount.gt(0)) {
-      throw new ApiError('exception.commission.exceeds_amount', 'The commission would leave the voucher worth nothing');
-    }
+    worthOf(quote);
     return calculationOf(amount, quote, read, { type: 'COIN', srcValue: coinSerial, destValue: null });
   }
 
@@ -400,6 +395,14 @@ function assertPending(voucher: VoucherRow): void {
   if (voucher.status === 'processed') throw new ApiError('exception.voucher.redeemed', 'The voucher was already redeemed');
   if (voucher.status === 'blocked') throw new ApiError('exception.voucher.blocked', 'The voucher is blocked');
   if (voucher.status === 'expired') throw new ApiError('exception.voucher.expired', 'The voucher has expired');
+}
+
+/** What a voucher bought at this quote is worth (a fee the recipient bears comes out of it); nothing is a 409. */
+function worthOf(quote: Quote): Money {
+  if (!quote.payeeAmount.gt(0)) {
+    throw new ApiError('exception.commission.exceeds_amount', 'The commission would leave the voucher worth nothing');
+  }
+  return quote.payeeAmount;
 }
 
 /** Pending and not past its expiry. */
