@@ -60,6 +60,10 @@ describe('prepaid vouchers (issue 13)', () => {
     expect(code).toMatch(/^[0-9a-f]{32}$/);
     expect(voucher).toEqual({
       id: expect.any(String),
+      serial: expect.stringMatching(/^[1-9][0-9]{15}$/),
+      name: 'Birthday gift',
+      issuer: { id: world.issuer.id, sn: expect.any(Number), currency: world.currency.code, symbol: null },
+      activatedAt: null,
       prepaidName: 'Birthday gift',
       amount: '25.00',
       currency: world.currency.code,

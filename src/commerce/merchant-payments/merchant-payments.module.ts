@@ -4,10 +4,11 @@ import { VouchersModule } from '../vouchers/vouchers.module';
 import { MerchantPaymentsController } from './merchant-payments.controller';
 import { MerchantPaymentsRepository } from './merchant-payments.repository';
 import { MerchantPaymentsService } from './merchant-payments.service';
+import { PosTransactionsController } from './pos-transactions.controller';
 
 @Module({
   imports: [PointsOfSaleModule, VouchersModule],
-  controllers: [MerchantPaymentsController],
+  controllers: [MerchantPaymentsController, PosTransactionsController],
   providers: [MerchantPaymentsService, MerchantPaymentsRepository],
 })
 export class MerchantPaymentsModule {}

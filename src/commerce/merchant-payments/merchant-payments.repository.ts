@@ -139,4 +139,13 @@ export class MerchantPaymentsRepository {
     );
     return { total: n, rows };
   }
+
+  /** The operations of the payments taken at a point of sale, newest first, at most `limit`. */
+  async operationsAt(posId: string, limit: number): Promise<string[]> {
+    const rows = await this.db.query<{ operation_id: string }>(
+      `SELECT operation_id FROM merchant_payments WHERE pos_id = $1 ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
+      [posId],
+    );
+    return rows.map((r) => r.operation_id);
+  }
 }

@@ -11,6 +11,8 @@ import { UnitOfWork } from '../../platform/database/unit-of-work';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
 import type { LockedCoin } from '../../platform/ledger/ledger.types';
 import { LedgerService } from '../../platform/ledger/ledger.service';
+import { OperationsService } from '../../platform/ledger/operations.service';
+import type { TransactionViewDto } from '../../money-movement/transactions/dto/transaction.dto';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import { PointsOfSaleService } from '../points-of-sale/points-of-sale.service';
 import { VouchersService } from '../vouchers/vouchers.service';
@@ -57,6 +59,7 @@ export class MerchantPaymentsService {
     private readonly payments: MerchantPaymentsRepository,
     private readonly points: PointsOfSaleService,
     private readonly ledger: LedgerService,
+    private readonly operations: OperationsService,
     private readonly commissions: CommissionsService,
     private readonly tools: PaymentToolsService,
     private readonly vouchers: VouchersService,
@@ -230,4 +233,24 @@ export class MerchantPaymentsService {
       process,
     };
   }
+
+  /**
+   * The operations of the payments taken at one of the merchant's own points of sale (another's, like a missing one, is
+   * a 404), searched like `POST /transactions/view`: the newest POS_TRANSACTIONS_MAX payments there are searched.
+   */
+  async atPointOfSale(principal: Principal, posId: string, dto: TransactionViewDto): Promise<Page<OperationDto>> {
+    await this.points.get(principal, posId);
+    const taken = await this.payments.operationsAt(posId, POS_TRANSACTIONS_MAX);
+    const ids = dto.filter?.ids ? taken.filter((id) => dto.filter!.ids!.includes(id)) : taken;
+    if (ids.length === 0) return pageOf(dto, 0, []);
+    const key = (['status', 'type', 'createdAt'] as const).find((k) => dto.sort?.[k] !== undefined) ?? 'createdAt';
+    return this.operations.view(principal, dto, {
+      ...(dto.filter ?? {}),
+      ids,
+      sort: { key, direction: (dto.sort?.[key] ?? 'desc') === 'asc' ? 'ASC' : 'DESC' },
+    });
+  }
 }
+
+/** How many of a point of sale's payments, newest first, its transaction search covers. */
+export const POS_TRANSACTIONS_MAX = 10_000;

@@ -6,6 +6,7 @@ import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { UuidParam } from '../../platform/common/validators';
 import {
   CreatePointOfSaleDto,
+  PointOfSaleDto,
   PointOfSalePageDto,
   PointOfSaleResponseDto,
   PointOfSaleViewDto,
@@ -14,6 +15,8 @@ import {
 import { PointsOfSaleService } from './points-of-sale.service';
 
 const POS_ID = { name: 'posId', schema: { type: 'string', format: 'uuid' } } as const;
+/** The point of sale under the family's name (`pos`) and the service's first one (`pointOfSale`). */
+const both = (pos: PointOfSaleDto) => ({ pos, pointOfSale: pos });
 const NO_POS = { description: "exception.point_of_sale.not_found: missing, deleted, or another merchant's", type: ErrorResponseDto };
 
 @ApiTags('points-of-sale')
@@ -27,7 +30,7 @@ export class PointsOfSaleController {
   @ApiOperation({ summary: 'Add a point of sale', operationId: 'createPointOfSale' })
   @ApiCreatedResponse({ type: PointOfSaleResponseDto })
   async create(@Body() dto: CreatePointOfSaleDto, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
-    return { status: 'ok', message: 'Point of sale added', pointOfSale: await this.points.create(principal, dto) };
+    return { status: 'ok', message: 'Point of sale added', ...both(await this.points.create(principal, dto)) };
   }
 
   /** The merchant's own points of sale; `filter.active` narrows them. Deleted ones are left out. */
@@ -40,6 +43,15 @@ export class PointsOfSaleController {
     return this.points.view(principal, dto);
   }
 
+  /** Every point of sale of the merchant, by name, as the family's client lists them (at most 10,000; `truncated` says when more). */
+  @Get()
+  @RequirePermissions('POINT_OF_SALE_MANAGER')
+  @ApiOperation({ summary: "The merchant's points of sale, all of them", operationId: 'listPointsOfSale' })
+  @ApiOkResponse({ type: PointOfSalePageDto })
+  list(@CurrentPrincipal() principal: Principal): Promise<PointOfSalePageDto> {
+    return this.points.view(principal, { all: true });
+  }
+
   /** One of the merchant's own points of sale; another merchant's, like a missing or deleted one, is a 404. */
   @Get(':posId')
   @ApiParam(POS_ID)
@@ -48,7 +60,7 @@ export class PointsOfSaleController {
   @ApiOkResponse({ type: PointOfSaleResponseDto })
   @ApiNotFoundResponse(NO_POS)
   async get(@UuidParam('posId') id: string, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
-    return { status: 'ok', message: 'OK', pointOfSale: await this.points.get(principal, id) };
+    return { status: 'ok', message: 'OK', ...both(await this.points.get(principal, id)) };
   }
 
   /**
@@ -66,7 +78,7 @@ export class PointsOfSaleController {
     @Body() dto: UpdatePointOfSaleDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<PointOfSaleResponseDto> {
-    return { status: 'ok', message: 'Point of sale changed', pointOfSale: await this.points.update(principal, id, dto) };
+    return { status: 'ok', message: 'Point of sale changed', ...both(await this.points.update(principal, id, dto)) };
   }
 
   /**
@@ -80,6 +92,6 @@ export class PointsOfSaleController {
   @ApiOkResponse({ type: PointOfSaleResponseDto })
   @ApiNotFoundResponse(NO_POS)
   async delete(@UuidParam('posId') id: string, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
-    return { status: 'ok', message: 'Point of sale deleted', pointOfSale: await this.points.delete(principal, id) };
+    return { status: 'ok', message: 'Point of sale deleted', ...both(await this.points.delete(principal, id)) };
   }
 }

@@ -6,24 +6,58 @@ export interface PosRow {
   organization_id: string;
   name: string;
   address: string | null;
+  description: string | null;
+  website: string | null;
+  server_url: string | null;
+  result_url: string | null;
+  category_id: string | null;
+  /** The category's name. */
+  category_name: string | null;
   active: boolean;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = 'id, organization_id, name, address, active, created_at, updated_at';
+/** The fields a point of sale's requests set, by column. */
+export interface PosFields {
+  name?: string;
+  address?: string | null;
+  description?: string | null;
+  website?: string | null;
+  server_url?: string | null;
+  result_url?: string | null;
+  category_id?: string | null;
+  active?: boolean;
+}
 
-/** Merchants' points of sale; a deleted one is kept (its payments name it) but is gone for every route. */
+const COLUMNS = `id, organization_id, name, address, description, website, server_url, result_url, category_id,
+  (SELECT c.name FROM transaction_categories c WHERE c.id = category_id) AS category_name, active, created_at, updated_at`;
+
+/**
+ * Merchants' points of sale; a deleted one is kept (its payments name it) but is gone for every route. Reads
+ * transaction categories (a read-only view of their table) to check and name a point's category.
+ */
 @Injectable()
 export class PointsOfSaleRepository {
   constructor(private readonly db: Database) {}
 
-  async insert(values: { organizationId: string; name: string; address: string | null; active: boolean }): Promise<PosRow> {
+  async insert(organizationId: string, fields: PosFields & { name: string }): Promise<PosRow> {
+    const columns = Object.keys(fields).filter((k) => fields[k as keyof PosFields] !== undefined) as (keyof PosFields)[];
     const [row] = await this.db.query<PosRow>(
-      `INSERT INTO points_of_sale (organization_id, name, address, active) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-      [values.organizationId, values.name, values.address, values.active],
+      `INSERT INTO points_of_sale (organization_id, ${columns.join(', ')}) VALUES ($1, ${columns.map((_, i) => `$${i + 2}`).join(', ')})
+       RETURNING ${COLUMNS}`,
+      [organizationId, ...columns.map((k) => fields[k])],
     );
     return row;
+  }
+
+  /** Whether the transaction category is the user's own. */
+  async isOwnCategory(userId: string, id: string): Promise<boolean> {
+    const [{ found }] = await this.db.query<{ found: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM transaction_categories WHERE id = $1 AND user_id = $2) AS found`,
+      [id, userId],
+    );
+    return found;
   }
 
   /** A point of sale not deleted; of `organizationId` when given. */
@@ -53,16 +87,10 @@ export class PointsOfSaleRepository {
     return { total: n, rows };
   }
 
-  async update(
-    id: string,
-    organizationId: string,
-    fields: { name?: string; address?: string | null; active?: boolean },
-  ): Promise<PosRow | undefined> {
+  async update(id: string, organizationId: string, fields: PosFields): Promise<PosRow | undefined> {
     const sets: string[] = [];
     const params: unknown[] = [id, organizationId];
-    if (fields.name !== undefined) sets.push(`name = $${params.push(fields.name)}`);
-    if (fields.address !== undefined) sets.push(`address = $${params.push(fields.address)}`);
-    if (fields.active !== undefined) sets.push(`active = $${params.push(fields.active)}`);
+    for (const [column, value] of Object.entries(fields)) if (value !== undefined) sets.push(`${column} = $${params.push(value)}`);
     const [row] = await this.db.query<PosRow>(
       `UPDATE points_of_sale SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL RETURNING ${COLUMNS}`,
       params,

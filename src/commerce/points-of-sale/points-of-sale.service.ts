@@ -3,14 +3,22 @@ import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import type { CreatePointOfSaleDto, PointOfSaleDto, PointOfSaleViewDto, UpdatePointOfSaleDto } from './dto/point-of-sale.dto';
-import { PointsOfSaleRepository, PosRow } from './points-of-sale.repository';
+import { PointsOfSaleRepository, PosFields, PosRow } from './points-of-sale.repository';
 
 function toPos(row: PosRow): PointOfSaleDto {
   return {
     id: row.id,
     merchantId: row.organization_id,
+    posCompanyName: row.name,
     name: row.name,
     address: row.address,
+    description: row.description,
+    website: row.website,
+    serverUrl: row.server_url,
+    resultUrl: row.result_url,
+    txCategoryId: row.category_id,
+    txCategoryCode: row.category_name,
+    trustAllCertificates: false,
     active: row.active,
     createdAt: row.created_at.toISOString(),
   };
@@ -22,14 +30,8 @@ export class PointsOfSaleService {
   constructor(private readonly points: PointsOfSaleRepository) {}
 
   async create(principal: Principal, dto: CreatePointOfSaleDto): Promise<PointOfSaleDto> {
-    return toPos(
-      await this.points.insert({
-        organizationId: principal.organizationId,
-        name: dto.name,
-        address: dto.address ?? null,
-        active: dto.active ?? true,
-      }),
-    );
+    const fields = await this.fieldsOf(principal, dto);
+    return toPos(await this.points.insert(principal.organizationId, { ...fields, name: fields.name! }));
   }
 
   async get(principal: Principal, id: string): Promise<PointOfSaleDto> {
@@ -45,7 +47,7 @@ export class PointsOfSaleService {
   }
 
   async update(principal: Principal, id: string, dto: UpdatePointOfSaleDto): Promise<PointOfSaleDto> {
-    const row = await this.points.update(id, principal.organizationId, dto);
+    const row = await this.points.update(id, principal.organizationId, await this.fieldsOf(principal, dto));
     if (!row) throw new ApiError('exception.point_of_sale.not_found');
     return toPos(row);
   }
@@ -55,6 +57,29 @@ export class PointsOfSaleService {
     const row = await this.points.delete(id, principal.organizationId);
     if (!row) throw new ApiError('exception.point_of_sale.not_found');
     return toPos(row);
+  }
+
+  /** The columns a request sets: its name in either vocabulary, and a category only of the caller's own. */
+  private async fieldsOf(principal: Principal, dto: UpdatePointOfSaleDto): Promise<PosFields> {
+    for (const field of ['posCompanyName', 'name', 'active'] as const) {
+      if (dto[field] === null) throw ApiError.invalid(field, 'must not be null');
+    }
+    if (dto.name !== undefined && dto.posCompanyName !== undefined && dto.name !== dto.posCompanyName) {
+      throw ApiError.invalid('name', 'must equal posCompanyName when both are sent');
+    }
+    if (dto.categoryId && !(await this.points.isOwnCategory(principal.userId, dto.categoryId))) {
+      throw ApiError.invalid('categoryId', 'must be one of your transaction categories');
+    }
+    return {
+      name: dto.posCompanyName ?? dto.name,
+      address: dto.address,
+      description: dto.description,
+      website: dto.website,
+      server_url: dto.serverUrl,
+      result_url: dto.resultUrl,
+      category_id: dto.categoryId,
+      active: dto.active,
+    };
   }
 
   /** An active point of sale of any merchant, for a payment there. */

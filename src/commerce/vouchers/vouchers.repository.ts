@@ -4,12 +4,19 @@ import type { VoucherStatus } from './dto/voucher.dto';
 
 export interface VoucherRow {
   id: string;
+  /** The number people type to redeem it (16 random digits), as text. */
+  serial: string;
+  /** The code's SHA-256 (hex). */
+  code_hash: string;
   prepaid_name: string;
   amount: string;
   currency_id: string;
   code: string;
   symbol: string | null;
   fraction: string;
+  /** The issuer whose reserve holds the voucher's money. */
+  issuer_id: string;
+  issuer_sn: string;
   status: VoucherStatus;
   organization_id: string;
   coin_serial: string;
@@ -42,40 +49,63 @@ export interface VoucherSearch {
   statuses?: string[];
   ids?: string[];
   coinSerials?: string[];
+  /** true: redeemed only; false: not redeemed only. */
+  activated?: boolean;
+  createdAtFrom?: string;
+  createdAtTo?: string;
+  activatedAtFrom?: string;
+  activatedAtTo?: string;
   direction: 'ASC' | 'DESC';
   offset: number;
   limit: number;
 }
 
-const SELECT = `SELECT v.id, v.prepaid_name, v.amount::text AS amount, v.currency_id, cu.code, cu.symbol, cu.fraction::text AS fraction,
+const SELECT = `SELECT v.id, v.serial::text AS serial, v.code_hash, v.prepaid_name, v.amount::text AS amount, v.currency_id, cu.code, cu.symbol, cu.fraction::text AS fraction,
        v.status, v.organization_id, v.coin_serial::text AS coin_serial, v.reserve_coin::text AS reserve_coin, v.expires_at,
-       (v.expires_at IS NOT NULL AND v.expires_at <= now()) AS due, v.operation_id, v.redeemed_at, v.created_at, v.updated_at
-  FROM vouchers v JOIN currencies cu ON cu.id = v.currency_id`;
+       (v.expires_at IS NOT NULL AND v.expires_at <= now()) AS due, v.operation_id, v.redeemed_at, v.created_at, v.updated_at,
+       i.id AS issuer_id, i.sn::text AS issuer_sn
+  FROM vouchers v JOIN currencies cu ON cu.id = v.currency_id JOIN coins r ON r.serial = v.reserve_coin JOIN issuers i ON i.id = r.issuer_id`;
 
-/** vouchers; reads coins to find where a voucher's money returns (a read-only view of the coins' table). */
+/**
+ * vouchers; reads coins to find where a voucher's money returns, and the issuer of its reserve coin (read-only views
+ * of the coins' and issuers' tables).
+ */
 @Injectable()
 export class VouchersRepository {
   constructor(private readonly db: Database) {}
 
+  /**
+   * Inserts the voucher with a serial drawn at random by the column's default; should the draw hit a serial in use
+   * (about one in 10^10 while a million vouchers exist), it draws again.
+   */
   async insert(v: NewVoucher): Promise<void> {
-    await this.db.query(
-      `INSERT INTO vouchers (id, code_hash, prepaid_name, amount, currency_id, organization_id, coin_serial, reserve_coin, created_by,
-                             expires_at, operation_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [
-        v.id,
-        v.codeHash,
-        v.prepaidName,
-        v.amount,
-        v.currencyId,
-        v.organizationId,
-        v.coinSerial,
-        v.reserveCoin,
-        v.createdBy,
-        v.expiresAt,
-        v.operationId,
-      ],
-    );
+    for (;;) {
+      const inserted = await this.db.query(
+        `INSERT INTO vouchers (id, code_hash, prepaid_name, amount, currency_id, organization_id, coin_serial, reserve_coin, created_by,
+                               expires_at, operation_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (serial) DO NOTHING RETURNING id`,
+        [
+          v.id,
+          v.codeHash,
+          v.prepaidName,
+          v.amount,
+          v.currencyId,
+          v.organizationId,
+          v.coinSerial,
+          v.reserveCoin,
+          v.createdBy,
+          v.expiresAt,
+          v.operationId,
+        ],
+      );
+      if (inserted.length) return;
+    }
+  }
+
+  /** The voucher of a serial. */
+  async bySerial(serial: string): Promise<VoucherRow | undefined> {
+    const [row] = await this.db.query<VoucherRow>(`${SELECT} WHERE v.serial = $1`, [serial]);
+    return row;
   }
 
   async byId(id: string): Promise<VoucherRow | undefined> {
@@ -149,6 +179,11 @@ export class VouchersRepository {
     if (search.statuses?.length) where.push(`v.status = ANY($${params.push(search.statuses)}::text[])`);
     if (search.ids?.length) where.push(`v.id = ANY($${params.push(search.ids)}::uuid[])`);
     if (search.coinSerials?.length) where.push(`v.coin_serial = ANY($${params.push(search.coinSerials)}::bigint[])`);
+    if (search.activated !== undefined) where.push(search.activated ? `v.status = 'processed'` : `v.status <> 'processed'`);
+    if (search.createdAtFrom) where.push(`v.created_at >= $${params.push(search.createdAtFrom)}::timestamptz`);
+    if (search.createdAtTo) where.push(`v.created_at < $${params.push(search.createdAtTo)}::timestamptz`);
+    if (search.activatedAtFrom) where.push(`v.redeemed_at >= $${params.push(search.activatedAtFrom)}::timestamptz`);
+    if (search.activatedAtTo) where.push(`v.redeemed_at < $${params.push(search.activatedAtTo)}::timestamptz`);
     const clause = `WHERE ${where.join(' AND ')}`;
     const count = await this.db.countRows(`FROM vouchers v ${clause}`, params);
     const rows = await this.db.query<VoucherRow>(

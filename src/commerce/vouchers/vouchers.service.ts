@@ -7,7 +7,10 @@ import { Money, parseAmount, scaleOf } from '../../platform/common/money';
 import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { PeriodicTask } from '../../platform/common/periodic-task';
 import { CommissionsService } from '../../platform/commissions/commissions.service';
-import { commissionDetails } from '../../platform/commissions/fee';
+import { calculationOf } from '../../platform/commissions/calculation';
+import type { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
+import { commissionDetails, Quote } from '../../platform/commissions/fee';
+import type { CoinIssuerDto } from '../../money-movement/coins/dto/coin.dto';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
@@ -20,6 +23,7 @@ import { VoucherRow, VouchersRepository } from './vouchers.repository';
 /** A pending voucher locked for the caller's transaction, as `VouchersService.claim` answers it. */
 export interface ClaimedVoucher {
   id: string;
+  serial: string;
   prepaidName: string;
   /** What the voucher is worth, exact: it is spent whole. */
   amount: Money;
@@ -36,6 +40,13 @@ export interface ClaimedVoucher {
 
 /** The sweep returns at most this many vouchers per run in each instance. */
 const SWEEP_BATCH = 100;
+
+/** How a request names the paying coin and the amount. */
+export interface RequestFields {
+  coin: string;
+  amount: string;
+}
+const VOUCHER_FIELDS: RequestFields = { coin: 'coinSerial', amount: 'amount' };
 
 const hashOf = (code: string) => createHash('sha256').update(code.toLowerCase()).digest('hex');
 
@@ -86,10 +97,15 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
     return this.sweep.stop();
   }
 
-  async create(principal: Principal, dto: CreateVoucherDto): Promise<{ voucher: VoucherDto; code: OneTimeSecret; process: OperationDto }> {
-    const read = this.tools.payer({ coins: await this.ledger.read([dto.coinSerial]), holds: [] }, dto.coinSerial, principal, 'coinSerial');
+  /** Buys a voucher; `fields` names the coin and amount as the request did (`srcSerial`, `prepaidAmount` under /prepaid-coins). */
+  async create(
+    principal: Principal,
+    dto: CreateVoucherDto,
+    fields: RequestFields = VOUCHER_FIELDS,
+  ): Promise<{ voucher: VoucherDto; code: OneTimeSecret; process: OperationDto }> {
+    const read = this.tools.payer({ coins: await this.ledger.read([dto.coinSerial]), holds: [] }, dto.coinSerial, principal, fields.coin);
     const scale = scaleOf(read.fraction);
-    const amount = parseAmount(dto.amount, scale);
+    const amount = parseAmount(dto.amount, scale, fields.amount);
     if (dto.expiresAt !== undefined && !(Date.parse(dto.expiresAt) > Date.now()))
       throw ApiError.invalid('expiresAt', 'must be in the future');
     const prepaidName = dto.prepaidName ?? `Voucher ${amount.toFixed(scale)} ${read.code}`;
@@ -103,14 +119,11 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
         type: 'voucher_create',
         coins: [dto.coinSerial, reserve, ...this.commissions.collectors(pricing)],
         plan: async (locked) => {
-          const payer = this.tools.payer(locked, dto.coinSerial, principal, 'coinSerial');
+          const payer = this.tools.payer(locked, dto.coinSerial, principal, fields.coin);
           if (!payer.usable) throw new ApiError('exception.coin.inactive', `Coin ${payer.serial} is closed or inactive`);
           const quote = await this.commissions.quote({ flow: 'voucher', amount, payer, pricing });
           // A fee the recipient bears comes out of the voucher's value: the reserve holds what the voucher is worth.
-          value = quote.payeeAmount;
-          if (!value.gt(0)) {
-            throw new ApiError('exception.commission.exceeds_amount', 'The commission would leave the voucher worth nothing');
-          }
+          value = worthOf(quote);
           return {
             legs: this.commissions.legs(quote, payer.serial, reserve, pricing),
             meta: {
@@ -142,12 +155,63 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
     });
   }
 
+  /** The price of buying a voucher, as `create` would quote it now (the `voucher` flow's fee). */
+  async calculate(principal: Principal, coinSerial: string, value: string | number, fields: RequestFields): Promise<CalculationDto> {
+    const read = this.tools.payer({ coins: await this.ledger.read([coinSerial]), holds: [] }, coinSerial, principal, fields.coin);
+    const amount = parseAmount(value, scaleOf(read.fraction), fields.amount);
+    const reserve = await this.ledger.systemCoin(read.issuer_id, 'voucher_reserve');
+    const pricing = await this.commissions.pricing('voucher', coinSerial, reserve);
+    const quote = await this.commissions.quote({ flow: 'voucher', amount, payer: read, pricing });
+    worthOf(quote);
+    return calculationOf(amount, quote, read, { type: 'COIN', srcValue: coinSerial, destValue: null });
+  }
+
+  /**
+   * What a redeemer learns of a voucher from its serial alone: a pending voucher's name, amount and issuer; a
+   * redeemed, blocked or expired one is a 409, an unknown serial a 404.
+   */
+  async info(serial: string): Promise<VoucherRow> {
+    const voucher = await this.vouchers.bySerial(serial);
+    if (!voucher) throw new ApiError('exception.voucher.not_found', 'No voucher has this serial');
+    assertRedeemable(voucher);
+    return voucher;
+  }
+
+  /**
+   * The price of redeeming the voucher of `serial` with its code into the caller's coin: no flow prices a redemption,
+   * so the coin receives the voucher's whole amount. A code that is not this voucher's is a 404, as at redemption.
+   */
+  async calculateRedeem(principal: Principal, serial: string, code: string, coinSerial: string): Promise<CalculationDto> {
+    const voucher = await this.vouchers.bySerial(serial);
+    if (!voucher || voucher.code_hash !== hashOf(code))
+      throw new ApiError('exception.voucher.not_found', 'No voucher has this serial and code');
+    assertRedeemable(voucher);
+    const target = this.tools.payer({ coins: await this.ledger.read([coinSerial]), holds: [] }, coinSerial, principal, 'destSerial');
+    if (target.currency_id !== voucher.currency_id)
+      throw ApiError.invalid('destSerial', `must hold the voucher's currency (${voucher.code})`);
+    const amount = new Money(voucher.amount);
+    const free: Quote = {
+      commission: new Money('0'),
+      payerAmount: amount,
+      payeeAmount: amount,
+      payer: 'sender',
+      ruleId: null,
+      conditionId: null,
+    };
+    return calculationOf(amount, free, voucher, { type: 'VOUCHER', srcValue: serial, destValue: coinSerial });
+  }
+
   async view(principal: Principal, dto: VoucherViewDto): Promise<Page<VoucherDto>> {
     const { rows, count } = await this.vouchers.search({
       organizationId: principal.organizationId,
       statuses: dto.filter?.statuses,
       ids: dto.filter?.ids,
       coinSerials: dto.filter?.coinSerials,
+      activated: dto.filter?.activated,
+      createdAtFrom: dto.filter?.createdAtFrom,
+      createdAtTo: dto.filter?.createdAtTo,
+      activatedAtFrom: dto.filter?.activatedAtFrom,
+      activatedAtTo: dto.filter?.activatedAtTo,
       direction: dto.sort?.createdAt === 'asc' ? 'ASC' : 'DESC',
       ...pageWindow(dto),
     });
@@ -155,17 +219,25 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   /** Credits the voucher's amount to one of the caller's coins, once: the voucher row is locked, so of parallel redemptions one wins. */
-  async redeem(principal: Principal, dto: RedeemVoucherDto): Promise<{ voucher: RedeemedVoucherDto; process: OperationDto }> {
+  async redeem(
+    principal: Principal,
+    dto: RedeemVoucherDto,
+    serial?: string,
+  ): Promise<{ voucher: RedeemedVoucherDto; process: OperationDto }> {
+    const coinField = serial === undefined ? 'coinSerial' : 'destSerial';
     return this.uow.run(async () => {
       const voucher = await this.claim(dto.code);
+      // Under /prepaid-coins/{serial} the code must be that voucher's: another's is as unknown as a wrong one.
+      if (serial !== undefined && voucher.serial !== serial)
+        throw new ApiError('exception.voucher.not_found', 'No voucher has this serial and code');
       // The operation spends the voucher as it is written (`spent`).
       const posted = await this.ledger.execute({
         type: 'voucher_redeem',
         coins: [voucher.reserveCoin, dto.coinSerial],
         plan: (locked) => {
-          const target = this.tools.payer(locked, dto.coinSerial, principal, 'coinSerial');
+          const target = this.tools.payer(locked, dto.coinSerial, principal, coinField);
           if (target.currency_id !== voucher.currencyId) {
-            throw ApiError.invalid('coinSerial', `must hold the voucher's currency (${voucher.currency})`);
+            throw ApiError.invalid(coinField, `must hold the voucher's currency (${voucher.currency})`);
           }
           if (!target.usable) throw new ApiError('exception.coin.inactive', `Coin ${target.serial} is closed or inactive`);
           return {
@@ -214,6 +286,7 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
     if (voucher.due) throw new ApiError('exception.voucher.expired', `The voucher expired at ${voucher.expires_at!.toISOString()}`);
     const claimed: ClaimedVoucher = {
       id: voucher.id,
+      serial: voucher.serial,
       prepaidName: voucher.prepaid_name,
       amount: new Money(voucher.amount),
       currencyId: voucher.currency_id,
@@ -324,9 +397,31 @@ function assertPending(voucher: VoucherRow): void {
   if (voucher.status === 'expired') throw new ApiError('exception.voucher.expired', 'The voucher has expired');
 }
 
+/** What a voucher bought at this quote is worth (a fee the recipient bears comes out of it); nothing is a 409. */
+function worthOf(quote: Quote): Money {
+  if (!quote.payeeAmount.gt(0)) {
+    throw new ApiError('exception.commission.exceeds_amount', 'The commission would leave the voucher worth nothing');
+  }
+  return quote.payeeAmount;
+}
+
+/** Pending and not past its expiry. */
+function assertRedeemable(voucher: VoucherRow): void {
+  assertPending(voucher);
+  if (voucher.due) throw new ApiError('exception.voucher.expired', `The voucher expired at ${voucher.expires_at!.toISOString()}`);
+}
+
+export function issuerOf(row: VoucherRow): CoinIssuerDto {
+  return { id: row.issuer_id, sn: Number(row.issuer_sn), currency: row.code, symbol: row.symbol };
+}
+
 function toVoucherDto(row: VoucherRow): VoucherDto {
   return {
     id: row.id,
+    serial: row.serial,
+    name: row.prepaid_name,
+    issuer: issuerOf(row),
+    activatedAt: row.redeemed_at?.toISOString() ?? null,
     prepaidName: row.prepaid_name,
     amount: amountOf(row.amount, scaleOf(row.fraction)),
     currency: row.code,

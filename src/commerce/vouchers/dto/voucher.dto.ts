@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsObject,
@@ -19,7 +20,9 @@ import type { JsonDecimal, OneTimeSecret } from '../../../platform/common/json-d
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { AsList, IsIsoDateTime, Serial, SERIAL_PATTERN, SerialList, UuidList } from '../../../platform/common/validators';
+import { CoinIssuerDto } from '../../../money-movement/coins/dto/coin.dto';
+import { CalculationDto } from '../../../platform/commissions/dto/calculation.dto';
+import { AsList, IsAfter, IsIsoDateTime, Serial, SERIAL_PATTERN, SerialList, UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 
 export const VOUCHER_STATUSES = ['pending', 'processed', 'blocked', 'expired'] as const;
@@ -78,10 +81,24 @@ export class ExpireDueDto {
   limit?: number;
 }
 
+/** A voucher's serial: 16 digits, not a secret (the code is). */
+export const VOUCHER_SERIAL = /^[1-9][0-9]{15}$/;
+
 /** A voucher as its creator sees it. */
 export class VoucherDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
+  /** The number people type to redeem it (`/prepaid-coins/{serial}/…`): 16 random digits, not a secret — the code is. */
+  @ApiProperty({ example: '4821630957148823', pattern: VOUCHER_SERIAL.source })
+  serial: string;
+  /** The same as prepaidName. */
+  @ApiProperty({ example: 'Voucher 25.00 EUR' })
+  name: string;
+  /** The issuer whose reserve holds the voucher's money (the issuer of the coin that paid). */
+  issuer: CoinIssuerDto;
+  /** When it was redeemed (the same as redeemedAt). */
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  activatedAt: string | null;
   /** Filled at creation (specification 2.3): as given, or `Voucher <amount> <currency>`. */
   @ApiProperty({ example: 'Voucher 25.00 EUR' })
   prepaidName: string;
@@ -178,6 +195,37 @@ export class VoucherFilterDto {
   /** The creator's coins that paid. */
   @SerialList()
   coinSerials?: string[];
+
+  /** true: redeemed vouchers only; false: the others. */
+  @IsOptional()
+  @IsBoolean()
+  activated?: boolean;
+
+  /** Created at or after this instant (ISO 8601). */
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsIsoDateTime()
+  createdAtFrom?: string;
+
+  /** Created before this instant; must be later than createdAtFrom. */
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsIsoDateTime()
+  @IsAfter('createdAtFrom')
+  createdAtTo?: string;
+
+  /** Redeemed at or after this instant (ISO 8601). */
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsIsoDateTime()
+  activatedAtFrom?: string;
+
+  /** Redeemed before this instant; must be later than activatedAtFrom. */
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsIsoDateTime()
+  @IsAfter('activatedAtFrom')
+  activatedAtTo?: string;
 }
 
 export class VoucherSortDto {
@@ -202,4 +250,91 @@ export class VoucherViewDto extends PageRequestDto {
 
 export class VoucherPageDto extends PageDto {
   records: VoucherDto[];
+}
+
+/** `POST /prepaid-coins` and its calculate: a voucher as the family's client buys it. */
+export class CreatePrepaidCoinDto {
+  /** The coin that pays (coinSerial of `POST /vouchers`). */
+  @Serial()
+  srcSerial: string;
+
+  /** The voucher's value (amount of `POST /vouchers`). */
+  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsAmount()
+  prepaidAmount: string | number;
+}
+
+/** The voucher bought, as the family's client reads it: a prepaid coin. */
+export class PrepaidCoinDto {
+  /** The voucher's serial. */
+  @ApiProperty({ example: '4821630957148823', pattern: VOUCHER_SERIAL.source })
+  serial: string;
+  @ApiProperty({ example: 'Voucher 25.00 EUR' })
+  name: string;
+  @ApiAmount(25, 'What the voucher credits when redeemed')
+  amount: JsonDecimal;
+  issuer: CoinIssuerDto;
+  /** Whether it can still be redeemed. */
+  active: boolean;
+  @ApiProperty({ enum: ['prepaid'] })
+  type: 'prepaid';
+  @ApiProperty({ enum: [false] })
+  main: false;
+}
+
+export class PrepaidCoinCreatedDto {
+  status: 'ok';
+  message: string;
+  coin: PrepaidCoinDto;
+  /**
+   * The voucher's code, which the client calls its PIN: the bearer secret, shown only in this answer (a replay answers
+   * null). 32 hexadecimal characters.
+   */
+  @ApiProperty({ type: String, nullable: true, example: '3f2a9c0d5e7b41a8b6c4d2e0f1a3b5c7', pattern: VOUCHER_CODE.source })
+  pin: OneTimeSecret | null;
+  /** The voucher's name (prepaidName). */
+  name: string;
+  voucher: VoucherDto;
+  process: OperationDto;
+}
+
+/** `POST /prepaid-coins/{serial}/calculate` and `/activate`: the voucher's PIN (its code) and the coin to credit. */
+export class RedeemPrepaidCoinDto {
+  /** The voucher's code, shown once at its creation (32 hexadecimal characters, any case). */
+  @ApiProperty({ example: '3f2a9c0d5e7b41a8b6c4d2e0f1a3b5c7', pattern: VOUCHER_CODE.source })
+  @IsString()
+  @Matches(VOUCHER_CODE, { message: 'must be a voucher code: 32 hexadecimal characters' })
+  prepaidPin: string;
+
+  /** The coin to credit: one of the caller's organization's client coins, in the voucher's currency. */
+  @Serial()
+  destSerial: string;
+}
+
+/** `POST /prepaid-coins/calculate` and `/{serial}/calculate`: the price of the flow. */
+export class PrepaidCoinCalculationDto extends CalculationDto {}
+
+/** What anyone who may redeem learns of a pending voucher from its serial, before giving its PIN. */
+export class PrepaidCoinInfoDto {
+  status: 'ok';
+  message: string;
+  @ApiProperty({ example: '4821630957148823', pattern: VOUCHER_SERIAL.source })
+  serial: string;
+  @ApiProperty({ example: 'Voucher 25.00 EUR' })
+  name: string;
+  @ApiAmount(25, 'What the voucher credits when redeemed')
+  amount: JsonDecimal;
+  issuer: CoinIssuerDto;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  expiresAt: string | null;
+}
+
+export class PrepaidCoinActivatedDto {
+  status: 'ok';
+  message: string;
+  voucher: RedeemedVoucherDto;
+  /** The voucher_redeem operation: its amount is what the coin received. */
+  process: OperationDto;
 }
