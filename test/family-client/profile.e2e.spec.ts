@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { login } from '../helpers/actors';
 import { expectError, expectStatus } from '../helpers/money';
 import { multipart } from '../helpers/upload';
@@ -322,5 +325,46 @@ describe('family client: profile', () => {
       400,
       'exception.validation',
     );
+  });
+
+  describe('with MEDIA_FILES_DIR, MEDIA_FILE_MAX_BYTES and LOGIN_FAILURES_PER_MINUTE set', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'finapi-media-')), 'files');
+    const dirWorld = moneyWorld({ env: { MEDIA_FILES_DIR: dir, MEDIA_FILE_MAX_BYTES: '4096', LOGIN_FAILURES_PER_MINUTE: '1' } });
+    afterAll(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
+
+    it('POST /media-files keeps the bytes in the directory, not in PostgreSQL, and serves them back; the configured limit holds', async () => {
+      const alice = await dirWorld.user();
+      const content = png(4096);
+      const { body, contentType } = multipart('file', 'passport.png', content, 'image/png');
+      const send = (raw: Buffer, type = contentType) =>
+        dirWorld.server.request('POST', '/api/v1/media-files', { token: alice.token, rawBody: raw, headers: { 'content-type': type } });
+      const uploaded = await send(body);
+      expectStatus(uploaded, 201);
+      const { id } = uploaded.body.file;
+      expect(readFileSync(join(dir, id))).toEqual(content);
+      const [row] = (await dirWorld.server.db.query(`SELECT content FROM media_files WHERE id = $1`, [id])).rows;
+      expect(row.content).toBeNull();
+      const response = await fetch(`${dirWorld.server.url}/api/v1/media-files/${id}/passport.png`, {
+        headers: { authorization: `Bearer ${alice.token}` },
+      });
+      expect(Buffer.from(await response.arrayBuffer())).toEqual(content);
+      const big = multipart('file', 'passport.png', png(4097), 'image/png');
+      expectError(await send(big.body, big.contentType), 413, 'exception.media_file.too_large');
+    });
+
+    it('PATCH /profiles/my/password — guessing the current password meets the per-address limit of failures (429)', async () => {
+      const alice = await dirWorld.user();
+      const guess = () =>
+        dirWorld.server.request('PATCH', '/api/v1/profiles/my/password', {
+          token: alice.token,
+          body: { currentUserPassword: 'a-guess', newUserPassword: 'Another-Good-One-8' },
+        });
+      // One failure a minute from this address: the next guess is refused unread (a second one if a minute began between).
+      let answer = await guess();
+      expectError(answer, 400, 'exception.validation', 'currentUserPassword');
+      answer = await guess();
+      if (answer.status === 400) answer = await guess();
+      expectError(answer, 429, 'exception.rate_limited');
+    });
   });
 });
