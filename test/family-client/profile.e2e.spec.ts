@@ -247,6 +247,8 @@ describe('family client: profile', () => {
     const own = await world.server.request('GET', `/api/v1/media-files/${file.id}/passport.png`, { token: alice.token });
     expectStatus(own, 200);
     expect(own.headers.get('content-type')).toBe('image/png');
+    expect(own.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    expect(own.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await bytesOf(`/api/v1/media-files/${file.id}/passport.png`, alice.token)).toEqual(content);
     expect(await bytesOf(`/api/v1/media-files/${file.id}/any-name`, compliance.token)).toEqual(content);
     expectError(await req('GET', `/media-files/${file.id}/passport.png`, bob.token), 404, 'exception.media_file.not_found');

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Req, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Inject, Post, Req, StreamableFile } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import {
   ApiBody,
@@ -65,6 +65,8 @@ export class MediaFilesController {
 
   /** A file's bytes, with its type: the uploader's own, or anyone's for staff with PROFILE_VIEWER. `name` is only for the browser. */
   @Get(':id/:name')
+  // An uploaded PDF opened from the API's origin runs nothing there and loads nothing.
+  @Header('Content-Security-Policy', "default-src 'none'; sandbox")
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiParam({ name: 'name', schema: { type: 'string' } })
   @RequirePermissions('PROFILE_OWNER')
