@@ -29,6 +29,12 @@ export interface PersonRow {
   role: string;
 }
 
+/** The person behind a user, without an organization. */
+export type UserPersonRow = Omit<
+  PersonRow,
+  'organization_id' | 'organization_type' | 'organization_name' | 'identification_status' | 'contract_id' | 'person_type' | 'role'
+>;
+
 /** The security settings a user keeps (users.security_settings; an absent one is false). */
 export interface SecuritySettings {
   twoFactorsAuthEnabled: boolean;
@@ -80,6 +86,22 @@ export class ProfilesRepository {
          JOIN LATERAL (SELECT * FROM memberships m WHERE m.user_id = u.id ORDER BY m.created_at, m.id LIMIT 1) m ON true
          JOIN organizations o ON o.id = m.organization_id
         WHERE u.id = $1${lock ? ' FOR UPDATE OF u, o' : ''}`,
+      [userId],
+    );
+    return row;
+  }
+
+  /** The caller's person and every membership, in one statement (what `GET /profiles/my` reads beside the token). */
+  async mine(
+    userId: string,
+  ): Promise<(UserPersonRow & { memberships: { organizationId: string; roleName: string }[] | null }) | undefined> {
+    const [row] = await this.db.query<UserPersonRow & { memberships: { organizationId: string; roleName: string }[] | null }>(
+      `SELECT u.id, u.login, u.name, u.status, u.first_name, u.last_name, u.middle_name,
+              u.person_email, u.person_phone_number, u.description, u.security_settings, to_char(u.birth_date, 'YYYY-MM-DD') AS birth_date,
+              u.address, u.email, u.email_verified, u.phone_number, u.phone_verified,
+              (SELECT json_agg(json_build_object('organizationId', m.organization_id, 'roleName', m.role) ORDER BY m.created_at, m.id)
+                 FROM memberships m WHERE m.user_id = u.id) AS memberships
+         FROM users u WHERE u.id = $1`,
       [userId],
     );
     return row;

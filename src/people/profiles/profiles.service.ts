@@ -4,7 +4,7 @@ import { ApiError } from '../../platform/common/api-error';
 import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { UserActionsService } from '../../platform/user-actions/user-actions.service';
-import { contactOf, UsersService } from '../../platform/users/users.service';
+import { contactOf } from '../../platform/users/users.service';
 import type {
   ChangeIdentificationDto,
   ResetIdentificationRequestDto,
@@ -15,7 +15,7 @@ import type {
   UserProfileDto,
 } from './dto/people.dto';
 import type { ProfileDataDto, ProfileDto } from './dto/profile.dto';
-import { PersonFields, PersonRow, ProfilesRepository, ResetRequestRow, SecuritySettings } from './profiles.repository';
+import { PersonFields, PersonRow, ProfilesRepository, ResetRequestRow, SecuritySettings, UserPersonRow } from './profiles.repository';
 
 function toResetRequest(row: ResetRequestRow): ResetIdentificationRequestDto {
   return {
@@ -51,7 +51,7 @@ function securityOf(saved: Partial<SecuritySettings>): SecuritySettings {
 }
 
 /** The profile as the family's screens read it, of `row`'s person in `organization`. */
-function familyProfile(row: PersonRow, organization: { type: string; identificationStatus: string; name: string }): ProfileDataDto {
+function familyProfile(row: UserPersonRow, organization: { type: string; identificationStatus: string; name: string }): ProfileDataDto {
   const names = { ...namesOf(row), ...(row.middle_name ? { middle: row.middle_name } : {}) };
   return {
     type: organization.type,
@@ -117,7 +117,6 @@ function toProfile(row: PersonRow): UserProfileDto {
 @Injectable()
 export class ProfilesService {
   constructor(
-    private readonly users: UsersService,
     private readonly profiles: ProfilesRepository,
     private readonly actions: UserActionsService,
     private readonly uow: UnitOfWork,
@@ -125,8 +124,8 @@ export class ProfilesService {
 
   /** What the strategy read with the token, and the person, contact and memberships (one more query). */
   async my(principal: Principal): Promise<ProfileDto> {
-    const [user, person] = await Promise.all([this.users.withMemberships(principal.userId), this.profiles.person(principal.userId)]);
-    if (!user || !person) throw new ApiError('exception.authorization.token_invalid');
+    const user = await this.profiles.mine(principal.userId);
+    if (!user) throw new ApiError('exception.authorization.token_invalid');
     const { organization } = principal;
     return {
       status: 'ok',
@@ -141,7 +140,7 @@ export class ProfilesService {
         contract_info: { id: organization.contractId, personType: organization.personType },
       },
       permissions: [...principal.permissions].sort(),
-      profile: familyProfile(person, {
+      profile: familyProfile(user, {
         type: principal.organizationType,
         identificationStatus: organization.identificationStatus,
         name: organization.name,
