@@ -79,15 +79,22 @@ describe('the wire contract', () => {
   });
 
   describe('4. profiles', () => {
-    it('answers profile {type, status, person, contact} and memberShips, for a customer and for an administrator', async () => {
+    it('answers profile {type, status, person, contact, address, business, security} and memberShips, for a customer and for an administrator', async () => {
       const alice = await world.user({ login: 'alice.profile@example.com', name: 'Alice Liddell' });
       const mine = await server.request('GET', '/api/v1/profiles/my', { token: alice.token });
       expectStatus(mine, 200);
       expect(mine.body.profile).toEqual({
         type: 'individual',
         status: 'none',
-        person: { namePlain: { first: 'Alice', last: 'Liddell' } },
+        person: { namePlain: { first: 'Alice', last: 'Liddell' }, nameIntl: { first: 'Alice', last: 'Liddell' }, dateOfBirth: null },
         contact: { email: 'alice.profile@example.com', emailVerified: false, phoneVerified: false },
+        address: {},
+        business: {},
+        security: {
+          twoFactorsAuthEnabled: false,
+          transactionNotification: { phone: false, email: false },
+          authorizationNotification: { phone: false, email: false },
+        },
       });
       expect(mine.body.memberShips).toEqual([{ organizationId: alice.organizationId, roleName: 'individual' }]);
       const theirs = await server.request('GET', '/api/v1/profiles/my', { token: admin });

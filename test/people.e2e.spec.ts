@@ -20,7 +20,7 @@ describe('people (issue 16)', () => {
       expectStatus(own, 200);
       expect(own.body.profile).toMatchObject({
         user: { id: alice.id, login: alice.login, status: 'active' },
-        role: 'individual',
+        role: [{ code: 'individual' }],
         organization: { id: alice.organizationId, type: 'individual', identificationStatus: 'none' },
         profile: { type: 'individual', identificationStatus: 'none', person: { birthDate: null, address: null } },
       });

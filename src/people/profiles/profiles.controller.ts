@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiNotFoundResponse,
@@ -19,7 +20,10 @@ import {
   ResetIdentificationRequestPageDto,
   ResetIdentificationRequestResponseDto,
   ResetIdentificationRequestViewDto,
+  MyProfileResponseDto,
+  UpdateMyPersonDto,
   UpdateMyProfileDto,
+  UpdateMySecurityDto,
   UserProfileResponseDto,
 } from './dto/people.dto';
 import { ProfileDto } from './dto/profile.dto';
@@ -54,6 +58,29 @@ export class ProfilesController {
   @ApiOkResponse({ type: UserProfileResponseDto })
   async updateMine(@Body() dto: UpdateMyProfileDto, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
     return { status: 'ok', message: 'Profile updated', profile: await this.profiles.updateMine(principal, dto) };
+  }
+
+  /** The family's person form: names, the person's own e-mail and phone, birth date, description (null clears one). */
+  @Patch('my/person')
+  @RequirePermissions('PROFILE_OWNER')
+  @ApiOperation({ summary: "Edit the caller's person data", operationId: 'updateMyPerson' })
+  @ApiOkResponse({ type: MyProfileResponseDto })
+  @ApiBadRequestResponse({
+    description: 'exception.validation: a field out of its rules, or a birth date in the future',
+    type: ErrorResponseDto,
+  })
+  async updateMyPerson(@Body() dto: UpdateMyPersonDto, @CurrentPrincipal() principal: Principal): Promise<MyProfileResponseDto> {
+    return { status: 'ok', message: 'Profile updated', profile: await this.profiles.updateMyPerson(principal, dto) };
+  }
+
+  /** The caller's security settings: notifications of transactions and of log-ins. Two-factor authentication is not offered. */
+  @Patch('my/security-settings')
+  @RequirePermissions('PROFILE_OWNER')
+  @ApiOperation({ summary: "Edit the caller's security settings", operationId: 'updateMySecuritySettings' })
+  @ApiOkResponse({ type: MyProfileResponseDto })
+  @ApiBadRequestResponse({ description: 'exception.validation: a setting missing, or twoFactorsAuthEnabled true', type: ErrorResponseDto })
+  async updateMySecurity(@Body() dto: UpdateMySecurityDto, @CurrentPrincipal() principal: Principal): Promise<MyProfileResponseDto> {
+    return { status: 'ok', message: 'Security settings updated', profile: await this.profiles.updateMySecurity(principal, dto) };
   }
 
   /** A user's profile with the identification status of their organization: the user themself, or staff with PROFILE_VIEWER. */

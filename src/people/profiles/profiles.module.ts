@@ -1,8 +1,15 @@
 import { Module } from '@nestjs/common';
 import { UsersModule } from '../../platform/users/users.module';
+import { MediaFilesController, ProfileDocumentsController } from './media-files.controller';
+import { MediaFilesRepository } from './media-files.repository';
+import { MediaFilesService } from './media-files.service';
 import { ProfilesController } from './profiles.controller';
 import { ProfilesRepository } from './profiles.repository';
 import { ProfilesService } from './profiles.service';
 
-@Module({ imports: [UsersModule], controllers: [ProfilesController], providers: [ProfilesService, ProfilesRepository] })
+@Module({
+  imports: [UsersModule],
+  controllers: [ProfilesController, MediaFilesController, ProfileDocumentsController],
+  providers: [ProfilesService, ProfilesRepository, MediaFilesService, MediaFilesRepository],
+})
 export class ProfilesModule {}

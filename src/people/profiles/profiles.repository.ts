@@ -9,6 +9,11 @@ export interface PersonRow {
   status: string;
   first_name: string | null;
   last_name: string | null;
+  middle_name: string | null;
+  person_email: string | null;
+  person_phone_number: string | null;
+  description: string | null;
+  security_settings: Partial<SecuritySettings>;
   birth_date: string | null;
   address: string | null;
   email: string | null;
@@ -22,6 +27,31 @@ export interface PersonRow {
   contract_id: string;
   person_type: string;
   role: string;
+}
+
+/** The person behind a user, without an organization. */
+export type UserPersonRow = Omit<
+  PersonRow,
+  'organization_id' | 'organization_type' | 'organization_name' | 'identification_status' | 'contract_id' | 'person_type' | 'role'
+>;
+
+/** The security settings a user keeps (users.security_settings; an absent one is false). */
+export interface SecuritySettings {
+  twoFactorsAuthEnabled: boolean;
+  transactionNotification: { phone: boolean; email: boolean };
+  authorizationNotification: { phone: boolean; email: boolean };
+}
+
+/** The person fields a user edits; a null clears one, an absent one stays. */
+export interface PersonFields {
+  firstName?: string | null;
+  lastName?: string | null;
+  middleName?: string | null;
+  birthDate?: string | null;
+  address?: string | null;
+  email?: string | null;
+  phoneNumber?: string | null;
+  description?: string | null;
 }
 
 export interface ResetRequestRow {
@@ -47,7 +77,8 @@ export class ProfilesRepository {
   /** The user and their first organization, or undefined. */
   async person(userId: string, lock = false): Promise<PersonRow | undefined> {
     const [row] = await this.db.query<PersonRow>(
-      `SELECT u.id, u.login, u.name, u.status, u.first_name, u.last_name, to_char(u.birth_date, 'YYYY-MM-DD') AS birth_date, u.address,
+      `SELECT u.id, u.login, u.name, u.status, u.first_name, u.last_name, u.middle_name,
+              u.person_email, u.person_phone_number, u.description, u.security_settings, to_char(u.birth_date, 'YYYY-MM-DD') AS birth_date, u.address,
               u.email, u.email_verified, u.phone_number, u.phone_verified,
               o.id AS organization_id, o.type AS organization_type, o.name AS organization_name, o.identification_status,
               o.contract_id, o.person_type, m.role
@@ -55,6 +86,22 @@ export class ProfilesRepository {
          JOIN LATERAL (SELECT * FROM memberships m WHERE m.user_id = u.id ORDER BY m.created_at, m.id LIMIT 1) m ON true
          JOIN organizations o ON o.id = m.organization_id
         WHERE u.id = $1${lock ? ' FOR UPDATE OF u, o' : ''}`,
+      [userId],
+    );
+    return row;
+  }
+
+  /** The caller's person and every membership, in one statement (what `GET /profiles/my` reads beside the token). */
+  async mine(
+    userId: string,
+  ): Promise<(UserPersonRow & { memberships: { organizationId: string; roleName: string }[] | null }) | undefined> {
+    const [row] = await this.db.query<UserPersonRow & { memberships: { organizationId: string; roleName: string }[] | null }>(
+      `SELECT u.id, u.login, u.name, u.status, u.first_name, u.last_name, u.middle_name,
+              u.person_email, u.person_phone_number, u.description, u.security_settings, to_char(u.birth_date, 'YYYY-MM-DD') AS birth_date,
+              u.address, u.email, u.email_verified, u.phone_number, u.phone_verified,
+              (SELECT json_agg(json_build_object('organizationId', m.organization_id, 'roleName', m.role) ORDER BY m.created_at, m.id)
+                 FROM memberships m WHERE m.user_id = u.id) AS memberships
+         FROM users u WHERE u.id = $1`,
       [userId],
     );
     return row;
@@ -70,10 +117,7 @@ export class ProfilesRepository {
   }
 
   /** Sets the given person fields (a null clears one; an absent one stays). */
-  async updatePerson(
-    userId: string,
-    fields: { firstName?: string | null; lastName?: string | null; birthDate?: string | null; address?: string | null },
-  ): Promise<void> {
+  async updatePerson(userId: string, fields: PersonFields): Promise<void> {
     const sets: string[] = [];
     const params: unknown[] = [userId];
     const set = (column: string, value: unknown) => sets.push(`${column} = $${params.push(value)}`);
@@ -81,8 +125,19 @@ export class ProfilesRepository {
     if (fields.lastName !== undefined) set('last_name', fields.lastName);
     if (fields.birthDate !== undefined) set('birth_date', fields.birthDate);
     if (fields.address !== undefined) set('address', fields.address);
+    if (fields.middleName !== undefined) set('middle_name', fields.middleName);
+    if (fields.email !== undefined) set('person_email', fields.email);
+    if (fields.phoneNumber !== undefined) set('person_phone_number', fields.phoneNumber);
+    if (fields.description !== undefined) set('description', fields.description);
     if (!sets.length) return;
     await this.db.query(`UPDATE users SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
+  }
+
+  async setSecurity(userId: string, settings: SecuritySettings): Promise<void> {
+    await this.db.query(`UPDATE users SET security_settings = $2::jsonb, updated_at = now() WHERE id = $1`, [
+      userId,
+      JSON.stringify(settings),
+    ]);
   }
 
   async setIdentification(organizationId: string, status: string): Promise<void> {

@@ -4,16 +4,18 @@ import { ApiError } from '../../platform/common/api-error';
 import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { UserActionsService } from '../../platform/user-actions/user-actions.service';
-import { contactOf, UsersService } from '../../platform/users/users.service';
+import { contactOf } from '../../platform/users/users.service';
 import type {
   ChangeIdentificationDto,
   ResetIdentificationRequestDto,
   ResetIdentificationRequestViewDto,
+  UpdateMyPersonDto,
   UpdateMyProfileDto,
+  UpdateMySecurityDto,
   UserProfileDto,
 } from './dto/people.dto';
-import type { ProfileDto } from './dto/profile.dto';
-import { PersonRow, ProfilesRepository, ResetRequestRow } from './profiles.repository';
+import type { ProfileDataDto, ProfileDto } from './dto/profile.dto';
+import { PersonFields, PersonRow, ProfilesRepository, ResetRequestRow, SecuritySettings, UserPersonRow } from './profiles.repository';
 
 function toResetRequest(row: ResetRequestRow): ResetIdentificationRequestDto {
   return {
@@ -30,11 +32,68 @@ function toResetRequest(row: ResetRequestRow): ResetIdentificationRequestDto {
   };
 }
 
+const DAY_MS = 86_400_000;
+
+/** Without first and last names, the display name is split at its first space. */
+function namesOf(row: Pick<PersonRow, 'name' | 'first_name' | 'last_name'>): { first: string; last: string } {
+  const [first, ...rest] = row.name.split(' ');
+  return { first: row.first_name ?? first, last: row.last_name ?? (row.first_name ? '' : rest.join(' ')) };
+}
+
+/** The security settings with every absent one false. */
+function securityOf(saved: Partial<SecuritySettings>): SecuritySettings {
+  const channels = (c?: { phone?: boolean; email?: boolean }) => ({ phone: c?.phone === true, email: c?.email === true });
+  return {
+    twoFactorsAuthEnabled: saved.twoFactorsAuthEnabled === true,
+    transactionNotification: channels(saved.transactionNotification),
+    authorizationNotification: channels(saved.authorizationNotification),
+  };
+}
+
+/** The profile as the family's screens read it, of `row`'s person in `organization`. */
+function familyProfile(row: UserPersonRow, organization: { type: string; identificationStatus: string; name: string }): ProfileDataDto {
+  const names = { ...namesOf(row), ...(row.middle_name ? { middle: row.middle_name } : {}) };
+  return {
+    type: organization.type,
+    status: organization.identificationStatus,
+    person: {
+      namePlain: names,
+      nameIntl: names,
+      ...(row.person_email ? { email: row.person_email } : {}),
+      ...(row.person_phone_number ? { phoneNumber: row.person_phone_number } : {}),
+      dateOfBirth: row.birth_date,
+      ...(row.description ? { description: row.description } : {}),
+    },
+    contact: contactOf(row),
+    address: {},
+    business: organization.type === 'merchant' ? { companyName: organization.name, legal: organization.name } : {},
+    security: securityOf(row.security_settings),
+  };
+}
+
+/**
+ * A birth date from a date, or from the date-time a date picker sends for local midnight: the day of the nearest UTC
+ * midnight. Not in the future, not before 1900: else a 400 naming `parameter`.
+ */
+function birthDateOf(value: string, parameter: string): string {
+  const day = value.length === 10 ? value : new Date(Math.round(Date.parse(value) / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+  if (day > new Date().toISOString().slice(0, 10)) {
+    throw new ApiError('exception.validation', `${parameter} must not be in the future`, [
+      { parameter, message: 'must not be in the future' },
+    ]);
+  }
+  if (day < '1900-01-01') {
+    throw new ApiError('exception.validation', `${parameter} must not be before 1900`, [{ parameter, message: 'must not be before 1900' }]);
+  }
+  return day;
+}
+
 function toProfile(row: PersonRow): UserProfileDto {
   const [first, ...rest] = row.name.split(' ');
   return {
+    ...familyProfile(row, { type: row.organization_type, identificationStatus: row.identification_status, name: row.organization_name }),
     user: { id: row.id, login: row.login, name: row.name, status: row.status },
-    role: row.role,
+    role: [{ code: row.role }],
     organization: {
       id: row.organization_id,
       type: row.organization_type,
@@ -58,7 +117,6 @@ function toProfile(row: PersonRow): UserProfileDto {
 @Injectable()
 export class ProfilesService {
   constructor(
-    private readonly users: UsersService,
     private readonly profiles: ProfilesRepository,
     private readonly actions: UserActionsService,
     private readonly uow: UnitOfWork,
@@ -66,11 +124,9 @@ export class ProfilesService {
 
   /** What the strategy read with the token, and the person, contact and memberships (one more query). */
   async my(principal: Principal): Promise<ProfileDto> {
-    const user = await this.users.withMemberships(principal.userId);
+    const user = await this.profiles.mine(principal.userId);
     if (!user) throw new ApiError('exception.authorization.token_invalid');
     const { organization } = principal;
-    // Without first and last names, the display name is split at its first space.
-    const [first, ...rest] = user.name.split(' ');
     return {
       status: 'ok',
       message: 'OK',
@@ -84,12 +140,11 @@ export class ProfilesService {
         contract_info: { id: organization.contractId, personType: organization.personType },
       },
       permissions: [...principal.permissions].sort(),
-      profile: {
+      profile: familyProfile(user, {
         type: principal.organizationType,
-        status: organization.identificationStatus,
-        person: { namePlain: { first: user.first_name ?? first, last: user.last_name ?? (user.first_name ? '' : rest.join(' ')) } },
-        contact: contactOf(user),
-      },
+        identificationStatus: organization.identificationStatus,
+        name: organization.name,
+      }),
       memberShips: user.memberships ?? [],
     };
   }
@@ -109,6 +164,38 @@ export class ProfilesService {
       await this.profiles.updatePerson(principal.userId, dto);
       await this.actions.record({ userId: principal.userId, action: 'profile_changed', details: { fields: Object.keys(dto).sort() } });
       return toProfile((await this.profiles.person(principal.userId))!);
+    });
+  }
+
+  /** The family's person form: names, the person's own e-mail and phone, birth date, description. */
+  async updateMyPerson(principal: Principal, dto: UpdateMyPersonDto): Promise<ProfileDataDto> {
+    const { namePlain, email, phoneNumber, dateOfBirth, description } = dto.person;
+    const fields: PersonFields = {
+      ...(namePlain ? { firstName: namePlain.first, lastName: namePlain.last, middleName: namePlain.middle ?? null } : {}),
+      email,
+      phoneNumber,
+      description,
+      birthDate: dateOfBirth ? birthDateOf(dateOfBirth, 'person.dateOfBirth') : dateOfBirth,
+    };
+    return this.editMine(principal, Object.keys(dto.person).sort(), () => this.profiles.updatePerson(principal.userId, fields));
+  }
+
+  async updateMySecurity(principal: Principal, dto: UpdateMySecurityDto): Promise<ProfileDataDto> {
+    const settings = securityOf(dto.security);
+    return this.editMine(principal, ['security'], () => this.profiles.setSecurity(principal.userId, settings));
+  }
+
+  /** One edit of the caller's own profile, recorded as a user action; answers the profile as `GET /profiles/my` does. */
+  private editMine(principal: Principal, fields: string[], edit: () => Promise<void>): Promise<ProfileDataDto> {
+    return this.uow.run(async () => {
+      await edit();
+      await this.actions.record({ userId: principal.userId, action: 'profile_changed', details: { fields } });
+      const person = (await this.profiles.person(principal.userId))!;
+      return familyProfile(person, {
+        type: principal.organizationType,
+        identificationStatus: principal.organization.identificationStatus,
+        name: principal.organization.name,
+      });
     });
   }
 

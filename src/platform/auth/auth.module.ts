@@ -5,12 +5,13 @@ import { AuthRepository } from './auth.repository';
 import { AuthService } from './auth.service';
 import { BearerStrategy } from './bearer.strategy';
 import { PrincipalCache } from './principal-cache';
+import { ProfilePasswordController } from './profile-password.controller';
 import { ReleaseController } from './release.controller';
 import { SessionsController } from './sessions.controller';
 
 @Module({
   imports: [UsersModule],
-  controllers: [AuthController, SessionsController, ReleaseController],
+  controllers: [AuthController, SessionsController, ReleaseController, ProfilePasswordController],
   providers: [AuthRepository, AuthService, BearerStrategy, PrincipalCache],
 })
 export class AuthModule {}

@@ -80,11 +80,12 @@ export class AuthRepository {
     await this.db.query(`UPDATE auth_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [tokenId]);
   }
 
-  /** Revokes every token of the user; answers how many were live (not yet expired). */
-  async revokeAll(userId: string): Promise<number> {
+  /** Revokes every token of the user but `except`; answers how many were live (not yet expired). */
+  async revokeAll(userId: string, except: string | null = null): Promise<number> {
     const rows = await this.db.query<{ live: boolean }>(
-      `UPDATE auth_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING expires_at > now() AS live`,
-      [userId],
+      `UPDATE auth_tokens SET revoked_at = now()
+        WHERE user_id = $1 AND revoked_at IS NULL AND id IS DISTINCT FROM $2 RETURNING expires_at > now() AS live`,
+      [userId, except],
     );
     return rows.filter((r) => r.live).length;
   }

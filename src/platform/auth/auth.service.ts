@@ -18,6 +18,7 @@ import { FailedValidation, MembershipRow, UserRow, UsersService } from '../users
 import { AuthRepository } from './auth.repository';
 import type {
   AuthorizationResponseDto,
+  ChangeMyPasswordDto,
   ChangePasswordDto,
   MemberDto,
   ReleaseResponseDto,
@@ -142,34 +143,62 @@ export class AuthService {
   }
 
   async changePassword(principal: Principal, dto: ChangePasswordDto, address: string): Promise<AuthorizationResponseDto> {
+    return (await this.setOwnPassword(principal, { current: dto.currentPassword, next: dto.newPassword }, address, {
+      fields: { current: 'currentPassword', next: 'newPassword' },
+      keepPresentedToken: false,
+    }))!;
+  }
+
+  /**
+   * The family's `PATCH /profiles/my/password`: the same rules and history, but the presented token stays (the
+   * client goes on with it); every other session of the user ends.
+   */
+  async changeMyPassword(principal: Principal, dto: ChangeMyPasswordDto, address: string): Promise<void> {
+    if (dto.confirmPassword !== undefined && dto.confirmPassword !== dto.newUserPassword) {
+      throw ApiError.invalid('confirmPassword', 'must equal newUserPassword');
+    }
+    await this.setOwnPassword(principal, { current: dto.currentUserPassword, next: dto.newUserPassword }, address, {
+      fields: { current: 'currentUserPassword', next: 'newUserPassword' },
+      keepPresentedToken: true,
+    });
+  }
+
+  private async setOwnPassword(
+    principal: Principal,
+    passwords: { current: string; next: string },
+    address: string,
+    how: { fields: { current: string; next: string }; keepPresentedToken: boolean },
+  ): Promise<AuthorizationResponseDto | undefined> {
+    const { fields } = how;
     // Guessing the current password with a stolen token is guessing a password: the same address limit and hold apply.
     const slot = await this.takeAttemptSlot(address);
     const user = await this.users.findById(principal.userId);
     if (!user) throw new ApiError('exception.authorization.unauthorized');
-    if (!(await this.hasher.verify(dto.currentPassword, user.password_hash))) {
+    if (!(await this.hasher.verify(passwords.current, user.password_hash))) {
       // The third failure in a row holds the user, which revokes their tokens (the presented one too).
       await this.countFailedValidation(user.login, address, 'password_change_failed');
-      throw ApiError.invalid('currentPassword', 'is not the current password');
+      throw ApiError.invalid(fields.current, 'is not the current password');
     }
     await this.tokens.giveBackAttemptSlot(address, slot);
-    if (dto.newPassword === dto.currentPassword) throw ApiError.invalid('newPassword', 'must differ from the current password');
-    if (dto.newPassword.toLowerCase() === user.login) throw ApiError.invalid('newPassword', 'must not be the login');
-    if (await this.users.isRecentPassword(user.id, dto.newPassword)) {
+    if (passwords.next === passwords.current) throw ApiError.invalid(fields.next, 'must differ from the current password');
+    if (passwords.next.toLowerCase() === user.login) throw ApiError.invalid(fields.next, 'must not be the login');
+    if (await this.users.isRecentPassword(user.id, passwords.next)) {
       throw new ApiError(
         'exception.password.reused',
         `The new password is one of your last ${PASSWORD_HISTORY} passwords; choose another`,
-        [{ parameter: 'newPassword', message: `must not be one of your last ${PASSWORD_HISTORY} passwords` }],
+        [{ parameter: fields.next, message: `must not be one of your last ${PASSWORD_HISTORY} passwords` }],
       );
     }
-    const passwordHash = await this.hasher.hash(dto.newPassword);
+    const passwordHash = await this.hasher.hash(passwords.next);
     return this.uow.run(async () => {
       const locked = await this.users.findById(user.id, true);
       if (!locked || locked.password_hash !== user.password_hash) {
         throw new ApiError('exception.authorization.password_changed_concurrently', 'The password was changed meanwhile; log in again');
       }
       await this.users.setPassword(user.id, passwordHash, null);
-      await this.tokens.revokeAll(user.id);
+      await this.tokens.revokeAll(user.id, how.keepPresentedToken ? principal.tokenId : null);
       await this.actions.record({ userId: user.id, action: 'password_changed', login: user.login, address });
+      if (how.keepPresentedToken) return undefined;
       const response = await this.issue({ ...locked, password_change_required: false }, 'full', address);
       return { ...response, message: 'Password changed' };
     });

@@ -177,6 +177,10 @@ export const ERRORS = {
   },
   // People (issue 16)
   'exception.profile.not_found': { status: 404, message: 'No such profile' },
+  // Media files and profile documents
+  'exception.media_file.not_found': { status: 404, message: 'No such media file, or not one the caller may see' },
+  'exception.media_file.too_large': { status: 413, message: 'The file is too large (at most MEDIA_FILE_MAX_BYTES, 5 MB by default)' },
+  'exception.media_file.unsupported_type': { status: 415, message: 'The file is not a JPEG, PNG or PDF' },
   'exception.identification.unchanged': { status: 409, message: 'The identification already has this status' },
   'exception.reset_identification_request.not_found': { status: 404, message: 'No such identification reset request' },
   'exception.reset_identification_request.not_approved': {

@@ -16,6 +16,23 @@ type MultipartRequest = FastifyRequest & {
  * malformed upload a 400 — never a 500.
  */
 export async function readUpload(request: FastifyRequest, field: string, limit: number, tooLarge: () => ApiError): Promise<Buffer> {
+  return (await readUploadedFile(request, field, limit, tooLarge)).content;
+}
+
+/** An uploaded file: its bytes, and the name and type the sender gave it (neither to be trusted). */
+export interface UploadedFile {
+  content: Buffer;
+  filename: string;
+  mimetype: string;
+}
+
+/** As readUpload, with the file's name and declared type. */
+export async function readUploadedFile(
+  request: FastifyRequest,
+  field: string,
+  limit: number,
+  tooLarge: () => ApiError,
+): Promise<UploadedFile> {
   const upload = request as MultipartRequest;
   if (typeof upload.isMultipart !== 'function' || !upload.isMultipart()) {
     throw new ApiError('exception.request.unsupported_media_type', `Upload the file as multipart/form-data, in the field "${field}"`);
@@ -23,7 +40,7 @@ export async function readUpload(request: FastifyRequest, field: string, limit: 
   try {
     const part = await upload.file({ limits: { fileSize: limit } });
     if (!part || part.fieldname !== field) throw ApiError.invalid(field, 'must be the uploaded file (multipart/form-data)');
-    return await part.toBuffer();
+    return { content: await part.toBuffer(), filename: part.filename, mimetype: part.mimetype };
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if ((error as { statusCode?: number }).statusCode === 413) throw tooLarge();

@@ -47,6 +47,10 @@ export interface AppConfig {
   schedulerTestClock: boolean;
   /** The largest CSV file `POST /bank-catalog/import` reads; a larger one is a 413. */
   bankCatalogImportMaxBytes: number;
+  /** The largest file `POST /media-files` takes; a larger one is a 413. */
+  mediaFileMaxBytes: number;
+  /** Where uploaded media files are kept (MEDIA_FILES_DIR); unset: in PostgreSQL, beside their other data. */
+  mediaFilesDir: string | undefined;
   /** Webhooks (issue 17): plain http URLs allowed (WEBHOOK_ALLOW_HTTP); private, loopback and link-local addresses allowed (WEBHOOK_ALLOW_PRIVATE). */
   webhookAllowHttp: boolean;
   webhookAllowPrivate: boolean;
@@ -214,6 +218,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     schedulerPollSeconds: int(env, 'SCHEDULER_POLL_SECONDS', 60, 0, 24 * 3600),
     schedulerTestClock: schedulerTestClockOf(env, nodeEnv === 'production'),
     bankCatalogImportMaxBytes: int(env, 'BANK_CATALOG_IMPORT_MAX_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024),
+    mediaFileMaxBytes: int(env, 'MEDIA_FILE_MAX_BYTES', 5 * 1024 * 1024, 1024, 20 * 1024 * 1024),
+    mediaFilesDir: env.MEDIA_FILES_DIR?.trim() ? resolve(env.MEDIA_FILES_DIR.trim()) : undefined,
     webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 50, 3_600_000),

@@ -7,18 +7,20 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  IsEmail,
   Matches,
   MaxLength,
   MinLength,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { ROLES } from '../../../platform/access/permissions';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
-import { AsList, OptionalText } from '../../../platform/common/validators';
+import { AsList, IsIsoDateTime, OptionalText } from '../../../platform/common/validators';
 import { OrganizationRefDto } from '../../../platform/organizations/dto/organization.dto';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/organizations/organization.types';
-import { ContactDto } from '../../../platform/users/dto/users.dto';
-import { NamePlainDto, ProfileUserDto } from './profile.dto';
+import { ContactDto, PHONE } from '../../../platform/users/dto/users.dto';
+import { NamePlainDto, ProfileDataDto, ProfileUserDto, SecurityDto } from './profile.dto';
 
 /** The person behind a user, with what they may edit themself. */
 export class PersonDetailsDto {
@@ -40,12 +42,19 @@ export class UserProfileDataDto {
   contact: ContactDto;
 }
 
-/** A user's profile as staff (or the user themself) read it. */
-export class UserProfileDto {
-  user: ProfileUserDto;
-  /** The user's role in `organization`, their first membership. */
+export class RoleCodeDto {
   @ApiProperty({ enum: ROLES })
-  role: string;
+  code: string;
+}
+
+/**
+ * A user's profile as staff (or the user themself) read it: the family's fields (type, status, person, contact,
+ * address, business, security, role) beside the user, their organization and the profile as this service first shaped it.
+ */
+export class UserProfileDto extends ProfileDataDto {
+  user: ProfileUserDto;
+  /** The user's role in `organization`, their first membership, as the family's list of role codes. */
+  role: RoleCodeDto[];
   organization: OrganizationRefDto;
   profile: UserProfileDataDto;
 }
@@ -54,6 +63,13 @@ export class UserProfileResponseDto {
   status: 'ok';
   message: string;
   profile: UserProfileDto;
+}
+
+/** The caller's profile after an edit: the same `profile` as `GET /profiles/my` answers. */
+export class MyProfileResponseDto {
+  status: 'ok';
+  message: string;
+  profile: ProfileDataDto;
 }
 
 /** The fields a user edits in their own profile; null clears one, an absent one stays. */
@@ -75,6 +91,99 @@ export class UpdateMyProfileDto {
   @OptionalText(500)
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
   address?: string | null;
+}
+
+/** Names as the family's profile form sends them: first and last required, a middle name optional (null clears it). */
+export class NamePlainInputDto {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  first: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  last: string;
+
+  @OptionalText(100)
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100 })
+  middle?: string | null;
+}
+
+export class NameIntlInputDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  first?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  last?: string;
+
+  @OptionalText(100)
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100 })
+  middle?: string | null;
+}
+
+/** The person fields a user edits themself; null clears one, an absent one stays. */
+export class PersonInputDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => NamePlainInputDto)
+  namePlain?: NamePlainInputDto;
+
+  /** The client sends its names twice; this service keeps one spelling, so these are checked like namePlain and not kept apart. */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => NameIntlInputDto)
+  nameIntl?: NameIntlInputDto;
+
+  /** The person's own e-mail, shown on their profile; the login's contact changes only with a code (POST /profiles/my/contact). */
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsEmail()
+  @MaxLength(200)
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'email' })
+  email?: string | null;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @Matches(PHONE, { message: 'must be a phone number: an optional + and 6 to 15 digits' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '+37060000000', pattern: PHONE.source })
+  phoneNumber?: string | null;
+
+  /**
+   * A date (YYYY-MM-DD), or the date-time a date picker sends for local midnight of the picked day: it is taken as
+   * the day whose UTC midnight is nearest (right for every offset from -11:59 to +12:00). Not in the future, not before 1900.
+   */
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsIsoDateTime()
+  @ApiPropertyOptional({ type: String, nullable: true, example: '1990-04-01' })
+  dateOfBirth?: string | null;
+
+  @OptionalText(500)
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
+  description?: string | null;
+}
+
+/** `PATCH /profiles/my/person`: the family's body, the person under `person`. */
+export class UpdateMyPersonDto {
+  @IsObject()
+  @ValidateNested()
+  @Type(() => PersonInputDto)
+  person: PersonInputDto;
+}
+
+/** `PATCH /profiles/my/security-settings`: the whole settings under `security`. */
+export class UpdateMySecurityDto {
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SecurityDto)
+  security: SecurityDto;
 }
 
 export const IDENTIFICATION_DECISIONS = ['none', 'pending', 'approved', 'declined', 'review_required'] as const;

@@ -1,4 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { Equals, IsBoolean, IsObject, ValidateNested } from 'class-validator';
 import { ROLES } from '../../../platform/access/permissions';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/organizations/organization.types';
 import { OrganizationRefDto } from '../../../platform/organizations/dto/organization.dto';
@@ -16,10 +18,70 @@ export class ProfileUserDto {
 export class NamePlainDto {
   first: string;
   last: string;
+  @ApiPropertyOptional()
+  middle?: string;
 }
 
+/** The person as the family's profile screens read it: names, their own e-mail and phone (not the login's contact), birth date. */
 export class PersonDto {
   namePlain: NamePlainDto;
+  /** The same names (this service keeps one spelling). */
+  nameIntl: NamePlainDto;
+  @ApiPropertyOptional({ format: 'email' })
+  email?: string;
+  @ApiPropertyOptional({ example: '+37060000000' })
+  phoneNumber?: string;
+  @ApiProperty({ type: String, nullable: true, format: 'date', example: '1990-04-01' })
+  dateOfBirth: string | null;
+  @ApiPropertyOptional()
+  description?: string;
+}
+
+/** A postal address by parts; this service keeps one line of text (`person.address` of `GET /profiles/{userId}`), so no part is filled. */
+export class AddressDto {
+  @ApiPropertyOptional()
+  country?: string;
+  @ApiPropertyOptional()
+  zipCode?: string;
+  @ApiPropertyOptional()
+  city?: string;
+  @ApiPropertyOptional()
+  street?: string;
+  @ApiPropertyOptional()
+  houseNumber?: string;
+}
+
+/** A merchant's business: its organization's name. Empty for anyone else. */
+export class BusinessDto {
+  @ApiPropertyOptional()
+  companyName?: string;
+  @ApiPropertyOptional()
+  legal?: string;
+}
+
+export class NotificationChannelsDto {
+  @IsBoolean()
+  phone: boolean;
+  @IsBoolean()
+  email: boolean;
+}
+
+/** The user's security settings. */
+export class SecurityDto {
+  /** Two-factor authentication: this service has none, so it is always false (true is refused). */
+  @IsBoolean()
+  @Equals(false, { message: 'twoFactorsAuthEnabled: two-factor authentication is not offered; it can only be false' })
+  twoFactorsAuthEnabled: boolean;
+  /** Where the user wants to hear of their transactions. */
+  @IsObject()
+  @ValidateNested()
+  @Type(() => NotificationChannelsDto)
+  transactionNotification: NotificationChannelsDto;
+  /** Where the user wants to hear of each log-in. */
+  @IsObject()
+  @ValidateNested()
+  @Type(() => NotificationChannelsDto)
+  authorizationNotification: NotificationChannelsDto;
 }
 
 /** The person behind the login, as profile pages of this API family read it. */
@@ -32,6 +94,9 @@ export class ProfileDataDto {
   status: string;
   person: PersonDto;
   contact: ContactDto;
+  address: AddressDto;
+  business: BusinessDto;
+  security: SecurityDto;
 }
 
 export class MemberShipDto {

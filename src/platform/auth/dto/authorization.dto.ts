@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ROLES } from '../../access/permissions';
 import { IsPassword } from '../../common/validators';
 import { OrganizationRefDto } from '../../organizations/dto/organization.dto';
@@ -38,6 +38,33 @@ export class ChangePasswordDto {
   @ApiProperty({ format: 'password' })
   @IsPassword()
   newPassword: string;
+}
+
+/** `PATCH /profiles/my/password`: the family's names for the same change. */
+export class ChangeMyPasswordDto {
+  /** The current password; a wrong one counts as a failed validation, like at login. */
+  @ApiProperty({ format: 'password' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(PASSWORD_FIELD_MAX_LENGTH)
+  currentUserPassword: string;
+
+  /** The new password: 8 to 72 bytes, different from the current one, not one of the most common passwords, not the login. */
+  @ApiProperty({ format: 'password' })
+  @IsPassword()
+  newUserPassword: string;
+
+  /** The client's repeat of the new password, when sent: it must match. */
+  @ApiPropertyOptional({ format: 'password' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(PASSWORD_FIELD_MAX_LENGTH)
+  confirmPassword?: string;
+}
+
+export class PasswordChangedResponseDto {
+  status: 'ok';
+  message: string;
 }
 
 export class TokenDto {

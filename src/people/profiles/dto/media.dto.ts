@@ -1,0 +1,102 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
+
+export const MEDIA_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
+
+/** An uploaded file as the family reads it; its bytes are at `url` (the owner, and staff with PROFILE_VIEWER). */
+export class MediaFileDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  /** The user who uploaded it. */
+  @ApiProperty({ format: 'uuid' })
+  ownerId: string;
+  /** The type read from the file's content (not the one the upload declared). */
+  @ApiProperty({ enum: MEDIA_TYPES })
+  mediaType: string;
+  /** The file's name as uploaded, cleaned of paths and control characters. */
+  name: string;
+  /** Where to download it: `GET /media-files/{id}/{name}`, under /api/v1. */
+  url: string;
+  /** Size in bytes. */
+  size: number;
+  md5: string;
+  sha1: string;
+  /** Whether the file is linked to a profile document. */
+  used: boolean;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class MediaFileResponseDto {
+  status: 'ok';
+  message: string;
+  file: MediaFileDto;
+}
+
+/** The form of `POST /media-files`: one file. */
+export class MediaFileUploadDto {
+  @ApiProperty({ type: 'string', format: 'binary', description: 'A JPEG, PNG or PDF file, at most MEDIA_FILE_MAX_BYTES (5 MB by default)' })
+  file: unknown;
+}
+
+export const DOCUMENT_TYPES = ['passport', 'tax_id', 'id_card', 'driving_license', 'utility_bill', 'selfie'] as const;
+export const DOCUMENT_STATUSES = ['pending', 'approved', 'declined'] as const;
+
+export class ProfileDocumentFileDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  name: string;
+  @ApiProperty({ format: 'uuid' })
+  ownerId: string;
+  size: number;
+  url: string;
+}
+
+/** An identity document linked to the caller's profile: an uploaded file, or (a tax id) just its number. */
+export class ProfileDocumentDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ enum: DOCUMENT_TYPES })
+  type: string;
+  /** A readable name of the type. */
+  label: string;
+  /** Staff review it: pending until approved or declined. */
+  @ApiProperty({ enum: DOCUMENT_STATUSES })
+  status: string;
+  @ApiPropertyOptional()
+  documentIdentifier?: string;
+  @ApiPropertyOptional({ type: ProfileDocumentFileDto })
+  file?: ProfileDocumentFileDto;
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+}
+
+export class ProfileDocumentsResponseDto {
+  status: 'ok';
+  message: string;
+  documents: ProfileDocumentDto[];
+}
+
+/** Links an uploaded file of the caller to their profile as a document of `type` (replacing the one of that type). */
+export class LinkProfileDocumentDto {
+  @IsUUID()
+  @ApiProperty({ format: 'uuid' })
+  fileId: string;
+
+  @IsIn(DOCUMENT_TYPES)
+  @ApiProperty({ enum: DOCUMENT_TYPES })
+  type: string;
+}
+
+/** A document given by its number instead of a file; only a tax id. */
+export class ProfileDocumentIdentifierDto {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(50)
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9 ./-]*$/, { message: 'documentIdentifier must be letters, digits, spaces, dots, slashes and dashes' })
+  documentIdentifier: string;
+
+  @IsIn(['tax_id'])
+  @ApiProperty({ enum: ['tax_id'] })
+  type: string;
+}

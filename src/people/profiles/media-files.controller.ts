@@ -1,0 +1,130 @@
+import { Body, Controller, Get, Header, HttpCode, Inject, Post, Req, StreamableFile } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiPayloadTooLargeResponse,
+  ApiTags,
+  ApiUnsupportedMediaTypeResponse,
+} from '@nestjs/swagger';
+import { RequirePermissions } from '../../platform/access/access.decorators';
+import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ApiError } from '../../platform/common/api-error';
+import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { MULTIPART_ROUTE, readUploadedFile } from '../../platform/common/upload';
+import { UuidParam } from '../../platform/common/validators';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import {
+  LinkProfileDocumentDto,
+  MediaFileResponseDto,
+  MediaFileUploadDto,
+  ProfileDocumentIdentifierDto,
+  ProfileDocumentsResponseDto,
+} from './dto/media.dto';
+import { MediaFilesService } from './media-files.service';
+
+const NO_FILE = { description: 'exception.media_file.not_found: no such file, or not one the caller may see', type: ErrorResponseDto };
+
+@ApiTags('media-files')
+@Controller('media-files')
+export class MediaFilesController {
+  constructor(
+    private readonly media: MediaFilesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Uploads a scan of a document: a JPEG, PNG or PDF (told by its content), in the form field `file`. Link it with POST /profile-documents. */
+  @Post()
+  @RouteConfig(MULTIPART_ROUTE)
+  @RequirePermissions('PROFILE_OWNER')
+  @ApiOperation({ summary: 'Upload a media file', operationId: 'uploadMediaFile' })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ type: MediaFileUploadDto })
+  @ApiCreatedResponse({ type: MediaFileResponseDto })
+  @ApiPayloadTooLargeResponse({ description: 'exception.media_file.too_large: over MEDIA_FILE_MAX_BYTES', type: ErrorResponseDto })
+  @ApiUnsupportedMediaTypeResponse({
+    description:
+      'exception.media_file.unsupported_type: not a JPEG, PNG or PDF; exception.request.unsupported_media_type: not multipart/form-data',
+    type: ErrorResponseDto,
+  })
+  async upload(@Req() request: ApiRequest, @CurrentPrincipal() principal: Principal): Promise<MediaFileResponseDto> {
+    const limit = this.config.mediaFileMaxBytes;
+    const upload = await readUploadedFile(
+      request,
+      'file',
+      limit,
+      () => new ApiError('exception.media_file.too_large', `The file is larger than ${limit} bytes`),
+    );
+    return { status: 'ok', message: 'File uploaded', file: await this.media.upload(principal, upload) };
+  }
+
+  /** A file's bytes, with its type: the uploader's own, or anyone's for staff with PROFILE_VIEWER. `name` is only for the browser. */
+  @Get(':id/:name')
+  // An uploaded PDF opened from the API's origin runs nothing there and loads nothing.
+  @Header('Content-Security-Policy', "default-src 'none'; sandbox")
+  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
+  @ApiParam({ name: 'name', schema: { type: 'string' } })
+  @RequirePermissions('PROFILE_OWNER')
+  @ApiOperation({ summary: 'Download a media file', operationId: 'downloadMediaFile' })
+  @ApiOkResponse({
+    description: 'The file',
+    content: {
+      'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+      'image/png': { schema: { type: 'string', format: 'binary' } },
+      'application/pdf': { schema: { type: 'string', format: 'binary' } },
+    },
+  })
+  @ApiNotFoundResponse(NO_FILE)
+  async download(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<StreamableFile> {
+    const { file, content } = await this.media.download(principal, id);
+    return new StreamableFile(content, {
+      type: file.mediaType,
+      length: content.length,
+      disposition: `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+    });
+  }
+}
+
+@ApiTags('profile-documents')
+@Controller('profile-documents')
+export class ProfileDocumentsController {
+  constructor(private readonly media: MediaFilesService) {}
+
+  /** The caller's identity documents: each uploaded file linked to their profile, and a tax id given by its number. */
+  @Get()
+  @RequirePermissions('PROFILE_OWNER')
+  @ApiOperation({ summary: "The caller's profile documents", operationId: 'getProfileDocuments' })
+  @ApiOkResponse({ type: ProfileDocumentsResponseDto })
+  async list(@CurrentPrincipal() principal: Principal): Promise<ProfileDocumentsResponseDto> {
+    return { status: 'ok', message: 'OK', documents: await this.media.documents(principal) };
+  }
+
+  /** Links an uploaded file of the caller as their document of `type`, pending review (it replaces one of that type). */
+  @Post()
+  @HttpCode(200)
+  @RequirePermissions('PROFILE_OWNER')
+  @ApiOperation({ summary: 'Link an uploaded file as a profile document', operationId: 'linkProfileDocument' })
+  @ApiOkResponse({ type: ProfileDocumentsResponseDto })
+  @ApiNotFoundResponse(NO_FILE)
+  async link(@Body() dto: LinkProfileDocumentDto, @CurrentPrincipal() principal: Principal): Promise<ProfileDocumentsResponseDto> {
+    return { status: 'ok', message: 'Document linked', documents: await this.media.link(principal, dto) };
+  }
+
+  /** Gives the caller's tax id by its number instead of a scan, pending review. */
+  @Post('identifier')
+  @HttpCode(200)
+  @RequirePermissions('PROFILE_OWNER')
+  @ApiOperation({ summary: 'Give a profile document by its number', operationId: 'setProfileDocumentIdentifier' })
+  @ApiOkResponse({ type: ProfileDocumentsResponseDto })
+  async identifier(
+    @Body() dto: ProfileDocumentIdentifierDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ProfileDocumentsResponseDto> {
+    return { status: 'ok', message: 'Document saved', documents: await this.media.identifier(principal, dto) };
+  }
+}

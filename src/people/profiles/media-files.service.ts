@@ -1,0 +1,135 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Principal } from '../../platform/access/principal';
+import { ApiError } from '../../platform/common/api-error';
+import type { UploadedFile } from '../../platform/common/upload';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import type { LinkProfileDocumentDto, MediaFileDto, ProfileDocumentDto, ProfileDocumentIdentifierDto } from './dto/media.dto';
+import { MediaFileRow, MediaFilesRepository, ProfileDocumentRow } from './media-files.repository';
+
+/** The types taken, by the first bytes of the content: what a file declares about itself is not believed. */
+const SIGNATURES: { type: string; magic: Buffer }[] = [
+  { type: 'image/jpeg', magic: Buffer.from([0xff, 0xd8, 0xff]) },
+  { type: 'image/png', magic: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
+  { type: 'application/pdf', magic: Buffer.from('%PDF-', 'latin1') },
+];
+
+const LABELS: Record<string, string> = {
+  passport: 'Passport',
+  tax_id: 'Tax ID',
+  id_card: 'ID card',
+  driving_license: 'Driving license',
+  utility_bill: 'Utility bill',
+  selfie: 'Selfie',
+};
+
+/** The uploaded name without any path, control characters or quotes, at most 200 characters. */
+function cleanName(filename: string): string {
+  const base = filename.split(/[/\\]/).pop() ?? '';
+  const name = base
+    .replace(/[\u0000-\u001f\u007f"]/g, '')
+    .trim()
+    .slice(0, 200);
+  return name || 'file';
+}
+
+function urlOf(id: string, name: string): string {
+  return `/api/v1/media-files/${id}/${encodeURIComponent(name)}`;
+}
+
+function toFile(row: MediaFileRow): MediaFileDto {
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    mediaType: row.media_type,
+    name: row.name,
+    url: urlOf(row.id, row.name),
+    size: row.size,
+    md5: row.md5,
+    sha1: row.sha1,
+    used: row.used,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+function toDocument(row: ProfileDocumentRow, ownerId: string): ProfileDocumentDto {
+  return {
+    id: row.id,
+    type: row.type,
+    label: LABELS[row.type] ?? row.type,
+    status: row.status,
+    ...(row.document_identifier ? { documentIdentifier: row.document_identifier } : {}),
+    ...(row.file_id
+      ? { file: { id: row.file_id, name: row.file_name!, ownerId, size: row.file_size!, url: urlOf(row.file_id, row.file_name!) } }
+      : {}),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** Uploaded media files (identity documents' scans) and the documents they make on the uploader's profile. */
+@Injectable()
+export class MediaFilesService {
+  constructor(
+    private readonly files: MediaFilesRepository,
+    private readonly uow: UnitOfWork,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Keeps a JPEG, PNG or PDF of the caller: its bytes in PostgreSQL, or in MEDIA_FILES_DIR when set. */
+  async upload(principal: Principal, upload: UploadedFile): Promise<MediaFileDto> {
+    if (!upload.content.length) throw ApiError.invalid('file', 'must not be empty');
+    const mediaType = SIGNATURES.find((s) => upload.content.subarray(0, s.magic.length).equals(s.magic))?.type;
+    if (!mediaType) throw new ApiError('exception.media_file.unsupported_type');
+    const dir = this.config.mediaFilesDir;
+    const id = randomUUID();
+    return this.uow.run(async () => {
+      const row = await this.files.insertFile({
+        id,
+        ownerId: principal.userId,
+        name: cleanName(upload.filename),
+        mediaType,
+        size: upload.content.length,
+        md5: createHash('md5').update(upload.content).digest('hex'),
+        sha1: createHash('sha1').update(upload.content).digest('hex'),
+        content: dir ? null : upload.content,
+      });
+      // Written before the row commits: a failed write leaves no row pointing at nothing.
+      if (dir) {
+        await mkdir(dir, { recursive: true });
+        await writeFile(join(dir, id), upload.content, { flag: 'wx', mode: 0o600 });
+      }
+      return toFile(row);
+    });
+  }
+
+  /** The file and its bytes: its owner's, or anyone's for staff with PROFILE_VIEWER; else a 404. */
+  async download(principal: Principal, id: string): Promise<{ file: MediaFileDto; content: Buffer }> {
+    const row = await this.files.file(id, principal.permissions.has('PROFILE_VIEWER') ? null : principal.userId);
+    if (!row) throw new ApiError('exception.media_file.not_found');
+    const content = (await this.files.content(id)) ?? (await readFile(join(this.config.mediaFilesDir ?? '', id)).catch(() => null));
+    if (!content) throw new ApiError('exception.media_file.not_found', 'The file’s content is missing from MEDIA_FILES_DIR');
+    return { file: toFile(row), content };
+  }
+
+  async documents(principal: Principal): Promise<ProfileDocumentDto[]> {
+    return (await this.files.documents(principal.userId)).map((d) => toDocument(d, principal.userId));
+  }
+
+  /** Links one of the caller's files as their document of `type`, pending review; someone else's file is a 404. */
+  async link(principal: Principal, dto: LinkProfileDocumentDto): Promise<ProfileDocumentDto[]> {
+    await this.uow.run(async () => {
+      if (!(await this.files.file(dto.fileId, principal.userId))) throw new ApiError('exception.media_file.not_found');
+      await this.files.upsertDocument(principal.userId, dto.type, { fileId: dto.fileId });
+    });
+    return this.documents(principal);
+  }
+
+  /** The caller's tax id given by its number, pending review. */
+  async identifier(principal: Principal, dto: ProfileDocumentIdentifierDto): Promise<ProfileDocumentDto[]> {
+    await this.files.upsertDocument(principal.userId, dto.type, { identifier: dto.documentIdentifier.trim() });
+    return this.documents(principal);
+  }
+}
