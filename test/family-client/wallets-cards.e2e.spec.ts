@@ -144,6 +144,86 @@ describe('family client: wallets and smart cards', () => {
     expect((bySerial.get(other.serial) as any).smartCards).toEqual([]);
   });
 
+  it('GET /contact-book/contact — the transfer form lists every contact; reads contacts[] (id, nickname, email, phoneNumber)', async () => {
+    const alice = await world.user();
+    for (const [name, contact] of [
+      ['Zoe', { phoneNumber: '+37060000009' }],
+      ['Bob', { email: 'bob@example.com' }],
+    ] as const) {
+      expectStatus(
+        await world.server.request('POST', '/api/v1/contact-book/contact', { token: alice.token, body: { name, ...contact } }),
+        201,
+      );
+    }
+    const all = await world.server.request('GET', '/api/v1/contact-book/contact', { token: alice.token });
+    expectStatus(all, 200);
+    expect(all.body.contacts).toEqual([
+      expect.objectContaining({ id: expect.any(String), nickname: 'Bob', name: 'Bob', email: 'bob@example.com', phoneNumber: null }),
+      expect.objectContaining({ nickname: 'Zoe', phoneNumber: '+37060000009', email: null }),
+    ]);
+    expect(all.body.truncated).toBe(false);
+    // Only the caller's own book.
+    const bob = await world.user();
+    expect((await world.server.request('GET', '/api/v1/contact-book/contact', { token: bob.token })).body.contacts).toEqual([]);
+  });
+
+  const anAccount = async (actor: Actor) => {
+    const body = {
+      iban: 'DE89 3704 0044 0532 0130 00',
+      bic: 'COBADEFFXXX',
+      accountHolder: 'Alice Liddell',
+      bankName: 'Commerzbank',
+      name: 'Main',
+    };
+    const created = await world.server.request('POST', '/api/v1/bank-accounts', { token: actor.token, body });
+    expectStatus(created, 201);
+    return created.body.bankAccount;
+  };
+  const familyDetails = {
+    bankAccountNumber: 'DE89370400440532013000',
+    iban: 'DE89370400440532013000',
+    fullName: 'Alice Liddell',
+    bic: 'COBADEFFXXX',
+    swift: 'COBADEFFXXX',
+    name: 'Commerzbank',
+    address: null,
+  };
+
+  it('GET /profiles/my/bank-accounts — the withdrawal form fills itself from records[].details', async () => {
+    const alice = await world.user();
+    const account = await anAccount(alice);
+    const list = await world.server.request('GET', '/api/v1/profiles/my/bank-accounts', { token: alice.token });
+    expectStatus(list, 200);
+    expect(list.body.records).toEqual([expect.objectContaining({ id: account.id, status: 'APPROVED', details: familyDetails })]);
+    const bob = await world.user();
+    expect((await world.server.request('GET', '/api/v1/profiles/my/bank-accounts', { token: bob.token })).body.records).toEqual([]);
+  });
+
+  it('POST /my/bank-accounts/view — the account details page’s body { filter: { coinSerial } }; reads records[0].details', async () => {
+    const alice = await world.user();
+    const coin = await world.coin(alice, '0');
+    const account = await anAccount(alice);
+    const view = await world.server.request('POST', '/api/v1/my/bank-accounts/view', {
+      token: alice.token,
+      body: { filter: { coinSerial: coin.serial } },
+    });
+    expectStatus(view, 200);
+    expect(view.body.records[0]).toMatchObject({ id: account.id, details: familyDetails });
+    expect(view.body.totalRecords).toBe(1);
+    // Another's coin is a 404; an unknown filter field a 400.
+    const bob = await world.user();
+    const others = await world.server.request('POST', '/api/v1/my/bank-accounts/view', {
+      token: bob.token,
+      body: { filter: { coinSerial: coin.serial } },
+    });
+    expectError(others, 404, 'exception.coin.not_found');
+    expectError(
+      await world.server.request('POST', '/api/v1/my/bank-accounts/view', { token: alice.token, body: { filter: { colour: 'red' } } }),
+      400,
+      'exception.validation',
+    );
+  });
+
   describe('POST /transfers — pay to a 16-digit card number', () => {
     it('the payment form’s body (SMART_CARD, srcValue a card id, destValue the payee’s card number) pays the card’s coin', async () => {
       const alice = await world.user();
