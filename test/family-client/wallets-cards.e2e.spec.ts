@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Actor } from '../helpers/actors';
-import { balanceOf, CoinBody, expectError, expectStatus } from '../helpers/money';
+import { aFee, percent } from '../helpers/commissions';
+import { balanceOf, CoinBody, Dec, expectError, expectStatus } from '../helpers/money';
 import { moneyWorld } from '../helpers/world';
 
 /** A 16-digit number passing the Luhn check, of the service's own range (9…). */
@@ -222,6 +223,124 @@ describe('family client: wallets and smart cards', () => {
       400,
       'exception.validation',
     );
+  });
+
+  describe('cash-desk withdrawals', () => {
+    let desk: { id: string; coins: { serial: string }[] };
+    beforeAll(async () => {
+      const created = await world.server.request('POST', '/api/v1/cash-desks', {
+        token: world.admin,
+        body: { name: 'Harbour desk', issuerIds: [world.issuer.id] },
+      });
+      expectStatus(created, 201);
+      desk = created.body.cashDesk;
+    });
+    /** The withdrawal form's body: { coin, amount, receiverName }. */
+    const formBody = (coin: CoinBody, amount: number | string = 40) => ({ coin: coin.serial, amount, receiverName: 'Alice Liddell' });
+
+    it('POST /cash-desk-withdrawals/{id}/calculate — the form’s body; reads commissionAmountPush, recipientAmountPush, issuer.currency', async () => {
+      const alice = await world.user();
+      const coin = await world.coin(alice, '100.00');
+      await aFee(world.server, world.admin, {
+        organizationId: alice.organizationId,
+        issuerId: world.issuer.id,
+        flow: 'cash_out',
+        conditions: percent('2'),
+      });
+      const calculated = await world.server.request('POST', `/api/v1/cash-desk-withdrawals/${desk.id}/calculate`, {
+        token: alice.token,
+        body: formBody(coin),
+      });
+      expectStatus(calculated, 200);
+      expect(calculated.body).toMatchObject({
+        commissionAmountPush: '0.80',
+        recipientAmountPush: '40.00',
+        senderAmountPush: '40.80',
+        issuer: { currency: world.currency.code },
+        amountToSend: '40.00',
+        commissionAmount: '0.80',
+      });
+      expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('100.00');
+      // An unknown desk is a 404, another's coin a 404, a desk without a cash coin of the issuer a 409.
+      const unknownDesk = '00000000-0000-4000-8000-00000000d35c';
+      expectError(
+        await world.server.request('POST', `/api/v1/cash-desk-withdrawals/${unknownDesk}/calculate`, {
+          token: alice.token,
+          body: formBody(coin),
+        }),
+        404,
+        'exception.cash_desk.not_found',
+      );
+      const bob = await world.user();
+      expectError(
+        await world.server.request('POST', `/api/v1/cash-desk-withdrawals/${desk.id}/calculate`, {
+          token: bob.token,
+          body: formBody(coin),
+        }),
+        404,
+        'exception.coin.not_found',
+      );
+      const bare = (await world.server.request('POST', '/api/v1/cash-desks', { token: world.admin, body: { name: 'Bare desk' } })).body
+        .cashDesk;
+      expectError(
+        await world.server.request('POST', `/api/v1/cash-desk-withdrawals/${bare.id}/calculate`, {
+          token: alice.token,
+          body: formBody(coin),
+        }),
+        409,
+        'exception.cash_desk.no_cash_coin',
+      );
+    });
+
+    it('POST /cash-desk-withdrawals/{id} — the form’s body pays the desk once; reads process.cashAmount, clientCoin, requestIdentifier', async () => {
+      const alice = await world.user();
+      const coin = await world.coin(alice, '100.00');
+      const headers = { 'Idempotency-Key': `desk-withdrawal-${coin.serial}` };
+      const path = `/api/v1/cash-desk-withdrawals/${desk.id}`;
+      const done = await world.server.request('POST', path, { token: alice.token, headers, body: formBody(coin) });
+      expectStatus(done, 201);
+      expect(done.body.process).toMatchObject({
+        type: 'cash_desk_redeem',
+        status: 'processed',
+        cashAmount: '40.00',
+        cashDeskId: desk.id,
+        receiverName: 'Alice Liddell',
+        requestIdentifier: headers['Idempotency-Key'],
+        clientCoin: { serial: coin.serial, issuer: { currency: world.currency.code } },
+      });
+      const again = await world.server.request('POST', path, { token: alice.token, headers, body: formBody(coin) });
+      expect(again.body.process.id).toBe(done.body.process.id);
+      expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('60.00');
+      const deskCoin = await world.server.db.query(`SELECT balance::text AS balance FROM coins WHERE serial = $1`, [desk.coins[0].serial]);
+      expect(new Dec(deskCoin.rows[0].balance).toFixed(2)).toBe('40.00');
+      // More than the coin holds is a 409 and moves nothing; amount 0 and a blank receiver are 400s.
+      const tooMuch = await world.server.request('POST', path, {
+        token: alice.token,
+        headers: { 'Idempotency-Key': `desk-withdrawal-big-${coin.serial}` },
+        body: formBody(coin, '60.01'),
+      });
+      expectError(tooMuch, 409);
+      for (const body of [formBody(coin, 0), { ...formBody(coin), receiverName: ' ' }]) {
+        expectError(
+          await world.server.request('POST', path, {
+            token: alice.token,
+            headers: { 'Idempotency-Key': `bad-${body.amount}-${coin.serial}` },
+            body,
+          }),
+          400,
+          'exception.validation',
+        );
+      }
+      expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('60.00');
+      // A cashier is no customer of a desk.
+      const cashier = await world.user({ role: 'cashier', organizationId: desk.id });
+      const refused = await world.server.request('POST', path, {
+        token: cashier.token,
+        headers: { 'Idempotency-Key': `cashier-${coin.serial}` },
+        body: formBody(coin),
+      });
+      expect(refused.status).toBe(403);
+    });
   });
 
   describe('POST /transfers — pay to a 16-digit card number', () => {
