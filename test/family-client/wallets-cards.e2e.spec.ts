@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import type { Actor } from '../helpers/actors';
 import { aFee, percent } from '../helpers/commissions';
 import { balanceOf, CoinBody, Dec, expectError, expectStatus } from '../helpers/money';
@@ -15,6 +15,16 @@ function aCardNumber(): string {
     sum += d;
   }
   return payload + String((10 - (sum % 10)) % 10);
+}
+
+/** JSON with its keys sorted, as a request's body is fingerprinted. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 /**
@@ -394,6 +404,17 @@ describe('family client: wallets and smart cards', () => {
       // A number failing the Luhn check is a 400.
       const wrong = number.slice(0, 15) + String((Number(number[15]) + 1) % 10);
       expectError(await createCard(alice, from, { cardNumber: wrong }), 400, 'exception.validation', 'cardNumber');
+
+      // Nor as a plain hash someone could search every number for: the Idempotency-Key's fingerprint of the body is
+      // keyed, never the SHA-256 of the request as sent.
+      const plain = createHash('sha256')
+        .update(`POST /api/v1/transfers\n/api/v1/transfers\n${canonical(body)}`)
+        .digest('hex');
+      const { rows: fingerprints } = await world.server.db.query(`SELECT request_hash FROM idempotency_keys WHERE key = $1`, [
+        headers['Idempotency-Key'],
+      ]);
+      expect(fingerprints).toHaveLength(1);
+      expect(fingerprints[0].request_hash).not.toBe(plain);
 
       // The number is in no answer, no log line and no database row in clear (every text column of every table).
       for (const answer of [payeeCard, calculated, paid, again]) expect(JSON.stringify(answer.body)).not.toContain(number);
