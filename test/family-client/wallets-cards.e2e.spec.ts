@@ -320,6 +320,14 @@ describe('family client: wallets and smart cards', () => {
       });
       const again = await world.server.request('POST', path, { token: alice.token, headers, body: formBody(coin) });
       expect(again.body.process.id).toBe(done.body.process.id);
+      // The same key with another body is a 422; an unknown desk a 404; neither moves money.
+      expectError(await world.server.request('POST', path, { token: alice.token, headers, body: formBody(coin, 41) }), 422);
+      const unknownDesk = await world.server.request('POST', '/api/v1/cash-desk-withdrawals/00000000-0000-4000-8000-00000000d35c', {
+        token: alice.token,
+        headers: { 'Idempotency-Key': `desk-withdrawal-nowhere-${coin.serial}` },
+        body: formBody(coin),
+      });
+      expectError(unknownDesk, 404, 'exception.cash_desk.not_found');
       expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('60.00');
       const deskCoin = await world.server.db.query(`SELECT balance::text AS balance FROM coins WHERE serial = $1`, [desk.coins[0].serial]);
       expect(new Dec(deskCoin.rows[0].balance).toFixed(2)).toBe('40.00');
