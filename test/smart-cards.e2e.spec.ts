@@ -47,6 +47,13 @@ describe('smart cards (issue 13)', () => {
       provider: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      cardNumber: card.maskedNumber,
+      active: true,
+      expirationDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      expirationStatus: 'ACTIVE',
+      organizationId: alice.organizationId,
+      associatedCoinSerial: coin.serial,
+      currencyCode: world.currency.code,
     });
     // Only the last four digits are kept.
     const { rows } = await server.db.query('SELECT * FROM smart_cards WHERE id = $1', [card.id]);

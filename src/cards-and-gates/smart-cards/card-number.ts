@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
 
 /** The Luhn check digit of a number's other digits (ISO/IEC 7812-1). */
 export function luhnCheckDigit(payload: string): string {
@@ -32,4 +32,20 @@ export function generateCardNumber(): string {
 /** What answers show of a card number: its last four digits. */
 export function maskedNumber(last4: string): string {
   return `**** **** **** ${last4}`;
+}
+
+/**
+ * The key card numbers are hashed under: derived from the service's secret (the action log's key) with a label of
+ * its own, so neither hash can stand for the other.
+ */
+export function cardNumberKey(secret: string): Buffer {
+  return createHmac('sha256', secret).update('finapi smart card number v1', 'utf8').digest();
+}
+
+/**
+ * What the service keeps of a card number to find the card by it: HMAC-SHA-256 under the service's key. Without the
+ * key, a table of the hashes of every 16-digit number cannot be built, where a plain hash of so few digits could.
+ */
+export function cardNumberHash(key: Buffer, number: string): Buffer {
+  return createHmac('sha256', key).update(number, 'utf8').digest();
 }

@@ -1,15 +1,18 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import type { LockedCoin } from '../../platform/ledger/ledger.types';
 import { LedgerService } from '../../platform/ledger/ledger.service';
-import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
-import { generateCardNumber, maskedNumber } from './card-number';
-import type { CardStatus, IssueSmartCardDto, SmartCardDto } from './dto/smart-card.dto';
+import { CARD_NUMBER_PATTERN, PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
+import { cardNumberHash, generateCardNumber, isLuhnValid, maskedNumber } from './card-number';
+import type { CardStatus, CreateMySmartCardDto, IssueSmartCardDto, SmartCardDto, UpdateMySmartCardDto } from './dto/smart-card.dto';
 import { SmartCardRow, SmartCardsRepository } from './smart-cards.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The injection token of the key card numbers are hashed under (cardNumberKey). */
+export const CARD_NUMBER_KEY = Symbol('CARD_NUMBER_KEY');
 
 /**
  * A virtual card a card-issuing provider (a payment gate) issued for a coin: the smart card that stands for it
@@ -46,10 +49,27 @@ export class SmartCardsService implements OnModuleInit {
     private readonly ledger: LedgerService,
     private readonly tools: PaymentToolsService,
     private readonly uow: UnitOfWork,
+    @Inject(CARD_NUMBER_KEY) private readonly numberKey: Buffer,
   ) {}
 
   onModuleInit(): void {
-    this.tools.register('SMART_CARD', (value, owner) => this.coinOf(value, owner));
+    this.tools.register(
+      'SMART_CARD',
+      (value, owner) => this.coinOf(value, owner),
+      async (organizationId) =>
+        (await this.cards.list(organizationId)).map((row) => {
+          const card = toCardDto(row);
+          return {
+            coinSerial: card.coinSerial,
+            id: card.id,
+            name: card.name,
+            active: card.active,
+            cardNumber: card.cardNumber,
+            expirationDate: card.expirationDate,
+            expirationStatus: card.expirationStatus,
+          };
+        }),
+    );
   }
 
   /**
@@ -67,12 +87,26 @@ export class SmartCardsService implements OnModuleInit {
    * (answered masked, never kept but for its last four digits). With it, the card a provider issued (a second
    * card of the same provider reference is a 409).
    */
-  async issue(principal: Principal, dto: IssueSmartCardDto, issuedBy?: ProviderCard): Promise<SmartCardDto> {
+  async issue(
+    principal: Principal,
+    dto: IssueSmartCardDto,
+    issuedBy?: ProviderCard,
+    own: { cardNumber?: string; status?: CardStatus } = {},
+  ): Promise<SmartCardDto> {
     const coin = await this.issuableCoin(principal, dto.coinSerial);
     if (issuedBy) assertProviderCard(issuedBy);
-    const last4 = issuedBy?.last4 ?? generateCardNumber().slice(-4);
+    // The service's own card: its number (the holder's, or generated) is kept as its keyed hash, so a payment can find
+    // the card by it, and its last four digits; the number itself goes no further than this function.
+    const number = issuedBy ? undefined : (own.cardNumber ?? generateCardNumber());
+    const numberHash = number === undefined ? null : cardNumberHash(this.numberKey, number);
+    const last4 = issuedBy?.last4 ?? number!.slice(-4);
     return this.uow.run(async () => {
+      if (numberHash && (await this.cards.numberTaken(numberHash))) {
+        throw new ApiError('exception.conflict.duplicate', 'Another smart card has this number');
+      }
       const id = await this.cards.insert({
+        numberHash,
+        status: own.status,
         organizationId: principal.organizationId,
         coinSerial: coin.serial,
         name: dto.name,
@@ -119,6 +153,50 @@ export class SmartCardsService implements OnModuleInit {
     });
   }
 
+  /**
+   * A card of the caller as the family's client creates it: for `associatedCoinSerial`, blocked when `active` is false,
+   * with the holder's `cardNumber` when given (16 digits passing the Luhn check, else a 400).
+   */
+  async issueMine(principal: Principal, dto: CreateMySmartCardDto): Promise<SmartCardDto> {
+    if (dto.cardNumber !== undefined && !isLuhnValid(dto.cardNumber)) throw ApiError.invalid('cardNumber', 'must pass the Luhn check');
+    return this.issue(principal, { coinSerial: dto.associatedCoinSerial, name: dto.name }, undefined, {
+      cardNumber: dto.cardNumber,
+      status: dto.active === false ? 'blocked' : 'active',
+    });
+  }
+
+  /**
+   * Renames, blocks (`active: false`) or unblocks one of the caller's cards, named by its id or by its masked number as
+   * answered (`**** **** **** 4242`: the family's client names a card so) when exactly one of the caller's cards ends
+   * with those digits (several: a 409). A full number is refused (a 400): it would travel in the request's path, which
+   * is logged.
+   */
+  async updateMine(principal: Principal, ref: string, dto: UpdateMySmartCardDto): Promise<SmartCardDto> {
+    if (dto.name === undefined && dto.active === undefined) throw ApiError.invalid('body', 'must change name or active');
+    if (/^[0-9 ]{13,}$/.test(ref)) throw ApiError.invalid('id', 'must be the card id or its masked number, never the full number');
+    return this.uow.run(async () => {
+      const id = await this.idOf(principal.organizationId, ref);
+      if (dto.name !== undefined) await this.cards.rename(principal.organizationId, id, dto.name);
+      if (dto.active !== undefined) await this.cards.setStatus(principal.organizationId, id, dto.active ? 'active' : 'blocked');
+      return toCardDto((await this.cards.own(principal.organizationId, id))!);
+    });
+  }
+
+  /** The id of the organization's card a reference names: its id, or its masked number when only one card matches. */
+  private async idOf(organizationId: string, ref: string): Promise<string> {
+    if (UUID.test(ref)) {
+      if (!(await this.cards.own(organizationId, ref))) throw notFound(ref);
+      return ref;
+    }
+    const last4 = /^[*\s]*([0-9]{4})$/.exec(ref)?.[1];
+    const ids = last4 ? await this.cards.idsByLast4(organizationId, last4) : [];
+    if (ids.length === 0) throw notFound(ref);
+    if (ids.length > 1) {
+      throw new ApiError('exception.conflict.duplicate', `Several of your cards end with ${last4}: name the card by its id`);
+    }
+    return ids[0];
+  }
+
   /** The caller's organization's cards, newest first. */
   async list(principal: Principal): Promise<SmartCardDto[]> {
     return (await this.cards.list(principal.organizationId)).map(toCardDto);
@@ -151,10 +229,25 @@ export class SmartCardsService implements OnModuleInit {
    * share-locked until it ends, so a payment and a concurrent block are ordered.
    */
   async coinOf(cardId: string, owner?: string): Promise<string | undefined> {
+    if (CARD_NUMBER_PATTERN.test(cardId)) return this.coinOfNumber(cardId, owner);
     if (!UUID.test(cardId)) return undefined;
     const card = await this.cards.resolve(cardId, owner);
     if (!card) return undefined;
     if (card.status === 'blocked') throw new ApiError('exception.smart_card.blocked', `Smart card ${cardId} is blocked`);
+    return card.coin_serial;
+  }
+
+  /**
+   * The coin of the card a 16-digit number names, found by the number's keyed hash. Its errors never repeat the number
+   * (they are answered, and may be logged): an unknown number is a 404 of its own, a blocked card a 409 naming the last
+   * four digits.
+   */
+  private async coinOfNumber(number: string, owner?: string): Promise<string> {
+    const card = await this.cards.resolveByNumber(cardNumberHash(this.numberKey, number), owner);
+    if (!card) throw new ApiError('exception.payment_tool.not_found', `No smart card with the number ${maskedNumber(number.slice(-4))}`);
+    if (card.status === 'blocked') {
+      throw new ApiError('exception.smart_card.blocked', `Smart card ${maskedNumber(number.slice(-4))} is blocked`);
+    }
     return card.coin_serial;
   }
 }
@@ -182,5 +275,12 @@ function toCardDto(row: SmartCardRow): SmartCardDto {
     provider: row.provider,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    cardNumber: maskedNumber(row.last4),
+    active: row.status === 'active',
+    expirationDate: row.expires_on,
+    expirationStatus: row.expired ? 'EXPIRED' : 'ACTIVE',
+    organizationId: row.organization_id,
+    associatedCoinSerial: row.coin_serial,
+    currencyCode: row.code,
   };
 }

@@ -13,11 +13,14 @@ import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { SerialParam, UuidParam } from '../../platform/common/validators';
+import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import { CoinsService } from './coins.service';
 import {
   CloseCoinDto,
   CloseCoinResponseDto,
   CoinListDto,
+  CoinSmartCardDto,
+  MyCoinListDto,
   CoinPageDto,
   CoinViewDto,
   CoinResponseDto,
@@ -33,7 +36,10 @@ import {
 @ApiTags('coins')
 @Controller()
 export class CoinsController {
-  constructor(private readonly coins: CoinsService) {}
+  constructor(
+    private readonly coins: CoinsService,
+    private readonly tools: PaymentToolsService,
+  ) {}
 
   /** Opens a coin for the caller's organization; the first coin of a currency becomes its main one. */
   @Post('coins')
@@ -48,14 +54,19 @@ export class CoinsController {
 
   /**
    * Every coin of the caller's organization, closed ones included, by serial: balance, held and available amounts,
-   * currency and whether it is the main one.
+   * currency, whether it is the main one, and the smart cards standing for it (`smartCards`, their numbers masked).
    */
   @Get('coins')
   @RequirePermissions('COIN_OWNER')
   @ApiOperation({ summary: "The organization's coins", operationId: 'listCoins' })
-  @ApiOkResponse({ type: CoinListDto })
-  async list(@CurrentPrincipal() principal: Principal): Promise<CoinListDto> {
-    return { status: 'ok', message: 'OK', coins: await this.coins.list(principal) };
+  @ApiOkResponse({ type: MyCoinListDto })
+  async list(@CurrentPrincipal() principal: Principal): Promise<MyCoinListDto> {
+    const [coins, cards] = await Promise.all([this.coins.list(principal), this.tools.listed('SMART_CARD', principal.organizationId)]);
+    const bySerial = new Map<string, CoinSmartCardDto[]>();
+    for (const { coinSerial, ...card } of cards) {
+      bySerial.set(coinSerial, [...(bySerial.get(coinSerial) ?? []), card as unknown as CoinSmartCardDto]);
+    }
+    return { status: 'ok', message: 'OK', coins: coins.map((coin) => ({ ...coin, smartCards: bySerial.get(coin.serial) ?? [] })) };
   }
 
   /** An organization's coins: its members, or staff with COIN_VIEWER (ORGANIZATION_VIEWER is every role's; the scope is checked). */

@@ -10,7 +10,7 @@ import { commissionDetails } from '../../platform/commissions/fee';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
 import type { Locked, LockedCoin } from '../../platform/ledger/ledger.types';
 import { LedgerService } from '../../platform/ledger/ledger.service';
-import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
+import { CARD_NUMBER_PATTERN, PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import type { TransferCalculationDto, TransferRequestDto } from './dto/transfer.dto';
 
 interface Checked {
@@ -34,7 +34,7 @@ export class TransfersService {
     const { payer, amount, quote } = await this.check(principal, dto, { coins: await this.ledger.read([src, dst]), holds: [] }, src, dst);
     const scale = scaleOf(payer.fraction);
     return {
-      ...calculationOf(amount, quote, payer, dto.paymentTool),
+      ...calculationOf(amount, quote, payer, { ...dto.paymentTool, destValue: answerable(dto.paymentTool.destValue) }),
       currency: payer.code,
       payerAmount: amountOf(quote.payerAmount, scale),
       payeeAmount: amountOf(quote.payeeAmount, scale),
@@ -78,12 +78,13 @@ export class TransfersService {
 
   /**
    * The coins behind the tools. The payer's tool must be the caller's (another organization's card is a 404); with
-   * SMART_CARD, a payee given as a coin serial is a coin, else a card (a blocked card on either side is a 409).
+   * SMART_CARD, a payee given as a coin serial is a coin, as 16 digits a card's number, else a card's id (a blocked card
+   * on either side is a 409).
    */
   private async coins(principal: Principal, dto: TransferRequestDto): Promise<[string, string]> {
     const { type, srcValue, destValue } = dto.paymentTool;
     const src = await this.tools.resolve(type, srcValue, 'paymentTool.srcValue', principal.organizationId);
-    const destType = type === 'SMART_CARD' && SERIAL_PATTERN.test(destValue) ? 'COIN' : type;
+    const destType = type === 'SMART_CARD' && SERIAL_PATTERN.test(destValue) && !CARD_NUMBER_PATTERN.test(destValue) ? 'COIN' : type;
     const dst = await this.tools.resolve(destType, destValue, 'paymentTool.destValue');
     if (src === dst) throw ApiError.invalid('paymentTool.destValue', 'must be another coin than srcValue');
     return [src, dst];
@@ -106,4 +107,9 @@ export class TransfersService {
     const quote = await this.commissions.quote({ flow: 'client_transaction_transfer', amount, payer, payee, pricing });
     return { payer, payee, amount, quote };
   }
+}
+
+/** A tool's value as an answer may repeat it: a card number (16 digits) masked but for its last four digits. */
+function answerable(value: string): string {
+  return CARD_NUMBER_PATTERN.test(value) ? `**** **** **** ${value.slice(-4)}` : value;
 }

@@ -14,6 +14,7 @@ import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { UuidParam } from '../../platform/common/validators';
 import { ContactBookService } from './contact-book.service';
 import {
+  ContactBookDto,
   ContactCoinQueryDto,
   ContactCoinResponseDto,
   ContactListResponseDto,
@@ -58,6 +59,16 @@ export class ContactBookController {
   async createMany(@Body() dto: CreateContactsDto, @CurrentPrincipal() principal: Principal): Promise<ContactListResponseDto> {
     const records = await this.contacts.createMany(principal, dto.contacts);
     return { status: 'ok', message: `${records.length} contact(s) added`, records };
+  }
+
+  /** Every contact of the caller, by name, unpaged (at most 10,000): the family's client lists them so to pick a payee. */
+  @Get('contact')
+  @RequirePermissions('CONTACT_BOOK_OWNER')
+  @ApiOperation({ summary: "Every contact of the caller's book", operationId: 'listAllContacts' })
+  @ApiOkResponse({ type: ContactBookDto })
+  async all(@CurrentPrincipal() principal: Principal): Promise<ContactBookDto> {
+    const { records, truncated } = await this.contacts.all(principal);
+    return { status: 'ok', message: 'OK', contacts: records.map((c) => ({ ...c, nickname: c.name })), truncated };
   }
 
   /** The caller's own contacts by name; `filter.text` finds part of a name, phone number or e-mail. */

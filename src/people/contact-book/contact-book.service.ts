@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
-import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
+import { MAX_UNPAGED_RECORDS, Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { ContactBookRepository, ContactRow, ContactValues } from './contact-book.repository';
 import type { ContactRecordDto, ContactViewDto, CreateContactDto, UpdateContactDto } from './dto/contact.dto';
@@ -40,6 +40,12 @@ export class ContactBookService {
     const values: ContactValues[] = [];
     for (const [i, dto] of dtos.entries()) values.push(await this.values(dto, `contacts[${i}].phoneNumber`));
     return this.uow.run(async () => (await this.contacts.insertNew(principal.userId, values)).map(toContact));
+  }
+
+  /** Every contact of the caller by name, at most MAX_UNPAGED_RECORDS (`truncated` when there are more). */
+  async all(principal: Principal): Promise<{ records: ContactRecordDto[]; truncated: boolean }> {
+    const { total, rows } = await this.contacts.page(principal.userId, undefined, 0, MAX_UNPAGED_RECORDS);
+    return { records: rows.map(toContact), truncated: total > rows.length };
   }
 
   async view(principal: Principal, dto: ContactViewDto): Promise<Page<ContactRecordDto>> {

@@ -1,11 +1,13 @@
 import { idempotentReplays } from '../common/metrics';
-import { createHash } from 'node:crypto';
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { createHmac } from 'node:crypto';
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { ApiRequest, principalMeta } from '../access/principal';
 import { ApiError } from '../common/api-error';
+import { auditChainKey } from '../config/audit-chain-key';
+import { APP_CONFIG, AppConfig } from '../config/config';
 import { RawJson, serializeStored } from '../common/json-decimal';
 import { UnitOfWork } from '../database/unit-of-work';
 import { IdempotencyRepository } from './idempotency.repository';
@@ -27,9 +29,13 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** What a request asks: its route, its path and its body. */
-function fingerprint(request: ApiRequest): string {
-  return createHash('sha256')
+/**
+ * What a request asks: its route, its path and its body, as an HMAC under a key of the service's. Keyed, because a body
+ * may carry a low-entropy secret (a card number paid to), which a plain hash kept in the table would give away to a
+ * search of every candidate.
+ */
+function fingerprint(key: Buffer, request: ApiRequest): string {
+  return createHmac('sha256', key)
     .update(`${request.method} ${request.routeOptions.url ?? request.url}\n${request.url.split('?')[0] ?? ''}\n${canonical(request.body)}`)
     .digest('hex');
 }
@@ -44,11 +50,17 @@ function fingerprint(request: ApiRequest): string {
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
+  /** The fingerprints' key: derived from the service's secret with a label of its own. */
+  private readonly fingerprintKey: Buffer;
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly keys: IdempotencyRepository,
     private readonly reflector: Reflector,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.fingerprintKey = createHmac('sha256', auditChainKey(config)).update('finapi idempotency fingerprint v1', 'utf8').digest();
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
@@ -61,7 +73,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (!principal) throw new Error('@Idempotent() needs an authenticated route');
     const userId = principal.userId;
     const key = header;
-    const hash = key === undefined ? '' : fingerprint(request);
+    const hash = key === undefined ? '' : fingerprint(this.fingerprintKey, request);
 
     const work = async (): Promise<unknown> => {
       if (key !== undefined) {

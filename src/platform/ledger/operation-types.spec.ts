@@ -31,6 +31,8 @@ describe('operation flows and types: one list', () => {
     ]);
     for (const type of priced) expect(OPERATION_TYPES[type]).toBe(OPERATION_FLOWS[flowOfType(type)!]);
     expect(flowOfType('reversal')).toBeNull();
+    // A customer's withdrawal at a cash desk is priced as a cash_out, by its service.
+    expect(flowOfType('cash_desk_redeem')).toBeNull();
     expect(flowOfType('coin_closure')).toBeNull();
     // Vouchers are priced as the flow `voucher` at purchase; card payments as transfers (one code path); gate top-ups
     // by the gate's commission rules (else the flow gate_payment).

@@ -41,6 +41,8 @@ export const OPERATION_TYPES = {
   voucher_create: "A prepaid voucher is bought: a client coin pays the issuer's voucher reserve (flow voucher)",
   voucher_redeem: "A prepaid voucher is redeemed: the voucher reserve credits the redeemer's client coin",
   voucher_refund: "A blocked or expired voucher's amount goes back from the voucher reserve to its creator's coin",
+  cash_desk_redeem:
+    'A customer withdraws cash at a cash desk: their coin pays the desk’s cash coin, and the desk hands the cash to whom they named (priced as cash_out)',
   card_payment: 'A transfer paid with a smart card: the card’s coin pays another client coin (priced as client_transaction_transfer)',
   gate_payment: OPERATION_FLOWS.gate_payment,
   gate_charge:

@@ -15,6 +15,16 @@ export type PaymentToolType = (typeof PAYMENT_TOOL_TYPES)[number];
  */
 export type PaymentToolResolver = (value: string, owner?: string) => Promise<string | undefined>;
 
+/** A smart card's number: 16 digits (a SMART_CARD payee given so is a card, never a coin serial). */
+export const CARD_NUMBER_PATTERN = /^[0-9]{16}$/;
+
+/** A tool as listed beside the coin it stands for (GET /coins shows each coin's smart cards). */
+export interface ListedTool {
+  coinSerial: string;
+  [field: string]: unknown;
+}
+export type PaymentToolLister = (organizationId: string) => Promise<ListedTool[]>;
+
 /**
  * Payment tools resolved once, for every module: `{type, value}` becomes a coin serial, and the
  * locked coin is checked as a payer (the caller's own client coin) or a payee (any client coin).
@@ -23,9 +33,16 @@ export type PaymentToolResolver = (value: string, owner?: string) => Promise<str
 @Injectable()
 export class PaymentToolsService {
   private readonly resolvers = new Map<PaymentToolType, PaymentToolResolver>();
+  private readonly listers = new Map<PaymentToolType, PaymentToolLister>();
 
-  register(type: Exclude<PaymentToolType, 'COIN'>, resolver: PaymentToolResolver): void {
+  register(type: Exclude<PaymentToolType, 'COIN'>, resolver: PaymentToolResolver, lister?: PaymentToolLister): void {
     this.resolvers.set(type, resolver);
+    if (lister) this.listers.set(type, lister);
+  }
+
+  /** An organization's tools of a type, each with the serial of its coin; none when no module lists that type. */
+  async listed(type: Exclude<PaymentToolType, 'COIN'>, organizationId: string): Promise<ListedTool[]> {
+    return (await this.listers.get(type)?.(organizationId)) ?? [];
   }
 
   /**

@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { Serial, SERIAL_PATTERN } from '../../../platform/common/validators';
 
 export const CARD_STATUSES = ['active', 'blocked'] as const;
@@ -17,6 +17,56 @@ export class IssueSmartCardDto {
   @MaxLength(100)
   @Matches(/\S/, { message: 'must not be blank' })
   name: string;
+}
+
+/**
+ * A card of the caller as the family's web client creates it (`POST /smart-cards/my`): the coin is
+ * `associatedCoinSerial`; `active: false` issues it blocked.
+ */
+export class CreateMySmartCardDto {
+  /** The coin the card pays from: one of the caller's organization's client coins, not closed. */
+  @Serial()
+  associatedCoinSerial: string;
+
+  /** A name for the card, 1 to 100 characters. */
+  @ApiProperty({ example: 'Daily card', minLength: 1, maxLength: 100 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  @Matches(/\S/, { message: 'must not be blank' })
+  name: string;
+
+  /** `false` issues the card blocked; true or absent, active. */
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  /**
+   * The number of a card the holder already holds (16 digits, Luhn-checked), to be paid to by it; absent, the service
+   * generates one. Kept only as a keyed hash and its last four digits; another card's number is a 409.
+   */
+  @ApiPropertyOptional({ example: '4242424242424242', pattern: '^[0-9]{16}$', writeOnly: true })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9]{16}$/, { message: 'must be 16 digits' })
+  cardNumber?: string;
+}
+
+/** A change of one of the caller's cards: its name, and `active` (false blocks it, true unblocks it). */
+export class UpdateMySmartCardDto {
+  @ApiPropertyOptional({ example: 'Daily card', minLength: 1, maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  @Matches(/\S/, { message: 'must not be blank' })
+  name?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
 }
 
 /** A smart card: it stands for one coin of its organization. Its full number is never answered nor kept. */
@@ -46,12 +96,37 @@ export class SmartCardDto {
   createdAt: string;
   @ApiProperty({ format: 'date-time' })
   updatedAt: string;
+  /** The family's names. The card's number, masked as `maskedNumber` (the full number is never answered). */
+  @ApiProperty({ example: '**** **** **** 4242', pattern: '^\\*{4} \\*{4} \\*{4} [0-9]{4}$' })
+  cardNumber: string;
+  /** Whether the card pays: `status` is `active`. */
+  active: boolean;
+  /** The last day the card pays. */
+  @ApiProperty({ format: 'date', example: '2029-11-26' })
+  expirationDate: string;
+  /** `EXPIRED` once `expirationDate` has passed. */
+  @ApiProperty({ enum: ['ACTIVE', 'EXPIRED'] })
+  expirationStatus: 'ACTIVE' | 'EXPIRED';
+  @ApiProperty({ format: 'uuid' })
+  organizationId: string;
+  /** The coin the card pays from (as `coinSerial`). */
+  @ApiProperty({ example: '1000000001', pattern: SERIAL_PATTERN.source })
+  associatedCoinSerial: string;
+  /** The coin's currency code (as `currency`). */
+  @ApiProperty({ example: 'USD' })
+  currencyCode: string;
 }
 
 export class SmartCardResponseDto {
   status: 'ok';
   message: string;
   card: SmartCardDto;
+}
+
+/** One of the caller's cards as the family's client reads it: `smartCard`, and `records` holding it alone. */
+export class MySmartCardResponseDto extends SmartCardResponseDto {
+  smartCard: SmartCardDto;
+  records: SmartCardDto[];
 }
 
 export class SmartCardListDto {

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { BIC_PATTERN, normalizeIban } from '../../../platform/common/iban';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
-import { IsIban } from '../../../platform/common/validators';
+import { IsIban, Serial } from '../../../platform/common/validators';
 
 const iban = ({ value }: { value: unknown }) => (typeof value === 'string' ? normalizeIban(value) : value);
 const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
@@ -97,4 +97,58 @@ export class BankAccountDeletedDto {
   message: string;
   @ApiProperty({ format: 'uuid' })
   id: string;
+}
+
+/** An account's details as the family's web client reads them (`details.*`). */
+export class BankAccountFamilyDetailsDto {
+  /** The IBAN (as `iban`): the account's number. */
+  bankAccountNumber: string;
+  iban: string;
+  /** The holder (as `accountHolder`). */
+  fullName: string;
+  @ApiProperty({ type: String, nullable: true })
+  bic: string | null;
+  /** The BIC (the family's client shows both). */
+  @ApiProperty({ type: String, nullable: true })
+  swift: string | null;
+  /** The bank's name, else the account's. */
+  @ApiProperty({ type: String, nullable: true })
+  name: string | null;
+  /** The holder's address: not kept, always null. */
+  @ApiProperty({ type: String, nullable: true })
+  address: string | null;
+}
+
+/** One of the caller's bank accounts as the family's client lists them: the account, its `details`, and `status`. */
+export class MyBankAccountDto extends BankAccountDto {
+  details: BankAccountFamilyDetailsDto;
+  /** Accounts need no approval here: always `APPROVED`. */
+  @ApiProperty({ enum: ['APPROVED'] })
+  status: 'APPROVED';
+}
+
+/** Every bank account of the caller's organization (GET /profiles/my/bank-accounts). */
+export class MyBankAccountListDto {
+  status: 'ok';
+  message: string;
+  records: MyBankAccountDto[];
+}
+
+export class MyBankAccountPageDto extends PageDto {
+  records: MyBankAccountDto[];
+}
+
+export class MyBankAccountFilterDto {
+  /** The accounts a withdrawal from this coin may go to: the coin's organization's, so the coin must be the caller's (else 404). */
+  @Serial({ required: false })
+  coinSerial?: string;
+}
+
+/** The account screen's search: `filter.coinSerial`. */
+export class MyBankAccountViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => MyBankAccountFilterDto)
+  filter?: MyBankAccountFilterDto;
 }

@@ -19,7 +19,7 @@ import type { JsonDecimal, OneTimeSecret } from '../../../platform/common/json-d
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
-import { RequestFilterDto, RequestRecordDto, RequestViewDto } from '../../../platform/common/request-view.dto';
+import { ClientCoinDto, RequestFilterDto, RequestRecordDto, RequestViewDto } from '../../../platform/common/request-view.dto';
 import { EnumList, Serial, UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 
@@ -248,4 +248,42 @@ export class AuthorizeCashOutDto {
   @IsString()
   @Matches(CASH_OUT_CODE, { message: 'must be the 8 digits of a cash-out code' })
   cashOutCode: string;
+}
+
+/** A customer's withdrawal at a cash desk, as the family's withdrawal form sends it. */
+export class CashDeskWithdrawalRequestDto {
+  /** The customer's own coin the cash is paid from. */
+  @Serial()
+  coin: string;
+
+  /** What the desk hands over (a fee, if any, comes on top); positive, with no more decimals than the currency allows. */
+  @ApiProperty({ example: '50.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsAmount()
+  amount: string | number;
+
+  /** Who collects the cash at the desk, 1 to 255 characters. */
+  @ApiProperty({ maxLength: FULL_NAME_MAX, example: 'Alice Liddell' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(FULL_NAME_MAX)
+  @Matches(/\S/, { message: 'must not be blank' })
+  receiverName: string;
+}
+
+/** The `cash_desk_redeem` operation of a withdrawal, with what the family's success screen reads. */
+export class CashDeskWithdrawalProcessDto extends OperationDto {
+  @ApiAmount(50, 'What the desk hands over (the operation’s amount)')
+  cashAmount: JsonDecimal;
+  @ApiProperty({ format: 'uuid' })
+  cashDeskId: string;
+  /** Who collects the cash. */
+  receiverName: string;
+  /** The coin paid from, as the family's screens show it. */
+  clientCoin: ClientCoinDto;
+}
+
+export class CashDeskWithdrawalResultDto {
+  status: 'ok';
+  message: string;
+  process: CashDeskWithdrawalProcessDto;
 }

@@ -116,6 +116,33 @@ export class CoinListDto {
   coins: CoinDto[];
 }
 
+/** A smart card standing for a coin, as the family's wallets screen shows it (its number masked, never in full). */
+export class CoinSmartCardDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  name: string;
+  /** Whether the card pays (it is not blocked). */
+  active: boolean;
+  @ApiProperty({ example: '**** **** **** 4242', pattern: '^\\*{4} \\*{4} \\*{4} [0-9]{4}$' })
+  cardNumber: string;
+  @ApiProperty({ format: 'date', example: '2029-11-26' })
+  expirationDate: string;
+  @ApiProperty({ enum: ['ACTIVE', 'EXPIRED'] })
+  expirationStatus: string;
+}
+
+/** One of the caller's coins with the smart cards standing for it (GET /coins). */
+export class MyCoinDto extends CoinDto {
+  /** The coin's smart cards, newest first. */
+  smartCards: CoinSmartCardDto[];
+}
+
+export class MyCoinListDto {
+  status: 'ok';
+  message: string;
+  coins: MyCoinDto[];
+}
+
 export class CloseCoinResponseDto {
   status: 'ok';
   message: string;

@@ -120,6 +120,21 @@ export class ContactResponseDto {
   contact: ContactRecordDto;
 }
 
+/** A contact as the family's web client lists them: `nickname` is the contact's name. */
+export class ContactBookEntryDto extends ContactRecordDto {
+  /** The contact's name (as `name`), the family's field. */
+  nickname: string;
+}
+
+/** Every contact of the caller (GET /contact-book/contact), by name. */
+export class ContactBookDto {
+  status: 'ok';
+  message: string;
+  /** At most 10,000, by name; `truncated` is true when the book holds more. */
+  contacts: ContactBookEntryDto[];
+  truncated: boolean;
+}
+
 export class ContactListResponseDto {
   status: 'ok';
   message: string;

@@ -1,0 +1,66 @@
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequirePermissions } from '../../platform/access/access.decorators';
+import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { MAX_UNPAGED_RECORDS } from '../../platform/common/paging.dto';
+import { LedgerService } from '../../platform/ledger/ledger.service';
+import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
+import { BankAccountsService } from './bank-accounts.service';
+import type { BankAccountDto } from './dto/bank-account.dto';
+import { MyBankAccountDto, MyBankAccountListDto, MyBankAccountPageDto, MyBankAccountViewDto } from './dto/bank-account.dto';
+
+/** The caller's bank accounts under the paths the family's web client reads them by. */
+@ApiTags('bank-accounts')
+@Controller()
+export class MyBankAccountsController {
+  constructor(
+    private readonly accounts: BankAccountsService,
+    private readonly ledger: LedgerService,
+    private readonly tools: PaymentToolsService,
+  ) {}
+
+  /** Every bank account of the caller's organization (at most 10,000), with `details` (the withdrawal form fills itself from them). */
+  @Get('profiles/my/bank-accounts')
+  @RequirePermissions('BANK_ACCOUNT_OWNER')
+  @ApiOperation({ summary: "Every bank account of the caller's organization", operationId: 'listMyBankAccounts' })
+  @ApiOkResponse({ type: MyBankAccountListDto })
+  async list(@CurrentPrincipal() principal: Principal): Promise<MyBankAccountListDto> {
+    const page = await this.accounts.view(principal, { all: true, pageSize: MAX_UNPAGED_RECORDS });
+    return { status: 'ok', message: 'OK', records: page.records.map(withDetails) };
+  }
+
+  /** The caller's bank accounts, paged, with `details`; `filter.coinSerial` names one of the caller's coins (else 404). */
+  @Post('my/bank-accounts/view')
+  @HttpCode(200)
+  @RequirePermissions('BANK_ACCOUNT_OWNER')
+  @ApiOperation({ summary: "Search the caller's bank accounts (the family client's account details)", operationId: 'viewMyBankAccounts' })
+  @ApiOkResponse({ type: MyBankAccountPageDto })
+  @ApiNotFoundResponse({
+    description: "exception.coin.not_found: filter.coinSerial is not one of the caller's coins",
+    type: ErrorResponseDto,
+  })
+  async view(@Body() dto: MyBankAccountViewDto, @CurrentPrincipal() principal: Principal): Promise<MyBankAccountPageDto> {
+    const serial = dto.filter?.coinSerial;
+    if (serial) this.tools.payer({ coins: await this.ledger.read([serial]), holds: [] }, serial, principal, 'filter.coinSerial');
+    const { filter: _filter, ...paging } = dto;
+    const page = await this.accounts.view(principal, paging);
+    return { ...page, records: page.records.map(withDetails) };
+  }
+}
+
+function withDetails(account: BankAccountDto): MyBankAccountDto {
+  return {
+    ...account,
+    status: 'APPROVED',
+    details: {
+      bankAccountNumber: account.iban,
+      iban: account.iban,
+      fullName: account.accountHolder,
+      bic: account.bic,
+      swift: account.bic,
+      name: account.bankName ?? account.name,
+      address: null,
+    },
+  };
+}
