@@ -153,4 +153,17 @@ describe('family client: start-up catalogs, wallets, transfers', () => {
     expect(list.body.transferTemplates).toEqual([]);
     expectError(await req('DELETE', `/templates/transfer/${id}`, payer.token), 404);
   });
+  it('DELETE /points-of-sale/{} — the points-of-sale table deletes one; it leaves GET /points-of-sale, a stranger gets a 404', async () => {
+    const merchant = await world.user({ role: 'merchant' });
+    const created = await req('POST', '/points-of-sale', merchant.token, { posCompanyName: 'Night kiosk', description: 'Snacks' });
+    expectStatus(created, 201);
+    const id = created.body.pos.id;
+    const stranger = await world.user({ role: 'merchant' });
+    expectError(await req('DELETE', `/points-of-sale/${id}`, stranger.token), 404);
+    expectStatus(await req('DELETE', `/points-of-sale/${id}`, merchant.token), 200);
+    const list = await req('GET', '/points-of-sale', merchant.token);
+    expectStatus(list, 200);
+    expect(JSON.stringify(list.body)).not.toContain(id);
+    expectError(await req('DELETE', `/points-of-sale/${id}`, merchant.token), 404);
+  });
 });
