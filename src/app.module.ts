@@ -42,6 +42,8 @@ import { UserActionsModule } from './platform/user-actions/user-actions.module';
 import { UsersModule } from './platform/users/users.module';
 import { VouchersModule } from './commerce/vouchers/vouchers.module';
 import { OutboxModule } from './platform/outbox/outbox.module';
+import { OneTimeCodesModule } from './platform/one-time-codes/one-time-codes.module';
+import { RegistrationModule } from './people/registration/registration.module';
 import { WebhooksModule } from './operators/webhooks/webhooks.module';
 import { StatementsModule } from './operators/statements/statements.module';
 import { DashboardModule } from './operators/dashboard/dashboard.module';
@@ -59,6 +61,7 @@ export class AppModule {
         OrganizationsModule,
         UserActionsModule,
         OutboxModule,
+        OneTimeCodesModule,
         AccessModule,
         LedgerModule,
         IdempotencyModule,
@@ -69,6 +72,7 @@ export class AppModule {
         UsersModule,
         AuthModule,
         ProfilesModule,
+        RegistrationModule,
         ContactBookModule,
         OrganizationViewsModule,
         AuditModule,

@@ -4,5 +4,10 @@ import { ProfilesController } from './profiles.controller';
 import { ProfilesRepository } from './profiles.repository';
 import { ProfilesService } from './profiles.service';
 
-@Module({ imports: [UsersModule], controllers: [ProfilesController], providers: [ProfilesService, ProfilesRepository] })
+@Module({
+  imports: [UsersModule],
+  controllers: [ProfilesController],
+  providers: [ProfilesService, ProfilesRepository],
+  exports: [ProfilesService],
+})
 export class ProfilesModule {}

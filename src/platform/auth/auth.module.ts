@@ -4,13 +4,14 @@ import { AuthController } from './auth.controller';
 import { AuthRepository } from './auth.repository';
 import { AuthService } from './auth.service';
 import { BearerStrategy } from './bearer.strategy';
+import { PasswordRecoveryController } from './password-recovery.controller';
 import { PrincipalCache } from './principal-cache';
 import { ReleaseController } from './release.controller';
 import { SessionsController } from './sessions.controller';
 
 @Module({
   imports: [UsersModule],
-  controllers: [AuthController, SessionsController, ReleaseController],
+  controllers: [AuthController, SessionsController, ReleaseController, PasswordRecoveryController],
   providers: [AuthRepository, AuthService, BearerStrategy, PrincipalCache],
 })
 export class AuthModule {}
