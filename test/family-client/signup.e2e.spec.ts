@@ -306,6 +306,51 @@ describe('family client: sign-up, recovery and change of login', () => {
       expectError(await post('/registration', { login: 'bob' }), 400, 'exception.validation');
     });
 
+    it('every code-sending call is rate-limited (429) and refuses a body without login (400)', async () => {
+      const { login, password } = await signUp({ login: anEmail() });
+      const token = await logIn(login, password);
+      const newLogin = anEmail();
+      const calls: [string, unknown, string?][] = [
+        ['/registration', { login: anEmail() }],
+        ['/password/recovery', { login }],
+        ['/profiles/my/contact', { login: newLogin }, token],
+      ];
+      for (const [path, body, as] of calls) {
+        expect((await post(path, body, as)).status).toBe(200);
+        expectError(await post(path, body, as), 429, 'exception.rate_limited');
+      }
+      for (const path of ['/registration/resend-otp', '/password/recovery', '/authorization/resend-otp']) {
+        expectError(await post(path, {}), 400, 'exception.validation', 'login');
+      }
+    });
+
+    it('a login taken between the code and its confirmation is a 409 (sign-up and change of login)', async () => {
+      const login = anEmail();
+      await post('/registration', { login });
+      const otp = await code(login, 'registration');
+      const created = await world.server.request('POST', '/api/v1/users', {
+        token: world.admin,
+        body: { login, password: aPassword(), role: 'individual' },
+      });
+      expect(created.status).toBe(201);
+      expectError(await post('/registration/confirm', { login, otp, password: aPassword() }), 409, 'exception.user.login_taken');
+
+      const alice = await signUp({ login: anEmail() });
+      const token = await logIn(alice.login, alice.password);
+      const wanted = anEmail();
+      await post('/profiles/my/contact', { login: wanted }, token);
+      const contactCode = await code(wanted, 'contact_change');
+      await world.server.request('POST', '/api/v1/users', {
+        token: world.admin,
+        body: { login: wanted, password: aPassword(), role: 'individual' },
+      });
+      expectError(
+        await post('/profiles/my/contact/confirm', { login: wanted, otp: contactCode }, token),
+        409,
+        'exception.user.login_taken',
+      );
+    });
+
     it('the codes are in no answer and not in the service’s log', () => {
       expectNoCodeLeaked(codes, answers, world.raw.logs);
       const stored = readFileSync(codes, 'utf8');
@@ -394,6 +439,29 @@ describe('family client: login confirmation, and sign-up closed by the settings'
     );
     expectError(await post('/registration', { login: anEmail(), role: 'administrator' }), 403, 'exception.registration.disabled');
     expect((await post('/registration', { login: anEmail(), role: 'individual' })).status).toBe(200);
+  });
+
+  it('POST /authorization/confirm — a user put On Hold after the code was sent gets 403, whatever the code', async () => {
+    const { login, password } = await signedUp();
+    await post('/authorization', { login, password });
+    const otp = await codeSent(codes, login, 'login');
+    for (let i = 0; i < 3; i++) await post('/authorization', { login, password: `wrong-password-${i}` });
+    expectError(await post('/authorization/confirm', { login, otp }), 403, 'exception.authorization.user_on_hold');
+  });
+
+  it('POST /registration/confirm — a role closed since its code was sent is refused (403)', async () => {
+    const login = anEmail();
+    await post('/registration', { login, role: 'individual' });
+    const otp = await codeSent(codes, login, 'registration');
+    // As if the code had been sent while merchants could sign up (the setting is read again at confirmation).
+    await raw.db.query(`UPDATE one_time_codes SET payload = '{"role":"merchant"}' WHERE target = $1`, [login]);
+    expectError(await post('/registration/confirm', { login, otp, password: aPassword() }), 403, 'exception.registration.disabled');
+  });
+
+  it('POST /authorization/resend-otp — twice at once: 429', async () => {
+    const login = anEmail();
+    expect((await post('/authorization/resend-otp', { login })).status).toBe(200);
+    expectError(await post('/authorization/resend-otp', { login }), 429, 'exception.rate_limited');
   });
 
   it('the codes are in no answer and not in the service’s log', () => {

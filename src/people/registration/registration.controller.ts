@@ -90,6 +90,7 @@ export class RegistrationController {
 export class ContactController {
   constructor(private readonly registration: RegistrationService) {}
 
+  /** Sends a code to the new login (an e-mail address or a phone number); a login another user has gets the same answer, and no code. */
   @Post()
   @HttpCode(200)
   @RequirePermissions('PROFILE_OWNER')
@@ -105,6 +106,7 @@ export class ContactController {
     return CODE_SENT;
   }
 
+  /** With the code: the new login becomes the caller's contact of its kind, verified, and their login when of that kind. */
   @Post('confirm')
   @HttpCode(200)
   @RequirePermissions('PROFILE_OWNER')
