@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { uniqueLogin } from '../helpers/actors';
 import { expectError, recording } from '../helpers/money';
 import { ApiResponse, startServer, TestServer } from '../helpers/server';
+import { Receiver } from '../helpers/webhook-receiver';
 import { moneyWorld } from '../helpers/world';
 
 /**
@@ -63,7 +64,15 @@ function expectNoCodeLeaked(file: string, answers: string[], logs: string[]): vo
 describe('family client: sign-up, recovery and change of login', () => {
   const codes = codeLog('codes.log');
   const world = moneyWorld({
-    env: { ONE_TIME_CODE_LOG: codes, ONE_TIME_CODE_RESEND_SECONDS: '1', ONE_TIME_CODES_PER_HOUR: '4', ONE_TIME_CODE_MAX_ATTEMPTS: '3' },
+    env: {
+      ONE_TIME_CODE_LOG: codes,
+      ONE_TIME_CODE_RESEND_SECONDS: '1',
+      ONE_TIME_CODES_PER_HOUR: '4',
+      ONE_TIME_CODE_MAX_ATTEMPTS: '3',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_POLL_MS: '100',
+    },
   });
   const answers: string[] = [];
   const post = async (path: string, body: unknown, token?: string): Promise<ApiResponse> => {
@@ -349,6 +358,36 @@ describe('family client: sign-up, recovery and change of login', () => {
         409,
         'exception.user.login_taken',
       );
+    });
+
+    it('the outbox event one_time_code.issued tells the operator’s staff that a code was sent, never the code; a stand-in emits none', async () => {
+      const receiver = new Receiver();
+      const url = await receiver.start();
+      const hook = await world.server.request('POST', '/api/v1/webhooks', {
+        token: world.admin,
+        body: { url, events: ['one_time_code.issued'], description: 'codes sent' },
+      });
+      expect(hook.status).toBe(201);
+      try {
+        const login = anEmail();
+        await post('/registration', { login });
+        const otp = await code(login, 'registration');
+        await receiver.waitFor(1);
+        const existing = await signUp({ login: anEmail() });
+        await sleep(1100);
+        await post('/registration', { login: existing.login });
+        await receiver.waitFor(3, 2000);
+        const sent = receiver.ofType('one_time_code.issued');
+        expect(sent.filter((r) => r.event.data.to === login).map((r) => r.event.data)).toEqual([
+          { id: expect.any(String), purpose: 'registration', to: login, expiresAt: expect.any(String) },
+        ]);
+        // One event for the real sign-up of `existing`, none for the stand-in of its second one.
+        expect(sent.filter((r) => r.event.data.to === existing.login)).toHaveLength(1);
+        expect(sent.map((r) => r.body).join('\n')).not.toContain(`"${otp}"`);
+      } finally {
+        await world.server.request('DELETE', `/api/v1/webhooks/${hook.body.webhook.id}`, { token: world.admin });
+        await receiver.stop();
+      }
     });
 
     it('the codes are in no answer and not in the service’s log', () => {

@@ -22,7 +22,7 @@ export const WRONG_CODE = () => new ApiError('exception.confirmation_code.not_fo
  * a code. A login gets a code of one purpose at most every ONE_TIME_CODE_RESEND_SECONDS, and at most ONE_TIME_CODES_PER_HOUR
  * codes an hour whatever their purpose;
  * a new code replaces the login's live one of that purpose. The code leaves the service only through the CodeSender;
- * the outbox event `one-time-code.issued` says that one was issued, never the code.
+ * the outbox event `one_time_code.issued` says that one was issued, never the code.
  *
  * Where no code may be sent (an existing login signing up, an unknown one recovering), callers issue a stand-in: the
  * same row, limits and answer, but delivered to no one, so neither the answers nor the rate limits tell logins apart.
@@ -64,7 +64,7 @@ export class OneTimeCodesService {
         ttlSeconds: this.config.oneTimeCodeTtlSeconds,
       });
       if (!deliver) return;
-      await this.outbox.emit('one-time-code.issued', [SUPPORT_ORGANIZATION_ID], {
+      await this.outbox.emit('one_time_code.issued', [SUPPORT_ORGANIZATION_ID], {
         id,
         purpose,
         to: target,
