@@ -44,6 +44,8 @@ import { UserActionsModule } from './platform/user-actions/user-actions.module';
 import { UsersModule } from './platform/users/users.module';
 import { VouchersModule } from './commerce/vouchers/vouchers.module';
 import { OutboxModule } from './platform/outbox/outbox.module';
+import { OneTimeCodesModule } from './platform/one-time-codes/one-time-codes.module';
+import { RegistrationModule } from './people/registration/registration.module';
 import { WebhooksModule } from './operators/webhooks/webhooks.module';
 import { StatementsModule } from './operators/statements/statements.module';
 import { DashboardModule } from './operators/dashboard/dashboard.module';
@@ -61,6 +63,7 @@ export class AppModule {
         OrganizationsModule,
         UserActionsModule,
         OutboxModule,
+        OneTimeCodesModule,
         AccessModule,
         LedgerModule,
         IdempotencyModule,
@@ -72,6 +75,7 @@ export class AppModule {
         UsersModule,
         AuthModule,
         ProfilesModule,
+        RegistrationModule,
         ContactBookModule,
         OrganizationViewsModule,
         AuditModule,

@@ -72,6 +72,15 @@ describe('access control and the actuator', () => {
         'GET /api/v1/actuator/info',
         'GET /api/v1/i18n/export/{file}',
         'POST /api/v1/authorization',
+        // The second step of a login and its resend: no token until the code sent to the login is confirmed.
+        'POST /api/v1/authorization/confirm',
+        'POST /api/v1/authorization/resend-otp',
+        // Who forgot their password, or signs up, has no token: a one-time code sent to the login stands for them.
+        'POST /api/v1/password/recovery',
+        'POST /api/v1/password/recovery/confirm',
+        'POST /api/v1/registration',
+        'POST /api/v1/registration/confirm',
+        'POST /api/v1/registration/resend-otp',
         // A gate provider's callback: no user's token, authenticated by the HMAC of its body with the provider's secret.
         'POST /api/v1/gate/callbacks/{gateProviderId}',
       ].sort(),

@@ -255,8 +255,8 @@ function describeCall(call: CurlCall): string {
   );
 }
 
-/** Runs a plan in bash; `timeoutMs` bounds the whole page. */
-export async function runPlan(plan: PagePlan, timeoutMs = 120_000): Promise<PageResult> {
+/** Runs a plan in bash; `timeoutMs` bounds the whole page; `env` is added to the shell's environment. */
+export async function runPlan(plan: PagePlan, timeoutMs = 120_000, env: Record<string, string> = {}): Promise<PageResult> {
   const started = Date.now();
   if (plan.problems.length) return { file: plan.file, failures: plan.problems, calls: [], exitCode: null, ms: 0 };
   const dir = await mkdtemp(join(tmpdir(), 'finapi-docs-'));
@@ -269,7 +269,7 @@ export async function runPlan(plan: PagePlan, timeoutMs = 120_000): Promise<Page
   await writeFile(scriptPath, plan.script);
   const child = spawn('bash', [scriptPath], {
     cwd,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, __DOC_DIR: dir },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, __DOC_DIR: dir },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -345,6 +345,8 @@ export interface DocService {
   /** What the service printed on its first start. */
   login: string;
   password: string;
+  /** Where its log sender writes one-time codes (ONE_TIME_CODE_LOG, also given to the page's shell). */
+  codeLog: string;
 }
 
 /**
@@ -353,7 +355,9 @@ export interface DocService {
  * both; the test reads the password from the console as the reader does.
  */
 export async function startDocService(): Promise<DocService> {
-  const server = await startServer({ ADMIN_LOGIN: '', ADMIN_PASSWORD: '' });
+  // A file of its own for the codes a page reads (sign-up, recovery), as a reader reads DATA_DIR/one-time-codes.log.
+  const codeLog = join(await mkdtemp(join(tmpdir(), 'finapi-doc-codes-')), 'one-time-codes.log');
+  const server = await startServer({ ADMIN_LOGIN: '', ADMIN_PASSWORD: '', ONE_TIME_CODE_LOG: codeLog });
   const printed = /First administrator created: login "([^"]+)", password "([^"]+)"/;
   const line = server.logs.find((l) => printed.test(l));
   if (!line) {
@@ -361,13 +365,13 @@ export async function startDocService(): Promise<DocService> {
     throw new Error(`The service did not print the administrator's password on its first start:\n${server.logs.join('\n')}`);
   }
   const [, login, password] = printed.exec(line)!;
-  return { server, port: Number(new URL(server.url).port), login, password };
+  return { server, port: Number(new URL(server.url).port), login, password, codeLog };
 }
 
 /** Runs one page (a path relative to ROOT) against `service`. */
 export function runPage(file: string, service: DocService): Promise<PageResult> {
   const plan = planPage(file, readFileSync(join(ROOT, file), 'utf8'), { port: service.port, password: service.password });
-  return runPlan(plan);
+  return runPlan(plan, undefined, { ONE_TIME_CODE_LOG: service.codeLog });
 }
 
 /** One message for a failed page: its failures, then the curls that ran before, so the reader sees where it stood. */

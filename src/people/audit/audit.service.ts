@@ -21,7 +21,17 @@ import type {
 const CHAIN_PAGE = 5_000;
 
 /** Actions about a user themself (the `user` mark is the target). */
-const ABOUT_THE_USER = new Set(['user_created', 'user_held', 'user_released', 'password_changed', 'sessions_ended', 'profile_changed']);
+const ABOUT_THE_USER = new Set([
+  'user_created',
+  'user_held',
+  'user_released',
+  'password_changed',
+  'sessions_ended',
+  'profile_changed',
+  'user_registered',
+  'password_recovered',
+  'login_changed',
+]);
 
 function toRecord(row: ActionRow): UserActionRecordDto {
   return {

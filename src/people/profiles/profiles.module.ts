@@ -11,5 +11,6 @@ import { ProfilesService } from './profiles.service';
   imports: [UsersModule],
   controllers: [ProfilesController, MediaFilesController, ProfileDocumentsController],
   providers: [ProfilesService, ProfilesRepository, MediaFilesService, MediaFilesRepository],
+  exports: [ProfilesService],
 })
 export class ProfilesModule {}

@@ -13,7 +13,26 @@ import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { clientAddress } from '../common/http';
 import { AuthService } from './auth.service';
-import { AuthorizationRequestDto, AuthorizationResponseDto, ChangePasswordDto, LogoutResponseDto } from './dto/authorization.dto';
+import {
+  AuthorizationRequestDto,
+  AuthorizationResponseDto,
+  ChangePasswordDto,
+  CodeSentResponseDto,
+  LoginConfirmDto,
+  LoginDto,
+  LogoutResponseDto,
+} from './dto/authorization.dto';
+
+export const WRONG_CODE_ANSWER = {
+  description:
+    'exception.confirmation_code.not_found: the code is wrong, used, expired, burnt by too many wrong tries, or none was sent (one answer for all); exception.validation: a field is missing',
+  type: ErrorResponseDto,
+};
+export const CODE_RATE_LIMITED = {
+  description:
+    'exception.rate_limited: a code was sent to this login less than ONE_TIME_CODE_RESEND_SECONDS ago, or too many this hour (Retry-After)',
+  type: ErrorResponseDto,
+};
 
 @ApiTags('authorization')
 @Controller('authorization')
@@ -25,7 +44,10 @@ export class AuthController {
   @HttpCode(200)
   @Public()
   @ApiOperation({ summary: 'Log in with login and password', operationId: 'login' })
-  @ApiOkResponse({ type: AuthorizationResponseDto })
+  @ApiOkResponse({
+    type: AuthorizationResponseDto,
+    description: 'Tokens; or, when LOGIN_CONFIRMATION asks for it, `action: OTP_SENT` and a code sent to the login (no token yet)',
+  })
   @ApiUnauthorizedResponse({ description: 'Wrong login or password (same answer for an unknown login)', type: ErrorResponseDto })
   @ApiForbiddenResponse({
     description: 'exception.authorization.user_on_hold: the user is On Hold (the same answer whatever the password)',
@@ -34,6 +56,29 @@ export class AuthController {
   @ApiTooManyRequestsResponse({ description: 'Too many failed logins from this address this minute', type: ErrorResponseDto })
   login(@Body() dto: AuthorizationRequestDto, @Req() request: ApiRequest): Promise<AuthorizationResponseDto> {
     return this.auth.login(dto.login, dto.password, clientAddress(request));
+  }
+
+  /** Public: the second step of a login, whose first step (the password) answered `OTP_SENT` without a token. */
+  @Post('confirm')
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({ summary: 'Confirm a login with the code sent to it', operationId: 'confirmLogin' })
+  @ApiOkResponse({ type: AuthorizationResponseDto })
+  @ApiBadRequestResponse(WRONG_CODE_ANSWER)
+  @ApiForbiddenResponse({ description: 'exception.authorization.user_on_hold: the user was put On Hold meanwhile', type: ErrorResponseDto })
+  confirm(@Body() dto: LoginConfirmDto, @Req() request: ApiRequest): Promise<AuthorizationResponseDto> {
+    return this.auth.confirmLogin(dto.login, dto.otp, clientAddress(request));
+  }
+
+  /** Public: the user has no token until the login is confirmed. The same answer whether or not a login code was pending. */
+  @Post('resend-otp')
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({ summary: 'Send a new login code', operationId: 'resendLoginCode' })
+  @ApiOkResponse({ type: CodeSentResponseDto })
+  @ApiTooManyRequestsResponse(CODE_RATE_LIMITED)
+  resend(@Body() dto: LoginDto): Promise<CodeSentResponseDto> {
+    return this.auth.resendLoginCode(dto.login);
   }
 
   /** Revokes the presented token. */

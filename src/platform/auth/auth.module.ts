@@ -4,6 +4,7 @@ import { AuthController } from './auth.controller';
 import { AuthRepository } from './auth.repository';
 import { AuthService } from './auth.service';
 import { BearerStrategy } from './bearer.strategy';
+import { PasswordRecoveryController } from './password-recovery.controller';
 import { PrincipalCache } from './principal-cache';
 import { ProfilePasswordController } from './profile-password.controller';
 import { ReleaseController } from './release.controller';
@@ -11,7 +12,7 @@ import { SessionsController } from './sessions.controller';
 
 @Module({
   imports: [UsersModule],
-  controllers: [AuthController, SessionsController, ReleaseController, ProfilePasswordController],
+  controllers: [AuthController, SessionsController, ReleaseController, ProfilePasswordController, PasswordRecoveryController],
   providers: [AuthRepository, AuthService, BearerStrategy, PrincipalCache],
 })
 export class AuthModule {}

@@ -10,6 +10,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { PASSWORD_HISTORY } from '../config/password-policy';
 import { UnitOfWork } from '../database/unit-of-work';
 import { SUPPORT_ORGANIZATION_ID } from '../organizations/organization.types';
+import { WRONG_CODE, OneTimeCodesService } from '../one-time-codes/one-time-codes.service';
 import { OutboxService } from '../outbox/outbox.service';
 import type { UserAction } from '../user-actions/user-action.types';
 import { UserActionsService } from '../user-actions/user-actions.service';
@@ -20,6 +21,8 @@ import type {
   AuthorizationResponseDto,
   ChangeMyPasswordDto,
   ChangePasswordDto,
+  CodeSentResponseDto,
+  PasswordRecoveryConfirmDto,
   MemberDto,
   ReleaseResponseDto,
   SessionDto,
@@ -39,6 +42,12 @@ export type Releaser = Principal | 'cli';
 
 const INVALID_CREDENTIALS = () => new ApiError('exception.authorization.invalid_credentials', 'Wrong login or password');
 const ON_HOLD = () => new ApiError('exception.authorization.user_on_hold', 'The user is On Hold; an administrator must release them');
+
+const CODE_SENT: CodeSentResponseDto = {
+  status: 'ok',
+  message: 'If the login may have a code, one was sent to it',
+  action: 'OTP_SENT',
+};
 
 type UserCredentials = Pick<
   UserRow,
@@ -73,6 +82,7 @@ export class AuthService {
     private readonly access: AccessService,
     private readonly uow: UnitOfWork,
     private readonly outbox: OutboxService,
+    private readonly codes: OneTimeCodesService,
   ) {}
 
   /**
@@ -124,8 +134,12 @@ export class AuthService {
       return temporary;
     }
 
-    const response = await this.uow.run(async () => {
+    const response = await this.uow.run(async (): Promise<AuthorizationResponseDto | undefined> => {
       if (!(await this.users.recordSuccess(user.id))) return undefined;
+      if (this.config.loginConfirmation === 'always') {
+        await this.codes.issue('login', user.login, {}, true);
+        return { ...CODE_SENT, message: 'Confirm the login with the code sent to it (POST /authorization/confirm)' };
+      }
       await this.actions.record({ userId: user.id, action: 'login_succeeded', login: user.login, address });
       return this.issue(user, 'full', address);
     });
@@ -133,6 +147,51 @@ export class AuthService {
     if (!response) throw await this.refuseAttempt(login, address, started);
     await this.tokens.giveBackAttemptSlot(address, slot);
     return response;
+  }
+
+  /** The second step of a confirmed login: the code sent to the login, for the tokens. */
+  async confirmLogin(login: string, otp: string, address: string): Promise<AuthorizationResponseDto> {
+    return this.codes.consume('login', login.toLowerCase(), otp, async () => {
+      const user = await this.users.findByLogin(login, true);
+      if (!user) throw WRONG_CODE();
+      // Held since the password was checked (by failures elsewhere): the hold wins, and the code stays for after a release.
+      if (!(await this.users.recordSuccess(user.id))) throw ON_HOLD();
+      await this.actions.record({ userId: user.id, action: 'login_succeeded', login: user.login, address, details: { confirmed: true } });
+      return this.issue(user, 'full', address);
+    });
+  }
+
+  /** A new login code when one is pending for the login; the same answer when none is (nothing is sent then). */
+  async resendLoginCode(login: string): Promise<CodeSentResponseDto> {
+    await this.codes.resend('login', login.toLowerCase());
+    return CODE_SENT;
+  }
+
+  /** Sends a recovery code to an active user's login; for an unknown login or a user On Hold, nothing is sent, the answer is the same. */
+  async recoverPassword(login: string): Promise<CodeSentResponseDto> {
+    const user = await this.users.findByLogin(login);
+    await this.codes.issue('password_recovery', login.toLowerCase(), {}, user?.status === 'active');
+    return CODE_SENT;
+  }
+
+  /** Replaces the password with the recovery code; every token of the user is revoked. */
+  async confirmRecovery(dto: PasswordRecoveryConfirmDto, address: string): Promise<void> {
+    const passwordHash = await this.hasher.hash(dto.newUserPassword);
+    await this.codes.consume('password_recovery', dto.login.toLowerCase(), dto.otp, async () => {
+      const user = await this.users.findByLogin(dto.login, true);
+      if (!user) throw WRONG_CODE();
+      // Refused before the code is used: the user tries another password with the same code.
+      if (await this.users.isRecentPassword(user.id, dto.newUserPassword)) {
+        throw new ApiError(
+          'exception.password.reused',
+          `The new password is one of your last ${PASSWORD_HISTORY} passwords; choose another`,
+          [{ parameter: 'newUserPassword', message: `must not be one of your last ${PASSWORD_HISTORY} passwords` }],
+        );
+      }
+      await this.users.setPassword(user.id, passwordHash, null);
+      await this.tokens.revokeAll(user.id);
+      await this.actions.record({ userId: user.id, action: 'password_recovered', login: user.login, address });
+    });
   }
 
   async logout(principal: Principal, address: string): Promise<void> {

@@ -42,6 +42,11 @@ export const ERRORS = {
     message: 'Change the temporary password first (POST /api/v1/authorization/password)',
   },
   'exception.authorization.password_changed_concurrently': { status: 409, message: 'The password was changed meanwhile; log in again' },
+  'exception.confirmation_code.not_found': {
+    status: 400,
+    message: 'The code is wrong, used or expired; ask for a new one',
+  },
+  'exception.registration.disabled': { status: 403, message: 'Signing up yourself is not open for this role; ask the operator' },
   'exception.password.reused': { status: 400, message: 'The new password is one of your last 5 passwords; choose another' },
   'exception.access.forbidden': { status: 403, message: 'You are not permitted to do this' },
   'exception.access.permission_missing': { status: 403, message: 'Your role lacks a permission this requires' },

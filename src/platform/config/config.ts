@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { passwordProblem } from './password-policy';
 
 export { PASSWORD_MAX_BYTES, PASSWORD_MIN_BYTES } from './password-policy';
@@ -66,6 +66,18 @@ export interface AppConfig {
   metricsToken: string | undefined;
   /** The key of the action log's hash chain (AUDIT_CHAIN_KEY); required in production, else unset means the one kept in DATA_DIR (auditChainKey()). */
   auditChainKey: string | undefined;
+  /** Whether individuals, and merchants, may sign themselves up (POST /registration); staff roles never can. */
+  selfRegistrationIndividuals: boolean;
+  selfRegistrationMerchants: boolean;
+  /** `always`: every password login is confirmed with a one-time code sent to the login (POST /authorization/confirm). */
+  loginConfirmation: 'off' | 'always';
+  /** One-time codes (sign-up, login confirmation, recovery, change of login): lifetime, wrong tries before a code is burnt, least time between two codes for one login, most codes per login per hour. */
+  oneTimeCodeTtlSeconds: number;
+  oneTimeCodeMaxAttempts: number;
+  oneTimeCodeResendSeconds: number;
+  oneTimeCodesPerHour: number;
+  /** Where the log sender appends the codes it delivers (one JSON line each), apart from the service's log. */
+  oneTimeCodeLog: string;
   /** NODE_ENV=test: the ledger refuses to post for a request not marked `@Idempotent()`, so a route that forgets it fails its tests. */
   requireIdempotentPostings: boolean;
 }
@@ -94,6 +106,12 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
 }
 
 /** `true` or `false` (unset: false). */
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim() || fallback;
+  if (!values.includes(raw as T)) throw new ConfigError(name, `must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   const raw = env[name]?.trim() ?? '';
   if (raw === '' || raw === 'false') return false;
@@ -230,6 +248,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsToken: secretToken(env, 'METRICS_TOKEN'),
     auditChainKey: auditChainKeyOf(env, nodeEnv === 'production'),
     requireIdempotentPostings: nodeEnv === 'test',
+    selfRegistrationIndividuals: !env.SELF_REGISTRATION_INDIVIDUALS?.trim() || flag(env, 'SELF_REGISTRATION_INDIVIDUALS'),
+    selfRegistrationMerchants: !env.SELF_REGISTRATION_MERCHANTS?.trim() || flag(env, 'SELF_REGISTRATION_MERCHANTS'),
+    loginConfirmation: oneOf(env, 'LOGIN_CONFIRMATION', ['off', 'always'] as const, 'off'),
+    oneTimeCodeTtlSeconds: int(env, 'ONE_TIME_CODE_TTL_SECONDS', 600, 30, 24 * 3600),
+    oneTimeCodeMaxAttempts: int(env, 'ONE_TIME_CODE_MAX_ATTEMPTS', 5, 1, 10),
+    oneTimeCodeResendSeconds: int(env, 'ONE_TIME_CODE_RESEND_SECONDS', 60, 0, 3600),
+    oneTimeCodesPerHour: int(env, 'ONE_TIME_CODES_PER_HOUR', 10, 1, 1000),
+    oneTimeCodeLog: resolve(env.ONE_TIME_CODE_LOG?.trim() || join(env.DATA_DIR?.trim() || './data', 'one-time-codes.log')),
   };
 }
 

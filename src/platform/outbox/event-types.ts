@@ -15,6 +15,8 @@ export const EVENT_TYPES = {
   'gate_transaction.finished': 'A payment gate transaction finished (data: the gate transaction)',
   'user.on_hold':
     'A user (an administrator too) was put On Hold after failed password checks (staff only; data: {userId, login, failedAttempts})',
+  'one_time_code.issued':
+    'A one-time code (sign-up, login confirmation, password recovery, change of login) was sent (staff only; data: {id, purpose, to, expiresAt}, never the code)',
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;
@@ -22,4 +24,4 @@ export type EventType = keyof typeof EVENT_TYPES;
 export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as EventType[];
 
 /** Events only the operator's staff may subscribe to. */
-export const STAFF_ONLY_EVENTS: ReadonlySet<EventType> = new Set<EventType>(['user.on_hold']);
+export const STAFF_ONLY_EVENTS: ReadonlySet<EventType> = new Set<EventType>(['user.on_hold', 'one_time_code.issued']);

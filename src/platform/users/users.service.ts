@@ -164,6 +164,31 @@ export class UsersService implements OnApplicationBootstrap {
     };
   }
 
+  /**
+   * A user who signed themselves up (with a code sent to the login, so the login's contact is verified): their own
+   * new organization, one membership. Inside the caller's unit of work; 409 when the login was taken meanwhile.
+   */
+  async register(login: string, role: 'individual' | 'merchant', passwordHash: string, address: string): Promise<string> {
+    const email = EMAIL.test(login) ? login : null;
+    const phoneNumber = email ? null : login;
+    const userId = await this.users.insertUser({
+      login,
+      name: login,
+      passwordHash,
+      temporaryUntil: null,
+      firstName: null,
+      lastName: null,
+      email,
+      phoneNumber,
+    });
+    if (!userId) throw new ApiError('exception.user.login_taken', 'A user with this login already exists');
+    await this.users.rememberPassword(userId, passwordHash, PASSWORD_HISTORY);
+    const organizationId = await this.organizations.create(role, login, { email, phoneNumber });
+    await this.users.insertMembership(userId, organizationId, role);
+    await this.userActions.record({ userId, action: 'user_registered', login, address, details: { role, organizationId } });
+    return userId;
+  }
+
   async get(id: string): Promise<UserRecordDto> {
     const user = await this.users.findById(id);
     if (!user) throw new ApiError('exception.user.not_found', 'No such user');

@@ -96,12 +96,18 @@ export class AuthorizationResponseDto {
   /** `ok` on success. */
   status: 'ok';
   message: string;
-  /** `TOKEN_CREATED`, or `PASSWORD_CHANGE_REQUIRED` after logging in with a temporary password. */
-  @ApiProperty({ enum: ['TOKEN_CREATED', 'PASSWORD_CHANGE_REQUIRED'] })
-  action: 'TOKEN_CREATED' | 'PASSWORD_CHANGE_REQUIRED';
-  /** Acts as the first membership. */
-  authorizationToken: TokenDto;
-  members: MemberDto[];
+  /**
+   * `TOKEN_CREATED`; `PASSWORD_CHANGE_REQUIRED` after logging in with a temporary password; `OTP_SENT` when the login
+   * must be confirmed with the code sent to it (POST /authorization/confirm): then no token and no members.
+   */
+  @ApiProperty({ enum: ['TOKEN_CREATED', 'PASSWORD_CHANGE_REQUIRED', 'OTP_SENT'] })
+  action: 'TOKEN_CREATED' | 'PASSWORD_CHANGE_REQUIRED' | 'OTP_SENT';
+  /** Acts as the first membership (absent with `OTP_SENT`). */
+  @ApiPropertyOptional({ type: () => TokenDto })
+  authorizationToken?: TokenDto;
+  /** One per membership, each with its token (absent with `OTP_SENT`). */
+  @ApiPropertyOptional({ type: () => [MemberDto] })
+  members?: MemberDto[];
 }
 
 export class LogoutResponseDto {
@@ -159,4 +165,46 @@ export class SessionsEndedResponseDto {
   action: 'SESSIONS_ENDED';
   /** How many live sessions were ended. */
   endedSessions: number;
+}
+
+/** A login that waits for a one-time code (the family's web client sends only this). */
+export class LoginDto {
+  /** An e-mail address or a phone number; compared case-insensitively. */
+  @ApiProperty({ example: 'alice@example.com' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  login: string;
+}
+
+export class LoginConfirmDto extends LoginDto {
+  /** The code sent to the login. */
+  @ApiProperty({ example: '123456' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(32)
+  otp: string;
+}
+
+export class PasswordRecoveryConfirmDto extends LoginConfirmDto {
+  /** The new password: 8 to 72 bytes, not one of the most common passwords, not the login, not one of the last 5. */
+  @ApiProperty({ format: 'password' })
+  @IsPassword({ loginProperty: 'login' })
+  newUserPassword: string;
+}
+
+/** The same answer whether or not the login exists or a code was really sent (no login is told apart). */
+export class CodeSentResponseDto {
+  status: 'ok';
+  message: string;
+  @ApiProperty({ enum: ['OTP_SENT'] })
+  action: 'OTP_SENT';
+}
+
+/** The password was replaced; every token of the user was revoked. */
+export class PasswordRecoveredResponseDto {
+  status: 'ok';
+  message: string;
+  @ApiProperty({ enum: ['PASSWORD_CHANGED'] })
+  action: 'PASSWORD_CHANGED';
 }

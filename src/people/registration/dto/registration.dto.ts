@@ -1,0 +1,73 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ROLES } from '../../../platform/access/permissions';
+import { IsPassword } from '../../../platform/common/validators';
+import { ProfileDataDto } from '../../profiles/dto/profile.dto';
+
+/** A login one can be reached at: an e-mail address or a phone number (an optional + and 6 to 15 digits). */
+export const CONTACT_LOGIN = /^(?:[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+|\+?[0-9]{6,15})$/;
+const CONTACT_LOGIN_MESSAGE = 'must be an e-mail address or a phone number (an optional + and 6 to 15 digits), at most 64 characters';
+
+class ContactLoginDto {
+  /** An e-mail address or a phone number; the code goes there. Kept in lower case. */
+  @ApiProperty({ example: 'alice@example.com', maxLength: 64 })
+  @IsString()
+  @MaxLength(64)
+  @Matches(CONTACT_LOGIN, { message: CONTACT_LOGIN_MESSAGE })
+  login: string;
+}
+
+export class RegistrationDto extends ContactLoginDto {
+  /** `individual` (the default) or `merchant`, each when its SELF_REGISTRATION_* setting allows; a staff role never (403). */
+  @ApiPropertyOptional({ enum: ROLES, default: 'individual' })
+  @IsOptional()
+  @IsIn(ROLES)
+  role?: (typeof ROLES)[number];
+
+  /** A merchant's legal form, as the family's sign-up screen asks; an individual sends none (or `individual`). */
+  @ApiPropertyOptional({ enum: ['individual', 'corporation'] })
+  @IsOptional()
+  @IsIn(['individual', 'corporation'])
+  legalType?: 'individual' | 'corporation';
+}
+
+export class LoginCodeDto extends ContactLoginDto {
+  /** The code sent to the login. */
+  @ApiProperty({ example: '123456' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(32)
+  otp: string;
+}
+
+export class RegistrationConfirmDto extends LoginCodeDto {
+  /** The password to log in with: 8 to 72 bytes, not one of the most common passwords, not the login. */
+  @ApiProperty({ format: 'password' })
+  @IsPassword({ loginProperty: 'login' })
+  password: string;
+}
+
+/** The login the code was sent for, from POST /registration (any text: an unknown one gets the same answer). */
+export class ResendDto {
+  @ApiProperty({ example: 'alice@example.com' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  login: string;
+}
+
+export class ContactChangeDto extends ContactLoginDto {}
+
+export class RegisteredResponseDto {
+  status: 'ok';
+  message: string;
+  @ApiProperty({ enum: ['REGISTERED'] })
+  action: 'REGISTERED';
+}
+
+export class ContactChangedResponseDto {
+  status: 'ok';
+  message: string;
+  /** The caller's profile as GET /profiles/my answers it (`profile`), with the new contact. */
+  profile: ProfileDataDto;
+}

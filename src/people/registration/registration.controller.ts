@@ -1,0 +1,121 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
+import { Public, RequirePermissions } from '../../platform/access/access.decorators';
+import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { CODE_RATE_LIMITED, WRONG_CODE_ANSWER } from '../../platform/auth/auth.controller';
+import { CodeSentResponseDto } from '../../platform/auth/dto/authorization.dto';
+import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { clientAddress } from '../../platform/common/http';
+import {
+  ContactChangeDto,
+  ContactChangedResponseDto,
+  LoginCodeDto,
+  RegisteredResponseDto,
+  RegistrationConfirmDto,
+  RegistrationDto,
+  ResendDto,
+} from './dto/registration.dto';
+import { RegistrationService } from './registration.service';
+
+const CODE_SENT: CodeSentResponseDto = { status: 'ok', message: 'If the login may have a code, one was sent to it', action: 'OTP_SENT' };
+const LOGIN_TAKEN = { description: 'exception.user.login_taken: the login was taken meanwhile', type: ErrorResponseDto };
+
+/** Signing up yourself (the family's `entrance` screens): a code to the login, then the password with the code. */
+@ApiTags('registration')
+@Controller('registration')
+export class RegistrationController {
+  constructor(private readonly registration: RegistrationService) {}
+
+  /** Public: whoever signs up has no account yet. An existing login gets the same answer (nothing is sent to it). */
+  @Post()
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({ summary: 'Sign up: send a code to the login', operationId: 'register' })
+  @ApiOkResponse({ type: CodeSentResponseDto })
+  @ApiBadRequestResponse({
+    description: 'exception.validation: the login is no e-mail address nor phone number, or an unknown role',
+    type: ErrorResponseDto,
+  })
+  @ApiForbiddenResponse({
+    description: 'exception.registration.disabled: signing up is closed for this role (SELF_REGISTRATION_*), and always for staff roles',
+    type: ErrorResponseDto,
+  })
+  @ApiTooManyRequestsResponse(CODE_RATE_LIMITED)
+  async register(@Body() dto: RegistrationDto): Promise<CodeSentResponseDto> {
+    await this.registration.register(dto);
+    return CODE_SENT;
+  }
+
+  /** Public, as above; the code stands for the login. */
+  @Post('confirm')
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({ summary: 'Finish signing up: the code and a password', operationId: 'confirmRegistration' })
+  @ApiOkResponse({ type: RegisteredResponseDto })
+  @ApiBadRequestResponse({ ...WRONG_CODE_ANSWER, description: `${WRONG_CODE_ANSWER.description}, or the password is unfit` })
+  @ApiForbiddenResponse({
+    description: 'exception.registration.disabled: signing up was closed for the role since',
+    type: ErrorResponseDto,
+  })
+  @ApiConflictResponse(LOGIN_TAKEN)
+  async confirm(@Body() dto: RegistrationConfirmDto, @Req() request: ApiRequest): Promise<RegisteredResponseDto> {
+    await this.registration.confirm(dto, clientAddress(request));
+    return { status: 'ok', message: 'Signed up; log in with the login and password', action: 'REGISTERED' };
+  }
+
+  /** Public, as above. The same answer whether or not a sign-up was pending for the login. */
+  @Post('resend-otp')
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({ summary: 'Send a new sign-up code', operationId: 'resendRegistrationCode' })
+  @ApiOkResponse({ type: CodeSentResponseDto })
+  @ApiTooManyRequestsResponse(CODE_RATE_LIMITED)
+  async resend(@Body() dto: ResendDto): Promise<CodeSentResponseDto> {
+    await this.registration.resend(dto.login);
+    return CODE_SENT;
+  }
+}
+
+/** Changing one's login (e-mail or phone) with a code sent to the new one (the family's profile screens). */
+@ApiTags('profiles')
+@Controller('profiles/my/contact')
+export class ContactController {
+  constructor(private readonly registration: RegistrationService) {}
+
+  /** Sends a code to the new login (an e-mail address or a phone number); a login another user has gets the same answer, and no code. */
+  @Post()
+  @HttpCode(200)
+  @RequirePermissions('PROFILE_OWNER')
+  @ApiOperation({ summary: 'Change your login: send a code to the new one', operationId: 'changeMyContact' })
+  @ApiOkResponse({ type: CodeSentResponseDto })
+  @ApiBadRequestResponse({
+    description: 'exception.validation: no e-mail address nor phone number, or already your login',
+    type: ErrorResponseDto,
+  })
+  @ApiTooManyRequestsResponse(CODE_RATE_LIMITED)
+  async change(@Body() dto: ContactChangeDto, @CurrentPrincipal() principal: Principal): Promise<CodeSentResponseDto> {
+    await this.registration.requestContactChange(principal, dto.login);
+    return CODE_SENT;
+  }
+
+  /** With the code: the new login becomes the caller's contact of its kind, verified, and their login when of that kind. */
+  @Post('confirm')
+  @HttpCode(200)
+  @RequirePermissions('PROFILE_OWNER')
+  @ApiOperation({ summary: 'Confirm the new login with its code', operationId: 'confirmMyContact' })
+  @ApiOkResponse({ type: ContactChangedResponseDto })
+  @ApiBadRequestResponse(WRONG_CODE_ANSWER)
+  @ApiConflictResponse(LOGIN_TAKEN)
+  async confirm(@Body() dto: LoginCodeDto, @CurrentPrincipal() principal: Principal): Promise<ContactChangedResponseDto> {
+    const profile = await this.registration.confirmContactChange(principal, dto.login, dto.otp);
+    return { status: 'ok', message: 'Login changed', profile };
+  }
+}

@@ -1,0 +1,509 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { uniqueLogin } from '../helpers/actors';
+import { expectError, recording } from '../helpers/money';
+import { ApiResponse, startServer, TestServer } from '../helpers/server';
+import { Receiver } from '../helpers/webhook-receiver';
+import { moneyWorld } from '../helpers/world';
+
+/**
+ * The family web client's sign-up, login confirmation, password recovery and change of login (its `entrance` and
+ * `store` modules, and the login form of `user-dashboard` / `user-profile`), with the bodies its call sites send and
+ * the fields its screens read; then the codes' brute-force, replay, rate-limit and enumeration guarantees.
+ *
+ * The codes are read where the default sender (the log sender) delivers them: ONE_TIME_CODE_LOG, one JSON line each.
+ */
+const codeLog = (name: string) => join(mkdtempSync(join(tmpdir(), 'finapi-codes-')), name);
+
+interface Delivery {
+  purpose: string;
+  to: string;
+  code: string;
+}
+
+function deliveries(file: string): Delivery[] {
+  try {
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Delivery);
+  } catch {
+    return [];
+  }
+}
+
+/** The `n`-th code (from 1) delivered to `to` for `purpose`, once the sender wrote it (it writes after the commit). */
+async function codeSent(file: string, to: string, purpose: string, n = 1): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const sent = deliveries(file).filter((d) => d.to === to && d.purpose === purpose);
+    if (sent.length >= n) return sent[n - 1].code;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no ${purpose} code #${n} was delivered to ${to}`);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const anEmail = () => `${uniqueLogin('signup')}@example.com`;
+const aPassword = () => `pw-${randomBytes(6).toString('hex')}`;
+/** A code that is not `code`. */
+const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+/** Every answer and log line must be free of every code delivered (checked at the end of each server's tests). */
+function expectNoCodeLeaked(file: string, answers: string[], logs: string[]): void {
+  const codes = deliveries(file).map((d) => d.code);
+  expect(codes.length).toBeGreaterThan(0);
+  for (const code of codes) {
+    const standalone = new RegExp(`(?<![0-9A-Za-z-])${code}(?![0-9A-Za-z-])`);
+    expect(answers.filter((a) => standalone.test(a))).toEqual([]);
+    expect(logs.filter((l) => standalone.test(l))).toEqual([]);
+  }
+}
+
+describe('family client: sign-up, recovery and change of login', () => {
+  const codes = codeLog('codes.log');
+  const world = moneyWorld({
+    env: {
+      ONE_TIME_CODE_LOG: codes,
+      ONE_TIME_CODE_RESEND_SECONDS: '1',
+      ONE_TIME_CODES_PER_HOUR: '4',
+      ONE_TIME_CODE_MAX_ATTEMPTS: '3',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_POLL_MS: '100',
+    },
+  });
+  const answers: string[] = [];
+  const post = async (path: string, body: unknown, token?: string): Promise<ApiResponse> => {
+    const answer = await world.server.request('POST', `/api/v1${path}`, { body, token });
+    answers.push(answer.text);
+    return answer;
+  };
+  const code = (to: string, purpose: string, n = 1) => codeSent(codes, to, purpose, n);
+
+  /** Signs up as the screens do: POST /registration, the code, POST /registration/confirm. */
+  const signUp = async (body: Record<string, unknown>) => {
+    const login = body.login as string;
+    const password = aPassword();
+    expect((await post('/registration', body)).status).toBe(200);
+    const confirmed = await post('/registration/confirm', { login, otp: await code(login, 'registration'), password });
+    expect(confirmed.status).toBe(200);
+    return { login, password };
+  };
+  const logIn = async (login: string, password: string) => {
+    const answer = await post('/authorization', { login, password });
+    expect(answer.status).toBe(200);
+    return answer.body.members[0].token.token as string;
+  };
+
+  it('POST /registration — the sign-up screen’s body (an individual: no legalType); answers OTP_SENT, never the code', async () => {
+    const login = anEmail();
+    const answer = await post('/registration', { login, role: 'individual' });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ status: 'ok', message: expect.any(String), action: 'OTP_SENT' });
+    expect(answer.text).not.toContain(await code(login, 'registration'));
+  });
+
+  it('POST /registration/confirm — the confirm screen’s body {login, otp, password}; then the sign-in screen logs in', async () => {
+    const { login, password } = await signUp({ login: anEmail(), role: 'individual' });
+    const answer = await post('/authorization', { login, password });
+    expect(answer.body.action).toBe('TOKEN_CREATED');
+    // The store keeps members[0].token and members[0].role.
+    expect(answer.body.members[0]).toMatchObject({
+      role: 'individual',
+      token: { token: expect.any(String), expiresAt: expect.any(String) },
+    });
+    const me = await world.server.request('GET', '/api/v1/profiles/my', { token: answer.body.members[0].token.token });
+    expect(me.body.profile.contact).toMatchObject({ email: login, emailVerified: true });
+    expect(me.body.organization.type).toBe('individual');
+  });
+
+  it('POST /registration — a merchant with legalType corporation signs up as a merchant; a phone number is a login too', async () => {
+    const { login, password } = await signUp({ login: anEmail(), role: 'merchant', legalType: 'corporation' });
+    expect((await post('/authorization', { login, password })).body.members[0].role).toBe('merchant');
+    const phone = `+3706${String(Date.now()).slice(-7)}`;
+    const byPhone = await signUp({ login: phone, role: 'individual' });
+    const token = await logIn(byPhone.login, byPhone.password);
+    const me = await world.server.request('GET', '/api/v1/profiles/my', { token });
+    expect(me.body.profile.contact).toMatchObject({ phoneNumber: phone, phoneVerified: true });
+  });
+
+  it('POST /registration/resend-otp — {login}: a new code, the one before it refused', async () => {
+    const login = anEmail();
+    await post('/registration', { login });
+    const first = await code(login, 'registration');
+    await sleep(1100);
+    const resent = await post('/registration/resend-otp', { login });
+    expect(resent.status).toBe(200);
+    expect(resent.body.action).toBe('OTP_SENT');
+    const second = await code(login, 'registration', 2);
+    if (first !== second)
+      expectError(
+        await post('/registration/confirm', { login, otp: first, password: aPassword() }),
+        400,
+        'exception.confirmation_code.not_found',
+      );
+    expect((await post('/registration/confirm', { login, otp: second, password: aPassword() })).status).toBe(200);
+  });
+
+  it('POST /password/recovery and /password/recovery/confirm — {login}, then {login, newUserPassword, otp}: the new password logs in, the old tokens are revoked', async () => {
+    const { login, password } = await signUp({ login: anEmail() });
+    const oldToken = await logIn(login, password);
+    const asked = await post('/password/recovery', { login });
+    expect(asked.status).toBe(200);
+    expect(asked.body.action).toBe('OTP_SENT');
+    const newUserPassword = aPassword();
+    const done = await post('/password/recovery/confirm', { login, newUserPassword, otp: await code(login, 'password_recovery') });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ status: 'ok', action: 'PASSWORD_CHANGED' });
+    expectError(await post('/authorization', { login, password }), 401, 'exception.authorization.invalid_credentials');
+    await logIn(login, newUserPassword);
+    expect((await world.server.request('GET', '/api/v1/profiles/my', { token: oldToken })).status).toBe(401);
+  });
+
+  it('POST /password/recovery/confirm — a reused password is refused and the code stays usable', async () => {
+    const { login, password } = await signUp({ login: anEmail() });
+    await post('/password/recovery', { login });
+    const otp = await code(login, 'password_recovery');
+    expectError(await post('/password/recovery/confirm', { login, newUserPassword: password, otp }), 400, 'exception.password.reused');
+    expect((await post('/password/recovery/confirm', { login, newUserPassword: aPassword(), otp })).status).toBe(200);
+  });
+
+  it('POST /profiles/my/contact and /confirm — {login}, then {login, otp}: the form reads profile.contact; the new login logs in', async () => {
+    const { login, password } = await signUp({ login: anEmail() });
+    const token = await logIn(login, password);
+    const newLogin = anEmail();
+    const asked = await post('/profiles/my/contact', { login: newLogin }, token);
+    expect(asked.status).toBe(200);
+    expect(asked.body.action).toBe('OTP_SENT');
+    const confirmed = await post('/profiles/my/contact/confirm', { login: newLogin, otp: await code(newLogin, 'contact_change') }, token);
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.profile.contact).toMatchObject({ email: newLogin, emailVerified: true });
+    expect(confirmed.body.profile).toMatchObject({ type: 'individual', person: expect.any(Object) });
+    await logIn(newLogin, password);
+    expectError(await post('/authorization', { login, password }), 401);
+    // A phone number added beside an e-mail login is a contact; the login stays the e-mail address.
+    const phone = `+3706${String(Date.now()).slice(-7)}`;
+    await post('/profiles/my/contact', { login: phone }, token);
+    const withPhone = await post('/profiles/my/contact/confirm', { login: phone, otp: await code(phone, 'contact_change') }, token);
+    expect(withPhone.body.profile.contact).toMatchObject({ email: newLogin, phoneNumber: phone, phoneVerified: true });
+    await logIn(newLogin, password);
+  });
+
+  it('POST /profiles/my/contact/confirm — another user’s code is refused; a login another user has gets no code', async () => {
+    const alice = await signUp({ login: anEmail() });
+    const bob = await signUp({ login: anEmail() });
+    const [aliceToken, bobToken] = [await logIn(alice.login, alice.password), await logIn(bob.login, bob.password)];
+    const target = anEmail();
+    await post('/profiles/my/contact', { login: target }, aliceToken);
+    const otp = await code(target, 'contact_change');
+    expectError(await post('/profiles/my/contact/confirm', { login: target, otp }, bobToken), 400, 'exception.confirmation_code.not_found');
+    // Bob asks for Alice's login: the same answer, but nothing is sent.
+    const before = deliveries(codes).length;
+    expect((await post('/profiles/my/contact', { login: alice.login }, bobToken)).body.action).toBe('OTP_SENT');
+    await sleep(300);
+    expect(deliveries(codes).length).toBe(before);
+    expectError(await post('/profiles/my/contact', { login: 'not a login' }, bobToken), 400, 'exception.validation');
+  });
+
+  it('POST /authorization — PASSWORD_CHANGE_REQUIRED carries members[0].token and role as the store reads them', async () => {
+    const login = uniqueLogin('temp');
+    const created = await world.server.request('POST', '/api/v1/users', { token: world.admin, body: { login, role: 'individual' } });
+    const answer = await post('/authorization', { login, password: created.body.temporaryPassword });
+    expect(answer.body.action).toBe('PASSWORD_CHANGE_REQUIRED');
+    expect(answer.body.members[0]).toMatchObject({ role: 'individual', token: { token: expect.any(String) } });
+  });
+
+  describe('brute force, replay, rate limits, enumeration', () => {
+    it('wrong codes until burnt: after ONE_TIME_CODE_MAX_ATTEMPTS (3) wrong ones, the right code is refused too', async () => {
+      const login = anEmail();
+      await post('/registration', { login });
+      const otp = await code(login, 'registration');
+      for (let i = 0; i < 3; i++) {
+        expectError(
+          await post('/registration/confirm', { login, otp: wrong(otp), password: aPassword() }),
+          400,
+          'exception.confirmation_code.not_found',
+        );
+      }
+      expectError(await post('/registration/confirm', { login, otp, password: aPassword() }), 400, 'exception.confirmation_code.not_found');
+      const row = await world.raw.db.query(`SELECT failed_attempts, spent_reason FROM one_time_codes WHERE target = $1`, [login]);
+      expect(row.rows).toEqual([{ failed_attempts: 3, spent_reason: 'burnt' }]);
+    });
+
+    it('a used code is refused the second time (sign-up and recovery)', async () => {
+      const login = anEmail();
+      await post('/registration', { login });
+      const otp = await code(login, 'registration');
+      const password = aPassword();
+      expect((await post('/registration/confirm', { login, otp, password })).status).toBe(200);
+      expectError(await post('/registration/confirm', { login, otp, password }), 400, 'exception.confirmation_code.not_found');
+      await post('/password/recovery', { login });
+      const recovery = await code(login, 'password_recovery');
+      expect((await post('/password/recovery/confirm', { login, otp: recovery, newUserPassword: aPassword() })).status).toBe(200);
+      expectError(
+        await post('/password/recovery/confirm', { login, otp: recovery, newUserPassword: aPassword() }),
+        400,
+        'exception.confirmation_code.not_found',
+      );
+    });
+
+    it('an expired code is refused', async () => {
+      const login = anEmail();
+      await post('/registration', { login });
+      const otp = await code(login, 'registration');
+      // The code's lifetime is at least 30 s: its expiry is moved into the past instead of waiting.
+      await world.raw.db.query(`UPDATE one_time_codes SET expires_at = now() - interval '1 second' WHERE target = $1`, [login]);
+      expectError(await post('/registration/confirm', { login, otp, password: aPassword() }), 400, 'exception.confirmation_code.not_found');
+    });
+
+    it('resending is rate-limited: not twice within ONE_TIME_CODE_RESEND_SECONDS, at most ONE_TIME_CODES_PER_HOUR (4) an hour', async () => {
+      const login = anEmail();
+      expect((await post('/registration', { login })).status).toBe(200);
+      const soon = await post('/registration/resend-otp', { login });
+      expectError(soon, 429, 'exception.rate_limited');
+      expect(Number(soon.headers.get('retry-after'))).toBeGreaterThan(0);
+      for (let i = 2; i <= 4; i++) {
+        await sleep(1100);
+        expect((await post('/registration/resend-otp', { login })).status).toBe(200);
+      }
+      await sleep(1100);
+      expectError(await post('/registration/resend-otp', { login }), 429, 'exception.rate_limited');
+      expect(deliveries(codes).filter((d) => d.to === login)).toHaveLength(4);
+    });
+
+    it('no enumeration: an existing login signing up or recovering, and an unknown one, get the same answers; no code goes to them', async () => {
+      const existing = await signUp({ login: anEmail() });
+      const unknown = anEmail();
+      const before = deliveries(codes).filter((d) => d.to === existing.login).length;
+      // Past the cooldown of its own sign-up: the limits count codes per login, whether or not it exists.
+      await sleep(1100);
+      const [a, b] = [await post('/registration', { login: existing.login }), await post('/registration', { login: unknown })];
+      expect([a.status, a.body]).toEqual([b.status, b.body]);
+      await sleep(1100);
+      const [c, d] = [await post('/password/recovery', { login: existing.login }), await post('/password/recovery', { login: anEmail() })];
+      expect([c.status, c.body]).toEqual([d.status, d.body]);
+      await sleep(1100);
+      const [e, f] = [
+        await post('/registration/resend-otp', { login: existing.login }),
+        await post('/registration/resend-otp', { login: anEmail() }),
+      ];
+      expect([e.status, e.body]).toEqual([f.status, f.body]);
+      await sleep(300);
+      // Only the recovery code reached the existing login; the stand-ins were sent nowhere.
+      expect(
+        deliveries(codes)
+          .filter((x) => x.to === existing.login)
+          .map((x) => x.purpose),
+      ).toEqual([...Array(before).fill('registration'), 'password_recovery']);
+      // The stand-in refuses every code, the same way a wrong code is refused.
+      expectError(
+        await post('/registration/confirm', { login: existing.login, otp: '000000', password: aPassword() }),
+        400,
+        'exception.confirmation_code.not_found',
+      );
+    });
+
+    it('staff roles never sign themselves up: 403, and no code is sent', async () => {
+      for (const role of ['administrator', 'accountant', 'compliance_manager']) {
+        const login = anEmail();
+        expectError(await post('/registration', { login, role }), 403, 'exception.registration.disabled');
+        expect(deliveries(codes).filter((d) => d.to === login)).toEqual([]);
+      }
+      expectError(await post('/registration', { login: anEmail(), role: 'root' }), 400, 'exception.validation');
+      expectError(await post('/registration', { login: 'bob' }), 400, 'exception.validation');
+    });
+
+    it('every code-sending call is rate-limited (429) and refuses a body without login (400)', async () => {
+      const { login, password } = await signUp({ login: anEmail() });
+      const token = await logIn(login, password);
+      const newLogin = anEmail();
+      const calls: [string, unknown, string?][] = [
+        ['/registration', { login: anEmail() }],
+        ['/password/recovery', { login }],
+        ['/profiles/my/contact', { login: newLogin }, token],
+      ];
+      for (const [path, body, as] of calls) {
+        expect((await post(path, body, as)).status).toBe(200);
+        expectError(await post(path, body, as), 429, 'exception.rate_limited');
+      }
+      for (const path of ['/registration/resend-otp', '/password/recovery', '/authorization/resend-otp']) {
+        expectError(await post(path, {}), 400, 'exception.validation', 'login');
+      }
+    });
+
+    it('a login taken between the code and its confirmation is a 409 (sign-up and change of login)', async () => {
+      const login = anEmail();
+      await post('/registration', { login });
+      const otp = await code(login, 'registration');
+      const created = await world.server.request('POST', '/api/v1/users', {
+        token: world.admin,
+        body: { login, password: aPassword(), role: 'individual' },
+      });
+      expect(created.status).toBe(201);
+      expectError(await post('/registration/confirm', { login, otp, password: aPassword() }), 409, 'exception.user.login_taken');
+
+      const alice = await signUp({ login: anEmail() });
+      const token = await logIn(alice.login, alice.password);
+      const wanted = anEmail();
+      await post('/profiles/my/contact', { login: wanted }, token);
+      const contactCode = await code(wanted, 'contact_change');
+      await world.server.request('POST', '/api/v1/users', {
+        token: world.admin,
+        body: { login: wanted, password: aPassword(), role: 'individual' },
+      });
+      expectError(
+        await post('/profiles/my/contact/confirm', { login: wanted, otp: contactCode }, token),
+        409,
+        'exception.user.login_taken',
+      );
+    });
+
+    it('the outbox event one_time_code.issued tells the operator’s staff that a code was sent, never the code; a stand-in emits none', async () => {
+      const receiver = new Receiver();
+      const url = await receiver.start();
+      const hook = await world.server.request('POST', '/api/v1/webhooks', {
+        token: world.admin,
+        body: { url, events: ['one_time_code.issued'], description: 'codes sent' },
+      });
+      expect(hook.status).toBe(201);
+      try {
+        const login = anEmail();
+        await post('/registration', { login });
+        const otp = await code(login, 'registration');
+        await receiver.waitFor(1);
+        const existing = await signUp({ login: anEmail() });
+        await sleep(1100);
+        await post('/registration', { login: existing.login });
+        await receiver.waitFor(3, 2000);
+        const sent = receiver.ofType('one_time_code.issued');
+        expect(sent.filter((r) => r.event.data.to === login).map((r) => r.event.data)).toEqual([
+          { id: expect.any(String), purpose: 'registration', to: login, expiresAt: expect.any(String) },
+        ]);
+        // One event for the real sign-up of `existing`, none for the stand-in of its second one.
+        expect(sent.filter((r) => r.event.data.to === existing.login)).toHaveLength(1);
+        expect(sent.map((r) => r.body).join('\n')).not.toContain(`"${otp}"`);
+      } finally {
+        await world.server.request('DELETE', `/api/v1/webhooks/${hook.body.webhook.id}`, { token: world.admin });
+        await receiver.stop();
+      }
+    });
+
+    it('the codes are in no answer and not in the service’s log', () => {
+      expectNoCodeLeaked(codes, answers, world.raw.logs);
+      const stored = readFileSync(codes, 'utf8');
+      expect(stored).toMatch(/"code":"\d{6}"/);
+    });
+  });
+});
+
+describe('family client: login confirmation, and sign-up closed by the settings', () => {
+  const codes = codeLog('codes.log');
+  let raw: TestServer;
+  let server: ReturnType<typeof recording>;
+  const answers: string[] = [];
+  beforeAll(async () => {
+    raw = await startServer({
+      LOGIN_CONFIRMATION: 'always',
+      SELF_REGISTRATION_MERCHANTS: 'false',
+      ONE_TIME_CODE_LOG: codes,
+      ONE_TIME_CODE_RESEND_SECONDS: '1',
+    });
+    server = recording(raw);
+  });
+  afterAll(() => raw?.stop());
+  afterEach(() => server.expectCleanResponses());
+  const post = async (path: string, body: unknown): Promise<ApiResponse> => {
+    const answer = await server.request('POST', `/api/v1${path}`, { body });
+    answers.push(answer.text);
+    return answer;
+  };
+
+  const signedUp = async () => {
+    const login = anEmail();
+    const password = aPassword();
+    await post('/registration', { login, role: 'individual' });
+    expect((await post('/registration/confirm', { login, otp: await codeSent(codes, login, 'registration'), password })).status).toBe(200);
+    return { login, password };
+  };
+
+  it('POST /authorization — the sign-in screen’s body answers action OTP_SENT and no token', async () => {
+    const { login, password } = await signedUp();
+    const answer = await post('/authorization', { login, password });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ status: 'ok', message: expect.any(String), action: 'OTP_SENT' });
+    // A wrong password is still a 401: no code is sent for it.
+    expectError(await post('/authorization', { login, password: 'wrong-password-1' }), 401, 'exception.authorization.invalid_credentials');
+  });
+
+  it('POST /authorization/confirm — {login, otp}: members[0].token and role as the store reads them; a wrong code is exception.confirmation_code.not_found', async () => {
+    const { login, password } = await signedUp();
+    await post('/authorization', { login, password });
+    const otp = await codeSent(codes, login, 'login');
+    expectError(await post('/authorization/confirm', { login, otp: wrong(otp) }), 400, 'exception.confirmation_code.not_found');
+    const answer = await post('/authorization/confirm', { login: login.toUpperCase(), otp });
+    expect(answer.status).toBe(200);
+    expect(answer.body.action).toBe('TOKEN_CREATED');
+    expect(answer.body.members[0]).toMatchObject({
+      role: 'individual',
+      token: { token: expect.any(String), expiresAt: expect.any(String) },
+    });
+    const me = await server.request('GET', '/api/v1/profiles/my', { token: answer.body.members[0].token.token });
+    expect(me.status).toBe(200);
+    expectError(await post('/authorization/confirm', { login, otp }), 400, 'exception.confirmation_code.not_found');
+  });
+
+  it('POST /authorization/resend-otp — {login}: a new login code; for a login without one pending, the same answer and nothing sent', async () => {
+    const { login, password } = await signedUp();
+    await post('/authorization', { login, password });
+    await codeSent(codes, login, 'login');
+    await sleep(1100);
+    const resent = await post('/authorization/resend-otp', { login });
+    expect(resent.status).toBe(200);
+    const otp = await codeSent(codes, login, 'login', 2);
+    expect((await post('/authorization/confirm', { login, otp })).status).toBe(200);
+    const nobody = anEmail();
+    const other = await post('/authorization/resend-otp', { login: nobody });
+    expect([other.status, other.body]).toEqual([resent.status, resent.body]);
+    await sleep(300);
+    expect(deliveries(codes).filter((d) => d.to === nobody)).toEqual([]);
+  });
+
+  it('SELF_REGISTRATION_MERCHANTS=false: a merchant cannot sign up (403), an individual still can; staff never', async () => {
+    expectError(
+      await post('/registration', { login: anEmail(), role: 'merchant', legalType: 'corporation' }),
+      403,
+      'exception.registration.disabled',
+    );
+    expectError(await post('/registration', { login: anEmail(), role: 'administrator' }), 403, 'exception.registration.disabled');
+    expect((await post('/registration', { login: anEmail(), role: 'individual' })).status).toBe(200);
+  });
+
+  it('POST /authorization/confirm — a user put On Hold after the code was sent gets 403, whatever the code', async () => {
+    const { login, password } = await signedUp();
+    await post('/authorization', { login, password });
+    const otp = await codeSent(codes, login, 'login');
+    for (let i = 0; i < 3; i++) await post('/authorization', { login, password: `wrong-password-${i}` });
+    expectError(await post('/authorization/confirm', { login, otp }), 403, 'exception.authorization.user_on_hold');
+  });
+
+  it('POST /registration/confirm — a role closed since its code was sent is refused (403)', async () => {
+    const login = anEmail();
+    await post('/registration', { login, role: 'individual' });
+    const otp = await codeSent(codes, login, 'registration');
+    // As if the code had been sent while merchants could sign up (the setting is read again at confirmation).
+    await raw.db.query(`UPDATE one_time_codes SET payload = '{"role":"merchant"}' WHERE target = $1`, [login]);
+    expectError(await post('/registration/confirm', { login, otp, password: aPassword() }), 403, 'exception.registration.disabled');
+  });
+
+  it('POST /authorization/resend-otp — twice at once: 429', async () => {
+    const login = anEmail();
+    expect((await post('/authorization/resend-otp', { login })).status).toBe(200);
+    expectError(await post('/authorization/resend-otp', { login }), 429, 'exception.rate_limited');
+  });
+
+  it('the codes are in no answer and not in the service’s log', () => {
+    expectNoCodeLeaked(codes, answers, raw.logs);
+  });
+});
