@@ -66,7 +66,9 @@ describe('reporting on the caller’s own coins', () => {
 
       const empty = await world.coin(carol);
       const zero = await report(carol.token, '', { currency: currency.code });
-      expect(zero.body.coinsDetail.map(share)).toEqual([{ serial: empty.serial, name: 'Wallet', amount: '0.00', percentFromTotal: '0.00' }]);
+      expect(zero.body.coinsDetail.map(share)).toEqual([
+        { serial: empty.serial, name: 'Wallet', amount: '0.00', percentFromTotal: '0.00' },
+      ]);
       expect(zero.body.totalAmount).toBe('0.00');
     });
 
@@ -173,7 +175,16 @@ describe('reporting on the caller’s own coins', () => {
         to: `${dayOf(day, 1)}T00:00:00.000Z`,
         outflowSum: '17.34',
         // Carol tagged nothing: all of it is uncategorized.
-        records: [{ categoryId: null, sum: '17.34', percentage: '100.00', numberOfOperations: 2, currencyCode: currency.code, currencySymbol: null }],
+        records: [
+          {
+            categoryId: null,
+            sum: '17.34',
+            percentage: '100.00',
+            numberOfOperations: 2,
+            currencyCode: currency.code,
+            currencySymbol: null,
+          },
+        ],
         days: [
           { date: dayOf(day, -2), outflowSum: '0.00' },
           { date: dayOf(day, -1), outflowSum: '0.00' },
@@ -337,6 +348,8 @@ describe('reporting on the caller’s own coins', () => {
     expect(calls[4].body).toEqual({ status: 'ok', message: 'OK', pageNumber: 0, pageSize: 5, totalRecords: 0, totalPages: 0, records: [] });
     const wallet = await world.coin(frank, '10.00');
     const after = await report(frank.token, '', { currency: currency.code });
-    expect(after.body.coinsDetail.map(share)).toEqual([{ serial: wallet.serial, name: 'Wallet', amount: '10.00', percentFromTotal: '100.00' }]);
+    expect(after.body.coinsDetail.map(share)).toEqual([
+      { serial: wallet.serial, name: 'Wallet', amount: '10.00', percentFromTotal: '100.00' },
+    ]);
   });
 });

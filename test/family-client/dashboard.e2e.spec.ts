@@ -92,11 +92,17 @@ describe('family client: dashboard, reports and history', () => {
       currencySymbol: null,
     });
     // 50.00 left Alice's organization: rent 25 (50 %), groceries 15 (30 %), 10 untagged (20 %), the largest first.
-    expect(answer.body.records).toEqual([row(rent, '25.00', '50.00', 1), row(groceries, '15.00', '30.00', 2), row(null, '10.00', '20.00', 1)]);
+    expect(answer.body.records).toEqual([
+      row(rent, '25.00', '50.00', 1),
+      row(groceries, '15.00', '30.00', 2),
+      row(null, '10.00', '20.00', 1),
+    ]);
     expect(answer.body.outflowSum).toBe('50.00');
     // The categories are Alice's own: Bob sees his outflow uncategorized.
     const bobs = await get(bob.token, '/reporting/coins/outflows', { currency: world.currency.code, from: first, to: last });
-    expect(bobs.body.records).toEqual([expect.objectContaining({ categoryId: null, sum: '1.00', percentage: '100.00', numberOfOperations: 1 })]);
+    expect(bobs.body.records).toEqual([
+      expect.objectContaining({ categoryId: null, sum: '1.00', percentage: '100.00', numberOfOperations: 1 }),
+    ]);
   });
 
   it('GET /reporting/coins/outflows/{serial} — the wallet’s spending summary (from/to only); reads records per category of that coin', async () => {
@@ -104,7 +110,14 @@ describe('family client: dashboard, reports and history', () => {
     const answer = await get(alice.token, `/reporting/coins/outflows/${a2.serial}`, { from: first, to: last });
     expectStatus(answer, 200);
     expect(answer.body.records).toEqual([
-      { categoryId: null, sum: '10.00', percentage: '100.00', numberOfOperations: 1, currencyCode: world.currency.code, currencySymbol: null },
+      {
+        categoryId: null,
+        sum: '10.00',
+        percentage: '100.00',
+        numberOfOperations: 1,
+        currencyCode: world.currency.code,
+        currencySymbol: null,
+      },
     ]);
     const first1 = await get(alice.token, `/reporting/coins/outflows/${a1.serial}`, { from: first, to: last });
     expect(first1.body.records.map((r: { categoryId: string }) => r.categoryId)).toEqual([rent, groceries]);
