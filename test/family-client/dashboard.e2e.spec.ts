@@ -43,8 +43,13 @@ describe('family client: dashboard, reports and history', () => {
     b1 = await world.coin(bob, '10.00');
     const category = async (name: string) =>
       (await world.server.request('POST', '/api/v1/transaction-categories', { token: alice.token, body: { name } })).body.category.id;
-    groceries = await category('Groceries');
-    rent = await category('Rent');
+    groceries = (
+      await world.server.request('POST', '/api/v1/transaction-categories', {
+        token: alice.token,
+        body: { name: 'Groceries', imageLink: 'https://cdn.example.com/categories/groceries.png' },
+      })
+    ).body.category.id;
+    rent = await category('Rent & bills');
     // Alice pays Bob three times from a1 (two tagged Groceries, one Rent) and once from a2 (untagged); Bob pays her back 1.00.
     for (const [from, amount, category] of [
       [a1, '10.00', groceries],
@@ -144,5 +149,19 @@ describe('family client: dashboard, reports and history', () => {
     const answer = await get(alice.token, `/reporting/coins/funds-flows/${a1.serial}`, { from: today, to: today });
     expectStatus(answer, 200);
     expect(answer.body).toMatchObject({ currencyCode: world.currency.code, inflowSum: '101.00', outflowSum: '40.00' });
+  });
+
+  it('POST /transaction-categories/view — the catalog store’s body ({ all: true }); reads id, name, code and imageLink', async () => {
+    const answer = await world.server.request('POST', '/api/v1/transaction-categories/view', { token: alice.token, body: { all: true } });
+    expectStatus(answer, 200);
+    expect(answer.body.records).toEqual([
+      expect.objectContaining({
+        id: groceries,
+        name: 'Groceries',
+        code: 'groceries',
+        imageLink: 'https://cdn.example.com/categories/groceries.png',
+      }),
+      expect.objectContaining({ id: rent, name: 'Rent & bills', code: 'rent_bills', imageLink: null }),
+    ]);
   });
 });
