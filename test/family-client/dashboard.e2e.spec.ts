@@ -1,5 +1,6 @@
 import { Actor } from '../helpers/actors';
-import { CoinBody, expectStatus, transfer } from '../helpers/money';
+import { aRate, fundReserve } from '../helpers/exchange';
+import { aCoin, aCurrency, anIssuer, CoinBody, expectError, expectStatus, transfer } from '../helpers/money';
 import { moneyWorld } from '../helpers/world';
 
 /** Today's UTC date and the first and last day of its month, as the client's date pickers send them (`YYYY-MM-DD`). */
@@ -163,5 +164,129 @@ describe('family client: dashboard, reports and history', () => {
       }),
       expect.objectContaining({ id: rent, name: 'Rent & bills', code: 'rent_bills', imageLink: null }),
     ]);
+  });
+
+  describe('POST /transactions/view', () => {
+    let carol: Actor;
+    let c1: CoinBody;
+    let usd: CoinBody;
+    let paid: string;
+    let exchanged: string;
+    const view = (token: string, body: object) => world.server.request('POST', '/api/v1/transactions/view', { token, body });
+
+    beforeAll(async () => {
+      const dollar = (await aCurrency(world.server, world.admin, { fraction: 100 })).code;
+      const dollarIssuer = (await anIssuer(world.server, world.admin, dollar, 'Dollar bank')).id;
+      await aRate(world.server, world.admin, world.currency.code, dollar, '1.085');
+      await fundReserve(world.server, world.admin, dollarIssuer, '10000.00');
+      carol = await world.user();
+      c1 = await world.coin(carol, '200.00');
+      usd = await aCoin(world.server, carol.token, dollarIssuer, 'Dollars');
+      const payment = await transfer(world.server, carol.token, c1.serial, b1.serial, '12.00', { key: 'carol-pays-bob-1' });
+      expectStatus(payment, 201);
+      paid = payment.body.process.id;
+      const category = await world.server.request('POST', '/api/v1/transaction-categories', {
+        token: carol.token,
+        body: { name: 'Travel', imageLink: 'https://cdn.example.com/travel.png' },
+      });
+      expectStatus(
+        await world.server.request('POST', `/api/v1/transaction-categories/${category.body.category.id}/operations/${paid}`, {
+          token: carol.token,
+        }),
+        200,
+      );
+      const fx = await world.server.request('POST', '/api/v1/exchange', {
+        token: carol.token,
+        body: { inCoinSerial: c1.serial, outCoinSerial: usd.serial, amount: '100.00', exchangeType: 'sell' },
+      });
+      expectStatus(fx, 201);
+      exchanged = fx.body.process.id;
+    });
+
+    it('the wallets’ recent operations body (statuses processed, 6 newest); reads type, amounts, operationAmountDetails and clientCoin', async () => {
+      const answer = await view(carol.token, {
+        pageSize: 6,
+        pageNumber: 0,
+        filter: { statuses: ['processed'] },
+        sort: { createdAt: 'desc' },
+      });
+      expectStatus(answer, 200);
+      expect(answer.body.records.map((r: { type: string }) => r.type)).toEqual([
+        'exchange_transaction',
+        'client_transaction_transfer',
+        'bank_topup',
+      ]);
+      const [fx, payment, topUp] = answer.body.records;
+      expect(payment).toMatchObject({
+        id: paid,
+        type: 'client_transaction_transfer',
+        amount: '12.00',
+        from: { serial: c1.serial, issuer: { currency: world.currency.code } },
+        operationAmountDetails: {
+          senderGrossAmount: '12.00',
+          senderNetAmount: '12.00',
+          senderFee: '0.00',
+          recipientGrossAmount: '12.00',
+          recipientNetAmount: '12.00',
+          recipientFee: '0.00',
+        },
+        clientCoin: { serial: c1.serial, name: 'Wallet', issuer: { currency: world.currency.code } },
+        categoryName: 'Travel',
+        categoryImageLink: 'https://cdn.example.com/travel.png',
+        children: [],
+        invoiceAmount: null,
+      });
+      // A top-up: the customer's coin is the one credited (the bank's side is the issuer's settlement coin).
+      expect(topUp.clientCoin).toMatchObject({ serial: c1.serial, issuer: { currency: world.currency.code } });
+      expect(fx.id).toBe(exchanged);
+    });
+
+    it('the dashboard history’s body (a wallet’s coinSerials, newest first); an exchange reads its children', async () => {
+      const answer = await view(carol.token, {
+        pageNumber: 0,
+        pageSize: 20,
+        filter: { coinSerials: [usd.serial] },
+        sort: { createdAt: 'desc' },
+      });
+      expectStatus(answer, 200);
+      expect(answer.body.records).toHaveLength(1);
+      const [fx] = answer.body.records;
+      expect(fx).toMatchObject({ id: exchanged, type: 'exchange_transaction', categoryName: null });
+      expect(fx.children).toEqual([
+        expect.objectContaining({
+          type: 'withdraw_exchange_transaction',
+          coin: expect.objectContaining({ serial: c1.serial, issuer: expect.objectContaining({ currency: world.currency.code }) }),
+          outgoingAmount: '100.00',
+          incomingAmount: null,
+        }),
+        expect.objectContaining({
+          type: 'topup_exchange_transaction',
+          coin: expect.objectContaining({ serial: usd.serial, name: 'Dollars' }),
+          outgoingAmount: null,
+          incomingAmount: '108.50',
+        }),
+      ]);
+    });
+
+    it('the transactions page’s filters: the family’s types and statuses, paymentIdentifiers', async () => {
+      const ids = async (filter: object) => {
+        const answer = await view(carol.token, { pageNumber: 0, pageSize: 20, filter, sort: { createdAt: 'desc' } });
+        expectStatus(answer, 200);
+        return answer.body.records.map((r: { id: string }) => r.id);
+      };
+      expect(await ids({ types: ['exchange_transaction'] })).toEqual([exchanged]);
+      // The service's own name still works; both at once are one type.
+      expect(await ids({ types: ['exchange', 'exchange_transaction'] })).toEqual([exchanged]);
+      expect(await ids({ types: ['bank_redeem', 'merchant_invoice', 'gate_charge'] })).toEqual([]);
+      // A family type the service has no operations of is accepted and matches nothing.
+      expect(await ids({ types: ['deposit_topup'] })).toEqual([]);
+      expect(await ids({ statuses: ['rejected'] })).toEqual([]);
+      expect((await ids({ statuses: ['approved'] })).length).toBe(3);
+      expect(await ids({ paymentIdentifiers: ['carol-pays-bob-1'] })).toEqual([paid]);
+      expect(await ids({ paymentIdentifiers: ['someone-else'] })).toEqual([]);
+      // A name in neither vocabulary is still a 400.
+      expectError(await view(carol.token, { filter: { types: ['bogus'] } }), 400, 'exception.validation', 'filter.types');
+      expectError(await view(carol.token, { filter: { statuses: ['bogus'] } }), 400, 'exception.validation', 'filter.statuses');
+    });
   });
 });
