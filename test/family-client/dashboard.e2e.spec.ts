@@ -166,6 +166,23 @@ describe('family client: dashboard, reports and history', () => {
     ]);
   });
 
+  it('GET /operation-flows — the catalog store (no body); reads id, code, transactionType and processType', async () => {
+    const answer = await get(alice.token, '/operation-flows');
+    expectStatus(answer, 200);
+    const byId = Object.fromEntries(answer.body.records.map((r: { id: string }) => [r.id, r]));
+    expect(byId.client_transaction_transfer).toMatchObject({
+      code: 'client_transaction_transfer',
+      processType: 'client_transaction_transfer',
+      transactionType: 'transfer',
+    });
+    // The family's names where the service's differ, the same table as the history's types.
+    expect(byId.exchange).toMatchObject({ code: 'exchange_transaction', processType: 'exchange_transaction', transactionType: 'transfer' });
+    expect(byId.bank_withdrawal).toMatchObject({ processType: 'bank_redeem', transactionType: 'redeem' });
+    expect(byId.bank_topup).toMatchObject({ processType: 'bank_topup', transactionType: 'issue' });
+    expect(byId.gate_payment).toMatchObject({ processType: 'gate_charge' });
+    expect(byId.invoice_payment).toMatchObject({ processType: 'merchant_invoice' });
+  });
+
   describe('POST /transactions/view', () => {
     let carol: Actor;
     let c1: CoinBody;
