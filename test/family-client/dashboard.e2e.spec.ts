@@ -306,4 +306,57 @@ describe('family client: dashboard, reports and history', () => {
       expectError(await view(carol.token, { filter: { statuses: ['bogus'] } }), 400, 'exception.validation', 'filter.statuses');
     });
   });
+
+  describe('data export', () => {
+    it('POST /data-export/init — the history page’s export (its filter: createdAtFrom/createdAtTo); answers id', async () => {
+      const { first } = thisMonth();
+      const answer = await world.server.request('POST', '/api/v1/data-export/init', {
+        token: alice.token,
+        body: { createdAtFrom: `${first}T00:00:00Z`, coinSerials: [a1.serial] },
+      });
+      expectStatus(answer, 201);
+      expect(answer.body).toEqual({ status: 'ok', message: 'Export started', id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      // A filter field the history does not know is a 400, as on /transactions/view.
+      expectError(
+        await world.server.request('POST', '/api/v1/data-export/init', { token: alice.token, body: { colour: 'red' } }),
+        400,
+        'exception.validation',
+        'colour',
+      );
+    });
+
+    it('GET /data-export/info/{id} — polled until exportInfo.exportStatus is COMPLETE; reads fileId, and the file is the history as CSV', async () => {
+      const started = await world.server.request('POST', '/api/v1/data-export/init', { token: alice.token, body: {} });
+      expectStatus(started, 201);
+      const info = await get(alice.token, `/data-export/info/${started.body.id}`);
+      expectStatus(info, 200);
+      expect(info.body.exportInfo).toEqual({
+        exportStatus: 'COMPLETE',
+        fileId: started.body.id,
+        fileLink: `/api/v1/data-export/${started.body.id}/file`,
+        createdAt: expect.any(String),
+      });
+      const file = await world.server.request('GET', info.body.exportInfo.fileLink, { token: alice.token });
+      expectStatus(file, 200);
+      expect(file.headers.get('content-type')).toMatch(/^text\/csv/);
+      const lines: string[] = file.text.trim().split(/\r?\n/);
+      expect(lines[0]).toBe(
+        'coinSerial,currency,entryId,operationId,operationType,operationStatus,createdAt,description,amount,balance,counterpartySerial,counterpartyOrganizationId',
+      );
+      // a1: the top-up, three payments and Bob's 1.00; a2: the top-up and one payment.
+      const rows = lines.slice(1).map((l) => l.split(','));
+      expect(rows.map((r) => [r[0], r[4], r[8], r[9]])).toEqual([
+        [a1.serial, 'bank_topup', '100.00', '100.00'],
+        [a1.serial, 'client_transaction_transfer', '-10.00', '90.00'],
+        [a1.serial, 'client_transaction_transfer', '-5.00', '85.00'],
+        [a1.serial, 'client_transaction_transfer', '-25.00', '60.00'],
+        [a1.serial, 'client_transaction_transfer', '1.00', '61.00'],
+        [a2.serial, 'bank_topup', '20.50', '20.50'],
+        [a2.serial, 'client_transaction_transfer', '-10.00', '10.50'],
+      ]);
+      // Another user's export is not found, for the client a NOT_FOUND.
+      expectError(await get(bob.token, `/data-export/info/${started.body.id}`), 404, 'exception.data_export.not_found');
+      expectError(await get(bob.token, `/data-export/${started.body.id}/file`), 404, 'exception.data_export.not_found');
+    });
+  });
 });
