@@ -9,7 +9,11 @@ import { CSV_COLUMNS, STATEMENT_PAGE } from './statements.service';
 import { DataExportFilter, DataExportRow, DataExportsRepository, StatementCoinRow, StatementsRepository } from './statements.repository';
 
 /** The export's columns: the coin, then a statement's. */
-export const EXPORT_COLUMNS: readonly CsvColumn[] = [{ name: 'coinSerial', type: 'text' }, { name: 'currency', type: 'text' }, ...CSV_COLUMNS];
+export const EXPORT_COLUMNS: readonly CsvColumn[] = [
+  { name: 'coinSerial', type: 'text' },
+  { name: 'currency', type: 'text' },
+  ...CSV_COLUMNS,
+];
 
 /**
  * Exports of a user's history, built on statements: the statement entries of each of the organization's coins the
