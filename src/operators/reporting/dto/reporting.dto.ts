@@ -27,7 +27,7 @@ export class ReportRangeQueryDto {
    * End of the range, later than `from` (ISO 8601 as `from`): a date-time is exclusive; a plain date is
    * the range's last day, included (`from=2026-02-01&to=2026-02-28` is February). Default: now.
    */
-  @ApiPropertyOptional({ format: 'date-time', example: '2026-02-28' })
+  @ApiPropertyOptional({ format: 'date-time', example: '2026-03-01T00:00:00Z' })
   @IsOptional()
   @IsIsoDateTime()
   to?: string;
