@@ -170,7 +170,13 @@ export class HistoryRecordDto extends OmitType(OperationDto, ['type']) {
   invoiceAmount: JsonDecimal | null;
 }
 
+/** Operations as the service names them (a point of sale's transactions, …). */
 export class TransactionPageDto extends PageDto {
+  records: OperationDto[];
+}
+
+/** The history's page: operations in the family's vocabulary. */
+export class HistoryPageDto extends PageDto {
   records: HistoryRecordDto[];
 }
 
