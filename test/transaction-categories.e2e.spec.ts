@@ -43,8 +43,10 @@ describe('transaction categories', () => {
       category: {
         id: expect.stringMatching(UUID),
         name: 'Groceries',
+        code: 'groceries',
         color: '#2E7D32',
         icon: 'shopping-cart',
+        imageLink: null,
         createdAt: expect.stringMatching(ISO_UTC),
       },
     });
@@ -71,6 +73,8 @@ describe('transaction categories', () => {
       [{ name: 'Ok', color: 'green' }, 'color'],
       [{ name: 'Ok', color: '#12345' }, 'color'],
       [{ name: 'Ok', icon: 'i'.repeat(51) }, 'icon'],
+      [{ name: 'Ok', imageLink: 'http://cdn.example.com/a.png' }, 'imageLink'],
+      [{ name: 'Ok', imageLink: 'https://' }, 'imageLink'],
       [{ name: 'Ok', userId: bob.id }, 'userId'],
     ] as const) {
       expectError(await create(alice.token, body), 400, 'exception.validation', parameter);

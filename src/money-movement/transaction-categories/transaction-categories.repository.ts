@@ -8,6 +8,7 @@ export interface TransactionCategoryRow {
   name: string;
   color: string | null;
   icon: string | null;
+  image_link: string | null;
   created_at: Date;
 }
 
@@ -30,7 +31,7 @@ export interface TaggedSearch {
   limit: number;
 }
 
-const COLUMNS = 'id, name, color, icon, created_at';
+const COLUMNS = 'id, name, color, icon, image_link, created_at';
 
 /** A user's transaction categories and the operations tagged with them. */
 @Injectable()
@@ -38,11 +39,14 @@ export class TransactionCategoriesRepository {
   constructor(private readonly db: Database) {}
 
   /** Inserts a category; undefined when the user already has one of this name (whatever its case). */
-  async insert(userId: string, name: string, color: string | null, icon: string | null): Promise<TransactionCategoryRow | undefined> {
+  async insert(
+    userId: string,
+    category: { name: string; color: string | null; icon: string | null; imageLink: string | null },
+  ): Promise<TransactionCategoryRow | undefined> {
     const [row] = await this.db.query<TransactionCategoryRow>(
-      `INSERT INTO transaction_categories (user_id, name, color, icon) VALUES ($1, $2, $3, $4)
+      `INSERT INTO transaction_categories (user_id, name, color, icon, image_link) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (user_id, lower(name)) DO NOTHING RETURNING ${COLUMNS}`,
-      [userId, name, color, icon],
+      [userId, category.name, category.color, category.icon, category.imageLink],
     );
     return row;
   }
@@ -76,7 +80,7 @@ export class TransactionCategoriesRepository {
     const clause = `WHERE ${where.join(' AND ')}`;
     const count = await this.db.countRows(`FROM transaction_categories c ${clause}`, params);
     const rows = await this.db.query<TransactionCategoryRow>(
-      `SELECT c.id, c.name, c.color, c.icon, c.created_at FROM transaction_categories c ${clause}
+      `SELECT c.id, c.name, c.color, c.icon, c.image_link, c.created_at FROM transaction_categories c ${clause}
         ORDER BY ${nameSortOrder('c', search.sort)} LIMIT ${search.limit} OFFSET ${search.offset}`,
       params,
     );

@@ -28,7 +28,12 @@ export class TransactionCategoriesService {
   ) {}
 
   async create(principal: Principal, dto: CreateTransactionCategoryDto): Promise<TransactionCategoryDto> {
-    const row = await this.categories.insert(principal.userId, dto.name, dto.color ?? null, dto.icon ?? null);
+    const row = await this.categories.insert(principal.userId, {
+      name: dto.name,
+      color: dto.color ?? null,
+      icon: dto.icon ?? null,
+      imageLink: dto.imageLink ?? null,
+    });
     if (!row) throw new ApiError('exception.transaction_category.name_taken', `You already have a category named "${dto.name}"`);
     return toCategory(row);
   }
@@ -100,5 +105,24 @@ export class TransactionCategoriesService {
 const notFound = () => new ApiError('exception.transaction_category.not_found', 'No such transaction category');
 
 function toCategory(row: TransactionCategoryRow): TransactionCategoryDto {
-  return { id: row.id, name: row.name, color: row.color, icon: row.icon, createdAt: row.created_at.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    code: codeOf(row.name),
+    color: row.color,
+    icon: row.icon,
+    imageLink: row.image_link,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/** A category's code, from its name: lower case, letters and digits of any script, `_` between words (`Eating out!` → `eating_out`). */
+export function codeOf(name: string): string {
+  return (
+    name
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, '_')
+      .replace(/^_+|_+$/g, '') || 'category'
+  );
 }

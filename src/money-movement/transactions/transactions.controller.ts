@@ -6,7 +6,7 @@ import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { UuidParam } from '../../platform/common/validators';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
-import { ReverseOperationDto, TransactionPageDto, TransactionViewDto } from './dto/transaction.dto';
+import { HistoryPageDto, ReverseOperationDto, TransactionViewDto } from './dto/transaction.dto';
 import { TransactionsService } from './transactions.service';
 
 @ApiTags('transactions')
@@ -19,8 +19,8 @@ export class TransactionsController {
   @HttpCode(200)
   @RequirePermissions('TRANSACTION_VIEWER')
   @ApiOperation({ summary: 'Search transactions', operationId: 'viewTransactions' })
-  @ApiOkResponse({ type: TransactionPageDto })
-  view(@Body() dto: TransactionViewDto, @CurrentPrincipal() principal: Principal): Promise<TransactionPageDto> {
+  @ApiOkResponse({ type: HistoryPageDto })
+  view(@Body() dto: TransactionViewDto, @CurrentPrincipal() principal: Principal): Promise<HistoryPageDto> {
     return this.transactions.view(principal, dto);
   }
 

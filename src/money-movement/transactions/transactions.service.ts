@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../platform/access/principal';
-import type { Page } from '../../platform/common/paging.dto';
+import { Page, pageOf } from '../../platform/common/paging.dto';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { OperationsService } from '../../platform/ledger/operations.service';
 import type { OperationSortKey } from '../../platform/ledger/operations.repository';
-import type { ReverseOperationDto, TransactionViewDto } from './dto/transaction.dto';
+import { FAMILY_STATUS_NAMES, serviceTypesOf } from '../../platform/ledger/operation-types';
+import type { HistoryRecordDto, ReverseOperationDto, TransactionViewDto } from './dto/transaction.dto';
+import { HistoryContext, toHistoryRecord } from './history';
+import { TransactionsRepository } from './transactions.repository';
 
 const SORT_KEYS: OperationSortKey[] = ['status', 'type', 'createdAt'];
 
@@ -15,14 +18,35 @@ export class TransactionsService {
   constructor(
     private readonly operations: OperationsService,
     private readonly ledger: LedgerService,
+    private readonly history: TransactionsRepository,
   ) {}
 
-  view(principal: Principal, dto: TransactionViewDto): Promise<Page<OperationDto>> {
+  /** The history in the family's vocabulary: its type and status names are accepted in filters, and records answer in it. */
+  async view(principal: Principal, dto: TransactionViewDto): Promise<Page<HistoryRecordDto>> {
     const key = SORT_KEYS.find((k) => dto.sort?.[k] !== undefined) ?? 'createdAt';
-    return this.operations.view(principal, dto, {
-      ...(dto.filter ?? {}),
+    const { types, statuses, paymentIdentifiers, ...filter } = dto.filter ?? {};
+    const serviceTypes = types?.length ? serviceTypesOf(types) : undefined;
+    // Only family types the service has no operations of: nothing matches.
+    if (serviceTypes?.length === 0) return pageOf(dto, 0, []);
+    const page = await this.operations.view(principal, dto, {
+      ...filter,
+      types: serviceTypes,
+      statuses: statuses?.map((s) => FAMILY_STATUS_NAMES[s] ?? s),
+      requestIdentifiers: paymentIdentifiers,
       sort: { key, direction: (dto.sort?.[key] ?? 'desc') === 'asc' ? 'ASC' : 'DESC' },
     });
+    const serials = [...new Set(page.records.flatMap((op) => [op.from?.serial, op.to?.serial]).filter((s): s is string => !!s))];
+    const ids = page.records.map((op) => op.id);
+    const [coins, categories] = await Promise.all([
+      this.history.coins(serials),
+      this.history.categories(principal.userId, principal.organizationId, ids),
+    ]);
+    const context: HistoryContext = {
+      organizationId: principal.organizationId,
+      coins: new Map(coins.map((c) => [c.serial, c])),
+      categories: new Map(categories.map((c) => [c.operation_id, c])),
+    };
+    return { ...page, records: page.records.map((op) => toHistoryRecord(op, context)) };
   }
 
   get(principal: Principal, id: string): Promise<OperationDto> {

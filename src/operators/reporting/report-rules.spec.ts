@@ -23,7 +23,15 @@ describe('report ranges', () => {
   it('counts the 30 days back from a given end; an end at midnight closes the day before', () => {
     expect(reportRange(undefined, '2026-03-01T12:00:00Z', NOW).fromDate.toISOString()).toBe('2026-01-31T00:00:00.000Z');
     expect(reportRange(undefined, '2026-03-01T00:00:00Z', NOW).fromDate.toISOString()).toBe('2026-01-30T00:00:00.000Z');
-    expect(reportRange(undefined, '2026-03-01', NOW).fromDate.toISOString()).toBe('2026-01-30T00:00:00.000Z');
+  });
+
+  it('reads a plain date as `to` as the last day of the range, included (the client sends the last day of a month)', () => {
+    const range = reportRange('2026-02-01', '2026-02-28', NOW);
+    expect([range.from, range.to]).toEqual(['2026-02-01T00:00:00Z', '2026-03-01T00:00:00Z']);
+    expect(range.toDate.toISOString()).toBe('2026-03-01T00:00:00.000Z');
+    // One day: from and to the same date.
+    expect(reportRange('2026-02-28', '2026-02-28', NOW).toDate.toISOString()).toBe('2026-03-01T00:00:00.000Z');
+    expect(reportRange(undefined, '2026-03-01', NOW).fromDate.toISOString()).toBe('2026-01-31T00:00:00.000Z');
   });
 
   it('keeps what the client sent for SQL (to the microsecond) and reads a plain date as midnight UTC', () => {
@@ -46,7 +54,7 @@ describe('report ranges', () => {
   });
 
   it('limits the length of a range when asked', () => {
-    expect(reportRange('2025-01-01', '2026-01-02', NOW, 366).fromDate.toISOString()).toBe('2025-01-01T00:00:00.000Z');
+    expect(reportRange('2025-01-01', '2026-01-01', NOW, 366).fromDate.toISOString()).toBe('2025-01-01T00:00:00.000Z');
     const error = rangeError('2025-01-01', '2026-01-02T00:00:00.001Z', 366);
     expect(error.message).toBe('to must be at most 366 days after from');
   });

@@ -9,7 +9,10 @@ export const MAX_DAILY_RANGE_DAYS = 366;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A report's time range: entries dated at or after `from` and before `to`. */
+/**
+ * A report's time range: entries dated at or after `from` and before `to`. A plain date as `to` is
+ * the last day of the range, included: the family's client sends the last day of a month as `to`.
+ */
 export interface ReportRange {
   /** ISO 8601 texts for SQL: as the client sent them (to the microsecond), a plain date as its midnight UTC. */
   from: string;
@@ -20,6 +23,9 @@ export interface ReportRange {
 }
 
 const asInstant = (value: string) => (PLAIN_DATE.test(value) ? `${value}T00:00:00Z` : value);
+/** A plain date as the end of a range: the midnight UTC that ends that day. */
+const asEnd = (value: string) =>
+  PLAIN_DATE.test(value) ? new Date(Date.parse(`${value}T00:00:00Z`) + DAY_MS).toISOString().replace('.000Z', 'Z') : value;
 
 /** Midnight UTC of the first of the DEFAULT_RANGE_DAYS days that end with the UTC day of `end` (exclusive). */
 function defaultStart(end: Date): Date {
@@ -29,12 +35,12 @@ function defaultStart(end: Date): Date {
 
 /**
  * The range of a report from its optional query fields (already validated as ISO 8601): `to`
- * defaults to now, `from` to midnight UTC 29 days before the UTC day of `to`, so the default is
+ * defaults to now (a plain date is its day's end, the day included), `from` to midnight UTC 29 days before the UTC day of `to`, so the default is
  * the last 30 UTC days with today. The end must be later than the start (a 400 otherwise, also
  * when only `from` was given and it is not in the past).
  */
 export function reportRange(from: string | undefined, to: string | undefined, now: Date, maxDays?: number): ReportRange {
-  const toText = to === undefined ? now.toISOString() : asInstant(to);
+  const toText = to === undefined ? now.toISOString() : asEnd(to);
   const toDate = new Date(Date.parse(toText));
   const fromText = from === undefined ? defaultStart(toDate).toISOString() : asInstant(from);
   const fromDate = new Date(Date.parse(fromText));

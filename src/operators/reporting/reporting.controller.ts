@@ -43,14 +43,32 @@ export class ReportingController {
     return this.reporting.fundsFlows(principal, query);
   }
 
-  /** Daily outflow of the organization in a currency: every UTC day of [from, to), at most 366 days. */
+  /**
+   * What left the organization's coins of a currency in [from, to) (at most 366 days; moves between its own coins left
+   * out): per category the caller tagged the operations with, and per UTC day.
+   */
   @Get('outflows')
   @RequirePermissions('COIN_REPORT_VIEWER')
-  @ApiOperation({ summary: 'Outflow per day in a currency', operationId: 'reportDailyOutflows' })
+  @ApiOperation({ summary: 'Outflow per category and per day in a currency', operationId: 'reportDailyOutflows' })
   @ApiOkResponse({ type: DailyOutflowsDto })
   @ApiNotFoundResponse({ description: 'exception.currency.not_found: no currency with this code', type: ErrorResponseDto })
   outflows(@Query() query: ReportCurrencyRangeQueryDto, @CurrentPrincipal() principal: Principal): Promise<DailyOutflowsDto> {
-    return this.reporting.dailyOutflows(principal, query);
+    return this.reporting.outflows(principal, query);
+  }
+
+  /** What left one of the organization's coins in [from, to) (at most 366 days), to any other coin: per category and per UTC day. */
+  @Get('outflows/:serial')
+  @RequirePermissions('COIN_REPORT_VIEWER')
+  @ApiOperation({ summary: 'Outflow of one coin per category and per day', operationId: 'reportCoinOutflows' })
+  @ApiParam({ name: 'serial', description: "One of the organization's coins", schema: { type: 'string', pattern: SERIAL_PATTERN.source } })
+  @ApiOkResponse({ type: DailyOutflowsDto })
+  @ApiNotFoundResponse({ description: "exception.coin.not_found: not one of the organization's coins", type: ErrorResponseDto })
+  coinOutflows(
+    @SerialParam() serial: string,
+    @Query() query: ReportRangeQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<DailyOutflowsDto> {
+    return this.reporting.coinOutflows(principal, serial, query);
   }
 
   /** What entered and left one of the organization's coins in [from, to), from or to any other coin (the organization's own included). */

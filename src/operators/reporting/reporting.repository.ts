@@ -12,6 +12,7 @@ export interface ReportCoinRow {
   serial: string;
   name: string;
   balance: string;
+  issuer_id: string;
 }
 
 export interface FlowRow {
@@ -23,6 +24,19 @@ export interface DailyOutflowRow {
   date: string;
   outflow: string;
 }
+
+export interface CategoryOutflowRow {
+  category_id: string | null;
+  outflow: string;
+  operations: number;
+}
+
+/**
+ * Whose outflows a report reads: the organization's coins of a currency (moves between them left
+ * out), or one of its coins (every move out of it). `$1` is the organization, `$2` the currency's id
+ * or the coin's serial.
+ */
+export type OutflowScope = 'organization' | 'coin';
 
 /**
  * A leg between two coins of one organization (the entry's partner in its leg belongs to the same
@@ -62,7 +76,7 @@ export class ReportingRepository {
   /** The organization's client coins of a currency that are not closed, by serial. */
   async openCoins(organizationId: string, currencyId: string): Promise<ReportCoinRow[]> {
     return this.db.query<ReportCoinRow>(
-      `SELECT serial::text AS serial, name, balance::text AS balance FROM coins
+      `SELECT serial::text AS serial, name, balance::text AS balance, issuer_id FROM coins
         WHERE organization_id = $1 AND currency_id = $2 AND type = 'client' AND closed_at IS NULL ORDER BY serial`,
       [organizationId, currencyId],
     );
@@ -94,23 +108,57 @@ export class ReportingRepository {
   }
 
   /**
-   * The organization's outflow in a currency per UTC day, for every day that [from, to) touches
-   * (0 on days without any), leaving out moves between its own coins.
+   * The outflow per UTC day, for every day that [from, to) touches (0 on days without any).
    */
-  async dailyOutflows(organizationId: string, currencyId: string, from: string, to: string): Promise<DailyOutflowRow[]> {
+  async dailyOutflows(scope: OutflowScope, organizationId: string, of: string, from: string, to: string): Promise<DailyOutflowRow[]> {
     return this.db.query<DailyOutflowRow>(
       `WITH outflows AS (
          SELECT (e.created_at AT TIME ZONE 'UTC')::date AS day, -sum(e.amount) AS outflow
            FROM ledger_entries e
-          WHERE e.organization_id = $1 AND e.currency_id = $2 AND e.created_at >= $3::timestamptz AND e.created_at < $4::timestamptz
-            AND e.amount < 0 AND NOT ${INSIDE_ORGANIZATION}
+          WHERE ${OUTFLOWS[scope]}
           GROUP BY 1)
        SELECT to_char(d.day, 'YYYY-MM-DD') AS date, COALESCE(o.outflow, 0)::text AS outflow
          FROM generate_series(date_trunc('day', $3::timestamptz AT TIME ZONE 'UTC'),
                               date_trunc('day', ($4::timestamptz - interval '1 microsecond') AT TIME ZONE 'UTC'), interval '1 day') AS d(day)
          LEFT JOIN outflows o ON o.day = d.day::date
         ORDER BY d.day`,
-      [organizationId, currencyId, from, to],
+      [organizationId, of, from, to],
+    );
+  }
+
+  /**
+   * The outflow in [from, to) per category the user tagged its operations with (an operation under
+   * two categories counts in both), and the outflow of the operations they did not tag (category null);
+   * the largest first.
+   */
+  async categoryOutflows(
+    scope: OutflowScope,
+    organizationId: string,
+    of: string,
+    from: string,
+    to: string,
+    userId: string,
+  ): Promise<CategoryOutflowRow[]> {
+    return this.db.query<CategoryOutflowRow>(
+      `WITH outflows AS (
+         SELECT e.operation_id, -sum(e.amount) AS outflow
+           FROM ledger_entries e
+          WHERE ${OUTFLOWS[scope]}
+          GROUP BY 1)
+       SELECT c.id AS category_id, sum(o.outflow)::text AS outflow, count(*)::int AS operations
+         FROM outflows o
+         LEFT JOIN (transaction_category_operations t JOIN transaction_categories c ON c.id = t.category_id AND c.user_id = $5)
+           ON t.operation_id = o.operation_id AND t.organization_id = $1
+        GROUP BY c.id
+        ORDER BY sum(o.outflow) DESC, c.id NULLS LAST`,
+      [organizationId, of, from, to, userId],
     );
   }
 }
+
+/** The entries that left the scope in [$3, $4). */
+const OUTFLOWS: Record<OutflowScope, string> = {
+  organization: `e.organization_id = $1 AND e.currency_id = $2 AND e.created_at >= $3::timestamptz AND e.created_at < $4::timestamptz
+            AND e.amount < 0 AND NOT ${INSIDE_ORGANIZATION}`,
+  coin: `e.organization_id = $1 AND e.coin_serial = $2 AND e.created_at >= $3::timestamptz AND e.created_at < $4::timestamptz AND e.amount < 0`,
+};

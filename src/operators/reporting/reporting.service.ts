@@ -11,7 +11,7 @@ import type {
   ReportRangeQueryDto,
 } from './dto/reporting.dto';
 import { MAX_DAILY_RANGE_DAYS, percentOf, reportRange, roundedToUnits } from './report-rules';
-import { FlowRow, ReportCurrencyRow, ReportingRepository } from './reporting.repository';
+import { FlowRow, OutflowScope, ReportCurrencyRow, ReportingRepository } from './reporting.repository';
 
 /**
  * Reports on the caller's organization's own coins, for a wallet dashboard. Across a currency the
@@ -39,6 +39,10 @@ export class ReportingService {
         name: c.name,
         amount: amountOf(c.balance, scale),
         percentFromTotal: amountOf(percentOf(new Money(c.balance), total), 2),
+        roundedAmount: amountOf(roundedToUnits(new Money(c.balance)), 0),
+        currency: currency.code,
+        symbol: currency.symbol,
+        coinEntry: { currency: currency.code, amount: amountOf(c.balance, scale), issuerId: c.issuer_id, symbol: currency.symbol },
       })),
     };
   }
@@ -58,11 +62,30 @@ export class ReportingService {
     return flowsAnswer(coin, flows, range.fromDate, range.toDate);
   }
 
-  async dailyOutflows(principal: Principal, query: ReportCurrencyRangeQueryDto): Promise<DailyOutflowsDto> {
+  async outflows(principal: Principal, query: ReportCurrencyRangeQueryDto): Promise<DailyOutflowsDto> {
     const currency = await this.currency(query.currency);
+    return this.outflowsOf(principal, 'organization', currency.id, currency, query);
+  }
+
+  async coinOutflows(principal: Principal, serial: string, query: ReportRangeQueryDto): Promise<DailyOutflowsDto> {
+    const coin = await this.reports.ownCoin(principal.organizationId, serial);
+    if (!coin) throw new ApiError('exception.coin.not_found', `No coin ${serial}`);
+    return this.outflowsOf(principal, 'coin', serial, coin, query);
+  }
+
+  private async outflowsOf(
+    principal: Principal,
+    scope: OutflowScope,
+    of: string,
+    currency: ReportCurrencyRow,
+    query: ReportRangeQueryDto,
+  ): Promise<DailyOutflowsDto> {
     const range = reportRange(query.from, query.to, new Date(), MAX_DAILY_RANGE_DAYS);
-    const days = await this.reports.dailyOutflows(principal.organizationId, currency.id, range.from, range.to);
+    const org = principal.organizationId;
+    const days = await this.reports.dailyOutflows(scope, org, of, range.from, range.to);
+    const categories = await this.reports.categoryOutflows(scope, org, of, range.from, range.to, principal.userId);
     const scale = scaleOf(currency.fraction);
+    const total = days.reduce((sum, d) => sum.plus(d.outflow), new Money(0));
     return {
       status: 'ok',
       message: 'OK',
@@ -70,7 +93,16 @@ export class ReportingService {
       currencySymbol: currency.symbol,
       from: range.fromDate.toISOString(),
       to: range.toDate.toISOString(),
-      records: days.map((d) => ({ date: d.date, outflowSum: amountOf(d.outflow, scale) })),
+      outflowSum: amountOf(total, scale),
+      records: categories.map((c) => ({
+        categoryId: c.category_id,
+        sum: amountOf(c.outflow, scale),
+        percentage: amountOf(percentOf(new Money(c.outflow), total), 2),
+        numberOfOperations: c.operations,
+        currencyCode: currency.code,
+        currencySymbol: currency.symbol,
+      })),
+      days: days.map((d) => ({ date: d.date, outflowSum: amountOf(d.outflow, scale) })),
     };
   }
 

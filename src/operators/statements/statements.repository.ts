@@ -62,3 +62,55 @@ export class StatementsRepository {
     );
   }
 }
+
+export interface DataExportRow {
+  id: string;
+  filter: DataExportFilter;
+  created_at: Date;
+}
+
+/** What an export covers, as stored: the caller's filter with the range's end fixed. */
+export interface DataExportFilter {
+  ids?: string[];
+  types?: string[];
+  statuses?: string[];
+  createdAtFrom?: string;
+  createdAtTo: string;
+  coinSerials?: string[];
+  currencyCodes?: string[];
+}
+
+/** The exports users started. */
+@Injectable()
+export class DataExportsRepository {
+  constructor(private readonly db: Database) {}
+
+  async insert(userId: string, organizationId: string, filter: DataExportFilter): Promise<DataExportRow> {
+    const [row] = await this.db.query<DataExportRow>(
+      `INSERT INTO data_exports (user_id, organization_id, filter) VALUES ($1, $2, $3::jsonb) RETURNING id, filter, created_at`,
+      [userId, organizationId, JSON.stringify(filter)],
+    );
+    return row;
+  }
+
+  /** One of the user's exports, for the organization they act for. */
+  async own(id: string, userId: string, organizationId: string): Promise<DataExportRow | undefined> {
+    const [row] = await this.db.query<DataExportRow>(
+      `SELECT id, filter, created_at FROM data_exports WHERE id = $1 AND user_id = $2 AND organization_id = $3`,
+      [id, userId, organizationId],
+    );
+    return row;
+  }
+
+  /** The organization's client coins an export covers, by serial. */
+  async coins(organizationId: string, serials: string[] | undefined, currencyCodes: string[] | undefined): Promise<StatementCoinRow[]> {
+    return this.db.query<StatementCoinRow>(
+      `SELECT c.serial::text AS serial, c.organization_id, c.name, cu.code, cu.fraction::text AS fraction, c.balance::text AS balance
+         FROM coins c JOIN currencies cu ON cu.id = c.currency_id
+        WHERE c.organization_id = $1 AND c.type = 'client'
+          AND ($2::bigint[] IS NULL OR c.serial = ANY($2::bigint[])) AND ($3::text[] IS NULL OR cu.code = ANY($3::text[]))
+        ORDER BY c.serial`,
+      [organizationId, serials?.length ? serials : null, currencyCodes?.length ? currencyCodes : null],
+    );
+  }
+}

@@ -2,7 +2,11 @@ import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermissions } from '../access/access.decorators';
 import { ErrorResponseDto } from '../common/error-response.dto';
-import { OPERATION_FLOW_NAMES, OPERATION_FLOWS } from '../ledger/operation-types';
+import { familyTypeOf, OPERATION_FLOW_NAMES, OPERATION_FLOWS, OperationFlow } from '../ledger/operation-types';
+
+/** The flows that bring money into the service, and those that take it out (the rest move it within). */
+const MONEY_IN: readonly OperationFlow[] = ['bank_topup', 'cash_in'];
+const MONEY_OUT: readonly OperationFlow[] = ['bank_withdrawal', 'cash_out', 'gate_payment'];
 import { CommissionsService } from './commissions.service';
 import { CommissionCalculationDto, CommissionCalculationRequestDto, OperationFlowListDto } from './dto/commission-calculation.dto';
 
@@ -32,6 +36,17 @@ export class CommissionsController {
   @ApiOperation({ summary: 'List operation flows', operationId: 'listOperationFlows' })
   @ApiOkResponse({ type: OperationFlowListDto })
   flows(): OperationFlowListDto {
-    return { status: 'ok', message: 'OK', records: OPERATION_FLOW_NAMES.map((name) => ({ name, description: OPERATION_FLOWS[name] })) };
+    return {
+      status: 'ok',
+      message: 'OK',
+      records: OPERATION_FLOW_NAMES.map((name) => ({
+        id: name,
+        name,
+        description: OPERATION_FLOWS[name],
+        code: familyTypeOf(name),
+        processType: familyTypeOf(name),
+        transactionType: MONEY_IN.includes(name) ? 'issue' : MONEY_OUT.includes(name) ? 'redeem' : 'transfer',
+      })),
+    };
   }
 }

@@ -71,6 +71,7 @@ export const ERRORS = {
 
   // Coins and payment tools
   'exception.coin.not_found': { status: 404, message: 'No such coin' },
+  'exception.data_export.not_found': { status: 404, message: 'No such export' },
   'exception.coin.closed': { status: 409, message: 'The coin is closed' },
   'exception.coin.inactive': { status: 409, message: 'The coin is closed or inactive' },
   'exception.coin.insufficient_funds': { status: 409, message: 'The coin has insufficient available funds' },

@@ -66,3 +66,70 @@ export function flowOfType(type: string): OperationFlow | null {
  */
 export const OPERATION_STATUSES = ['new', 'pending', 'processed', 'declined', 'error', 'reversed'] as const;
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
+
+/**
+ * The family's names of the service's operation types, where they differ: the one table between
+ * the two vocabularies. History answers (`POST /transactions/view`) and `GET /operation-flows` name
+ * a type by its family name; a type filter accepts either name. A type not listed has one name.
+ */
+export const FAMILY_TYPE_NAMES: Partial<Record<OperationType, string>> = {
+  bank_withdrawal: 'bank_redeem',
+  exchange: 'exchange_transaction',
+  voucher_create: 'client_create_prepaid',
+  voucher_redeem: 'client_charge_prepaid',
+  gate_payment: 'gate_charge',
+  invoice_payment: 'merchant_invoice',
+};
+
+/** An operation type's name in the family's vocabulary. */
+export function familyTypeOf(type: string): string {
+  return FAMILY_TYPE_NAMES[type as OperationType] ?? type;
+}
+
+/**
+ * The family's transaction types the service has no operations of (its clients list them in their
+ * filters): accepted by a type filter, they match nothing.
+ */
+export const FAMILY_ONLY_TYPES = [
+  'client_transaction_split',
+  'client_transaction_merge',
+  'client_transaction_issue',
+  'client_transaction_balance',
+  'client_transaction_redeem',
+  'gate_redeem',
+  'gate_purchase',
+  'gate_purchase_via_gate',
+  'gate_card_refund',
+  'gate_card_verification',
+  'cash_desk_redeem',
+  'cash_desk_charge',
+  'payroll_charge',
+  'payroll_charge_sub',
+  'reserve_charge',
+  'reserve_redeem',
+  'cash_investment',
+  'cash_collect',
+  'cash_input',
+  'contract_transit',
+  'merchant_cashback',
+  'deposit_topup',
+  'deposit_profit_payment',
+  'deposit_payout',
+  'deposit_capitalization',
+  'deposit_accruing',
+  'credit_issue',
+  'credit_payment',
+] as const;
+
+/** Every name a type filter accepts: the service's, the family's for them, and the family's own. */
+export const TYPE_FILTER_NAMES: readonly string[] = [
+  ...new Set([...OPERATION_TYPE_NAMES, ...OPERATION_TYPE_NAMES.map(familyTypeOf), ...FAMILY_ONLY_TYPES]),
+];
+
+/** The service's operation types a type filter's names stand for (a family-only name stands for none). */
+export function serviceTypesOf(names: readonly string[]): OperationType[] {
+  return OPERATION_TYPE_NAMES.filter((type) => names.includes(type) || names.includes(familyTypeOf(type)));
+}
+
+/** The family's statuses a status filter also accepts, and the service's status each stands for. */
+export const FAMILY_STATUS_NAMES: Record<string, OperationStatus> = { rejected: 'declined', approved: 'processed' };

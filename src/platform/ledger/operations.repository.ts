@@ -17,6 +17,8 @@ export interface OperationSearch {
   currencyCodes?: string[];
   /** Operations any of these organizations takes part in. */
   orgIds?: string[];
+  /** Operations made with one of these request identifiers (their Idempotency-Key). */
+  requestIdentifiers?: string[];
   sort: { key: OperationSortKey; direction: 'ASC' | 'DESC' };
   offset: number;
   limit: number;
@@ -50,6 +52,7 @@ export class OperationsRepository {
     if (search.types?.length) where.push(`o.type = ANY($${params.push(search.types)}::text[])`);
     if (search.statuses?.length) where.push(`o.status = ANY($${params.push(search.statuses)}::text[])`);
     if (search.orgIds?.length) where.push(this.takesPart(params.push(search.orgIds), 'ANY'));
+    if (search.requestIdentifiers?.length) where.push(`o.request_identifier = ANY($${params.push(search.requestIdentifiers)}::text[])`);
     /** Filters the participation indexes answer alone, without reading operations. */
     const onlyDates = where.length === 0 && !search.coinSerials?.length && !search.issuerIds?.length && !search.currencyCodes?.length;
     const dates: string[] = [];

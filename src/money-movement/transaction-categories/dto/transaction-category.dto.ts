@@ -33,6 +33,14 @@ export class CreateTransactionCategoryDto {
   @MinLength(1)
   @MaxLength(CATEGORY_ICON_MAX)
   icon?: string | null;
+
+  /** A picture of the category, an `https` address the client shows. */
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'https://cdn.example.com/categories/groceries.png', maxLength: 2048 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  @Matches(/^https:\/\/\S+$/, { message: 'must be an https address' })
+  imageLink?: string | null;
 }
 
 /** A category the caller tags operations with. Each user has their own. */
@@ -41,10 +49,15 @@ export class TransactionCategoryDto {
   id: string;
   @ApiProperty({ example: 'Groceries' })
   name: string;
+  /** The name as a code, as the family's clients key categories: lower case, `_` between words (`Eating out` → `eating_out`). */
+  @ApiProperty({ example: 'groceries' })
+  code: string;
   @ApiProperty({ type: String, nullable: true, example: '#2E7D32' })
   color: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'shopping-cart' })
   icon: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'https://cdn.example.com/categories/groceries.png' })
+  imageLink: string | null;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
 }

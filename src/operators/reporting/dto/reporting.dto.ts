@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swag
 import { IsOptional, IsString, Matches } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount } from '../../../platform/common/money-validators';
-import { IsAfter, IsIsoDateTime, SERIAL_PATTERN } from '../../../platform/common/validators';
+import { IsIsoDateTime, SERIAL_PATTERN } from '../../../platform/common/validators';
 
 export class ReportCurrencyQueryDto {
   /** The currency's code, e.g. `USD`. An unknown code is a 404; one the caller holds no coin of answers zeros. */
@@ -23,15 +23,29 @@ export class ReportRangeQueryDto {
   @IsIsoDateTime()
   from?: string;
 
-  /** End of the range, exclusive, later than `from` (ISO 8601 as `from`). Default: now. */
-  @ApiPropertyOptional({ format: 'date-time', example: '2026-02-01T00:00:00Z' })
+  /**
+   * End of the range, later than `from` (ISO 8601 as `from`): a date-time is exclusive; a plain date is
+   * the range's last day, included (`from=2026-02-01&to=2026-02-28` is February). Default: now.
+   */
+  @ApiPropertyOptional({ format: 'date-time', example: '2026-03-01T00:00:00Z' })
   @IsOptional()
   @IsIsoDateTime()
-  @IsAfter('from')
   to?: string;
 }
 
 export class ReportCurrencyRangeQueryDto extends IntersectionType(ReportCurrencyQueryDto, ReportRangeQueryDto) {}
+
+/** The coin's currency and balance, as the family's clients read them. */
+export class CoinEntryDto {
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+  @ApiAmount(75.25, "The coin's balance")
+  amount: JsonDecimal;
+  @ApiProperty({ format: 'uuid' })
+  issuerId: string;
+  @ApiProperty({ type: String, nullable: true, example: '$' })
+  symbol: string | null;
+}
 
 /** One coin's share of the total. */
 export class CoinShareDto {
@@ -43,6 +57,15 @@ export class CoinShareDto {
   /** The coin's balance as a percentage of the total, rounded half-even to two decimals (0 when the total is 0). */
   @ApiProperty({ type: 'number', example: 75.25, minimum: 0, maximum: 100 })
   percentFromTotal: JsonDecimal;
+  /** `amount` rounded to whole units, half-even, as `roundedTotalAmount`. */
+  @ApiProperty({ type: 'integer', example: 75 })
+  roundedAmount: JsonDecimal;
+  /** The coin's currency code (as `currency` of the answer). */
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+  @ApiProperty({ type: String, nullable: true, example: '$' })
+  symbol: string | null;
+  coinEntry: CoinEntryDto;
 }
 
 /** The caller's organization's open coins of one currency: their total and each coin's share. */
@@ -92,7 +115,27 @@ export class DailyOutflowDto {
   outflowSum: JsonDecimal;
 }
 
-/** The outflow per UTC day: one record for every day the range touches, oldest first. */
+/** What left in the range under one of the caller's categories (null: operations the caller has not tagged). */
+export class CategoryOutflowDto {
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  categoryId: string | null;
+  @ApiAmount(12.5, 'The sum that left in operations tagged with the category, as a positive amount')
+  sum: JsonDecimal;
+  /** `sum` as a percentage of all that left in the range, rounded half-even to two decimals. */
+  @ApiProperty({ type: 'number', example: 25.5, minimum: 0, maximum: 100 })
+  percentage: JsonDecimal;
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  numberOfOperations: number;
+  @ApiProperty({ example: 'USD' })
+  currencyCode: string;
+  @ApiProperty({ type: String, nullable: true, example: '$' })
+  currencySymbol: string | null;
+}
+
+/**
+ * What left in the range: per category of the caller (`records`, the largest first) and per UTC day
+ * (`days`: one for every day the range touches, oldest first).
+ */
 export class DailyOutflowsDto {
   status: 'ok';
   message: string;
@@ -104,5 +147,8 @@ export class DailyOutflowsDto {
   from: string;
   @ApiProperty({ format: 'date-time' })
   to: string;
-  records: DailyOutflowDto[];
+  @ApiAmount(50, 'All that left in the range, as a positive amount')
+  outflowSum: JsonDecimal;
+  records: CategoryOutflowDto[];
+  days: DailyOutflowDto[];
 }

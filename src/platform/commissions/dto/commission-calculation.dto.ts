@@ -49,9 +49,21 @@ export class CommissionCalculationDto extends CalculationDto {
 }
 
 export class OperationFlowDto {
+  /** The flow's key, as commission profiles name it (`flow`). */
+  @ApiProperty({ enum: OPERATION_FLOW_NAMES })
+  id: string;
   @ApiProperty({ enum: OPERATION_FLOW_NAMES })
   name: string;
   description: string;
+  /** The flow's name in the family's vocabulary (`exchange_transaction` for `exchange`, …), as `processType`. */
+  @ApiProperty({ example: 'client_transaction_transfer' })
+  code: string;
+  /** The family's name of the operation the flow makes, as history answers it (`type`). */
+  @ApiProperty({ example: 'client_transaction_transfer' })
+  processType: string;
+  /** How the money moves in the family's terms: `issue` into the service, `redeem` out of it, `transfer` within it. */
+  @ApiProperty({ enum: ['issue', 'redeem', 'transfer'] })
+  transactionType: 'issue' | 'redeem' | 'transfer';
 }
 
 export class OperationFlowListDto {
