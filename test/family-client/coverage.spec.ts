@@ -11,12 +11,12 @@ const FINISHED_ISSUES = new Set([31]);
 
 const normalize = (call: string) => call.replace(/\{[^}]*\}/g, '{}').replace(/\/$/, '');
 
-/** Every call named in a test title of test/family-client (a title may name more than one: "POST /a — …; GET /a reads …"). */
+/** Every call named in a test or describe title of test/family-client (a title may name more than one: "POST /a — …; GET /a reads …"). */
 function testedCalls(): Set<string> {
   const titles = new Set<string>();
   for (const file of readdirSync(__dirname).filter((f) => f.endsWith('.e2e.spec.ts'))) {
     const text = readFileSync(join(__dirname, file), 'utf8');
-    for (const [, , title] of text.matchAll(/\bit\(\s*(['"`])(.*?)\1/g)) {
+    for (const [, , title] of text.matchAll(/\b(?:it|describe)\(\s*(['"`])(.*?)\1/g)) {
       for (const [call] of title.matchAll(/\b(?:GET|POST|PATCH|PUT|DELETE) \/[^\s,;]*/g)) titles.add(normalize(call));
     }
   }

@@ -181,7 +181,7 @@ describe('family client: dashboard, reports and history', () => {
     expect(byId.exchange).toMatchObject({ code: 'exchange_transaction', processType: 'exchange_transaction', transactionType: 'transfer' });
     expect(byId.bank_withdrawal).toMatchObject({ processType: 'bank_redeem', transactionType: 'redeem' });
     expect(byId.bank_topup).toMatchObject({ processType: 'bank_topup', transactionType: 'issue' });
-    expect(byId.gate_payment).toMatchObject({ processType: 'gate_charge' });
+    expect(byId.gate_payment).toMatchObject({ processType: 'gate_purchase' });
     expect(byId.invoice_payment).toMatchObject({ processType: 'merchant_invoice' });
   });
 

@@ -1,4 +1,13 @@
-import { flowOfType, OPERATION_FLOW_NAMES, OPERATION_FLOWS, OPERATION_TYPE_NAMES, OPERATION_TYPES } from './operation-types';
+import {
+  FAMILY_ONLY_TYPES,
+  FAMILY_TYPE_NAMES,
+  familyTypeOf,
+  flowOfType,
+  OPERATION_FLOW_NAMES,
+  OPERATION_FLOWS,
+  OPERATION_TYPE_NAMES,
+  OPERATION_TYPES,
+} from './operation-types';
 
 describe('operation flows and types: one list', () => {
   it('names the ten flows commissions attach to, in the family’s words', () => {
@@ -38,5 +47,12 @@ describe('operation flows and types: one list', () => {
     // by the gate's commission rules (else the flow gate_payment).
     for (const type of ['reserve_funding', 'voucher_create', 'voucher_redeem', 'voucher_refund', 'card_payment', 'gate_charge'])
       expect(flowOfType(type)).toBeNull();
+  });
+
+  it('names each type once in the family’s words: no two types share a family name, and a family-only name is no type', () => {
+    const names = OPERATION_TYPE_NAMES.map(familyTypeOf);
+    expect(new Set(names).size).toBe(names.length);
+    const taken = new Set<string>([...OPERATION_TYPE_NAMES, ...Object.values(FAMILY_TYPE_NAMES)]);
+    expect(FAMILY_ONLY_TYPES.filter((t) => taken.has(t))).toEqual([]);
   });
 });

@@ -77,7 +77,8 @@ export const FAMILY_TYPE_NAMES: Partial<Record<OperationType, string>> = {
   exchange: 'exchange_transaction',
   voucher_create: 'client_create_prepaid',
   voucher_redeem: 'client_charge_prepaid',
-  gate_payment: 'gate_charge',
+  // The family's gate_charge is money in through a gate: the service's own gate_charge (a TOPUP).
+  gate_payment: 'gate_purchase',
   invoice_payment: 'merchant_invoice',
 };
 
@@ -97,11 +98,9 @@ export const FAMILY_ONLY_TYPES = [
   'client_transaction_balance',
   'client_transaction_redeem',
   'gate_redeem',
-  'gate_purchase',
   'gate_purchase_via_gate',
   'gate_card_refund',
   'gate_card_verification',
-  'cash_desk_redeem',
   'cash_desk_charge',
   'payroll_charge',
   'payroll_charge_sub',
