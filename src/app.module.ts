@@ -21,6 +21,7 @@ import { I18nModule } from './platform/i18n/i18n.module';
 import { IdempotencyModule } from './platform/idempotency/idempotency.module';
 import { LedgerModule } from './platform/ledger/ledger.module';
 import { OrganizationsModule } from './platform/organizations/organizations.module';
+import { FilesModule } from './platform/files/files.module';
 import { PaymentToolsModule } from './platform/payment-tools/payment-tools.module';
 import { PendingOperationsModule } from './platform/pending-operations/pending-operations.module';
 import { SchedulerModule } from './platform/scheduler/scheduler.module';
@@ -69,6 +70,7 @@ export class AppModule {
         IdempotencyModule,
         CommissionsModule,
         PaymentToolsModule,
+        FilesModule,
         PendingOperationsModule,
         SchedulerModule,
         // The features.

@@ -24,6 +24,7 @@ const PLATFORM: Record<string, number> = {
   scheduler: 5,
   commissions: 6,
   'payment-tools': 6,
+  files: 6,
   'pending-operations': 6,
   auth: 6,
   actuator: 7,

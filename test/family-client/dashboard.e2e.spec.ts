@@ -360,5 +360,28 @@ describe('family client: dashboard, reports and history', () => {
       expectError(await get(bob.token, `/data-export/info/${started.body.id}`), 404, 'exception.data_export.not_found');
       expectError(await get(bob.token, `/data-export/${started.body.id}/file`), 404, 'exception.data_export.not_found');
     });
+
+    it('GET /media-files/{fileId}/{token} — the history page downloads the export where it downloads every file, by the fileId info answered', async () => {
+      const started = await world.server.request('POST', '/api/v1/data-export/init', {
+        token: alice.token,
+        body: { coinSerials: [a2.serial] },
+      });
+      const { fileId } = (await get(alice.token, `/data-export/info/${started.body.id}`)).body.exportInfo;
+      // The client's download: its token both in the path and in the Authorization header.
+      const file = await world.server.request('GET', `/api/v1/media-files/${fileId}/${alice.token}`, { token: alice.token });
+      expectStatus(file, 200);
+      expect(file.headers.get('content-type')).toMatch(/^text\/csv/);
+      const rows = file.text
+        .trim()
+        .split(/\r?\n/)
+        .slice(1)
+        .map((l: string) => l.split(','));
+      expect(rows.map((r: string[]) => [r[0], r[4], r[8]])).toEqual([
+        [a2.serial, 'bank_topup', '20.50'],
+        [a2.serial, 'client_transaction_transfer', '-10.00'],
+      ]);
+      // Someone else's export is no file of theirs.
+      expectError(await get(bob.token, `/media-files/${fileId}/${bob.token}`), 404, 'exception.media_file.not_found');
+    });
   });
 });

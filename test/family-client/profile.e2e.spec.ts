@@ -260,6 +260,27 @@ describe('family client: profile', () => {
     expectError(await world.server.request('GET', `/api/v1/media-files/${file.id}/passport.png`), 401);
   });
 
+  it('GET /media-files/{id}/{token} — the documents page shows a scan by a link with the token in the path and no header', async () => {
+    const alice = await world.user();
+    const bob = await world.user();
+    const content = png();
+    const { file } = (await uploadFile(alice.token, content)).body;
+    // An <img src> sends no Authorization header: the link's last segment is the token.
+    const shown = await fetch(`${world.server.url}/api/v1/media-files/${file.id}/${alice.token}`);
+    expect(shown.status).toBe(200);
+    expect(Buffer.from(await shown.arrayBuffer())).toEqual(content);
+    expect(shown.headers.get('cache-control')).toBe('no-store');
+    expect(shown.headers.get('referrer-policy')).toBe('no-referrer');
+    // Another user's token is that user: not their file, a 404; a token nobody holds is a 401.
+    expect((await fetch(`${world.server.url}/api/v1/media-files/${file.id}/${bob.token}`)).status).toBe(404);
+    expect((await fetch(`${world.server.url}/api/v1/media-files/${file.id}/${'x'.repeat(40)}`)).status).toBe(401);
+    // Only this route takes a token from the path.
+    expect((await fetch(`${world.server.url}/api/v1/profiles/my?token=${alice.token}`)).status).toBe(401);
+    // The request log writes the link's last segment redacted, never the token.
+    expect(await world.raw.waitForLog(`/api/v1/media-files/${file.id}/[redacted]`)).toBeDefined();
+    expect(world.raw.logs.filter((line) => line.includes(alice.token))).toEqual([]);
+  });
+
   it('POST /profile-documents — the documents page links the uploaded file; GET /profile-documents reads documents[].type, file.id, status', async () => {
     const alice = await world.user();
     const { file } = (await uploadFile(alice.token, png())).body;

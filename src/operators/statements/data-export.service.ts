@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { CsvColumn, csvHeader, csvRecord } from '../../platform/common/csv';
 import { formatAmount, Money, scaleOf } from '../../platform/common/money';
+import { FileSourcesService } from '../../platform/files/file-sources.service';
 import { FAMILY_STATUS_NAMES, familyTypeOf, serviceTypesOf } from '../../platform/ledger/operation-types';
 import type { DataExportInfoDto, DataExportRequestDto } from './dto/data-export.dto';
 import { CSV_COLUMNS, STATEMENT_PAGE } from './statements.service';
@@ -21,11 +22,22 @@ export const EXPORT_COLUMNS: readonly CsvColumn[] = [
  * as it is fetched, page by page, so it is ready at once and never held in memory.
  */
 @Injectable()
-export class DataExportService {
+export class DataExportService implements OnModuleInit {
   constructor(
     private readonly exports: DataExportsRepository,
     private readonly statements: StatementsRepository,
+    private readonly sources: FileSourcesService,
   ) {}
+
+  /** The family's client fetches an export's file where it fetches every file: `GET /media-files/{fileId}/…`. */
+  onModuleInit(): void {
+    this.sources.register(async (principal, id) => {
+      if (!principal.permissions.has('COIN_STATEMENT_VIEWER')) return undefined;
+      const row = await this.exports.own(id, principal.userId, principal.organizationId);
+      if (!row) return undefined;
+      return { name: `history-${id}.csv`, mediaType: 'text/csv; charset=utf-8', content: await this.file(principal, id) };
+    });
+  }
 
   async start(principal: Principal, dto: DataExportRequestDto): Promise<string> {
     const filter: DataExportFilter = {

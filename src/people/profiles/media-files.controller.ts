@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Body, Controller, Get, Header, HttpCode, Inject, Post, Req, StreamableFile } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import {
@@ -63,10 +64,18 @@ export class MediaFilesController {
     return { status: 'ok', message: 'File uploaded', file: await this.media.upload(principal, upload) };
   }
 
-  /** A file's bytes, with its type: the uploader's own, or anyone's for staff with PROFILE_VIEWER. `name` is only for the browser. */
+  /**
+   * A file's bytes, with its type: the uploader's own, or anyone's for staff with PROFILE_VIEWER, or a file another
+   * module produced for the caller (a data export's CSV by its fileId). `name` is for the browser — or, without an
+   * Authorization header, the caller's token: the family's clients link scans as `/media-files/{id}/{token}` (an
+   * image sends no header). The request log writes that segment redacted.
+   */
   @Get(':id/:name')
   // An uploaded PDF opened from the API's origin runs nothing there and loads nothing.
   @Header('Content-Security-Policy', "default-src 'none'; sandbox")
+  // The family's file links carry the caller's token in the path: never sent on as a referrer (and, as every API
+  // answer, never cached: Cache-Control no-store).
+  @Header('Referrer-Policy', 'no-referrer')
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiParam({ name: 'name', schema: { type: 'string' } })
   @RequirePermissions('PROFILE_OWNER')
@@ -81,12 +90,11 @@ export class MediaFilesController {
   })
   @ApiNotFoundResponse(NO_FILE)
   async download(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<StreamableFile> {
-    const { file, content } = await this.media.download(principal, id);
-    return new StreamableFile(content, {
-      type: file.mediaType,
-      length: content.length,
-      disposition: `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`,
-    });
+    const file = await this.media.download(principal, id);
+    const disposition = `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`;
+    return Buffer.isBuffer(file.content)
+      ? new StreamableFile(file.content, { type: file.mediaType, length: file.content.length, disposition })
+      : new StreamableFile(Readable.from(file.content), { type: file.mediaType, disposition });
   }
 }
 

@@ -1,3 +1,4 @@
+import { FileSourcesService, ServedFile } from '../../platform/files/file-sources.service';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -75,6 +76,7 @@ export class MediaFilesService {
   constructor(
     private readonly files: MediaFilesRepository,
     private readonly uow: UnitOfWork,
+    private readonly sources: FileSourcesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -105,13 +107,21 @@ export class MediaFilesService {
     });
   }
 
-  /** The file and its bytes: its owner's, or anyone's for staff with PROFILE_VIEWER; else a 404. */
-  async download(principal: Principal, id: string): Promise<{ file: MediaFileDto; content: Buffer }> {
+  /**
+   * The file and its bytes: an upload of its owner, or anyone's for staff with PROFILE_VIEWER; else a file another
+   * module produced for the caller (a data export's CSV, through the kernel's file sources); else a 404.
+   */
+  async download(principal: Principal, id: string): Promise<ServedFile> {
     const row = await this.files.file(id, principal.permissions.has('PROFILE_VIEWER') ? null : principal.userId);
-    if (!row) throw new ApiError('exception.media_file.not_found');
+    if (!row) {
+      const produced = await this.sources.find(principal, id);
+      if (!produced) throw new ApiError('exception.media_file.not_found');
+      return produced;
+    }
     const content = (await this.files.content(id)) ?? (await readFile(join(this.config.mediaFilesDir ?? '', id)).catch(() => null));
     if (!content) throw new ApiError('exception.media_file.not_found', 'The file’s content is missing from MEDIA_FILES_DIR');
-    return { file: toFile(row), content };
+    const file = toFile(row);
+    return { name: file.name, mediaType: file.mediaType, content };
   }
 
   async documents(principal: Principal): Promise<ProfileDocumentDto[]> {

@@ -11,6 +11,21 @@ import { PrincipalCache } from './principal-cache';
 
 const SCHEME = /^(?:Bearer|TOKEN)\s+([A-Za-z0-9_\-.~+/=]{16,512})\s*$/i;
 
+/** The one route a token may come in the path: the family's file links, `GET /media-files/{id}/{token}`. */
+export const FILE_LINK_ROUTE = /\/media-files\/:id\/:name$/;
+const TOKEN = /^[A-Za-z0-9_\-.~+/=]{16,512}$/;
+
+/**
+ * The family's clients show a document's scan as an image whose address carries the token (`<img src>` sends no
+ * header): on that route only, with no Authorization header, the last path segment is taken as the token. The
+ * request log writes that segment redacted (logging.ts), and the answer is neither cached nor referred.
+ */
+function fileLinkToken(request: FastifyRequest): string | undefined {
+  if (request.method !== 'GET' || !FILE_LINK_ROUTE.test(request.routeOptions?.url ?? '')) return undefined;
+  const name = (request.params as { name?: string } | undefined)?.name;
+  return name && TOKEN.test(name) ? name : undefined;
+}
+
 /**
  * The bearer strategy over the service's opaque stored tokens: `Authorization: Bearer <token>`
  * or `Authorization: TOKEN <token>` (existing clients send the latter). It answers the Principal
@@ -28,12 +43,12 @@ export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) 
 
   async validate(request: FastifyRequest): Promise<Principal> {
     const header = request.headers.authorization;
-    if (!header) throw new ApiError('exception.authorization.token_missing', 'Send Authorization: Bearer <token>');
-    const match = SCHEME.exec(header);
-    if (!match) {
+    const token = header ? SCHEME.exec(header)?.[1] : fileLinkToken(request);
+    if (!header && !token) throw new ApiError('exception.authorization.token_missing', 'Send Authorization: Bearer <token>');
+    if (!token) {
       throw new ApiError('exception.authorization.token_malformed', 'Authorization must be "Bearer <token>" or "TOKEN <token>"');
     }
-    const hash = hashToken(match[1]);
+    const hash = hashToken(token);
     const row = await this.cache.resolve(hash.toString('hex'), () => this.tokens.liveToken(hash));
     if (!row) throw new ApiError('exception.authorization.token_invalid', 'The token is unknown, expired or revoked');
     return {

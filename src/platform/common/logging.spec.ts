@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, NestPinoLogger } from './logging';
+import { createLogger, loggedPath, NestPinoLogger } from './logging';
 
 /** A logger writing into an array of parsed lines. */
 function capture(level = 'info'): { lines: Record<string, unknown>[]; logger: ReturnType<typeof createLogger> } {
@@ -56,5 +56,15 @@ describe('NestPinoLogger', () => {
     nest.debug('details');
     nest.warn('careful');
     expect(lines.map((l) => l.msg)).toEqual(['careful']);
+  });
+});
+
+describe('loggedPath', () => {
+  it('drops the query string and redacts a file link’s last segment (it may be a token), nothing else', () => {
+    expect(loggedPath('/api/v1/transactions/view?x=1')).toBe('/api/v1/transactions/view');
+    expect(loggedPath('/api/v1/media-files/0b1c/abcdefghijklmnopqrstuvwxyz')).toBe('/api/v1/media-files/0b1c/[redacted]');
+    expect(loggedPath('/api/v1/media-files/0b1c/tok?download=1')).toBe('/api/v1/media-files/0b1c/[redacted]');
+    expect(loggedPath('/api/v1/media-files')).toBe('/api/v1/media-files');
+    expect(loggedPath('/api/v1/coins/1000000001')).toBe('/api/v1/coins/1000000001');
   });
 });

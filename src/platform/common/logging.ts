@@ -29,6 +29,13 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
 }
 
 const API_PATH = `/${GLOBAL_PREFIX}/`;
+/** A file link's last segment may be a token (bearer.strategy.ts): it never reaches a log line. */
+const FILE_LINK = new RegExp(`^(/${GLOBAL_PREFIX}/media-files/[^/]+/)[^/]+$`);
+
+/** The path a request line logs: without its query string (it may carry anything), a file link's token redacted. */
+export function loggedPath(url: string): string {
+  return url.split('?')[0].replace(FILE_LINK, '$1[redacted]');
+}
 
 /**
  * One line per API request, when it has been answered: `request completed` at info, or `request errored`
@@ -42,7 +49,7 @@ export function logRequests(fastify: FastifyInstance, logger: Logger): void {
     if (!logger.isLevelEnabled(level) || !request.url.startsWith(API_PATH)) return done();
     logger[level](
       {
-        req: { id: request.id, method: request.method, url: request.url.split('?')[0], remoteAddress: request.ip },
+        req: { id: request.id, method: request.method, url: loggedPath(request.url), remoteAddress: request.ip },
         res: { statusCode: reply.statusCode },
         responseTime: Math.round(reply.elapsedTime * 10) / 10,
       },
