@@ -30,7 +30,7 @@ export const CLIENT_CALLS: readonly { call: string; screens: string; issue: 31 |
   { call: 'GET /gate/transactions/{}/payer-fields/', screens: 'wallets', issue: 31 },
   { call: 'GET /i18n/export/{}.{}', screens: 'services', issue: 32 },
   { call: 'GET /issuers', screens: 'currency,store', issue: 31 },
-  { call: 'GET /media-files/{}/{}', screens: 'utils', issue: 32 },
+  { call: 'GET /media-files/{}/{}', screens: 'utils (user-dashboard: documents, history export)', issue: 31 },
   { call: 'GET /operation-flows', screens: 'store', issue: 31 },
   { call: 'GET /organizations/{}/coins', screens: 'top-up,user-profile', issue: 32 },
   { call: 'GET /organizations/{}/provider-coins', screens: 'system-operations', issue: 32 },
