@@ -8,25 +8,25 @@ import { moneyWorld } from './helpers/world';
 const SEED = Number(process.env.INTEGRITY_SEED ?? 20261126);
 
 /**
- * The money-integrity property with gate top-ups in the mix (issue 31): TOPUPs through two acquiring providers' methods
- * (one fee kept by the operator, one by the provider) that the provider charges at once, refuses, or confirms later
- * by a signed callback (sent twice), in parallel with transfers; each create and submit retried with its
- * Idempotency-Key, and some submits raced without one. Once every TOPUP is finished: each processed one credited its
- * coin exactly `amountToSend`, once, and the others nothing; each coin's balance is the sum of its entries and what the
+ * The money-integrity property with gate top-ups and withdrawals in the mix (issue 31): TOPUPs through two acquiring
+ * providers' methods and REDEEMs through two payout providers' (one fee kept by the operator, one by the provider) that
+ * the provider takes at once, refuses, or confirms later by a signed callback (sent twice), in parallel with transfers; each create and submit retried with its
+ * Idempotency-Key, and some submits raced without one. Once every one is finished: each processed TOPUP credited its
+ * coin exactly `amountToSend` and each processed REDEEM took `sourceAmount` from it, once, and the others nothing; each coin's balance is the sum of its entries and what the
  * answers said moved; nothing is held or negative; client and system balances sum to zero per currency.
  */
 describe(`money integrity with gate top-ups in the mix (issue 31; seed ${SEED})`, () => {
   const world = moneyWorld({ env: { GATE_RECONCILE_SECONDS: '0' } });
   const secret = 'integrity-acquirer-secret-01';
 
-  it('credits each TOPUP once, keeps every balance equal to its entries, in parallel with transfers and callbacks', async () => {
+  it('credits each TOPUP and debits each REDEEM once, keeps every balance equal to its entries, in parallel with transfers and callbacks', async () => {
     const { server, admin } = world;
     const random = generator(SEED);
-    const acquirer = async (name: string, collector: string) => {
+    const acquirer = async (name: string, collector: string, type = 'acquiring') => {
       const provider = (
         await server.request('POST', '/api/v1/gate-providers', {
           token: admin,
-          body: { name, type: 'acquiring', settings: { secret, failAbove: '90.00', asyncAbove: '60.00', latencyMs: 10 } },
+          body: { name, type, settings: { secret, failAbove: '90.00', asyncAbove: '60.00', latencyMs: 10 } },
         })
       ).body.gateProvider;
       const product = (
@@ -61,6 +61,7 @@ describe(`money integrity with gate top-ups in the mix (issue 31; seed ${SEED})`
       return { provider, way: product.name as string };
     };
     const methods = [await acquirer('Acquirer operator fee', 'operator'), await acquirer('Acquirer own fee', 'provider')];
+    const payouts = [await acquirer('Payout operator fee', 'operator', 'payout'), await acquirer('Payout own fee', 'provider', 'payout')];
 
     const people: { actor: Actor; coin: CoinBody }[] = [];
     /** What each client coin should hold, by what the answers said moved. */
@@ -77,15 +78,20 @@ describe(`money integrity with gate top-ups in the mix (issue 31; seed ${SEED})`
     const outcomes = new Map<string, number>();
     const note = (what: string) => outcomes.set(what, (outcomes.get(what) ?? 0) + 1);
 
-    const topUp = async (p: { actor: Actor; coin: CoinBody }, n: string) => {
-      const { provider, way } = methods[Math.floor(random() * methods.length)];
-      const body = { amount: amount(), coin: p.coin.serial, method: { gateProviderId: provider.id, way }, type: 'TOPUP' };
+    const topUp = async (p: { actor: Actor; coin: CoinBody }, n: string, type: 'TOPUP' | 'REDEEM') => {
+      const choices = type === 'TOPUP' ? methods : payouts;
+      const { provider, way } = choices[Math.floor(random() * choices.length)];
+      const body = { amount: amount(), coin: p.coin.serial, method: { gateProviderId: provider.id, way }, type };
       const create = () =>
         server.request('POST', '/api/v1/gate/transactions', { token: p.actor.token, body, headers: { 'Idempotency-Key': `create-${n}` } });
       const created = await create();
-      expect(created.status).toBe(201);
+      // A REDEEM holds amount + fee at once: more than the coin can spend is refused, and holds nothing.
+      expect(type === 'REDEEM' ? [201, 409] : [201]).toContain(created.status);
+      // A refusal spends no key (a retry may find the funds): only a created one is retried here.
+      if (created.status === 409) return note('REDEEM 409');
       const retried = await create();
       expect({ status: retried.status, id: retried.body.transaction?.id }).toEqual({ status: 201, id: created.body.transaction.id });
+      note(`${type} created`);
       const id = created.body.transaction.id;
       const fields = { optionName: 'default', fields: [] };
       if (random() < 0.3) {
@@ -116,7 +122,9 @@ describe(`money integrity with gate top-ups in the mix (issue 31; seed ${SEED})`
         Array.from({ length: 12 }, async () => {
           const p = people[Math.floor(random() * people.length)];
           const q = people.filter((x) => x !== p)[Math.floor(random() * (people.length - 1))];
-          if (random() < 0.6) return topUp(p, `${SEED}-${n++}`);
+          const r = random();
+          if (r < 0.4) return topUp(p, `${SEED}-${n++}`, 'TOPUP');
+          if (r < 0.7) return topUp(p, `${SEED}-${n++}`, 'REDEEM');
           const answer = await server.request('POST', '/api/v1/transfers', {
             token: p.actor.token,
             body: { paymentTool: { type: 'COIN', srcValue: p.coin.serial, destValue: q.coin.serial }, amount: amount() },
@@ -164,11 +172,13 @@ describe(`money integrity with gate top-ups in the mix (issue 31; seed ${SEED})`
       failure: (statuses.failure ?? 0) > 0,
       calledBack: (outcomes.get('called back') ?? 0) > 0,
       raced: (outcomes.get('raced submit') ?? 0) > 0,
+      redeemed: transactions.some((t) => t.type === 'REDEEM' && t.status === 'processed'),
       open: transactions.length - (statuses.processed ?? 0) - (statuses.failure ?? 0),
-    }).toEqual({ context, processed: true, failure: true, calledBack: true, raced: true, open: 0 });
+    }).toEqual({ context, processed: true, failure: true, calledBack: true, raced: true, redeemed: true, open: 0 });
 
     const db = world.raw.db;
-    // Each processed TOPUP credited its coin exactly amountToSend, once; a failed one moved nothing at all.
+    // Each processed TOPUP credited its coin exactly amountToSend, once, and each processed REDEEM took sourceAmount
+    // (amount + fee) from it, once; a failed one moved nothing at all.
     for (const t of transactions) {
       const entries = (
         await db.query(`SELECT coin_serial::text AS coin, amount::text AS amount FROM ledger_entries WHERE operation_id = $1`, [
@@ -178,10 +188,16 @@ describe(`money integrity with gate top-ups in the mix (issue 31; seed ${SEED})`
       const credited = entries.filter((e) => e.coin === t.coinSerial).reduce((s, e) => s.plus(e.amount), new Dec(0));
       expect({ id: t.id, credited: credited.toFixed(2), entries: t.status === 'processed' ? entries.length > 0 : entries.length }).toEqual({
         id: t.id,
-        credited: t.status === 'processed' ? new Dec(String(t.amountToSend)).toFixed(2) : '0.00',
+        credited:
+          t.status !== 'processed'
+            ? '0.00'
+            : t.type === 'TOPUP'
+              ? new Dec(String(t.amountToSend)).toFixed(2)
+              : new Dec(String(t.sourceAmount)).negated().toFixed(2),
         entries: t.status === 'processed' ? true : 0,
       });
-      if (t.status === 'processed') add(t.coinSerial, t.amountToSend);
+      if (t.status === 'processed')
+        add(t.coinSerial, t.type === 'TOPUP' ? t.amountToSend : new Dec(String(t.sourceAmount)).negated().toFixed());
     }
     const coins = (
       await db.query(
@@ -216,8 +232,10 @@ describe(`money integrity with gate top-ups in the mix (issue 31; seed ${SEED})`
       }
     }
     expect(total.toFixed(2)).toBe('0.00');
-    // No gate_charge operation is left pending: each ended processed or in error with its transaction.
-    const [pending] = (await db.query(`SELECT count(*)::int AS n FROM operations WHERE type = 'gate_charge' AND status = 'pending'`)).rows;
+    // No gate_charge (TOPUP) or gate_payment (REDEEM) operation is left pending: each ended with its transaction.
+    const [pending] = (
+      await db.query(`SELECT count(*)::int AS n FROM operations WHERE type IN ('gate_charge', 'gate_payment') AND status = 'pending'`)
+    ).rows;
     expect(pending.n).toBe(0);
     await expectBalancedLedger(server, admin);
   });

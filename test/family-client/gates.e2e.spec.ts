@@ -1,5 +1,5 @@
 import { DEFAULT_CONTRACTS } from '../helpers/commissions';
-import { aCurrency, anIssuer, aCoin, balanceOf, expectBalancedLedger, expectError, expectStatus } from '../helpers/money';
+import { aCurrency, anIssuer, aCoin, balanceOf, coinOf, expectBalancedLedger, expectError, expectStatus } from '../helpers/money';
 import { moneyWorld } from '../helpers/world';
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
@@ -359,6 +359,186 @@ describe('family client: gates', () => {
       'exception.validation',
       'method',
     );
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  /** A payout provider (the withdrawal form's methods) with a product on sale in the world's currency. */
+  const aPayer = async (settings: Record<string, unknown> = {}, fields: unknown[] = [{ name: 'card', type: 'string', required: true }]) => {
+    const tag = Math.random().toString(36).slice(2, 8);
+    const provider = await req('POST', '/gate-providers', world.admin, {
+      name: `Card payout ${tag}`,
+      type: 'payout',
+      settings: { secret: 'family-client-secret-0002', ...settings },
+    });
+    expectStatus(provider, 201);
+    const product = await req('POST', '/gate/products', world.admin, {
+      gateProviderId: provider.body.gateProvider.id,
+      name: `To card ${tag}`,
+      currency: world.currency.code,
+      minAmount: '1.00',
+      maxAmount: '1000.00',
+      fields,
+    });
+    expectStatus(product, 201);
+    return { provider: provider.body.gateProvider, product: product.body.product };
+  };
+
+  it('POST /gate/methods/view — the withdrawal form’s body {serial, txType: REDEEM}; payout providers’ methods only', async () => {
+    const { provider, product } = await aPayer();
+    const acquirer = await anAcquirer();
+    const alice = await world.user();
+    const coin = await world.coin(alice);
+    const methods = await req('POST', '/gate/methods/view', alice.token, { serial: coin.serial, txType: 'REDEEM' });
+    expectStatus(methods, 200);
+    const ids = methods.body.records.map((m: { gateProvider: { id: string } }) => m.gateProvider.id);
+    expect(ids).not.toContain(acquirer.provider.id);
+    expect(methods.body.records.filter((m: { gateProvider: { id: string } }) => m.gateProvider.id === provider.id)).toEqual([
+      expect.objectContaining({ gateProvider: { id: provider.id, name: provider.name, gate: { name: provider.name } }, way: product.name }),
+    ]);
+    const topUps = await req('POST', '/gate/methods/view', alice.token, { serial: coin.serial, txType: 'TOPUP' });
+    expect(topUps.body.records.map((m: { gateProvider: { id: string } }) => m.gateProvider.id)).not.toContain(provider.id);
+  });
+
+  it('POST /gate/transactions/calculate — the withdrawal form’s body {gateProviderId, serial, amount, txType: REDEEM}; reads amountToSend, commissionAmount, currency.code', async () => {
+    const { provider, product } = await aPayer();
+    await aFee(provider.id);
+    const alice = await world.user();
+    const coin = await world.coin(alice);
+    const priced = await req('POST', '/gate/transactions/calculate', alice.token, {
+      gateProviderId: provider.id,
+      serial: coin.serial,
+      amount: 50,
+      txType: 'REDEEM',
+    });
+    expectStatus(priced, 200);
+    expect(priced.body).toMatchObject({
+      amountToSend: '50.00',
+      commissionAmount: '1.30',
+      sourceAmount: '51.30',
+      currency: { code: world.currency.code },
+      gateProviderId: provider.id,
+      way: product.name,
+    });
+    // An acquirer has no REDEEM method.
+    const acquirer = await anAcquirer();
+    expectError(
+      await req('POST', '/gate/transactions/calculate', alice.token, {
+        gateProviderId: acquirer.provider.id,
+        serial: coin.serial,
+        amount: 50,
+        txType: 'REDEEM',
+      }),
+      404,
+      'exception.gate_product.not_found',
+    );
+  });
+
+  it('POST /gate/transactions — the withdrawal form’s REDEEM body {amount, coin, method {gateProviderId, way}, type: REDEEM}; amount + fee held at once, paid out once on submit', async () => {
+    const { provider, product } = await aPayer();
+    await aFee(provider.id);
+    const alice = await world.user();
+    const coin = await world.coin(alice, '100.00');
+    const body = { amount: 40, coin: coin.serial, method: { gateProviderId: provider.id, way: product.name }, type: 'REDEEM' };
+    const create = () =>
+      world.server.request('POST', '/api/v1/gate/transactions', {
+        token: alice.token,
+        body,
+        headers: { 'Idempotency-Key': `redeem-${coin.serial}` },
+      });
+    const created = await create();
+    expectStatus(created, 201);
+    expect(created.body.transaction).toMatchObject({
+      type: 'REDEEM',
+      status: 'initiated',
+      amount: '40.00',
+      commission: '1.10',
+      coin: { serial: coin.serial, issuer: { currency: world.currency.code } },
+      paymentMethod: { gateProvider: { id: provider.id, gate: { name: provider.name } }, way: product.name },
+    });
+    const id = created.body.transaction.id;
+    expect((await create()).body.transaction.id).toBe(id);
+    // Held: what the coin can spend is down by amount + fee, once.
+    expect((await coinOf(world.server, alice.token, coin.serial)).availableAmount).toBe('58.90');
+    const fields = await req('GET', `/gate/transactions/${id}/payer-fields/`, alice.token);
+    expectStatus(fields, 200);
+    expect(fields.body.options[0]).toMatchObject({ name: 'default', fields: [expect.objectContaining({ name: 'card', optional: false })] });
+    const submitted = await world.server.request('POST', `/api/v1/gate/transactions/${id}/submit`, {
+      token: alice.token,
+      body: { optionName: 'default', fields: [{ name: 'card', value: '4111111111111111' }] },
+      headers: { 'Idempotency-Key': `redeem-submit-${id}` },
+    });
+    expectStatus(submitted, 200);
+    expect(submitted.body.transaction).toMatchObject({ id, status: 'provider_assigned' });
+    const done = await finished(alice.token, id);
+    expect(done).toMatchObject({
+      status: 'processed',
+      finalAmount: '41.10',
+      amountToSend: '40.00',
+      coin: { serial: coin.serial, issuer: { currency: world.currency.code } },
+      paymentMethod: { gateProvider: { gate: { name: provider.name } } },
+    });
+    expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('58.90');
+    const [operation] = (await world.raw.db.query(`SELECT type, status FROM operations WHERE id = $1`, [done.processId])).rows;
+    expect(operation).toEqual({ type: 'gate_payment', status: 'processed' });
+    expectError(
+      await req('POST', `/gate/transactions/${id}/submit`, alice.token, { optionName: 'default', fields: [{ name: 'card', value: '1' }] }),
+      409,
+      'exception.gate_transaction.submitted',
+    );
+    // More than the coin holds is refused, and holds nothing.
+    expectError(await req('POST', '/gate/transactions', alice.token, { ...body, amount: 900 }), 409, 'exception.coin.insufficient_funds');
+    // A REDEEM names a payout provider's method.
+    const acquirer = await anAcquirer();
+    expectError(
+      await req('POST', '/gate/transactions', alice.token, {
+        ...body,
+        method: { gateProviderId: acquirer.provider.id, way: acquirer.product.name },
+      }),
+      404,
+      'exception.gate_product.not_found',
+    );
+    expectError(
+      await req('POST', '/gate/transactions', alice.token, { ...body, method: undefined }),
+      400,
+      'exception.validation',
+      'method',
+    );
+    expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('58.90');
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('POST /gate/transactions/{id}/submit — a REDEEM the provider refuses gives amount + fee back, once', async () => {
+    const { provider, product } = await aPayer({ failAbove: '100.00' });
+    await aFee(provider.id);
+    const alice = await world.user();
+    const coin = await world.coin(alice, '300.00');
+    const created = await req('POST', '/gate/transactions', alice.token, {
+      amount: '150.00',
+      coin: coin.serial,
+      method: { gateProviderId: provider.id, way: product.name },
+      type: 'REDEEM',
+    });
+    expectStatus(created, 201);
+    const id = created.body.transaction.id;
+    expectStatus(
+      await req('POST', `/gate/transactions/${id}/submit`, alice.token, {
+        optionName: 'default',
+        fields: [{ name: 'card', value: '4111' }],
+      }),
+      200,
+    );
+    expect(await finished(alice.token, id)).toMatchObject({ status: 'failure' });
+    expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('300.00');
+    expect((await coinOf(world.server, alice.token, coin.serial)).availableAmount).toBe('300.00');
+    expectError(
+      await req('POST', `/gate/transactions/${id}/submit`, alice.token, {
+        optionName: 'default',
+        fields: [{ name: 'card', value: '4111' }],
+      }),
+      409,
+      'exception.gate_transaction.submitted',
+    );
+    expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('300.00');
     await expectBalancedLedger(world.server, world.admin);
   });
 });

@@ -31,8 +31,13 @@ import type {
 } from './dto/gates.dto';
 import { GateCommissionsService } from './gate-commissions.service';
 import { FINAL_STATUSES, GateTransactionRow, GatesRepository, ProductField, ProductRow } from './gates.repository';
-import { TOPUP_PROVIDER_TYPES } from './gates.service';
+import { REDEEM_PROVIDER_TYPES, TOPUP_PROVIDER_TYPES } from './gates.service';
 import { GateProvider, ProviderOutcome, ProviderRequest, SimulatedProvider } from './providers';
+
+/** The provider types whose methods take a transaction type: acquirers a TOPUP, payout providers a REDEEM. */
+function providerTypesOf(txType: string): readonly string[] {
+  return txType === 'REDEEM' ? REDEEM_PROVIDER_TYPES : TOPUP_PROVIDER_TYPES;
+}
 
 /** What a TOPUP's pending operation keeps, so its settlement moves exactly what was quoted. */
 interface ChargeTerms {
@@ -175,7 +180,8 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
 
   async create(principal: Principal, dto: CreateGateTransactionDto): Promise<GateTransactionDto> {
     if (dto.type === 'TOPUP') return this.createTopUp(principal, dto);
-    if (dto.method) throw ApiError.invalid('method', 'goes with type TOPUP; a payment names its productId');
+    if (dto.type === 'REDEEM') return this.createRedeem(principal, dto);
+    if (dto.method) throw ApiError.invalid('method', 'goes with type TOPUP or REDEEM; a payment names its productId');
     if (!dto.productId) throw ApiError.invalid('productId', 'is required');
     const productId = dto.productId;
     return this.uow.run(async () => {
@@ -194,43 +200,7 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
       }
       if (coin.currency_id !== product.currency_id)
         throw ApiError.invalid('coinSerial', `must hold ${product.currency}, the product's currency`);
-      const amount = parseAmount(dto.amount, scaleOf(coin.fraction));
-      if (amount.lt(new Money(product.min_amount)) || amount.gt(new Money(product.max_amount))) {
-        throw ApiError.invalid('amount', `must be from ${product.min_amount} to ${product.max_amount}`);
-      }
-      const settlement = await this.ledger.systemCoin(coin.issuer_id, 'gate_settlement');
-      const pricing = await this.commissions.pricing(
-        principal.organizationId,
-        product.gate_provider_id,
-        product.id,
-        coin.issuer_id,
-        settlement,
-      );
-      const operation = await this.pending.hold({
-        type: 'gate_payment',
-        payer: coin.serial,
-        payee: settlement,
-        priceBy: [coin.serial, null],
-        amount: dto.amount,
-        pricing,
-        check: (payer) => {
-          if (!payer.usable) throw new ApiError('exception.coin.inactive', `Coin ${payer.serial} is closed or inactive`);
-        },
-        description: `${product.provider_name}: ${product.name}`,
-        details: { gateProductId: product.id, gateProviderId: product.gate_provider_id },
-      });
-      const id = await this.gates.insertTransaction({
-        productId: product.id,
-        providerId: product.gate_provider_id,
-        organizationId: principal.organizationId,
-        coinSerial: coin.serial,
-        type: dto.type,
-        amount: amount.toFixed(),
-        commission: operation.commission.text,
-        fields,
-        operationId: operation.id,
-        createdBy: principal.userId,
-      });
+      const id = await this.holdPayment(principal, product, coin, dto.type, dto.amount, fields);
       // The provider is assigned now and called once this commits: never inside the transaction.
       await this.gates.setStatus(id, 'provider_assigned', {}, ['initiated']);
       this.uow.afterCommit(() => this.uow.asJob('gate-dispatch', () => this.dispatch(id)));
@@ -238,10 +208,82 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
+  /**
+   * A REDEEM (money out to a card through a payout provider's method) is a payout: its amount and fee are held from
+   * the coin now, as a payment's are, and it waits in `initiated` for the payer's fields (`submit`), which send it to
+   * the provider; the provider's refusal releases the hold.
+   */
+  private async createRedeem(principal: Principal, dto: CreateGateTransactionDto): Promise<GateTransactionDto> {
+    if (!dto.method) throw ApiError.invalid('method', 'is required with type REDEEM');
+    if (dto.productId) throw ApiError.invalid('productId', 'does not go with type REDEEM: name the method');
+    const method = dto.method;
+    return this.uow.run(async () => {
+      const coin = await this.ownCoin(principal, dto.coinSerial);
+      const product = await this.method(coin, 'REDEEM', method.gateProviderId, method.way, 'method.way');
+      const fields = checkFields(
+        product.fields.map((f) => ({ ...f, required: false })),
+        dto.fields ?? {},
+      );
+      const id = await this.holdPayment(principal, product, coin, 'REDEEM', dto.amount, fields);
+      return toTransaction((await this.gates.transaction(id))!);
+    });
+  }
+
+  /**
+   * Holds a payment's amount and fee from the payer's coin (a pending gate_payment operation, priced by the gate's
+   * terms) and records its transaction, `initiated`. Answers the transaction's id.
+   */
+  private async holdPayment(
+    principal: Principal,
+    product: ProductRow,
+    coin: LockedCoin,
+    type: CreateGateTransactionDto['type'],
+    given: string | number,
+    fields: Record<string, unknown>,
+  ): Promise<string> {
+    const amount = parseAmount(given, scaleOf(coin.fraction));
+    if (amount.lt(new Money(product.min_amount)) || amount.gt(new Money(product.max_amount))) {
+      throw ApiError.invalid('amount', `must be from ${product.min_amount} to ${product.max_amount}`);
+    }
+    const settlement = await this.ledger.systemCoin(coin.issuer_id, 'gate_settlement');
+    const pricing = await this.commissions.pricing(
+      principal.organizationId,
+      product.gate_provider_id,
+      product.id,
+      coin.issuer_id,
+      settlement,
+    );
+    const operation = await this.pending.hold({
+      type: 'gate_payment',
+      payer: coin.serial,
+      payee: settlement,
+      priceBy: [coin.serial, null],
+      amount: given,
+      pricing,
+      check: (payer) => {
+        if (!payer.usable) throw new ApiError('exception.coin.inactive', `Coin ${payer.serial} is closed or inactive`);
+      },
+      description: `${product.provider_name}: ${product.name}`,
+      details: { gateProductId: product.id, gateProviderId: product.gate_provider_id },
+    });
+    return this.gates.insertTransaction({
+      productId: product.id,
+      providerId: product.gate_provider_id,
+      organizationId: principal.organizationId,
+      coinSerial: coin.serial,
+      type,
+      amount: amount.toFixed(),
+      commission: operation.commission.text,
+      fields,
+      operationId: operation.id,
+      createdBy: principal.userId,
+    });
+  }
+
   /** The provider methods the caller's coin can use for a transaction type: products on sale in its currency. */
   async methods(principal: Principal, dto: GateMethodsViewDto): Promise<GateMethodDto[]> {
     const coin = await this.ownCoin(principal, dto.serial);
-    const rows = await this.gates.methods({ currencyId: coin.currency_id, providerTypes: TOPUP_PROVIDER_TYPES });
+    const rows = await this.gates.methods({ currencyId: coin.currency_id, providerTypes: providerTypesOf(dto.txType) });
     return rows.map((row) => {
       const scale = scaleOf(coin.fraction);
       return {
@@ -255,11 +297,17 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  /** The price of a TOPUP through a provider method, by the same terms and `quote()` as its execution; moves nothing. */
+  /**
+   * The price of a TOPUP or a REDEEM through a provider method, by the same terms and `quote()` as its execution;
+   * moves nothing.
+   */
   async calculate(principal: Principal, dto: GateCalculateDto): Promise<GateCalculationDto> {
     const coin = await this.ownCoin(principal, dto.serial);
-    const product = await this.method(coin, dto.gateProviderId, dto.way, 'way');
-    const { quote } = await this.priceTopUp(principal, coin, product, dto.amount);
+    const product = await this.method(coin, dto.txType, dto.gateProviderId, dto.way, 'way');
+    const { quote } =
+      dto.txType === 'REDEEM'
+        ? await this.priceRedeem(principal, coin, product, dto.amount)
+        : await this.priceTopUp(principal, coin, product, dto.amount);
     const scale = scaleOf(coin.fraction);
     return {
       status: 'ok',
@@ -288,7 +336,9 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     return this.uow.run(async () => {
       const row = await this.gates.transaction(id, true);
       if (!row || !this.sees(principal, row.organization_id)) throw new ApiError('exception.gate_transaction.not_found');
-      if (row.type !== 'TOPUP' || row.status !== 'initiated') throw new ApiError('exception.gate_transaction.submitted');
+      if ((row.type !== 'TOPUP' && row.type !== 'REDEEM') || row.status !== 'initiated') {
+        throw new ApiError('exception.gate_transaction.submitted');
+      }
       const product = (await this.gates.product(row.product_id))!;
       const fields = checkFields(product.fields, submittedFields(product.fields, dto.fields));
       if (!(await this.gates.submit(id, fields))) throw new ApiError('exception.gate_transaction.submitted');
@@ -309,7 +359,7 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     const method = dto.method;
     return this.uow.run(async () => {
       const coin = await this.ownCoin(principal, dto.coinSerial);
-      const product = await this.method(coin, method.gateProviderId, method.way, 'method.way');
+      const product = await this.method(coin, 'TOPUP', method.gateProviderId, method.way, 'method.way');
       const { amount, quote, pricing, settlement } = await this.priceTopUp(principal, coin, product, dto.amount);
       const fields = checkFields(
         product.fields.map((f) => ({ ...f, required: false })),
@@ -373,15 +423,21 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * A provider's TOPUP method for a coin: its product on sale in the coin's currency named `way`, or its only one when
-   * no way is given (several: a 400 naming `parameter`). None is a 404.
+   * A provider's TOPUP or REDEEM method for a coin: its product on sale in the coin's currency named `way`, or its only
+   * one when no way is given (several: a 400 naming `parameter`). None is a 404.
    */
-  private async method(coin: LockedCoin, providerId: string, way: string | undefined, parameter: string): Promise<ProductRow> {
-    const rows = await this.gates.methods({ currencyId: coin.currency_id, providerTypes: TOPUP_PROVIDER_TYPES, providerId, way });
+  private async method(
+    coin: LockedCoin,
+    txType: string,
+    providerId: string,
+    way: string | undefined,
+    parameter: string,
+  ): Promise<ProductRow> {
+    const rows = await this.gates.methods({ currencyId: coin.currency_id, providerTypes: providerTypesOf(txType), providerId, way });
     if (!rows.length) {
       throw new ApiError(
         'exception.gate_product.not_found',
-        `No TOPUP method of provider ${providerId}${way ? ` named ${way}` : ''} in ${coin.code}`,
+        `No ${txType} method of provider ${providerId}${way ? ` named ${way}` : ''} in ${coin.code}`,
       );
     }
     if (rows.length > 1)
@@ -406,6 +462,24 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     const payer = (await this.ledger.read([settlement])).get(settlement)!;
     const quote = await this.fees.quote({ flow: 'gate_payment', amount, payer, payee: coin, pricing });
     return { amount, quote, pricing, settlement };
+  }
+
+  /**
+   * A REDEEM's price, as its hold will quote it: the gate rule in force for the payer's contract, the provider and the
+   * product, else the contract's own gate_payment commission; the caller's coin pays, the gate-settlement coin is paid.
+   */
+  private async priceRedeem(principal: Principal, coin: LockedCoin, product: ProductRow, given: unknown) {
+    const amount = parseAmount(given, scaleOf(coin.fraction));
+    if (amount.lt(new Money(product.min_amount)) || amount.gt(new Money(product.max_amount))) {
+      throw ApiError.invalid('amount', `must be from ${product.min_amount} to ${product.max_amount}`);
+    }
+    const settlement = await this.ledger.systemCoin(coin.issuer_id, 'gate_settlement');
+    const pricing =
+      (await this.commissions.pricing(principal.organizationId, product.gate_provider_id, product.id, coin.issuer_id, settlement)) ??
+      (await this.fees.pricing('gate_payment', coin.serial, null));
+    const payee = (await this.ledger.read([settlement])).get(settlement)!;
+    const quote = await this.fees.quote({ flow: 'gate_payment', amount, payer: coin, payee, pricing });
+    return { amount, quote };
   }
 
   async get(principal: Principal, id: string): Promise<GateTransactionDto> {

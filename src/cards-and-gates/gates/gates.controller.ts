@@ -176,7 +176,7 @@ export class GateTransactionsController {
 
   /**
    * The provider methods the caller's coin (`serial`) can use for `txType` (TOPUP: money in through an acquiring
-   * provider): each product on sale in the coin's currency, as `{gateProvider {id, name, gate {name}}, way}` (the way
+   * provider; REDEEM: money out to a card through a payout provider): each product on sale in the coin's currency, as `{gateProvider {id, name, gate {name}}, way}` (the way
    * is the product's name). Another's coin, like an unknown one, is a 404.
    */
   @Post('methods/view')
@@ -190,14 +190,15 @@ export class GateTransactionsController {
   }
 
   /**
-   * The price of a TOPUP through a provider's method (its `way`, which may be left out when the provider has one for
-   * the coin's currency), priced as its execution will be; moves nothing. `sourceAmount` is what the card is charged,
-   * `amountToSend` what reaches the coin, `commissionAmount` the fee.
+   * The price of a TOPUP or a REDEEM through a provider's method (its `way`, which may be left out when the provider
+   * has one for the coin's currency), priced as its execution will be; moves nothing. For a TOPUP `sourceAmount` is
+   * what the card is charged and `amountToSend` what reaches the coin; for a REDEEM `sourceAmount` is what leaves the
+   * coin and `amountToSend` what the card receives; `commissionAmount` is the fee.
    */
   @Post('transactions/calculate')
   @HttpCode(200)
   @RequirePermissions('GATE_TRANSACTION_CREATOR')
-  @ApiOperation({ summary: 'Price a TOPUP through a gate', operationId: 'calculateGateTransaction' })
+  @ApiOperation({ summary: 'Price a TOPUP or a REDEEM through a gate', operationId: 'calculateGateTransaction' })
   @ApiOkResponse({ type: GateCalculationDto })
   @ApiNotFoundResponse({
     description: "exception.gate_product.not_found (no such method), or exception.coin.not_found (not the caller's)",
@@ -211,12 +212,14 @@ export class GateTransactionsController {
    * A payment to a product (`productId`, `coinSerial`, `type` payment | payout | card_issue) holds amount + fee and
    * answers `provider_assigned`; the provider is called after the commit. Poll GET …/{id} or use webhooks. A TOPUP
    * through a provider `method` (`coin`, `method {gateProviderId, way}`) answers `initiated`, moving nothing: its
-   * payer's fields follow with `POST …/{id}/submit`, and the provider's charge then credits the coin.
+   * payer's fields follow with `POST …/{id}/submit`, and the provider's charge then credits the coin. A REDEEM (the
+   * same body, `type: REDEEM`, a payout provider's method) holds amount + fee from the coin at once and answers
+   * `initiated`: its submit sends it to the provider, whose refusal gives the money back.
    */
   @Post('transactions')
   @RequirePermissions('GATE_TRANSACTION_CREATOR')
   @Idempotent()
-  @ApiOperation({ summary: 'Pay, or top up, through a gate', operationId: 'createGateTransaction' })
+  @ApiOperation({ summary: 'Pay, top up or withdraw through a gate', operationId: 'createGateTransaction' })
   @ApiCreatedResponse({ type: GateTransactionResponseDto })
   @ApiNotFoundResponse({
     description: "exception.gate_product.not_found (or no such method), or exception.coin.not_found (not the caller's)",
@@ -270,8 +273,9 @@ export class GateTransactionsController {
   }
 
   /**
-   * A TOPUP's payer's fields (`optionName` default, `fields [{name, value}]`), checked against its product's: it then
-   * goes to its provider (`provider_assigned`, called after the commit) and the provider's charge credits the coin.
+   * A TOPUP's or a REDEEM's payer's fields (`optionName` default, `fields [{name, value}]`), checked against its
+   * product's: it then goes to its provider (`provider_assigned`, called after the commit); a TOPUP's charge credits
+   * the coin, a REDEEM's payout takes what was held.
    * Once: a transaction not waiting for them is a 409.
    */
   @Post('transactions/:id/submit')
@@ -279,7 +283,7 @@ export class GateTransactionsController {
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @RequirePermissions('GATE_TRANSACTION_CREATOR')
   @Idempotent()
-  @ApiOperation({ summary: "Submit a TOPUP's payer fields", operationId: 'submitGatePayer' })
+  @ApiOperation({ summary: "Submit a TOPUP's or a REDEEM's payer fields", operationId: 'submitGatePayer' })
   @ApiOkResponse({ type: GateTransactionResponseDto })
   @ApiNotFoundResponse({ description: 'exception.gate_transaction.not_found', type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'exception.gate_transaction.submitted', type: ErrorResponseDto })

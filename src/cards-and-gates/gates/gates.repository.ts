@@ -43,7 +43,7 @@ export interface GateTransactionRow {
   gate_provider_id: string;
   organization_id: string;
   coin_serial: string;
-  type: 'payment' | 'payout' | 'card_issue' | 'TOPUP';
+  type: 'payment' | 'payout' | 'card_issue' | 'TOPUP' | 'REDEEM';
   amount: string;
   commission: string;
   currency: string;

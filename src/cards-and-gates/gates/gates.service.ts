@@ -10,11 +10,18 @@ import type { KnobChanges } from './providers';
 
 /** The provider types that take a TOPUP (money in: the provider charges the payer's card). */
 export const TOPUP_PROVIDER_TYPES = ['acquiring'] as const;
+/** The provider types that take a REDEEM (money out: the provider pays the amount to the payer's card). */
+export const REDEEM_PROVIDER_TYPES = ['payout'] as const;
 
 /** The types POST /gate/transactions takes with a product of a provider of this type. */
 export function transactionTypesOf(providerType: string): string[] {
   if (providerType === 'card_issuing') return ['card_issue'];
-  return [...((TOPUP_PROVIDER_TYPES as readonly string[]).includes(providerType) ? ['TOPUP'] : []), 'payment', 'payout'];
+  return [
+    ...((TOPUP_PROVIDER_TYPES as readonly string[]).includes(providerType) ? ['TOPUP'] : []),
+    ...((REDEEM_PROVIDER_TYPES as readonly string[]).includes(providerType) ? ['REDEEM'] : []),
+    'payment',
+    'payout',
+  ];
 }
 
 /** A provider with what it takes through its products on sale (`products`: any products, those of others ignored). */

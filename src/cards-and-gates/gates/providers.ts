@@ -19,7 +19,7 @@ export type KnobChanges = { [K in keyof ProviderSettings]?: ProviderSettings[K] 
 export interface ProviderRequest {
   /** The service's reference of the payment: the provider's idempotency key. */
   reference: string;
-  type: 'payment' | 'payout' | 'card_issue' | 'TOPUP';
+  type: 'payment' | 'payout' | 'card_issue' | 'TOPUP' | 'REDEEM';
   amount: string;
   currency: string;
   productName: string;

@@ -209,7 +209,7 @@ export const ERRORS = {
   'exception.gate_transaction.finished': { status: 409, message: 'The gate transaction is already finished' },
   'exception.gate_transaction.submitted': {
     status: 409,
-    message: 'The gate transaction does not wait for its payer’s fields: it was submitted already, or is not a TOPUP',
+    message: 'The gate transaction does not wait for its payer’s fields: it was submitted already, or is not a TOPUP or a REDEEM',
   },
   'exception.gate.signature_invalid': { status: 401, message: 'The callback is not signed with the provider’s secret' },
   'exception.gate_commission_profile.not_found': { status: 404, message: 'No such gate commission profile' },

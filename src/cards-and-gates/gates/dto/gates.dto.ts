@@ -28,9 +28,9 @@ import { AsList, IsAfter, IsIsoDateTime, Omittable, Serial, UuidList } from '../
 import { CommissionValueAnswerDto, CommissionValueDto } from '../../../platform/commissions/dto/commission-value.dto';
 
 export const GATE_PROVIDER_TYPES = ['acquiring', 'billing', 'card_issuing', 'payout'] as const;
-export const GATE_TRANSACTION_TYPES = ['payment', 'payout', 'card_issue', 'TOPUP'] as const;
-/** The family's transaction types of a provider method (`txType`): only TOPUP, money in, is offered through a gate. */
-export const GATE_METHOD_TX_TYPES = ['TOPUP'] as const;
+export const GATE_TRANSACTION_TYPES = ['payment', 'payout', 'card_issue', 'TOPUP', 'REDEEM'] as const;
+/** The family's transaction types of a provider method (`txType`): TOPUP, money in, and REDEEM, money out to a card. */
+export const GATE_METHOD_TX_TYPES = ['TOPUP', 'REDEEM'] as const;
 export const GATE_TRANSACTION_STATUSES = ['initiated', 'provider_assigned', 'pending', 'processed', 'failure'] as const;
 export const GATE_FIELD_TYPES = ['string', 'number', 'enum'] as const;
 export const GATE_COLLECTORS = ['operator', 'provider'] as const;
@@ -267,17 +267,17 @@ export class GateMethodRefDto {
 
 /**
  * A gate transaction: a payment to a product (`productId`, `coinSerial`, `type` payment | payout | card_issue), or
- * the family's top-up through a provider method (`method`, `coin`, `type` TOPUP), whose payer's fields follow with
- * `POST …/{id}/submit`.
+ * the family's top-up (`type` TOPUP) or withdrawal to a card (`type` REDEEM) through a provider method (`method`,
+ * `coin`), whose payer's fields follow with `POST …/{id}/submit`.
  */
 export class CreateGateTransactionDto {
-  /** The product paid (payment, payout, card_issue); a TOPUP names its `method` instead. */
+  /** The product paid (payment, payout, card_issue); a TOPUP or REDEEM names its `method` instead. */
   @IsOptional()
   @IsUUID()
   @ApiPropertyOptional({ format: 'uuid' })
   productId?: string;
 
-  /** The caller's coin: paying (amount + fee held until the provider answers), or credited by a TOPUP. */
+  /** The caller's coin: paying (amount + fee held until the provider answers, a REDEEM too), or credited by a TOPUP. */
   @Serial()
   @SerialOrCoin()
   coinSerial: string;
@@ -291,9 +291,9 @@ export class CreateGateTransactionDto {
 
   @ApiProperty({ enum: GATE_TRANSACTION_TYPES })
   @IsIn(GATE_TRANSACTION_TYPES)
-  type: 'payment' | 'payout' | 'card_issue' | 'TOPUP';
+  type: 'payment' | 'payout' | 'card_issue' | 'TOPUP' | 'REDEEM';
 
-  /** The provider method of a TOPUP (`POST /gate/methods/view`). */
+  /** The provider method of a TOPUP or a REDEEM (`POST /gate/methods/view`). */
   @IsOptional()
   @IsObject()
   @ValidateNested()
