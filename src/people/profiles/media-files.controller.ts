@@ -86,6 +86,8 @@ export class MediaFilesController {
       'image/jpeg': { schema: { type: 'string', format: 'binary' } },
       'image/png': { schema: { type: 'string', format: 'binary' } },
       'application/pdf': { schema: { type: 'string', format: 'binary' } },
+      // A file another module produced for the caller: a data export's CSV.
+      'text/csv': { schema: { type: 'string' } },
     },
   })
   @ApiNotFoundResponse(NO_FILE)
