@@ -187,6 +187,9 @@ export const ERRORS = {
   'exception.media_file.not_found': { status: 404, message: 'No such media file, or not one the caller may see' },
   'exception.media_file.too_large': { status: 413, message: 'The file is too large (at most MEDIA_FILE_MAX_BYTES, 5 MB by default)' },
   'exception.media_file.unsupported_type': { status: 415, message: 'The file is not a JPEG, PNG or PDF' },
+  'exception.profile_document.not_found': { status: 404, message: 'No such profile document' },
+  'exception.profile_document.decided': { status: 409, message: 'The profile document is already decided' },
+  'exception.profile.edit_forbidden': { status: 403, message: 'You may not edit the profile of a user holding permissions you lack' },
   'exception.identification.unchanged': { status: 409, message: 'The identification already has this status' },
   'exception.reset_identification_request.not_found': { status: 404, message: 'No such identification reset request' },
   'exception.reset_identification_request.not_approved': {

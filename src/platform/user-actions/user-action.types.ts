@@ -28,6 +28,8 @@ export type UserActionKind =
   | 'identification_reset_requested'
   | 'identification_reset_approved'
   | 'identification_reset_declined'
+  | 'profile_document_approved'
+  | 'profile_document_declined'
   | 'user_action_reversed'
   /** An operation the ledger posted for a member of staff (recorded by the kernel itself, see LedgerService). */
   | 'money_moved';
