@@ -22,6 +22,7 @@ describe('family client: a user’s details, staff side', () => {
       ])
     ).rows as { actor_user_id: string | null; details: Record<string, unknown> }[];
 
+  const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
   let admin: Actor;
   let support: Actor;
   let compliance: Actor;
@@ -200,12 +201,16 @@ describe('family client: a user’s details, staff side', () => {
       'exception.profile.edit_forbidden',
     );
     expect((await req('GET', `/profiles/${otherAdmin.id}`, admin.token)).body.profile.user.login).toBe(otherAdmin.login);
-    // An unknown user is a 404; a customer may not edit anyone (403 by permission).
-    expectError(
-      await req('PATCH', `/profiles/00000000-0000-4000-8000-00000000dead/person`, support.token, personForm),
-      404,
-      'exception.profile.not_found',
-    );
+    // An unknown user is a 404 for every edit; a customer may not edit anyone (403 by permission).
+    for (const [path, body] of [
+      ['person', personForm],
+      ['address', addressForm],
+      ['business', businessForm],
+      ['contact', { login: 'nobody@example.com' }],
+      ['security-settings', securityForm],
+    ] as const) {
+      expectError(await req('PATCH', `/profiles/${UNKNOWN}/${path}`, support.token, body), 404, 'exception.profile.not_found');
+    }
     const alice = await world.user();
     const bob = await world.user();
     expectError(await req('PATCH', `/profiles/${bob.id}/person`, alice.token, personForm), 403);
@@ -351,6 +356,11 @@ describe('family client: a user’s details, staff side', () => {
       // Deciding twice is a 409; support may not decide (403); an unknown document is a 404, a malformed id a 400.
       expectError(
         await req('POST', `/profile-documents/${passport.id}/decline`, compliance.token),
+        409,
+        'exception.profile_document.decided',
+      );
+      expectError(
+        await req('POST', `/profile-documents/${passport.id}/approve`, compliance.token),
         409,
         'exception.profile_document.decided',
       );
