@@ -31,6 +31,10 @@ export type UserActionKind =
   | 'profile_document_approved'
   | 'profile_document_declined'
   | 'user_action_reversed'
+  /** Staff moved an organization to another contract (`details`: organizationId, contractId, previousContractId). */
+  | 'contract_assigned'
+  /** Staff created, changed or deleted a commission profile, rule or condition (`details.change` and the ids). */
+  | 'commission_settings_changed'
   /** An operation the ledger posted for a member of staff (recorded by the kernel itself, see LedgerService). */
   | 'money_moved';
 
