@@ -1,5 +1,5 @@
 import type { Actor } from '../helpers/actors';
-import { Dec, expectBalancedLedger, expectError, expectLegs, expectStatus } from '../helpers/money';
+import { aCurrency, anIssuer, Dec, expectBalancedLedger, expectError, expectLegs, expectStatus } from '../helpers/money';
 import { moneyWorld } from '../helpers/world';
 
 /**
@@ -267,6 +267,51 @@ describe('family client: system operations (issue 32)', () => {
     expectError(await req('POST', '/collects', cashier.token, body), 403);
     expect([await amountOf(serial), await amountOf(settlement), await amountOf(customerCoin.serial)]).toEqual(before);
     await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('answers 404 for an unknown coin, 409 for an inactive issuer’s coin and 422 for a key reused with another body', async () => {
+    // A second currency and issuer: a desk's cash coin and the gate providers' settlement coin of it, then the issuer off.
+    const currency = await aCurrency(world.server, world.admin);
+    const issuer = await anIssuer(world.server, world.admin, currency.code, 'Retired bank');
+    const created = await req('POST', '/cash-desks', world.admin, { name: 'Retired desk', issuerIds: [issuer.id] });
+    expectStatus(created, 201);
+    const deskCoin = created.body.cashDesk.coins[0].serial;
+    const product = await req('POST', '/gate/products', world.admin, {
+      gateProviderId: provider.id,
+      name: 'Retired mobile',
+      currency: currency.code,
+      minAmount: '1.00',
+      maxAmount: '500.00',
+      fields: [{ name: 'phone', type: 'string', required: true }],
+    });
+    expectStatus(product, 201);
+    const coins = await req('GET', `/organizations/${provider.id}/provider-coins`, cfo.token);
+    const gateCoin = coins.body.coins.find((c: any) => c.issuer.id === issuer.id).serial;
+    expectStatus(await req('POST', '/investments', cfo.token, { amount: '10.00', serial: deskCoin, fullName: 'Ada Byron' }), 201);
+    expectStatus(await req('PATCH', `/issuers/${issuer.id}`, world.admin, { active: false }), 200);
+    const body = { amount: '5.00', serial: deskCoin, fullName: 'Ada Byron' };
+    for (const path of ['/inputs', '/collects', '/investments']) {
+      expectError(await req('POST', path, cfo.token, body), 409, 'exception.coin.inactive');
+      expectError(await req('POST', path, cfo.token, { ...body, serial: '999999999' }), 404, 'exception.coin.not_found');
+    }
+    expectError(await req('POST', '/gate-investments', cfo.token, { ...body, serial: gateCoin }), 409, 'exception.coin.inactive');
+    expectError(await req('POST', '/gate-investments', cfo.token, { ...body, serial: '999999999' }), 404, 'exception.coin.not_found');
+    expect(await amountOf(deskCoin)).toBe('10.00');
+
+    const serial = desk.coins[0].serial;
+    const settlement = await systemCoin('gate_settlement');
+    for (const [path, coin] of [
+      ['/inputs', serial],
+      ['/collects', serial],
+      ['/investments', serial],
+      ['/gate-investments', settlement],
+    ]) {
+      const key = { 'idempotency-key': `reused-${path}` };
+      expectStatus(await req('POST', path, accountant.token, { amount: '1.00', serial: coin, fullName: 'Ada Byron' }, key), 201);
+      const before = await amountOf(coin);
+      expectError(await req('POST', path, accountant.token, { amount: '2.00', serial: coin, fullName: 'Ada Byron' }, key), 422);
+      expect(await amountOf(coin)).toBe(before);
+    }
   });
 
   it('shows the operations in the history under their family names', async () => {
