@@ -33,17 +33,19 @@ export interface SystemOrganizationFilter {
 
 /**
  * The organizations (never `system`) and the gate providers, as one list: gate providers are not organizations in
- * finapi, but the family's screens choose them among organizations of type `gate_provider`.
+ * finapi, but the family's screens choose them among organizations of type `gate_provider`. `serves` ($1, an issuer or
+ * null) keeps the organizations holding a client coin of it and the gate providers selling in its currency.
  */
 const PARTIES = `(
-  SELECT o.id, o.type, o.name, o.identification_status, o.contract_id, o.person_type, true AS active, o.created_at,
-         EXISTS (SELECT 1 FROM coins c WHERE c.organization_id = o.id AND c.type = 'client' AND c.issuer_id = $1::uuid) AS serves
-    FROM organizations o WHERE o.type <> 'system'
+  SELECT o.id, o.type, o.name, o.identification_status, o.contract_id, o.person_type, true AS active, o.created_at
+    FROM organizations o
+   WHERE o.type <> 'system'
+     AND ($1::uuid IS NULL OR EXISTS (SELECT 1 FROM coins c WHERE c.organization_id = o.id AND c.type = 'client' AND c.issuer_id = $1::uuid))
   UNION ALL
-  SELECT g.id, 'gate_provider', g.name, 'not_available', NULL, NULL, g.active, g.created_at,
-         EXISTS (SELECT 1 FROM gate_products p JOIN issuers i ON i.currency_id = p.currency_id
-                  WHERE p.gate_provider_id = g.id AND i.id = $1::uuid) AS serves
+  SELECT g.id, 'gate_provider', g.name, 'not_available', NULL, NULL, g.active, g.created_at
     FROM gate_providers g
+   WHERE $1::uuid IS NULL
+      OR EXISTS (SELECT 1 FROM gate_products p JOIN issuers i ON i.currency_id = p.currency_id WHERE p.gate_provider_id = g.id AND i.id = $1::uuid)
 ) t`;
 
 @Injectable()
@@ -62,7 +64,6 @@ export class SystemOperationsRepository {
     if (filter.identificationStatuses?.length)
       where.push(`t.identification_status = ANY($${params.push(filter.identificationStatuses)}::text[])`);
     if (filter.name) where.push(`t.name ILIKE $${params.push(containing(filter.name))}`);
-    if (filter.emitentId) where.push('t.serves');
     const clause = `FROM ${PARTIES}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     const count = await this.db.countRows(clause, params);
     const rows = await this.db.query<SystemOrganizationRow>(
