@@ -50,6 +50,7 @@ import { RegistrationModule } from './people/registration/registration.module';
 import { WebhooksModule } from './operators/webhooks/webhooks.module';
 import { StatementsModule } from './operators/statements/statements.module';
 import { DashboardModule } from './operators/dashboard/dashboard.module';
+import { SystemOperationsModule } from './operators/system-operations/system-operations.module';
 
 @Module({})
 export class AppModule {
@@ -109,6 +110,7 @@ export class AppModule {
         WebhooksModule,
         StatementsModule,
         DashboardModule,
+        SystemOperationsModule,
         ...extra,
       ],
       providers: [

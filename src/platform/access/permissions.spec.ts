@@ -78,6 +78,7 @@ describe('who outranks whom (releases, ending sessions)', () => {
       'EXCHANGE_RESERVE_MANAGER',
       'ISSUER_MANAGER',
       'LEDGER_AUDITOR',
+      'SYSTEM_OPERATION_CREATOR',
       'TRANSACTION_REVERSER',
       'VOUCHER_MANAGER',
     ]);

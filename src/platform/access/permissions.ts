@@ -36,6 +36,8 @@ export const PERMISSIONS = {
   EXCHANGE_RATE_VIEWER: 'See exchange rates',
   EXCHANGE_RATE_MANAGER: 'Set exchange rates of currency pairs',
   EXCHANGE_RESERVE_MANAGER: "Fund issuers' exchange reserve coins from their bank-settlement coins",
+  SYSTEM_OPERATION_CREATOR:
+    "Move money between the operator's system coins and the coins of cash desks and gate providers (cash inputs and collects, investments, gate investments)",
   EXCHANGE_CREATOR: "Exchange money between the organization's own coins of different currencies",
   VOUCHER_OWNER: "Buy prepaid vouchers from the organization's own coins, see and block them",
   VOUCHER_REDEEMER: "Redeem a prepaid voucher's code into one of the organization's own coins",
@@ -178,8 +180,11 @@ const MONEY_DESK: Permission[] = [
 /** Who sets the operator's prices: contracts and their commissions (administrators and the cfo). */
 const PRICING: Permission[] = ['CONTRACT_VIEWER', 'CONTRACT_MANAGER', 'COMMISSION_VIEWER', 'COMMISSION_MANAGER'];
 
-/** Who runs the currency desk: exchange rates, the exchange reserves, and expired vouchers (administrators and the cfo). */
-const TREASURY: Permission[] = ['EXCHANGE_RATE_MANAGER', 'EXCHANGE_RESERVE_MANAGER', 'VOUCHER_MANAGER'];
+/**
+ * Who runs the currency desk: exchange rates, the exchange reserves, expired vouchers and the system operations
+ * (administrators and the cfo; accountants the last two).
+ */
+const TREASURY: Permission[] = ['EXCHANGE_RATE_MANAGER', 'EXCHANGE_RESERVE_MANAGER', 'VOUCHER_MANAGER', 'SYSTEM_OPERATION_CREATOR'];
 
 /** Who runs the service: metrics, the dashboard, the operator's own webhooks (users On Hold), the scheduler (administrators). */
 const OPERATIONS: Permission[] = ['WEBHOOK_OWNER', 'ACTUATOR_METRICS_VIEWER', 'DASHBOARD_VIEWER', 'SCHEDULER_OPERATOR'];
@@ -224,6 +229,7 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
     'CONTRACT_VIEWER',
     'COMMISSION_VIEWER',
     'VOUCHER_MANAGER',
+    'SYSTEM_OPERATION_CREATOR',
   ],
   cashier: [
     'CURRENCY_VIEWER',
