@@ -29,6 +29,10 @@ export type UserActionKind =
   | 'identification_reset_approved'
   | 'identification_reset_declined'
   | 'user_action_reversed'
+  /** Gates (staff): a provider's settings changed (by name, never a value), a gate commission profile added, its fees set. */
+  | 'gate_provider_settings_changed'
+  | 'gate_commission_profile_created'
+  | 'gate_commission_settings_set'
   /** An operation the ledger posted for a member of staff (recorded by the kernel itself, see LedgerService). */
   | 'money_moved';
 
