@@ -151,7 +151,7 @@ describe('family client: gate settings', () => {
       maxAmount: '1000.00',
     });
     expectStatus(product, 201);
-    return { contract: contract.id as string, provider };
+    return { contract: contract.id as string, provider, product: product.body.product as { id: string } };
   };
   const profilesPath = (contract: string) => `/contracts/${contract}/gate-commission-profiles`;
   /** The add-provider form's body: the provider and the currency picked from the catalogue. */
@@ -250,5 +250,206 @@ describe('family client: gate settings', () => {
       404,
       'exception.gate_commission_profile.not_found',
     );
+  });
+
+  const settingsPath = (contract: string, profile: string) => `${profilesPath(contract)}/${profile}/commission-settings-records`;
+  const setUp = (token: string, contract: string, profile: string, body: unknown) =>
+    req('POST', `${settingsPath(contract, profile)}/set-up-commission-settings`, token, body);
+  const calculate = (user: Actor, serial: string, gateProviderId: string, amount: string) =>
+    req('POST', '/gate/transactions/calculate', user.token, { serial, amount, txType: 'TOPUP', gateProviderId });
+
+  it('POST /contracts/{id}/gate-commission-profiles/{id}/commission-settings-records/set-up-commission-settings — the commission form’s body; TOTAL prices the TOPUP exactly, through quote(); in the action log', async () => {
+    const alice = await world.user();
+    const { contract, provider } = await aGateContract(alice);
+    const profile = await aGateProfile(contract, provider.id);
+    const coin = await world.coin(alice);
+    expect((await calculate(alice, coin.serial, provider.id, '200')).body.commissionAmount).toBe('0.00');
+
+    // The form sends both commissions, the values its type does not use as null, the values as typed (text).
+    const set = await setUp(cfo.token, contract, profile.id, {
+      txType: 'TOPUP',
+      providerCommission: { type: 'percent', valuePercent: '0.8', valueFixed: null },
+      totalCommission: { type: 'fixed_and_percent', valuePercent: '1.25', valueFixed: '0.35' },
+      active: true,
+    });
+    expectStatus(set, 200);
+    expect(set.body.records).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          txType: 'TOPUP',
+          collector: 'TOTAL',
+          active: true,
+          value: { type: 'fixed_and_percent', valuePercent: '1.25', valueFixed: '0.35' },
+        }),
+        expect.objectContaining({ txType: 'TOPUP', collector: 'PROVIDER', active: true, value: { type: 'percent', valuePercent: '0.8' } }),
+      ]),
+    );
+    // The payer pays the TOTAL commission on top: 1.25 % of 200.00 + 0.35 = 2.85, exactly.
+    const priced = await calculate(alice, coin.serial, provider.id, '200');
+    expect(priced.body).toMatchObject({ amountToSend: '200.00', commissionAmount: '2.85', sourceAmount: '202.85' });
+
+    // The edit form sends the same call: it replaces the type's commissions; inactive, the TOTAL prices nothing.
+    const changed = await setUp(cfo.token, contract, profile.id, {
+      txType: 'TOPUP',
+      providerCommission: { type: 'zero', valuePercent: null, valueFixed: null },
+      totalCommission: { type: 'fixed', valueFixed: 1 },
+      active: false,
+    });
+    expectStatus(changed, 200);
+    expect(changed.body.records.find((r: { collector: string }) => r.collector === 'PROVIDER').value).toEqual({ type: 'zero' });
+    expect((await calculate(alice, coin.serial, provider.id, '200')).body.commissionAmount).toBe('0.00');
+    expectStatus(
+      await setUp(cfo.token, contract, profile.id, {
+        txType: 'TOPUP',
+        totalCommission: { type: 'fixed', valueFixed: '1.10' },
+        active: true,
+      }),
+      200,
+    );
+    expect((await calculate(alice, coin.serial, provider.id, '200')).body.commissionAmount).toBe('1.10');
+
+    // Bad input: a clear 400 naming the field, and nothing changed.
+    const bad: [unknown, string][] = [
+      [{ txType: 'PAY', totalCommission: { type: 'zero' } }, 'txType'],
+      [{ txType: 'TOPUP' }, 'totalCommission'],
+      [{ txType: 'TOPUP', totalCommission: { type: 'percent', valuePercent: null } }, 'totalCommission.valuePercent'],
+      [{ txType: 'TOPUP', totalCommission: { type: 'percent', valuePercent: '101' } }, 'totalCommission.valuePercent'],
+      [{ txType: 'TOPUP', totalCommission: { type: 'fixed', valueFixed: '-1' } }, 'totalCommission.valueFixed'],
+      [{ txType: 'TOPUP', totalCommission: { type: 'fixed', valueFixed: '0.001' } }, 'totalCommission.valueFixed'],
+      [{ txType: 'TOPUP', totalCommission: { type: 'some' } }, 'totalCommission.type'],
+      [{ txType: 'TOPUP', totalCommission: { type: 'zero' }, providerCommission: { type: 'fixed' } }, 'providerCommission.valueFixed'],
+    ];
+    for (const [body, parameter] of bad)
+      expectError(await setUp(cfo.token, contract, profile.id, body), 400, 'exception.validation', parameter);
+    expect((await calculate(alice, coin.serial, provider.id, '200')).body.commissionAmount).toBe('1.10');
+    expectError(
+      await setUp(cfo.token, DEFAULT_INDIVIDUAL, profile.id, { txType: 'TOPUP', totalCommission: { type: 'zero' } }),
+      404,
+      'exception.gate_commission_profile.not_found',
+    );
+    const accountant = await world.user({ role: 'accountant' });
+    expectError(
+      await setUp(accountant.token, contract, profile.id, { txType: 'TOPUP', totalCommission: { type: 'zero' } }),
+      403,
+      'exception.access.permission_missing',
+    );
+
+    const logged = (await actionsOf(cfo, 'gate_commission_settings_set')).filter((a) => a.details.gateCommissionProfileId === profile.id);
+    expect(logged).toHaveLength(3);
+    expect(logged.map((a) => a.details)).toContainEqual(
+      expect.objectContaining({
+        contractId: contract,
+        txType: 'TOPUP',
+        active: true,
+        totalCommission: { type: 'fixed_and_percent', valuePercent: '1.25', valueFixed: '0.35' },
+        providerCommission: { type: 'percent', valuePercent: '0.8' },
+      }),
+    );
+  });
+
+  it('GET /contracts/{id}/gate-commission-profiles/{id}/commission-settings-records — the gate details table reads txType, collector (TOTAL | PROVIDER), value and active', async () => {
+    const { contract, provider } = await aGateContract();
+    const profile = await aGateProfile(contract, provider.id);
+    const empty = await req('GET', settingsPath(contract, profile.id), world.admin);
+    expectStatus(empty, 200);
+    expect(empty.body.records).toEqual([]);
+    await setUp(world.admin, contract, profile.id, {
+      txType: 'TOPUP',
+      providerCommission: { type: 'fixed', valuePercent: null, valueFixed: '0.10' },
+      totalCommission: { type: 'percent', valuePercent: '2', valueFixed: null },
+      active: true,
+    });
+    await setUp(world.admin, contract, profile.id, {
+      txType: 'REDEEM',
+      totalCommission: { type: 'zero', valuePercent: null, valueFixed: null },
+      active: true,
+    });
+    const listed = await req('GET', settingsPath(contract, profile.id), cfo.token);
+    expectStatus(listed, 200);
+    const rows = listed.body.records.map((r: Record<string, unknown>) => ({
+      txType: r.txType,
+      collector: r.collector,
+      value: r.value,
+      active: r.active,
+    }));
+    expect(rows).toEqual([
+      { txType: 'TOPUP', collector: 'TOTAL', value: { type: 'percent', valuePercent: 2 }, active: true },
+      { txType: 'TOPUP', collector: 'PROVIDER', value: { type: 'fixed', valueFixed: '0.10' }, active: true },
+      { txType: 'REDEEM', collector: 'TOTAL', value: { type: 'zero' }, active: true },
+    ]);
+    for (const record of listed.body.records) expect(record).toMatchObject({ id: expect.any(String), gateCommissionProfileId: profile.id });
+    expectError(await req('GET', settingsPath(contract, UNKNOWN), world.admin), 404, 'exception.gate_commission_profile.not_found');
+  });
+
+  it('prices by the profile of the payment’s currency, ahead of the provider rule; a product rule still comes first', async () => {
+    const alice = await world.user();
+    const { contract, provider, product } = await aGateContract(alice);
+    const coin = await world.coin(alice, '50.00');
+    // A profile for every currency with a provider rule of 1.00, and one of another currency with a TOTAL of 5.00.
+    const every = await req('POST', profilesPath(contract), world.admin, { gateProviderId: provider.id });
+    expectStatus(every, 201);
+    expectStatus(
+      await req('POST', `${profilesPath(contract)}/${every.body.profile.id}/commission-provider-rule`, world.admin, {
+        type: 'fixed',
+        valueFixed: '1.00',
+        beginDate: '2026-01-01T00:00:00Z',
+        endDate: '2036-01-01T00:00:00Z',
+        collector: 'operator',
+      }),
+      201,
+    );
+    const other = await aCurrency(world.server, world.admin);
+    const abroad = await aGateProfile(contract, provider.id, other.code);
+    await setUp(world.admin, contract, abroad.id, { txType: 'TOPUP', totalCommission: { type: 'fixed', valueFixed: '5.00' } });
+    expect((await calculate(alice, coin.serial, provider.id, '100')).body.commissionAmount).toBe('1.00');
+    // The TOTAL of the coin's currency's profile comes before the provider rule.
+    const local = await aGateProfile(contract, provider.id);
+    await setUp(world.admin, contract, local.id, { txType: 'TOPUP', totalCommission: { type: 'percent', valuePercent: '0.5' } });
+    expect((await calculate(alice, coin.serial, provider.id, '100')).body.commissionAmount).toBe('0.50');
+    // A setting of another transaction type prices nothing here.
+    await setUp(world.admin, contract, local.id, { txType: 'REDEEM', totalCommission: { type: 'fixed', valueFixed: '9.00' } });
+    expect((await calculate(alice, coin.serial, provider.id, '100')).body.commissionAmount).toBe('0.50');
+    // A product rule of the provider's product comes first.
+    expectStatus(
+      await req('POST', `${profilesPath(contract)}/${every.body.profile.id}/commission-product-rule`, world.admin, {
+        productId: product.id,
+        type: 'fixed',
+        valueFixed: '0.25',
+        beginDate: '2026-01-01T00:00:00Z',
+        collector: 'operator',
+      }),
+      201,
+    );
+    expect((await calculate(alice, coin.serial, provider.id, '100')).body.commissionAmount).toBe('0.25');
+
+    // A REDEEM through a payout provider is priced by its REDEEM setting: its hold as its price says.
+    const payout = await aProvider('payout');
+    expectStatus(
+      await req('POST', '/gate/products', world.admin, {
+        gateProviderId: payout.id,
+        name: 'Card payout',
+        currency: world.currency.code,
+        minAmount: '1.00',
+        maxAmount: '1000.00',
+      }),
+      201,
+    );
+    const payoutProfile = await aGateProfile(contract, payout.id);
+    await setUp(world.admin, contract, payoutProfile.id, { txType: 'REDEEM', totalCommission: { type: 'fixed', valueFixed: '1.50' } });
+    const redeem = await req('POST', '/gate/transactions/calculate', alice.token, {
+      serial: coin.serial,
+      amount: '20',
+      txType: 'REDEEM',
+      gateProviderId: payout.id,
+    });
+    expectStatus(redeem, 200);
+    expect(redeem.body).toMatchObject({ commissionAmount: '1.50', sourceAmount: '21.50', amountToSend: '20.00' });
+    const held = await world.server.request('POST', '/api/v1/gate/transactions', {
+      token: alice.token,
+      body: { amount: '20', coin: coin.serial, method: { gateProviderId: payout.id, way: 'Card payout' }, type: 'REDEEM' },
+      headers: { 'Idempotency-Key': `redeem-${coin.serial}` },
+    });
+    expectStatus(held, 201);
+    expect(held.body.transaction).toMatchObject({ amount: '20.00', commission: '1.50' });
   });
 });

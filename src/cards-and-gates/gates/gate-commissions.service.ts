@@ -47,9 +47,15 @@ function toRule(row: GateRuleRow): GateCommissionRuleDto {
   };
 }
 
-/** Only the values the type uses, so the screen shows exactly those (a `zero` shows 0). */
+/**
+ * Only the values the type uses, so the screen shows exactly those (a `zero` shows 0); a fixed value with the
+ * decimals of the profile's currency.
+ */
 function toSetting(row: GateSettingRow, profile: GateProfileRow): GateCommissionSettingRecordDto {
-  const value = (v: string) => amountOf(new Money(v), Math.min(VALUE_SCALE, new Money(v).decimalPlaces()));
+  const decimals = (v: string) => Math.min(VALUE_SCALE, new Money(v).decimalPlaces());
+  const currency = profile.currency_fraction === null ? 0 : scaleOf(profile.currency_fraction);
+  const percent = (v: string) => amountOf(new Money(v), decimals(v));
+  const fixed = (v: string) => amountOf(new Money(v), Math.max(currency, decimals(v)));
   return {
     id: row.id,
     gateCommissionProfileId: profile.id,
@@ -57,8 +63,8 @@ function toSetting(row: GateSettingRow, profile: GateProfileRow): GateCommission
     collector: row.collector,
     value: {
       type: row.type,
-      ...(row.value_percent !== null ? { valuePercent: value(row.value_percent) } : {}),
-      ...(row.value_fixed !== null ? { valueFixed: value(row.value_fixed) } : {}),
+      ...(row.value_percent !== null ? { valuePercent: percent(row.value_percent) } : {}),
+      ...(row.value_fixed !== null ? { valueFixed: fixed(row.value_fixed) } : {}),
     },
     active: row.active,
     createdAt: row.created_at.toISOString(),
