@@ -195,7 +195,7 @@ export class GateSettingFieldDto {
   @ApiProperty({ enum: ['integer', 'decimal', 'rate', 'text'] })
   type: string;
   /** The value; null when the knob is not set (its default applies) and, always, for a secret. */
-  @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'number' }], nullable: true })
+  @ApiProperty({ oneOf: [{ type: 'string', nullable: true }, { type: 'number' }] })
   value: string | number | null;
   /** Write-only: its value is never answered. */
   secret: boolean;
