@@ -220,6 +220,8 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
     'CASH_DESK_MANAGER',
     ...PRICING,
     ...TREASURY,
+    // The family's gate-settings screen is the administrator's and the cfo's.
+    'GATE_PROVIDER_MANAGER',
   ],
   accountant: [
     ...STAFF_READ,

@@ -230,7 +230,7 @@ export const ERRORS = {
   'exception.point_of_sale.not_found': { status: 404, message: 'No such point of sale' },
   'exception.gate_commission_profile.exists': {
     status: 409,
-    message: 'The contract already has a gate commission profile for this provider',
+    message: 'The contract already has a gate commission profile for this provider and currency',
   },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -35,6 +35,10 @@ export type UserActionKind =
   | 'contract_assigned'
   /** Staff created, changed or deleted a commission profile, rule or condition (`details.change` and the ids). */
   | 'commission_settings_changed'
+  /** Gates (staff): a provider's settings changed (by name, never a value), a gate commission profile added, its fees set. */
+  | 'gate_provider_settings_changed'
+  | 'gate_commission_profile_created'
+  | 'gate_commission_settings_set'
   /** An operation the ledger posted for a member of staff (recorded by the kernel itself, see LedgerService). */
   | 'money_moved';
 
