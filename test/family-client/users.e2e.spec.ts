@@ -162,6 +162,12 @@ describe('family client: users (issue 32)', () => {
       filter: { email: `ida-${tag}@example.com`, roles: ['merchant'] },
     });
     expect(merchantsOnly.body.totalRecords).toBe(0);
+
+    // The screen's first load, before any filter is set: the client sends `filter: null`.
+    const unfiltered = await req('POST', '/users/view', world.admin, { filter: null, pageNumber: 0 });
+    expectStatus(unfiltered, 200);
+    expect(unfiltered.body.totalRecords).toBeGreaterThan(1);
+    expectTableFields(unfiltered.body.records[0]);
   });
 
   it('POST /users/view — the user page reads one user by ids (active, banned, createdAt)', async () => {
