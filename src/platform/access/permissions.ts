@@ -6,7 +6,7 @@
  */
 export const PERMISSIONS = {
   USER_VIEWER: 'See users, their memberships and states',
-  USER_MANAGER: 'Create users and memberships',
+  USER_MANAGER: 'Create users and memberships; activate and deactivate (delete) users',
   USER_RELEASER: 'Release users On Hold (or whose temporary password ran out) with a temporary password',
   USER_SESSION_REVOKER: "End all of a user's sessions",
   USER_ACTION_VIEWER: 'See the recorded actions of users (logins, holds, releases)',

@@ -36,6 +36,7 @@ export const ERRORS = {
     message: 'The temporary password has expired or was already used; ask an administrator to release you again',
   },
   'exception.authorization.user_on_hold': { status: 403, message: 'The user is On Hold; an administrator must release them' },
+  'exception.authorization.user_deactivated': { status: 403, message: 'The user is deactivated; an administrator must activate them' },
   'exception.authorization.no_membership': { status: 403, message: 'The user belongs to no organization' },
   'exception.authorization.password_change_required': {
     status: 403,
@@ -58,6 +59,8 @@ export const ERRORS = {
   'exception.user.not_on_hold': { status: 409, message: 'The user is not On Hold and has no spent temporary password to replace' },
   'exception.user.release_forbidden': { status: 403, message: 'You may not release a user holding permissions you lack' },
   'exception.user.sessions_forbidden': { status: 403, message: 'You may not end the sessions of a user holding permissions you lack' },
+  'exception.user.status_forbidden': { status: 403, message: 'You may not activate or deactivate a user holding permissions you lack' },
+  'exception.user.self_deactivation': { status: 409, message: 'You may not activate or deactivate yourself' },
   'exception.session.not_found': { status: 404, message: 'No such session' },
   'exception.organization.not_found': { status: 404, message: 'No such organization' },
 

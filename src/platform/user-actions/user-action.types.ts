@@ -5,6 +5,8 @@ export type UserActionKind =
   | 'login_refused_on_hold'
   | 'user_held'
   | 'user_released'
+  | 'user_activated'
+  | 'user_deactivated'
   | 'user_created'
   | 'password_changed'
   | 'password_change_failed'
