@@ -353,6 +353,15 @@ describe('family client: a user’s details, staff side', () => {
       expect(await actionsOf(user.id, 'profile_document_approved')).toEqual([
         { actor_user_id: compliance.id, details: expect.objectContaining({ profileDocumentId: passport.id, type: 'passport' }) },
       ]);
+      // The actions-of-users screen shows the document among the objects of the action, in its state now.
+      const [{ id: actionId }] = (
+        await world.raw.db.query(`SELECT id FROM user_actions WHERE user_id = $1 AND action = 'profile_document_approved'`, [user.id])
+      ).rows as { id: string }[];
+      const reverse = await req('GET', `/users/view/${actionId}/action-reverse`, admin.token);
+      expectStatus(reverse, 200);
+      expect(reverse.body.records[0].objectsOfAction).toContainEqual(
+        expect.objectContaining({ entityId: passport.id, entityName: 'Identity document', type: 'profile_document', state: 'approved' }),
+      );
       // Deciding twice is a 409; support may not decide (403); an unknown document is a 404, a malformed id a 400.
       expectError(
         await req('POST', `/profile-documents/${passport.id}/decline`, compliance.token),

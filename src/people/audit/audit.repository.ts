@@ -42,6 +42,9 @@ export const MARKED_OBJECTS = {
   resetIdentificationRequestId: { type: 'reset_identification_request', table: 'reset_identification_requests', state: 'status' },
   organizationId: { type: 'organization', table: 'organizations', state: 'identification_status' },
   sessionId: { type: 'session', table: 'auth_tokens', state: "CASE WHEN revoked_at IS NULL THEN 'active' ELSE 'revoked' END" },
+  profileDocumentId: { type: 'profile_document', table: 'profile_documents', state: 'status' },
+  contractId: { type: 'contract', table: 'contracts', state: "CASE WHEN active THEN 'active' ELSE 'inactive' END" },
+  gateProviderId: { type: 'gate_provider', table: 'gate_providers', state: "CASE WHEN active THEN 'active' ELSE 'inactive' END" },
 } as const;
 export type MarkKey = keyof typeof MARKED_OBJECTS;
 

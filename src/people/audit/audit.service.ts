@@ -45,6 +45,9 @@ const ENTITY_NAMES: Record<string, string> = {
   reset_identification_request: 'Identification reset request',
   organization: 'Organization',
   session: 'Session',
+  profile_document: 'Identity document',
+  contract: 'Contract',
+  gate_provider: 'Gate provider',
 };
 
 /** The action in words: its kind, and the reason a refusal gives (`Login failed: deactivated`). */

@@ -157,6 +157,9 @@ export const MARK_TYPES = [
   'reset_identification_request',
   'organization',
   'session',
+  'profile_document',
+  'contract',
+  'gate_provider',
 ] as const;
 
 /** An object an action created or changed, with its state now. */
