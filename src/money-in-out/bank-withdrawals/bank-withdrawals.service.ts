@@ -214,6 +214,7 @@ function toRecord(row: BankWithdrawalRow): BankWithdrawalRecordDto {
     requestIdentifier: Number(row.request_identifier),
     kind: row.kind,
     status: row.status,
+    requestStatus: row.status,
     coinSerial: row.coin_serial,
     organizationId: row.organization_id,
     amount,
