@@ -105,6 +105,23 @@ describe('family client: the request queues of the accountant (issue 32)', () =>
     expectError(await post(`/bank-top-ups/${request.requestIdentifier}/decline`, accountant.token), 409, 'exception.bank_top_up.decided');
   });
 
+  it("POST /bank-top-ups/calculate — the accountant's top-up screen: a customer's coin (from GET /organizations/{id}/coins) and a number", async () => {
+    const owner = await world.user();
+    const coin = await world.coin(owner);
+    const wallets = await world.server.request('GET', `/api/v1/organizations/${owner.organizationId}/coins`, { token: accountant.token });
+    expectStatus(wallets, 200);
+    expect(wallets.body.coins.map((c: { serial: string }) => c.serial)).toEqual([coin.serial]);
+    const calculated = await post('/bank-top-ups/calculate', accountant.token, { coinSerial: coin.serial, amount: 40 });
+    expectStatus(calculated, 200);
+    expect(calculated.body).toMatchObject({
+      commissionAmountPush: '0.00',
+      recipientAmountPush: '40.00',
+      issuer: { currency: world.currency.code },
+    });
+    // The screen shows them with toFixed(2): on the wire they are JSON numbers (the helper reads them exactly, as text).
+    expect(calculated.text).toMatch(/"recipientAmountPush":\s*40\.00/);
+  });
+
   it("POST /bank-withdrawals/view — the accountant's queue: the family's statuses, and what the modal reads", async () => {
     const { owner, coin, request } = await withdrawalRequest();
     const view = await post('/bank-withdrawals/view', accountant.token, screenBody(coin.serial, 'pending'));
