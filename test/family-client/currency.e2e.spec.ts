@@ -80,6 +80,11 @@ describe('family client: currencies, issuers, an organization’s coins, transla
       'exception.validation',
       'orderNumber',
     );
+    expectError(
+      await post('/issuers', world.admin, { ...body, snPrefix: '9913', currencyCode: 'XYZ', name: 'Bad' }),
+      404,
+      'exception.currency.not_found',
+    );
     const after = await world.server.request('GET', '/api/v1/issuers', { token: world.admin });
     expect(after.body.records.filter((i: { name: string }) => i.name === 'Bad')).toEqual([]);
     expectError(await post('/issuers', (await world.user()).token, { ...body, snPrefix: '9912' }), 403);
