@@ -26,6 +26,9 @@ describe('bank top-up requests (issue 12): new until staff accept (posting the t
     expect(created.body.bankTopUp).toEqual({
       id: expect.any(String),
       status: 'new',
+      // The family's words for the request queue's table and modal (issue 32).
+      requestStatus: 'pending',
+      type: 'bank_topup',
       coinSerial: coin.serial,
       organizationId: alice.organizationId,
       amount: '150.25',

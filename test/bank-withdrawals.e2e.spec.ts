@@ -33,6 +33,18 @@ describe('bank withdrawals and bank accounts (issue 12): requests hold until acc
       accountHolder: 'Alice Liddell',
       bankName: 'Commerzbank',
       bankId: null,
+      // Approved when added (BANK_ACCOUNTS_REQUIRE_APPROVAL is off), with who added it and the family's details (issue 32).
+      status: 'APPROVED',
+      userId: alice.id,
+      details: {
+        bankAccountNumber: IBAN,
+        iban: IBAN,
+        fullName: 'Alice Liddell',
+        bic: 'COBADEFFXXX',
+        swift: 'COBADEFFXXX',
+        name: 'Commerzbank',
+        address: null,
+      },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -30,14 +30,41 @@ export class BankAccountsController {
     return { status: 'ok', message: 'Bank account added', bankAccount: await this.accounts.create(principal, dto) };
   }
 
-  /** The bank accounts the caller's organization keeps for withdrawals. */
+  /**
+   * The bank accounts the caller's organization keeps for withdrawals; with BANK_ACCOUNT_APPROVER (compliance) every
+   * organization's. Filters and sort are the family's compliance screen's; newest first by default.
+   */
   @Post('view')
   @HttpCode(200)
-  @RequirePermissions('BANK_ACCOUNT_OWNER')
-  @ApiOperation({ summary: "List the organization's bank accounts", operationId: 'viewBankAccounts' })
+  @RequirePermissions('BANK_ACCOUNT_VIEWER')
+  @ApiOperation({ summary: 'Search bank accounts', operationId: 'viewBankAccounts' })
   @ApiOkResponse({ type: BankAccountPageDto })
   view(@Body() dto: BankAccountViewDto, @CurrentPrincipal() principal: Principal): Promise<BankAccountPageDto> {
     return this.accounts.view(principal, dto);
+  }
+
+  /** Approves an account (compliance): it takes withdrawals. An approved account again is a 409. */
+  @Post(':id/approve')
+  @HttpCode(200)
+  @RequirePermissions('BANK_ACCOUNT_APPROVER')
+  @ApiOperation({ summary: 'Approve a bank account', operationId: 'approveBankAccount' })
+  @ApiOkResponse({ type: BankAccountResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.bank_account.decided: it is approved already', type: ErrorResponseDto })
+  async approve(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
+    return { status: 'ok', message: 'Bank account approved', bankAccount: await this.accounts.decide(principal, id, 'APPROVED') };
+  }
+
+  /** Rejects an account (compliance): it takes no withdrawals until approved. A rejected account again is a 409. */
+  @Post(':id/reject')
+  @HttpCode(200)
+  @RequirePermissions('BANK_ACCOUNT_APPROVER')
+  @ApiOperation({ summary: 'Reject a bank account', operationId: 'rejectBankAccount' })
+  @ApiOkResponse({ type: BankAccountResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.bank_account.decided: it is rejected already', type: ErrorResponseDto })
+  async reject(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
+    return { status: 'ok', message: 'Bank account rejected', bankAccount: await this.accounts.decide(principal, id, 'REJECTED') };
   }
 
   /** One of the organization's bank accounts; another organization's, like an unknown one, is a 404. */

@@ -7,8 +7,7 @@ import { MAX_UNPAGED_RECORDS } from '../../platform/common/paging.dto';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import { BankAccountsService } from './bank-accounts.service';
-import type { BankAccountDto } from './dto/bank-account.dto';
-import { MyBankAccountDto, MyBankAccountListDto, MyBankAccountPageDto, MyBankAccountViewDto } from './dto/bank-account.dto';
+import { MyBankAccountListDto, MyBankAccountPageDto, MyBankAccountViewDto } from './dto/bank-account.dto';
 
 /** The caller's bank accounts under the paths the family's web client reads them by. */
 @ApiTags('bank-accounts')
@@ -26,8 +25,8 @@ export class MyBankAccountsController {
   @ApiOperation({ summary: "Every bank account of the caller's organization", operationId: 'listMyBankAccounts' })
   @ApiOkResponse({ type: MyBankAccountListDto })
   async list(@CurrentPrincipal() principal: Principal): Promise<MyBankAccountListDto> {
-    const page = await this.accounts.view(principal, { all: true, pageSize: MAX_UNPAGED_RECORDS });
-    return { status: 'ok', message: 'OK', records: page.records.map(withDetails) };
+    const page = await this.accounts.mine(principal, { all: true, pageSize: MAX_UNPAGED_RECORDS });
+    return { status: 'ok', message: 'OK', records: page.records };
   }
 
   /** The caller's bank accounts, paged, with `details`; `filter.coinSerial` names one of the caller's coins (else 404). */
@@ -44,23 +43,6 @@ export class MyBankAccountsController {
     const serial = dto.filter?.coinSerial;
     if (serial) this.tools.payer({ coins: await this.ledger.read([serial]), holds: [] }, serial, principal, 'filter.coinSerial');
     const { filter: _filter, ...paging } = dto;
-    const page = await this.accounts.view(principal, paging);
-    return { ...page, records: page.records.map(withDetails) };
+    return this.accounts.mine(principal, paging);
   }
-}
-
-function withDetails(account: BankAccountDto): MyBankAccountDto {
-  return {
-    ...account,
-    status: 'APPROVED',
-    details: {
-      bankAccountNumber: account.iban,
-      iban: account.iban,
-      fullName: account.accountHolder,
-      bic: account.bic,
-      swift: account.bic,
-      name: account.bankName ?? account.name,
-      address: null,
-    },
-  };
 }

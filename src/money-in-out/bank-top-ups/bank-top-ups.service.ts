@@ -96,7 +96,9 @@ export class BankTopUpsService {
   }
 
   async view(principal: Principal, dto: BankTopUpRequestViewDto): Promise<Page<BankTopUpRequestRecordDto>> {
-    const { total, rows } = await this.requests.search(requestSearchOf(dto, this.visibleTo(principal)));
+    const requestStatuses = dto.filter?.requestStatuses?.map((status) => (status === 'pending' ? 'new' : status));
+    const search = requestSearchOf({ ...dto, filter: dto.filter && { ...dto.filter, requestStatuses } }, this.visibleTo(principal));
+    const { total, rows } = await this.requests.search(search);
     return pageOf(dto, total, rows.map(toRecord));
   }
 
@@ -228,6 +230,8 @@ function toRecord(row: BankTopUpRequestRow): BankTopUpRequestRecordDto {
     id: row.id,
     requestIdentifier: Number(row.request_identifier),
     status: row.status,
+    requestStatus: row.status === 'new' ? 'pending' : row.status,
+    type: 'bank_topup',
     coinSerial: row.coin_serial,
     organizationId: row.organization_id,
     amount,

@@ -163,7 +163,7 @@ export class BankWithdrawalsService {
     if (dto.bankAccountId) return this.accounts.detailsOf(organizationId, dto.bankAccountId);
     if (!dto.bankDetails) throw ApiError.invalid('bankAccountId', 'or bankDetails must be given');
     const { iban, bic, accountHolder, bankName } = dto.bankDetails;
-    return { id: null, iban, bic: bic ?? null, accountHolder, bankName: bankName ?? null };
+    return this.accounts.typedIn(organizationId, { iban, bic: bic ?? null, accountHolder, bankName: bankName ?? null });
   }
 
   private async record(
@@ -214,6 +214,7 @@ function toRecord(row: BankWithdrawalRow): BankWithdrawalRecordDto {
     requestIdentifier: Number(row.request_identifier),
     kind: row.kind,
     status: row.status,
+    requestStatus: row.status,
     coinSerial: row.coin_serial,
     organizationId: row.organization_id,
     amount,

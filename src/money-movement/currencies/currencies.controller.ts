@@ -65,12 +65,16 @@ export class CurrenciesController {
 export class IssuersController {
   constructor(private readonly currencies: CurrenciesService) {}
 
-  /** Creates an issuer of a currency. The deprecated orderNumber and orderQuote are unknown fields. */
+  /**
+   * Creates an issuer of a currency, numbered `snPrefix` (the family's name of its `sn`) or the next free number. The
+   * deprecated orderNumber and orderQuote are accepted only as null.
+   */
   @Post()
   @RequirePermissions('ISSUER_MANAGER')
   @ApiOperation({ summary: 'Create a currency issuer', operationId: 'createIssuer' })
   @ApiCreatedResponse({ type: IssuerResponseDto })
   @ApiNotFoundResponse({ description: 'No currency with that code', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.issuer.sn_taken: another issuer has the snPrefix', type: ErrorResponseDto })
   async create(@Body() dto: CreateIssuerDto): Promise<IssuerResponseDto> {
     return { status: 'ok', message: 'Issuer created', issuer: await this.currencies.createIssuer(dto) };
   }

@@ -92,12 +92,25 @@ export class CurrenciesRepository {
     return { total: Number(n), rows };
   }
 
-  async insertIssuer(currencyId: string, name: string, description: string | null, active: boolean): Promise<string> {
-    const [row] = await this.db.query<{ id: string }>(
-      `INSERT INTO issuers (currency_id, name, description, active) VALUES ($1, $2, $3, $4) RETURNING id`,
-      [currencyId, name, description, active],
-    );
-    return row.id;
+  /**
+   * Inserts an issuer with the serial number given (undefined when another issuer has it), else with the sequence's next
+   * free one: a number chosen by hand may lie ahead of the sequence, which then passes over it.
+   */
+  async insertIssuer(
+    currencyId: string,
+    name: string,
+    description: string | null,
+    active: boolean,
+    sn: string | undefined,
+  ): Promise<string | undefined> {
+    for (;;) {
+      const [row] = await this.db.query<{ id: string }>(
+        `INSERT INTO issuers (currency_id, name, description, active, sn) VALUES ($1, $2, $3, $4, COALESCE($5::bigint, nextval('issuer_sn_seq')))
+         ON CONFLICT (sn) DO NOTHING RETURNING id`,
+        [currencyId, name, description, active, sn ?? null],
+      );
+      if (row || sn !== undefined) return row?.id;
+    }
   }
 
   async lockIssuer(id: string): Promise<Omit<IssuerRow, 'currency'> | undefined> {

@@ -88,7 +88,9 @@ export class CurrenciesService {
     const id = await this.uow.run(async () => {
       const currencyId = await this.currencies.currencyIdByCode(dto.currencyCode);
       if (!currencyId) throw new ApiError('exception.currency.not_found', `No currency with code ${dto.currencyCode}`);
-      return this.currencies.insertIssuer(currencyId, dto.name, dto.description ?? null, dto.active ?? true);
+      const id = await this.currencies.insertIssuer(currencyId, dto.name, dto.description ?? null, dto.active ?? true, dto.snPrefix);
+      if (!id) throw new ApiError('exception.issuer.sn_taken', `Another issuer has the serial number ${dto.snPrefix}`);
+      return id;
     });
     return this.issuer(id);
   }

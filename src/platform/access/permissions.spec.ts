@@ -82,8 +82,12 @@ describe('who outranks whom (releases, ending sessions)', () => {
       'TRANSACTION_REVERSER',
       'VOUCHER_MANAGER',
     ]);
-    // Compliance decides identification and checks the action log (issue 16): support may not act on them.
-    expect(permissionsBeyond(support, ['individual', 'compliance_specialist'])).toEqual(['AUDIT_CHECKER', 'IDENTIFICATION_MANAGER']);
+    // Compliance decides identification and bank accounts (issue 32) and checks the action log (issue 16): support may not act on them.
+    expect(permissionsBeyond(support, ['individual', 'compliance_specialist'])).toEqual([
+      'AUDIT_CHECKER',
+      'BANK_ACCOUNT_APPROVER',
+      'IDENTIFICATION_MANAGER',
+    ]);
     expect(permissionsBeyond(support, ['individual', 'antifraud_specialist'])).toEqual([]);
   });
 

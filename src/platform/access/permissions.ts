@@ -48,6 +48,8 @@ export const PERMISSIONS = {
   BANK_WITHDRAWAL_REQUESTER: "Request withdrawals from the organization's own coins to a bank account (held until decided) and see them",
   BANK_WITHDRAWAL_MANAGER: 'Pay coins out to banks at once, and accept or decline withdrawal requests',
   BANK_ACCOUNT_OWNER: "Keep the organization's bank accounts for withdrawals",
+  BANK_ACCOUNT_VIEWER: "See the organization's bank accounts (every organization's with BANK_ACCOUNT_APPROVER)",
+  BANK_ACCOUNT_APPROVER: "Approve and reject every organization's bank accounts",
   BANK_CATALOG_VIEWER: 'See the catalog of banks',
   BANK_CATALOG_MANAGER: 'Add banks to the catalog and import it from a CSV file',
   CASH_DESK_MANAGER: 'Create cash desks and open their cash coins',
@@ -123,6 +125,7 @@ const CUSTOMER: Permission[] = [
   'BANK_TOP_UP_REQUESTER',
   'BANK_WITHDRAWAL_REQUESTER',
   'BANK_ACCOUNT_OWNER',
+  'BANK_ACCOUNT_VIEWER',
   'BANK_CATALOG_VIEWER',
   'CASH_DESK_VIEWER',
   'CASH_DESK_CONFIRMER',
@@ -163,8 +166,8 @@ const STAFF_READ: Permission[] = [
   'GATE_TRANSACTION_VIEWER',
 ];
 
-/** Compliance: identification decided, reset requests approved or declined, the action log verified. */
-const COMPLIANCE: Permission[] = ['IDENTIFICATION_MANAGER', 'AUDIT_CHECKER'];
+/** Compliance: identification decided, reset requests approved or declined, bank accounts approved, the action log verified. */
+const COMPLIANCE: Permission[] = ['IDENTIFICATION_MANAGER', 'AUDIT_CHECKER', 'BANK_ACCOUNT_VIEWER', 'BANK_ACCOUNT_APPROVER'];
 
 /** The back office's money desk: bank top-ups and withdrawals decided, cash desk operations completed anywhere. */
 const MONEY_DESK: Permission[] = [
@@ -274,6 +277,8 @@ export const OWN_ORGANIZATION_PERMISSIONS: ReadonlySet<Permission> = new Set<Per
   'BANK_TOP_UP_REQUESTER',
   'BANK_WITHDRAWAL_REQUESTER',
   'BANK_ACCOUNT_OWNER',
+  // Alone it shows only the organization's own accounts; every organization's takes BANK_ACCOUNT_APPROVER.
+  'BANK_ACCOUNT_VIEWER',
   'CASH_DESK_CONFIRMER',
   'CASH_OUT_CODE_CREATOR',
   'WEBHOOK_OWNER',

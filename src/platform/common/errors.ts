@@ -71,6 +71,7 @@ export const ERRORS = {
   'exception.currency.fraction_locked': { status: 409, message: 'The fraction cannot change once coins hold this currency' },
   'exception.issuer.not_found': { status: 404, message: 'No such issuer' },
   'exception.issuer.inactive': { status: 409, message: 'The issuer or its currency is inactive' },
+  'exception.issuer.sn_taken': { status: 409, message: 'Another issuer has this serial number' },
 
   // Coins and payment tools
   'exception.coin.not_found': { status: 404, message: 'No such coin' },
@@ -138,6 +139,8 @@ export const ERRORS = {
   'exception.bank_withdrawal.decided': { status: 409, message: 'The bank withdrawal is already decided' },
   'exception.bank_account.not_found': { status: 404, message: 'No such bank account' },
   'exception.bank_account.iban_taken': { status: 409, message: 'The organization already has a bank account with this IBAN' },
+  'exception.bank_account.not_approved': { status: 409, message: 'Withdrawals go only to an approved bank account' },
+  'exception.bank_account.decided': { status: 409, message: 'The bank account already has this status' },
   'exception.bank_catalog.not_found': { status: 404, message: 'No such bank in the catalog' },
   'exception.bank_catalog.bic_taken': { status: 409, message: 'The catalog already has a bank with this BIC' },
   'exception.bank_catalog.invalid_file': {

@@ -97,6 +97,9 @@ export class RequestRecordDto {
   updatedAt: string;
 }
 
+/** Statuses the family's request screens filter by that no request of the service has: accepted, they match nothing. */
+export const FAMILY_ONLY_REQUEST_STATUSES = ['error', 'rejected'] as const;
+
 /**
  * The family's `requestStatuses` filter: request statuses, as a list or a single status (the family's web client sends
  * one), searched together with `statuses`.

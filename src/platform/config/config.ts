@@ -69,6 +69,8 @@ export interface AppConfig {
   /** Whether individuals, and merchants, may sign themselves up (POST /registration); staff roles never can. */
   selfRegistrationIndividuals: boolean;
   selfRegistrationMerchants: boolean;
+  /** New (and re-numbered) bank accounts wait for compliance's approval; withdrawals go only to approved ones. */
+  bankAccountsRequireApproval: boolean;
   /** `always`: every password login is confirmed with a one-time code sent to the login (POST /authorization/confirm). */
   loginConfirmation: 'off' | 'always';
   /** One-time codes (sign-up, login confirmation, recovery, change of login): lifetime, wrong tries before a code is burnt, least time between two codes for one login, most codes per login per hour. */
@@ -250,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     requireIdempotentPostings: nodeEnv === 'test',
     selfRegistrationIndividuals: !env.SELF_REGISTRATION_INDIVIDUALS?.trim() || flag(env, 'SELF_REGISTRATION_INDIVIDUALS'),
     selfRegistrationMerchants: !env.SELF_REGISTRATION_MERCHANTS?.trim() || flag(env, 'SELF_REGISTRATION_MERCHANTS'),
+    bankAccountsRequireApproval: flag(env, 'BANK_ACCOUNTS_REQUIRE_APPROVAL'),
     loginConfirmation: oneOf(env, 'LOGIN_CONFIRMATION', ['off', 'always'] as const, 'off'),
     oneTimeCodeTtlSeconds: int(env, 'ONE_TIME_CODE_TTL_SECONDS', 600, 30, 24 * 3600),
     oneTimeCodeMaxAttempts: int(env, 'ONE_TIME_CODE_MAX_ATTEMPTS', 5, 1, 10),

@@ -20,6 +20,8 @@ export type UserActionKind =
   | 'bank_top_up_declined'
   | 'bank_withdrawal_accepted'
   | 'bank_withdrawal_declined'
+  | 'bank_account_approved'
+  | 'bank_account_rejected'
   | 'cash_desk_operation_confirmed'
   | 'cash_desk_operation_completed'
   | 'cash_desk_operation_declined'

@@ -1,11 +1,26 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { BIC_PATTERN, normalizeIban } from '../../../platform/common/iban';
-import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
-import { IsIban, Serial } from '../../../platform/common/validators';
+import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
+import { AsList, EnumList, IsIban, Serial } from '../../../platform/common/validators';
+import type { BankAccountStatus } from '../bank-accounts.repository';
+
+export const BANK_ACCOUNT_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
 
 const iban = ({ value }: { value: unknown }) => (typeof value === 'string' ? normalizeIban(value) : value);
+const upperCase = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
 const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
 
 /** Where money is paid out: an IBAN with its holder, and the bank (BIC, name, or a bank of the catalog). */
@@ -58,47 +73,6 @@ export class CreateBankAccountDto extends BankDetailsDto {
 
 export class UpdateBankAccountDto extends PartialType(CreateBankAccountDto) {}
 
-export class BankAccountDto {
-  @ApiProperty({ format: 'uuid' })
-  id: string;
-  @ApiProperty({ format: 'uuid' })
-  organizationId: string;
-  @ApiProperty({ type: String, nullable: true })
-  name: string | null;
-  iban: string;
-  @ApiProperty({ type: String, nullable: true })
-  bic: string | null;
-  accountHolder: string;
-  @ApiProperty({ type: String, nullable: true })
-  bankName: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
-  bankId: string | null;
-  @ApiProperty({ format: 'date-time' })
-  createdAt: string;
-  @ApiProperty({ format: 'date-time' })
-  updatedAt: string;
-}
-
-export class BankAccountResponseDto {
-  status: 'ok';
-  message: string;
-  bankAccount: BankAccountDto;
-}
-
-export class BankAccountPageDto extends PageDto {
-  records: BankAccountDto[];
-}
-
-export class BankAccountViewDto extends PageRequestDto {}
-
-/** The answer of `DELETE /bank-accounts/{id}`, naming the account removed. */
-export class BankAccountDeletedDto {
-  status: 'ok';
-  message: string;
-  @ApiProperty({ format: 'uuid' })
-  id: string;
-}
-
 /** An account's details as the family's web client reads them (`details.*`). */
 export class BankAccountFamilyDetailsDto {
   /** The IBAN (as `iban`): the account's number. */
@@ -119,23 +93,148 @@ export class BankAccountFamilyDetailsDto {
   address: string | null;
 }
 
-/** One of the caller's bank accounts as the family's client lists them: the account, its `details`, and `status`. */
-export class MyBankAccountDto extends BankAccountDto {
+export class BankAccountDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ format: 'uuid' })
+  organizationId: string;
+  /** Who added the account (null for an account kept before this was recorded and whose organization has no member). */
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  userId: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  name: string | null;
+  iban: string;
+  @ApiProperty({ type: String, nullable: true })
+  bic: string | null;
+  accountHolder: string;
+  @ApiProperty({ type: String, nullable: true })
+  bankName: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  bankId: string | null;
+  /**
+   * `APPROVED` accounts take withdrawals. With BANK_ACCOUNTS_REQUIRE_APPROVAL a new account (or one given another IBAN)
+   * is `PENDING` until compliance approves it; a `REJECTED` one takes none.
+   */
+  @ApiProperty({ enum: BANK_ACCOUNT_STATUSES })
+  status: BankAccountStatus;
+  /** The account as the family's web client reads it. */
   details: BankAccountFamilyDetailsDto;
-  /** Accounts need no approval here: always `APPROVED`. */
-  @ApiProperty({ enum: ['APPROVED'] })
-  status: 'APPROVED';
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+}
+
+export class BankAccountResponseDto {
+  status: 'ok';
+  message: string;
+  bankAccount: BankAccountDto;
+}
+
+export class BankAccountPageDto extends PageDto {
+  records: BankAccountDto[];
+}
+
+/** The compliance screen's filters (the family's names); each narrows, text fields match a part. */
+export class BankAccountFilterDto {
+  /** `PENDING`, `APPROVED`, `REJECTED` (one or a list). */
+  @EnumList(BANK_ACCOUNT_STATUSES)
+  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.map(upperCase) : upperCase(value)))
+  statuses?: BankAccountStatus[];
+
+  /** Who added the accounts. */
+  @ApiPropertyOptional({ type: [String], format: 'uuid' })
+  @AsList()
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true })
+  userIds?: string[];
+
+  /** Part of the IBAN (spaces ignored). */
+  @ApiPropertyOptional({ maxLength: 34 })
+  @IsOptional()
+  @Transform(iban)
+  @IsString()
+  @MaxLength(34)
+  iban?: string;
+
+  /** The family's name of the account's number: part of the IBAN, as `iban`. */
+  @ApiPropertyOptional({ maxLength: 34 })
+  @IsOptional()
+  @Transform(iban)
+  @IsString()
+  @MaxLength(34)
+  bankAccountNumber?: string;
+
+  /** Part of the BIC. */
+  @ApiPropertyOptional({ maxLength: 11 })
+  @IsOptional()
+  @Transform(upper)
+  @IsString()
+  @MaxLength(11)
+  bic?: string;
+
+  /** The family's name of the BIC, as `bic`. */
+  @ApiPropertyOptional({ maxLength: 11 })
+  @IsOptional()
+  @Transform(upper)
+  @IsString()
+  @MaxLength(11)
+  swift?: string;
+
+  /** Part of the bank's name, whatever the case. */
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  bankName?: string;
+}
+
+/** One key: by the bank's name, the status or when added (the default, newest first); ties newest first. */
+export class BankAccountSortDto {
+  @SortOrder()
+  bankName?: 'asc' | 'desc';
+
+  @SortOrder()
+  status?: 'asc' | 'desc';
+
+  @SortOrder()
+  createdAt?: 'asc' | 'desc';
+}
+
+/** A search of bank accounts: the organization's own, every organization's for BANK_ACCOUNT_APPROVER. */
+export class BankAccountViewDto extends PageRequestDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => BankAccountFilterDto)
+  filter?: BankAccountFilterDto;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => BankAccountSortDto)
+  sort?: BankAccountSortDto;
+}
+
+/** The answer of `DELETE /bank-accounts/{id}`, naming the account removed. */
+export class BankAccountDeletedDto {
+  status: 'ok';
+  message: string;
+  @ApiProperty({ format: 'uuid' })
+  id: string;
 }
 
 /** Every bank account of the caller's organization (GET /profiles/my/bank-accounts). */
 export class MyBankAccountListDto {
   status: 'ok';
   message: string;
-  records: MyBankAccountDto[];
+  records: BankAccountDto[];
 }
 
 export class MyBankAccountPageDto extends PageDto {
-  records: MyBankAccountDto[];
+  records: BankAccountDto[];
 }
 
 export class MyBankAccountFilterDto {

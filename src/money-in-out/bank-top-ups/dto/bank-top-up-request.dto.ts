@@ -11,6 +11,7 @@ import {
   RequestFilterDto,
   RequestRecordDto,
   RequestStatuses,
+  FAMILY_ONLY_REQUEST_STATUSES,
   RequestViewDto,
 } from '../../../platform/common/request-view.dto';
 import { EnumList, IsIban } from '../../../platform/common/validators';
@@ -50,6 +51,12 @@ export class BankTopUpRequestRecordDto extends RequestRecordDto {
   /** `new` until decided; `processed` (accepted: `operationId` is the top-up) or `declined`. */
   @ApiProperty({ enum: BANK_TOP_UP_REQUEST_STATUSES })
   status: string;
+  /** The status in the family's words (`new` is `pending`), as its request screens show it. */
+  @ApiProperty({ enum: ['pending', 'processed', 'declined'] })
+  requestStatus: string;
+  /** The operation type the request posts once accepted, as the family's request table shows it. */
+  @ApiProperty({ enum: ['bank_topup'] })
+  type: 'bank_topup';
   /** The request's business identifier: a number, also accepted in the decision routes' paths. */
   @ApiProperty({ example: 1 })
   requestIdentifier: number;
@@ -91,8 +98,11 @@ export class BankTopUpRequestFilterDto extends RequestFilterDto {
   @EnumList(BANK_TOP_UP_REQUEST_STATUSES)
   statuses?: string[];
 
-  /** The family's name for statuses; one status or a list. */
-  @RequestStatuses(BANK_TOP_UP_REQUEST_STATUSES)
+  /**
+   * The family's name for statuses; one status or a list, in the family's words too: `pending` is `new`, and `error` and
+   * `rejected` (no request has them) match nothing.
+   */
+  @RequestStatuses([...BANK_TOP_UP_REQUEST_STATUSES, 'pending', ...FAMILY_ONLY_REQUEST_STATUSES])
   requestStatuses?: string[];
 }
 

@@ -13,6 +13,7 @@ import {
   RequestFilterDto,
   RequestRecordDto,
   RequestStatuses,
+  FAMILY_ONLY_REQUEST_STATUSES,
   RequestViewDto,
   SerialOrCoin,
 } from '../../../platform/common/request-view.dto';
@@ -119,6 +120,9 @@ export class BankWithdrawalRecordDto extends RequestRecordDto {
   /** A request is `pending` (amount and fee held) until `processed` (paid out) or `declined` (hold released). */
   @ApiProperty({ enum: BANK_WITHDRAWAL_STATUSES })
   status: string;
+  /** The status again, under the name the family's request screens read it by. */
+  @ApiProperty({ enum: BANK_WITHDRAWAL_STATUSES })
+  requestStatus: string;
   /** The withdrawal's business identifier: a number, also accepted in the decision routes' paths. */
   @ApiProperty({ example: 1 })
   requestIdentifier: number;
@@ -182,8 +186,8 @@ export class BankWithdrawalFilterDto extends RequestFilterDto {
   @EnumList(BANK_WITHDRAWAL_STATUSES)
   statuses?: string[];
 
-  /** The family's name for statuses; one status or a list. */
-  @RequestStatuses(BANK_WITHDRAWAL_STATUSES)
+  /** The family's name for statuses; one status or a list (`error` and `rejected`, which no request has, match nothing). */
+  @RequestStatuses([...BANK_WITHDRAWAL_STATUSES, ...FAMILY_ONLY_REQUEST_STATUSES])
   requestStatuses?: string[];
 
   @EnumList(BANK_WITHDRAWAL_KINDS)

@@ -26,6 +26,16 @@ export class CreateIssuerDto {
   @IsBoolean()
   active?: boolean;
 
+  /**
+   * The issuer's serial number (`sn`), as the family's client names it: 1 to 15 digits, not starting with 0, not
+   * another issuer's (409). Left out, the next free number is given.
+   */
+  @ApiPropertyOptional({ example: '2001', pattern: '^[1-9][0-9]{0,14}$' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[1-9][0-9]{0,14}$/, { message: 'must be 1 to 15 digits, not starting with 0' })
+  snPrefix?: string;
+
   /** Removed in release 4.10.0: sent as null it is ignored, any other value is refused. */
   @ApiHideProperty()
   @IsRemoved()
