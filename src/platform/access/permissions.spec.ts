@@ -76,6 +76,7 @@ describe('who outranks whom (releases, ending sessions)', () => {
       'CURRENCY_MANAGER',
       'EXCHANGE_RATE_MANAGER',
       'EXCHANGE_RESERVE_MANAGER',
+      'GATE_PROVIDER_MANAGER',
       'ISSUER_MANAGER',
       'LEDGER_AUDITOR',
       'SYSTEM_OPERATION_CREATOR',
