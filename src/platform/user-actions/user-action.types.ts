@@ -29,6 +29,9 @@ export type UserActionKind =
   | 'identification_reset_approved'
   | 'identification_reset_declined'
   | 'user_action_reversed'
+  /** Staff created or changed a limit profile of a contract (src/operators/limit-profiles). */
+  | 'limit_profile_created'
+  | 'limit_profile_changed'
   /** An operation the ledger posted for a member of staff (recorded by the kernel itself, see LedgerService). */
   | 'money_moved';
 
