@@ -309,5 +309,64 @@ describe('family client: limit profiles (issue 32)', () => {
         'exception.limit_profile.not_found',
       );
     });
+
+    it('the kernel holds a TOPUP and a REDEEM to the limits of their gate commission profile; a refusal holds nothing', async () => {
+      const tag = Math.random().toString(36).slice(2, 8);
+      const gateOf = async (type: string, name: string) => {
+        const provider = await req('POST', '/gate-providers', world.admin, {
+          name: `${name} ${tag}`,
+          type,
+          settings: { secret: 'limits-gate-secret-001' },
+        });
+        expectStatus(provider, 201);
+        const product = await req('POST', '/gate/products', world.admin, {
+          gateProviderId: provider.body.gateProvider.id,
+          name: `Card ${tag}`,
+          currency: world.currency.code,
+          minAmount: '1.00',
+          maxAmount: '1000.00',
+          fields: [{ name: 'card', type: 'string', required: false }],
+        });
+        expectStatus(product, 201);
+        return { provider: provider.body.gateProvider, product: product.body.product };
+      };
+      const acquirer = await gateOf('acquiring', 'Top up');
+      const payer = await gateOf('payout', 'Payout');
+      const alice = await world.user();
+      const contract = await aContract(world.server, world.admin);
+      await assignContract(world.server, world.admin, alice.organizationId, contract.id);
+      const limitsOf = async (providerId: string) => {
+        const profile = await req('POST', `/contracts/${contract.id}/gate-commission-profiles`, world.admin, {
+          gateProviderId: providerId,
+        });
+        return `/contracts/${contract.id}/gate-commission-profiles/${profile.body.profile.id}/limit-profiles`;
+      };
+      expectStatus(
+        await req('POST', await limitsOf(acquirer.provider.id), world.admin, gateBody('TOPUP', 'amount', 'per_transaction', '30')),
+        201,
+      );
+      expectStatus(await req('POST', await limitsOf(payer.provider.id), world.admin, gateBody('REDEEM', 'quantity', 'per_day', 1)), 201);
+      const coin = await world.coin(alice, '100.00');
+      const create = (type: string, gate: { provider: any; product: any }, amount: string) =>
+        world.server.request('POST', '/api/v1/gate/transactions', {
+          token: alice.token,
+          body: { amount, coin: coin.serial, method: { gateProviderId: gate.provider.id, way: gate.product.name }, type },
+          headers: { 'Idempotency-Key': `limits-${type}-${amount}-${Math.random()}` },
+        });
+
+      const topUp = await create('TOPUP', acquirer, '40.00');
+      expectError(topUp, 409, 'exception.limit.exceeded');
+      expect(topUp.body.message).toContain(`30.00 ${world.currency.code} per operation`);
+      expectStatus(await create('TOPUP', acquirer, '30.00'), 201);
+
+      expectStatus(await create('REDEEM', payer, '10.00'), 201);
+      const second = await create('REDEEM', payer, '10.00');
+      expectError(second, 409, 'exception.limit.exceeded');
+      expect(second.body.message).toBe('The limit of 1 operation per day is reached (1 made)');
+      expect((await req('GET', `/coins/${coin.serial}`, alice.token)).body.coin.availableAmount).toBe('90.00');
+      // The limits are the gate's own: a transfer of the same organization is not counted or refused by them.
+      const [, other] = await world.pair(await world.user(), await world.user(), '0');
+      expectStatus(await transfer(world.server, alice.token, coin.serial, other.serial, '20.00'), 201);
+    });
   });
 });

@@ -9,6 +9,7 @@ import { calculationOf } from './calculation';
 import { CommissionsRepository } from './commissions.repository';
 import type { CommissionCalculationDto, CommissionCalculationRequestDto } from './dto/commission-calculation.dto';
 import { CommissionTerms, legsOf, priceOf, Quote } from './fee';
+import type { GateScope } from './limits';
 import { LimitsService } from './limits.service';
 
 export type { Quote } from './fee';
@@ -35,6 +36,8 @@ export interface QuoteRequest {
   payee?: PricedCoin;
   /** Terms already read (`pricing()`); else they are read now. */
   pricing?: Pricing;
+  /** A gate flow's provider and transaction type: the limits of its gate commission profile apply too. */
+  gate?: GateScope;
 }
 
 /**
@@ -91,9 +94,17 @@ export class CommissionsService {
     const pricing = request.pricing ?? (await this.pricing(request.flow, request.payer?.serial, request.payee?.serial));
     if (pricing.flow !== request.flow) throw new Error(`Terms of ${pricing.flow} cannot price ${request.flow}`);
     const quote = priceOf(pricing.terms, request.amount, scaleOf(coin.fraction));
-    const serials = [request.payer, request.payee].filter((c) => c?.type === 'client').map((c) => c!.serial);
-    await this.limits.enforce({ flow: request.flow, amount: request.amount, serials });
+    await this.limit(request);
     return quote;
+  }
+
+  /**
+   * The limits of a posting (a 409 naming the one it would pass), counted with it: `quote()` calls it; a flow that
+   * priced its movement before its plan calls it from the plan. Outside a plan it does nothing.
+   */
+  limit(request: Omit<QuoteRequest, 'pricing'>): Promise<void> {
+    const serials = [request.payer, request.payee].filter((c) => c?.type === 'client').map((c) => c!.serial);
+    return this.limits.enforce({ flow: request.flow, amount: request.amount, serials, gate: request.gate });
   }
 
   /**

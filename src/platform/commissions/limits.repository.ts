@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Money } from '../common/money';
 import { Database } from '../database/database';
 import type { OperationFlow } from '../ledger/operation-types';
-import type { LimitRow, UsageRow } from './limits';
+import type { GateScope, LimitRow, UsageRow } from './limits';
 
 /** The start of a limit's period in force, UTC, as text; null for a limit of one operation. */
 const PERIOD_START = `CASE l.time_unit
@@ -21,25 +21,32 @@ export class LimitsRepository {
 
   /**
    * One statement: the active limits of the profile that prices a flow between coins (the contract of the first
-   * client coin of `serials`, payer first, its active profile for the flow and the coin's issuer), with the period
+   * client coin of `serials`, payer first, its active profile for the flow and the coin's issuer) and, for a gate
+   * flow, of the contract's active gate commission profile of the provider for the transaction type; with the period
    * each counts in. Usually none.
    */
-  async inForce(flow: OperationFlow, serials: string[]): Promise<LimitRow[]> {
+  async inForce(flow: OperationFlow, serials: string[], gate: GateScope | undefined): Promise<LimitRow[]> {
     return this.db.query<LimitRow>(
       `WITH side AS (
-         SELECT c.organization_id, c.issuer_id FROM coins c
+         SELECT c.organization_id, c.issuer_id, o.contract_id, cu.code, cu.fraction FROM coins c
+           JOIN organizations o ON o.id = c.organization_id
+           JOIN issuers i ON i.id = c.issuer_id
+           JOIN currencies cu ON cu.id = i.currency_id
           WHERE c.type = 'client' AND c.serial = ANY($2::bigint[])
-          ORDER BY array_position($2::bigint[], c.serial) LIMIT 1)
+          ORDER BY array_position($2::bigint[], c.serial) LIMIT 1),
+       limits AS (
+         SELECT l.* FROM side
+           JOIN commission_profiles p ON p.contract_id = side.contract_id AND p.flow = $1 AND p.issuer_id = side.issuer_id AND p.active
+           JOIN limit_profiles l ON l.commission_profile_id = p.id AND l.active
+         UNION ALL
+         SELECT l.* FROM side
+           JOIN gate_commission_profiles g ON g.contract_id = side.contract_id AND g.gate_provider_id = $3::uuid AND g.active
+           JOIN limit_profiles l ON l.gate_commission_profile_id = g.id AND l.tx_type = $4 AND l.active)
        SELECT l.id, l.qualifier, l.time_unit, l.value::text, side.organization_id, ${PERIOD_START} AS period_start,
-              cu.code, cu.fraction::text
-         FROM side
-         JOIN organizations o ON o.id = side.organization_id
-         JOIN commission_profiles p ON p.contract_id = o.contract_id AND p.flow = $1 AND p.issuer_id = side.issuer_id AND p.active
-         JOIN limit_profiles l ON l.commission_profile_id = p.id AND l.active
-         JOIN issuers i ON i.id = p.issuer_id
-         JOIN currencies cu ON cu.id = i.currency_id
+              side.code, side.fraction::text
+         FROM limits l, side
         ORDER BY l.id`,
-      [flow, serials],
+      [flow, serials, gate?.providerId ?? null, gate?.txType ?? null],
       { prepare: true },
     );
   }

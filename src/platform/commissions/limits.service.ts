@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Money, scaleOf } from '../common/money';
 import { LedgerService } from '../ledger/ledger.service';
 import type { OperationFlow } from '../ledger/operation-types';
-import { limitExceeded, LimitRow } from './limits';
+import { GateScope, limitExceeded, LimitRow } from './limits';
 import { LimitsRepository } from './limits.repository';
 
 /** A priced posting as the limits see it: its flow, the amount asked, and its coins (the first client coin's organization counts). */
@@ -10,6 +10,7 @@ export interface LimitedPosting {
   flow: OperationFlow;
   amount: Money;
   serials: string[];
+  gate?: GateScope;
 }
 
 /**
@@ -29,7 +30,7 @@ export class LimitsService {
 
   async enforce(posting: LimitedPosting): Promise<void> {
     if (!this.ledger.planning() || !posting.serials.length) return;
-    const limits = await this.limits.inForce(posting.flow, posting.serials);
+    const limits = await this.limits.inForce(posting.flow, posting.serials, posting.gate);
     if (!limits.length) return;
     const scale = scaleOf(limits[0].fraction);
     for (const limit of limits) {

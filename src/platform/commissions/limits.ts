@@ -16,6 +16,12 @@ export type LimitTimeUnit = (typeof LIMIT_TIME_UNITS)[number];
 export const GATE_LIMIT_TX_TYPES = ['TOPUP', 'REDEEM'] as const;
 export type GateLimitTxType = (typeof GATE_LIMIT_TX_TYPES)[number];
 
+/** A gate flow's provider and transaction type: the limits of its gate commission profile apply too. */
+export interface GateScope {
+  providerId: string;
+  txType: GateLimitTxType;
+}
+
 /** A limit that applies to a posting, as the database answers it. */
 export interface LimitRow {
   id: string;
@@ -54,9 +60,10 @@ const PERIOD_WORDS: Record<LimitTimeUnit, string> = {
 export function limitExceeded(limit: LimitRow, scale: number, asked: Money, used: Money | number | null): ApiError {
   const period = PERIOD_WORDS[limit.time_unit];
   if (limit.qualifier === 'quantity') {
+    const count = new Money(limit.value).toFixed(0);
     return new ApiError(
       'exception.limit.exceeded',
-      `The limit of ${new Money(limit.value).toFixed(0)} operations ${period} is reached (${String(used)} made)`,
+      `The limit of ${count} operation${count === '1' ? '' : 's'} ${period} is reached (${String(used)} made)`,
     );
   }
   const money = (m: Money | string) => `${new Money(m).toFixed(scale)} ${limit.code}`;
