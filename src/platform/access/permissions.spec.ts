@@ -78,6 +78,8 @@ describe('who outranks whom (releases, ending sessions)', () => {
       'EXCHANGE_RESERVE_MANAGER',
       'ISSUER_MANAGER',
       'LEDGER_AUDITOR',
+      'LIMIT_PROFILE_MANAGER',
+      'LIMIT_PROFILE_VIEWER',
       'TRANSACTION_REVERSER',
       'VOUCHER_MANAGER',
     ]);
@@ -88,8 +90,12 @@ describe('who outranks whom (releases, ending sessions)', () => {
 
   it('gives the contract and commission permissions to administrators and the cfo, the viewers to accountants too (issue 11)', () => {
     const holders = (p: Permission) => ROLES.filter((r) => GRANTS[r].includes(p)).sort();
-    for (const p of ['CONTRACT_MANAGER', 'COMMISSION_MANAGER'] as const) expect(holders(p)).toEqual(['administrator', 'cfo']);
-    for (const p of ['CONTRACT_VIEWER', 'COMMISSION_VIEWER'] as const) expect(holders(p)).toEqual(['accountant', 'administrator', 'cfo']);
+    for (const p of ['CONTRACT_MANAGER', 'COMMISSION_MANAGER', 'LIMIT_PROFILE_MANAGER'] as const) {
+      expect(holders(p)).toEqual(['administrator', 'cfo']);
+    }
+    for (const p of ['CONTRACT_VIEWER', 'COMMISSION_VIEWER', 'LIMIT_PROFILE_VIEWER'] as const) {
+      expect(holders(p)).toEqual(['accountant', 'administrator', 'cfo']);
+    }
   });
 
   it('counts every role of an account with several memberships', () => {
