@@ -193,6 +193,35 @@ describe('family client: limit profiles (issue 32)', () => {
       ]);
     });
 
+    it('holds a bank top-up to the limits of the payee organization’s bank_topup profile, whether posted or accepted', async () => {
+      const user = await world.user();
+      const contract = await aContract(world.server, world.admin);
+      const profile = await aProfile(world.server, world.admin, contract.id, world.issuer.id, 'bank_topup');
+      await assignContract(world.server, world.admin, user.organizationId, contract.id);
+      const base = `/contracts/${contract.id}/commission-profiles/${profile.id}/limit-profiles`;
+      expectStatus(await req('POST', base, world.admin, limitBody('amount', 'per_month', '100')), 201);
+      const coin = await world.coin(user);
+      const topUp = (amount: string) => req('POST', '/bank-top-ups', world.admin, { coinSerial: coin.serial, amount });
+      expectStatus(await topUp('60.00'), 201);
+      const refused = await topUp('50.00');
+      expectError(refused, 409, 'exception.limit.exceeded');
+      expect(refused.body.message).toContain(`100.00 ${world.currency.code} per month`);
+      const request = async (amount: string) => {
+        const created = await req('POST', '/bank-top-ups/create-request', user.token, {
+          coinSerial: coin.serial,
+          amount,
+          fullName: 'Ann Lee',
+        });
+        expectStatus(created, 201);
+        return created.body.bankTopUp.id;
+      };
+      expectStatus(await req('POST', `/bank-top-ups/${await request('40.00')}/accept`, world.admin), 200);
+      const over = await request('0.01');
+      expectError(await req('POST', `/bank-top-ups/${over}/accept`, world.admin), 409, 'exception.limit.exceeded');
+      expect((await req('GET', `/bank-top-ups/${over}`, user.token)).body.bankTopUp.status).toBe('new');
+      expect(await balanceOf(world.server, user.token, coin.serial)).toBe('100.00');
+    });
+
     it('refuses a transfer refused for funds without counting it', async () => {
       const { base, user } = await limitedUser();
       const [a, b] = await world.pair(user, await world.user(), '20.00');
