@@ -51,6 +51,7 @@ import { RegistrationModule } from './people/registration/registration.module';
 import { WebhooksModule } from './operators/webhooks/webhooks.module';
 import { StatementsModule } from './operators/statements/statements.module';
 import { DashboardModule } from './operators/dashboard/dashboard.module';
+import { SystemOperationsModule } from './operators/system-operations/system-operations.module';
 
 @Module({})
 export class AppModule {
@@ -111,6 +112,7 @@ export class AppModule {
         WebhooksModule,
         StatementsModule,
         DashboardModule,
+        SystemOperationsModule,
         ...extra,
       ],
       providers: [

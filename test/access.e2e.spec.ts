@@ -245,9 +245,9 @@ describe('access control and the actuator', () => {
     expect([page.body.records[0].login, page.body.records[1].login]).toEqual(
       [page.body.records[0].login, page.body.records[1].login].sort(),
     );
-    const unknownFilter = await server.request('POST', '/api/v1/users/view', { token: admin, body: { filter: { email: 'x' } } });
+    const unknownFilter = await server.request('POST', '/api/v1/users/view', { token: admin, body: { filter: { nickname: 'x' } } });
     expect(unknownFilter.status).toBe(400);
-    expect(unknownFilter.body.errors[0].parameter).toBe('filter.email');
+    expect(unknownFilter.body.errors[0].parameter).toBe('filter.nickname');
     const hugePage = await server.request('POST', '/api/v1/users/view', { token: admin, body: { pageSize: 1001 } });
     expect(hugePage.status).toBe(400);
   });

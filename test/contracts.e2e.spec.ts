@@ -189,7 +189,11 @@ describe('contracts, commission profiles and rules', () => {
       const profiles = await api('POST', `/contracts/${copy}/commission-profiles/view`, {});
       expect(profiles.body.records).toHaveLength(1);
       const copiedProfile = profiles.body.records[0];
-      expect(copiedProfile).toMatchObject({ contractId: copy, flow: 'client_transaction_transfer', issuer: { id: world.issuer.id } });
+      expect(copiedProfile).toMatchObject({
+        contractId: copy,
+        flow: { id: 'client_transaction_transfer' },
+        issuer: { id: world.issuer.id },
+      });
       expect(copiedProfile.id).not.toBe(profile.id);
       const rules = await api('POST', `/contracts/${copy}/commission-profiles/${copiedProfile.id}/commission-rule/view`, {
         filterCriteria: 'FOR_DATE',
@@ -272,7 +276,7 @@ describe('contracts, commission profiles and rules', () => {
       const profile = created.body.profile;
       expect(profile).toMatchObject({
         contractId: contract.id,
-        flow: 'bank_topup',
+        flow: { id: 'bank_topup', processType: 'bank_topup', transactionType: 'issue' },
         name: 'Top-ups',
         description: null,
         active: true,
@@ -347,6 +351,8 @@ describe('contracts, commission profiles and rules', () => {
         ],
       });
       expectStatus(created, 201);
+      const fixed = { type: 'fixed', valuePercent: null, valueFixed: '0.30', rounding: 'half_up', minFee: null };
+      const greater = { type: 'greater_of_fixed_or_percent', valuePercent: '1.25', valueFixed: '2.50', rounding: 'up', minFee: '3.00' };
       expect(created.body.rule).toEqual({
         id: expect.any(String),
         profileId: profile.id,
@@ -354,20 +360,23 @@ describe('contracts, commission profiles and rules', () => {
         beginDate: '2030-01-01T00:00:00.000Z',
         endDate: '2030-02-01T00:00:00.000Z',
         payer: 'recipient',
+        feeDirection: 'IN',
         active: true,
         conditions: [
-          // by beginAmount; a value the type does not use is not kept
+          // by beginAmount; a value the type does not use is not kept; `value` is the family's name of the commission
           {
             id: expect.any(String),
             beginAmount: '0.00',
             endAmount: '100.00',
-            commission: { type: 'fixed', valuePercent: null, valueFixed: '0.30', rounding: 'half_up', minFee: null },
+            commission: fixed,
+            value: fixed,
           },
           {
             id: expect.any(String),
             beginAmount: '100.00',
             endAmount: null,
-            commission: { type: 'greater_of_fixed_or_percent', valuePercent: '1.25', valueFixed: '2.50', rounding: 'up', minFee: '3.00' },
+            commission: greater,
+            value: greater,
           },
         ],
         createdAt: expect.any(String),

@@ -290,7 +290,7 @@ describe('family client: profile', () => {
       expect.objectContaining({
         type: 'passport',
         label: 'Passport',
-        status: 'pending',
+        status: 'PENDING',
         file: { id: file.id, name: 'passport.png', ownerId: alice.id, size: file.size, url: file.url },
       }),
     ]);
@@ -333,7 +333,7 @@ describe('family client: profile', () => {
     const saved = await req('POST', '/profile-documents/identifier', alice.token, { documentIdentifier: 'DE 123/456-78', type: 'tax_id' });
     expectStatus(saved, 200);
     expect(saved.body.documents).toEqual([
-      expect.objectContaining({ type: 'tax_id', status: 'pending', documentIdentifier: 'DE 123/456-78' }),
+      expect.objectContaining({ type: 'tax_id', status: 'PENDING', documentIdentifier: 'DE 123/456-78' }),
     ]);
     expect(saved.body.documents[0].file).toBeUndefined();
     expect((await req('GET', '/profile-documents', alice.token)).body.documents).toEqual(saved.body.documents);

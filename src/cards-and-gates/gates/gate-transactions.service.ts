@@ -252,6 +252,7 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
       product.id,
       coin.issuer_id,
       settlement,
+      type === 'REDEEM' ? type : undefined,
     );
     const operation = await this.pending.hold({
       type: 'gate_payment',
@@ -449,8 +450,8 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * A TOPUP's price: the gate rule in force for the payer's contract, the provider and the product, else the
-   * contract's own gate_payment commission; the gate-settlement coin is the payer (the provider charged the card),
+   * A TOPUP's price: the gate terms in force for the payer's contract, the provider, the product and TOPUP (see
+   * GateCommissionsService.pricing), else the contract's own gate_payment commission; the gate-settlement coin is the payer (the provider charged the card),
    * the caller's coin the payee. The amount must lie within the product's limits.
    */
   private async priceTopUp(principal: Principal, coin: LockedCoin, product: ProductRow, given: unknown) {
@@ -460,16 +461,22 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     }
     const settlement = await this.ledger.systemCoin(coin.issuer_id, 'gate_settlement');
     const pricing =
-      (await this.commissions.pricing(principal.organizationId, product.gate_provider_id, product.id, coin.issuer_id, settlement)) ??
-      (await this.fees.pricing('gate_payment', settlement, coin.serial));
+      (await this.commissions.pricing(
+        principal.organizationId,
+        product.gate_provider_id,
+        product.id,
+        coin.issuer_id,
+        settlement,
+        'TOPUP',
+      )) ?? (await this.fees.pricing('gate_payment', settlement, coin.serial));
     const payer = (await this.ledger.read([settlement])).get(settlement)!;
     const quote = await this.fees.quote({ flow: 'gate_payment', amount, payer, payee: coin, pricing });
     return { amount, quote, pricing, settlement };
   }
 
   /**
-   * A REDEEM's price, as its hold will quote it: the gate rule in force for the payer's contract, the provider and the
-   * product, else the contract's own gate_payment commission; the caller's coin pays, the gate-settlement coin is paid.
+   * A REDEEM's price, as its hold will quote it: the gate terms in force for the payer's contract, the provider, the
+   * product and REDEEM, else the contract's own gate_payment commission; the caller's coin pays, the gate-settlement coin is paid.
    */
   private async priceRedeem(principal: Principal, coin: LockedCoin, product: ProductRow, given: unknown) {
     const amount = parseAmount(given, scaleOf(coin.fraction));
@@ -478,8 +485,14 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     }
     const settlement = await this.ledger.systemCoin(coin.issuer_id, 'gate_settlement');
     const pricing =
-      (await this.commissions.pricing(principal.organizationId, product.gate_provider_id, product.id, coin.issuer_id, settlement)) ??
-      (await this.fees.pricing('gate_payment', coin.serial, null));
+      (await this.commissions.pricing(
+        principal.organizationId,
+        product.gate_provider_id,
+        product.id,
+        coin.issuer_id,
+        settlement,
+        'REDEEM',
+      )) ?? (await this.fees.pricing('gate_payment', coin.serial, null));
     const payee = (await this.ledger.read([settlement])).get(settlement)!;
     const quote = await this.fees.quote({ flow: 'gate_payment', amount, payer: coin, payee, pricing });
     return { amount, quote };

@@ -30,6 +30,7 @@ import {
   GateCommissionProfileResponseDto,
   GateCommissionRulePageDto,
   GateCommissionRuleResponseDto,
+  GateCommissionSettingListDto,
   GateProductListDto,
   GateProductResponseDto,
   GateProductRuleViewDto,
@@ -41,7 +42,10 @@ import {
   GateMethodsViewDto,
   GateTransactionViewDto,
   PayerFieldsResponseDto,
-  SettingsFieldsReqDto,
+  GateSettingsChangedDto,
+  SetUpGateCommissionSettingsDto,
+  GateSettingsResponseDto,
+  UpdateGateSettingsDto,
   SubmitPayerDto,
 } from './dto/gates.dto';
 import { GateCommissionsService } from './gate-commissions.service';
@@ -95,15 +99,39 @@ export class GateProvidersController {
     return { status: 'ok', message: 'OK', gateProvider: await this.gates.provider(id) };
   }
 
-  /** Changes some settings (SettingsFieldsReqDto); an empty object is a 400. The secret is write-only. */
+  /**
+   * A provider's settings as the family's gate-settings screen lists them (`fields [{name, label, type, value, secret,
+   * set}]`): every setting the provider takes; a secret is write-only, answered as `set` with a null value.
+   */
+  @Get(':gateProviderId/settings')
+  @ApiParam(PROVIDER_ID)
+  @RequirePermissions('GATE_PROVIDER_VIEWER')
+  @ApiOperation({ summary: "A gate provider's settings (secrets only as set)", operationId: 'getGateProviderSettings' })
+  @ApiOkResponse({ type: GateSettingsResponseDto })
+  @ApiNotFoundResponse(NO_PROVIDER)
+  async getSettings(@UuidParam('gateProviderId') id: string): Promise<GateSettingsResponseDto> {
+    return { status: 'ok', message: 'OK', fields: await this.gates.settings(id) };
+  }
+
+  /**
+   * Changes some settings: by name as the family's screen sends them (`fields [{name, value}]`, checked against the
+   * provider's settings), or as properties (latencyMs, failAbove, asyncAbove, failureRate, secret). Nothing to change,
+   * an unknown name or a bad value is a 400 and changes nothing; null removes a knob. The secret is write-only. In the
+   * action log (`gate_provider_settings_changed`, by name only).
+   */
   @Patch(':gateProviderId/settings')
   @ApiParam(PROVIDER_ID)
   @RequirePermissions('GATE_PROVIDER_MANAGER')
   @ApiOperation({ summary: "Change a gate provider's settings", operationId: 'updateGateProviderSettings' })
-  @ApiOkResponse({ type: GateProviderResponseDto })
+  @ApiOkResponse({ type: GateSettingsChangedDto })
   @ApiNotFoundResponse(NO_PROVIDER)
-  async settings(@UuidParam('gateProviderId') id: string, @Body() dto: SettingsFieldsReqDto): Promise<GateProviderResponseDto> {
-    return { status: 'ok', message: 'Settings changed', gateProvider: await this.gates.updateSettings(id, dto) };
+  async settings(
+    @UuidParam('gateProviderId') id: string,
+    @Body() dto: UpdateGateSettingsDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<GateSettingsChangedDto> {
+    const gateProvider = await this.gates.updateSettings(principal, id, dto);
+    return { status: 'ok', message: 'Settings changed', gateProvider, fields: await this.gates.settings(id) };
   }
 }
 
@@ -327,26 +355,35 @@ export class GateCommissionsController {
   constructor(private readonly commissions: GateCommissionsService) {}
 
   /**
-   * Staff (COMMISSION_MANAGER) give a contract its gate commission profile for a provider: one per contract and
-   * provider (409 for a second). Its rules then price the gate payments of the contract's organizations.
+   * Staff (COMMISSION_MANAGER) give a contract its gate commission profile for a provider and a currency (the family's
+   * `currencyCode`; without it, every currency): one per contract, provider and currency (409 for a second). Its rules
+   * and commission settings then price the gate payments of the contract's organizations. In the action log.
    */
   @Post()
   @ApiParam(CONTRACT_ID)
   @RequirePermissions('COMMISSION_MANAGER')
   @ApiOperation({ summary: 'Add a gate commission profile', operationId: 'createGateCommissionProfile' })
   @ApiCreatedResponse({ type: GateCommissionProfileResponseDto })
-  @ApiNotFoundResponse({ description: 'exception.contract.not_found, exception.gate_provider.not_found', type: ErrorResponseDto })
+  @ApiNotFoundResponse({
+    description: 'exception.contract.not_found, exception.gate_provider.not_found, exception.currency.not_found',
+    type: ErrorResponseDto,
+  })
   @ApiConflictResponse({ description: 'exception.gate_commission_profile.exists', type: ErrorResponseDto })
   async create(
     @UuidParam('contractId') contractId: string,
     @Body() dto: CreateGateCommissionProfileDto,
+    @CurrentPrincipal() principal: Principal,
   ): Promise<GateCommissionProfileResponseDto> {
-    return { status: 'ok', message: 'Gate commission profile added', profile: await this.commissions.createProfile(contractId, dto) };
+    return {
+      status: 'ok',
+      message: 'Gate commission profile added',
+      profile: await this.commissions.createProfile(principal, contractId, dto),
+    };
   }
 
   /**
-   * A contract's gate commission profiles, one per provider, each with its provider rules. An unknown contract is a
-   * 404.
+   * A contract's gate commission profiles, one per provider and currency (`providerCurrency`), each with its provider
+   * rules. An unknown contract is a 404.
    */
   @Get()
   @ApiParam(CONTRACT_ID)
@@ -356,6 +393,49 @@ export class GateCommissionsController {
   @ApiNotFoundResponse({ description: 'exception.contract.not_found', type: ErrorResponseDto })
   async list(@UuidParam('contractId') contractId: string): Promise<GateCommissionProfileListDto> {
     return { status: 'ok', message: 'OK', records: await this.commissions.profiles(contractId) };
+  }
+
+  /**
+   * A gate commission profile's commission settings: per transaction type (TOPUP, REDEEM) its TOTAL commission (what
+   * the payer pays) and PROVIDER commission (what the provider charges the operator out of it), each with only the
+   * values its type uses.
+   */
+  @Get(':profileId/commission-settings-records')
+  @ApiParam(CONTRACT_ID)
+  @ApiParam(PROFILE_ID)
+  @RequirePermissions('COMMISSION_VIEWER')
+  @ApiOperation({ summary: "A gate commission profile's commission settings", operationId: 'listGateCommissionSettings' })
+  @ApiOkResponse({ type: GateCommissionSettingListDto })
+  @ApiNotFoundResponse(NO_PROFILE)
+  async settings(@UuidParam('contractId') contractId: string, @UuidParam('profileId') id: string): Promise<GateCommissionSettingListDto> {
+    return { status: 'ok', message: 'OK', records: await this.commissions.settings(contractId, id) };
+  }
+
+  /**
+   * Sets a transaction type's commissions, new or changed alike (the family's form sends both): `totalCommission`
+   * prices the payer's TOPUP or REDEEM through the commission service (ahead of the provider rule; a product rule
+   * still comes first), `providerCommission` is recorded. A commission left out is removed. Answers the type's
+   * records; in the action log.
+   */
+  @Post(':profileId/commission-settings-records/set-up-commission-settings')
+  @HttpCode(200)
+  @ApiParam(CONTRACT_ID)
+  @ApiParam(PROFILE_ID)
+  @RequirePermissions('COMMISSION_MANAGER')
+  @ApiOperation({ summary: "Set a transaction type's gate commissions", operationId: 'setUpGateCommissionSettings' })
+  @ApiOkResponse({ type: GateCommissionSettingListDto })
+  @ApiNotFoundResponse(NO_PROFILE)
+  async setUp(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') id: string,
+    @Body() dto: SetUpGateCommissionSettingsDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<GateCommissionSettingListDto> {
+    return {
+      status: 'ok',
+      message: 'Commission settings set',
+      records: await this.commissions.setUpSettings(principal, contractId, id, dto),
+    };
   }
 
   /**

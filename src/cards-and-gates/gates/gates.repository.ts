@@ -78,7 +78,29 @@ export interface GateProfileRow {
   gate_provider_id: string;
   name: string | null;
   active: boolean;
+  /** The currency it holds for; null: every currency. */
+  currency_id: string | null;
+  currency_code: string | null;
+  currency_digital_code: string | null;
+  currency_symbol: string | null;
+  currency_name: string | null;
+  currency_fraction: string | null;
   created_at: Date;
+  updated_at: Date;
+}
+
+/** A commission setting of a gate commission profile: per transaction type, the TOTAL or the PROVIDER commission. */
+export interface GateSettingRow {
+  id: string;
+  profile_id: string;
+  tx_type: 'TOPUP' | 'REDEEM';
+  collector: 'TOTAL' | 'PROVIDER';
+  type: string;
+  value_percent: string | null;
+  value_fixed: string | null;
+  active: boolean;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export interface GateRuleRow {
@@ -108,6 +130,12 @@ const TRANSACTION = `t.id, t.product_id, t.gate_provider_id, t.organization_id, 
   t.created_at, t.updated_at, t.finished_at`;
 const TRANSACTIONS = `FROM gate_transactions t JOIN gate_products p ON p.id = t.product_id JOIN currencies c ON c.id = p.currency_id
   JOIN gate_providers g ON g.id = t.gate_provider_id JOIN coins co ON co.serial = t.coin_serial LEFT JOIN operations o ON o.id = t.operation_id`;
+const PROFILE = `p.id, p.contract_id, p.gate_provider_id, p.name, p.active, p.currency_id, c.code AS currency_code,
+  c.digital_code AS currency_digital_code, c.symbol AS currency_symbol, c.name AS currency_name, c.fraction::text AS currency_fraction,
+  p.created_at, p.updated_at`;
+const PROFILES = 'FROM gate_commission_profiles p LEFT JOIN currencies c ON c.id = p.currency_id';
+const SETTING = `id, profile_id, tx_type, collector, type, value_percent::text AS value_percent, value_fixed::text AS value_fixed, active,
+  created_at, updated_at`;
 const RULE = `id, profile_id, kind, product_id, type, value_percent::text AS value_percent, value_fixed::text AS value_fixed, rounding,
   min_fee::text AS min_fee, collector, begin_date, end_date, active, created_at`;
 
@@ -331,32 +359,33 @@ export class GatesRepository {
     return found;
   }
 
+  /** A profile per contract, provider and currency (null: every currency); undefined when the contract has it already. */
   async insertProfile(values: {
     contractId: string;
     providerId: string;
+    currencyId: string | null;
     name: string | null;
     active: boolean;
   }): Promise<GateProfileRow | undefined> {
-    const [row] = await this.db.query<GateProfileRow>(
-      `INSERT INTO gate_commission_profiles (contract_id, gate_provider_id, name, active) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (contract_id, gate_provider_id) DO NOTHING RETURNING id, contract_id, gate_provider_id, name, active, created_at`,
-      [values.contractId, values.providerId, values.name, values.active],
+    const [row] = await this.db.query<{ id: string }>(
+      `INSERT INTO gate_commission_profiles (contract_id, gate_provider_id, currency_id, name, active) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [values.contractId, values.providerId, values.currencyId, values.name, values.active],
     );
-    return row;
+    return row && this.profile(values.contractId, row.id);
   }
 
   async profiles(contractId: string): Promise<GateProfileRow[]> {
-    return this.db.query<GateProfileRow>(
-      `SELECT id, contract_id, gate_provider_id, name, active, created_at FROM gate_commission_profiles WHERE contract_id = $1 ORDER BY created_at, id`,
-      [contractId],
-    );
+    return this.db.query<GateProfileRow>(`SELECT ${PROFILE} ${PROFILES} WHERE p.contract_id = $1 ORDER BY p.created_at, p.id`, [
+      contractId,
+    ]);
   }
 
   async profile(contractId: string, id: string): Promise<GateProfileRow | undefined> {
-    const [row] = await this.db.query<GateProfileRow>(
-      `SELECT id, contract_id, gate_provider_id, name, active, created_at FROM gate_commission_profiles WHERE contract_id = $1 AND id = $2`,
-      [contractId, id],
-    );
+    const [row] = await this.db.query<GateProfileRow>(`SELECT ${PROFILE} ${PROFILES} WHERE p.contract_id = $1 AND p.id = $2`, [
+      contractId,
+      id,
+    ]);
     return row;
   }
 
@@ -412,19 +441,78 @@ export class GatesRepository {
 
   /**
    * The gate rule in force now for a payer organization's contract, a provider and a product: the product's own
-   * rule if one holds now, else the provider's; the latest begin date first.
+   * rule if one holds now, else the provider's; a profile of the product's currency before one for every currency;
+   * the latest begin date first.
    */
   async ruleInForce(organizationId: string, providerId: string, productId: string): Promise<GateRuleRow | undefined> {
     const [row] = await this.db.query<GateRuleRow>(
       `SELECT r.id, r.profile_id, r.kind, r.product_id, r.type, r.value_percent::text AS value_percent, r.value_fixed::text AS value_fixed,
               r.rounding, r.min_fee::text AS min_fee, r.collector, r.begin_date, r.end_date, r.active, r.created_at
          FROM organizations o
+         JOIN gate_products gp ON gp.id = $3
          JOIN gate_commission_profiles p ON p.contract_id = o.contract_id AND p.gate_provider_id = $2 AND p.active
+                                         AND (p.currency_id IS NULL OR p.currency_id = gp.currency_id)
          JOIN gate_commission_rules r ON r.profile_id = p.id AND r.active AND r.begin_date <= now() AND (r.end_date IS NULL OR r.end_date > now())
                                       AND (r.kind = 'provider' OR r.product_id = $3)
         WHERE o.id = $1
-        ORDER BY (r.kind = 'product') DESC, r.begin_date DESC LIMIT 1`,
+        ORDER BY (r.kind = 'product') DESC, (p.currency_id IS NOT NULL) DESC, r.begin_date DESC LIMIT 1`,
       [organizationId, providerId, productId],
+    );
+    return row;
+  }
+
+  /**
+   * Sets a profile's commission settings of a transaction type (its TOTAL and PROVIDER commissions), replacing those
+   * it had; a commission not given is removed.
+   */
+  async setUpSettings(
+    profileId: string,
+    txType: string,
+    active: boolean,
+    values: { collector: 'TOTAL' | 'PROVIDER'; type: string; valuePercent: string | null; valueFixed: string | null }[],
+  ): Promise<void> {
+    await this.db.query(
+      `DELETE FROM gate_commission_settings WHERE profile_id = $1 AND tx_type = $2 AND NOT (collector = ANY($3::text[]))`,
+      [profileId, txType, values.map((v) => v.collector)],
+    );
+    for (const v of values) {
+      await this.db.query(
+        `INSERT INTO gate_commission_settings (profile_id, tx_type, collector, type, value_percent, value_fixed, active)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (profile_id, tx_type, collector) DO UPDATE SET type = excluded.type, value_percent = excluded.value_percent,
+           value_fixed = excluded.value_fixed, active = excluded.active, updated_at = now()`,
+        [profileId, txType, v.collector, v.type, v.valuePercent, v.valueFixed, active],
+      );
+    }
+    await this.db.query(`UPDATE gate_commission_profiles SET updated_at = now() WHERE id = $1`, [profileId]);
+  }
+
+  async settings(profileId: string, txType?: string): Promise<GateSettingRow[]> {
+    const params: unknown[] = [profileId];
+    const only = txType ? ` AND tx_type = $${params.push(txType)}` : '';
+    return this.db.query<GateSettingRow>(
+      `SELECT ${SETTING} FROM gate_commission_settings WHERE profile_id = $1${only} ORDER BY tx_type DESC, collector DESC`,
+      params,
+    );
+  }
+
+  /**
+   * The TOTAL commission setting in force for a payer organization's contract, a provider, a product (its currency)
+   * and a transaction type: active, of an active profile, the product's currency's profile before one for every
+   * currency.
+   */
+  async settingInForce(organizationId: string, providerId: string, productId: string, txType: string): Promise<GateSettingRow | undefined> {
+    const [row] = await this.db.query<GateSettingRow>(
+      `SELECT s.id, s.profile_id, s.tx_type, s.collector, s.type, s.value_percent::text AS value_percent, s.value_fixed::text AS value_fixed,
+              s.active, s.created_at, s.updated_at
+         FROM organizations o
+         JOIN gate_products gp ON gp.id = $3
+         JOIN gate_commission_profiles p ON p.contract_id = o.contract_id AND p.gate_provider_id = $2 AND p.active
+                                         AND (p.currency_id IS NULL OR p.currency_id = gp.currency_id)
+         JOIN gate_commission_settings s ON s.profile_id = p.id AND s.tx_type = $4 AND s.collector = 'TOTAL' AND s.active
+        WHERE o.id = $1
+        ORDER BY (p.currency_id IS NOT NULL) DESC LIMIT 1`,
+      [organizationId, providerId, productId, txType],
     );
     return row;
   }

@@ -4,9 +4,19 @@ import { ApiError } from '../../platform/common/api-error';
 import { amountOf } from '../../platform/common/json-decimal';
 import { parseAmount, scaleOf } from '../../platform/common/money';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
-import type { CreateGateProductDto, CreateGateProviderDto, GateProductDto, GateProviderDto, SettingsFieldsReqDto } from './dto/gates.dto';
+import type { Principal } from '../../platform/access/principal';
+import { UserActionsService } from '../../platform/user-actions/user-actions.service';
+import type {
+  CreateGateProductDto,
+  CreateGateProviderDto,
+  GateProductDto,
+  GateProviderDto,
+  GateSettingFieldDto,
+  SettingsFieldsReqDto,
+  UpdateGateSettingsDto,
+} from './dto/gates.dto';
 import { ProductRow, ProviderRow, GatesRepository } from './gates.repository';
-import type { KnobChanges } from './providers';
+import { KnobChanges, ProviderSettings, settingFieldsOf } from './providers';
 
 /** The provider types that take a TOPUP (money in: the provider charges the payer's card). */
 export const TOPUP_PROVIDER_TYPES = ['acquiring'] as const;
@@ -73,6 +83,7 @@ export class GatesService {
   constructor(
     private readonly gates: GatesRepository,
     private readonly uow: UnitOfWork,
+    private readonly actions: UserActionsService,
   ) {}
 
   async createProvider(dto: CreateGateProviderDto): Promise<GateProviderDto> {
@@ -99,14 +110,51 @@ export class GatesService {
     return toProvider(row, await this.gates.products({ providerId: id, available: false }));
   }
 
-  /** Changes some settings; an empty object, or one whose fields are all absent, is a 400 (section 7). */
-  async updateSettings(id: string, dto: SettingsFieldsReqDto): Promise<GateProviderDto> {
-    if (Object.values(dto).every((v) => v === undefined)) {
-      throw ApiError.invalid('settings', 'must set at least one of latencyMs, failAbove, asyncAbove, failureRate, secret');
-    }
-    const row = await this.gates.updateProvider(id, settingsOf(dto), dto.secret);
+  /** A provider's settings as the gate-settings screen lists them: every field it takes, a secret only as set. */
+  async settings(id: string): Promise<GateSettingFieldDto[]> {
+    const row = await this.gates.provider(id);
     if (!row) throw new ApiError('exception.gate_provider.not_found');
-    return toProvider(row, await this.gates.products({ providerId: id, available: false }));
+    return settingFieldsOf(row.type).map((field) => {
+      const value = field.secret ? null : (row.settings[field.name as keyof ProviderSettings] ?? null);
+      return { name: field.name, label: field.label, type: field.type, value, secret: field.secret, set: field.secret || value !== null };
+    });
+  }
+
+  /**
+   * Changes some settings, given as properties or as the screen's `fields [{name, value}]` (checked against the
+   * provider's own settings: an unknown name, a bad value or a name given twice is a 400 naming it). Nothing given is a
+   * 400 (section 7). The change is in the action log, by name only: no value, so never a secret.
+   */
+  async updateSettings(principal: Principal, id: string, dto: UpdateGateSettingsDto): Promise<GateProviderDto> {
+    return this.uow.run(async () => {
+      const current = await this.gates.provider(id);
+      if (!current) throw new ApiError('exception.gate_provider.not_found');
+      const { fields, ...properties } = dto;
+      const changes: Record<string, unknown> = Object.fromEntries(Object.entries(properties).filter(([, v]) => v !== undefined));
+      const known = settingFieldsOf(current.type);
+      (fields ?? []).forEach((given, i) => {
+        const field = known.find((f) => f.name === given.name);
+        if (!field)
+          throw ApiError.invalid(`fields[${i}].name`, `is not a setting of this provider: ${known.map((f) => f.name).join(', ')}`);
+        if (given.name in changes) throw ApiError.invalid(`fields[${i}].name`, `gives ${given.name} twice`);
+        const parsed = field.parse(given.value);
+        if ('problem' in parsed) throw ApiError.invalid(`fields[${i}].value`, `(${given.name}) ${parsed.problem}`);
+        changes[given.name] = parsed.value;
+      });
+      if (!Object.keys(changes).length) {
+        throw ApiError.invalid('settings', 'must set at least one of latencyMs, failAbove, asyncAbove, failureRate, secret');
+      }
+      if (changes.secret === null) throw ApiError.invalid('secret', 'cannot be removed: give a new secret of 16 to 200 characters');
+      const { secret, ...knobs } = changes;
+      const row = await this.gates.updateProvider(id, settingsOf(knobs as SettingsFieldsReqDto), secret as string | undefined);
+      if (!row) throw new ApiError('exception.gate_provider.not_found');
+      await this.actions.record({
+        userId: principal.userId,
+        action: 'gate_provider_settings_changed',
+        details: { gateProviderId: id, settings: Object.keys(changes).sort() },
+      });
+      return toProvider(row, await this.gates.products({ providerId: id, available: false }));
+    });
   }
 
   async createProduct(dto: CreateGateProductDto): Promise<GateProductDto> {

@@ -83,3 +83,80 @@ export class SimulatedProvider implements GateProvider {
     return { status: 'processed', providerReference, ...(data ? { data } : {}) };
   }
 }
+
+const DECIMAL = /^\d{1,20}(\.\d{1,18})?$/;
+
+/** A setting a provider takes, as the gate-settings screen lists and changes it (`fields [{name, value}]`). */
+export interface SettingField {
+  name: keyof ProviderSettings | 'secret';
+  label: string;
+  type: 'integer' | 'decimal' | 'rate' | 'text';
+  /** Write-only: never answered, only whether it is set. */
+  secret: boolean;
+  /**
+   * The value as stored, or why it is refused. Null and empty text remove a knob (its default again); a secret
+   * cannot be removed. Numbers are taken as the screen's inputs send them: as text or as JSON numbers.
+   */
+  parse(value: unknown): { value: string | number | null } | { problem: string };
+}
+
+const text = (value: unknown): string | null =>
+  value === null || value === undefined
+    ? null
+    : typeof value === 'number' && Number.isFinite(value)
+      ? String(value)
+      : typeof value === 'string'
+        ? value.trim()
+        : null;
+
+function knob(name: SettingField['name'], label: string, type: 'integer' | 'decimal' | 'rate'): SettingField {
+  return {
+    name,
+    label,
+    type,
+    secret: false,
+    parse(value) {
+      if (value === null || value === '') return { value: null };
+      const t = text(value);
+      if (t === null || t === '') return { problem: 'must be a number, or null to remove it' };
+      if (type === 'integer') {
+        if (!/^\d{1,6}$/.test(t) || Number(t) > 600_000) return { problem: 'must be a whole number of milliseconds from 0 to 600000' };
+        return { value: Number(t) };
+      }
+      if (!DECIMAL.test(t)) return { problem: `must be a non-negative decimal such as "${type === 'rate' ? '0.25' : '1000.00'}"` };
+      if (type === 'rate') {
+        if (new Money(t).gt(1)) return { problem: 'must be from 0 to 1' };
+        return { value: Number(t) };
+      }
+      return { value: t };
+    },
+  };
+}
+
+/** The simulated provider's settings: its knobs and the callback secret. */
+const SIMULATED_SETTINGS: readonly SettingField[] = [
+  knob('latencyMs', 'Latency (ms)', 'integer'),
+  knob('failAbove', 'Refuse amounts above', 'decimal'),
+  knob('asyncAbove', 'Answer later above', 'decimal'),
+  knob('failureRate', 'Failure rate (0 to 1)', 'rate'),
+  {
+    name: 'secret',
+    label: 'Callback secret',
+    type: 'text',
+    secret: true,
+    parse(value) {
+      const t = typeof value === 'string' ? value : null;
+      if (t === null || t === '') return { problem: 'cannot be removed: give a new secret of 16 to 200 characters' };
+      if (t.length < 16 || t.length > 200) return { problem: 'must be 16 to 200 characters long' };
+      return { value: t };
+    },
+  },
+];
+
+/**
+ * The settings a provider takes. Every provider runs on the simulated adapter for now, so they all take its fields;
+ * a real adapter declares its own here, and `PATCH …/settings` validates by them.
+ */
+export function settingFieldsOf(_providerType: string): readonly SettingField[] {
+  return SIMULATED_SETTINGS;
+}

@@ -173,7 +173,8 @@ export class ExchangeService {
     const buyScale = scaleOf(target.fraction);
     const amount = parseAmount(dto.amount, dto.direction === 'sell' ? sellScale : buyScale);
     const conversion = convert(dto.direction, amount, rate.rate, sellScale, buyScale);
-    const quoted = await this.commissions.quote({ flow: 'exchange', amount: conversion.sell, payer: source, pricing });
+    // The target names the currency bought, which a multi-currency commission profile is chosen by.
+    const quoted = await this.commissions.quote({ flow: 'exchange', amount: conversion.sell, payer: source, payee: target, pricing });
     // Both coins are the caller's: the fee is always added to what leaves the source coin, whoever the rule names as payer.
     const quote: Quote = { ...quoted, payerAmount: conversion.sell.plus(quoted.commission), payeeAmount: conversion.sell };
     return { source, target, rate, conversion, quote };

@@ -1,11 +1,13 @@
 import { Body, Controller, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermissions } from '../../platform/access/access.decorators';
+import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { UuidParam } from '../../platform/common/validators';
 import { ContractsService } from './contracts.service';
 import {
   AssignContractDto,
+  ChangeOrganizationContractDto,
   ContractCopyResponseDto,
   ContractPageDto,
   ContractResponseDto,
@@ -34,8 +36,8 @@ export class ContractsController {
   }
 
   /**
-   * Contracts by id, organization type, person type, active, global and part of the name, by name unless sorted by
-   * creation.
+   * Contracts by id, organization type (`organizationTypes`, or the family's `types`), person type, active, global, part
+   * of the name or description and creation date; by name unless sorted otherwise.
    */
   @Post('view')
   @HttpCode(200)
@@ -44,6 +46,25 @@ export class ContractsController {
   @ApiOkResponse({ type: ContractPageDto })
   view(@Body() dto: ContractViewDto): Promise<ContractPageDto> {
     return this.contracts.view(dto);
+  }
+
+  /**
+   * The family's way to move an organization to another contract (its user-profile screen): as
+   * `PUT /organizations/{organizationId}/contract`, recorded in the action log.
+   */
+  @Patch()
+  @RequirePermissions('CONTRACT_MANAGER')
+  @ApiOperation({ summary: "Change an organization's contract", operationId: 'changeOrganizationContract' })
+  @ApiOkResponse({ type: OrganizationContractDto })
+  @ApiNotFoundResponse({ description: 'No such organization or contract', type: ErrorResponseDto })
+  @ApiConflictResponse({ description: 'exception.contract.inactive, exception.contract.in_use', type: ErrorResponseDto })
+  async change(@Body() dto: ChangeOrganizationContractDto, @CurrentPrincipal() principal: Principal): Promise<OrganizationContractDto> {
+    return {
+      status: 'ok',
+      message: 'Contract assigned',
+      organizationId: dto.organizationId,
+      contract: await this.contracts.assign(dto.organizationId, dto.contractId, principal.userId),
+    };
   }
 
   /** A contract; an unknown one is a 404. */
@@ -94,12 +115,16 @@ export class OrganizationContractsController {
   @ApiOkResponse({ type: OrganizationContractDto })
   @ApiNotFoundResponse({ description: 'No such organization or contract', type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'exception.contract.inactive, exception.contract.in_use', type: ErrorResponseDto })
-  async assign(@UuidParam('organizationId') organizationId: string, @Body() dto: AssignContractDto): Promise<OrganizationContractDto> {
+  async assign(
+    @UuidParam('organizationId') organizationId: string,
+    @Body() dto: AssignContractDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<OrganizationContractDto> {
     return {
       status: 'ok',
       message: 'Contract assigned',
       organizationId,
-      contract: await this.contracts.assign(organizationId, dto.contractId),
+      contract: await this.contracts.assign(organizationId, dto.contractId, principal.userId),
     };
   }
 }

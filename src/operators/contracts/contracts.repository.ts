@@ -20,14 +20,21 @@ export interface ContractSearch {
   ids?: string[];
   organizationTypes?: string[];
   personTypes?: string[];
+  /** Organization types whose contracts match whatever their person type (as `personTypes` values). */
+  anyPersonTypeOf?: string[];
   active?: boolean;
   global?: boolean;
   name?: string;
-  sort: 'name' | 'created_at';
-  direction: 'ASC' | 'DESC';
+  description?: string;
+  createdFrom?: string;
+  createdTo?: string;
+  /** Columns and directions, in order. */
+  sort: [SortColumn, 'ASC' | 'DESC'][];
   offset: number;
   limit: number;
 }
+
+export type SortColumn = 'name' | 'created_at' | 'id' | 'organization_type' | 'person_type' | 'description' | 'active' | 'global';
 
 const COLUMNS = 'id, name, description, organization_type, person_type, active, global, is_default, created_at, updated_at';
 
@@ -63,14 +70,22 @@ export class ContractsRepository {
     const params: unknown[] = [];
     if (search.ids?.length) where.push(`id = ANY($${params.push(search.ids)}::uuid[])`);
     if (search.organizationTypes?.length) where.push(`organization_type = ANY($${params.push(search.organizationTypes)}::text[])`);
-    if (search.personTypes?.length) where.push(`person_type = ANY($${params.push(search.personTypes)}::text[])`);
+    if (search.personTypes?.length || search.anyPersonTypeOf?.length) {
+      where.push(
+        `(person_type = ANY($${params.push(search.personTypes ?? [])}::text[]) OR organization_type = ANY($${params.push(search.anyPersonTypeOf ?? [])}::text[]))`,
+      );
+    }
     if (search.active !== undefined) where.push(`active = $${params.push(search.active)}`);
     if (search.global !== undefined) where.push(`global = $${params.push(search.global)}`);
     if (search.name) where.push(`name ILIKE $${params.push(containing(search.name))}`);
+    if (search.description) where.push(`description ILIKE $${params.push(containing(search.description))}`);
+    if (search.createdFrom) where.push(`created_at >= $${params.push(search.createdFrom)}::timestamptz`);
+    if (search.createdTo) where.push(`created_at < $${params.push(search.createdTo)}::timestamptz`);
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const [{ n }] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM contracts ${clause}`, params);
     const rows = await this.db.query<ContractRow>(
-      `SELECT ${COLUMNS} FROM contracts ${clause} ORDER BY ${search.sort} ${search.direction}, id LIMIT ${search.limit} OFFSET ${search.offset}`,
+      `SELECT ${COLUMNS} FROM contracts ${clause} ORDER BY ${[...search.sort.map(([c, d]) => `${c} ${d}`), 'id'].join(', ')}
+        LIMIT ${search.limit} OFFSET ${search.offset}`,
       params,
     );
     return { total: n, rows };

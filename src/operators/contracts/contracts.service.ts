@@ -5,8 +5,35 @@ import { CommissionProfilesService } from '../../platform/commissions/commission
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { OrganizationsService } from '../../platform/organizations/organizations.service';
 import { LimitProfilesService } from '../limit-profiles/limit-profiles.service';
-import { ContractRow, ContractsRepository } from './contracts.repository';
-import type { ContractDto, ContractViewDto, CopyContractDto, CreateContractDto, UpdateContractDto } from './dto/contract.dto';
+import { PERSON_TYPES } from '../../platform/organizations/organization.types';
+import { UserActionsService } from '../../platform/user-actions/user-actions.service';
+import { ContractRow, ContractsRepository, SortColumn } from './contracts.repository';
+import { FAMILY_PERSON_TYPES } from './dto/contract.dto';
+import type {
+  ContractDto,
+  ContractSortDto,
+  ContractViewDto,
+  CopyContractDto,
+  CreateContractDto,
+  UpdateContractDto,
+} from './dto/contract.dto';
+
+const SORT_COLUMNS: Record<keyof ContractSortDto, SortColumn> = {
+  name: 'name',
+  createdAt: 'created_at',
+  id: 'id',
+  organizationType: 'organization_type',
+  personType: 'person_type',
+  description: 'description',
+  active: 'active',
+  global: 'global',
+};
+
+/** Both lists given, a contract must be in each; one given, in it. */
+function bothOf(a: string[] | undefined, b: string[] | undefined): string[] | undefined {
+  if (a?.length && b?.length) return a.filter((x) => b.includes(x));
+  return a?.length ? a : b;
+}
 
 function toContract(row: ContractRow): ContractDto {
   return {
@@ -34,6 +61,7 @@ export class ContractsService {
     private readonly contracts: ContractsRepository,
     private readonly organizations: OrganizationsService,
     private readonly profiles: CommissionProfilesService,
+    private readonly actions: UserActionsService,
     private readonly uow: UnitOfWork,
     private readonly limits: LimitProfilesService,
   ) {}
@@ -50,12 +78,28 @@ export class ContractsService {
     return toContract(row);
   }
 
+  /** The family's filters too: `types` (organization types), `id`, `personTypes` in its words, `dateFrom`/`dateTo`. */
   async view(dto: ContractViewDto): Promise<Page<ContractDto>> {
-    const sort = dto.sort?.createdAt ? 'created_at' : 'name';
+    const filter = dto.filter ?? {};
+    const sort = Object.entries(dto.sort ?? {})
+      .filter(([, direction]) => direction !== undefined)
+      .map(([field, direction]): [SortColumn, 'ASC' | 'DESC'] => [
+        SORT_COLUMNS[field as keyof ContractSortDto],
+        direction === 'desc' ? 'DESC' : 'ASC',
+      ]);
+    const personTypes = filter.personTypes?.map((t) => FAMILY_PERSON_TYPES[t] ?? t);
     const { total, rows } = await this.contracts.search({
-      ...(dto.filter ?? {}),
-      sort,
-      direction: (sort === 'created_at' ? dto.sort?.createdAt : dto.sort?.name) === 'desc' ? 'DESC' : 'ASC',
+      ids: filter.id ? [...(filter.ids ?? []), filter.id] : filter.ids,
+      organizationTypes: bothOf(filter.organizationTypes, filter.types),
+      personTypes: personTypes?.filter((t) => (PERSON_TYPES as readonly string[]).includes(t)),
+      anyPersonTypeOf: personTypes?.filter((t) => !(PERSON_TYPES as readonly string[]).includes(t)),
+      active: filter.active,
+      global: filter.global,
+      name: filter.name,
+      description: filter.description,
+      createdFrom: filter.dateFrom,
+      createdTo: filter.dateTo,
+      sort: sort.length ? sort : [['name', 'ASC']],
       ...pageWindow(dto),
     });
     return pageOf(dto, total, rows.map(toContract));
@@ -103,9 +147,10 @@ export class ContractsService {
 
   /**
    * Points an organization at a contract: one for its type (400 otherwise), active (409), and, when
-   * not global, held by no other organization (409). Commissions follow the new contract at once.
+   * not global, held by no other organization (409). Commissions follow the new contract at once; a
+   * change is recorded in the action log (`contract_assigned`, by `actor`).
    */
-  async assign(organizationId: string, contractId: string): Promise<ContractDto> {
+  async assign(organizationId: string, contractId: string, actor: string): Promise<ContractDto> {
     return this.uow.run(async () => {
       const contract = await this.row(contractId, true);
       const organization = await this.organizations.find(organizationId, true);
@@ -122,6 +167,11 @@ export class ContractsService {
           throw new ApiError('exception.contract.in_use', 'The contract is not global and already belongs to another organization');
         }
         await this.organizations.setContract(organizationId, contract.id);
+        await this.actions.record({
+          userId: actor,
+          action: 'contract_assigned',
+          details: { organizationId, contractId: contract.id, previousContractId: organization.contract_id },
+        });
       }
       return toContract(contract);
     });

@@ -18,7 +18,7 @@ export interface LimitProfileRow {
   updated_at: Date;
 }
 
-/** A profile limits hang on, with the decimals of its currency (null: a gate profile's, of any currency). */
+/** A profile limits hang on, with the decimals of its currency (null: a gate profile's without a currency). */
 export interface LimitedProfileRow {
   id: string;
   fraction: string | null;
@@ -50,7 +50,8 @@ export class LimitProfilesRepository {
   /** A gate commission profile of the contract, locked FOR UPDATE when `lock`. */
   async gateProfile(contractId: string, id: string, lock: boolean): Promise<LimitedProfileRow | undefined> {
     const [row] = await this.db.query<LimitedProfileRow>(
-      `SELECT p.id, NULL::text AS fraction FROM gate_commission_profiles p WHERE p.id = $1 AND p.contract_id = $2${lock ? ' FOR UPDATE' : ''}`,
+      `SELECT p.id, cu.fraction::text FROM gate_commission_profiles p LEFT JOIN currencies cu ON cu.id = p.currency_id
+        WHERE p.id = $1 AND p.contract_id = $2${lock ? ' FOR UPDATE OF p' : ''}`,
       [id, contractId],
     );
     return row;

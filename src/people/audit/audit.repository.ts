@@ -27,6 +27,10 @@ export interface ActionSearch {
   actions?: string[];
   createdAtFrom?: string;
   createdAtTo?: string;
+  actionIds?: string[];
+  addresses?: string[];
+  /** Oldest first when true; newest first otherwise. */
+  ascending?: boolean;
 }
 
 /** The objects an action can name in its details, and the table and column that tell each one's current state. */
@@ -56,10 +60,13 @@ export class AuditRepository {
     if (search.actions?.length) where.push(`action = ANY($${params.push(search.actions)}::text[])`);
     if (search.createdAtFrom) where.push(`created_at >= $${params.push(search.createdAtFrom)}::timestamptz`);
     if (search.createdAtTo) where.push(`created_at < $${params.push(search.createdAtTo)}::timestamptz`);
+    if (search.actionIds?.length) where.push(`id = ANY($${params.push(search.actionIds)}::uuid[])`);
+    if (search.addresses?.length) where.push(`address = ANY($${params.push(search.addresses)}::text[])`);
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const count = await this.db.countRows(`FROM user_actions ${clause}`, params);
+    const direction = search.ascending ? 'ASC' : 'DESC';
     const rows = await this.db.query<ActionRow>(
-      `SELECT ${COLUMNS} FROM user_actions ${clause} ORDER BY user_actions.created_at DESC, user_actions.seq DESC LIMIT ${limit} OFFSET ${offset}`,
+      `SELECT ${COLUMNS} FROM user_actions ${clause} ORDER BY user_actions.created_at ${direction}, user_actions.seq ${direction} LIMIT ${limit} OFFSET ${offset}`,
       params,
     );
     return { total: count.total, exact: count.exact, rows };
@@ -78,9 +85,12 @@ export class AuditRepository {
     return row?.state;
   }
 
-  /** The state of a user, for actions about one. */
+  /** The state of a user, for actions about one: `deactivated`, else `active` or `on_hold`. */
   async userState(id: string): Promise<string | undefined> {
-    const [row] = await this.db.query<{ status: string }>(`SELECT status FROM users WHERE id = $1`, [id]);
+    const [row] = await this.db.query<{ status: string }>(
+      `SELECT CASE WHEN deactivated_at IS NULL THEN status ELSE 'deactivated' END AS status FROM users WHERE id = $1`,
+      [id],
+    );
     return row?.status;
   }
 

@@ -31,7 +31,28 @@ const ABOUT_THE_USER = new Set([
   'user_registered',
   'password_recovered',
   'login_changed',
+  'user_activated',
+  'user_deactivated',
 ]);
+
+/** What each kind of marked object is called in the family's `objectsOfAction[].entityName`. */
+const ENTITY_NAMES: Record<string, string> = {
+  user: 'User',
+  operation: 'Operation',
+  bank_top_up_request: 'Bank top-up request',
+  bank_withdrawal: 'Bank withdrawal',
+  cash_desk_operation: 'Cash desk operation',
+  reset_identification_request: 'Identification reset request',
+  organization: 'Organization',
+  session: 'Session',
+};
+
+/** The action in words: its kind, and the reason a refusal gives (`Login failed: deactivated`). */
+function commentOf(row: ActionRow): string {
+  const words = row.action.replace(/_/g, ' ');
+  const reason = typeof row.details.reason === 'string' ? `: ${row.details.reason.replace(/_/g, ' ')}` : '';
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}${reason}`;
+}
 
 function toRecord(row: ActionRow): UserActionRecordDto {
   return {
@@ -44,6 +65,11 @@ function toRecord(row: ActionRow): UserActionRecordDto {
     address: row.address,
     details: row.details,
     createdAt: row.created_at.toISOString(),
+    actionId: row.id,
+    performedAt: row.created_at.toISOString(),
+    comment: commentOf(row),
+    requestInfo: { host: row.address, ip: row.address, userIp: row.address, userAgent: null },
+    sessionId: typeof row.details.sessionId === 'string' ? row.details.sessionId : null,
   };
 }
 
@@ -60,7 +86,17 @@ export class AuditService {
 
   async view(dto: UserActionViewDto): Promise<Page<UserActionRecordDto>> {
     const { offset, limit } = pageWindow(dto);
-    const { total, exact, rows } = await this.audit.page(dto.filter ?? {}, offset, limit);
+    const { performedAtFrom, performedAtTo, userIps, hosts, ...filter } = dto.filter ?? {};
+    const addresses = [...(userIps ?? []), ...(hosts ?? [])];
+    const sort = dto.sort?.dateCreated ?? dto.sort?.createdAt ?? dto.sort?.performedAt;
+    const search = {
+      ...filter,
+      createdAtFrom: filter.createdAtFrom ?? performedAtFrom,
+      createdAtTo: filter.createdAtTo ?? performedAtTo,
+      ...(addresses.length ? { addresses } : {}),
+      ascending: sort === 'asc',
+    };
+    const { total, exact, rows } = await this.audit.page(search, offset, limit);
     return pageOf(dto, total, rows.map(toRecord), exact);
   }
 
@@ -79,7 +115,22 @@ export class AuditService {
     }
     const operation = marks.find((m) => m.objectType === 'operation');
     const reversedBy = operation ? ((await this.audit.reversalOf(operation.objectId)) ?? null) : null;
-    return { action: toRecord(row), marks, reversible: operation?.state === 'processed' && !reversedBy, reversedBy };
+    const role = typeof row.details.actorRole === 'string' ? { role: row.details.actorRole } : {};
+    const objectsOfAction = marks.map((m) => ({
+      entityId: m.objectId,
+      entityName: ENTITY_NAMES[m.objectType] ?? m.objectType,
+      type: m.objectType,
+      actionType: row.action,
+      ...role,
+      state: m.state,
+    }));
+    return {
+      records: [{ actionId: row.id, objectsOfAction }],
+      action: toRecord(row),
+      marks,
+      reversible: operation?.state === 'processed' && !reversedBy,
+      reversedBy,
+    };
   }
 
   /** Undoes what an action did: the money operation it made is reversed by the ledger's linked reversal (once). */

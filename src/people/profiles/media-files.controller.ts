@@ -3,6 +3,7 @@ import { Body, Controller, Get, Header, HttpCode, Inject, Post, Req, StreamableF
 import { RouteConfig } from '@nestjs/platform-fastify';
 import {
   ApiBody,
+  ApiConflictResponse,
   ApiConsumes,
   ApiCreatedResponse,
   ApiNotFoundResponse,
@@ -27,8 +28,12 @@ import {
   ProfileDocumentIdentifierDto,
   ProfileDocumentsResponseDto,
 } from './dto/media.dto';
+import { ProfileDocumentPageDto, ProfileDocumentResponseDto, ProfileDocumentViewDto } from './dto/staff.dto';
 import { MediaFilesService } from './media-files.service';
 
+const DOCUMENT_ID = { name: 'id', schema: { type: 'string', format: 'uuid' } } as const;
+const NO_DOCUMENT = { description: 'exception.profile_document.not_found', type: ErrorResponseDto };
+const DECIDED = { description: 'exception.profile_document.decided: already approved or declined', type: ErrorResponseDto };
 const NO_FILE = { description: 'exception.media_file.not_found: no such file, or not one the caller may see', type: ErrorResponseDto };
 
 @ApiTags('media-files')
@@ -136,5 +141,41 @@ export class ProfileDocumentsController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<ProfileDocumentsResponseDto> {
     return { status: 'ok', message: 'Document saved', documents: await this.media.identifier(principal, dto) };
+  }
+
+  /** Staff search identity documents: by organization (`orgIds`), user, status and type, each with its file in full. */
+  @Post('view')
+  @HttpCode(200)
+  @RequirePermissions('PROFILE_VIEWER')
+  @ApiOperation({ summary: 'Search profile documents', operationId: 'viewProfileDocuments' })
+  @ApiOkResponse({ type: ProfileDocumentPageDto })
+  view(@Body() dto: ProfileDocumentViewDto): Promise<ProfileDocumentPageDto> {
+    return this.media.view(dto);
+  }
+
+  /** Compliance approves a pending document (the family's decision, without a body). */
+  @Post(':id/approve')
+  @HttpCode(200)
+  @ApiParam(DOCUMENT_ID)
+  @RequirePermissions('IDENTIFICATION_MANAGER')
+  @ApiOperation({ summary: 'Approve a profile document', operationId: 'approveProfileDocument' })
+  @ApiOkResponse({ type: ProfileDocumentResponseDto })
+  @ApiNotFoundResponse(NO_DOCUMENT)
+  @ApiConflictResponse(DECIDED)
+  async approve(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ProfileDocumentResponseDto> {
+    return { status: 'ok', message: 'Document approved', document: await this.media.decide(principal, id, true) };
+  }
+
+  /** Compliance declines a pending document (without a body): the user links another. */
+  @Post(':id/decline')
+  @HttpCode(200)
+  @ApiParam(DOCUMENT_ID)
+  @RequirePermissions('IDENTIFICATION_MANAGER')
+  @ApiOperation({ summary: 'Decline a profile document', operationId: 'declineProfileDocument' })
+  @ApiOkResponse({ type: ProfileDocumentResponseDto })
+  @ApiNotFoundResponse(NO_DOCUMENT)
+  @ApiConflictResponse(DECIDED)
+  async decline(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ProfileDocumentResponseDto> {
+    return { status: 'ok', message: 'Document declined', document: await this.media.decide(principal, id, false) };
   }
 }

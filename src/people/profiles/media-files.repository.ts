@@ -24,6 +24,21 @@ export interface ProfileDocumentRow {
   updated_at: Date;
 }
 
+/** A document as staff review it: with its user, organization and file in full. */
+export interface StaffDocumentRow extends Omit<ProfileDocumentRow, 'file_name' | 'file_size'> {
+  user_id: string;
+  organization_id: string;
+  created_at: Date;
+  file: (Omit<MediaFileRow, 'created_at'> & { created_at: string }) | null;
+}
+
+export interface DocumentFilter {
+  orgIds?: string[];
+  userIds?: string[];
+  statuses?: string[];
+  types?: string[];
+}
+
 const FILE_COLUMNS = `f.id, f.owner_id, f.name, f.media_type, f.size, f.md5, f.sha1, f.created_at,
   EXISTS (SELECT 1 FROM profile_documents d WHERE d.file_id = f.id) AS used`;
 
@@ -86,4 +101,48 @@ export class MediaFilesRepository {
       [userId, type, fileId, identifier],
     );
   }
+
+  /** Documents matching `filter`, each of a user in (the first membership's) organization, in `order`. */
+  async staffDocuments(
+    filter: DocumentFilter,
+    order: { key: 'created_at' | 'updated_at'; direction: 'ASC' | 'DESC' },
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; rows: StaffDocumentRow[] }> {
+    const params: unknown[] = [];
+    const where: string[] = [];
+    if (filter.orgIds?.length) where.push(`m.organization_id = ANY($${params.push(filter.orgIds)}::uuid[])`);
+    if (filter.userIds?.length) where.push(`d.user_id = ANY($${params.push(filter.userIds)}::uuid[])`);
+    if (filter.statuses?.length) where.push(`d.status = ANY($${params.push(filter.statuses)}::text[])`);
+    if (filter.types?.length) where.push(`d.type = ANY($${params.push(filter.types)}::text[])`);
+    const from = `FROM profile_documents d
+      JOIN LATERAL (SELECT organization_id FROM memberships m WHERE m.user_id = d.user_id ORDER BY m.created_at, m.id LIMIT 1) m ON true
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
+    const [{ n }] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n ${from}`, params);
+    const rows = await this.db.query<StaffDocumentRow>(
+      `SELECT ${STAFF_DOCUMENT_COLUMNS} ${from} ORDER BY d.${order.key} ${order.direction}, d.id ${order.direction} LIMIT ${limit} OFFSET ${offset}`,
+      params,
+    );
+    return { total: n, rows };
+  }
+
+  /** The document `id`, locked when asked. */
+  async staffDocument(id: string, lock = false): Promise<StaffDocumentRow | undefined> {
+    const [row] = await this.db.query<StaffDocumentRow>(
+      `SELECT ${STAFF_DOCUMENT_COLUMNS} FROM profile_documents d
+         JOIN LATERAL (SELECT organization_id FROM memberships m WHERE m.user_id = d.user_id ORDER BY m.created_at, m.id LIMIT 1) m ON true
+        WHERE d.id = $1${lock ? ' FOR UPDATE OF d' : ''}`,
+      [id],
+    );
+    return row;
+  }
+
+  async decideDocument(id: string, status: 'approved' | 'declined'): Promise<void> {
+    await this.db.query(`UPDATE profile_documents SET status = $2, updated_at = now() WHERE id = $1`, [id, status]);
+  }
 }
+
+const STAFF_DOCUMENT_COLUMNS = `d.id, d.user_id, m.organization_id, d.type, d.status, d.document_identifier, d.file_id, d.created_at, d.updated_at,
+  (SELECT json_build_object('id', f.id, 'owner_id', f.owner_id, 'name', f.name, 'media_type', f.media_type, 'size', f.size,
+                            'md5', f.md5, 'sha1', f.sha1, 'used', true, 'created_at', f.created_at)
+     FROM media_files f WHERE f.id = d.file_id) AS file`;

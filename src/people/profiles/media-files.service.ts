@@ -7,9 +7,12 @@ import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import type { UploadedFile } from '../../platform/common/upload';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { UserActionsService } from '../../platform/user-actions/user-actions.service';
 import type { LinkProfileDocumentDto, MediaFileDto, ProfileDocumentDto, ProfileDocumentIdentifierDto } from './dto/media.dto';
-import { MediaFileRow, MediaFilesRepository, ProfileDocumentRow } from './media-files.repository';
+import type { ProfileDocumentRecordDto, ProfileDocumentViewDto } from './dto/staff.dto';
+import { MediaFileRow, MediaFilesRepository, ProfileDocumentRow, StaffDocumentRow } from './media-files.repository';
 
 /** The types taken, by the first bytes of the content: what a file declares about itself is not believed. */
 const SIGNATURES: { type: string; magic: Buffer }[] = [
@@ -61,11 +64,26 @@ function toDocument(row: ProfileDocumentRow, ownerId: string): ProfileDocumentDt
     id: row.id,
     type: row.type,
     label: LABELS[row.type] ?? row.type,
-    status: row.status,
+    status: row.status.toUpperCase(),
     ...(row.document_identifier ? { documentIdentifier: row.document_identifier } : {}),
     ...(row.file_id
       ? { file: { id: row.file_id, name: row.file_name!, ownerId, size: row.file_size!, url: urlOf(row.file_id, row.file_name!) } }
       : {}),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+function toStaffDocument(row: StaffDocumentRow): ProfileDocumentRecordDto {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    organizationId: row.organization_id,
+    type: row.type,
+    label: LABELS[row.type] ?? row.type,
+    status: row.status.toUpperCase(),
+    ...(row.document_identifier ? { documentIdentifier: row.document_identifier } : {}),
+    ...(row.file ? { file: toFile({ ...row.file, created_at: new Date(row.file.created_at) }) } : {}),
+    createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
 }
@@ -77,6 +95,7 @@ export class MediaFilesService {
     private readonly files: MediaFilesRepository,
     private readonly uow: UnitOfWork,
     private readonly sources: FileSourcesService,
+    private readonly actions: UserActionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -141,5 +160,42 @@ export class MediaFilesService {
   async identifier(principal: Principal, dto: ProfileDocumentIdentifierDto): Promise<ProfileDocumentDto[]> {
     await this.files.upsertDocument(principal.userId, dto.type, { identifier: dto.documentIdentifier.trim() });
     return this.documents(principal);
+  }
+
+  /** Identity documents for staff to review, with the family's filters; newest change first unless sorted otherwise. */
+  async view(dto: ProfileDocumentViewDto): Promise<Page<ProfileDocumentRecordDto>> {
+    const { offset, limit } = pageWindow(dto);
+    const key = dto.sort?.createdAt !== undefined && dto.sort?.updatedAt === undefined ? 'createdAt' : 'updatedAt';
+    const direction = (dto.sort?.[key] ?? 'desc') === 'asc' ? 'ASC' : 'DESC';
+    const filter = { ...dto.filter, statuses: dto.filter?.statuses?.map((s) => s.toLowerCase()) };
+    const { total, rows } = await this.files.staffDocuments(
+      filter,
+      { key: key === 'createdAt' ? 'created_at' : 'updated_at', direction },
+      offset,
+      limit,
+    );
+    return pageOf(dto, total, rows.map(toStaffDocument));
+  }
+
+  /** Compliance approves or declines a pending document; deciding one already decided is a 409. Recorded as a user action. */
+  async decide(principal: Principal, id: string, approve: boolean): Promise<ProfileDocumentRecordDto> {
+    return this.uow.run(async () => {
+      const row = await this.files.staffDocument(id, true);
+      if (!row) throw new ApiError('exception.profile_document.not_found');
+      if (row.status !== 'pending') throw new ApiError('exception.profile_document.decided');
+      await this.files.decideDocument(id, approve ? 'approved' : 'declined');
+      await this.actions.record({
+        userId: row.user_id,
+        actorUserId: principal.userId,
+        action: approve ? 'profile_document_approved' : 'profile_document_declined',
+        details: {
+          profileDocumentId: id,
+          type: row.type,
+          organizationId: row.organization_id,
+          ...(row.file_id ? { fileId: row.file_id } : {}),
+        },
+      });
+      return toStaffDocument((await this.files.staffDocument(id))!);
+    });
   }
 }

@@ -3,6 +3,7 @@ import {
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -27,11 +28,14 @@ import {
   UserProfileResponseDto,
 } from './dto/people.dto';
 import { ProfileDto } from './dto/profile.dto';
+import { ResetIdentificationDto, UpdateAddressDto, UpdateBusinessDto, UpdateContactDto } from './dto/staff.dto';
 import { ProfilesService } from './profiles.service';
 
 const USER_ID = { name: 'userId', schema: { type: 'string', format: 'uuid' } } as const;
 const REQUEST_ID = { name: 'reqId', schema: { type: 'string', format: 'uuid' } } as const;
 const NO_PROFILE = { description: 'exception.profile.not_found: no such user, or not one the caller may see', type: ErrorResponseDto };
+const OUTRANKED = { description: 'exception.profile.edit_forbidden: the user holds permissions the caller lacks', type: ErrorResponseDto };
+const UNCHANGED = { description: 'exception.identification.unchanged: the identification already has this status', type: ErrorResponseDto };
 const NO_REQUEST = {
   description: "exception.reset_identification_request.not_found: no such request, or another user's",
   type: ErrorResponseDto,
@@ -92,6 +96,155 @@ export class ProfilesController {
   @ApiNotFoundResponse(NO_PROFILE)
   async get(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
     return { status: 'ok', message: 'OK', profile: await this.profiles.get(principal, userId) };
+  }
+
+  /** Staff edit a user's person, with the family's body: names, the person's own e-mail and phone, birth date, description (null clears one). */
+  @Patch(':userId/person')
+  @ApiParam(USER_ID)
+  @RequirePermissions('PROFILE_MANAGER')
+  @ApiOperation({ summary: "Edit a user's person data", operationId: 'updateUserPerson' })
+  @ApiOkResponse({ type: UserProfileResponseDto })
+  @ApiBadRequestResponse({
+    description: 'exception.validation: a field out of its rules, or a birth date in the future',
+    type: ErrorResponseDto,
+  })
+  @ApiForbiddenResponse(OUTRANKED)
+  @ApiNotFoundResponse(NO_PROFILE)
+  async editPerson(
+    @UuidParam('userId') userId: string,
+    @Body() dto: UpdateMyPersonDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<UserProfileResponseDto> {
+    return { status: 'ok', message: 'Profile updated', profile: await this.profiles.editPerson(principal, userId, dto) };
+  }
+
+  /** Staff set a user's postal address by parts, the whole of it under `address` (an absent part is cleared). */
+  @Patch(':userId/address')
+  @ApiParam(USER_ID)
+  @RequirePermissions('PROFILE_MANAGER')
+  @ApiOperation({ summary: "Set a user's address", operationId: 'updateUserAddress' })
+  @ApiOkResponse({ type: UserProfileResponseDto })
+  @ApiBadRequestResponse({ description: 'exception.validation: a part out of its rules', type: ErrorResponseDto })
+  @ApiForbiddenResponse(OUTRANKED)
+  @ApiNotFoundResponse(NO_PROFILE)
+  async editAddress(
+    @UuidParam('userId') userId: string,
+    @Body() dto: UpdateAddressDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<UserProfileResponseDto> {
+    return { status: 'ok', message: 'Address updated', profile: await this.profiles.editAddress(principal, userId, dto) };
+  }
+
+  /** Staff set the business of the user's organization, the whole of it at the top level (an absent field is cleared). */
+  @Patch(':userId/business')
+  @ApiParam(USER_ID)
+  @RequirePermissions('PROFILE_MANAGER')
+  @ApiOperation({ summary: "Set the business of a user's organization", operationId: 'updateUserBusiness' })
+  @ApiOkResponse({ type: UserProfileResponseDto })
+  @ApiBadRequestResponse({ description: 'exception.validation: a field out of its rules', type: ErrorResponseDto })
+  @ApiForbiddenResponse(OUTRANKED)
+  @ApiNotFoundResponse(NO_PROFILE)
+  async editBusiness(
+    @UuidParam('userId') userId: string,
+    @Body() dto: UpdateBusinessDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<UserProfileResponseDto> {
+    return { status: 'ok', message: 'Business updated', profile: await this.profiles.editBusiness(principal, userId, dto) };
+  }
+
+  /**
+   * Staff set a user's login contact, an e-mail address or a phone number, without a code (not verified); the login
+   * changes with it when it is of that kind. The user's own contact again changes nothing.
+   */
+  @Patch(':userId/contact')
+  @ApiParam(USER_ID)
+  @RequirePermissions('PROFILE_MANAGER')
+  @ApiOperation({ summary: "Set a user's login contact", operationId: 'updateUserContact' })
+  @ApiOkResponse({ type: UserProfileResponseDto })
+  @ApiBadRequestResponse({ description: 'exception.validation: not an e-mail address or a phone number', type: ErrorResponseDto })
+  @ApiForbiddenResponse(OUTRANKED)
+  @ApiNotFoundResponse(NO_PROFILE)
+  @ApiConflictResponse({ description: 'exception.user.login_taken: another user has this login', type: ErrorResponseDto })
+  async editContact(
+    @UuidParam('userId') userId: string,
+    @Body() dto: UpdateContactDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<UserProfileResponseDto> {
+    return { status: 'ok', message: 'Contact updated', profile: await this.profiles.editContact(principal, userId, dto.login) };
+  }
+
+  /** Staff set a user's security settings, the whole of them under `security`. Two-factor authentication is not offered. */
+  @Patch(':userId/security-settings')
+  @ApiParam(USER_ID)
+  @RequirePermissions('PROFILE_MANAGER')
+  @ApiOperation({ summary: "Set a user's security settings", operationId: 'updateUserSecuritySettings' })
+  @ApiOkResponse({ type: UserProfileResponseDto })
+  @ApiBadRequestResponse({ description: 'exception.validation: a setting missing, or twoFactorsAuthEnabled true', type: ErrorResponseDto })
+  @ApiForbiddenResponse(OUTRANKED)
+  @ApiNotFoundResponse(NO_PROFILE)
+  async editSecurity(
+    @UuidParam('userId') userId: string,
+    @Body() dto: UpdateMySecurityDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<UserProfileResponseDto> {
+    return { status: 'ok', message: 'Security settings updated', profile: await this.profiles.editSecurity(principal, userId, dto) };
+  }
+
+  /** Compliance approves the identification of the user's organization (the family's decision, without a body). */
+  @Post(':userId/approve')
+  @HttpCode(200)
+  @ApiParam(USER_ID)
+  @RequirePermissions('IDENTIFICATION_MANAGER')
+  @ApiOperation({ summary: "Approve a user's identification", operationId: 'approveIdentification' })
+  @ApiOkResponse({ type: UserProfileResponseDto })
+  @ApiNotFoundResponse(NO_PROFILE)
+  @ApiConflictResponse(UNCHANGED)
+  async approveIdentification(
+    @UuidParam('userId') userId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<UserProfileResponseDto> {
+    return {
+      status: 'ok',
+      message: 'Identification approved',
+      profile: await this.profiles.decideIdentification(principal, userId, 'approve'),
+    };
+  }
+
+  /** Compliance declines the identification of the user's organization (without a body). */
+  @Post(':userId/decline')
+  @HttpCode(200)
+  @ApiParam(USER_ID)
+  @RequirePermissions('IDENTIFICATION_MANAGER')
+  @ApiOperation({ summary: "Decline a user's identification", operationId: 'declineIdentification' })
+  @ApiOkResponse({ type: UserProfileResponseDto })
+  @ApiNotFoundResponse(NO_PROFILE)
+  @ApiConflictResponse(UNCHANGED)
+  async declineIdentification(
+    @UuidParam('userId') userId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<UserProfileResponseDto> {
+    return {
+      status: 'ok',
+      message: 'Identification declined',
+      profile: await this.profiles.decideIdentification(principal, userId, 'decline'),
+    };
+  }
+
+  /** Compliance resets the identification of the user's organization to `none`, whatever it was (the client's `fields` are ignored). */
+  @Post(':userId/reset')
+  @HttpCode(200)
+  @ApiParam(USER_ID)
+  @RequirePermissions('IDENTIFICATION_MANAGER')
+  @ApiOperation({ summary: "Reset a user's identification", operationId: 'resetIdentification' })
+  @ApiOkResponse({ type: UserProfileResponseDto })
+  @ApiNotFoundResponse(NO_PROFILE)
+  @ApiConflictResponse(UNCHANGED)
+  async resetIdentification(
+    @UuidParam('userId') userId: string,
+    @Body() _dto: ResetIdentificationDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<UserProfileResponseDto> {
+    return { status: 'ok', message: 'Identification reset', profile: await this.profiles.decideIdentification(principal, userId, 'reset') };
   }
 
   /** Compliance sets the identification status (none → pending → approved | declined | review_required), with a reason. */

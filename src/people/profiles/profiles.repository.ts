@@ -14,6 +14,9 @@ export interface PersonRow {
   person_phone_number: string | null;
   description: string | null;
   security_settings: Partial<SecuritySettings>;
+  postal_address: PostalAddress;
+  /** The business of the organization the profile is shown in. */
+  business: Business;
   birth_date: string | null;
   address: string | null;
   email: string | null;
@@ -40,6 +43,23 @@ export interface SecuritySettings {
   twoFactorsAuthEnabled: boolean;
   transactionNotification: { phone: boolean; email: boolean };
   authorizationNotification: { phone: boolean; email: boolean };
+}
+
+/** A postal address by parts (users.postal_address; an absent part is unknown). */
+export interface PostalAddress {
+  country?: string;
+  zipCode?: string;
+  city?: string;
+  street?: string;
+  houseNumber?: string;
+}
+
+/** An organization's business (organizations.business): its type, VAT number, administrator, and a company name of its own. */
+export interface Business {
+  companyName?: string;
+  type?: string;
+  vat?: string;
+  administrator?: { firstName?: string; lastName?: string; email?: string; phone?: string };
 }
 
 /** The person fields a user edits; a null clears one, an absent one stays. */
@@ -79,7 +99,7 @@ export class ProfilesRepository {
     const [row] = await this.db.query<PersonRow>(
       `SELECT u.id, u.login, u.name, u.status, u.first_name, u.last_name, u.middle_name,
               u.person_email, u.person_phone_number, u.description, u.security_settings, to_char(u.birth_date, 'YYYY-MM-DD') AS birth_date, u.address,
-              u.email, u.email_verified, u.phone_number, u.phone_verified,
+              u.postal_address, o.business, u.email, u.email_verified, u.phone_number, u.phone_verified,
               o.id AS organization_id, o.type AS organization_type, o.name AS organization_name, o.identification_status,
               o.contract_id, o.person_type, m.role
          FROM users u
@@ -91,20 +111,28 @@ export class ProfilesRepository {
     return row;
   }
 
-  /** The caller's person and every membership, in one statement (what `GET /profiles/my` reads beside the token). */
+  /** The caller's person, the business of `organizationId` and every membership, in one statement (what `GET /profiles/my` reads beside the token). */
   async mine(
     userId: string,
+    organizationId: string,
   ): Promise<(UserPersonRow & { memberships: { organizationId: string; roleName: string }[] | null }) | undefined> {
     const [row] = await this.db.query<UserPersonRow & { memberships: { organizationId: string; roleName: string }[] | null }>(
       `SELECT u.id, u.login, u.name, u.status, u.first_name, u.last_name, u.middle_name,
               u.person_email, u.person_phone_number, u.description, u.security_settings, to_char(u.birth_date, 'YYYY-MM-DD') AS birth_date,
-              u.address, u.email, u.email_verified, u.phone_number, u.phone_verified,
+              u.address, u.postal_address, (SELECT o.business FROM organizations o WHERE o.id = $2) AS business,
+              u.email, u.email_verified, u.phone_number, u.phone_verified,
               (SELECT json_agg(json_build_object('organizationId', m.organization_id, 'roleName', m.role) ORDER BY m.created_at, m.id)
                  FROM memberships m WHERE m.user_id = u.id) AS memberships
          FROM users u WHERE u.id = $1`,
-      [userId],
+      [userId, organizationId],
     );
     return row;
+  }
+
+  /** The roles of every membership of the user. */
+  async roles(userId: string): Promise<string[]> {
+    const rows = await this.db.query<{ role: string }>(`SELECT role FROM memberships WHERE user_id = $1`, [userId]);
+    return rows.map((r) => r.role);
   }
 
   /** Whether `userId` belongs to `organizationId`. */
@@ -138,6 +166,28 @@ export class ProfilesRepository {
       userId,
       JSON.stringify(settings),
     ]);
+  }
+
+  async setPostalAddress(userId: string, address: PostalAddress): Promise<void> {
+    await this.db.query(`UPDATE users SET postal_address = $2::jsonb, updated_at = now() WHERE id = $1`, [userId, JSON.stringify(address)]);
+  }
+
+  async setBusiness(organizationId: string, business: Business): Promise<void> {
+    await this.db.query(`UPDATE organizations SET business = $2::jsonb WHERE id = $1`, [organizationId, JSON.stringify(business)]);
+  }
+
+  /**
+   * Sets the user's contact of `kind` (not verified: staff set it, no code confirmed it), and the login with it when
+   * `login`; false when another user has that login.
+   */
+  async setContactByStaff(userId: string, kind: 'email' | 'phone', value: string, login: boolean): Promise<boolean> {
+    const [column, verified] = kind === 'email' ? ['email', 'email_verified'] : ['phone_number', 'phone_verified'];
+    const rows = await this.db.query(
+      `UPDATE users SET ${column} = $2, ${verified} = false, login = CASE WHEN $3 THEN $2 ELSE login END, updated_at = now()
+        WHERE id = $1 AND NOT ($3 AND EXISTS (SELECT 1 FROM users o WHERE o.login = $2 AND o.id <> $1)) RETURNING id`,
+      [userId, value, login],
+    );
+    return rows.length > 0;
   }
 
   async setIdentification(organizationId: string, status: string): Promise<void> {

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { permissionsBeyond, Role } from '../../platform/access/permissions';
 import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { UserActionsService } from '../../platform/user-actions/user-actions.service';
+import { PHONE } from '../../platform/users/dto/users.dto';
 import { contactOf } from '../../platform/users/users.service';
 import type {
   ChangeIdentificationDto,
@@ -15,7 +17,17 @@ import type {
   UserProfileDto,
 } from './dto/people.dto';
 import type { ProfileDataDto, ProfileDto } from './dto/profile.dto';
-import { PersonFields, PersonRow, ProfilesRepository, ResetRequestRow, SecuritySettings, UserPersonRow } from './profiles.repository';
+import type { UpdateAddressDto, UpdateBusinessDto } from './dto/staff.dto';
+import {
+  Business,
+  PersonFields,
+  PersonRow,
+  PostalAddress,
+  ProfilesRepository,
+  ResetRequestRow,
+  SecuritySettings,
+  UserPersonRow,
+} from './profiles.repository';
 
 function toResetRequest(row: ResetRequestRow): ResetIdentificationRequestDto {
   return {
@@ -65,11 +77,33 @@ function familyProfile(row: UserPersonRow, organization: { type: string; identif
       ...(row.description ? { description: row.description } : {}),
     },
     contact: contactOf(row),
-    address: {},
-    business: organization.type === 'merchant' ? { companyName: organization.name, legal: organization.name } : {},
+    address: row.postal_address,
+    business: {
+      ...(organization.type === 'merchant' ? { companyName: organization.name, legal: organization.name } : {}),
+      ...row.business,
+    },
     security: securityOf(row.security_settings),
   };
 }
+
+/** The fields of `value` that are set: what the family's forms send is the whole thing, an absent field cleared. */
+function present<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function postalAddressOf({ country, zipCode, city, street, houseNumber }: UpdateAddressDto['address']): PostalAddress {
+  return present({ country, zipCode, city, street, houseNumber });
+}
+
+/** The business as the form sent it; an administrator with no field filled is left out. */
+function businessOf({ companyName, type, vat, administrator }: UpdateBusinessDto): Business {
+  const { firstName, lastName, email, phone } = administrator ?? {};
+  const admin = present({ firstName, lastName, email, phone });
+  return present({ companyName, type, vat, administrator: Object.keys(admin).length ? admin : undefined });
+}
+
+/** What a login is: an e-mail address, a phone number, or (a login staff gave) neither. */
+const kindOf = (login: string): 'email' | 'phone' | 'other' => (login.includes('@') ? 'email' : PHONE.test(login) ? 'phone' : 'other');
 
 /**
  * A birth date from a date, or from the date-time a date picker sends for local midnight: the day of the nearest UTC
@@ -86,6 +120,18 @@ function birthDateOf(value: string, parameter: string): string {
     throw new ApiError('exception.validation', `${parameter} must not be before 1900`, [{ parameter, message: 'must not be before 1900' }]);
   }
   return day;
+}
+
+/** The person fields of the family's person form. */
+function personFieldsOf(dto: UpdateMyPersonDto): PersonFields {
+  const { namePlain, email, phoneNumber, dateOfBirth, description } = dto.person;
+  return {
+    ...(namePlain ? { firstName: namePlain.first, lastName: namePlain.last, middleName: namePlain.middle ?? null } : {}),
+    email,
+    phoneNumber,
+    description,
+    birthDate: dateOfBirth ? birthDateOf(dateOfBirth, 'person.dateOfBirth') : dateOfBirth,
+  };
 }
 
 function toProfile(row: PersonRow): UserProfileDto {
@@ -124,7 +170,7 @@ export class ProfilesService {
 
   /** What the strategy read with the token, and the person, contact and memberships (one more query). */
   async my(principal: Principal): Promise<ProfileDto> {
-    const user = await this.profiles.mine(principal.userId);
+    const user = await this.profiles.mine(principal.userId, principal.organizationId);
     if (!user) throw new ApiError('exception.authorization.token_invalid');
     const { organization } = principal;
     return {
@@ -169,14 +215,7 @@ export class ProfilesService {
 
   /** The family's person form: names, the person's own e-mail and phone, birth date, description. */
   async updateMyPerson(principal: Principal, dto: UpdateMyPersonDto): Promise<ProfileDataDto> {
-    const { namePlain, email, phoneNumber, dateOfBirth, description } = dto.person;
-    const fields: PersonFields = {
-      ...(namePlain ? { firstName: namePlain.first, lastName: namePlain.last, middleName: namePlain.middle ?? null } : {}),
-      email,
-      phoneNumber,
-      description,
-      birthDate: dateOfBirth ? birthDateOf(dateOfBirth, 'person.dateOfBirth') : dateOfBirth,
-    };
+    const fields = personFieldsOf(dto);
     return this.editMine(principal, Object.keys(dto.person).sort(), () => this.profiles.updatePerson(principal.userId, fields));
   }
 
@@ -200,20 +239,116 @@ export class ProfilesService {
   }
 
   /** Staff set the identification status of the user's organization, with a reason; recorded as a user action. */
-  async changeIdentification(principal: Principal, userId: string, dto: ChangeIdentificationDto): Promise<UserProfileDto> {
+  changeIdentification(principal: Principal, userId: string, dto: ChangeIdentificationDto): Promise<UserProfileDto> {
+    return this.setIdentification(principal, userId, dto.status, dto.reason);
+  }
+
+  /**
+   * The family's decisions, without a body: approve (`approved`), decline (`declined`) or reset (`none`) the
+   * identification of the user's organization. The same status again is a 409.
+   */
+  decideIdentification(principal: Principal, userId: string, decision: 'approve' | 'decline' | 'reset'): Promise<UserProfileDto> {
+    const status = { approve: 'approved', decline: 'declined', reset: 'none' }[decision];
+    return this.setIdentification(principal, userId, status, null);
+  }
+
+  private setIdentification(principal: Principal, userId: string, status: string, reason: string | null): Promise<UserProfileDto> {
     return this.uow.run(async () => {
       const person = await this.profiles.person(userId, true);
       if (!person) throw new ApiError('exception.profile.not_found');
-      if (person.identification_status === dto.status) throw new ApiError('exception.identification.unchanged');
-      await this.profiles.setIdentification(person.organization_id, dto.status);
+      if (person.identification_status === status) throw new ApiError('exception.identification.unchanged');
+      await this.profiles.setIdentification(person.organization_id, status);
       await this.actions.record({
         userId,
         actorUserId: principal.userId,
         action: 'identification_changed',
-        details: { organizationId: person.organization_id, from: person.identification_status, to: dto.status, reason: dto.reason },
+        details: { organizationId: person.organization_id, from: person.identification_status, to: status, reason },
       });
       return toProfile((await this.profiles.person(userId))!);
     });
+  }
+
+  /** Staff edit a user's person: names, the person's own e-mail and phone, birth date, description (null clears one). */
+  editPerson(principal: Principal, userId: string, dto: UpdateMyPersonDto): Promise<UserProfileDto> {
+    const fields = personFieldsOf(dto);
+    return this.editByStaff(principal, userId, Object.keys(dto.person).sort(), () => this.profiles.updatePerson(userId, fields));
+  }
+
+  /** Staff set a user's postal address, the whole of it. */
+  editAddress(principal: Principal, userId: string, dto: UpdateAddressDto): Promise<UserProfileDto> {
+    const address = postalAddressOf(dto.address);
+    return this.editByStaff(principal, userId, ['address'], () => this.profiles.setPostalAddress(userId, address));
+  }
+
+  /** Staff set the business of the user's organization (the one their profile shows), the whole of it. */
+  editBusiness(principal: Principal, userId: string, dto: UpdateBusinessDto): Promise<UserProfileDto> {
+    const business = businessOf(dto);
+    return this.editByStaff(principal, userId, ['business'], (person) => this.profiles.setBusiness(person.organization_id, business));
+  }
+
+  editSecurity(principal: Principal, userId: string, dto: UpdateMySecurityDto): Promise<UserProfileDto> {
+    const settings = securityOf(dto.security);
+    return this.editByStaff(principal, userId, ['security'], () => this.profiles.setSecurity(userId, settings));
+  }
+
+  /**
+   * Staff set a user's login contact without a code (an e-mail address or a phone number, not verified), and the
+   * login with it when the login is of that kind or of neither (a login staff gave). The contact the user already has changes nothing; another user's
+   * login is a 409. Recorded as `login_changed` by the member of staff.
+   */
+  async editContact(principal: Principal, userId: string, login: string): Promise<UserProfileDto> {
+    const target = login.toLowerCase();
+    const kind = kindOf(target) as 'email' | 'phone';
+    return this.uow.run(async () => {
+      const person = await this.editable(principal, userId);
+      const current = kind === 'email' ? person.email : person.phone_number;
+      if (current !== target) {
+        const asLogin = [kind, 'other'].includes(kindOf(person.login));
+        if (!(await this.profiles.setContactByStaff(userId, kind, target, asLogin))) {
+          throw new ApiError('exception.user.login_taken', 'A user with this login already exists');
+        }
+        await this.actions.record({
+          userId,
+          actorUserId: principal.userId,
+          action: 'login_changed',
+          login: asLogin ? target : person.login,
+          details: { kind, from: current, to: target, login: asLogin },
+        });
+      }
+      return toProfile((await this.profiles.person(userId))!);
+    });
+  }
+
+  /** One edit of a user's profile by staff, recorded as `profile_changed` by them; answers the profile as `GET /profiles/{userId}` does. */
+  private editByStaff(
+    principal: Principal,
+    userId: string,
+    fields: string[],
+    edit: (person: PersonRow) => Promise<void>,
+  ): Promise<UserProfileDto> {
+    return this.uow.run(async () => {
+      const person = await this.editable(principal, userId);
+      await edit(person);
+      await this.actions.record({ userId, actorUserId: principal.userId, action: 'profile_changed', details: { fields } });
+      return toProfile((await this.profiles.person(userId))!);
+    });
+  }
+
+  /**
+   * The user, locked, when the caller may edit their profile: a 404 for no such user, a 403 when the user holds
+   * permissions the caller lacks (changing their login or settings would be a way into an account with more power).
+   */
+  private async editable(principal: Principal, userId: string): Promise<PersonRow> {
+    const person = await this.profiles.person(userId, true);
+    if (!person) throw new ApiError('exception.profile.not_found');
+    const beyond = permissionsBeyond(principal.permissions, (await this.profiles.roles(userId)) as Role[]);
+    if (beyond.length) {
+      throw new ApiError(
+        'exception.profile.edit_forbidden',
+        `You may not edit the profile of a user holding permissions you lack (${beyond.join(', ')})`,
+      );
+    }
+    return person;
   }
 
   /** A request to reset an approved identification, by the user themself or by staff with PROFILE_VIEWER. */

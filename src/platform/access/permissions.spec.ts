@@ -76,10 +76,12 @@ describe('who outranks whom (releases, ending sessions)', () => {
       'CURRENCY_MANAGER',
       'EXCHANGE_RATE_MANAGER',
       'EXCHANGE_RESERVE_MANAGER',
+      'GATE_PROVIDER_MANAGER',
       'ISSUER_MANAGER',
       'LEDGER_AUDITOR',
       'LIMIT_PROFILE_MANAGER',
       'LIMIT_PROFILE_VIEWER',
+      'SYSTEM_OPERATION_CREATOR',
       'TRANSACTION_REVERSER',
       'VOUCHER_MANAGER',
     ]);

@@ -6,7 +6,7 @@
  */
 export const PERMISSIONS = {
   USER_VIEWER: 'See users, their memberships and states',
-  USER_MANAGER: 'Create users and memberships',
+  USER_MANAGER: 'Create users and memberships; activate and deactivate (delete) users',
   USER_RELEASER: 'Release users On Hold (or whose temporary password ran out) with a temporary password',
   USER_SESSION_REVOKER: "End all of a user's sessions",
   USER_ACTION_VIEWER: 'See the recorded actions of users (logins, holds, releases)',
@@ -38,6 +38,8 @@ export const PERMISSIONS = {
   EXCHANGE_RATE_VIEWER: 'See exchange rates',
   EXCHANGE_RATE_MANAGER: 'Set exchange rates of currency pairs',
   EXCHANGE_RESERVE_MANAGER: "Fund issuers' exchange reserve coins from their bank-settlement coins",
+  SYSTEM_OPERATION_CREATOR:
+    "Move money between the operator's system coins and the coins of cash desks and gate providers (cash inputs and collects, investments, gate investments)",
   EXCHANGE_CREATOR: "Exchange money between the organization's own coins of different currencies",
   VOUCHER_OWNER: "Buy prepaid vouchers from the organization's own coins, see and block them",
   VOUCHER_REDEEMER: "Redeem a prepaid voucher's code into one of the organization's own coins",
@@ -63,7 +65,8 @@ export const PERMISSIONS = {
   DASHBOARD_VIEWER: "See the operator's dashboard: volumes, open holds, failed logins, webhook failures",
   PROFILE_OWNER: "See and edit one's own profile, and ask to reset one's own identification",
   PROFILE_VIEWER: "See any user's profile and identification reset requests, and ask to reset an identification",
-  IDENTIFICATION_MANAGER: 'Change identification statuses and decide identification reset requests',
+  IDENTIFICATION_MANAGER: 'Change identification statuses, decide identification reset requests and identity documents',
+  PROFILE_MANAGER: "Edit a user's profile: person, address, business, login contact and security settings",
   CONTACT_BOOK_OWNER: "Keep one's own contact book",
   ORGANIZATION_VIEWER: "See organizations and their coins: one's own, or any with USER_VIEWER (details) and COIN_VIEWER (coins)",
   USER_ACTION_REVERSER: 'Reverse what a recorded user action did (a money operation by its linked reversal)',
@@ -186,8 +189,11 @@ const PRICING: Permission[] = [
   'LIMIT_PROFILE_MANAGER',
 ];
 
-/** Who runs the currency desk: exchange rates, the exchange reserves, and expired vouchers (administrators and the cfo). */
-const TREASURY: Permission[] = ['EXCHANGE_RATE_MANAGER', 'EXCHANGE_RESERVE_MANAGER', 'VOUCHER_MANAGER'];
+/**
+ * Who runs the currency desk: exchange rates, the exchange reserves, expired vouchers and the system operations
+ * (administrators and the cfo; accountants the last two).
+ */
+const TREASURY: Permission[] = ['EXCHANGE_RATE_MANAGER', 'EXCHANGE_RESERVE_MANAGER', 'VOUCHER_MANAGER', 'SYSTEM_OPERATION_CREATOR'];
 
 /** Who runs the service: metrics, the dashboard, the operator's own webhooks (users On Hold), the scheduler (administrators). */
 const OPERATIONS: Permission[] = ['WEBHOOK_OWNER', 'ACTUATOR_METRICS_VIEWER', 'DASHBOARD_VIEWER', 'SCHEDULER_OPERATOR'];
@@ -197,6 +203,7 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
   administrator: [
     ...STAFF_READ,
     'USER_MANAGER',
+    'PROFILE_MANAGER',
     'USER_RELEASER',
     'USER_SESSION_REVOKER',
     'LEDGER_AUDITOR',
@@ -222,6 +229,8 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
     'CASH_DESK_MANAGER',
     ...PRICING,
     ...TREASURY,
+    // The family's gate-settings screen is the administrator's and the cfo's.
+    'GATE_PROVIDER_MANAGER',
   ],
   accountant: [
     ...STAFF_READ,
@@ -232,6 +241,7 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
     'COMMISSION_VIEWER',
     'LIMIT_PROFILE_VIEWER',
     'VOUCHER_MANAGER',
+    'SYSTEM_OPERATION_CREATOR',
   ],
   cashier: [
     'CURRENCY_VIEWER',
@@ -246,7 +256,7 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
   ],
   compliance_manager: [...STAFF_READ, ...COMPLIANCE, 'USER_ACTION_REVERSER'],
   compliance_specialist: [...STAFF_READ, ...COMPLIANCE],
-  customer_support: [...STAFF_READ],
+  customer_support: [...STAFF_READ, 'PROFILE_MANAGER'],
   antifraud_specialist: [...STAFF_READ],
   individual: CUSTOMER,
   merchant: [...CUSTOMER, ...SHOP],

@@ -42,6 +42,8 @@ export type Releaser = Principal | 'cli';
 
 const INVALID_CREDENTIALS = () => new ApiError('exception.authorization.invalid_credentials', 'Wrong login or password');
 const ON_HOLD = () => new ApiError('exception.authorization.user_on_hold', 'The user is On Hold; an administrator must release them');
+const DEACTIVATED = () =>
+  new ApiError('exception.authorization.user_deactivated', 'The user is deactivated; an administrator must activate them');
 
 const CODE_SENT: CodeSentResponseDto = {
   status: 'ok',
@@ -100,6 +102,18 @@ export class AuthService {
     // Unknown logins are compared against a dummy hash, so they cost the same time as wrong passwords.
     const valid = await this.hasher.verify(password, user?.password_hash);
     if (!valid || !user) throw await this.refuseAttempt(login, address, started);
+    if (user.deactivated_at) {
+      // Told only after the right password: a deactivation is no secret from the user, but it is from others.
+      await this.tokens.giveBackAttemptSlot(address, slot);
+      await this.actions.record({
+        userId: user.id,
+        action: 'login_failed',
+        login: user.login,
+        address,
+        details: { reason: 'deactivated' },
+      });
+      throw DEACTIVATED();
+    }
 
     if (user.password_change_required) {
       const spent = temporaryPasswordSpent(user);
@@ -154,6 +168,7 @@ export class AuthService {
     return this.codes.consume('login', login.toLowerCase(), otp, async () => {
       const user = await this.users.findByLogin(login, true);
       if (!user) throw WRONG_CODE();
+      if (user.deactivated_at) throw DEACTIVATED();
       // Held since the password was checked (by failures elsewhere): the hold wins, and the code stays for after a release.
       if (!(await this.users.recordSuccess(user.id))) throw ON_HOLD();
       await this.actions.record({ userId: user.id, action: 'login_succeeded', login: user.login, address, details: { confirmed: true } });
@@ -167,10 +182,10 @@ export class AuthService {
     return CODE_SENT;
   }
 
-  /** Sends a recovery code to an active user's login; for an unknown login or a user On Hold, nothing is sent, the answer is the same. */
+  /** Sends a recovery code to an active user's login; for an unknown login, a user On Hold or deactivated, nothing is sent, the answer is the same. */
   async recoverPassword(login: string): Promise<CodeSentResponseDto> {
     const user = await this.users.findByLogin(login);
-    await this.codes.issue('password_recovery', login.toLowerCase(), {}, user?.status === 'active');
+    await this.codes.issue('password_recovery', login.toLowerCase(), {}, user?.status === 'active' && !user.deactivated_at);
     return CODE_SENT;
   }
 
@@ -305,6 +320,38 @@ export class AuthService {
     };
   }
 
+  /**
+   * Staff deactivate a user (`active: false`: their tokens are revoked and they cannot log in) or activate them
+   * again, never one holding permissions the actor lacks, nor themselves. Nothing is erased: `DELETE /users/{id}`
+   * deactivates too (`how: 'deleted'`), since every user has history — at least their creation in the action log,
+   * whose chain covers their id. Answers false when the user already was so (nothing recorded then).
+   */
+  async setActive(
+    userId: string,
+    active: boolean,
+    actor: Principal,
+    address: string,
+    how: 'patched' | 'deleted' = 'patched',
+  ): Promise<boolean> {
+    return this.uow.run(async () => {
+      const user = await this.users.findById(userId, true);
+      if (!user) throw new ApiError('exception.user.not_found', 'No such user');
+      if (user.id === actor.userId) throw new ApiError('exception.user.self_deactivation', 'You may not activate or deactivate yourself');
+      await this.refuseIfOutranked(actor, user.id, 'exception.user.status_forbidden', active ? 'activate' : 'deactivate');
+      if (!(await this.users.setDeactivated(user.id, !active))) return false;
+      const endedSessions = active ? 0 : await this.tokens.revokeAll(user.id);
+      await this.actions.record({
+        userId: user.id,
+        actorUserId: actor.userId,
+        action: active ? 'user_activated' : 'user_deactivated',
+        login: user.login,
+        address,
+        details: active ? {} : { endedSessions, ...(how === 'deleted' ? { deleteRequested: true } : {}) },
+      });
+      return true;
+    });
+  }
+
   /** The caller's live sessions (tokens), newest first; never the tokens themselves. */
   async sessions(principal: Principal): Promise<SessionDto[]> {
     const rows = await this.tokens.liveSessions(principal.userId);
@@ -351,7 +398,7 @@ export class AuthService {
   private async refuseIfOutranked(
     actor: Principal,
     userId: string,
-    code: 'exception.user.release_forbidden' | 'exception.user.sessions_forbidden',
+    code: 'exception.user.release_forbidden' | 'exception.user.sessions_forbidden' | 'exception.user.status_forbidden',
     act: string,
   ): Promise<void> {
     const roles = (await this.users.memberships(userId)).map((m) => m.role);

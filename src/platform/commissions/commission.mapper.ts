@@ -1,26 +1,51 @@
 import { amountOf, JsonDecimal } from '../common/json-decimal';
 import { Money, scaleOf } from '../common/money';
 import type { ConditionRow, ProfileRow, RuleRow } from './commissions.repository';
-import type { CommissionProfileDto } from './dto/commission-profile.dto';
+import { familyTypeOf, OPERATION_FLOWS, OperationFlow } from '../ledger/operation-types';
+import type { OperationFlowDto } from './dto/commission-calculation.dto';
+import type { CommissionProfileDto, ProfileIssuerDto } from './dto/commission-profile.dto';
 import type { CommissionConditionAnswerDto, CommissionRuleDto } from './dto/commission-rule.dto';
+import { directionOf } from './fee';
 
 /** A percent as the exact decimal it is, without trailing zeros (`1.5`, `100`). */
 function percentOf(value: string): JsonDecimal {
   return new JsonDecimal(new Money(value).toFixed());
 }
 
+/** The flows that bring money into the service, and those that take it out (the rest move it within). */
+const MONEY_IN: readonly OperationFlow[] = ['bank_topup', 'cash_in'];
+const MONEY_OUT: readonly OperationFlow[] = ['bank_withdrawal', 'cash_out', 'gate_payment'];
+/** The flows between two currencies, whose profiles may name the issuer bought. */
+export const MULTI_CURRENCY_FLOWS: readonly OperationFlow[] = ['exchange'];
+
+/** An operation flow as `GET /operation-flows` and commission profiles answer it, in the family's words too. */
+export function toFlowDto(name: OperationFlow): OperationFlowDto {
+  return {
+    id: name,
+    name,
+    description: OPERATION_FLOWS[name],
+    code: familyTypeOf(name),
+    processType: familyTypeOf(name),
+    transactionType: MONEY_IN.includes(name) ? 'issue' : MONEY_OUT.includes(name) ? 'redeem' : 'transfer',
+    isMultiCurrency: MULTI_CURRENCY_FLOWS.includes(name),
+  };
+}
+
+function toIssuerDto(issuer: ProfileRow['issuer']): ProfileIssuerDto {
+  return { id: issuer.id, sn: Number(issuer.sn), currency: issuer.code, symbol: issuer.symbol, fraction: Number(issuer.fraction) };
+}
+
+const EVERY_PARTICIPANT = { type: 'no', value: null } as const;
+
 export function toProfileDto(row: ProfileRow): CommissionProfileDto {
   return {
     id: row.id,
     contractId: row.contract_id,
-    flow: row.flow,
-    issuer: {
-      id: row.issuer.id,
-      sn: Number(row.issuer.sn),
-      currency: row.issuer.code,
-      symbol: row.issuer.symbol,
-      fraction: Number(row.issuer.fraction),
-    },
+    flow: toFlowDto(row.flow),
+    issuer: toIssuerDto(row.issuer),
+    destinationIssuer: row.destination_issuer ? toIssuerDto(row.destination_issuer) : null,
+    srcParticipantSpecification: EVERY_PARTICIPANT,
+    destParticipantSpecification: EVERY_PARTICIPANT,
     name: row.name,
     description: row.description,
     active: row.active,
@@ -30,17 +55,19 @@ export function toProfileDto(row: ProfileRow): CommissionProfileDto {
 }
 
 function toConditionDto(row: ConditionRow, scale: number): CommissionConditionAnswerDto {
+  const commission = {
+    type: row.type,
+    valuePercent: row.valuePercent === null ? null : percentOf(row.valuePercent),
+    valueFixed: row.valueFixed === null ? null : amountOf(row.valueFixed, scale),
+    rounding: row.rounding,
+    minFee: row.minFee === null ? null : amountOf(row.minFee, scale),
+  };
   return {
     id: row.id,
     beginAmount: amountOf(row.beginAmount, scale),
     endAmount: row.endAmount === null ? null : amountOf(row.endAmount, scale),
-    commission: {
-      type: row.type,
-      valuePercent: row.valuePercent === null ? null : percentOf(row.valuePercent),
-      valueFixed: row.valueFixed === null ? null : amountOf(row.valueFixed, scale),
-      rounding: row.rounding,
-      minFee: row.minFee === null ? null : amountOf(row.minFee, scale),
-    },
+    commission,
+    value: commission,
   };
 }
 
@@ -53,6 +80,7 @@ export function toRuleDto(row: RuleRow, profile: ProfileRow): CommissionRuleDto 
     beginDate: row.begin_date.toISOString(),
     endDate: row.end_date ? row.end_date.toISOString() : null,
     payer: row.payer,
+    feeDirection: directionOf(row.payer),
     active: row.active,
     conditions: row.conditions.map((c) => toConditionDto(c, scale)),
     createdAt: row.created_at.toISOString(),

@@ -2,11 +2,8 @@ import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermissions } from '../access/access.decorators';
 import { ErrorResponseDto } from '../common/error-response.dto';
-import { familyTypeOf, OPERATION_FLOW_NAMES, OPERATION_FLOWS, OperationFlow } from '../ledger/operation-types';
-
-/** The flows that bring money into the service, and those that take it out (the rest move it within). */
-const MONEY_IN: readonly OperationFlow[] = ['bank_topup', 'cash_in'];
-const MONEY_OUT: readonly OperationFlow[] = ['bank_withdrawal', 'cash_out', 'gate_payment'];
+import { OPERATION_FLOW_NAMES } from '../ledger/operation-types';
+import { toFlowDto } from './commission.mapper';
 import { CommissionsService } from './commissions.service';
 import { CommissionCalculationDto, CommissionCalculationRequestDto, OperationFlowListDto } from './dto/commission-calculation.dto';
 
@@ -39,14 +36,7 @@ export class CommissionsController {
     return {
       status: 'ok',
       message: 'OK',
-      records: OPERATION_FLOW_NAMES.map((name) => ({
-        id: name,
-        name,
-        description: OPERATION_FLOWS[name],
-        code: familyTypeOf(name),
-        processType: familyTypeOf(name),
-        transactionType: MONEY_IN.includes(name) ? 'issue' : MONEY_OUT.includes(name) ? 'redeem' : 'transfer',
-      })),
+      records: OPERATION_FLOW_NAMES.map(toFlowDto),
     };
   }
 }

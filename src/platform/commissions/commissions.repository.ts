@@ -31,12 +31,22 @@ export interface ProfileRow {
   contract_id: string;
   flow: OperationFlow;
   issuer_id: string;
+  destination_issuer_id: string | null;
   name: string | null;
   description: string | null;
   active: boolean;
   created_at: Date;
   updated_at: Date;
-  issuer: { id: string; sn: string; code: string; symbol: string | null; fraction: string };
+  issuer: IssuerJson;
+  destination_issuer: IssuerJson | null;
+}
+
+interface IssuerJson {
+  id: string;
+  sn: string;
+  code: string;
+  symbol: string | null;
+  fraction: string;
 }
 
 export interface RuleRow {
@@ -86,9 +96,12 @@ const CONDITIONS_JSON = (rule: string) => `COALESCE((SELECT json_agg(json_build_
       'rounding', cc.rounding, 'minFee', cc.min_fee::text)
       ORDER BY cc.begin_amount) FROM commission_conditions cc WHERE cc.rule_id = ${rule}), '[]'::json)`;
 
-const SELECT_PROFILE = `SELECT p.id, p.contract_id, p.flow, p.issuer_id, p.name, p.description, p.active, p.created_at, p.updated_at,
-       json_build_object('id', i.id, 'sn', i.sn::text, 'code', cu.code, 'symbol', cu.symbol, 'fraction', cu.fraction::text) AS issuer
-  FROM commission_profiles p JOIN issuers i ON i.id = p.issuer_id JOIN currencies cu ON cu.id = i.currency_id`;
+const ISSUER_JSON = (issuer: string) => `(SELECT json_build_object('id', i.id, 'sn', i.sn::text, 'code', cu.code, 'symbol', cu.symbol,
+       'fraction', cu.fraction::text) FROM issuers i JOIN currencies cu ON cu.id = i.currency_id WHERE i.id = ${issuer})`;
+
+const SELECT_PROFILE = `SELECT p.id, p.contract_id, p.flow, p.issuer_id, p.destination_issuer_id, p.name, p.description, p.active,
+       p.created_at, p.updated_at, ${ISSUER_JSON('p.issuer_id')} AS issuer, ${ISSUER_JSON('p.destination_issuer_id')} AS destination_issuer
+  FROM commission_profiles p`;
 
 const SELECT_RULE = `SELECT r.id, r.profile_id, r.begin_date, r.end_date, r.payer, r.active, r.created_at, r.updated_at,
        ${CONDITIONS_JSON('r.id')} AS conditions
@@ -110,7 +123,8 @@ export class CommissionsRepository {
    * One statement: the contract that decides (the organization of the first client coin of
    * `serials`, payer first), its active profile for the flow and the coin's issuer, the active
    * rule whose [beginDate, endDate) holds the transaction's time, with its conditions, and the
-   * issuer's commission coin. No row: no rule, no fee.
+   * issuer's commission coin. No row: no rule, no fee. A multi-currency profile (an exchange's, naming the
+   * issuer of another coin of `serials`) goes before the profile of the issuer alone.
    */
   async terms(flow: OperationFlow, serials: string[]): Promise<TermsRow | undefined> {
     const [row] = await this.db.query<TermsRow>(
@@ -122,8 +136,10 @@ export class CommissionsRepository {
          SELECT r.id, r.payer, p.issuer_id FROM side
            JOIN organizations o ON o.id = side.organization_id
            JOIN commission_profiles p ON p.contract_id = o.contract_id AND p.flow = $1 AND p.issuer_id = side.issuer_id AND p.active
+                AND (p.destination_issuer_id IS NULL
+                     OR EXISTS (SELECT 1 FROM coins d WHERE d.serial = ANY($2::bigint[]) AND d.issuer_id = p.destination_issuer_id))
            JOIN commission_rules r ON r.profile_id = p.id AND r.active AND r.begin_date <= now() AND (r.end_date IS NULL OR r.end_date > now())
-          ORDER BY r.begin_date DESC LIMIT 1)
+          ORDER BY p.destination_issuer_id IS NULL, r.begin_date DESC LIMIT 1)
        SELECT rule.id AS rule_id, rule.payer, rule.issuer_id,
               (SELECT k.serial::text FROM coins k WHERE k.issuer_id = rule.issuer_id AND k.type = 'system' AND k.system_kind = 'commission') AS collector,
               ${CONDITIONS_JSON('rule.id')} AS conditions
@@ -139,18 +155,20 @@ export class CommissionsRepository {
     return found;
   }
 
+  /** Answers the new profile's id, or undefined when the contract has one for the flow and issuers already. */
   async insertProfile(values: {
     contractId: string;
     flow: OperationFlow;
     issuerId: string;
+    destinationIssuerId: string | null;
     name: string | null;
     description: string | null;
     active: boolean;
   }): Promise<string | undefined> {
     const [row] = await this.db.query<{ id: string }>(
-      `INSERT INTO commission_profiles (contract_id, flow, issuer_id, name, description, active) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (contract_id, flow, issuer_id) DO NOTHING RETURNING id`,
-      [values.contractId, values.flow, values.issuerId, values.name, values.description, values.active],
+      `INSERT INTO commission_profiles (contract_id, flow, issuer_id, destination_issuer_id, name, description, active)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id`,
+      [values.contractId, values.flow, values.issuerId, values.destinationIssuerId, values.name, values.description, values.active],
     );
     return row?.id;
   }
@@ -173,7 +191,8 @@ export class CommissionsRepository {
     const clause = `WHERE ${where.join(' AND ')}`;
     const [{ n }] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM commission_profiles p ${clause}`, params);
     const rows = await this.db.query<ProfileRow>(
-      `${SELECT_PROFILE} ${clause} ORDER BY p.flow, i.sn, p.id LIMIT ${search.limit} OFFSET ${search.offset}`,
+      `${SELECT_PROFILE} ${clause} ORDER BY p.flow, (SELECT sn FROM issuers WHERE id = p.issuer_id), p.destination_issuer_id NULLS FIRST, p.id
+        LIMIT ${search.limit} OFFSET ${search.offset}`,
       params,
     );
     return { total: n, rows };
@@ -198,8 +217,8 @@ export class CommissionsRepository {
     const [{ n }] = await this.db.query<{ n: number }>(
       `WITH src AS MATERIALIZED (SELECT p.*, gen_random_uuid() AS new_id FROM commission_profiles p WHERE p.contract_id = $1),
        profiles AS (
-         INSERT INTO commission_profiles (id, contract_id, flow, issuer_id, name, description, active)
-         SELECT new_id, $2, flow, issuer_id, name, description, active FROM src),
+         INSERT INTO commission_profiles (id, contract_id, flow, issuer_id, destination_issuer_id, name, description, active)
+         SELECT new_id, $2, flow, issuer_id, destination_issuer_id, name, description, active FROM src),
        rsrc AS MATERIALIZED (SELECT r.*, gen_random_uuid() AS new_id, src.new_id AS new_profile_id
                                FROM commission_rules r JOIN src ON src.id = r.profile_id),
        rules AS (
@@ -267,13 +286,15 @@ export class CommissionsRepository {
     return { total: n, rows };
   }
 
-  async insertConditions(ruleId: string, conditions: NewCondition[]): Promise<void> {
-    if (!conditions.length) return;
-    await this.db.query(
-      `INSERT INTO commission_conditions (rule_id, begin_amount, end_amount, type, value_percent, value_fixed, rounding, min_fee)
-       SELECT $1, c.begin_amount, c.end_amount, c.type, c.value_percent, c.value_fixed, c.rounding, c.min_fee
+  /** Inserts conditions of a rule; answers their ids. A condition replaced by `PUT` keeps its id (`keepId`). */
+  async insertConditions(ruleId: string, conditions: NewCondition[], keepId: string | null = null): Promise<string[]> {
+    if (!conditions.length) return [];
+    const rows = await this.db.query<{ id: string }>(
+      `INSERT INTO commission_conditions (id, rule_id, begin_amount, end_amount, type, value_percent, value_fixed, rounding, min_fee)
+       SELECT COALESCE($9::uuid, gen_random_uuid()), $1, c.begin_amount, c.end_amount, c.type, c.value_percent, c.value_fixed, c.rounding, c.min_fee
          FROM unnest($2::numeric[], $3::numeric[], $4::text[], $5::numeric[], $6::numeric[], $7::text[], $8::numeric[])
-           AS c(begin_amount, end_amount, type, value_percent, value_fixed, rounding, min_fee)`,
+           AS c(begin_amount, end_amount, type, value_percent, value_fixed, rounding, min_fee)
+       RETURNING id`,
       [
         ruleId,
         conditions.map((c) => c.beginAmount.toFixed()),
@@ -283,8 +304,10 @@ export class CommissionsRepository {
         conditions.map((c) => c.valueFixed?.toFixed() ?? null),
         conditions.map((c) => c.rounding),
         conditions.map((c) => c.minFee?.toFixed() ?? null),
+        keepId,
       ],
     );
+    return rows.map((r) => r.id);
   }
 
   async deleteConditions(ruleId: string): Promise<void> {

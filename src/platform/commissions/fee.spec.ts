@@ -4,7 +4,9 @@ import type { Locked, LockedCoin } from '../ledger/ledger.types';
 import { applyPlan } from '../ledger/plan';
 import { overlappingRanges } from './commission-rules';
 import {
+  COMMISSION_PAYERS,
   COMMISSION_TYPES,
+  CommissionPayer,
   CommissionCondition,
   CommissionTerms,
   CommissionType,
@@ -223,7 +225,7 @@ describe('commission fees', () => {
   });
 
   describe('who pays', () => {
-    const terms = (payer: 'sender' | 'recipient', v = value('percent', '1', null)): CommissionTerms => ({
+    const terms = (payer: CommissionPayer, v = value('percent', '1', null)): CommissionTerms => ({
       ruleId: 'r',
       payer,
       conditions: [condition('c', '0', null, v)],
@@ -241,6 +243,19 @@ describe('commission fees', () => {
       const all = priceOf(terms('recipient', value('fixed', null, '5')), m('5'), 2);
       expect(all.payeeAmount.toFixed()).toBe('0');
       expect(() => priceOf(terms('recipient', value('fixed', null, '5')), m('4.99'), 2)).toThrow(
+        expect.objectContaining({ code: 'exception.commission.exceeds_amount', status: 409 }),
+      );
+    });
+
+    it('shares it: the sender pays half rounded up to the smallest unit, the recipient the rest (409 when the rest exceeds the amount)', () => {
+      const even = priceOf(terms('shared'), m('200.00'), 2);
+      expect([even.commission, even.payerAmount, even.payeeAmount].map((x) => x.toFixed(2))).toEqual(['2.00', '201.00', '199.00']);
+      expect(even.payer).toBe('shared');
+      // 0.03 does not halve in cents: the sender pays 0.02, the recipient 0.01.
+      const odd = priceOf(terms('shared', value('fixed', null, '0.03')), m('10.00'), 2);
+      expect([odd.commission, odd.payerAmount, odd.payeeAmount].map((x) => x.toFixed(2))).toEqual(['0.03', '10.02', '9.99']);
+      expect(priceOf(terms('shared', value('fixed', null, '10')), m('5'), 2).payeeAmount.toFixed()).toBe('0');
+      expect(() => priceOf(terms('shared', value('fixed', null, '10')), m('4.99'), 2)).toThrow(
         expect.objectContaining({ code: 'exception.commission.exceeds_amount', status: 409 }),
       );
     });
@@ -275,7 +290,7 @@ describe('commission fees', () => {
         rounding: fc.constantFrom(...FEE_ROUNDINGS),
         minFee: fc.option(decimal(scale, 10n ** 12n), { nil: null }),
         amount: decimal(scale, 10n ** BigInt(19 + scale)).filter((a) => a.gt(0)),
-        payer: fc.constantFrom('sender' as const, 'recipient' as const),
+        payer: fc.constantFrom(...COMMISSION_PAYERS),
         balance: decimal(scale, 10n ** BigInt(19 + scale)),
       }),
     );
@@ -310,15 +325,18 @@ describe('commission fees', () => {
           try {
             quote = priceOf(terms, s.amount, s.scale);
           } catch (error) {
-            // Only a recipient can be asked for more than the amount.
-            expect(s.payer).toBe('recipient');
+            // Only a recipient (alone or sharing the fee) can be asked for more than the amount.
+            expect(s.payer).not.toBe('sender');
             expect((error as { code: string }).code).toBe('exception.commission.exceeds_amount');
             return;
           }
           expect(quote.commission.isNegative()).toBe(false);
           expect(quote.commission.decimalPlaces()).toBeLessThanOrEqual(s.scale);
           expect(quote.payerAmount.eq(quote.payeeAmount.plus(quote.commission))).toBe(true);
-          expect((s.payer === 'sender' ? quote.payeeAmount : quote.payerAmount).eq(s.amount)).toBe(true);
+          if (s.payer !== 'shared') expect((s.payer === 'sender' ? quote.payeeAmount : quote.payerAmount).eq(s.amount)).toBe(true);
+          // Shared: the sender's part is the fee's half rounded up, the recipient's the rest, neither finer than the currency.
+          else
+            expect(quote.payerAmount.minus(s.amount).eq(quote.commission.dividedBy(2).toDecimalPlaces(s.scale, Money.ROUND_UP))).toBe(true);
 
           // Through the kernel's own checks: the legs balance and debit exactly payerAmount, or are refused for funds.
           const locked: Locked = {

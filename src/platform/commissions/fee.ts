@@ -22,9 +22,28 @@ export const COMMISSION_TYPES = [
 ] as const;
 export type CommissionType = (typeof COMMISSION_TYPES)[number];
 
-/** Who pays the fee: the sender (debited amount + fee) or the recipient (credited amount − fee). */
-export const COMMISSION_PAYERS = ['sender', 'recipient'] as const;
+/**
+ * Who pays the fee: the sender (debited amount + fee), the recipient (credited amount − fee), or both (`shared`): the
+ * sender pays half the fee rounded up to the currency's smallest unit, the recipient the rest.
+ */
+export const COMMISSION_PAYERS = ['sender', 'recipient', 'shared'] as const;
 export type CommissionPayer = (typeof COMMISSION_PAYERS)[number];
+
+/**
+ * The family's name of who pays (`direction`): `OUT` the fee is charged on what goes out (the sender), `IN` on what
+ * comes in (the recipient), `SHARED` split between them.
+ */
+export const COMMISSION_DIRECTIONS = { OUT: 'sender', IN: 'recipient', SHARED: 'shared' } as const satisfies Record<
+  string,
+  CommissionPayer
+>;
+export type CommissionDirection = keyof typeof COMMISSION_DIRECTIONS;
+export const COMMISSION_DIRECTION_NAMES = Object.keys(COMMISSION_DIRECTIONS) as CommissionDirection[];
+
+/** The family's direction of a payer. */
+export function directionOf(payer: CommissionPayer): CommissionDirection {
+  return COMMISSION_DIRECTION_NAMES.find((d) => COMMISSION_DIRECTIONS[d] === payer)!;
+}
 
 /** The values each type needs. */
 export function usesPercent(type: unknown): boolean {
@@ -135,7 +154,9 @@ export function feeOf(value: CommissionValue, amount: Money, scale: number): Mon
 
 /**
  * Prices an amount under the terms in force (none: free). The sender pays amount + fee; the
- * recipient pays by receiving amount − fee, which a fee larger than the amount cannot (409).
+ * recipient pays by receiving amount − fee, which a fee larger than the amount cannot (409);
+ * shared, the sender pays half the fee rounded up to the currency's smallest unit on top of the
+ * amount and the recipient receives the amount less the rest (409 when the rest exceeds it).
  * Always: payerAmount = payeeAmount + commission, commission ≥ 0.
  */
 export function priceOf(terms: CommissionTerms | null, amount: Money, scale: number): Quote {
@@ -144,13 +165,16 @@ export function priceOf(terms: CommissionTerms | null, amount: Money, scale: num
   const payer = terms?.payer ?? 'sender';
   const priced = { commission, payer, ruleId: terms?.ruleId ?? null, conditionId: condition?.id ?? null };
   if (payer === 'sender') return { ...priced, payerAmount: amount.plus(commission), payeeAmount: amount };
-  if (commission.gt(amount)) {
+  // The fee is already at the currency's scale, so both halves are too and add up to it exactly.
+  const senderShare = payer === 'shared' ? commission.dividedBy(2).toDecimalPlaces(scale, Money.ROUND_UP) : new Money(0);
+  const recipientShare = commission.minus(senderShare);
+  if (recipientShare.gt(amount)) {
     throw new ApiError(
       'exception.commission.exceeds_amount',
-      `The commission ${commission.toFixed(scale)} is larger than the amount ${amount.toFixed(scale)} the recipient would pay it from`,
+      `The commission ${recipientShare.toFixed(scale)} is larger than the amount ${amount.toFixed(scale)} the recipient would pay it from`,
     );
   }
-  return { ...priced, payerAmount: amount, payeeAmount: amount.minus(commission) };
+  return { ...priced, payerAmount: amount.plus(senderShare), payeeAmount: amount.minus(recipientShare) };
 }
 
 /**

@@ -22,13 +22,14 @@ export class LimitsRepository {
   /**
    * One statement: the active limits of the profile that prices a flow between coins (the contract of the first
    * client coin of `serials`, payer first, its active profile for the flow and the coin's issuer) and, for a gate
-   * flow, of the contract's active gate commission profile of the provider for the transaction type; with the period
+   * flow, of the contract's active gate commission profile of the provider (and the coin's currency, or of any) for the
+   * transaction type; with the period
    * each counts in. Usually none.
    */
   async inForce(flow: OperationFlow, serials: string[], gate: GateScope | undefined): Promise<LimitRow[]> {
     return this.db.query<LimitRow>(
       `WITH side AS (
-         SELECT c.organization_id, c.issuer_id, o.contract_id, cu.code, cu.fraction FROM coins c
+         SELECT c.organization_id, c.issuer_id, c.currency_id, o.contract_id, cu.code, cu.fraction FROM coins c
            JOIN organizations o ON o.id = c.organization_id
            JOIN issuers i ON i.id = c.issuer_id
            JOIN currencies cu ON cu.id = i.currency_id
@@ -41,6 +42,7 @@ export class LimitsRepository {
          UNION ALL
          SELECT l.* FROM side
            JOIN gate_commission_profiles g ON g.contract_id = side.contract_id AND g.gate_provider_id = $3::uuid AND g.active
+                AND (g.currency_id IS NULL OR g.currency_id = side.currency_id)
            JOIN limit_profiles l ON l.gate_commission_profile_id = g.id AND l.tx_type = $4 AND l.active)
        SELECT l.id, l.qualifier, l.time_unit, l.value::text, side.organization_id, ${PERIOD_START} AS period_start,
               side.code, side.fraction::text

@@ -36,6 +36,7 @@ export const ERRORS = {
     message: 'The temporary password has expired or was already used; ask an administrator to release you again',
   },
   'exception.authorization.user_on_hold': { status: 403, message: 'The user is On Hold; an administrator must release them' },
+  'exception.authorization.user_deactivated': { status: 403, message: 'The user is deactivated; an administrator must activate them' },
   'exception.authorization.no_membership': { status: 403, message: 'The user belongs to no organization' },
   'exception.authorization.password_change_required': {
     status: 403,
@@ -58,6 +59,8 @@ export const ERRORS = {
   'exception.user.not_on_hold': { status: 409, message: 'The user is not On Hold and has no spent temporary password to replace' },
   'exception.user.release_forbidden': { status: 403, message: 'You may not release a user holding permissions you lack' },
   'exception.user.sessions_forbidden': { status: 403, message: 'You may not end the sessions of a user holding permissions you lack' },
+  'exception.user.status_forbidden': { status: 403, message: 'You may not activate or deactivate a user holding permissions you lack' },
+  'exception.user.self_deactivation': { status: 409, message: 'You may not activate or deactivate yourself' },
   'exception.session.not_found': { status: 404, message: 'No such session' },
   'exception.organization.not_found': { status: 404, message: 'No such organization' },
 
@@ -193,6 +196,9 @@ export const ERRORS = {
   'exception.media_file.not_found': { status: 404, message: 'No such media file, or not one the caller may see' },
   'exception.media_file.too_large': { status: 413, message: 'The file is too large (at most MEDIA_FILE_MAX_BYTES, 5 MB by default)' },
   'exception.media_file.unsupported_type': { status: 415, message: 'The file is not a JPEG, PNG or PDF' },
+  'exception.profile_document.not_found': { status: 404, message: 'No such profile document' },
+  'exception.profile_document.decided': { status: 409, message: 'The profile document is already decided' },
+  'exception.profile.edit_forbidden': { status: 403, message: 'You may not edit the profile of a user holding permissions you lack' },
   'exception.identification.unchanged': { status: 409, message: 'The identification already has this status' },
   'exception.reset_identification_request.not_found': { status: 404, message: 'No such identification reset request' },
   'exception.reset_identification_request.not_approved': {
@@ -233,7 +239,7 @@ export const ERRORS = {
   'exception.point_of_sale.not_found': { status: 404, message: 'No such point of sale' },
   'exception.gate_commission_profile.exists': {
     status: 409,
-    message: 'The contract already has a gate commission profile for this provider',
+    message: 'The contract already has a gate commission profile for this provider and currency',
   },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -45,7 +45,18 @@ describe('operation flows and types: one list', () => {
     expect(flowOfType('coin_closure')).toBeNull();
     // Vouchers are priced as the flow `voucher` at purchase; card payments as transfers (one code path); gate top-ups
     // by the gate's commission rules (else the flow gate_payment).
-    for (const type of ['reserve_funding', 'voucher_create', 'voucher_redeem', 'voucher_refund', 'card_payment', 'gate_charge'])
+    for (const type of [
+      'reserve_funding',
+      'cash_input',
+      'cash_collect',
+      'cash_investment',
+      'gate_investment',
+      'voucher_create',
+      'voucher_redeem',
+      'voucher_refund',
+      'card_payment',
+      'gate_charge',
+    ])
       expect(flowOfType(type)).toBeNull();
   });
 

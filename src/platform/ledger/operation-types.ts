@@ -49,6 +49,10 @@ export const OPERATION_TYPES = {
     "Money in through a gate (a TOPUP): the provider charges the payer's card, the issuer's gate-settlement coin credits a client coin (priced as gate_payment)",
   invoice_payment: OPERATION_FLOWS.invoice_payment,
   merchant_payment: OPERATION_FLOWS.merchant_payment,
+  cash_input: "Staff put cash into a cash desk: the issuer's cash_desk system coin credits the desk's cash coin",
+  cash_collect: "Staff collect cash from a cash desk: the desk's cash coin pays the issuer's cash_desk system coin",
+  cash_investment: "Staff invest in a cash desk: the issuer's bank-settlement coin credits the desk's cash coin",
+  gate_investment: "Staff prefund the gate providers: the issuer's bank-settlement coin credits its gate-settlement coin",
 } as const satisfies Record<string, string>;
 
 export type OperationType = keyof typeof OPERATION_TYPES;
@@ -106,9 +110,6 @@ export const FAMILY_ONLY_TYPES = [
   'payroll_charge_sub',
   'reserve_charge',
   'reserve_redeem',
-  'cash_investment',
-  'cash_collect',
-  'cash_input',
   'contract_transit',
   'merchant_cashback',
   'deposit_topup',

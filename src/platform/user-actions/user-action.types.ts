@@ -5,6 +5,8 @@ export type UserActionKind =
   | 'login_refused_on_hold'
   | 'user_held'
   | 'user_released'
+  | 'user_activated'
+  | 'user_deactivated'
   | 'user_created'
   | 'password_changed'
   | 'password_change_failed'
@@ -28,10 +30,20 @@ export type UserActionKind =
   | 'identification_reset_requested'
   | 'identification_reset_approved'
   | 'identification_reset_declined'
+  | 'profile_document_approved'
+  | 'profile_document_declined'
   | 'user_action_reversed'
   /** Staff created or changed a limit profile of a contract (src/operators/limit-profiles). */
   | 'limit_profile_created'
   | 'limit_profile_changed'
+  /** Staff moved an organization to another contract (`details`: organizationId, contractId, previousContractId). */
+  | 'contract_assigned'
+  /** Staff created, changed or deleted a commission profile, rule or condition (`details.change` and the ids). */
+  | 'commission_settings_changed'
+  /** Gates (staff): a provider's settings changed (by name, never a value), a gate commission profile added, its fees set. */
+  | 'gate_provider_settings_changed'
+  | 'gate_commission_profile_created'
+  | 'gate_commission_settings_set'
   /** An operation the ledger posted for a member of staff (recorded by the kernel itself, see LedgerService). */
   | 'money_moved';
 

@@ -16,6 +16,8 @@ export interface UserRow {
   temporary_password_expires_at: Date | null;
   temporary_password_used_at: Date | null;
   held_at: Date | null;
+  /** When staff deactivated the user (they cannot log in); null while active. */
+  deactivated_at: Date | null;
   first_name: string | null;
   last_name: string | null;
   email: string | null;
@@ -65,7 +67,13 @@ export interface UserSearch {
   statuses?: string[];
   roles?: string[];
   login?: string;
-  sort: { column: 'created_at' | 'login' | 'name' | 'status'; direction: 'ASC' | 'DESC' };
+  text?: string;
+  email?: string;
+  phone?: string;
+  banned?: boolean;
+  active?: boolean;
+  organizationIds?: string[];
+  sort: { column: 'created_at' | 'login' | 'name' | 'status' | 'active'; direction: 'ASC' | 'DESC' };
   offset: number;
   limit: number;
 }
@@ -192,6 +200,19 @@ export class UsersRepository {
     );
   }
 
+  /**
+   * Deactivates (or activates again) the user; false when they already were. A deactivated user keeps their row,
+   * memberships, money and history: nothing is ever erased.
+   */
+  async setDeactivated(userId: string, deactivated: boolean): Promise<boolean> {
+    const rows = await this.db.query<{ id: string }>(
+      `UPDATE users SET deactivated_at = CASE WHEN $2::boolean THEN now() END, updated_at = now()
+        WHERE id = $1 AND (deactivated_at IS NULL) = $2::boolean RETURNING id`,
+      [userId, deactivated],
+    );
+    return rows.length === 1;
+  }
+
   /** Inserts a user unless the login is taken; returns undefined when it is. */
   async insertUser(user: NewUser): Promise<string | undefined> {
     const [row] = await this.db.query<{ id: string }>(
@@ -237,10 +258,24 @@ export class UsersRepository {
     if (search.login) {
       where.push(`u.login LIKE $${params.push(containing(search.login.toLowerCase()))}`);
     }
+    if (search.text) {
+      const text = `$${params.push(containing(search.text))}`;
+      where.push(`(u.name ILIKE ${text} OR u.login ILIKE ${text} OR u.email ILIKE ${text} OR u.phone_number ILIKE ${text})`);
+    }
+    if (search.email) where.push(`u.email ILIKE $${params.push(containing(search.email))}`);
+    if (search.phone) where.push(`u.phone_number LIKE $${params.push(containing(search.phone))}`);
+    if (search.banned !== undefined) where.push(`(u.status = 'on_hold') = $${params.push(search.banned)}::boolean`);
+    if (search.active !== undefined) where.push(`(u.deactivated_at IS NULL) = $${params.push(search.active)}::boolean`);
+    if (search.organizationIds?.length) {
+      where.push(
+        `EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = u.id AND m.organization_id = ANY($${params.push(search.organizationIds)}::uuid[]))`,
+      );
+    }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const [{ count }] = await this.db.query<{ count: string }>(`SELECT count(*) AS count FROM users u ${clause}`, params);
+    const order = search.sort.column === 'active' ? '(u.deactivated_at IS NULL)' : `u.${search.sort.column}`;
     const rows = await this.db.query<UserRow>(
-      `SELECT u.* FROM users u ${clause} ORDER BY u.${search.sort.column} ${search.sort.direction}, u.id LIMIT ${search.limit} OFFSET ${search.offset}`,
+      `SELECT u.* FROM users u ${clause} ORDER BY ${order} ${search.sort.direction}, u.id LIMIT ${search.limit} OFFSET ${search.offset}`,
       params,
     );
     return { total: Number(count), rows };

@@ -47,6 +47,7 @@ const SORT_COLUMNS: Record<(typeof USER_SORT_FIELDS)[number], UserSearch['sort']
   login: 'login',
   name: 'name',
   status: 'status',
+  active: 'active',
 };
 
 /**
@@ -114,6 +115,7 @@ export class UsersService implements OnApplicationBootstrap {
 
   /** Creates a user with one membership; without a password, with a temporary one answered once. */
   async create(dto: CreateUserDto, actor: Principal, address: string): Promise<CreatedUser> {
+    if (dto.legalType === 'corporation' && dto.role !== 'merchant') throw ApiError.invalid('legalType', 'applies to merchants only');
     let organizationId = dto.organizationId;
     if (organizationId) {
       const organization = await this.organizations.find(organizationId);
@@ -244,6 +246,11 @@ export class UsersService implements OnApplicationBootstrap {
     return this.users.recordFailedValidation(login, holdAfter);
   }
 
+  /** Deactivates or activates the user again (inside a unit of work); false when they already were so. */
+  setDeactivated(userId: string, deactivated: boolean): Promise<boolean> {
+    return this.users.setDeactivated(userId, deactivated);
+  }
+
   recordSuccess(userId: string): Promise<boolean> {
     return this.users.recordSuccess(userId);
   }
@@ -277,7 +284,8 @@ export class UsersService implements OnApplicationBootstrap {
       lastName: user.last_name,
       contact: contactOf(user),
       status: user.status,
-      active: user.status === 'active',
+      active: user.deactivated_at === null,
+      deactivatedAt: user.deactivated_at ? user.deactivated_at.toISOString() : null,
       banned: user.status === 'on_hold',
       failedAttempts: user.failed_attempts,
       passwordChangeRequired: user.password_change_required,
@@ -287,7 +295,13 @@ export class UsersService implements OnApplicationBootstrap {
       members: memberships.map((m) => ({
         id: m.membership_id,
         role: m.role,
-        organization: { id: m.organization_id, type: m.organization_type, name: m.organization_name },
+        organization: {
+          id: m.organization_id,
+          type: m.organization_type,
+          name: m.organization_name,
+          identificationStatus: m.identification_status,
+          organizationStatus: m.identification_status,
+        },
       })),
     };
   }

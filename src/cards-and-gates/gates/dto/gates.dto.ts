@@ -18,6 +18,7 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
@@ -25,7 +26,8 @@ import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { CoinAlias, SerialOrCoin } from '../../../platform/common/request-view.dto';
 import { AsList, IsAfter, IsIsoDateTime, Omittable, Serial, UuidList } from '../../../platform/common/validators';
-import { CommissionValueAnswerDto, CommissionValueDto } from '../../../platform/commissions/dto/commission-value.dto';
+import { CommissionValueAnswerDto, CommissionValueDto, IsCommissionNumber } from '../../../platform/commissions/dto/commission-value.dto';
+import { COMMISSION_TYPES, CommissionType, usesFixed, usesPercent } from '../../../platform/commissions/fee';
 
 export const GATE_PROVIDER_TYPES = ['acquiring', 'billing', 'card_issuing', 'payout'] as const;
 export const GATE_TRANSACTION_TYPES = ['payment', 'payout', 'card_issue', 'TOPUP', 'REDEEM'] as const;
@@ -77,6 +79,33 @@ export class SettingsFieldsReqDto {
   @MinLength(16)
   @MaxLength(200)
   secret?: string;
+}
+
+/** A setting as the family's gate-settings screen sends it: its name and the value typed in. */
+export class GateSettingValueDto {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(40)
+  name: string;
+
+  /** Text or a number; null (or empty text) removes a knob. A secret's value is never answered back. */
+  @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'number' }], nullable: true, example: '250' })
+  @Allow()
+  value: unknown;
+}
+
+/**
+ * `PATCH /gate-providers/{id}/settings`: the settings by name, as the family's screen sends them (`fields [{name,
+ * value}]`, validated by the provider's own settings), or as properties (latencyMs, failAbove, …); both may be mixed.
+ */
+export class UpdateGateSettingsDto extends SettingsFieldsReqDto {
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => GateSettingValueDto)
+  @ApiPropertyOptional({ type: [GateSettingValueDto] })
+  fields?: GateSettingValueDto[];
 }
 
 export class CreateGateProviderDto {
@@ -157,6 +186,33 @@ export class GateProviderListDto {
   status: 'ok';
   message: string;
   records: GateProviderDto[];
+}
+
+/** A provider's setting as the gate-settings screen lists it; a secret's value is never answered, only whether it is set. */
+export class GateSettingFieldDto {
+  name: string;
+  label: string;
+  @ApiProperty({ enum: ['integer', 'decimal', 'rate', 'text'] })
+  type: string;
+  /** The value; null when the knob is not set (its default applies) and, always, for a secret. */
+  @ApiProperty({ oneOf: [{ type: 'string', nullable: true }, { type: 'number' }] })
+  value: string | number | null;
+  /** Write-only: its value is never answered. */
+  secret: boolean;
+  /** Whether it has a value (a secret always has one). */
+  set: boolean;
+}
+
+export class GateSettingsResponseDto {
+  status: 'ok';
+  message: string;
+  @ApiProperty({ type: [GateSettingFieldDto] })
+  fields: GateSettingFieldDto[];
+}
+
+/** The answer to a change of settings: the provider and its settings as the screen lists them. */
+export class GateSettingsChangedDto extends GateSettingsResponseDto {
+  gateProvider: GateProviderDto;
 }
 
 /** A field the payer fills in for a product (a phone number, an account, a plan). */
@@ -587,6 +643,16 @@ export class CreateGateCommissionProfileDto {
   @ApiProperty({ format: 'uuid' })
   gateProviderId: string;
 
+  /**
+   * The currency the profile prices (the family's `currencyCode`): one profile per contract, provider and currency.
+   * Without it the profile holds for every currency; a profile of the payment's currency comes first.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'must be a currency code such as USD' })
+  @ApiPropertyOptional({ example: 'USD' })
+  currencyCode?: string;
+
   @IsOptional()
   @IsString()
   @MaxLength(100)
@@ -655,6 +721,17 @@ export class GateCommissionRuleDto {
   active: boolean;
 }
 
+/** The currency of a gate commission profile, as the family's contracts screen reads it. */
+export class GateProfileCurrencyDto {
+  @ApiProperty({ example: 'USD' })
+  code: string;
+  @ApiProperty({ type: String, nullable: true, example: '840' })
+  digitalCode: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '$' })
+  symbol: string | null;
+  name: string;
+}
+
 export class GateCommissionProfileDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -665,10 +742,15 @@ export class GateCommissionProfileDto {
   @ApiProperty({ type: String, nullable: true })
   name: string | null;
   active: boolean;
+  /** The currency it prices; null: every currency (a profile made without `currencyCode`). */
+  @ApiProperty({ type: () => GateProfileCurrencyDto, nullable: true })
+  providerCurrency: GateProfileCurrencyDto | null;
   /** Its provider rules, latest first. */
   providerRules: GateCommissionRuleDto[];
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
 }
 
 export class GateCommissionProfileResponseDto {
@@ -704,4 +786,92 @@ export class GateProductRuleViewDto extends PageRequestDto {
 
 export class GateCommissionRulePageDto extends PageDto {
   records: GateCommissionRuleDto[];
+}
+
+/** A commission of a settings record: its type and the values the type uses (nulls for the others, as the form sends them). */
+export class GateCommissionSettingValueDto {
+  @ApiProperty({ enum: COMMISSION_TYPES })
+  @IsIn(COMMISSION_TYPES)
+  type: CommissionType;
+
+  /** Percent of the amount, 0 to 100, an exact decimal; required by the types with a percent. */
+  @ApiPropertyOptional({ oneOf: [{ type: 'string' }, { type: 'number' }], example: '1.5', nullable: true })
+  @ValidateIf((o: GateCommissionSettingValueDto) => usesPercent(o.type) || (o.valuePercent !== undefined && o.valuePercent !== null))
+  @IsDefined({ message: 'is required by this commission type' })
+  @IsCommissionNumber(100)
+  valuePercent?: string | number | null;
+
+  /** A fixed amount in the profile's currency (no more decimals than it has); required by the types with a fixed part. */
+  @ApiPropertyOptional({ oneOf: [{ type: 'string' }, { type: 'number' }], example: '0.50', nullable: true })
+  @ValidateIf((o: GateCommissionSettingValueDto) => usesFixed(o.type) || (o.valueFixed !== undefined && o.valueFixed !== null))
+  @IsDefined({ message: 'is required by this commission type' })
+  @IsCommissionNumber()
+  valueFixed?: string | number | null;
+}
+
+export const GATE_SETTING_TX_TYPES = ['TOPUP', 'REDEEM'] as const;
+export const GATE_SETTING_COLLECTORS = ['TOTAL', 'PROVIDER'] as const;
+
+/**
+ * `POST …/commission-settings-records/set-up-commission-settings`: a transaction type's commissions, as the family's
+ * gate-commission form sends them — the TOTAL commission the payer pays (priced by the commission service, on top of
+ * the amount) and the PROVIDER commission the provider charges the operator out of it (recorded, not charged). The
+ * same call changes them; a commission left out is removed.
+ */
+export class SetUpGateCommissionSettingsDto {
+  @ApiProperty({ enum: GATE_SETTING_TX_TYPES })
+  @IsIn(GATE_SETTING_TX_TYPES)
+  txType: string;
+
+  @IsDefined({ message: 'is required' })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GateCommissionSettingValueDto)
+  totalCommission: GateCommissionSettingValueDto;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GateCommissionSettingValueDto)
+  providerCommission?: GateCommissionSettingValueDto;
+
+  /** Whether the TOTAL commission prices payments now (default true). */
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+/** A commission value as the settings records answer it: only the values its type uses (the screen shows those present). */
+export class GateSettingValueAnswerDto {
+  @ApiProperty({ enum: COMMISSION_TYPES })
+  type: string;
+  @ApiPropertyOptional({ type: 'number', example: 1.5, description: 'Percent of the amount, an exact decimal' })
+  valuePercent?: JsonDecimal;
+  @ApiPropertyOptional({ type: 'number', example: 0.5, description: "A fixed amount in the profile's currency" })
+  valueFixed?: JsonDecimal;
+}
+
+export class GateCommissionSettingRecordDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ format: 'uuid' })
+  gateCommissionProfileId: string;
+  @ApiProperty({ enum: GATE_SETTING_TX_TYPES })
+  txType: string;
+  /** TOTAL: what the payer pays; PROVIDER: what the provider charges the operator out of it. */
+  @ApiProperty({ enum: GATE_SETTING_COLLECTORS })
+  collector: string;
+  value: GateSettingValueAnswerDto;
+  active: boolean;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+}
+
+export class GateCommissionSettingListDto {
+  status: 'ok';
+  message: string;
+  @ApiProperty({ type: [GateCommissionSettingRecordDto] })
+  records: GateCommissionSettingRecordDto[];
 }

@@ -14,7 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { AsList, OptionalText, UuidList } from '../../../platform/common/validators';
+import { AsList, IsIsoDateTime, OptionalText, UuidList } from '../../../platform/common/validators';
 import { ORGANIZATION_TYPES, OrganizationType, PERSON_TYPES, PersonType } from '../../../platform/organizations/organization.types';
 
 export class CreateContractDto {
@@ -106,9 +106,28 @@ export class ContractCopyResponseDto extends ContractResponseDto {
   copiedLimits?: number;
 }
 
+/** Organization types of the family that finapi has no organizations of: a filter accepts them, they match nothing. */
+export const FAMILY_ONLY_ORGANIZATION_TYPES = ['gate_provider', 'payroll', 'exchanger'] as const;
+const CONTRACT_TYPES = [...ORGANIZATION_TYPES, ...FAMILY_ONLY_ORGANIZATION_TYPES];
+
+/** The family's spelling of a person type, where it differs (its clients send `standart`). */
+export const FAMILY_PERSON_TYPES: Record<string, PersonType> = { standart: 'standard' };
+/**
+ * What `personTypes` takes: a person type (the family's spelling too) or an organization type — the family's
+ * user-profile screen sends the profile's type, which is its organization's type: it matches every contract for that
+ * organization type, whatever its person type.
+ */
+const PERSON_TYPE_FILTERS = [...PERSON_TYPES, ...Object.keys(FAMILY_PERSON_TYPES), ...CONTRACT_TYPES];
+
 export class ContractFilterDto {
   @UuidList()
   ids?: string[];
+
+  /** One contract, by id (the family's filter). */
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID()
+  id?: string;
 
   @ApiPropertyOptional({ enum: ORGANIZATION_TYPES, isArray: true })
   @IsOptional()
@@ -118,12 +137,22 @@ export class ContractFilterDto {
   @IsIn(ORGANIZATION_TYPES, { each: true })
   organizationTypes?: string[];
 
-  @ApiPropertyOptional({ enum: PERSON_TYPES, isArray: true })
+  /** The family's name of `organizationTypes`; its types finapi has no organizations of (gate_provider, payroll, exchanger) match nothing. */
+  @ApiPropertyOptional({ enum: CONTRACT_TYPES, isArray: true })
   @IsOptional()
   @AsList()
   @IsArray()
   @ArrayMaxSize(10)
-  @IsIn(PERSON_TYPES, { each: true })
+  @IsIn(CONTRACT_TYPES, { each: true })
+  types?: string[];
+
+  /** Person types (`standart` is the family's `standard`); an organization type here matches every person type of it. */
+  @ApiPropertyOptional({ enum: PERSON_TYPE_FILTERS, isArray: true })
+  @IsOptional()
+  @AsList()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @IsIn(PERSON_TYPE_FILTERS, { each: true })
   personTypes?: string[];
 
   @IsOptional()
@@ -139,14 +168,51 @@ export class ContractFilterDto {
   @IsString()
   @MaxLength(200)
   name?: string;
+
+  /** Part of the description, case-insensitive. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  description?: string;
+
+  /** Created at or after (ISO 8601). */
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsIsoDateTime()
+  dateFrom?: string;
+
+  /** Created before (ISO 8601). */
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsIsoDateTime()
+  dateTo?: string;
 }
 
+/** Sort keys in the order given (the first decides), then id. */
 export class ContractSortDto {
   @SortOrder()
   name?: 'asc' | 'desc';
 
   @SortOrder()
   createdAt?: 'asc' | 'desc';
+
+  @SortOrder()
+  id?: 'asc' | 'desc';
+
+  @SortOrder()
+  organizationType?: 'asc' | 'desc';
+
+  @SortOrder()
+  personType?: 'asc' | 'desc';
+
+  @SortOrder()
+  description?: 'asc' | 'desc';
+
+  @SortOrder()
+  active?: 'asc' | 'desc';
+
+  @SortOrder()
+  global?: 'asc' | 'desc';
 }
 
 export class ContractViewDto extends PageRequestDto {
@@ -156,7 +222,7 @@ export class ContractViewDto extends PageRequestDto {
   @Type(() => ContractFilterDto)
   filter?: ContractFilterDto;
 
-  /** Default: name ascending. */
+  /** Default: name ascending; unknown fields are a 400 naming them. */
   @IsOptional()
   @IsObject()
   @ValidateNested()
@@ -173,6 +239,13 @@ export class AssignContractDto {
   @ApiProperty({ format: 'uuid' })
   @IsUUID()
   contractId: string;
+}
+
+/** `PATCH /contracts`, the family's way to move an organization to another contract. */
+export class ChangeOrganizationContractDto extends AssignContractDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  organizationId: string;
 }
 
 export class OrganizationContractDto {

@@ -1,10 +1,26 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
-import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
+import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { AsList, IsAfter, IsIsoDateTime, UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
+
+/**
+ * Where an action's request came from. finapi records the client's address only: `host`, `ip` and `userIp` all say
+ * it, and the user agent is not recorded (null).
+ */
+export class RequestInfoDto {
+  @ApiProperty({ type: String, nullable: true })
+  host: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  ip: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  userIp: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  userAgent: string | null;
+}
 
 export class UserActionRecordDto {
   @ApiProperty({ format: 'uuid' })
@@ -28,6 +44,43 @@ export class UserActionRecordDto {
   details: Record<string, unknown>;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
+  /** `id` under the family's name. */
+  @ApiProperty({ format: 'uuid' })
+  actionId: string;
+  /** `createdAt` under the family's name. */
+  @ApiProperty({ format: 'date-time' })
+  performedAt: string;
+  /** What happened, in words (the action's kind, and the reason of a refusal). */
+  comment: string;
+  requestInfo: RequestInfoDto;
+  /** The session the action ended, when it ended one. */
+  @ApiProperty({ type: String, nullable: true })
+  sessionId: string | null;
+}
+
+/** Each names the one order there is (by time, newest first unless `asc`): the family sends `dateCreated`. */
+export class UserActionSortDto {
+  @SortOrder()
+  dateCreated?: 'asc' | 'desc';
+
+  @SortOrder()
+  createdAt?: 'asc' | 'desc';
+
+  @SortOrder()
+  performedAt?: 'asc' | 'desc';
+}
+
+/** A filter of up to 100 client addresses. */
+function AddressList(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: [String] }),
+    AsList(),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(100),
+    IsString({ each: true }),
+    MaxLength(64, { each: true }),
+  );
 }
 
 export class UserActionFilterDto {
@@ -53,6 +106,28 @@ export class UserActionFilterDto {
   @IsIsoDateTime()
   @IsAfter('createdAtFrom')
   createdAtTo?: string;
+
+  /** Actions by their ids. */
+  @UuidList()
+  actionIds?: string[];
+
+  /** Actions whose request came from one of these client addresses. */
+  @AddressList()
+  userIps?: string[];
+
+  /** The same as `userIps` (finapi records one address per action: the client's). */
+  @AddressList()
+  hosts?: string[];
+
+  /** The family's names for `createdAtFrom` and `createdAtTo`. */
+  @IsOptional()
+  @IsIsoDateTime()
+  performedAtFrom?: string;
+
+  @IsOptional()
+  @IsIsoDateTime()
+  @IsAfter('performedAtFrom')
+  performedAtTo?: string;
 }
 
 export class UserActionViewDto extends PageRequestDto {
@@ -61,6 +136,12 @@ export class UserActionViewDto extends PageRequestDto {
   @ValidateNested()
   @Type(() => UserActionFilterDto)
   filter?: UserActionFilterDto;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => UserActionSortDto)
+  sort?: UserActionSortDto;
 }
 
 export class UserActionRecordPageDto extends PageDto {
@@ -87,9 +168,33 @@ export class ObjectMarkDto {
   state: string;
 }
 
+/** An object an action touched, in the family's shape. */
+export class ObjectOfActionDto {
+  /** The object's id. */
+  entityId: string;
+  /** What kind of object it is, in words (`User`, `Operation`, …). */
+  entityName: string;
+  @ApiProperty({ enum: MARK_TYPES })
+  type: string;
+  /** The action's kind (`user_deactivated`, `bank_top_up_accepted`, …). */
+  actionType: string;
+  /** The role the actor acted as, when the action was made through a request. */
+  role?: string;
+  /** Its state now (`missing` when it no longer exists). */
+  state: string;
+}
+
+export class ActionObjectsDto {
+  @ApiProperty({ format: 'uuid' })
+  actionId: string;
+  objectsOfAction: ObjectOfActionDto[];
+}
+
 export class ActionReverseDto {
   status: 'ok';
   message: string;
+  /** The family's shape of the marks: one record, the action's, with its objects. */
+  records: ActionObjectsDto[];
   action: UserActionRecordDto;
   /** The objects the action created or changed, each with its state now. */
   marks: ObjectMarkDto[];

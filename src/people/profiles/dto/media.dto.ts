@@ -40,7 +40,8 @@ export class MediaFileUploadDto {
 }
 
 export const DOCUMENT_TYPES = ['passport', 'tax_id', 'id_card', 'driving_license', 'utility_bill', 'selfie'] as const;
-export const DOCUMENT_STATUSES = ['pending', 'approved', 'declined'] as const;
+/** As the family spells them. */
+export const DOCUMENT_STATUSES = ['PENDING', 'APPROVED', 'DECLINED'] as const;
 
 export class ProfileDocumentFileDto {
   @ApiProperty({ format: 'uuid' })
@@ -60,7 +61,7 @@ export class ProfileDocumentDto {
   type: string;
   /** A readable name of the type. */
   label: string;
-  /** Staff review it: pending until approved or declined. */
+  /** Staff review it: PENDING until APPROVED or DECLINED. */
   @ApiProperty({ enum: DOCUMENT_STATUSES })
   status: string;
   @ApiPropertyOptional()

@@ -6,6 +6,9 @@ import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/o
 import { OrganizationRefDto } from '../../../platform/organizations/dto/organization.dto';
 import { ContactDto } from '../../../platform/users/dto/users.dto';
 
+/** A login one can be reached at: an e-mail address or a phone number (an optional + and 6 to 15 digits). */
+export const CONTACT_LOGIN = /^(?:[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+|\+?[0-9]{6,15})$/;
+
 export class ProfileUserDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -37,7 +40,7 @@ export class PersonDto {
   description?: string;
 }
 
-/** A postal address by parts; this service keeps one line of text (`person.address` of `GET /profiles/{userId}`), so no part is filled. */
+/** A postal address by parts, as staff set it (`PATCH /profiles/{userId}/address`); a part not known is absent. */
 export class AddressDto {
   @ApiPropertyOptional()
   country?: string;
@@ -51,12 +54,43 @@ export class AddressDto {
   houseNumber?: string;
 }
 
-/** A merchant's business: its organization's name. Empty for anyone else. */
+/** The family's kinds of business. */
+export const BUSINESS_TYPES = [
+  'eshop',
+  'reseller_of_goods',
+  'service_providers',
+  'mobile_operator',
+  'storage_providers',
+  'high_risk',
+  'other',
+] as const;
+
+export class BusinessAdministratorDataDto {
+  @ApiPropertyOptional()
+  firstName?: string;
+  @ApiPropertyOptional()
+  lastName?: string;
+  @ApiPropertyOptional({ format: 'email' })
+  email?: string;
+  @ApiPropertyOptional()
+  phone?: string;
+}
+
+/**
+ * The business of the organization: a merchant's company name (its organization's, unless staff set another) and
+ * legal name, and what staff set (`PATCH /profiles/{userId}/business`). Empty for an individual nobody set one for.
+ */
 export class BusinessDto {
   @ApiPropertyOptional()
   companyName?: string;
   @ApiPropertyOptional()
   legal?: string;
+  @ApiPropertyOptional({ enum: BUSINESS_TYPES })
+  type?: string;
+  @ApiPropertyOptional()
+  vat?: string;
+  @ApiPropertyOptional({ type: BusinessAdministratorDataDto })
+  administrator?: BusinessAdministratorDataDto;
 }
 
 export class NotificationChannelsDto {

@@ -2,10 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { ROLES } from '../../../platform/access/permissions';
 import { IsPassword } from '../../../platform/common/validators';
-import { ProfileDataDto } from '../../profiles/dto/profile.dto';
+import { CONTACT_LOGIN, ProfileDataDto } from '../../profiles/dto/profile.dto';
 
-/** A login one can be reached at: an e-mail address or a phone number (an optional + and 6 to 15 digits). */
-export const CONTACT_LOGIN = /^(?:[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+|\+?[0-9]{6,15})$/;
 const CONTACT_LOGIN_MESSAGE = 'must be an e-mail address or a phone number (an optional + and 6 to 15 digits), at most 64 characters';
 
 class ContactLoginDto {

@@ -64,6 +64,8 @@ export class OperationFlowDto {
   /** How the money moves in the family's terms: `issue` into the service, `redeem` out of it, `transfer` within it. */
   @ApiProperty({ enum: ['issue', 'redeem', 'transfer'] })
   transactionType: 'issue' | 'redeem' | 'transfer';
+  /** Between two currencies (exchange): its profiles may name the issuer bought (`POST …/commission-profiles/multi-currency`). */
+  isMultiCurrency: boolean;
 }
 
 export class OperationFlowListDto {

@@ -1,15 +1,68 @@
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { PageDto, PageRequestDto } from '../../common/paging.dto';
 import { AsList, OptionalText, UuidList } from '../../common/validators';
 import { OPERATION_FLOW_NAMES, OperationFlow } from '../../ledger/operation-types';
+import { OperationFlowDto } from './commission-calculation.dto';
 
-export class CreateCommissionProfileDto {
-  /** The operation flow the profile prices (`GET /operation-flows`). */
-  @ApiProperty({ enum: OPERATION_FLOW_NAMES, example: 'client_transaction_transfer' })
+/**
+ * Which participants of a flow a profile is for (the family's participant specification). Only `no` (every
+ * participant): a contract already belongs to the organizations it prices, with its own `personType`, so a profile is
+ * not narrowed further — `personType` is refused rather than stored and ignored.
+ */
+export class ParticipantSpecificationDto {
+  @ApiProperty({ enum: ['no'], example: 'no' })
+  @IsIn(['no'], { message: 'must be no: a profile applies to every participant of its contract (personType is not supported)' })
+  type: 'no';
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Absent or null with type no' })
+  @IsOptional()
+  @IsIn([null], { message: 'must be null with type no' })
+  value?: null;
+}
+
+/** The participant specifications of a profile, as the family's clients send them (`{type: 'no'}` each). */
+class ParticipantsDto {
+  @ApiPropertyOptional({ type: ParticipantSpecificationDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ParticipantSpecificationDto)
+  srcParticipantSpecification?: ParticipantSpecificationDto;
+
+  @ApiPropertyOptional({ type: ParticipantSpecificationDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ParticipantSpecificationDto)
+  destParticipantSpecification?: ParticipantSpecificationDto;
+}
+
+export class CreateCommissionProfileDto extends ParticipantsDto {
+  /** The operation flow the profile prices (`GET /operation-flows`); required unless `operationFlowId` names it. */
+  @ApiPropertyOptional({ enum: OPERATION_FLOW_NAMES, example: 'client_transaction_transfer' })
+  @ValidateIf((o: CreateCommissionProfileDto) => o.operationFlowId === undefined || o.flow !== undefined)
+  @IsIn(OPERATION_FLOW_NAMES, { message: `must be one of ${OPERATION_FLOW_NAMES.join(', ')} (or give operationFlowId)` })
+  flow?: OperationFlow;
+
+  /** The family's name for `flow`: the `id` of an operation flow (`GET /operation-flows`). Must agree with flow when both are given. */
+  @ApiPropertyOptional({ enum: OPERATION_FLOW_NAMES, example: 'client_transaction_transfer' })
+  @IsOptional()
   @IsIn(OPERATION_FLOW_NAMES)
-  flow: OperationFlow;
+  operationFlowId?: OperationFlow;
 
   /** The issuer (currency) whose coins the profile prices; one profile per contract, flow and issuer. */
   @ApiProperty({ format: 'uuid' })
@@ -38,6 +91,52 @@ export class UpdateCommissionProfileDto extends PartialType(
   PickType(CreateCommissionProfileDto, ['name', 'description', 'active'] as const),
 ) {}
 
+/**
+ * A multi-currency profile: the exchange flow (`isMultiCurrency` in `GET /operation-flows`) from one issuer's currency to
+ * another's. It prices exchanges from `sourceIssuerId` to `destinationIssuerId`, ahead of the flow's profile for the
+ * source issuer alone (which prices exchanges to any other currency).
+ */
+export class CreateMultiCurrencyProfileDto extends ParticipantsDto {
+  @ApiProperty({ enum: OPERATION_FLOW_NAMES, example: 'exchange' })
+  @IsDefined()
+  @IsIn(OPERATION_FLOW_NAMES)
+  operationFlowId: OperationFlow;
+
+  /** The issuer of the currency sold. */
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  sourceIssuerId: string;
+
+  /** The issuer of the currency bought; another than the source's. */
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  destinationIssuerId: string;
+
+  @ApiPropertyOptional({ maxLength: 200 })
+  @OptionalText(200)
+  @IsString()
+  name?: string;
+
+  @ApiPropertyOptional({ maxLength: 500 })
+  @OptionalText(500)
+  @IsString()
+  description?: string;
+
+  /** An inactive profile charges nothing. Default true. */
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+/** A participant specification as answered: always `no` (every participant). */
+export class ParticipantSpecificationAnswerDto {
+  @ApiProperty({ enum: ['no'] })
+  type: 'no';
+  @ApiProperty({ type: String, nullable: true })
+  value: null;
+}
+
 /** The issuer of a profile, with its currency. */
 export class ProfileIssuerDto {
   @ApiProperty({ format: 'uuid' })
@@ -58,9 +157,15 @@ export class CommissionProfileDto {
   id: string;
   @ApiProperty({ format: 'uuid' })
   contractId: string;
-  @ApiProperty({ enum: OPERATION_FLOW_NAMES })
-  flow: string;
+  /** The operation flow priced, as `GET /operation-flows` answers it (its `id` is the flow's name). */
+  flow: OperationFlowDto;
+  /** The issuer of the currency priced (for a multi-currency profile: the one sold). */
   issuer: ProfileIssuerDto;
+  /** A multi-currency profile's issuer of the currency bought; null for any other profile. */
+  @ApiProperty({ type: ProfileIssuerDto, nullable: true })
+  destinationIssuer: ProfileIssuerDto | null;
+  srcParticipantSpecification: ParticipantSpecificationAnswerDto;
+  destParticipantSpecification: ParticipantSpecificationAnswerDto;
   @ApiProperty({ type: String, nullable: true })
   name: string | null;
   @ApiProperty({ type: String, nullable: true })

@@ -4,7 +4,7 @@ import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsObject, IsOptional
 import type { JsonDecimal } from '../../common/json-decimal';
 import { PageDto, PageRequestDto, SortOrder } from '../../common/paging.dto';
 import { IsAfter, IsIsoDateTime } from '../../common/validators';
-import { COMMISSION_PAYERS, CommissionPayer } from '../fee';
+import { COMMISSION_DIRECTION_NAMES, COMMISSION_PAYERS, CommissionDirection, CommissionPayer } from '../fee';
 import { RULE_CRITERIA, RuleCriteria } from '../commission-rules';
 import { CommissionValueAnswerDto, CommissionValueDto, IsCommissionNumber } from './commission-value.dto';
 
@@ -43,10 +43,20 @@ export class CreateCommissionRuleDto {
   @IsAfter('beginDate')
   endDate?: string | null;
 
-  /** Who pays the fee: `sender` (debited amount + fee) or `recipient` (credited amount − fee). */
-  @ApiProperty({ enum: COMMISSION_PAYERS, example: 'sender' })
-  @IsIn(COMMISSION_PAYERS)
-  payer: CommissionPayer;
+  /**
+   * Who pays the fee: `sender` (debited amount + fee), `recipient` (credited amount − fee) or `shared` (the sender pays
+   * half the fee rounded up to the currency's smallest unit, the recipient the rest). Required unless `direction` says it.
+   */
+  @ApiPropertyOptional({ enum: COMMISSION_PAYERS, example: 'sender' })
+  @ValidateIf((o: CreateCommissionRuleDto) => o.direction === undefined || o.payer !== undefined)
+  @IsIn(COMMISSION_PAYERS, { message: 'must be one of sender, recipient, shared (or give direction)' })
+  payer?: CommissionPayer;
+
+  /** The family's name of who pays: `OUT` is `sender`, `IN` is `recipient`, `SHARED` is `shared`. Must agree with payer when both are given. */
+  @ApiPropertyOptional({ enum: COMMISSION_DIRECTION_NAMES, example: 'OUT' })
+  @IsOptional()
+  @IsIn(COMMISSION_DIRECTION_NAMES)
+  direction?: CommissionDirection;
 
   /** Default true. Two active rules of one profile never cover the same moment (409). */
   @ApiPropertyOptional({ default: true })
@@ -75,6 +85,8 @@ export class CommissionConditionAnswerDto {
   @ApiProperty({ type: 'number', nullable: true, example: 1000, description: 'Exclusive upper bound; null: none' })
   endAmount: JsonDecimal | null;
   commission: CommissionValueAnswerDto;
+  /** The same commission under the family's name for it (its screens read `value`). */
+  value: CommissionValueAnswerDto;
 }
 
 export class CommissionRuleDto {
@@ -90,6 +102,9 @@ export class CommissionRuleDto {
   endDate: string | null;
   @ApiProperty({ enum: COMMISSION_PAYERS })
   payer: string;
+  /** Who pays in the family's words: `OUT` (sender), `IN` (recipient) or `SHARED`. */
+  @ApiProperty({ enum: COMMISSION_DIRECTION_NAMES })
+  feeDirection: string;
   active: boolean;
   /** By beginAmount. */
   conditions: CommissionConditionAnswerDto[];
@@ -114,6 +129,12 @@ export class CommissionRuleFilterDto {
   @IsOptional()
   @IsIn(COMMISSION_PAYERS)
   payer?: string;
+
+  /** The family's name of the payer (`OUT`, `IN`, `SHARED`). */
+  @ApiPropertyOptional({ enum: COMMISSION_DIRECTION_NAMES })
+  @IsOptional()
+  @IsIn(COMMISSION_DIRECTION_NAMES)
+  direction?: CommissionDirection;
 }
 
 export class CommissionRuleSortDto {

@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsBoolean,
   IsEmail,
   IsIn,
   IsObject,
@@ -84,10 +85,16 @@ export class CreateUserDto {
   @IsOptional()
   @IsUUID()
   organizationId?: string;
+
+  /** A merchant's legal form, as the family's users screen sends it (`individual` by default); `corporation` only for a merchant. */
+  @ApiPropertyOptional({ enum: ['individual', 'corporation'] })
+  @IsOptional()
+  @IsIn(['individual', 'corporation'])
+  legalType?: 'individual' | 'corporation';
 }
 
 export const USER_STATUSES = ['active', 'on_hold'] as const;
-export const USER_SORT_FIELDS = ['createdAt', 'login', 'name', 'status'] as const;
+export const USER_SORT_FIELDS = ['createdAt', 'login', 'name', 'status', 'active'] as const;
 
 export class UserFilterDto {
   @UuidList()
@@ -123,6 +130,38 @@ export class UserFilterDto {
   @IsString()
   @MaxLength(64)
   login?: string;
+
+  /** Part of the name, login, e-mail address or phone number, case-insensitive (the family's search box). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  text?: string;
+
+  /** Part of the e-mail address, case-insensitive. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(254)
+  email?: string;
+
+  /** Part of the phone number. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(20)
+  phone?: string;
+
+  /** True: only users On Hold; false: only users not On Hold. */
+  @Omittable()
+  @IsBoolean()
+  banned?: boolean;
+
+  /** True: only users not deactivated; false: only deactivated users. */
+  @Omittable()
+  @IsBoolean()
+  active?: boolean;
+
+  /** Users with a membership in one of these organizations. */
+  @UuidList()
+  organizationIds?: string[];
 }
 
 export class UserSortDto {
@@ -137,6 +176,10 @@ export class UserSortDto {
 
   @SortOrder()
   status?: 'asc' | 'desc';
+
+  /** Deactivated users first (`asc`) or last (`desc`). */
+  @SortOrder()
+  active?: 'asc' | 'desc';
 }
 
 export class UserViewDto extends PageRequestDto {
@@ -158,6 +201,12 @@ export class MembershipOrganizationDto {
   @ApiProperty({ enum: ORGANIZATION_TYPES })
   type: string;
   name: string;
+  /** The organization's identification: what the identification and KYC screens show and decide. */
+  @ApiProperty({ enum: IDENTIFICATION_STATUSES })
+  identificationStatus: string;
+  /** The same status under the family's other name for it (the KYC screen's badge). */
+  @ApiProperty({ enum: IDENTIFICATION_STATUSES })
+  organizationStatus: string;
 }
 
 export class UserMembershipDto {
@@ -190,9 +239,12 @@ export class UserRecordDto {
   /** `active` or `on_hold`. */
   @ApiProperty({ enum: USER_STATUSES })
   status: string;
-  /** True while the user can log in (not On Hold). */
+  /** False once staff deactivated the user (`PATCH /users/{id}` or `DELETE /users/{id}`): they cannot log in. */
   active: boolean;
-  /** True while the user is On Hold. */
+  /** When the user was deactivated; null while active. */
+  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  deactivatedAt: string | null;
+  /** True while the user is On Hold (`POST /users/{id}/unban` releases them). */
   banned: boolean;
   failedAttempts: number;
   passwordChangeRequired: boolean;
@@ -222,4 +274,18 @@ export class CreatedUserDto extends UserResponseDto {
 
 export class UserPageDto extends PageDto {
   records: UserRecordDto[];
+}
+
+/** The family's activate/deactivate: `{"active": false}` deactivates the user, `{"active": true}` activates them again. */
+export class UpdateUserDto {
+  @ApiProperty()
+  @IsBoolean()
+  active: boolean;
+}
+
+/** A user activated, deactivated or "deleted" (deactivated: users are never erased). */
+export class UserStatusResponseDto extends UserResponseDto {
+  /** `USER_ACTIVATED`, `USER_DEACTIVATED`, or `UNCHANGED` when the user already was so. */
+  @ApiProperty({ enum: ['USER_ACTIVATED', 'USER_DEACTIVATED', 'UNCHANGED'] })
+  action: 'USER_ACTIVATED' | 'USER_DEACTIVATED' | 'UNCHANGED';
 }
