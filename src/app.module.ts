@@ -14,6 +14,7 @@ import { CashDesksModule } from './money-in-out/cash-desks/cash-desks.module';
 import { CoinsModule } from './money-movement/coins/coins.module';
 import { CommissionsModule } from './platform/commissions/commissions.module';
 import { ContractsModule } from './operators/contracts/contracts.module';
+import { LimitProfilesModule } from './operators/limit-profiles/limit-profiles.module';
 import { CurrenciesModule } from './money-movement/currencies/currencies.module';
 import { ExchangeRatesModule } from './money-movement/exchange-rates/exchange-rates.module';
 import { ExchangeModule } from './money-movement/exchange/exchange.module';
@@ -96,6 +97,7 @@ export class AppModule {
         BankWithdrawalsModule,
         CashDesksModule,
         ContractsModule,
+        LimitProfilesModule,
         TransactionsModule,
         ReportingModule,
         TransactionCategoriesModule,

@@ -266,6 +266,7 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
       },
       description: `${product.provider_name}: ${product.name}`,
       details: { gateProductId: product.id, gateProviderId: product.gate_provider_id },
+      ...(type === 'REDEEM' ? { gate: { providerId: product.gate_provider_id, txType: 'REDEEM' as const } } : {}),
     });
     return this.gates.insertTransaction({
       productId: product.id,
@@ -375,9 +376,11 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
       const operation = await this.ledger.execute({
         type: 'gate_charge',
         coins: [coin.serial],
-        plan: (locked) => {
+        plan: async (locked) => {
           const payee = locked.coins.get(coin.serial)!;
           if (!payee.usable) throw new ApiError('exception.coin.inactive', `Coin ${payee.serial} is closed or inactive`);
+          // Priced before its plan: its limits are counted here, with the pending operation.
+          await this.fees.limit({ flow: 'gate_payment', amount, payee, gate: { providerId: product.gate_provider_id, txType: 'TOPUP' } });
           return {
             legs: [],
             status: 'pending',

@@ -4,6 +4,7 @@ import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { CommissionProfilesService } from '../../platform/commissions/commission-profiles.service';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { OrganizationsService } from '../../platform/organizations/organizations.service';
+import { LimitProfilesService } from '../limit-profiles/limit-profiles.service';
 import { PERSON_TYPES } from '../../platform/organizations/organization.types';
 import { UserActionsService } from '../../platform/user-actions/user-actions.service';
 import { ContractRow, ContractsRepository, SortColumn } from './contracts.repository';
@@ -62,6 +63,7 @@ export class ContractsService {
     private readonly profiles: CommissionProfilesService,
     private readonly actions: UserActionsService,
     private readonly uow: UnitOfWork,
+    private readonly limits: LimitProfilesService,
   ) {}
 
   async create(dto: CreateContractDto): Promise<ContractDto> {
@@ -126,7 +128,7 @@ export class ContractsService {
   }
 
   /** A new contract for the same organization type, with copies of the original's commission profiles, rules and conditions. */
-  async copy(id: string, dto: CopyContractDto): Promise<{ contract: ContractDto; copiedProfiles: number }> {
+  async copy(id: string, dto: CopyContractDto): Promise<{ contract: ContractDto; copiedProfiles: number; copiedLimits?: number }> {
     return this.uow.run(async () => {
       const original = await this.row(id);
       const row = await this.contracts.insert({
@@ -138,7 +140,8 @@ export class ContractsService {
         global: dto.global ?? false,
       });
       const copiedProfiles = await this.profiles.copyProfiles(original.id, row.id);
-      return { contract: toContract(row), copiedProfiles };
+      if (!dto.copyLimits) return { contract: toContract(row), copiedProfiles };
+      return { contract: toContract(row), copiedProfiles, copiedLimits: await this.limits.copy(original.id, row.id) };
     });
   }
 

@@ -79,6 +79,8 @@ describe('who outranks whom (releases, ending sessions)', () => {
       'GATE_PROVIDER_MANAGER',
       'ISSUER_MANAGER',
       'LEDGER_AUDITOR',
+      'LIMIT_PROFILE_MANAGER',
+      'LIMIT_PROFILE_VIEWER',
       'SYSTEM_OPERATION_CREATOR',
       'TRANSACTION_REVERSER',
       'VOUCHER_MANAGER',
@@ -94,8 +96,12 @@ describe('who outranks whom (releases, ending sessions)', () => {
 
   it('gives the contract and commission permissions to administrators and the cfo, the viewers to accountants too (issue 11)', () => {
     const holders = (p: Permission) => ROLES.filter((r) => GRANTS[r].includes(p)).sort();
-    for (const p of ['CONTRACT_MANAGER', 'COMMISSION_MANAGER'] as const) expect(holders(p)).toEqual(['administrator', 'cfo']);
-    for (const p of ['CONTRACT_VIEWER', 'COMMISSION_VIEWER'] as const) expect(holders(p)).toEqual(['accountant', 'administrator', 'cfo']);
+    for (const p of ['CONTRACT_MANAGER', 'COMMISSION_MANAGER', 'LIMIT_PROFILE_MANAGER'] as const) {
+      expect(holders(p)).toEqual(['administrator', 'cfo']);
+    }
+    for (const p of ['CONTRACT_VIEWER', 'COMMISSION_VIEWER', 'LIMIT_PROFILE_VIEWER'] as const) {
+      expect(holders(p)).toEqual(['accountant', 'administrator', 'cfo']);
+    }
   });
 
   it('counts every role of an account with several memberships', () => {

@@ -33,6 +33,8 @@ export const PERMISSIONS = {
   CONTRACT_MANAGER: 'Create, change, copy and assign contracts',
   COMMISSION_VIEWER: 'See commission profiles and rules, and calculate commissions',
   COMMISSION_MANAGER: 'Create, change and delete commission profiles, rules and conditions',
+  LIMIT_PROFILE_VIEWER: "See the limit profiles of contracts' commission profiles and gate commission profiles",
+  LIMIT_PROFILE_MANAGER: "Create and change the limit profiles of contracts' commission profiles and gate commission profiles",
   EXCHANGE_RATE_VIEWER: 'See exchange rates',
   EXCHANGE_RATE_MANAGER: 'Set exchange rates of currency pairs',
   EXCHANGE_RESERVE_MANAGER: "Fund issuers' exchange reserve coins from their bank-settlement coins",
@@ -181,7 +183,14 @@ const MONEY_DESK: Permission[] = [
 ];
 
 /** Who sets the operator's prices: contracts and their commissions (administrators and the cfo). */
-const PRICING: Permission[] = ['CONTRACT_VIEWER', 'CONTRACT_MANAGER', 'COMMISSION_VIEWER', 'COMMISSION_MANAGER'];
+const PRICING: Permission[] = [
+  'CONTRACT_VIEWER',
+  'CONTRACT_MANAGER',
+  'COMMISSION_VIEWER',
+  'COMMISSION_MANAGER',
+  'LIMIT_PROFILE_VIEWER',
+  'LIMIT_PROFILE_MANAGER',
+];
 
 /**
  * Who runs the currency desk: exchange rates, the exchange reserves, expired vouchers and the system operations
@@ -233,6 +242,7 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
     ...MONEY_DESK,
     'CONTRACT_VIEWER',
     'COMMISSION_VIEWER',
+    'LIMIT_PROFILE_VIEWER',
     'VOUCHER_MANAGER',
     'SYSTEM_OPERATION_CREATOR',
   ],

@@ -3,11 +3,13 @@ import { CommissionProfilesService } from './commission-profiles.service';
 import { CommissionsController } from './commissions.controller';
 import { CommissionsRepository } from './commissions.repository';
 import { CommissionsService } from './commissions.service';
+import { LimitsRepository } from './limits.repository';
+import { LimitsService } from './limits.service';
 
 @Global()
 @Module({
   controllers: [CommissionsController],
-  providers: [CommissionsRepository, CommissionsService, CommissionProfilesService],
+  providers: [CommissionsRepository, CommissionsService, CommissionProfilesService, LimitsRepository, LimitsService],
   exports: [CommissionsService, CommissionProfilesService],
 })
 export class CommissionsModule {}

@@ -9,6 +9,8 @@ import { calculationOf } from './calculation';
 import { CommissionsRepository } from './commissions.repository';
 import type { CommissionCalculationDto, CommissionCalculationRequestDto } from './dto/commission-calculation.dto';
 import { CommissionTerms, legsOf, priceOf, Quote } from './fee';
+import type { GateScope } from './limits';
+import { LimitsService } from './limits.service';
 
 export type { Quote } from './fee';
 
@@ -34,6 +36,8 @@ export interface QuoteRequest {
   payee?: PricedCoin;
   /** Terms already read (`pricing()`); else they are read now. */
   pricing?: Pricing;
+  /** A gate flow's provider and transaction type: the limits of its gate commission profile apply too. */
+  gate?: GateScope;
 }
 
 /**
@@ -50,6 +54,7 @@ export class CommissionsService {
   constructor(
     private readonly commissions: CommissionsRepository,
     private readonly ledger: LedgerService,
+    private readonly limits: LimitsService,
   ) {}
 
   /**
@@ -79,13 +84,27 @@ export class CommissionsService {
     return { flow, terms, collector: row.collector ?? (await this.ledger.systemCoin(row.issuer_id, 'commission')) };
   }
 
-  /** The price of a movement, rounded to the currency of the payer's coin (or the payee's). */
+  /**
+   * The price of a movement, rounded to the currency of the payer's coin (or the payee's). Inside a posting's plan it
+   * also enforces the limit profiles of the profile that prices it (LimitsService): a 409 naming the limit.
+   */
   async quote(request: QuoteRequest): Promise<Quote> {
     const coin = request.payer ?? request.payee;
     if (!coin) throw new Error('A quote needs the payer’s or the payee’s coin');
     const pricing = request.pricing ?? (await this.pricing(request.flow, request.payer?.serial, request.payee?.serial));
     if (pricing.flow !== request.flow) throw new Error(`Terms of ${pricing.flow} cannot price ${request.flow}`);
-    return priceOf(pricing.terms, request.amount, scaleOf(coin.fraction));
+    const quote = priceOf(pricing.terms, request.amount, scaleOf(coin.fraction));
+    await this.limit(request);
+    return quote;
+  }
+
+  /**
+   * The limits of a posting (a 409 naming the one it would pass), counted with it: `quote()` calls it; a flow that
+   * priced its movement before its plan calls it from the plan. Outside a plan it does nothing.
+   */
+  limit(request: Omit<QuoteRequest, 'pricing'>): Promise<void> {
+    const serials = [request.payer, request.payee].filter((c) => c?.type === 'client').map((c) => c!.serial);
+    return this.limits.enforce({ flow: request.flow, amount: request.amount, serials, gate: request.gate });
   }
 
   /**

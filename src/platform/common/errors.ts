@@ -114,6 +114,12 @@ export const ERRORS = {
   'exception.commission.rule_overlap': { status: 409, message: 'Another active rule of the profile covers part of these dates' },
   'exception.commission.condition_overlap': { status: 409, message: 'Another condition of the rule covers part of this amount range' },
   'exception.commission.exceeds_amount': { status: 409, message: 'The commission is larger than the amount it is paid from' },
+  'exception.limit.exceeded': { status: 409, message: 'A limit of the contract refuses the operation' },
+  'exception.limit_profile.not_found': { status: 404, message: 'No such limit profile' },
+  'exception.limit_profile.exists': {
+    status: 409,
+    message: 'The profile already has a limit with this qualifier and time unit (and transaction type)',
+  },
 
   // Exchange rates and exchanges
   'exception.exchange_rate.duplicate': { status: 409, message: 'A rate of this currency pair already takes effect at this validFrom' },

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { Batcher, Outcome } from '../common/batcher';
@@ -44,6 +45,9 @@ const ALONE = Symbol('alone');
 const GROUP_SIZE = 64;
 const GROUPS_IN_FLIGHT = 1;
 
+/** Work a plan's rules leave for once the plan is known to hold: run in its transaction, before it is written. */
+export type PlanCheck = () => Promise<void>;
+
 /** A posting's operation as written, and what its request said about itself. */
 interface Written {
   operation: OperationDto;
@@ -66,6 +70,9 @@ export interface ReversalText {
  */
 @Injectable()
 export class LedgerService implements OnModuleInit {
+  /** The checks registered (whenPlanned) by the plan running in this async context. */
+  private readonly plans = new AsyncLocalStorage<PlanCheck[]>();
+
   private readonly groups = new Batcher<GroupedPosting, OperationDto | null | typeof ALONE>((postings) => this.postGroup(postings), {
     size: GROUP_SIZE,
     inFlight: GROUPS_IN_FLIGHT,
@@ -144,6 +151,24 @@ export class LedgerService implements OnModuleInit {
       await this.outbox.emit('operation.reversed', partiesOf(reversal!), { operationId: original.id, reversal });
       return reversal!;
     });
+  }
+
+  /**
+   * Called from a plan's rules (the kernel's own, such as the commission service's limits): `check` runs once the
+   * plan has been checked (funds, holds…), before it is written, in its transaction — so what it counts is counted
+   * only for a posting that is written, even in a group of postings sharing one transaction. Answers false, and
+   * registers nothing, outside a plan (a calculation).
+   */
+  whenPlanned(check: PlanCheck): boolean {
+    const checks = this.plans.getStore();
+    if (!checks) return false;
+    checks.push(check);
+    return true;
+  }
+
+  /** Whether the caller runs inside a plan: a posting, not a calculation. */
+  planning(): boolean {
+    return this.plans.getStore() !== undefined;
   }
 
   /** Coins as the kernel would lock them, read without a lock: for calculations that move nothing. */
@@ -278,8 +303,12 @@ export class LedgerService implements OnModuleInit {
 
   /** Runs the request's plan over the locked rows and checks it; null when the plan writes nothing. */
   private async planned(request: ExecuteRequest, locked: Locked): Promise<Planned | null> {
-    const plan = await request.plan(locked);
-    return plan && { request, locked, plan, effect: applyPlan(locked, plan) };
+    const checks: PlanCheck[] = [];
+    const plan = await this.plans.run(checks, () => request.plan(locked));
+    if (!plan) return null;
+    const effect = applyPlan(locked, plan);
+    for (const check of checks) await check();
+    return { request, locked, plan, effect };
   }
 
   /** Writes a checked plan in the open transaction, stamped with its request's actor and Idempotency-Key. */

@@ -4,6 +4,7 @@ import { Money, parseAmount, scaleOf } from '../common/money';
 import { calculationOf } from '../commissions/calculation';
 import { CommissionsService, Pricing, Quote } from '../commissions/commissions.service';
 import type { CalculationDto } from '../commissions/dto/calculation.dto';
+import type { GateScope } from '../commissions/limits';
 import { commissionDetails } from '../commissions/fee';
 import type { OperationDto } from '../ledger/dto/operation.dto';
 import type { Leg, LockedCoin } from '../ledger/ledger.types';
@@ -30,6 +31,8 @@ export interface Movement {
   details?: Record<string, unknown>;
   /** Terms priced elsewhere (a gate's own commission rules); else the flow's commission rule in force. */
   pricing?: Pricing;
+  /** A gate's REDEEM: the limits of its gate commission profile apply too. */
+  gate?: GateScope;
 }
 
 /** What a held operation keeps in its details, so its settlement moves exactly what was quoted and held. */
@@ -86,7 +89,7 @@ export class PendingOperationsService {
         if (!payer || !payee) throw new ApiError('exception.coin.not_found', `No coin ${payer ? movement.payee : movement.payer}`);
         movement.check(payer, payee);
         const amount = parseAmount(movement.amount, scaleOf(payer.fraction));
-        const quote = await this.commissions.quote({ flow: movement.type, amount, payer, payee, pricing });
+        const quote = await this.commissions.quote({ flow: movement.type, amount, payer, payee, pricing, gate: movement.gate });
         const terms: HeldTerms = {
           payeeAmount: quote.payeeAmount.toFixed(),
           commission: quote.commission.toFixed(),

@@ -35,6 +35,9 @@ export type UserActionKind =
   | 'profile_document_approved'
   | 'profile_document_declined'
   | 'user_action_reversed'
+  /** Staff created or changed a limit profile of a contract (src/operators/limit-profiles). */
+  | 'limit_profile_created'
+  | 'limit_profile_changed'
   /** Staff moved an organization to another contract (`details`: organizationId, contractId, previousContractId). */
   | 'contract_assigned'
   /** Staff created, changed or deleted a commission profile, rule or condition (`details.change` and the ids). */

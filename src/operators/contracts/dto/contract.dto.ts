@@ -63,7 +63,13 @@ export class UpdateContractDto extends PartialType(PickType(CreateContractDto, [
 /** A copy serves the same organization type; the rest defaults to the original's, except `global` (default false). */
 export class CopyContractDto extends PartialType(
   PickType(CreateContractDto, ['name', 'description', 'personType', 'active', 'global'] as const),
-) {}
+) {
+  /** Default false; true gives the copy's commission profiles the limit profiles of the original's. */
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  copyLimits?: boolean;
+}
 
 export class ContractDto {
   @ApiProperty({ format: 'uuid' })
@@ -95,6 +101,9 @@ export class ContractCopyResponseDto extends ContractResponseDto {
   /** How many commission profiles (with their rules and conditions) were copied. */
   @ApiProperty({ type: 'integer' })
   copiedProfiles: number;
+  /** With `copyLimits: true`: how many limit profiles were copied. */
+  @ApiPropertyOptional({ type: 'integer' })
+  copiedLimits?: number;
 }
 
 /** Organization types of the family that finapi has no organizations of: a filter accepts them, they match nothing. */

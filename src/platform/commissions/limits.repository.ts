@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import type { Money } from '../common/money';
+import { Database } from '../database/database';
+import type { OperationFlow } from '../ledger/operation-types';
+import type { GateScope, LimitRow, UsageRow } from './limits';
+
+/** The start of a limit's period in force, UTC, as text; null for a limit of one operation. */
+const PERIOD_START = `CASE l.time_unit
+    WHEN 'per_day' THEN date_trunc('day', now() AT TIME ZONE 'UTC')
+    WHEN 'per_week' THEN date_trunc('week', now() AT TIME ZONE 'UTC')
+    WHEN 'per_month' THEN date_trunc('month', now() AT TIME ZONE 'UTC')
+    WHEN 'per_quarter' THEN date_trunc('quarter', now() AT TIME ZONE 'UTC')
+    WHEN 'per_year' THEN date_trunc('year', now() AT TIME ZONE 'UTC')
+    WHEN 'per_life' THEN timestamp '1970-01-01'
+  END::text`;
+
+/** The limits the kernel enforces on priced postings, and their running sums. */
+@Injectable()
+export class LimitsRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * One statement: the active limits of the profile that prices a flow between coins (the contract of the first
+   * client coin of `serials`, payer first, its active profile for the flow and the coin's issuer) and, for a gate
+   * flow, of the contract's active gate commission profile of the provider (and the coin's currency, or of any) for the
+   * transaction type; with the period
+   * each counts in. Usually none.
+   */
+  async inForce(flow: OperationFlow, serials: string[], gate: GateScope | undefined): Promise<LimitRow[]> {
+    return this.db.query<LimitRow>(
+      `WITH side AS (
+         SELECT c.organization_id, c.issuer_id, c.currency_id, o.contract_id, cu.code, cu.fraction FROM coins c
+           JOIN organizations o ON o.id = c.organization_id
+           JOIN issuers i ON i.id = c.issuer_id
+           JOIN currencies cu ON cu.id = i.currency_id
+          WHERE c.type = 'client' AND c.serial = ANY($2::bigint[])
+          ORDER BY array_position($2::bigint[], c.serial) LIMIT 1),
+       limits AS (
+         SELECT l.* FROM side
+           JOIN commission_profiles p ON p.contract_id = side.contract_id AND p.flow = $1 AND p.issuer_id = side.issuer_id AND p.active
+           JOIN limit_profiles l ON l.commission_profile_id = p.id AND l.active
+         UNION ALL
+         SELECT l.* FROM side
+           JOIN gate_commission_profiles g ON g.contract_id = side.contract_id AND g.gate_provider_id = $3::uuid AND g.active
+                AND (g.currency_id IS NULL OR g.currency_id = side.currency_id)
+           JOIN limit_profiles l ON l.gate_commission_profile_id = g.id AND l.tx_type = $4 AND l.active)
+       SELECT l.id, l.qualifier, l.time_unit, l.value::text, side.organization_id, ${PERIOD_START} AS period_start,
+              side.code, side.fraction::text
+         FROM limits l, side
+        ORDER BY l.id`,
+      [flow, serials, gate?.providerId ?? null, gate?.txType ?? null],
+      { prepare: true },
+    );
+  }
+
+  /**
+   * The running sums of the limits in their periods for the organization, locked FOR UPDATE (created at zero when
+   * the period has none yet), in the order of the limits' ids: whoever adds to them next waits for this transaction.
+   */
+  async lockUsage(organizationId: string, limits: LimitRow[]): Promise<UsageRow[]> {
+    return this.db.query<UsageRow>(
+      `INSERT INTO limit_usage (limit_profile_id, organization_id, period_start)
+       SELECT u.id, $1, u.period_start FROM unnest($2::uuid[], $3::timestamp[]) AS u(id, period_start) ORDER BY u.id
+       ON CONFLICT (limit_profile_id, organization_id, period_start) DO UPDATE SET amount = limit_usage.amount
+       RETURNING limit_profile_id, amount::text, count`,
+      [organizationId, limits.map((l) => l.id), limits.map((l) => l.period_start)],
+    );
+  }
+
+  /** Adds one operation of `amount` to the (locked) running sums. */
+  async addUsage(organizationId: string, limits: LimitRow[], amount: Money): Promise<void> {
+    await this.db.query(
+      `UPDATE limit_usage u SET amount = u.amount + $2::numeric, count = u.count + 1
+         FROM unnest($3::uuid[], $4::timestamp[]) AS x(id, period_start)
+        WHERE u.limit_profile_id = x.id AND u.organization_id = $1 AND u.period_start = x.period_start`,
+      [organizationId, amount.toFixed(), limits.map((l) => l.id), limits.map((l) => l.period_start)],
+    );
+  }
+}
