@@ -4,6 +4,7 @@ import { IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateN
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { normalizeIban } from '../../../platform/common/iban';
 import { ApiAmount } from '../../../platform/common/money-validators';
+import { FULL_NAME_MAX } from '../../../platform/common/operation-text.dto';
 import { PageDto } from '../../../platform/common/paging.dto';
 import {
   BankInfoDto,
@@ -17,9 +18,6 @@ import {
 import { EnumList, IsIban } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { BankTopUpDto } from './bank-top-up.dto';
-
-/** Maximum length of a person's full name on a request. */
-export const FULL_NAME_MAX = 255;
 
 /** A request for a bank top-up: the shape clients of this API family send. No money moves until staff accept it. */
 export class BankTopUpRequestDto extends BankTopUpDto {

@@ -17,14 +17,12 @@ import {
 import { CoinDto } from '../../../money-movement/coins/dto/coin.dto';
 import type { JsonDecimal, OneTimeSecret } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
-import { OperationTextDto } from '../../../platform/common/operation-text.dto';
+import { FULL_NAME_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { ClientCoinDto, RequestFilterDto, RequestRecordDto, RequestViewDto } from '../../../platform/common/request-view.dto';
 import { EnumList, Serial, UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 
-/** The longest `fullName` a cash desk operation takes (specification 2.3: its length is bounded; longer is a 400). */
-export const FULL_NAME_MAX = 255;
 export const DOCUMENT_TYPES = ['passport', 'id_card', 'driving_license', 'residence_permit', 'other'] as const;
 export const CASH_DESK_OPERATION_TYPES = ['cash_in', 'cash_out'] as const;
 export const CASH_DESK_OPERATION_STATUSES = ['pending', 'processed', 'declined'] as const;

@@ -1,10 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { FULL_NAME_MAX } from '../../../money-in-out/cash-desks/dto/cash-desk.dto';
 import { StaffCoinDto } from '../../../money-movement/coins/dto/coin.dto';
 import { IsAmount } from '../../../platform/common/money-validators';
-import { OperationTextDto } from '../../../platform/common/operation-text.dto';
+import { FULL_NAME_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { NameSortDto, PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { AsList, Serial } from '../../../platform/common/validators';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES, PERSON_TYPES } from '../../../platform/organizations/organization.types';
