@@ -83,6 +83,8 @@ describe('access control and the actuator', () => {
         'POST /api/v1/registration/resend-otp',
         // A gate provider's callback: no user's token, authenticated by the HMAC of its body with the provider's secret.
         'POST /api/v1/gate/callbacks/{gateProviderId}',
+        // A document's scan shown as an image on the staff review page: no token, the link's own signature and expiry.
+        'GET /api/v1/media-links/{id}/{name}',
       ].sort(),
     );
     expect(

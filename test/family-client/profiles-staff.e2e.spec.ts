@@ -318,8 +318,17 @@ describe('family client: a user’s details, staff side', () => {
         organizationId: user.organizationId,
         status: 'PENDING',
         label: 'Passport',
-        file: { id: file.id, ownerId: user.id, url: file.url, createdAt: file.createdAt, mediaType: 'image/png' },
+        file: { id: file.id, ownerId: user.id, createdAt: file.createdAt, mediaType: 'image/png' },
       });
+      // The page shows the scan with <img src="file.url">, which sends no Authorization header: a signed link.
+      expect(byType.passport.file.url).toMatch(
+        new RegExp(`^/api/v1/media-links/${file.id}/passport\\.png\\?expires=\\d+&signature=[A-Za-z0-9_-]{43}$`),
+      );
+      const shown = await fetch(`${world.server.url}${byType.passport.file.url}`);
+      expect(shown.status).toBe(200);
+      expect(shown.headers.get('content-type')).toBe('image/png');
+      const bytes = Buffer.from(await shown.arrayBuffer());
+      expect([bytes.length, bytes.subarray(1, 4).toString()]).toEqual([file.size, 'PNG']);
       expect(byType.tax_id).toMatchObject({ status: 'PENDING', documentIdentifier: 'LT 3900101' });
       expect(byType.tax_id.file).toBeUndefined();
       // The conventions of every /view: a status alone, sort, all.
@@ -338,6 +347,28 @@ describe('family client: a user’s details, staff side', () => {
       );
       // Customers have no such search.
       expectError(await req('POST', '/profile-documents/view', user.token, kycView(user.organizationId)), 403);
+    });
+
+    it('GET /media-links/{id}/{name} — a signed link shows only its own file, unaltered and unexpired', async () => {
+      const { user, file } = await withDocuments();
+      const other = await withDocuments();
+      const view = await req('POST', '/profile-documents/view', compliance.token, kycView(user.organizationId));
+      const url = new URL(view.body.records.find((r: { type: string }) => r.type === 'passport').file.url, world.server.url);
+      const get = (id: string, query: string) => world.server.request('GET', `/api/v1/media-links/${id}/passport.png?${query}`);
+      const expires = url.searchParams.get('expires')!;
+      const signature = url.searchParams.get('signature')!;
+      expect((await get(file.id, url.search.slice(1))).status).toBe(200);
+      // Another file under this link's signature, a later expiry, a changed signature, an expired time: 404, as for no file.
+      expect((await get(other.file.id, url.search.slice(1))).status).toBe(404);
+      expect((await get(file.id, `expires=${Number(expires) + 3600}&signature=${signature}`)).status).toBe(404);
+      expect((await get(file.id, `expires=${expires}&signature=${signature.slice(1)}A`)).status).toBe(404);
+      expect((await get(file.id, `expires=${Math.floor(Date.now() / 1000) - 1}&signature=${signature}`)).status).toBe(404);
+      // No signature, or a malformed expiry: a 400 naming the field.
+      expectError(await get(file.id, `expires=${expires}`), 400, 'exception.validation', 'signature');
+      expect((await get(file.id, `expires=soon&signature=${signature}`)).status).toBe(400);
+      // The owner's own answers keep the plain link, which takes their token.
+      const mine = (await req('GET', '/profile-documents', user.token)).body.documents;
+      expect(mine.find((d: { type: string }) => d.type === 'passport').file.url).toBe(`/api/v1/media-files/${file.id}/passport.png`);
     });
 
     it('POST /profile-documents/{id}/approve — the KYC page approves without a body; the owner’s documents read APPROVED', async () => {

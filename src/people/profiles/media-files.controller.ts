@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { Body, Controller, Get, Header, HttpCode, Inject, Post, Req, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query, Req, StreamableFile } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import {
   ApiBody,
@@ -14,7 +14,7 @@ import {
   ApiTags,
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Public, RequirePermissions } from '../../platform/access/access.decorators';
 import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
@@ -24,12 +24,14 @@ import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import {
   LinkProfileDocumentDto,
   MediaFileResponseDto,
+  MediaLinkQueryDto,
   MediaFileUploadDto,
   ProfileDocumentIdentifierDto,
   ProfileDocumentsResponseDto,
 } from './dto/media.dto';
 import { ProfileDocumentPageDto, ProfileDocumentResponseDto, ProfileDocumentViewDto } from './dto/staff.dto';
 import { MediaFilesService } from './media-files.service';
+import type { ServedFile } from '../../platform/files/file-sources.service';
 
 const DOCUMENT_ID = { name: 'id', schema: { type: 'string', format: 'uuid' } } as const;
 const NO_DOCUMENT = { description: 'exception.profile_document.not_found', type: ErrorResponseDto };
@@ -97,11 +99,49 @@ export class MediaFilesController {
   })
   @ApiNotFoundResponse(NO_FILE)
   async download(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<StreamableFile> {
-    const file = await this.media.download(principal, id);
-    const disposition = `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`;
-    return Buffer.isBuffer(file.content)
-      ? new StreamableFile(file.content, { type: file.mediaType, length: file.content.length, disposition })
-      : new StreamableFile(Readable.from(file.content), { type: file.mediaType, disposition });
+    return streamed(await this.media.download(principal, id));
+  }
+}
+
+/** A served file as the answer's body, shown inline under its name. */
+function streamed(file: ServedFile): StreamableFile {
+  const disposition = `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`;
+  return Buffer.isBuffer(file.content)
+    ? new StreamableFile(file.content, { type: file.mediaType, length: file.content.length, disposition })
+    : new StreamableFile(Readable.from(file.content), { type: file.mediaType, disposition });
+}
+
+@ApiTags('media-files')
+@Controller('media-links')
+export class MediaLinksController {
+  constructor(private readonly media: MediaFilesService) {}
+
+  /**
+   * A document's scan by the signed link the staff document view answers as its `file.url` (valid 15 minutes), for
+   * review pages that show it as an image: an `<img>` sends no Authorization header. An expired or altered link is a
+   * 404, as for no such file.
+   */
+  @Get(':id/:name')
+  @Public()
+  @Header('Content-Security-Policy', "default-src 'none'; sandbox")
+  @Header('Referrer-Policy', 'no-referrer')
+  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
+  @ApiParam({ name: 'name', schema: { type: 'string' } })
+  @ApiOperation({ summary: 'Download a media file by a signed link', operationId: 'downloadLinkedMediaFile' })
+  @ApiOkResponse({
+    description: 'The file',
+    content: {
+      'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+      'image/png': { schema: { type: 'string', format: 'binary' } },
+      'application/pdf': { schema: { type: 'string', format: 'binary' } },
+    },
+  })
+  @ApiNotFoundResponse({
+    description: 'exception.media_file.not_found: no such file, or the link has expired or is not its own',
+    type: ErrorResponseDto,
+  })
+  async download(@UuidParam('id') id: string, @Query() query: MediaLinkQueryDto): Promise<StreamableFile> {
+    return streamed(await this.media.downloadLinked(id, query.expires, query.signature));
   }
 }
 

@@ -7,12 +7,14 @@ import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import type { UploadedFile } from '../../platform/common/upload';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+import { auditChainKey } from '../../platform/config/audit-chain-key';
 import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { UserActionsService } from '../../platform/user-actions/user-actions.service';
 import type { LinkProfileDocumentDto, MediaFileDto, ProfileDocumentDto, ProfileDocumentIdentifierDto } from './dto/media.dto';
 import type { ProfileDocumentRecordDto, ProfileDocumentViewDto } from './dto/staff.dto';
 import { MediaFileRow, MediaFilesRepository, ProfileDocumentRow, StaffDocumentRow } from './media-files.repository';
+import { MediaLinks } from './media-links';
 
 /** The types taken, by the first bytes of the content: what a file declares about itself is not believed. */
 const SIGNATURES: { type: string; magic: Buffer }[] = [
@@ -73,7 +75,8 @@ function toDocument(row: ProfileDocumentRow, ownerId: string): ProfileDocumentDt
   };
 }
 
-function toStaffDocument(row: StaffDocumentRow): ProfileDocumentRecordDto {
+/** A document as staff review it: its scan's `url` is a signed link the review page can show as an image. */
+function toStaffDocument(row: StaffDocumentRow, links: MediaLinks): ProfileDocumentRecordDto {
   return {
     id: row.id,
     userId: row.user_id,
@@ -82,7 +85,9 @@ function toStaffDocument(row: StaffDocumentRow): ProfileDocumentRecordDto {
     label: LABELS[row.type] ?? row.type,
     status: row.status.toUpperCase(),
     ...(row.document_identifier ? { documentIdentifier: row.document_identifier } : {}),
-    ...(row.file ? { file: toFile({ ...row.file, created_at: new Date(row.file.created_at) }) } : {}),
+    ...(row.file
+      ? { file: { ...toFile({ ...row.file, created_at: new Date(row.file.created_at) }), url: links.url(row.file.id, row.file.name) } }
+      : {}),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -97,7 +102,11 @@ export class MediaFilesService {
     private readonly sources: FileSourcesService,
     private readonly actions: UserActionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.links = new MediaLinks(auditChainKey(config));
+  }
+
+  private readonly links: MediaLinks;
 
   /** Keeps a JPEG, PNG or PDF of the caller: its bytes in PostgreSQL, or in MEDIA_FILES_DIR when set. */
   async upload(principal: Principal, upload: UploadedFile): Promise<MediaFileDto> {
@@ -137,7 +146,18 @@ export class MediaFilesService {
       if (!produced) throw new ApiError('exception.media_file.not_found');
       return produced;
     }
-    const content = (await this.files.content(id)) ?? (await readFile(join(this.config.mediaFilesDir ?? '', id)).catch(() => null));
+    return this.serve(row);
+  }
+
+  /** A file by a signed link (GET /media-links): anyone holding an unexpired link; else a 404, as for no such file. */
+  async downloadLinked(id: string, expires: string | undefined, signature: string | undefined): Promise<ServedFile> {
+    const row = this.links.valid(id, expires, signature) ? await this.files.file(id, null) : undefined;
+    if (!row) throw new ApiError('exception.media_file.not_found', 'No such file, or the link has expired');
+    return this.serve(row);
+  }
+
+  private async serve(row: MediaFileRow): Promise<ServedFile> {
+    const content = (await this.files.content(row.id)) ?? (await readFile(join(this.config.mediaFilesDir ?? '', row.id)).catch(() => null));
     if (!content) throw new ApiError('exception.media_file.not_found', 'The file’s content is missing from MEDIA_FILES_DIR');
     const file = toFile(row);
     return { name: file.name, mediaType: file.mediaType, content };
@@ -174,7 +194,11 @@ export class MediaFilesService {
       offset,
       limit,
     );
-    return pageOf(dto, total, rows.map(toStaffDocument));
+    return pageOf(
+      dto,
+      total,
+      rows.map((row) => toStaffDocument(row, this.links)),
+    );
   }
 
   /** Compliance approves or declines a pending document; deciding one already decided is a 409. Recorded as a user action. */
@@ -195,7 +219,7 @@ export class MediaFilesService {
           ...(row.file_id ? { fileId: row.file_id } : {}),
         },
       });
-      return toStaffDocument((await this.files.staffDocument(id))!);
+      return toStaffDocument((await this.files.staffDocument(id))!, this.links);
     });
   }
 }

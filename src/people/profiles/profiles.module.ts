@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { UsersModule } from '../../platform/users/users.module';
-import { MediaFilesController, ProfileDocumentsController } from './media-files.controller';
+import { MediaFilesController, MediaLinksController, ProfileDocumentsController } from './media-files.controller';
 import { MediaFilesRepository } from './media-files.repository';
 import { MediaFilesService } from './media-files.service';
 import { ProfilesController } from './profiles.controller';
@@ -9,7 +9,7 @@ import { ProfilesService } from './profiles.service';
 
 @Module({
   imports: [UsersModule],
-  controllers: [ProfilesController, MediaFilesController, ProfileDocumentsController],
+  controllers: [ProfilesController, MediaFilesController, MediaLinksController, ProfileDocumentsController],
   providers: [ProfilesService, ProfilesRepository, MediaFilesService, MediaFilesRepository],
   exports: [ProfilesService],
 })

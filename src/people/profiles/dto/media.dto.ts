@@ -101,3 +101,18 @@ export class ProfileDocumentIdentifierDto {
   @ApiProperty({ enum: ['tax_id'] })
   type: string;
 }
+
+/** The query of a signed link to a file (GET /media-links/{id}/{name}), as the staff document view answers it. */
+export class MediaLinkQueryDto {
+  /** When the link stops working, in seconds since 1970 (UTC). */
+  @ApiProperty({ example: '1795730000', pattern: '^\\d{1,12}$' })
+  @IsString()
+  @Matches(/^\d{1,12}$/, { message: 'must be a time in seconds' })
+  expires: string;
+
+  /** The link's signature (base64url). */
+  @ApiProperty({ example: 'c2lnbmF0dXJl', maxLength: 64 })
+  @IsString()
+  @MaxLength(64)
+  signature: string;
+}
