@@ -1,7 +1,16 @@
 import type { Actor } from './helpers/actors';
 import { aContract, assignContract } from './helpers/commissions';
 import { aRate, fundReserve, sumsPerCurrency } from './helpers/exchange';
-import { aCoin, aCurrency, anIssuer, CoinBody, Dec, expectAnswersReadBack, expectBalancedLedger } from './helpers/money';
+import {
+  aCoin,
+  aCurrency,
+  anIssuer,
+  CoinBody,
+  Dec,
+  expectAnswersReadBack,
+  expectBalancedLedger,
+  expectCoinsMatchAnswers,
+} from './helpers/money';
 import { generator } from './helpers/random';
 import type { ApiResponse } from './helpers/server';
 import { moneyWorld } from './helpers/world';
@@ -177,31 +186,7 @@ describe(`money integrity: shared and multi-currency commissions in parallel (se
     for (const [code, total] of Object.entries(await sumsPerCurrency(world.raw))) {
       expect({ context, code, total: new Dec(total).isZero() }).toEqual({ context, code, total: true });
     }
-    const expected = new Map<string, InstanceType<typeof Dec>>();
-    const add = (serial: string, value: InstanceType<typeof Dec>) => expected.set(serial, (expected.get(serial) ?? new Dec(0)).plus(value));
-    for (const process of processed.values()) {
-      for (const leg of process.transactions) {
-        add(leg.from.serial, new Dec(String(leg.amount)).negated());
-        add(leg.to.serial, new Dec(String(leg.amount)));
-      }
-    }
-    const coins = (
-      await world.raw.db.query(
-        `SELECT c.serial::text AS serial, c.type, c.balance::text AS balance, c.held::text AS held,
-                COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.coin_serial = c.serial), 0)::text AS entries
-           FROM coins c`,
-      )
-    ).rows;
-    for (const c of coins) {
-      const row = { context, serial: c.serial };
-      expect({ ...row, balance: new Dec(c.balance).toFixed(), entries: new Dec(c.entries).eq(c.balance) }).toEqual({
-        ...row,
-        balance: (expected.get(c.serial) ?? new Dec(0)).toFixed(),
-        entries: true,
-      });
-      if (c.type === 'client')
-        expect({ ...row, negative: new Dec(c.balance).minus(c.held).isNegative() }).toEqual({ ...row, negative: false });
-    }
+    await expectCoinsMatchAnswers(world.raw.db, processed.values(), context);
     await expectBalancedLedger(world.server, world.admin);
     expect(await expectAnswersReadBack(world.server, world.admin, answers)).toBeGreaterThan(30);
   });

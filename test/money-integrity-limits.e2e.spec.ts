@@ -1,6 +1,6 @@
 import type { Actor } from './helpers/actors';
 import { aContract, aProfile, aRule, assignContract, percent } from './helpers/commissions';
-import { CoinBody, Dec, expectAnswersReadBack, expectBalancedLedger } from './helpers/money';
+import { CoinBody, Dec, expectAnswersReadBack, expectBalancedLedger, expectCoinsMatchAnswers } from './helpers/money';
 import { generator } from './helpers/random';
 import type { ApiResponse } from './helpers/server';
 import { moneyWorld } from './helpers/world';
@@ -155,32 +155,7 @@ describe(`money integrity: transfers under limits in parallel (seed ${SEED}; INT
     const currency = world.currency.id;
     const [closed] = (await db.query(`SELECT COALESCE(sum(balance), 0)::text AS total FROM coins WHERE currency_id = $1`, [currency])).rows;
     expect({ context, total: new Dec(closed.total).toFixed(2) }).toEqual({ context, total: '0.00' });
-    const expected = new Map<string, InstanceType<typeof Dec>>();
-    const add = (serial: string, value: InstanceType<typeof Dec>) => expected.set(serial, (expected.get(serial) ?? new Dec(0)).plus(value));
-    for (const process of processed.values()) {
-      for (const leg of process.transactions) {
-        add(leg.from.serial, new Dec(String(leg.amount)).negated());
-        add(leg.to.serial, new Dec(String(leg.amount)));
-      }
-    }
-    const coins = (
-      await db.query(
-        `SELECT c.serial::text AS serial, c.type, c.balance::text AS balance, c.held::text AS held,
-                COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.coin_serial = c.serial), 0)::text AS entries
-           FROM coins c WHERE c.currency_id = $1`,
-        [currency],
-      )
-    ).rows;
-    for (const c of coins) {
-      const row = { context, serial: c.serial };
-      expect({ ...row, balance: new Dec(c.balance).toFixed(2), entries: new Dec(c.entries).eq(c.balance) }).toEqual({
-        ...row,
-        balance: (expected.get(c.serial) ?? new Dec(0)).toFixed(2),
-        entries: true,
-      });
-      if (c.type === 'client')
-        expect({ ...row, negative: new Dec(c.balance).minus(c.held).isNegative() }).toEqual({ ...row, negative: false });
-    }
+    await expectCoinsMatchAnswers(db, processed.values(), context, currency);
     await expectBalancedLedger(world.server, world.admin);
     expect(await expectAnswersReadBack(world.server, world.admin, answers)).toBeGreaterThan(10);
   });

@@ -1,5 +1,5 @@
 import type { Actor } from './helpers/actors';
-import { CoinBody, Dec, expectAnswersReadBack, expectBalancedLedger, fund } from './helpers/money';
+import { CoinBody, Dec, expectAnswersReadBack, expectBalancedLedger, fund, expectCoinsMatchAnswers } from './helpers/money';
 import { generator } from './helpers/random';
 import type { ApiResponse } from './helpers/server';
 import { moneyWorld } from './helpers/world';
@@ -167,32 +167,7 @@ describe(`money integrity: system operations in parallel (seed ${SEED}; INTEGRIT
     const currency = world.currency.id;
     const [closed] = (await db.query(`SELECT COALESCE(sum(balance), 0)::text AS total FROM coins WHERE currency_id = $1`, [currency])).rows;
     expect({ context, total: new Dec(closed.total).toFixed(2) }).toEqual({ context, total: '0.00' });
-    const expected = new Map<string, InstanceType<typeof Dec>>();
-    const add = (serial: string, value: InstanceType<typeof Dec>) => expected.set(serial, (expected.get(serial) ?? new Dec(0)).plus(value));
-    for (const process of processed.values()) {
-      for (const leg of process.transactions) {
-        add(leg.from.serial, new Dec(String(leg.amount)).negated());
-        add(leg.to.serial, new Dec(String(leg.amount)));
-      }
-    }
-    const coins = (
-      await db.query(
-        `SELECT c.serial::text AS serial, c.type, c.balance::text AS balance, c.held::text AS held,
-                COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.coin_serial = c.serial), 0)::text AS entries
-           FROM coins c WHERE c.currency_id = $1`,
-        [currency],
-      )
-    ).rows;
-    for (const c of coins) {
-      const row = { context, serial: c.serial };
-      expect({ ...row, balance: new Dec(c.balance).toFixed(2), entries: new Dec(c.entries).eq(c.balance) }).toEqual({
-        ...row,
-        balance: (expected.get(c.serial) ?? new Dec(0)).toFixed(2),
-        entries: true,
-      });
-      if (c.type === 'client')
-        expect({ ...row, negative: new Dec(c.balance).minus(c.held).isNegative() }).toEqual({ ...row, negative: false });
-    }
+    await expectCoinsMatchAnswers(db, processed.values(), context, currency);
     // Every operation a system operation answered is in the action log, under who posted it.
     const logged = (await db.query(`SELECT details->>'operationId' AS id FROM user_actions WHERE action = 'money_moved'`)).rows.map(
       (r: { id: string }) => r.id,

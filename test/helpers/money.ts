@@ -213,3 +213,43 @@ export function expectLegs(process: any, legs: [from: string, to: string, amount
     expect(new Dec(String(t.amount)).isPositive() && !new Dec(String(t.amount)).isZero()).toBe(true);
   }
 }
+
+/**
+ * Asserts the books of a money-integrity run: each coin (of `currencyId`, or of every currency) holds exactly what
+ * the answered operations moved to and from it, its ledger entries sum to its balance, and no client coin spends
+ * more than it has (balance − held ≥ 0). `context` names the run (its seed) in every failure. Answers the coins read.
+ */
+export async function expectCoinsMatchAnswers(
+  db: { query(sql: string, params?: unknown[]): Promise<{ rows: any[] }> },
+  operations: Iterable<{ transactions: { from: { serial: string }; to: { serial: string }; amount: string | number }[] }>,
+  context: unknown,
+  currencyId?: string,
+): Promise<{ serial: string; type: string; balance: string; held: string }[]> {
+  const expected = new Map<string, Decimal>();
+  const add = (serial: string, value: Decimal) => expected.set(serial, (expected.get(serial) ?? new Dec(0)).plus(value));
+  for (const operation of operations) {
+    for (const leg of operation.transactions) {
+      add(leg.from.serial, new Dec(String(leg.amount)).negated());
+      add(leg.to.serial, new Dec(String(leg.amount)));
+    }
+  }
+  const coins = (
+    await db.query(
+      `SELECT c.serial::text AS serial, c.type, c.balance::text AS balance, c.held::text AS held,
+              COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.coin_serial = c.serial), 0)::text AS entries
+         FROM coins c WHERE $1::uuid IS NULL OR c.currency_id = $1`,
+      [currencyId ?? null],
+    )
+  ).rows;
+  for (const c of coins) {
+    const row = { context, serial: c.serial };
+    expect({ ...row, balance: new Dec(c.balance).toFixed(), entries: new Dec(c.entries).eq(c.balance) }).toEqual({
+      ...row,
+      balance: (expected.get(c.serial) ?? new Dec(0)).toFixed(),
+      entries: true,
+    });
+    if (c.type === 'client')
+      expect({ ...row, negative: new Dec(c.balance).minus(c.held).isNegative() }).toEqual({ ...row, negative: false });
+  }
+  return coins;
+}
