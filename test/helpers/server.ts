@@ -296,3 +296,21 @@ export async function stopLeftoverPostgres(pidFile: string): Promise<void> {
     // already gone
   }
 }
+
+/**
+ * Waits until the service at `url` answers `GET /actuator/health` with 200: true once it does; false when `child`
+ * exits first or `ms` pass. For tests that start the service themselves (whatever LOG_LEVEL they give it).
+ */
+export async function waitHealthy(url: string, child?: ChildProcess, ms = 60_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (child && (child.exitCode !== null || child.signalCode !== null)) return false;
+    const status = await fetch(`${url}/actuator/health`, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
