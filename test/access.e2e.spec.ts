@@ -69,6 +69,9 @@ describe('access control and the actuator', () => {
       [
         'GET /api/v1/actuator/api-list',
         'GET /api/v1/actuator/health',
+        // The probes an orchestrator calls: readiness (a database ping, 503 once shutting down) and liveness.
+        'GET /api/v1/actuator/health/liveness',
+        'GET /api/v1/actuator/health/readiness',
         'GET /api/v1/actuator/info',
         'GET /api/v1/i18n/export/{file}',
         'POST /api/v1/authorization',

@@ -72,3 +72,9 @@ export class HealthDto {
   @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/HealthIndicatorDto' } })
   details: Record<string, HealthIndicatorDto>;
 }
+
+/** The process runs (no dependency is checked). */
+export class LivenessDto {
+  @ApiProperty({ enum: ['ok'] })
+  status: 'ok';
+}
