@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { adminOf, makeReleaseData, readBalances, ReleaseData, transferAliceToBob
 import { Cluster, debianPostgresBin, pgRun, serverDirectory, startCluster } from './helpers/postgres-cluster';
 import { runRunbook } from './helpers/runbook';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, request, startServer, TestServer } from './helpers/server';
+import { multipart } from './helpers/upload';
 
 /**
  * Issue 33, item 6: the Backups, Restore, Point-in-time recovery and Upgrades sections of docs/operations.md, each
@@ -79,14 +81,40 @@ async function acceptWithdrawal(url: string, data: ReleaseData): Promise<number>
   return (await request(url, 'POST', `/api/v1/bank-withdrawals/${data.pendingWithdrawalId}/accept`, { token: admin })).status;
 }
 
+/** Alice uploads a scan (POST /media-files): answers its path. */
+async function uploadScan(url: string, data: ReleaseData, content: Buffer): Promise<string> {
+  const token = await login(url, data.users.alice);
+  const { body, contentType } = multipart('file', 'passport.png', content, 'image/png');
+  const uploaded = await request(url, 'POST', '/api/v1/media-files', { token, rawBody: body, headers: { 'content-type': contentType } });
+  expect(uploaded.status).toBe(201);
+  return `/api/v1/media-files/${uploaded.body.file.id}/passport.png`;
+}
+
+async function downloadScan(url: string, data: ReleaseData, path: string): Promise<Buffer> {
+  const token = await login(url, data.users.alice);
+  const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(response.status).toBe(200);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+async function login(url: string, user: { login: string; password: string }): Promise<string> {
+  const answer = await request(url, 'POST', '/api/v1/authorization', { body: { login: user.login, password: user.password } });
+  expect(answer.status).toBe(200);
+  return answer.body.authorizationToken.token as string;
+}
+
 describe('backups, restore, point-in-time recovery and upgrades (docs/operations.md, issue 33)', () => {
-  it('restores a pg_dump of a database with money, a fee, a hold and actions into a fresh database: same balances, both checks pass', async () => {
+  it('restores a pg_dump of a database with money, a fee, a hold and actions, its key and uploaded files, into a fresh database: same balances and file, both checks pass', async () => {
     const cluster = await aCluster();
     const sourceUrl = await cluster.createDatabase('finapi_source');
     const sourceDataDir = await aTempDir('finapi-source-data-');
-    // No AUDIT_CHAIN_KEY: the service keeps its generated key in DATA_DIR, which the backup must carry over.
-    const source = await aService({ DATABASE_URL: sourceUrl, DATA_DIR: sourceDataDir });
+    const sourceFiles = join(sourceDataDir, 'files');
+    // No AUDIT_CHAIN_KEY: the service keeps its generated key in DATA_DIR, which the backup must carry over; uploaded
+    // files' bytes in MEDIA_FILES_DIR, which it must carry over too.
+    const source = await aService({ DATABASE_URL: sourceUrl, DATA_DIR: sourceDataDir, MEDIA_FILES_DIR: sourceFiles });
     const data = await makeReleaseData(source.url);
+    const scan = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(1000)]);
+    const file = await uploadScan(source.url, data, scan);
     expect(data.balances[data.users.alice.coinSerial]).toEqual({ amount: '886.54', heldAmount: '0.00', availableAmount: '886.54' });
     expect(data.balances[data.users.bob.coinSerial]).toEqual({ amount: '162.34', heldAmount: '20.00', availableAmount: '142.34' });
     const actions = await count(sourceUrl, 'SELECT count(*) FROM user_actions');
@@ -94,24 +122,33 @@ describe('backups, restore, point-in-time recovery and upgrades (docs/operations
     expect(await count(sourceUrl, `SELECT count(*) FROM commission_rules`)).toBeGreaterThan(0);
 
     const backupDir = await aTempDir('finapi-backup-');
-    const dumped = await runRunbook('backup-dump', { PGBIN, DATABASE_URL: sourceUrl, DATA_DIR: sourceDataDir, BACKUP_DIR: backupDir });
+    const dumped = await runRunbook('backup-dump', {
+      PGBIN,
+      DATABASE_URL: sourceUrl,
+      DATA_DIR: sourceDataDir,
+      MEDIA_FILES_DIR: sourceFiles,
+      BACKUP_DIR: backupDir,
+    });
     const dump = dumped.stdout.trim().split('\n').pop()!;
     expect(dump).toMatch(new RegExp(`^${backupDir}/finapi-\\d{8}T\\d{6}Z\\.dump$`));
-    expect(readdirSync(backupDir).sort()).toEqual(['audit-chain.key', dump.slice(backupDir.length + 1)].sort());
+    expect(readdirSync(backupDir).sort()).toEqual(['audit-chain.key', dump.slice(backupDir.length + 1), 'media-files.tar.gz'].sort());
     // After the dump: not in the restored database.
     await transferAliceToBob(source.url, data, '1.00');
     await source.stop();
 
     const restoredUrl = await cluster.createDatabase('finapi_restored');
     const restoredDataDir = join(await aTempDir('finapi-restored-'), 'data');
-    await runRunbook('restore-dump', { PGBIN, RESTORE_URL: restoredUrl, DUMP: dump, BACKUP_DIR: backupDir, DATA_DIR: restoredDataDir });
+    const restoredFiles = join(restoredDataDir, '..', 'files');
+    const restoredEnv = { DATA_DIR: restoredDataDir, MEDIA_FILES_DIR: restoredFiles };
+    await runRunbook('restore-dump', { PGBIN, RESTORE_URL: restoredUrl, DUMP: dump, BACKUP_DIR: backupDir, ...restoredEnv });
     expect(await count(restoredUrl, 'SELECT count(*) FROM user_actions')).toBe(actions);
     expect(readFileSync(join(restoredDataDir, 'audit-chain.key'), 'utf8')).toBe(
       readFileSync(join(sourceDataDir, 'audit-chain.key'), 'utf8'),
     );
 
-    const restored = await aService({ DATABASE_URL: restoredUrl, DATA_DIR: restoredDataDir });
+    const restored = await aService({ DATABASE_URL: restoredUrl, ...restoredEnv });
     expect(await readBalances(restored.url, data.users)).toEqual(data.balances);
+    expect(await downloadScan(restored.url, data, file)).toEqual(scan);
     // The hold came back as a hold: staff can still decide the withdrawal, which pays out what was held.
     expect(await acceptWithdrawal(restored.url, data)).toBe(200);
     expect((await readBalances(restored.url, data.users))[data.users.bob.coinSerial]).toEqual({
