@@ -163,7 +163,7 @@ describe('migrations shared by several instances (issue 33, item 3)', () => {
     }
   }, 150_000);
 
-  it("MIGRATIONS_RUN=false: an instance on an unmigrated database refuses in one line; after the job (the guide's commands) instances start", async () => {
+  it("MIGRATIONS_RUN=false: an instance on an unmigrated database refuses in one line; after the job (the guide's commands, a revert too) instances start", async () => {
     const db = await emptyDatabase();
     const refused = await startRefused(db, { MIGRATIONS_RUN: 'false', LOG_LEVEL: 'warn' });
     expect(refused).toEqual({ code: 1, lines: [expect.stringContaining('MIGRATIONS_RUN=false')] });
@@ -179,6 +179,11 @@ describe('migrations shared by several instances (issue 33, item 3)', () => {
     const recorded = await migrationsIn(db);
     expect(recorded).toHaveLength(MIGRATIONS);
     expect(recorded.filter((m) => m.n !== 1)).toEqual([]);
+    // A rollback undoes the newest; the job applies it again.
+    await runRunbook('migrations-revert', { DATABASE_URL: db }, { cwd: INSTALL, timeoutMs: 150_000 });
+    expect(await migrationsIn(db)).toHaveLength(MIGRATIONS - 1);
+    await runRunbook('migrations-job', { DATABASE_URL: db }, { cwd: INSTALL, timeoutMs: 150_000 });
+    expect(await migrationsIn(db)).toEqual(recorded);
 
     const instances = [
       launch(db, await freePort(), { MIGRATIONS_RUN: 'false' }),
