@@ -7,7 +7,7 @@ import { dataSourceOptions } from './data-source-options';
  * The session-level advisory lock every migration run takes ('finapi' in ASCII): instances started together on one
  * database, the migration job and the TypeORM CLI apply each migration once, one after the other.
  */
-export const MIGRATION_LOCK_KEY = '112568443179113';
+export const MIGRATION_LOCK_KEY = '112603009478761';
 
 /** How an operator runs the migrations from a built (production) installation; named in the refusal below. */
 export const MIGRATION_JOB_COMMAND = 'npm run migration:run:prod';
