@@ -126,7 +126,8 @@ describe('migrations shared by several instances (issue 33, item 3)', () => {
     const lines = instances.flatMap((i) => i.lines);
     expect({ healthy, lines }).toEqual({ healthy: [true, true, true], lines });
     expect(faults(lines)).toEqual([]);
-    expect(lines.filter((l) => /duplicate|already exists|Retrying/i.test(l))).toEqual([]);
+    // What the race looked like: a duplicate pg_type row, a relation created twice, TypeORM's retries.
+    expect(lines.filter((l) => /duplicate key|(relation|type) .{0,80} already exists|Retrying/i.test(l))).toEqual([]);
 
     const recorded = await migrationsIn(db);
     expect(recorded).toHaveLength(MIGRATIONS);
