@@ -27,7 +27,15 @@ export class DatabaseModule {
   static forRoot(url: string, poolSize: number, readUrl?: string): DynamicModule {
     return {
       module: DatabaseModule,
-      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(url, poolSize), migrationsRun: true, retryAttempts: 3, retryDelay: 1000 })],
+      imports: [
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions(url, poolSize),
+          migrationsRun: true,
+          // No retries: a wrong password or an unreachable server is one line and exit 1 (each retry logged a stack);
+          // whatever supervises the service (systemd, Docker, Kubernetes) restarts it.
+          toRetry: () => false,
+        }),
+      ],
       providers: [
         UnitOfWork,
         Database,
