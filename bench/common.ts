@@ -197,7 +197,7 @@ export async function startService(
       DB_POOL_SIZE: String(settings.dbPoolSize),
       TOKEN_TTL_SECONDS: '7200',
     },
-    { health: '/actuator/health' },
+    { health: '/api/v1/actuator/health' },
   );
 }
 

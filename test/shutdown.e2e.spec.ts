@@ -28,7 +28,8 @@ async function shutDownUnderLoad(env: Record<string, string>, cwd: string): Prom
   const child = spawn(process.execPath, [MAIN], {
     cwd,
     // The dispatcher polls all the time, so a database stopped under it cannot go unnoticed.
-    env: serviceEnv(port, { BCRYPT_COST: '12', WEBHOOK_POLL_MS: '50', ...env }),
+    // LOG_LEVEL=info: "finapi listening on" is an info line.
+    env: serviceEnv(port, { BCRYPT_COST: '12', WEBHOOK_POLL_MS: '50', LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
