@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDatabase, freePort, serviceEnv, waitHealthy } from './helpers/server';
+import { createDatabase, freePort, serviceEnv, stopLeftoverPostgres, waitHealthy } from './helpers/server';
 
 const DIST = process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist');
 const MAIN = join(DIST, 'src', 'main.js');
@@ -32,7 +32,11 @@ async function run(
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+  // SIGTERM first: a service that started the embedded PostgreSQL stops it on its way out.
+  const timer = setTimeout(() => {
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+  }, ms);
   try {
     if (until && (await until())) child.kill('SIGTERM');
     const code = await exited;
@@ -73,6 +77,8 @@ describe('configuration that cannot surprise', () => {
 
   it('with NODE_ENV=production and no DATABASE_URL, refuses to start (exit 78) rather than start the embedded PostgreSQL', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'finapi-production-'));
+    // Where PostgreSQL's OS user may enter when we run as root, so a cluster started by mistake would be found here.
+    await chmod(dataDir, 0o755);
     try {
       const refused = await run(MAIN, [], {
         ...serviceEnv(await freePort()),
@@ -86,9 +92,10 @@ describe('configuration that cannot surprise', () => {
       ]);
       expect(existsSync(join(dataDir, 'postgres'))).toBe(false);
     } finally {
+      await stopLeftoverPostgres(join(dataDir, 'postgres', 'postmaster.pid'));
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });
 
 describe('start-up output', () => {
