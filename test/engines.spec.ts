@@ -1,8 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import fastifyStatic from '@fastify/static';
-import Fastify from 'fastify';
 import { Range, satisfies, validRange } from 'semver';
 
 const ROOT = join(__dirname, '..');
@@ -50,6 +48,9 @@ describe('engines', () => {
 
   it('the dependencies held back for Node 20 by package.json overrides still do their work', async () => {
     // @fastify/static's reply.download() names the file with content-disposition; light-my-request (inject) sends cookies with cookie.
+    // Loaded here, not at the top: a version that jest cannot load fails this test alone.
+    const Fastify = jest.requireActual<typeof import('fastify')>('fastify').default;
+    const fastifyStatic = jest.requireActual<typeof import('@fastify/static')>('@fastify/static').default;
     const fastify = Fastify({ logger: false });
     await fastify.register(fastifyStatic, { root: join(ROOT, 'public'), serve: false });
     fastify.get('/file', (_request, reply) => reply.download('login.html', 'résumé 1.html'));
