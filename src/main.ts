@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { Logger } from 'pino';
 import { createApp } from './app.factory';
+import { shutDownOnSignals } from './platform/actuator/shutdown';
 import { createLogger } from './platform/common/logging';
 import { ConfigError, LOG_LEVELS, LogLevel, loadConfig } from './platform/config/config';
 import { startEmbeddedPostgres } from './platform/database/embedded-postgres';
@@ -40,21 +41,8 @@ async function main(): Promise<void> {
   const exitHooks = SIGNALS.map((signal) => [signal, process.listeners(signal)] as const);
   const app = await createApp(config, databaseUrl);
   for (const [signal, listeners] of exitHooks) for (const listener of listeners) process.removeListener(signal, listener);
-  if (stopDatabase) {
-    const stop = stopDatabase;
-    // A signal closes the app (the same shutdown Nest's own handler runs), then PostgreSQL, then the process.
-    let stopping: Promise<void> | undefined;
-    const shutdown = (): void => {
-      stopping ??= app
-        .close()
-        .finally(() => stop())
-        .then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-    };
-    for (const signal of SIGNALS) process.on(signal, shutdown);
-  }
+  // A signal shuts the app down in its order (actuator/shutdown.ts), then stops PostgreSQL, then ends the process.
+  shutDownOnSignals(app, config, stopDatabase);
   await app.listen({ port: config.port, host: config.host });
   const url = (await app.getUrl()).replace('[::1]', 'localhost').replace('0.0.0.0', 'localhost');
   logger.info({ url }, `finapi listening on ${url} (Swagger UI at /swagger/ui/)`);
