@@ -104,7 +104,7 @@ describe('start-up output', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const env = { ...serviceEnv(port), DATABASE_URL: databaseUrl, ADMIN_LOGIN: '', ADMIN_PASSWORD: '', LOG_LEVEL: 'info' };
-    const first = await run(MAIN, [], env, () => waitHealthy(`${url}/api/v1`));
+    const first = await run(MAIN, [], env, () => waitHealthy(url));
     expect(first.lines.filter((l) => !json(l))).toEqual([]);
     const logged = first.lines.map((l) => json(l)!);
     expect(logged).toContainEqual(
@@ -123,7 +123,7 @@ describe('start-up output', () => {
       }),
     );
 
-    const quiet = await run(MAIN, [], { ...env, LOG_LEVEL: 'warn' }, () => waitHealthy(`${url}/api/v1`));
+    const quiet = await run(MAIN, [], { ...env, LOG_LEVEL: 'warn' }, () => waitHealthy(url));
     expect(quiet.lines.filter((l) => !json(l))).toEqual([]);
     expect(quiet.lines.filter((l) => (json(l)!.level as number) < 40)).toEqual([]);
   }, 180_000);

@@ -225,7 +225,7 @@ export async function startServer(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   // The health route, not the "finapi listening on" line: that one is an info line, which LOG_LEVEL=warn hides.
-  if (!(await waitHealthy(`${url}/api/v1`, child, 30_000))) {
+  if (!(await waitHealthy(url, child, 30_000))) {
     const code = await Promise.race([exited, new Promise((r) => setTimeout(r, 100, 'running'))]);
     if (code === 'running') child.kill('SIGKILL');
     throw new Error(
@@ -305,7 +305,7 @@ export async function waitHealthy(url: string, child?: ChildProcess, ms = 60_000
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (child && (child.exitCode !== null || child.signalCode !== null)) return false;
-    const status = await fetch(`${url}/actuator/health`, { signal: AbortSignal.timeout(2000) }).then(
+    const status = await fetch(`${url}/api/v1/actuator/health`, { signal: AbortSignal.timeout(2000) }).then(
       (r) => r.status,
       () => 0,
     );
