@@ -172,6 +172,7 @@ async function copyAsTheImage(app: string): Promise<void> {
 interface Running {
   url: string;
   port: number;
+  child: ChildProcess;
   output: () => string;
   /** SIGTERM to the service's own process (Node); answers how it ended. */
   terminate(): Promise<{ code: number | null; signal: string | null }>;
@@ -203,6 +204,7 @@ async function startLikeTheImage(app: string, env: Record<string, string>): Prom
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    child,
     output: () => output,
     async terminate() {
       process.kill(nodePid(), 'SIGTERM');
@@ -237,9 +239,11 @@ async function healthStatus(url: string): Promise<number> {
   );
 }
 
-async function untilHealthy(url: string, output: () => string, ms: number): Promise<void> {
+async function untilHealthy(url: string, child: ChildProcess, output: () => string, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
   while ((await healthStatus(url)) !== 200) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`exited (${child.exitCode ?? child.signalCode}):\n${output()}`);
     if (Date.now() > deadline) throw new Error(`not healthy within ${ms / 1000} s:\n${output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -414,7 +418,7 @@ describe('The image, installed and started as the Dockerfile does', () => {
       HOST: '127.0.0.1',
     });
     try {
-      await untilHealthy(service.url, service.output, 120_000);
+      await untilHealthy(service.url, service.child, service.output, 120_000);
       expect(runHealthcheck(app, service.port)).toBe(0);
       for (const path of ['/login', '/swagger/ui/', '/swagger/openapi.json', '/api/v1/actuator/info']) {
         const status = await fetch(service.url + path, { signal: AbortSignal.timeout(20_000) }).then((r) => r.status);
@@ -483,7 +487,7 @@ describe("A bare machine: the guide's npm ci --omit=dev and npm run start:prod (
       let output = '';
       child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
       child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-      await untilHealthy(`http://127.0.0.1:${port}`, () => output, 400_000);
+      await untilHealthy(`http://127.0.0.1:${port}`, child, () => output, 400_000);
       const present = DEVELOPMENT_PACKAGES.filter((name) => name !== 'typescript').filter((name) =>
         existsSync(join(app, 'node_modules', name, 'package.json')),
       );
