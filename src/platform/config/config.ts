@@ -18,6 +18,8 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   /** A replica for searches (`POST …/view`); unset → they read the primary like everything else. */
   readDatabaseUrl: string | undefined;
+  /** MIGRATIONS_RUN: each start applies the pending migrations (under their lock); false: they are a job of their own, and a start with any pending refuses. */
+  migrationsRun: boolean;
   dataDir: string;
   tokenTtlSeconds: number;
   /** How long a node may reuse what a token resolved to (revocation still reaches every node at once, by NOTIFY); 0: never. */
@@ -226,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 20, 1, 3600),
     databaseUrl,
     readDatabaseUrl,
+    migrationsRun: !env.MIGRATIONS_RUN?.trim() || flag(env, 'MIGRATIONS_RUN'),
     dataDir: resolve(env.DATA_DIR?.trim() || './data'),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 1800, 1, 31 * 24 * 3600),
     tokenCacheSeconds: int(env, 'TOKEN_CACHE_SECONDS', 5, 0, 60),
