@@ -176,7 +176,7 @@ describe('migrations shared by several instances (issue 33, item 3)', () => {
     const refused = await startRefused(db, { MIGRATIONS_RUN: 'false', LOG_LEVEL: 'warn' });
     expect(refused).toEqual({ code: 1, lines: [expect.stringContaining('MIGRATIONS_RUN=false')] });
     expect(refused.lines[0]).toContain(`${MIGRATIONS} migration(s) (${FIRST}, `);
-    expect(refused.lines[0]).toContain('npm run migration:run:prod');
+    expect(refused.lines[0]).toContain('npm run migration:run');
     // It changed nothing: not even the migrations table.
     const tables = await withClient(db, async (c) => (await c.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`)).rows);
     expect(tables).toEqual([]);

@@ -336,10 +336,10 @@ describe('The container recipe, read', () => {
       expect(job).toBeDefined();
       expect(services[job![0]].command).toBeDefined();
     }
-    // The job runs the built migrations CLI, from the image: `npm run migration:run:prod`'s command.
+    // The job runs the built migrations CLI, from the image: `npm run migration:run`'s command.
     const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
     for (const [, service] of finapiServices.filter(([, s]) => s.command)) {
-      expect(service.command!.join(' ')).toBe(scripts['migration:run:prod']);
+      expect(service.command!.join(' ')).toBe(scripts['migration:run']);
       const [program, script] = service.command!;
       expect(program).toBe('node');
       expect(existsSync(join(DIST, script.replace(/^dist\//, '')))).toBe(true);

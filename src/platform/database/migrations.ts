@@ -10,7 +10,7 @@ import { dataSourceOptions } from './data-source-options';
 export const MIGRATION_LOCK_KEY = '112603009478761';
 
 /** How an operator runs the migrations from a built (production) installation; named in the refusal below. */
-export const MIGRATION_JOB_COMMAND = 'npm run migration:run:prod';
+export const MIGRATION_JOB_COMMAND = 'npm run migration:run';
 
 /** A migration failed: the start stops with this one line (which migration, PostgreSQL's words), never retried. */
 export class MigrationError extends Error {}
