@@ -51,9 +51,16 @@ describe('many instances behind PgBouncer in transaction mode', () => {
     await fund(b, admin, from, '100.00');
   });
   afterAll(async () => {
-    await b?.stop();
-    await a?.stop();
-    await bouncer?.stop();
+    // stop() throws on a fault the service logged: PgBouncer must stop all the same.
+    try {
+      await b?.stop();
+    } finally {
+      try {
+        await a?.stop();
+      } finally {
+        await bouncer?.stop();
+      }
+    }
   });
 
   it('moves money from both instances at once over a few shared server connections', async () => {

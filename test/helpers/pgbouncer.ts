@@ -92,7 +92,7 @@ export async function startPgBouncer(url: string, options: { poolMode?: string; 
       await client.end().catch(() => undefined);
       if (child.exitCode !== null || Date.now() > deadline) {
         await stop();
-        throw new Error(`PgBouncer did not start: ${String(error)}\n${output}`);
+        throw new Error(`PgBouncer did not start: ${String(error)}\n${output}`, { cause: error });
       }
       await new Promise((r) => setTimeout(r, 100));
     }

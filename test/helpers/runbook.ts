@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
@@ -48,17 +49,21 @@ export interface RunbookResult {
 /**
  * Runs the block called `name` with `bash -euo pipefail` (a failing command fails the step) in `cwd` (the repository
  * by default), with `env` on top of PATH and HOME: the variables the guide's text names ($PGBIN, $PRIMARY_PORT …).
- * Rejects with the block's output when it exits non-zero, unless `allowFailure`.
+ * `asPostgres`: the guide says to run it as the OS user `postgres`, so it does when we are root (in `cwd`, by default
+ * the temp dir, which that user can enter); otherwise as ourselves. Rejects with the block's output when it exits
+ * non-zero, unless `allowFailure`.
  */
 export function runRunbook(
   name: string,
   env: Record<string, string> = {},
-  options: { cwd?: string; file?: string; timeoutMs?: number; allowFailure?: boolean } = {},
+  options: { cwd?: string; file?: string; timeoutMs?: number; allowFailure?: boolean; asPostgres?: boolean } = {},
 ): Promise<RunbookResult> {
   const block = runbookBlock(name, options.file);
+  const bash = ['bash', '-euo', 'pipefail', '-c', block.script];
+  const [command, ...args] = options.asPostgres && process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--', ...bash] : bash;
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', block.script], {
-      cwd: options.cwd ?? ROOT,
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? (options.asPostgres ? tmpdir() : ROOT),
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -101,7 +101,8 @@ const STARTUP_SETTINGS = ['options', 'statement_timeout', 'lock_timeout', 'idle_
  * since a LISTEN through the pooler would hear nothing, and a DATABASE_URL without settings as startup parameters.
  */
 function checkTransactionPooling(databaseUrl: string | undefined, listenUrl: string | undefined): void {
-  if (!databaseUrl) throw new ConfigError('DATABASE_POOL_MODE', 'transaction needs DATABASE_URL (the pooler; the embedded server has none)');
+  if (!databaseUrl)
+    throw new ConfigError('DATABASE_POOL_MODE', 'transaction needs DATABASE_URL (the pooler; the embedded server has none)');
   if (!listenUrl) {
     throw new ConfigError(
       'DATABASE_LISTEN_URL',
@@ -232,7 +233,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const readDatabaseUrl = postgresUrl(env, 'READ_DATABASE_URL');
   const databaseListenUrl = postgresUrl(env, 'DATABASE_LISTEN_URL');
   const databasePoolMode = oneOf(env, 'DATABASE_POOL_MODE', DATABASE_POOL_MODES, 'session');
-  if (databaseListenUrl && !databaseUrl) throw new ConfigError('DATABASE_LISTEN_URL', 'needs DATABASE_URL (the embedded server listens on its own)');
+  if (databaseListenUrl && !databaseUrl)
+    throw new ConfigError('DATABASE_LISTEN_URL', 'needs DATABASE_URL (the embedded server listens on its own)');
   if (databasePoolMode === 'transaction') checkTransactionPooling(databaseUrl, databaseListenUrl);
   const logLevel = (env.LOG_LEVEL?.trim() || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
