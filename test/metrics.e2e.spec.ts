@@ -1,4 +1,5 @@
 import { expectError, expectStatus, transfer } from './helpers/money';
+import { runRunbook } from './helpers/runbook';
 import { moneyWorld } from './helpers/world';
 
 const METRICS_TOKEN = 'scraper-secret-0123456789';
@@ -64,6 +65,15 @@ describe('Prometheus metrics (issue 17)', () => {
     }
     await world.server.request('POST', '/api/v1/authorization', { body: { login: erin.login, password: erin.password } });
     expect(await held()).toBe(before + 1);
+  });
+
+  it("the guide's scrape (docs/operations.md, runbook metrics-scrape) reads the ledger counter with METRICS_TOKEN", async () => {
+    const alice = await world.user();
+    const bob = await world.user();
+    const [from, to] = await world.pair(alice, bob, '5.00');
+    expectStatus(await transfer(world.server, alice.token, from.serial, to.serial, '1.00'), 201);
+    const run = await runRunbook('metrics-scrape', { FINAPI_URL: world.server.url, METRICS_TOKEN });
+    expect(run.stdout).toMatch(/^finapi_ledger_operations_total\{type="client_transaction_transfer",status="processed"\} [1-9]/m);
   });
 
   it('answers a scraper with METRICS_TOKEN; no token is a 401, a wrong one a 401, a customer a 403', async () => {

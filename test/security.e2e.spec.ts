@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { ROLES } from '../src/platform/access/permissions';
 import { adminToken, aUser, login, uniqueLogin } from './helpers/actors';
 import { copyInstallation } from './helpers/install';
+import { runRunbook } from './helpers/runbook';
 import {
   ADMIN_LOGIN,
   ADMIN_PASSWORD,
@@ -252,6 +253,18 @@ describe('4. a way back when every administrator is On Hold', () => {
       [ADMIN_LOGIN],
     );
     expect(rows).toEqual([{ actor_user_id: null, details: expect.objectContaining({ actor: 'cli', wasOnHold: true }) }]);
+  });
+
+  it("the guide's command (docs/operations.md, runbook admin-release) releases the account it names", async () => {
+    const admin = await adminToken(server);
+    const held = await aUser(server, admin, { role: 'administrator', login: 'admin@finapi.local' });
+    await hold(server, held.login);
+    const run = await runRunbook('admin-release', { DATABASE_URL: server.databaseUrl, BCRYPT_COST: '4', NODE_ENV: 'test' });
+    const temporary = /Temporary password \(shown once\): (\S+)/.exec(run.stdout)?.[1];
+    expect(temporary).toBeDefined();
+    const first = await server.request('POST', AUTH, { body: { login: held.login, password: temporary } });
+    expect(first.status).toBe(200);
+    expect(first.body.action).toBe('PASSWORD_CHANGE_REQUIRED');
   });
 
   it('says so, in one line, for an unknown login or without one', async () => {
