@@ -195,7 +195,7 @@ export async function createApp(
   }
   app.setGlobalPrefix(GLOBAL_PREFIX);
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
+  // No enableShutdownHooks(): its handler closes the app in Nest's order; the caller installs shutDownOnSignals instead.
 
   // Built on its first request, not at every start: it costs about 1.5 s of CPU, which a start mostly never needs.
   SwaggerModule.setup('swagger/ui', app, () => buildOpenApiDocument(app), {

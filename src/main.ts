@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createApp } from './app.factory';
+import { shutDownOnSignals } from './platform/actuator/shutdown';
 import { ConfigError, loadConfig } from './platform/config/config';
 import { EmbeddedPostgresError, startEmbeddedPostgres } from './platform/database/embedded-postgres';
 
@@ -33,21 +34,8 @@ async function main(): Promise<void> {
   const exitHooks = SIGNALS.map((signal) => [signal, process.listeners(signal)] as const);
   const app = await createApp(config, databaseUrl);
   for (const [signal, listeners] of exitHooks) for (const listener of listeners) process.removeListener(signal, listener);
-  if (stopDatabase) {
-    const stop = stopDatabase;
-    // A signal closes the app (the same shutdown Nest's own handler runs), then PostgreSQL, then the process.
-    let stopping: Promise<void> | undefined;
-    const shutdown = (): void => {
-      stopping ??= app
-        .close()
-        .finally(() => stop())
-        .then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-    };
-    for (const signal of SIGNALS) process.on(signal, shutdown);
-  }
+  // A signal shuts the app down in its order (actuator/shutdown.ts), then stops PostgreSQL, then ends the process.
+  shutDownOnSignals(app, config, stopDatabase);
   await app.listen({ port: config.port, host: config.host });
   const url = await app.getUrl();
   process.stdout.write(

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { adminToken, aUser } from './helpers/actors';
 import { startServer, TestServer } from './helpers/server';
 
@@ -69,6 +71,9 @@ describe('access control and the actuator', () => {
       [
         'GET /api/v1/actuator/api-list',
         'GET /api/v1/actuator/health',
+        // The probes an orchestrator calls: readiness (a database ping, 503 once shutting down) and liveness.
+        'GET /api/v1/actuator/health/liveness',
+        'GET /api/v1/actuator/health/readiness',
         'GET /api/v1/actuator/info',
         'GET /api/v1/i18n/export/{file}',
         'POST /api/v1/authorization',
@@ -155,7 +160,10 @@ describe('access control and the actuator', () => {
     expect(health.body.details.database.status).toBe('up');
     const info = await server.request('GET', '/api/v1/actuator/info');
     expect(info.status).toBe(200);
-    expect(info.body).toMatchObject({ name: 'finapi', version: '4.10.0', build: { packageVersion: '4.10.0' } });
+    // `version` is the specification's API release; the build's packageVersion the service's own (CHANGELOG.md).
+    const { version } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
+    expect(info.body).toMatchObject({ name: 'finapi', version: '4.10.0', build: { packageVersion: version } });
+    expect(version).not.toBe('4.10.0');
     // The public answer does not tell the runtime's version (issue 10).
     expect(info.text).not.toContain(process.version);
   });

@@ -126,9 +126,9 @@ describe('the operations guide: from an empty machine to production', () => {
       // The settings keep the values they are given: the test's.
       await runRunbook('production-settings', blockEnv);
       await runRunbook('install-packages', blockEnv);
-      await runRunbook('primary-cluster', blockEnv, { asPostgres: true });
-      await runRunbook('replica-cluster', blockEnv, { asPostgres: true });
-      await runRunbook('pgbouncer', blockEnv, { asPostgres: true });
+      await runRunbook('primary-cluster', blockEnv, { osUser: 'postgres' });
+      await runRunbook('replica-cluster', blockEnv, { osUser: 'postgres' });
+      await runRunbook('pgbouncer', blockEnv, { osUser: 'postgres' });
       // `npm ci` replaces node_modules: never let it reach the repository's (a link to the shared one).
       expect(existsSync(join(env.APP_DIR, 'node_modules')) && lstatSync(join(env.APP_DIR, 'node_modules')).isSymbolicLink()).toBe(false);
       await runRunbook('install-service', blockEnv, { timeoutMs: 15 * 60_000 });

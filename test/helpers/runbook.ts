@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,8 +25,11 @@ export function runbookBlocks(file = 'docs/operations.md'): RunbookBlock[] {
   for (let i = 0; i < lines.length; i++) {
     if (lines[i].trim() !== '```sh') continue;
     const start = i;
+    // A block inside a list item is indented as its fence is: its lines are read without that indentation.
+    const indent = lines[i].length - lines[i].trimStart().length;
     const body: string[] = [];
-    for (i++; i < lines.length && lines[i].trim() !== '```'; i++) body.push(lines[i]);
+    for (i++; i < lines.length && lines[i].trim() !== '```'; i++)
+      body.push(lines[i].slice(Math.min(indent, lines[i].length - lines[i].trimStart().length)));
     const named = /^#\s*runbook:\s*([\w-]+)\s*$/.exec(body[0] ?? '');
     if (named) blocks.push({ name: named[1], script: body.join('\n'), line: start + 1 });
   }
@@ -49,21 +52,21 @@ export interface RunbookResult {
 /**
  * Runs the block called `name` with `bash -euo pipefail` (a failing command fails the step) in `cwd` (the repository
  * by default), with `env` on top of PATH and HOME: the variables the guide's text names ($PGBIN, $PRIMARY_PORT …).
- * `asPostgres`: the guide says to run it as the OS user `postgres`, so it does when we are root (in `cwd`, by default
- * the temp dir, which that user can enter); otherwise as ourselves. Rejects with the block's output when it exits
- * non-zero, unless `allowFailure`.
+ * Rejects with the block's output when it exits non-zero, unless `allowFailure`. `osUser`: run it as that OS user
+ * when we are root (the steps a guide gives to the database server's user `postgres`), from a directory it can enter.
  */
 export function runRunbook(
   name: string,
   env: Record<string, string> = {},
-  options: { cwd?: string; file?: string; timeoutMs?: number; allowFailure?: boolean; asPostgres?: boolean } = {},
+  options: { cwd?: string; file?: string; timeoutMs?: number; allowFailure?: boolean; osUser?: string } = {},
 ): Promise<RunbookResult> {
   const block = runbookBlock(name, options.file);
-  const bash = ['bash', '-euo', 'pipefail', '-c', block.script];
-  const [command, ...args] = options.asPostgres && process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--', ...bash] : bash;
+  const asUser = options.osUser && process.getuid?.() === 0 ? options.osUser : undefined;
+  const id = (flag: string) => Number(execFileSync('id', [flag, asUser!], { encoding: 'utf8' }).trim());
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd ?? (options.asPostgres ? tmpdir() : ROOT),
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', block.script], {
+      ...(asUser ? { uid: id('-u'), gid: id('-g') } : {}),
+      cwd: options.cwd ?? (asUser ? tmpdir() : ROOT),
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -17,7 +17,7 @@ const BATCH = 20;
  * at the same time; a crash leaves the lease to run out, and the delivery is sent again (at least once).
  */
 @Injectable()
-export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookDispatcher.name);
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
@@ -37,7 +37,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.wake();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Background work stops before the pools close (actuator/shutdown.ts). */
+  async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
     await this.running;

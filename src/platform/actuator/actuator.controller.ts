@@ -5,9 +5,11 @@ import { Public, RequirePermissions, RequirePermissionsOrToken } from '../access
 import { dbPoolConnections, holdsOpen, metricsRegistry } from '../common/metrics';
 import { LedgerService } from '../ledger/ledger.service';
 import { ErrorResponseDto } from '../common/error-response.dto';
-import { ApiListDto, HealthDto, HealthIndicatorDto, InfoDto, LedgerCheckDto } from './actuator.dto';
+import { ApiError } from '../common/api-error';
+import { ApiListDto, HealthDto, HealthIndicatorDto, InfoDto, LedgerCheckDto, LivenessDto } from './actuator.dto';
 import { ActuatorRepository } from './actuator.repository';
 import { ActuatorService } from './actuator.service';
+import { ShutdownState } from './shutdown';
 
 @ApiTags('actuator')
 @Controller('actuator')
@@ -18,6 +20,7 @@ export class ActuatorController {
     private readonly db: TypeOrmHealthIndicator,
     private readonly ledger: LedgerService,
     private readonly repository: ActuatorRepository,
+    private readonly shutdown: ShutdownState,
   ) {}
 
   /** Every API with the permissions it requires and the roles that hold them, grouped by module. */
@@ -39,6 +42,34 @@ export class ActuatorController {
   @ApiExtraModels(HealthIndicatorDto)
   check(): Promise<HealthCheckResult> {
     return this.health.check([() => this.db.pingCheck('database', { timeout: 3000 })]);
+  }
+
+  /**
+   * For a load balancer or an orchestrator: whether to send this instance requests. As `health`, and 503 from the
+   * moment a shutdown starts, while the instance still serves the requests that reach it (SHUTDOWN_DELAY_SECONDS).
+   */
+  @Get('health/readiness')
+  @Public()
+  @HealthCheck({ swaggerDocumentation: false })
+  @ApiOperation({ summary: 'Readiness: a database ping, 503 once the instance is shutting down', operationId: 'readiness' })
+  @ApiOkResponse({ type: HealthDto })
+  @ApiServiceUnavailableResponse({ description: 'The instance is shutting down, or the database does not answer', type: ErrorResponseDto })
+  readiness(): Promise<HealthCheckResult> {
+    if (this.shutdown.isDraining) throw new ApiError('exception.unavailable', 'This instance is shutting down');
+    return this.check();
+  }
+
+  /**
+   * For an orchestrator: whether the process runs. It reads no database, so a database outage does not make every
+   * instance restart.
+   */
+  @Get('health/liveness')
+  @Public()
+  @HealthCheck({ swaggerDocumentation: false })
+  @ApiOperation({ summary: 'Liveness: the process answers, without reading the database', operationId: 'liveness' })
+  @ApiOkResponse({ type: LivenessDto })
+  liveness(): LivenessDto {
+    return { status: 'ok' };
   }
 
   /**

@@ -28,6 +28,7 @@ export class ApiListDto {
 
 /** What was built and when it started; nothing about the runtime (the public must not learn the Node version). */
 export class BuildDto {
+  /** The service's own semantic version (package.json; see CHANGELOG.md), apart from the API release it implements. */
   packageVersion: string;
   startedAt: string;
   commit: string | null;
@@ -35,7 +36,7 @@ export class BuildDto {
 
 export class InfoDto {
   name: string;
-  /** The API release the service implements. */
+  /** The release of the specification's API the service implements. */
   version: string;
   build: BuildDto;
 }
@@ -71,4 +72,10 @@ export class HealthDto {
   error: Record<string, HealthIndicatorDto>;
   @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/HealthIndicatorDto' } })
   details: Record<string, HealthIndicatorDto>;
+}
+
+/** The process runs (no dependency is checked). */
+export class LivenessDto {
+  @ApiProperty({ enum: ['ok'] })
+  status: 'ok';
 }

@@ -1,11 +1,24 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AccessService } from '../access/access.service';
 import { RouteScanner } from '../access/route-scanner';
 import { ApiGroupDto, ApiListDto, InfoDto } from './actuator.dto';
 
+/** The release of the family's specification the API implements (not the service's own version: see CHANGELOG.md). */
 export const API_VERSION = '4.10.0';
+
+/** The service's own semantic version: package.json's, found above the running code (src/ under ts-jest, dist/src built). */
+function readPackageVersion(): string {
+  for (let dir = __dirname; dirname(dir) !== dir; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (manifest.name === 'finapi' && manifest.version) return manifest.version;
+    }
+  }
+  throw new Error(`No package.json of finapi above ${__dirname}`);
+}
 
 function readCommit(): string | null {
   const file = join(__dirname, '..', '..', '..', 'BUILD_COMMIT');
@@ -17,6 +30,7 @@ export class ActuatorService implements OnApplicationBootstrap {
   private list: ApiListDto = { totalNumberOfAPIs: 0, records: [] };
   private readonly startedAt = new Date().toISOString();
   private readonly commit = readCommit();
+  private readonly packageVersion = readPackageVersion();
 
   constructor(
     private readonly scanner: RouteScanner,
@@ -61,7 +75,7 @@ export class ActuatorService implements OnApplicationBootstrap {
     return {
       name: 'finapi',
       version: API_VERSION,
-      build: { packageVersion: API_VERSION, startedAt: this.startedAt, commit: this.commit },
+      build: { packageVersion: this.packageVersion, startedAt: this.startedAt, commit: this.commit },
     };
   }
 }

@@ -87,4 +87,11 @@ describe('toApiError', () => {
   it('maps a lost database connection to 503', () => {
     expect(toApiError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })).error.status).toBe(503);
   });
+
+  it('logs a 503 caused by an outage as a fault, not one answered on purpose (readiness while shutting down)', () => {
+    const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(toApiError(outage).expected).toBe(false);
+    expect(toApiError(new ApiError('exception.unavailable', 'This instance is shutting down')).expected).toBe(true);
+    expect(toApiError(new ApiError('exception.internal')).expected).toBe(false);
+  });
 });

@@ -111,5 +111,7 @@ export function toApiError(exception: unknown): { error: ApiError; expected: boo
   else error = fromOutage(exception) ?? (isDatabaseError(exception) ? fromDatabase(exception) : fromFramework(exception));
   if (!error) return { error: new ApiError('exception.internal'), expected: false };
   const slipped = isDatabaseError(exception) && SLIPPED_STATES.has(sqlState(exception) ?? '');
-  return { error, expected: error.status < 500 && !slipped };
+  // A 503 the service answers on purpose (readiness while it shuts down) is no fault; one caused by an outage is.
+  const onPurpose = exception instanceof ApiError && error.status === 503;
+  return { error, expected: (error.status < 500 && !slipped) || onPurpose };
 }

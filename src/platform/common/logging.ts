@@ -45,7 +45,9 @@ export function loggedPath(url: string): string {
 export function logRequests(fastify: FastifyInstance, logger: Logger): void {
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const failed = reply.statusCode >= 500;
-    const level: Level = failed ? 'error' : 'info';
+    // A 503 says "unavailable" (shutting down, the database gone), not "broken": a warning; a fault behind it is
+    // logged apart (ErrorFilter).
+    const level: Level = reply.statusCode === 503 ? 'warn' : failed ? 'error' : 'info';
     if (!logger.isLevelEnabled(level) || !request.url.startsWith(API_PATH)) return done();
     logger[level](
       {

@@ -9,6 +9,12 @@ export { PASSWORD_MAX_BYTES, PASSWORD_MIN_BYTES } from './password-policy';
 export interface AppConfig {
   port: number;
   host: string;
+  /**
+   * On SIGTERM/SIGINT: how long readiness answers 503 while the listener still serves (a load balancer sees the
+   * instance leave first), then how long requests in flight may take to finish before their connections are cut.
+   */
+  shutdownDelaySeconds: number;
+  shutdownTimeoutSeconds: number;
   databaseUrl: string | undefined;
   /** A replica for searches (`POST …/view`); unset → they read the primary like everything else. */
   readDatabaseUrl: string | undefined;
@@ -253,6 +259,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
+    shutdownDelaySeconds: int(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0, 300),
+    shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 20, 1, 3600),
     databaseUrl,
     readDatabaseUrl,
     databaseListenUrl,

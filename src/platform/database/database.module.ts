@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Inject, Injectable, Module, OnModuleDestroy } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { Pool } from 'pg';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -12,13 +12,19 @@ import { READ_POOL, ReadReplicaInterceptor } from './read-replica';
 import { UnitOfWork } from './unit-of-work';
 import { WriteWatch } from './write-watch';
 
-/** Closes the replica's pool with the app. */
+/**
+ * Closes every pool — the primary's (TypeORM's data source) and the replica's — in the last phase of `app.close()`,
+ * once the HTTP server has closed and background work has stopped (see the order in actuator/shutdown.ts).
+ */
 @Injectable()
-class ReplicaShutdown implements OnModuleDestroy {
-  constructor(@Inject(READ_POOL) private readonly pool: Pool | null) {}
+class PoolsShutdown implements OnApplicationShutdown {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(READ_POOL) private readonly replica: Pool | null,
+  ) {}
 
-  async onModuleDestroy(): Promise<void> {
-    await this.pool?.end();
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([this.replica?.end(), this.dataSource.isInitialized ? this.dataSource.destroy() : undefined]);
   }
 }
 
@@ -52,7 +58,7 @@ export class DatabaseModule {
         },
         // Only with a replica: a global interceptor puts an RxJS chain around every request.
         ...(readUrl ? [{ provide: APP_INTERCEPTOR, useClass: ReadReplicaInterceptor }] : []),
-        ReplicaShutdown,
+        PoolsShutdown,
       ],
       exports: [UnitOfWork, Database, WriteWatch, DatabaseNotifications, PRIMARY_POOL],
     };
