@@ -20,6 +20,7 @@ import { createLogger, logRequests, NestPinoLogger } from './platform/common/log
 import { createValidationPipe } from './platform/common/validation';
 import type { AppConfig, TrustProxy } from './platform/config/config';
 import { registerPages, securityHeaders } from './platform/pages/pages';
+import { prepareSchema } from './platform/database/migrations';
 import { currentRequestId, RequestTiming, serverTimingHeader, withRequestTiming } from './platform/database/request-timing';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -171,6 +172,7 @@ export async function createApp(
     done();
   });
   const logger = createLogger(config.logLevel, logStream);
+  await prepareSchema(databaseUrl, config.migrationsRun, logger);
   logRequests(fastify, logger);
   // The login page, the administrator's console and the security headers (CSP, no framing, nosniff).
   registerPages(fastify);

@@ -3,6 +3,7 @@ import { createApp } from './app.factory';
 import { shutDownOnSignals } from './platform/actuator/shutdown';
 import { ConfigError, loadConfig } from './platform/config/config';
 import { EmbeddedPostgresError, startEmbeddedPostgres } from './platform/database/embedded-postgres';
+import { MigrationError, MigrationsPendingError } from './platform/database/migrations';
 
 /**
  * The signals that end the service. embedded-postgres handles them too, from the moment it is loaded (through
@@ -45,7 +46,11 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // A known failure is one sentence for the operator; anything else is a bug and keeps its stack.
-  const known = error instanceof EmbeddedPostgresError || error instanceof ConfigError;
+  const known =
+    error instanceof EmbeddedPostgresError ||
+    error instanceof ConfigError ||
+    error instanceof MigrationError ||
+    error instanceof MigrationsPendingError;
   process.stderr.write(
     `finapi failed to start: ${error instanceof Error ? (known ? error.message : (error.stack ?? error.message)) : String(error)}\n`,
   );

@@ -22,6 +22,8 @@ export interface AppConfig {
   databaseListenUrl: string | undefined;
   /** How DATABASE_URL's connections are pooled: `transaction` behind PgBouncer's pool_mode=transaction (no named prepared statements). */
   databasePoolMode: DatabasePoolMode;
+  /** MIGRATIONS_RUN: each start applies the pending migrations (under their lock); false: they are a job of their own, and a start with any pending refuses. */
+  migrationsRun: boolean;
   dataDir: string;
   tokenTtlSeconds: number;
   /** How long a node may reuse what a token resolved to (revocation still reaches every node at once, by NOTIFY); 0: never. */
@@ -265,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     readDatabaseUrl,
     databaseListenUrl,
     databasePoolMode,
+    migrationsRun: !env.MIGRATIONS_RUN?.trim() || flag(env, 'MIGRATIONS_RUN'),
     dataDir: resolve(env.DATA_DIR?.trim() || './data'),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 1800, 1, 31 * 24 * 3600),
     tokenCacheSeconds: int(env, 'TOKEN_CACHE_SECONDS', 5, 0, 60),

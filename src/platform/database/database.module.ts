@@ -42,7 +42,8 @@ export class DatabaseModule {
     const { dbPoolSize: poolSize, readDatabaseUrl: readUrl } = config;
     return {
       module: DatabaseModule,
-      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(url, poolSize), migrationsRun: true, retryAttempts: 3, retryDelay: 1000 })],
+      // The migrations have run by now (prepareSchema, under their lock): the retries are for reaching the database only.
+      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(url, poolSize), retryAttempts: 3, retryDelay: 1000 })],
       providers: [
         UnitOfWork,
         Database,
