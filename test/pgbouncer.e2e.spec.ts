@@ -1,6 +1,8 @@
 import { adminToken, aUser, Actor } from './helpers/actors';
 import { aCoin, aCurrency, anIssuer, balanceOf, expectBalancedLedger, fund, transfer } from './helpers/money';
 import { PgBouncer, startPgBouncer } from './helpers/pgbouncer';
+import { Client } from 'pg';
+import { MIGRATION_LOCK_KEY } from '../src/platform/database/migrations';
 import { createDatabase, startExpectingFailure, startServer, TestServer } from './helpers/server';
 
 /** Polls until `check` holds or `ms` pass; answers how long it took (Infinity when it never held). */
@@ -104,6 +106,50 @@ describe('many instances behind PgBouncer in transaction mode', () => {
 
   it('logged no fault on either instance', () => {
     for (const server of [a, b]) expect(server.logs.filter((line) => line.startsWith('{"level":50,'))).toEqual([]);
+  });
+});
+
+describe('the migration lock behind PgBouncer in transaction mode', () => {
+  it('is taken straight from PostgreSQL (DATABASE_LISTEN_URL), never through the pooler, and released', async () => {
+    const direct = await createDatabase();
+    const bouncer = await startPgBouncer(direct, { poolMode: 'transaction', poolSize: POOL_SIZE });
+    // Another instance or job is migrating: this test holds the lock, so the start below waits for it.
+    const holder = new Client({ connectionString: direct });
+    await holder.connect();
+    let starting: Promise<TestServer> | undefined;
+    try {
+      await holder.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
+      starting = startServer({ DATABASE_URL: bouncer.url, DATABASE_LISTEN_URL: direct, DATABASE_POOL_MODE: 'transaction' });
+      starting.catch(() => undefined);
+      const waiting = async () =>
+        (
+          await holder.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'finapi-migrations' AND wait_event_type = 'Lock'`,
+          )
+        ).rows[0].n;
+      expect(await within(20_000, async () => (await waiting()) === 1)).toBeLessThan(20_000);
+      // Nothing of the migrations came through PgBouncer: a session lock there would stay with a server connection.
+      expect((await bouncer.clients()).filter((c) => c.application_name === 'finapi-migrations')).toEqual([]);
+      await holder.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]);
+      const server = await starting;
+      try {
+        expect((await server.request('GET', '/api/v1/actuator/health')).status).toBe(200);
+        const held = await holder.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted`);
+        expect(held.rows).toEqual([]);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await holder.end();
+      if (starting)
+        await starting
+          .then(
+            (s) => s.stop(),
+            () => undefined,
+          )
+          .catch(() => undefined);
+      await bouncer.stop();
+    }
   });
 });
 

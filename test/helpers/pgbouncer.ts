@@ -14,6 +14,8 @@ export interface PgBouncer {
   url: string;
   /** The admin console's `SHOW POOLS`: clients and server connections per database/user pair. */
   pools(): Promise<PoolRow[]>;
+  /** The admin console's `SHOW CLIENTS`: each client connection, with its application_name. */
+  clients(): Promise<{ database: string; application_name: string }[]>;
   stop(): Promise<void>;
 }
 
@@ -100,6 +102,15 @@ export async function startPgBouncer(url: string, options: { poolMode?: string; 
   return {
     port,
     url: through.toString(),
+    async clients() {
+      const client = new Client({ connectionString: admin.toString() });
+      await client.connect();
+      try {
+        return (await client.query<{ database: string; application_name: string }>('SHOW CLIENTS')).rows;
+      } finally {
+        await client.end();
+      }
+    },
     async pools() {
       // The admin console speaks only the simple query protocol: what pg sends for a statement without parameters.
       const client = new Client({ connectionString: admin.toString() });
