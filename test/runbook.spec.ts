@@ -5,12 +5,6 @@ import { runbookBlocks } from './helpers/runbook';
 const ROOT = join(__dirname, '..');
 const GUIDE = 'docs/operations.md';
 
-/**
- * Sections whose ```sh blocks their owners are still naming (issue 33: the migrations commands belong to the
- * migrations slice); every other ```sh block of the guide must already be a runbook block.
- */
-const NAMED_BY_THEIR_OWNERS = ['Migrations'];
-
 /** The guide's ```sh blocks with the `##` section each is in. */
 function shBlocks(): { section: string; line: number; first: string }[] {
   const lines = readFileSync(join(ROOT, GUIDE), 'utf8').split('\n');
@@ -41,7 +35,7 @@ function testSources(dir = join(ROOT, 'test')): string[] {
 describe(`${GUIDE}: every command is a runbook block some test runs`, () => {
   it('names every ```sh block `# runbook: <name>`, each name once', () => {
     const unnamed = shBlocks()
-      .filter((b) => !/^#\s*runbook:\s*[\w-]+\s*$/.test(b.first) && !NAMED_BY_THEIR_OWNERS.includes(b.section))
+      .filter((b) => !/^#\s*runbook:\s*[\w-]+\s*$/.test(b.first))
       .map((b) => `${GUIDE}:${b.line} (${b.section})`);
     expect(unnamed).toEqual([]);
     const names = runbookBlocks(GUIDE).map((b) => b.name);
