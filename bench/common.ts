@@ -107,7 +107,7 @@ const SERVER_NODE_ARGS = ['--max-semi-space-size=64'];
  * Starts `node <script>` and resolves once it prints `ready`; its output is kept for errors.
  * BENCH_NODE_ARGS adds Node options to the servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
  */
-function startChild(name: string, script: string, env: Record<string, string>, ready: RegExp): Promise<Child> {
+function startChild(name: string, script: string, env: Record<string, string>, ready: RegExp | { health: string }): Promise<Child> {
   const nodeArgs = [...SERVER_NODE_ARGS, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   return new Promise((resolveChild, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, script], {
@@ -124,14 +124,28 @@ function startChild(name: string, script: string, env: Record<string, string>, r
       child.kill('SIGKILL');
       reject(new Error(`${error.message}\n--- ${name} output ---\n${output.slice(-4000)}`));
     };
+    const url = `http://127.0.0.1:${env.PORT}`;
+    const ok = (): void => {
+      if (started) return;
+      started = true;
+      clearTimeout(timer);
+      resolveChild({ url, pid: child.pid ?? 0, stop: () => stopChild(child) });
+    };
     const onData = (chunk: Buffer): void => {
       if (output.length < 100_000) output += chunk.toString('utf8');
-      if (!started && ready.test(output)) {
-        started = true;
-        clearTimeout(timer);
-        resolveChild({ url: `http://127.0.0.1:${env.PORT}`, pid: child.pid ?? 0, stop: () => stopChild(child) });
-      }
+      if (ready instanceof RegExp && ready.test(output)) ok();
     };
+    // The service says it listens at LOG_LEVEL=info only; its health route answers whatever the level.
+    if (!(ready instanceof RegExp)) {
+      const poll = (): void => {
+        if (started || child.exitCode !== null || child.signalCode !== null) return;
+        void fetch(url + ready.health, { signal: AbortSignal.timeout(2000) }).then(
+          (r) => (r.status === 200 ? ok() : setTimeout(poll, 100)),
+          () => setTimeout(poll, 100),
+        );
+      };
+      poll();
+    }
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', (code, signal) => {
@@ -183,7 +197,7 @@ export async function startService(
       DB_POOL_SIZE: String(settings.dbPoolSize),
       TOKEN_TTL_SECONDS: '7200',
     },
-    /finapi listening on/,
+    { health: '/api/v1/actuator/health' },
   );
 }
 

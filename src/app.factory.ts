@@ -180,12 +180,12 @@ export async function createApp(
   registerPages(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, databaseUrl, extraModules), adapter, {
-    bufferLogs: true,
+    // Nest logs through pino from its first line (not in colours until a logger is attached).
+    logger: new NestPinoLogger(logger, currentRequestId),
     abortOnError: false,
     // Fastify's own JSON parser only: no form or text bodies reach a handler (they are a 415).
     bodyParser: false,
   });
-  app.useLogger(new NestPinoLogger(logger, currentRequestId));
   // A browser app on another origin may call the API only from CORS_ORIGINS; no cookies are involved, so no credentials.
   if (config.corsOrigins.length) {
     app.enableCors({

@@ -1,9 +1,11 @@
 import 'reflect-metadata';
+import type { Logger } from 'pino';
 import { createApp } from './app.factory';
 import { shutDownOnSignals } from './platform/actuator/shutdown';
-import { ConfigError, loadConfig } from './platform/config/config';
-import { EmbeddedPostgresError, startEmbeddedPostgres } from './platform/database/embedded-postgres';
-import { MigrationError, MigrationsPendingError } from './platform/database/migrations';
+import { createLogger } from './platform/common/logging';
+import { ConfigError, LOG_LEVELS, LogLevel, loadConfig } from './platform/config/config';
+import { startEmbeddedPostgres } from './platform/database/embedded-postgres';
+import { startFailure } from './platform/database/start-failure';
 
 /**
  * The signals that end the service. embedded-postgres handles them too, from the moment it is loaded (through
@@ -12,24 +14,28 @@ import { MigrationError, MigrationsPendingError } from './platform/database/migr
  */
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
+/** Every line the process writes is a JSON line of this logger (LOG_LEVEL's, or info until the configuration is read). */
+let logger: Logger = createLogger(LOG_LEVELS.includes(process.env.LOG_LEVEL?.trim() as LogLevel) ? process.env.LOG_LEVEL!.trim() : 'info');
+
 async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
+      logger.fatal(error.message);
       process.exit(78);
     }
     throw error;
   }
+  logger = createLogger(config.logLevel);
   let databaseUrl = config.databaseUrl;
   let stopDatabase: (() => Promise<void>) | undefined;
   if (!databaseUrl) {
-    const embedded = await startEmbeddedPostgres(config.dataDir);
+    const embedded = await startEmbeddedPostgres(config.dataDir, { notice: (line) => logger.warn(line) });
     databaseUrl = embedded.url;
     stopDatabase = embedded.stop;
-    process.stdout.write(`Embedded PostgreSQL running with its data in ${embedded.dataDir}\n`);
+    logger.info({ dataDir: embedded.dataDir }, `Embedded PostgreSQL running with its data in ${embedded.dataDir}`);
   }
   // embedded-postgres's handlers, in place while the app starts (a failed start still stops the database).
   const exitHooks = SIGNALS.map((signal) => [signal, process.listeners(signal)] as const);
@@ -38,21 +44,12 @@ async function main(): Promise<void> {
   // A signal shuts the app down in its order (actuator/shutdown.ts), then stops PostgreSQL, then ends the process.
   shutDownOnSignals(app, config, stopDatabase);
   await app.listen({ port: config.port, host: config.host });
-  const url = await app.getUrl();
-  process.stdout.write(
-    `finapi listening on ${url.replace('[::1]', 'localhost').replace('0.0.0.0', 'localhost')} (Swagger UI at /swagger/ui/)\n`,
-  );
+  const url = (await app.getUrl()).replace('[::1]', 'localhost').replace('0.0.0.0', 'localhost');
+  logger.info({ url }, `finapi listening on ${url} (Swagger UI at /swagger/ui/)`);
 }
 
 main().catch((error: unknown) => {
-  // A known failure is one sentence for the operator; anything else is a bug and keeps its stack.
-  const known =
-    error instanceof EmbeddedPostgresError ||
-    error instanceof ConfigError ||
-    error instanceof MigrationError ||
-    error instanceof MigrationsPendingError;
-  process.stderr.write(
-    `finapi failed to start: ${error instanceof Error ? (known ? error.message : (error.stack ?? error.message)) : String(error)}\n`,
-  );
+  const failure = startFailure(error);
+  logger.fatal(failure.err ? { err: failure.err } : {}, `finapi failed to start: ${failure.message}`);
   process.exit(1);
 });

@@ -353,7 +353,7 @@ describe('money safety (issue 29, 4): the action chain resists someone who can w
       ADMIN_PASSWORD: 'admin-password-1',
     });
     expect(refused.code).toBe(78);
-    expect(refused.output.trim()).toBe(
+    expect(JSON.parse(refused.output.trim()).msg).toBe(
       'Invalid configuration: AUDIT_CHAIN_KEY must be set when NODE_ENV is production (32 to 256 characters, e.g. openssl rand -hex 32)',
     );
     const short = await startExpectingFailure({
@@ -361,7 +361,9 @@ describe('money safety (issue 29, 4): the action chain resists someone who can w
       DATABASE_URL: await createDatabase(),
       ADMIN_PASSWORD: 'admin-password-1',
     });
-    expect(short.output.trim()).toBe('Invalid configuration: AUDIT_CHAIN_KEY must be 32 to 256 printable characters without spaces');
+    expect(JSON.parse(short.output.trim()).msg).toBe(
+      'Invalid configuration: AUDIT_CHAIN_KEY must be 32 to 256 printable characters without spaces',
+    );
 
     const dataDir = mkdtempSync(join(tmpdir(), 'finapi-audit-key-'));
     try {

@@ -73,7 +73,7 @@ function launch(databaseUrl: string, port: number, env: Record<string, string> =
       resolve(code);
     }),
   );
-  const instance = { child, url: `http://127.0.0.1:${port}/api/v1`, lines, exited };
+  const instance = { child, url: `http://127.0.0.1:${port}`, lines, exited };
   running.push(instance);
   return instance;
 }

@@ -224,6 +224,18 @@ describe('4. a way back when every administrator is On Hold', () => {
   });
   afterAll(() => server.stop());
 
+  it("the guide's command (docs/operations.md, runbook admin-release) releases the account it names", async () => {
+    const admin = await adminToken(server);
+    const held = await aUser(server, admin, { role: 'administrator', login: 'admin@finapi.local' });
+    await hold(server, held.login);
+    const run = await runRunbook('admin-release', { DATABASE_URL: server.databaseUrl, BCRYPT_COST: '4', NODE_ENV: 'test' });
+    const temporary = /Temporary password \(shown once\): (\S+)/.exec(run.stdout)?.[1];
+    expect(temporary).toBeDefined();
+    const first = await server.request('POST', AUTH, { body: { login: held.login, password: temporary } });
+    expect(first.status).toBe(200);
+    expect(first.body.action).toBe('PASSWORD_CHANGE_REQUIRED');
+  });
+
   it('npm run admin:release -- <login> releases the account, prints a temporary password once and records actor cli', async () => {
     const scripts = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).scripts;
     expect(scripts['admin:release']).toContain('node dist/src/platform/auth/admin-release.js');
@@ -253,18 +265,6 @@ describe('4. a way back when every administrator is On Hold', () => {
       [ADMIN_LOGIN],
     );
     expect(rows).toEqual([{ actor_user_id: null, details: expect.objectContaining({ actor: 'cli', wasOnHold: true }) }]);
-  });
-
-  it("the guide's command (docs/operations.md, runbook admin-release) releases the account it names", async () => {
-    const admin = await adminToken(server);
-    const held = await aUser(server, admin, { role: 'administrator', login: 'admin@finapi.local' });
-    await hold(server, held.login);
-    const run = await runRunbook('admin-release', { DATABASE_URL: server.databaseUrl, BCRYPT_COST: '4', NODE_ENV: 'test' });
-    const temporary = /Temporary password \(shown once\): (\S+)/.exec(run.stdout)?.[1];
-    expect(temporary).toBeDefined();
-    const first = await server.request('POST', AUTH, { body: { login: held.login, password: temporary } });
-    expect(first.status).toBe(200);
-    expect(first.body.action).toBe('PASSWORD_CHANGE_REQUIRED');
   });
 
   it('says so, in one line, for an unknown login or without one', async () => {
@@ -591,7 +591,7 @@ describe('12. a first start as root, from a directory the database user cannot e
       const port = await freePort();
       const child = spawn(process.execPath, [join(app, 'dist', 'src', 'main.js')], {
         cwd: app, // DATA_DIR defaults to ./data: inside the 0700 directory
-        env: serviceEnv(port),
+        env: serviceEnv(port, { LOG_LEVEL: 'info' }), // where it listens, and where the cluster is kept, are info lines
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';

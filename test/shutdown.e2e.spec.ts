@@ -60,7 +60,7 @@ async function startService(env: Record<string, string>, cwd = process.cwd()): P
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
   };
-  const healthy = await waitHealthy(`${service.url}/api/v1`, child, 150_000);
+  const healthy = await waitHealthy(service.url, child, 150_000);
   if (!healthy) service.kill();
   expect({ healthy, output }).toEqual({ healthy: true, output });
   return service;

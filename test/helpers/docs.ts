@@ -358,9 +358,9 @@ export async function startDocService(): Promise<DocService> {
   // A file of its own for the codes a page reads (sign-up, recovery), as a reader reads DATA_DIR/one-time-codes.log.
   const codeLog = join(await mkdtemp(join(tmpdir(), 'finapi-doc-codes-')), 'one-time-codes.log');
   const server = await startServer({ ADMIN_LOGIN: '', ADMIN_PASSWORD: '', ONE_TIME_CODE_LOG: codeLog });
-  const printed = /First administrator created: login "([^"]+)", password "([^"]+)"/;
-  const line = server.logs.find((l) => printed.test(l));
-  if (!line) {
+  const printed = /First administrator created: login ([^ ,]+), password (\S+) \(set ADMIN_PASSWORD/;
+  const line = await server.waitForLog('First administrator created');
+  if (!line || !printed.test(line)) {
     await server.stop();
     throw new Error(`The service did not print the administrator's password on its first start:\n${server.logs.join('\n')}`);
   }

@@ -40,7 +40,7 @@ export interface TestServer {
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   /**
    * The first line of the logs containing `text`, once the service wrote it (its JSON lines come asynchronously, even
-   * after `finapi listening on` for what it logged while starting); undefined when none came within `ms`.
+   * after it answers for what it logged while starting); undefined when none came within `ms`.
    */
   waitForLog(text: string, ms?: number): Promise<string | undefined>;
   stop(): Promise<void>;
@@ -224,15 +224,15 @@ export async function startServer(
   child.stderr!.on('data', onData);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const code = await Promise.race([exited, new Promise((r) => setTimeout(r, 100, 'waiting'))]);
-    if (code !== 'waiting') throw new Error(`The service exited (${String(code)}):\n${logs.join('\n')}`);
-    if (logs.some((l) => l.includes('finapi listening on'))) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`The service did not start in 30 s:\n${logs.join('\n')}`);
-    }
+  // The health route, not the "finapi listening on" line: that one is an info line, which LOG_LEVEL=warn hides.
+  if (!(await waitHealthy(url, child, 30_000))) {
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(r, 100, 'running'))]);
+    if (code === 'running') child.kill('SIGKILL');
+    throw new Error(
+      code === 'running'
+        ? `The service did not start in 30 s:\n${logs.join('\n')}`
+        : `The service exited (${String(code)}):\n${logs.join('\n')}`,
+    );
   }
   const db = new Pool({ connectionString: databaseUrl, max: 3 });
   return {
@@ -305,7 +305,7 @@ export async function waitHealthy(url: string, child?: ChildProcess, ms = 60_000
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (child && (child.exitCode !== null || child.signalCode !== null)) return false;
-    const status = await fetch(`${url}/actuator/health`, { signal: AbortSignal.timeout(2000) }).then(
+    const status = await fetch(`${url}/api/v1/actuator/health`, { signal: AbortSignal.timeout(2000) }).then(
       (r) => r.status,
       () => 0,
     );

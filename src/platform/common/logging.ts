@@ -96,6 +96,9 @@ export class NestPinoLogger implements LoggerService {
     if (!this.logger.isLevelEnabled(level)) return;
     const rest = [...params];
     const context = rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
+    // Nest's report of an error that stops the app starting, stack and all: the error reaches whoever started it
+    // (main.ts logs it once, one sentence for a known cause).
+    if (context === 'ExceptionHandler') return;
     const fields: Record<string, unknown> = {};
     if (context) fields.context = context;
     const requestId = this.currentRequestId();

@@ -25,6 +25,8 @@ export interface AppConfig {
   /** MIGRATIONS_RUN: each start applies the pending migrations (under their lock); false: they are a job of their own, and a start with any pending refuses. */
   migrationsRun: boolean;
   dataDir: string;
+  /** EMBEDDED_POSTGRES=true: with NODE_ENV=production and no DATABASE_URL, start the embedded PostgreSQL anyway (never by accident). */
+  embeddedPostgres: boolean;
   tokenTtlSeconds: number;
   /** How long a node may reuse what a token resolved to (revocation still reaches every node at once, by NOTIFY); 0: never. */
   tokenCacheSeconds: number;
@@ -235,9 +237,100 @@ function postgresUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return value;
 }
 
-/** Reads and validates the environment; throws a ConfigError naming the first bad variable. */
+/**
+ * Reads and validates the environment; throws a ConfigError naming the first bad variable — first of all a variable
+ * one edit away from a setting (DATABASE_ULR), which would otherwise be ignored without a word.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const asked = new Set<string>();
+  let config: AppConfig | undefined;
+  let refusal: unknown;
+  try {
+    config = readConfig(recording(env, asked));
+  } catch (error) {
+    refusal = error;
+  }
+  const misspelt = misspeltSetting(Object.keys(env), new Set([...settingNames(), ...asked]));
+  if (misspelt) throw new ConfigError(misspelt.name, `is not a setting of finapi; did you mean ${misspelt.setting}?`);
+  if (!config) throw refusal;
+  return config;
+}
+
+/** `env` as readConfig sees it, adding to `asked` every name it reads. */
+function recording(env: NodeJS.ProcessEnv, asked: Set<string>): NodeJS.ProcessEnv {
+  return new Proxy(env, {
+    get: (target, name) => {
+      if (typeof name === 'string') asked.add(name);
+      return Reflect.get(target, name) as unknown;
+    },
+    has: (target, name) => {
+      if (typeof name === 'string') asked.add(name);
+      return Reflect.has(target, name);
+    },
+  });
+}
+
+let names: ReadonlySet<string> | undefined;
+
+/**
+ * Every variable readConfig reads, found by running it once over an empty environment that records what is asked of
+ * it: the list cannot drift from the code. A variable read only under a condition is added by loadConfig when it is read.
+ */
+export function settingNames(): ReadonlySet<string> {
+  if (!names) {
+    const asked = new Set<string>();
+    readConfig(recording({}, asked));
+    names = asked;
+  }
+  return names;
+}
+
+/**
+ * Variables of the usual environment (the shell, Node, npm, Docker, Kubernetes), never taken for a misspelt setting
+ * whatever settings are added: the shell's names, `npm_*`, `LC_*`, `KUBERNETES_*` and the `<SERVICE>_PORT…`,
+ * `<SERVICE>_SERVICE_HOST` variables containers get for their neighbours.
+ */
+const USUAL_NAMES = new Set(
+  'PATH HOME USER LOGNAME PWD OLDPWD SHELL SHLVL TERM COLORTERM LANG LANGUAGE TZ TMPDIR HOSTNAME MAIL EDITOR PAGER DISPLAY _ NODE NODE_OPTIONS NODE_PATH NODE_EXTRA_CA_CERTS UV_THREADPOOL_SIZE INIT_CWD COLOR CI DEBUG'.split(
+    ' ',
+  ),
+);
+const USUAL_PATTERN = /^(npm_|NPM_|LC_|XDG_|KUBERNETES_|DOCKER_|SSH_)|_(PORT|SERVICE_HOST|SERVICE_PORT)(_|$)/;
+
+/** True when `a` becomes `b` by one insertion, deletion, substitution, or transposition of adjacent characters. */
+export function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/** The first variable of `present` that is not a setting but one edit (or only its case) away from one, with that setting. */
+export function misspeltSetting(present: string[], settings: ReadonlySet<string>): { name: string; setting: string } | undefined {
+  for (const name of [...present].sort()) {
+    if (settings.has(name) || USUAL_NAMES.has(name) || USUAL_PATTERN.test(name)) continue;
+    const upper = name.toUpperCase();
+    const setting = [...settings].sort().find((s) => upper === s || oneEditApart(upper, s));
+    if (setting) return { name, setting };
+  }
+  return undefined;
+}
+
+function readConfig(env: NodeJS.ProcessEnv): AppConfig {
+  const nodeEnv = env.NODE_ENV?.trim() ?? '';
   const databaseUrl = postgresUrl(env, 'DATABASE_URL');
+  const embeddedPostgres = flag(env, 'EMBEDDED_POSTGRES');
+  if (embeddedPostgres && databaseUrl) throw new ConfigError('EMBEDDED_POSTGRES', 'must not be true when DATABASE_URL is set');
+  if (nodeEnv === 'production' && !databaseUrl && !embeddedPostgres) {
+    throw new ConfigError(
+      'DATABASE_URL',
+      'must be set when NODE_ENV is production (postgres://user:password@host:5432/database); set EMBEDDED_POSTGRES=true to run the embedded PostgreSQL instead',
+    );
+  }
   const readDatabaseUrl = postgresUrl(env, 'READ_DATABASE_URL');
   const databaseListenUrl = postgresUrl(env, 'DATABASE_LISTEN_URL');
   const databasePoolMode = oneOf(env, 'DATABASE_POOL_MODE', DATABASE_POOL_MODES, 'session');
@@ -257,7 +350,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (adminPasswordGenerated) adminPassword = randomBytes(12).toString('base64url');
   const problem = passwordProblem(adminPassword, adminLogin);
   if (problem) throw new ConfigError('ADMIN_PASSWORD', problem);
-  const nodeEnv = env.NODE_ENV?.trim() ?? '';
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
@@ -269,6 +361,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databasePoolMode,
     migrationsRun: !env.MIGRATIONS_RUN?.trim() || flag(env, 'MIGRATIONS_RUN'),
     dataDir: resolve(env.DATA_DIR?.trim() || './data'),
+    embeddedPostgres,
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 1800, 1, 31 * 24 * 3600),
     tokenCacheSeconds: int(env, 'TOKEN_CACHE_SECONDS', 5, 0, 60),
     bcryptCost: int(env, 'BCRYPT_COST', 12, 4, 15),

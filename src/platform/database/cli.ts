@@ -55,5 +55,6 @@ export class ${name}${timestamp} implements MigrationInterface {
 
 main().catch((error: unknown) => {
   process.stderr.write(`${error instanceof ConfigError ? error.message : String(error instanceof Error ? error.message : error)}\n`);
-  process.exit(1);
+  // EX_CONFIG, as the service: a configuration error is not worth a retry.
+  process.exit(error instanceof ConfigError ? 78 : 1);
 });

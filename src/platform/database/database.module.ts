@@ -42,8 +42,15 @@ export class DatabaseModule {
     const { dbPoolSize: poolSize, readDatabaseUrl: readUrl } = config;
     return {
       module: DatabaseModule,
-      // The migrations have run by now (prepareSchema, under their lock): the retries are for reaching the database only.
-      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(url, poolSize), retryAttempts: 3, retryDelay: 1000 })],
+      imports: [
+        // The migrations have run by now (prepareSchema, under their lock).
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions(url, poolSize),
+          // No retries: a wrong password or an unreachable server is one line and exit 1 (each retry logged a stack);
+          // whatever supervises the service (systemd, Docker, Kubernetes) restarts it.
+          toRetry: () => false,
+        }),
+      ],
       providers: [
         UnitOfWork,
         Database,

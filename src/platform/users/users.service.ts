@@ -104,9 +104,9 @@ export class UsersService implements OnApplicationBootstrap {
       return true;
     });
     if (created && this.config.adminPasswordGenerated) {
-      // Printed once, on the console only, so the operator can log in the first time.
-      process.stdout.write(
-        `\nFirst administrator created: login "${this.config.adminLogin}", password "${this.config.adminPassword}". Set ADMIN_PASSWORD to choose it.\n\n`,
+      // Logged once, so the operator can log in the first time; a warning, so LOG_LEVEL=warn still shows it.
+      this.logger.warn(
+        `First administrator created: login ${this.config.adminLogin}, password ${this.config.adminPassword} (set ADMIN_PASSWORD to choose it)`,
       );
     } else if (created) {
       this.logger.log(`First administrator "${this.config.adminLogin}" created`);
