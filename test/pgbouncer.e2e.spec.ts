@@ -175,6 +175,6 @@ describe('DATABASE_POOL_MODE=transaction, misconfigured', () => {
   it('refuses an unknown pool mode', async () => {
     const { code, output } = await startExpectingFailure({ DATABASE_URL: pooled, DATABASE_POOL_MODE: 'statement' });
     expect(code).toBe(78);
-    expect(output).toContain('Invalid configuration: DATABASE_POOL_MODE must be one of session, transaction, got "statement"');
+    expect(output).toContain('Invalid configuration: DATABASE_POOL_MODE must be one of session, transaction, got');
   });
 });
