@@ -172,7 +172,9 @@ export async function createApp(
     done();
   });
   const logger = createLogger(config.logLevel, logStream);
-  await prepareSchema(databaseUrl, config.migrationsRun, logger);
+  // Straight to PostgreSQL (DATABASE_LISTEN_URL when set): the migration lock is a session's, which a pooler in
+  // transaction mode would hand to other clients, and the migrations need no pooling.
+  await prepareSchema(config.databaseListenUrl ?? databaseUrl, config.migrationsRun, logger);
   logRequests(fastify, logger);
   // The login page, the administrator's console and the security headers (CSP, no framing, nosniff).
   registerPages(fastify);

@@ -61,7 +61,7 @@ export class AppModule {
       module: AppModule,
       global: true,
       imports: [
-        DatabaseModule.forRoot(databaseUrl, config.dbPoolSize, config.readDatabaseUrl),
+        DatabaseModule.forRoot(databaseUrl, config),
         // The kernel: organizations, user actions, access, the ledger, idempotency, pricing, payment tools.
         OrganizationsModule,
         UserActionsModule,

@@ -18,6 +18,10 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   /** A replica for searches (`POST …/view`); unset → they read the primary like everything else. */
   readDatabaseUrl: string | undefined;
+  /** Straight to the primary, for what needs a session of its own (LISTEN); unset: DATABASE_URL. */
+  databaseListenUrl: string | undefined;
+  /** How DATABASE_URL's connections are pooled: `transaction` behind PgBouncer's pool_mode=transaction (no named prepared statements). */
+  databasePoolMode: DatabasePoolMode;
   /** MIGRATIONS_RUN: each start applies the pending migrations (under their lock); false: they are a job of their own, and a start with any pending refuses. */
   migrationsRun: boolean;
   dataDir: string;
@@ -95,6 +99,34 @@ export interface AppConfig {
 }
 
 export type TrustProxy = false | number | string[];
+
+export const DATABASE_POOL_MODES = ['session', 'transaction'] as const;
+export type DatabasePoolMode = (typeof DATABASE_POOL_MODES)[number];
+
+/** Settings a connection string may carry as startup parameters, which PgBouncer refuses (or, told to ignore them, drops). */
+const STARTUP_SETTINGS = ['options', 'statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout'];
+
+/**
+ * DATABASE_POOL_MODE=transaction (DATABASE_URL is PgBouncer in transaction mode) needs a direct DATABASE_LISTEN_URL,
+ * since a LISTEN through the pooler would hear nothing, and a DATABASE_URL without settings as startup parameters.
+ */
+function checkTransactionPooling(databaseUrl: string | undefined, listenUrl: string | undefined): void {
+  if (!databaseUrl)
+    throw new ConfigError('DATABASE_POOL_MODE', 'transaction needs DATABASE_URL (the pooler; the embedded server has none)');
+  if (!listenUrl) {
+    throw new ConfigError(
+      'DATABASE_LISTEN_URL',
+      'must be set with DATABASE_POOL_MODE=transaction: a URL straight to PostgreSQL (not through the pooler), for the LISTEN connection',
+    );
+  }
+  const setting = STARTUP_SETTINGS.find((name) => new URL(databaseUrl).searchParams.has(name));
+  if (setting) {
+    throw new ConfigError(
+      'DATABASE_URL',
+      `must not carry ${setting} with DATABASE_POOL_MODE=transaction: PgBouncer refuses startup parameters; set it on the role instead (ALTER ROLE … SET ${setting === 'options' ? '…' : setting} = …)`,
+    );
+  }
+}
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -300,6 +332,11 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     );
   }
   const readDatabaseUrl = postgresUrl(env, 'READ_DATABASE_URL');
+  const databaseListenUrl = postgresUrl(env, 'DATABASE_LISTEN_URL');
+  const databasePoolMode = oneOf(env, 'DATABASE_POOL_MODE', DATABASE_POOL_MODES, 'session');
+  if (databaseListenUrl && !databaseUrl)
+    throw new ConfigError('DATABASE_LISTEN_URL', 'needs DATABASE_URL (the embedded server listens on its own)');
+  if (databasePoolMode === 'transaction') checkTransactionPooling(databaseUrl, databaseListenUrl);
   const logLevel = (env.LOG_LEVEL?.trim() || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
@@ -320,6 +357,8 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 20, 1, 3600),
     databaseUrl,
     readDatabaseUrl,
+    databaseListenUrl,
+    databasePoolMode,
     migrationsRun: !env.MIGRATIONS_RUN?.trim() || flag(env, 'MIGRATIONS_RUN'),
     dataDir: resolve(env.DATA_DIR?.trim() || './data'),
     embeddedPostgres,

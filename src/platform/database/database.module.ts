@@ -3,9 +3,10 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import { Pool } from 'pg';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Database } from './database';
+import type { AppConfig } from '../config/config';
+import { Database, NAMED_STATEMENTS } from './database';
 import { dataSourceOptions } from './data-source-options';
-import { DATABASE_URL, DatabaseNotifications } from './notifications';
+import { DatabaseNotifications, LISTEN_URL } from './notifications';
 import { PRIMARY_POOL, primaryPoolOf } from './primary-pool';
 import { READ_POOL, ReadReplicaInterceptor } from './read-replica';
 import { UnitOfWork } from './unit-of-work';
@@ -30,7 +31,15 @@ class PoolsShutdown implements OnApplicationShutdown {
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(url: string, poolSize: number, readUrl?: string): DynamicModule {
+  /**
+   * `url`: the primary, through a pooler or not (`databasePoolMode`); `databaseListenUrl`: straight to it, for the
+   * LISTEN connection (unset: `url`); `readDatabaseUrl`: a replica for searches.
+   */
+  static forRoot(
+    url: string,
+    config: Pick<AppConfig, 'dbPoolSize' | 'readDatabaseUrl' | 'databaseListenUrl' | 'databasePoolMode'>,
+  ): DynamicModule {
+    const { dbPoolSize: poolSize, readDatabaseUrl: readUrl } = config;
     return {
       module: DatabaseModule,
       imports: [
@@ -47,7 +56,9 @@ export class DatabaseModule {
         Database,
         WriteWatch,
         DatabaseNotifications,
-        { provide: DATABASE_URL, useValue: url },
+        { provide: LISTEN_URL, useValue: config.databaseListenUrl ?? url },
+        // A pooler in transaction mode hands each transaction any server connection: one prepared on another is unknown there.
+        { provide: NAMED_STATEMENTS, useValue: config.databasePoolMode !== 'transaction' },
         { provide: PRIMARY_POOL, useFactory: primaryPoolOf, inject: [DataSource] },
         {
           provide: READ_POOL,

@@ -16,9 +16,17 @@ export interface QueryOptions {
    * Send it as a named prepared statement: each connection parses and plans it once and then only binds and
    * runs it. For the hot statements of money flows, whose planning would cost more than their execution. The
    * SQL's text names it, so only statements with a bounded number of texts (no values in the text) may say so.
+   * Ignored behind a pooler in transaction mode (see NAMED_STATEMENTS).
    */
   prepare?: boolean;
 }
+
+/**
+ * Whether `prepare` may name statements: not behind a pooler in transaction mode (DATABASE_POOL_MODE=transaction), where a
+ * statement prepared in one transaction's server connection is unknown to the next one's (and pg, which remembers it
+ * per client connection, would not prepare it again).
+ */
+export const NAMED_STATEMENTS = Symbol('NAMED_STATEMENTS');
 
 /** The name of a prepared statement: its text's digest (the same on every connection and every node). */
 function statementName(sql: string): string {
@@ -42,6 +50,7 @@ export class Database {
     @Inject(PRIMARY_POOL) private readonly pool: Pool,
     private readonly writes: WriteWatch,
     @Inject(READ_POOL) private readonly replica: Pool | null,
+    @Inject(NAMED_STATEMENTS) private readonly namedStatements: boolean,
   ) {}
 
   /** Runs SQL and returns its rows: in the open transaction, else on the pool (or, for a search, on the replica). */
@@ -53,7 +62,7 @@ export class Database {
     }
     const runner = open?.client ?? this.pool;
     const config: QueryConfig = { text: sql, values: params };
-    if (options.prepare) config.name = this.nameOf(sql);
+    if (options.prepare && this.namedStatements) config.name = this.nameOf(sql);
     const result = await timedDb(() => runner.query(config));
     this.writes.ran(sql);
     return result.rows as T[];

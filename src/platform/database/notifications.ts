@@ -1,8 +1,11 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Client } from 'pg';
 
-/** The database URL, for the one connection that is not the pool's (LISTEN needs a connection of its own). */
-export const DATABASE_URL = Symbol('DATABASE_URL');
+/**
+ * The URL of the one connection that is not the pool's: LISTEN needs a session of its own, so straight to PostgreSQL
+ * (DATABASE_LISTEN_URL) when DATABASE_URL is a pooler in transaction mode, which would hand its LISTEN to any client.
+ */
+export const LISTEN_URL = Symbol('LISTEN_URL');
 
 export interface NotificationHandler {
   /** A notification on the channel, with its payload. */
@@ -25,7 +28,7 @@ export class DatabaseNotifications implements OnModuleDestroy {
   private closing = false;
   private retry?: NodeJS.Timeout;
 
-  constructor(@Inject(DATABASE_URL) private readonly url: string) {}
+  constructor(@Inject(LISTEN_URL) private readonly url: string) {}
 
   /** Listens on `channel` (a plain identifier) for `handler`. */
   subscribe(channel: string, handler: NotificationHandler): void {
