@@ -685,7 +685,7 @@ describe('payment gates: a provider that hangs, and a node killed before the out
     const idle = async () =>
       (
         await server.db.query(
-          `SELECT pid || ':' || xact_start AS held FROM pg_stat_activity WHERE application_name = 'finapi' AND state = 'idle in transaction'`,
+          `SELECT pid || ':' || xact_start AS held FROM pg_stat_activity WHERE application_name = 'finapi' AND state = 'idle in transaction' AND datname = current_database()`,
         )
       ).rows.map((row: { held: string }) => row.held);
     const first = await idle();

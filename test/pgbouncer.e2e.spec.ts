@@ -124,7 +124,8 @@ describe('the migration lock behind PgBouncer in transaction mode', () => {
       const waiting = async () =>
         (
           await holder.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'finapi-migrations' AND wait_event_type = 'Lock'`,
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE application_name = 'finapi-migrations' AND wait_event_type = 'Lock' AND datname = current_database()`,
           )
         ).rows[0].n;
       expect(await within(20_000, async () => (await waiting()) === 1)).toBeLessThan(20_000);
@@ -134,7 +135,11 @@ describe('the migration lock behind PgBouncer in transaction mode', () => {
       const server = await starting;
       try {
         expect((await server.request('GET', '/api/v1/actuator/health')).status).toBe(200);
-        const held = await holder.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted`);
+        // This database's advisory locks (the other suites' databases share the server and its pg_locks).
+        const held = await holder.query(
+          `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        );
         expect(held.rows).toEqual([]);
       } finally {
         await server.stop();

@@ -85,7 +85,9 @@ describe('the token cache (TOKEN_CACHE_SECONDS)', () => {
     const user = await aUser(a, admin);
     await profile(a, user.token);
     expect(dbCalls((await profile(a, user.token)).headers.get('server-timing'))).toBe(PROFILE_CALLS);
-    await a.db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'finapi-listen'`);
+    await a.db.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'finapi-listen' AND datname = current_database()`,
+    );
     // Both instances lose their listener: each then asks the database on every request until it reconnects.
     const uncached = await within(
       1000,

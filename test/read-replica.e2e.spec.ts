@@ -15,9 +15,11 @@ describe('searches from a read replica (READ_DATABASE_URL)', () => {
   afterAll(() => server?.stop());
 
   const replicaStatements = async (): Promise<string[]> =>
-    (await server.db.query<{ query: string }>(`SELECT query FROM pg_stat_activity WHERE application_name = 'finapi-read'`)).rows.map(
-      (r) => r.query,
-    );
+    (
+      await server.db.query<{ query: string }>(
+        `SELECT query FROM pg_stat_activity WHERE application_name = 'finapi-read' AND datname = current_database()`,
+      )
+    ).rows.map((r) => r.query);
 
   it('answers POST /transactions/view from the replica, and everything else from the primary', async () => {
     const admin = await adminToken(server);
