@@ -93,7 +93,7 @@ try {
 
   const httpPort = await freePort();
   const url = `http://127.0.0.1:${httpPort}`;
-  service = spawn(process.execPath, [join(source, 'dist', 'src', 'main.js')], {
+  service = spawn(process.execPath, [join(source, 'dist', 'finapi.js')], {
     cwd: source,
     env: {
       PATH: process.env.PATH,
