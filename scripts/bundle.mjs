@@ -59,16 +59,22 @@ const BANNER =
   "'use strict'; const __bundleDir = __dirname, __bundlePath = require('node:path'), __bundleUrl = require('node:url'), " +
   "__bundleResolve = (from, name) => __bundleUrl.pathToFileURL(require('node:module').createRequire(from).resolve(name)).href;";
 
-// Packages that load their optional peers by a computed name (`import(name)`), which a bundle cannot follow: load
-// the ones the service uses from the bundle itself, or a second copy would be loaded beside it (TypeORM's health
-// check would then not find the service's DataSource).
-const peers = { '@nestjs/terminus/dist/utils/checkPackage.util.js': ['typeorm', '@nestjs/typeorm'] };
+// Packages that load their optional peers by a computed name (`import(name)`, `require(name)`), which a bundle cannot
+// follow: they load the ones the service uses from the bundle itself, or a second copy would be loaded from
+// node_modules beside it (TypeORM's health check would not find the service's DataSource; TypeORM would run its own
+// `pg`).
+const peers = [
+  { file: '@nestjs/terminus/dist/utils/checkPackage.util.js', call: 'await import(packageName)', names: ['typeorm', '@nestjs/typeorm'] },
+  { file: 'typeorm/platform/PlatformTools.js', call: 'require(name)', names: ['pg'] },
+];
 function patch(path, contents) {
-  const entry = Object.entries(peers).find(([file]) => path.endsWith(`/node_modules/${file}`));
-  if (!entry) return contents;
-  const table = entry[1].map((name) => `${JSON.stringify(name)}: () => require(${JSON.stringify(name)})`).join(', ');
-  const patched = contents.replace('await import(packageName)', `({ ${table} })[packageName]?.() ?? (await import(packageName))`);
-  if (patched === contents) throw new Error(`${entry[0]} changed: update scripts/bundle.mjs`);
+  const peer = peers.find(({ file }) => path.endsWith(`/node_modules/${file}`));
+  if (!peer) return contents;
+  const table = peer.names.map((name) => `${JSON.stringify(name)}: () => require(${JSON.stringify(name)})`).join(', ');
+  const variable = /\((\w+)\)$/.exec(peer.call)[1];
+  const patched = contents.replace(peer.call, `(({ ${table} })[${variable}]?.() ?? ${peer.call})`);
+  if (patched === contents) throw new Error(`${peer.file} changed: update scripts/bundle.mjs`);
+  peer.patched = true;
   return patched;
 }
 const ownLocation = {
@@ -76,7 +82,8 @@ const ownLocation = {
   setup(b) {
     b.onLoad({ filter: /\.[cm]?js$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8');
-      if (!/__dirname|__filename|import\.meta/.test(source)) return undefined;
+      if (!/__dirname|__filename|import\.meta/.test(source) && !peers.some(({ file }) => args.path.endsWith(`/node_modules/${file}`)))
+        return undefined;
       const file = `__bundlePath.join(__bundleDir, ${JSON.stringify(relative(dist, args.path))})`;
       const dir = `__bundlePath.join(__bundleDir, ${JSON.stringify(relative(dist, dirname(args.path)))})`;
       const contents = source
@@ -106,10 +113,12 @@ await build({
   external,
   plugins: [ownLocation],
   banner: { js: BANNER },
-  // A .map file for reading a stack trace; not loaded at start (see docs/operations.md, "Source maps").
+  // A .map file for reading a stack trace; not loaded at start (see docs/operations.md, Production and containers).
   sourcemap: 'external',
   logLevel: 'warning',
   // The Swagger plugin's generated metadata repeats keys (harmless: the last wins, as in Node).
   logOverride: { 'duplicate-object-key': 'silent' },
   legalComments: 'none',
 });
+const unpatched = peers.filter((peer) => !peer.patched).map(({ file }) => file);
+if (unpatched.length) throw new Error(`Not bundled any more: ${unpatched.join(', ')}; update scripts/bundle.mjs`);
