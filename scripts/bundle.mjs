@@ -53,8 +53,8 @@ const external = [
 // Code that finds files relative to its own location (ours: dist/src/platform/database → dist/migrations, package.json
 // above it; packages: `createRequire(import.meta.url)`, files next to __dirname) keeps it: each module's __dirname,
 // __filename and import.meta.url/dirname/filename say where the module was, relative to the bundle's directory, so
-// the build still works when the whole folder (dist/ next to node_modules/) moves.
-// The bundle's own location, bound once at its top (a module's own `require` may be shadowed: ESM code declares one).
+// the build still works when the whole folder (dist/ next to node_modules/) moves. The bundle's own location is bound
+// once at its top (a module's own `require` may be shadowed: ESM code declares one).
 const BANNER =
   "'use strict'; const __bundleDir = __dirname, __bundlePath = require('node:path'), __bundleUrl = require('node:url'), " +
   "__bundleResolve = (from, name) => __bundleUrl.pathToFileURL(require('node:module').createRequire(from).resolve(name)).href;";
@@ -113,8 +113,9 @@ await build({
   external,
   plugins: [ownLocation],
   banner: { js: BANNER },
-  // A .map file for reading a stack trace; not loaded at start (see docs/operations.md, Production and containers).
-  sourcemap: 'external',
+  // dist/finapi.js.map, named by the bundle's last line: Node reads it only with --enable-source-maps, off by default
+  // because it slows a start (docs/operations.md, Production and containers).
+  sourcemap: 'linked',
   logLevel: 'warning',
   // The Swagger plugin's generated metadata repeats keys (harmless: the last wins, as in Node).
   logOverride: { 'duplicate-object-key': 'silent' },
