@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { EmbeddedServer, freePort, startEmbeddedPostgres } from '../src/platform/database/embedded-postgres';
 
-const SERVICE_MAIN = join(__dirname, '..', 'src', 'main.js');
+const SERVICE_MAIN = join(__dirname, '..', 'finapi.js');
 /** The repository root (or the build's parent): the service finds its browser pages from there. */
 const ROOT = join(__dirname, '..', '..');
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? join(ROOT, 'bench', 'results');
@@ -177,7 +177,7 @@ async function cleanUp(): Promise<void> {
   workDir = undefined;
 }
 
-/** Starts the built service (dist/src/main.js) on a free port of loopback. */
+/** Starts the built service (dist/finapi.js) on a free port of loopback. */
 export async function startService(
   databaseUrl: string,
   settings: { bcryptCost: number; logLevel: string; dbPoolSize: number },

@@ -12,7 +12,7 @@
 //                                         key, the data's logins and balances, the migrations the release ran.
 // Once committed, the fixture needs neither the tag nor git history: the test only restores it.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync, mkdirSync, chownSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, chownSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -93,7 +93,11 @@ try {
 
   const httpPort = await freePort();
   const url = `http://127.0.0.1:${httpPort}`;
-  service = spawn(process.execPath, [join(source, 'dist', 'src', 'main.js')], {
+  // The release's own production command (start:prod, or start before there was one): it names the file to run
+  // (dist/src/main.js before the build bundled the service into dist/finapi.js).
+  const { scripts } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8'));
+  const [, ...startArgs] = (scripts['start:prod'] ?? scripts.start).split(' ');
+  service = spawn(process.execPath, startArgs, {
     cwd: source,
     env: {
       PATH: process.env.PATH,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createDatabase, freePort, serviceEnv, stopLeftoverPostgres, waitHealthy } from './helpers/server';
 
 const DIST = process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist');
-const MAIN = join(DIST, 'src', 'main.js');
+const MAIN = join(DIST, 'finapi.js');
 const CLI = join(DIST, 'src', 'platform', 'database', 'cli.js');
 /** Refused at once by a service that checks its configuration first; a URL nothing listens on otherwise. */
 const NOWHERE = 'postgres://nobody@127.0.0.1:1/none';

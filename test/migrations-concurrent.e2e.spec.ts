@@ -7,7 +7,7 @@ import { runRunbook } from './helpers/runbook';
 import { createDatabase, freePort, serviceEnv, waitHealthy } from './helpers/server';
 
 const DIST = process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist');
-const MAIN = join(DIST, 'src', 'main.js');
+const MAIN = join(DIST, 'finapi.js');
 /** The installation the built service belongs to: where the guide's commands run (`npm run …`, `dist/ormconfig.js`). */
 const INSTALL = join(DIST, '..');
 const MIGRATIONS = readdirSync(join(DIST, 'migrations')).filter((f) => /^\d+-\w+\.js$/.test(f)).length;

@@ -518,7 +518,7 @@ describe("A bare machine: the guide's npm ci --omit=dev and npm run start:prod (
       );
       expect(present).toEqual([]);
       // No build ran: the build is the one copied, untouched.
-      expect(readFileSync(join(app, 'dist', 'src', 'main.js'), 'utf8')).toBe(readFileSync(join(DIST, 'src', 'main.js'), 'utf8'));
+      expect(readFileSync(join(app, 'dist', 'finapi.js'), 'utf8')).toBe(readFileSync(join(DIST, 'finapi.js'), 'utf8'));
       expect(existsSync(join(app, 'node_modules', '.bin', 'nest'))).toBe(false);
       expect(faults(output)).toEqual([]);
     } finally {

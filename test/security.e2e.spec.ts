@@ -589,7 +589,7 @@ describe('12. a first start as root, from a directory the database user cannot e
         }
       }
       const port = await freePort();
-      const child = spawn(process.execPath, [join(app, 'dist', 'src', 'main.js')], {
+      const child = spawn(process.execPath, [join(app, 'dist', 'finapi.js')], {
         cwd: app, // DATA_DIR defaults to ./data: inside the 0700 directory
         env: serviceEnv(port, { LOG_LEVEL: 'info' }), // where it listens, and where the cluster is kept, are info lines
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -16,7 +16,7 @@ import {
   waitHealthy,
 } from './helpers/server';
 
-const MAIN = join(process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist'), 'src', 'main.js');
+const MAIN = join(process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist'), 'finapi.js');
 const AUTH = '/api/v1/authorization';
 const credentials = { login: ADMIN_LOGIN, password: ADMIN_PASSWORD };
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 function inputs(root) {
   const include = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8')).include ?? [];
   const roots = include.map((pattern) => pattern.split('*')[0].replace(/\/$/, '')).filter(Boolean);
-  return [...new Set(roots), 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json'];
+  return [...new Set(roots), 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'scripts/bundle.mjs'];
 }
 
 /** The newest of `path` and everything under it that the build reads (unit specs are not built): [time in ms, path]. */
@@ -29,7 +29,7 @@ function newest(path, best = [0, '']) {
 
 /** Why the build in `dist` is stale (a sentence), or null when it is newer than every input of the project in `root`. */
 export function staleBecause(root, dist = join(root, 'dist')) {
-  const main = join(dist, 'src', 'main.js');
+  const main = join(dist, 'finapi.js');
   if (!existsSync(main)) return `${main} does not exist`;
   const built = statSync(main).mtimeMs;
   let found = [0, ''];

@@ -91,8 +91,8 @@ describe('the e2e suites never test a stale build', () => {
     ]) {
       touch(file, built - 60);
     }
-    writeFileSync(join(root, 'dist/src/main.js'), '');
-    touch('dist/src/main.js', built);
+    writeFileSync(join(root, 'dist/finapi.js'), '');
+    touch('dist/finapi.js', built);
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -126,16 +126,16 @@ describe('the e2e suites never test a stale build', () => {
 
   it('says when there is no build at all', async () => {
     rmSync(join(root, 'dist'), { recursive: true });
-    expect(await staleBecause()).toBe(`${root}/dist/src/main.js does not exist`);
+    expect(await staleBecause()).toBe(`${root}/dist/finapi.js does not exist`);
   });
 
   describe('buildIfStale, which the global setup runs first', () => {
-    // The project's build only writes dist/src/main.js and counts how often it ran.
+    // The project's build only writes dist/finapi.js and counts how often it ran.
     const withBuild = (script: string) =>
       writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'stale-probe', private: true, scripts: { build: script } }));
     const buildIfStale = (env: Record<string, string> = {}) =>
       esm(`import { buildIfStale } from 'stale-build'; buildIfStale(${JSON.stringify(root)});`, env);
-    const write = `node -e "const fs = require('fs'); fs.appendFileSync('builds', 'x'); fs.writeFileSync('dist/src/main.js', '')"`;
+    const write = `node -e "const fs = require('fs'); fs.appendFileSync('builds', 'x'); fs.writeFileSync('dist/finapi.js', '')"`;
     const builds = () => readFileSync(join(root, 'builds'), 'utf8').length;
 
     it('runs npm run build when a source is newer, and says why', async () => {

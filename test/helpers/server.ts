@@ -9,7 +9,7 @@ import { parse } from 'lossless-json';
 import { Client, Pool } from 'pg';
 
 /** The built service; FINAPI_DIST points elsewhere when several builds live side by side. */
-const MAIN = join(process.env.FINAPI_DIST ?? join(__dirname, '..', '..', 'dist'), 'src', 'main.js');
+const MAIN = join(process.env.FINAPI_DIST ?? join(__dirname, '..', '..', 'dist'), 'finapi.js');
 
 export const ADMIN_LOGIN = 'admin';
 export const ADMIN_PASSWORD = 'admin-password-1';
