@@ -16,10 +16,22 @@ function capture(level = 'info'): { lines: Record<string, unknown>[]; logger: Re
 describe('NestPinoLogger', () => {
   it("writes Nest's (message, context) as a JSON line with the context and the running request's id", () => {
     const { lines, logger } = capture();
-    new NestPinoLogger(logger, () => 'req-1').log('Mapped route', 'RoutesResolver');
+    new NestPinoLogger(logger, () => 'req-1').log('Applied 1 migration(s)', 'Migrations');
     expect(lines).toEqual([
-      expect.objectContaining({ level: 30, service: 'finapi', context: 'RoutesResolver', requestId: 'req-1', msg: 'Mapped route' }),
+      expect.objectContaining({ level: 30, service: 'finapi', context: 'Migrations', requestId: 'req-1', msg: 'Applied 1 migration(s)' }),
     ]);
+  });
+
+  it("writes Nest's start-up account (modules, routes) at debug: a start at info is a few lines", () => {
+    const info = capture();
+    const nest = new NestPinoLogger(info.logger, () => undefined);
+    nest.log('Mapped {/api/v1/transfers, POST} route', 'RouterExplorer');
+    nest.log('AppModule dependencies initialized', 'InstanceLoader');
+    nest.log('Nest application successfully started', 'NestApplication');
+    expect(info.lines).toEqual([]);
+    const debug = capture('debug');
+    new NestPinoLogger(debug.logger, () => undefined).log('TransfersController {/api/v1/transfers}:', 'RoutesResolver');
+    expect(debug.lines).toEqual([expect.objectContaining({ level: 20, context: 'RoutesResolver' })]);
   });
 
   it('merges an object first argument into the line, takes the next as the message, and redacts secrets', () => {

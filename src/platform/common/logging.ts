@@ -66,6 +66,9 @@ export function logRequests(fastify: FastifyInstance, logger: Logger): void {
  * A line written while a request runs carries that request's id. Nest passes the context last, after the
  * message and any stack; a first argument that is an object is merged into the line (`logger.error({ err }, msg)`).
  */
+/** The contexts of Nest's start-up lines (modules initialized, routes mapped, application started). */
+const NEST_START_UP = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+
 export class NestPinoLogger implements LoggerService {
   constructor(
     private readonly logger: Logger,
@@ -83,7 +86,10 @@ export class NestPinoLogger implements LoggerService {
     this.write('warn', message, params);
   }
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    // Nest's own account of building the app (a line per module and per route: ~350 at a start) is debug: at info a
+    // start says what the operator needs (migrations, where it listens, a generated password), not how Nest got there.
+    const context = params[params.length - 1];
+    this.write(typeof context === 'string' && NEST_START_UP.has(context) ? 'debug' : 'info', message, params);
   }
   debug(message: unknown, ...params: unknown[]): void {
     this.write('debug', message, params);
