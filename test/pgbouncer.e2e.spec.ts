@@ -3,17 +3,7 @@ import { aCoin, aCurrency, anIssuer, balanceOf, expectBalancedLedger, fund, tran
 import { PgBouncer, startPgBouncer } from './helpers/pgbouncer';
 import { Client } from 'pg';
 import { MIGRATION_LOCK_KEY } from '../src/platform/database/migrations';
-import { createDatabase, startExpectingFailure, startServer, TestServer } from './helpers/server';
-
-/** Polls until `check` holds or `ms` pass; answers how long it took (Infinity when it never held). */
-async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < ms) {
-    if (await check()) return Date.now() - started;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  return Infinity;
-}
+import { createDatabase, startExpectingFailure, startServer, TestServer, within } from './helpers/server';
 
 /** Server connections PgBouncer may open to the database: fewer than the two instances' pools, so they are shared. */
 const POOL_SIZE = 4;

@@ -1,21 +1,11 @@
 import { adminToken, aUser, login } from './helpers/actors';
-import { startServer, TestServer } from './helpers/server';
+import { startServer, TestServer, within } from './helpers/server';
 
 /** `db;dur=…;desc="N calls"` of a Server-Timing header: N. */
 function dbCalls(header: string | null): number {
   const match = /desc="(\d+) calls"/.exec(header ?? '');
   if (!match) throw new Error(`no database calls in Server-Timing: ${String(header)}`);
   return Number(match[1]);
-}
-
-/** Polls until `check` holds or `ms` pass; answers how long it took (Infinity when it never held). */
-async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < ms) {
-    if (await check()) return Date.now() - started;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  return Infinity;
 }
 
 /** Statements `GET /profiles/my` runs besides the token lookup (the user's memberships). */

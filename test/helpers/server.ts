@@ -314,3 +314,13 @@ export async function waitHealthy(url: string, child?: ChildProcess, ms = 60_000
   }
   return false;
 }
+
+/** Polls until `check` holds or `ms` pass; answers how long it took (Infinity when it never held). */
+export async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < ms) {
+    if (await check()) return Date.now() - started;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return Infinity;
+}
