@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PoolClient } from 'pg';
+import type { GroupedAnswer } from '../idempotency/grouped-answer';
 import { currentRequestMeta } from './request-timing';
 
 /** What the request that opened a transaction says about itself; the ledger stamps it on the operations it writes. */
@@ -19,6 +20,11 @@ export interface TransactionMeta {
   idempotent?: boolean;
   /** Work the service does on its own rather than for a user's request (a sweep, a provider's outcome), by name. */
   job?: string;
+  /**
+   * A keyed request on a group-commit route, running without a transaction: its posting's group stores its answer
+   * (see GroupedAnswer). Such a request may open no transaction of its own (UnitOfWork.run refuses it: AnswerAlone).
+   */
+  answer?: GroupedAnswer;
 }
 
 /** The open transaction, carried by AsyncLocalStorage so services never pass a connection around. */

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import type { Pool, PoolClient } from 'pg';
 import { sqlState } from '../common/sql-state';
+import { AnswerAlone } from '../idempotency/grouped-answer';
 import { PRIMARY_POOL } from './primary-pool';
 import { addDbTime } from './request-timing';
 import {
@@ -25,6 +26,8 @@ export type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABL
 export interface UnitOfWorkOptions {
   meta?: TransactionMeta;
   isolation?: IsolationLevel;
+  /** One attempt only: a serialization failure or deadlock is thrown, not retried (work that handed results out before its COMMIT). */
+  once?: boolean;
 }
 
 /**
@@ -41,20 +44,19 @@ export class UnitOfWork {
 
   async run<T>(work: () => Promise<T>, options: UnitOfWorkOptions = {}): Promise<T> {
     if (currentTransaction()) return work();
+    const meta = options.meta ?? currentTransactionMeta();
+    // A keyed request whose answer a group is to store: a transaction of its own would commit apart from that answer.
+    if (meta.answer) throw new AnswerAlone('it opens a transaction of its own');
     for (let attempt = 1; ; attempt++) {
       const afterCommit: TransactionContext['afterCommit'] = [];
       const onCommit: TransactionContext['onCommit'] = [];
       try {
-        const result = await this.transaction(
-          options,
-          { meta: options.meta ?? currentTransactionMeta(), operationIds: [], afterCommit, onCommit },
-          work,
-        );
+        const result = await this.transaction(options, { meta, operationIds: [], afterCommit, onCommit }, work);
         for (const hook of onCommit) hook();
         this.runAfterCommit(afterCommit);
         return result;
       } catch (error) {
-        if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
+        if (options.once || attempt >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
         await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
       }
     }

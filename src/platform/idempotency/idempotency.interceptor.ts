@@ -9,8 +9,9 @@ import { ApiError } from '../common/api-error';
 import { auditChainKey } from '../config/audit-chain-key';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { RawJson, serializeStored } from '../common/json-decimal';
-import { UnitOfWork } from '../database/unit-of-work';
-import { IdempotencyRepository } from './idempotency.repository';
+import { TransactionMeta, UnitOfWork } from '../database/unit-of-work';
+import { AnswerAlone, GroupedAnswer } from './grouped-answer';
+import { IdempotencyRepository, StoredAnswer } from './idempotency.repository';
 
 const KEY = /^[\x20-\x7e]{1,255}$/;
 
@@ -52,6 +53,8 @@ function fingerprint(key: Buffer, request: ApiRequest): string {
 export class IdempotencyInterceptor implements NestInterceptor {
   /** The fingerprints' key: derived from the service's secret with a label of its own. */
   private readonly fingerprintKey: Buffer;
+  /** Keyed group-commit requests this instance runs, by user and key: a retry waits for its first attempt, then replays. */
+  private readonly running = new Map<string, Promise<void>>();
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -81,14 +84,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           throw new ApiError('exception.idempotency.in_flight', 'A request with this Idempotency-Key is still running');
         }
         const stored = await this.keys.find(userId, key);
-        if (stored) {
-          if (stored.request_hash !== hash) {
-            throw new ApiError('exception.idempotency.key_reused', 'This Idempotency-Key was used with a different request');
-          }
-          idempotentReplays.inc();
-          void reply.status(stored.response_status).header('Idempotent-Replayed', 'true');
-          return new RawJson(stored.response_body);
-        }
+        if (stored) return this.replay(stored, hash, reply);
       }
       const body = await lastValueFrom(next.handle());
       if (key !== undefined) {
@@ -99,10 +95,71 @@ export class IdempotencyInterceptor implements NestInterceptor {
     };
     // `idempotent`: the ledger posts only for such a request (or for the service's own jobs), see LedgerService.
     const meta = { ...principalMeta(principal, String(request.id)), requestIdentifier: key, idempotent: true };
-    // Nothing to store without a key: a group-commit route's posting is then its own unit of work (see IdempotentOptions).
-    if (key === undefined && this.reflector.get<boolean>(GROUP_COMMIT_KEY, context.getHandler())) {
-      return from(this.uow.withMeta(meta, work));
+    if (this.reflector.get<boolean>(GROUP_COMMIT_KEY, context.getHandler())) {
+      // Nothing to store without a key: the route's posting is then its own unit of work (see IdempotentOptions).
+      if (key === undefined) return from(this.uow.withMeta(meta, work));
+      return from(
+        this.grouped(
+          userId,
+          key,
+          hash,
+          meta,
+          reply,
+          () => lastValueFrom(next.handle()),
+          () => this.uow.run(work, { meta }),
+        ),
+      );
     }
     return from(this.uow.run(work, { meta }));
+  }
+
+  /** A stored answer sent again, if the request is the same. */
+  private replay(stored: StoredAnswer, hash: string, reply: FastifyReply): RawJson {
+    if (stored.request_hash !== hash) {
+      throw new ApiError('exception.idempotency.key_reused', 'This Idempotency-Key was used with a different request');
+    }
+    idempotentReplays.inc();
+    void reply.status(stored.response_status).header('Idempotent-Replayed', 'true');
+    return new RawJson(stored.response_body);
+  }
+
+  /**
+   * A keyed request on a group-commit route: its posting joins a group, which stores its answer in the group's
+   * transaction (GroupedAnswer); the answer is sent once that committed. A request the group could not take, or that
+   * opens a transaction of its own, runs again as one unit of work (`alone`: lock, replay or run, store). A retry of a
+   * request this instance is still running waits for it and replays its answer (across instances: 409, as `alone`).
+   */
+  private async grouped(
+    userId: string,
+    key: string,
+    hash: string,
+    meta: TransactionMeta,
+    reply: FastifyReply,
+    handle: () => Promise<unknown>,
+    alone: () => Promise<unknown>,
+  ): Promise<unknown> {
+    const slot = `${userId}\n${key}`;
+    for (let first = this.running.get(slot); first; first = this.running.get(slot)) await first;
+    let done!: () => void;
+    this.running.set(slot, new Promise<void>((resolve) => (done = resolve)));
+    try {
+      const stored = await this.keys.find(userId, key);
+      if (stored) return this.replay(stored, hash, reply);
+      const answer = new GroupedAnswer(userId, key, hash);
+      try {
+        const body = await this.uow.withMeta({ ...meta, answer }, handle);
+        if (!answer.joined) throw new AnswerAlone('it posted nothing through a group');
+        answer.give({ status: reply.statusCode, body: serializeStored(body) });
+        await answer.committed;
+        return body;
+      } catch (error) {
+        answer.fail(error);
+        if (!(error instanceof AnswerAlone)) throw error;
+      }
+      return await alone();
+    } finally {
+      this.running.delete(slot);
+      done();
+    }
   }
 }

@@ -39,4 +39,38 @@ export class IdempotencyRepository {
       { prepare: true },
     );
   }
+
+  /**
+   * For a group of keyed postings (group commit): takes each key's transaction-scoped lock, in one statement, and
+   * answers per key whether it is free — locked by this transaction and with no stored answer yet.
+   */
+  async lockFree(keys: { userId: string; key: string }[]): Promise<boolean[]> {
+    const rows = await this.db.query<{ free: boolean }>(
+      `SELECT pg_try_advisory_xact_lock(hashtext(k.user_id), hashtext(k.key))
+              AND NOT EXISTS (SELECT 1 FROM idempotency_keys i WHERE i.user_id = k.user_id::uuid AND i.key = k.key) AS free
+         FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(user_id, key, n) ORDER BY k.n`,
+      [keys.map((k) => k.userId), keys.map((k) => k.key)],
+      { prepare: true },
+    );
+    return rows.map((r) => r.free);
+  }
+
+  /** Stores the answers of a group of keyed requests, in one statement. */
+  async storeAll(
+    answers: { userId: string; key: string; requestHash: string; status: number; body: string; operationId: string | null }[],
+  ): Promise<void> {
+    await this.db.query(
+      `INSERT INTO idempotency_keys (user_id, key, request_hash, response_status, response_body, operation_id)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[], $5::text[], $6::uuid[])`,
+      [
+        answers.map((a) => a.userId),
+        answers.map((a) => a.key),
+        answers.map((a) => a.requestHash),
+        answers.map((a) => a.status),
+        answers.map((a) => a.body),
+        answers.map((a) => a.operationId),
+      ],
+      { prepare: true },
+    );
+  }
 }

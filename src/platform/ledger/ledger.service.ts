@@ -8,11 +8,13 @@ import { isDatabaseError } from '../common/error-mapping';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { timedDb } from '../database/request-timing';
 import { TransactionMeta, UnitOfWork } from '../database/unit-of-work';
+import { AnswerAlone, GroupedAnswer } from '../idempotency/grouped-answer';
+import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 import { OutboxService } from '../outbox/outbox.service';
 import type { UserAction } from '../user-actions/user-action.types';
 import { UserActionsService } from '../user-actions/user-actions.service';
 import type { OperationDto } from './dto/operation.dto';
-import type { ExecuteRequest, Locked, LockedCoin, SystemCoinKind } from './ledger.types';
+import type { ExecuteRequest, Locked, LockedCoin, RecordWriter, SystemCoinKind } from './ledger.types';
 import { HeldOperation, LedgerRepository, Posting, writableTogether } from './ledger.repository';
 import type { OperationRow } from './operation.projection';
 import { toOperationDto } from './operation.mapper';
@@ -44,6 +46,8 @@ const ALONE = Symbol('alone');
 /** Postings in one group at most, and groups being written at once (each holds a pool connection). */
 const GROUP_SIZE = 64;
 const GROUPS_IN_FLIGHT = 1;
+/** How long a group waits for its keyed requests' answers (built in their own event-loop turns) before it gives up. */
+const ANSWER_TIMEOUT_MS = 5_000;
 
 /** Work a plan's rules leave for once the plan is known to hold: run in its transaction, before it is written. */
 export type PlanCheck = () => Promise<void>;
@@ -52,6 +56,7 @@ export type PlanCheck = () => Promise<void>;
 interface Written {
   operation: OperationDto;
   meta: TransactionMeta;
+  planned: Planned;
 }
 
 /** Free text a reversal may carry. */
@@ -83,6 +88,7 @@ export class LedgerService implements OnModuleInit {
     private readonly uow: UnitOfWork,
     private readonly outbox: OutboxService,
     private readonly actions: UserActionsService,
+    private readonly keys: IdempotencyRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -103,8 +109,13 @@ export class LedgerService implements OnModuleInit {
     this.mustBeIdempotent(request.type);
     if (request.grouped && !request.operationId && !this.uow.current()) {
       const meta = this.uow.meta();
-      const answer = await timedDb(() => this.groups.submit({ request, meta }));
+      const keyed = meta.answer as GroupedAnswer<OperationDto | null> | undefined;
+      if (keyed?.joined) throw new AnswerAlone('it posts twice');
+      // A keyed posting is handed its operation before its group commits (GroupedAnswer), so its answer commits with it.
+      const submitted = this.groups.submit({ request, meta });
+      const answer = await timedDb(() => (keyed ? Promise.race([keyed.written, submitted]) : submitted));
       if (answer !== ALONE) return answer;
+      if (keyed) throw new AnswerAlone('its group could not take its posting');
     }
     return this.post(request, null);
   }
@@ -230,75 +241,166 @@ export class LedgerService implements OnModuleInit {
    * plan then runs, in arrival order, over its own coins as the postings before it left them, so each answer is
    * exactly its own effect, as if it had been posted alone after them. A plan that refuses (insufficient funds, a
    * closed coin…) fails its own posting and writes nothing. The postings that only move money are written by one
-   * statement (LedgerRepository.writeTogether), others one by one. A failed statement aborts the transaction:
-   * every posting of the group is then answered ALONE, so a failing posting never fails its neighbours.
+   * statement (LedgerRepository.writeTogether), others one by one; the flows' own rows (Plan.records) by one
+   * statement per writer. A failed statement aborts the transaction: every posting of the group is then answered
+   * ALONE, so a failing posting never fails its neighbours.
+   *
+   * A keyed posting (its request's GroupedAnswer) joins only if its key is free — locked by this transaction, no
+   * answer stored — else it is answered ALONE (its request then runs as a unit of work, which replays or answers 409).
+   * Once written it is handed its operation; the group stores the answers its requests give back, in one statement,
+   * then commits and tells them. Not retried: its requests were handed operations of this attempt.
    */
   private async postGroup(postings: GroupedPosting[]): Promise<Outcome<OperationDto | null | typeof ALONE>[]> {
     ledgerGroupSize.observe(postings.length);
+    const joined: GroupedAnswer<OperationDto | null>[] = [];
     try {
-      const outcomes = await this.uow.run(async () => {
-        const coins = await this.ledger.lockCoins(
-          postings.flatMap((p) => p.request.coins),
-          { skipLocked: true },
-        );
-        const outcomes: Outcome<OperationDto | null | typeof ALONE>[] = [];
-        const together: { index: number; planned: Planned; posting: Posting; meta: TransactionMeta }[] = [];
-        const written: Written[] = [];
-        for (const [index, { request, meta }] of postings.entries()) {
-          // A coin held elsewhere, or no such coin: the posting waits for it, or answers its 404, on its own.
-          if (!request.coins.every((s) => coins.has(s))) {
-            outcomes.push({ ok: true, value: ALONE });
-            continue;
+      const outcomes = await this.uow.run(
+        async () => {
+          const coins = await this.ledger.lockCoins(
+            postings.flatMap((p) => p.request.coins),
+            { skipLocked: true },
+          );
+          const keyed = postings.map((p) => p.meta.answer as GroupedAnswer<OperationDto | null> | undefined);
+          const free = await this.keysFree(keyed);
+          const outcomes: Outcome<OperationDto | null | typeof ALONE>[] = [];
+          const together: { index: number; planned: Planned; posting: Posting; meta: TransactionMeta }[] = [];
+          const written: (Written & { index: number })[] = [];
+          for (const [index, { request, meta }] of postings.entries()) {
+            // A coin held elsewhere, or no such coin: the posting waits for it, or answers its 404, on its own. A key
+            // held or answered elsewhere: its request replays, or answers 409, on its own.
+            if (!request.coins.every((s) => coins.has(s)) || !free[index]) {
+              outcomes.push({ ok: true, value: ALONE });
+              continue;
+            }
+            const locked: Locked = { coins: new Map(request.coins.map((s) => [s, coins.get(s)!])), holds: [] };
+            let planned: Planned | null;
+            try {
+              planned = await this.planned(request, locked);
+            } catch (error) {
+              // A statement of the plan failed: the transaction is lost, for every posting of the group. (Should a plan
+              // catch such a failure, the next statement or the COMMIT fails instead: UnitOfWork checks the COMMIT.)
+              if (isDatabaseError(error)) throw error;
+              outcomes.push({ ok: false, error });
+              continue;
+            }
+            if (!planned) {
+              outcomes.push({ ok: true, value: null });
+              continue;
+            }
+            for (const change of planned.effect.changes) {
+              const coin = coins.get(change.serial)!;
+              coins.set(change.serial, {
+                ...coin,
+                balance: new Money(coin.balance).plus(change.balance).toFixed(),
+                held: new Money(coin.held).plus(change.held).toFixed(),
+              });
+            }
+            const posting = await this.postingOf(planned, meta, null);
+            if (writableTogether(posting)) {
+              outcomes.push({ ok: true, value: null });
+              together.push({ index, planned, posting, meta });
+            } else {
+              const operation = await this.recorded(await this.ledger.write(posting), planned, null);
+              outcomes.push({ ok: true, value: operation });
+              written.push({ index, operation, meta, planned });
+            }
           }
-          const locked: Locked = { coins: new Map(request.coins.map((s) => [s, coins.get(s)!])), holds: [] };
-          let planned: Planned | null;
-          try {
-            planned = await this.planned(request, locked);
-          } catch (error) {
-            // A statement of the plan failed: the transaction is lost, for every posting of the group. (Should a plan
-            // catch such a failure, the next statement or the COMMIT fails instead: UnitOfWork checks the COMMIT.)
-            if (isDatabaseError(error)) throw error;
-            outcomes.push({ ok: false, error });
-            continue;
+          const rows = together.length ? await this.ledger.writeTogether(together.map((t) => t.posting)) : [];
+          for (const [i, { index, planned, meta }] of together.entries()) {
+            const operation = await this.recorded(rows[i], planned, null);
+            outcomes[index] = { ok: true, value: operation };
+            written.push({ index, operation, meta, planned });
           }
-          if (!planned) {
-            outcomes.push({ ok: true, value: null });
-            continue;
-          }
-          for (const change of planned.effect.changes) {
-            const coin = coins.get(change.serial)!;
-            coins.set(change.serial, {
-              ...coin,
-              balance: new Money(coin.balance).plus(change.balance).toFixed(),
-              held: new Money(coin.held).plus(change.held).toFixed(),
-            });
-          }
-          const posting = await this.postingOf(planned, meta, null);
-          if (writableTogether(posting)) {
-            outcomes.push({ ok: true, value: null });
-            together.push({ index, planned, posting, meta });
-          } else {
-            const operation = await this.recorded(await this.ledger.write(posting), planned, null);
-            outcomes.push({ ok: true, value: operation });
-            written.push({ operation, meta });
-          }
-        }
-        const rows = together.length ? await this.ledger.writeTogether(together.map((t) => t.posting)) : [];
-        for (const [i, { index, planned, meta }] of together.entries()) {
-          const operation = await this.recorded(rows[i], planned, null);
-          outcomes[index] = { ok: true, value: operation };
-          written.push({ operation, meta });
-        }
-        await this.recordStaff(written);
-        return outcomes;
-      });
+          await this.writeRecords(written);
+          await this.recordStaff(written);
+          await this.storeAnswers(
+            keyed.flatMap((answer, index) => {
+              const outcome = outcomes[index];
+              return answer && outcome.ok && outcome.value !== ALONE ? [{ answer, operation: outcome.value }] : [];
+            }),
+            joined,
+          );
+          return outcomes;
+        },
+        { once: true },
+      );
+      for (const answer of joined) answer.commit();
       const alone = outcomes.filter((o) => o.ok && o.value === ALONE).length;
       if (alone) ledgerPostedAlone.inc({ reason: 'locked' }, alone);
       return outcomes;
     } catch {
+      for (const answer of joined) answer.abort();
       ledgerPostedAlone.inc({ reason: 'split' }, postings.length);
       return postings.map(() => ({ ok: true, value: ALONE }));
     }
+  }
+
+  /** Per posting of a group: whether it may be written there — unkeyed, or its key free (IdempotencyRepository.lockFree). */
+  private async keysFree(keyed: (Pick<GroupedAnswer, 'userId' | 'key'> | undefined)[]): Promise<boolean[]> {
+    const asked = keyed.flatMap((a, index) => (a ? [{ index, userId: a.userId, key: a.key }] : []));
+    const free = keyed.map(() => true);
+    if (!asked.length) return free;
+    // The same key twice in one group (two instances' retries cannot meet here; one instance waits in its interceptor):
+    // the later one is answered on its own, after this group.
+    const seen = new Set<string>();
+    const answers = await this.keys.lockFree(asked);
+    for (const [i, { index, userId, key }] of asked.entries()) {
+      const slot = `${userId}\n${key}`;
+      free[index] = answers[i] && !seen.has(slot);
+      seen.add(slot);
+    }
+    return free;
+  }
+
+  /**
+   * Hands each keyed posting of a group its operation, waits for the answers its requests build from it, and stores
+   * them in the group's transaction (one statement). A request that fails instead, or no answer in time, fails the
+   * group (every posting then posted on its own).
+   */
+  private async storeAnswers(
+    keyed: { answer: GroupedAnswer<OperationDto | null>; operation: OperationDto | null }[],
+    joined: GroupedAnswer<OperationDto | null>[],
+  ): Promise<void> {
+    if (!keyed.length) return;
+    for (const { answer, operation } of keyed) {
+      answer.join(operation, operation?.id ?? null);
+      joined.push(answer);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`No answer within ${ANSWER_TIMEOUT_MS} ms from a keyed request of a group`)),
+        ANSWER_TIMEOUT_MS,
+      );
+    });
+    try {
+      const given = await Promise.race([Promise.all(keyed.map(({ answer }) => answer.answer)), late]);
+      await this.keys.storeAll(
+        keyed.map(({ answer }, i) => ({
+          userId: answer.userId,
+          key: answer.key,
+          requestHash: answer.hash,
+          status: given[i].status,
+          body: given[i].body,
+          operationId: answer.operationId,
+        })),
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Writes the flows' own rows of written postings (Plan.records): one call, so one statement, per writer. */
+  private async writeRecords(written: Pick<Written, 'operation' | 'planned'>[]): Promise<void> {
+    const byWriter = new Map<RecordWriter<unknown>, { row: unknown; operationId: string }[]>();
+    for (const { operation, planned } of written) {
+      for (const { writer, row } of planned.plan.records ?? []) {
+        const rows = byWriter.get(writer) ?? [];
+        rows.push({ row, operationId: operation.id });
+        byWriter.set(writer, rows);
+      }
+    }
+    for (const [writer, rows] of byWriter) await writer.write(rows);
   }
 
   /** Runs the request's plan over the locked rows and checks it; null when the plan writes nothing. */
@@ -314,6 +416,7 @@ export class LedgerService implements OnModuleInit {
   /** Writes a checked plan in the open transaction, stamped with its request's actor and Idempotency-Key. */
   private async write(planned: Planned, meta: TransactionMeta, reversalOf: string | null): Promise<OperationDto> {
     const operation = await this.recorded(await this.ledger.write(await this.postingOf(planned, meta, reversalOf)), planned, reversalOf);
+    await this.writeRecords([{ operation, planned }]);
     await this.recordStaff([{ operation, meta }]);
     return operation;
   }
@@ -324,7 +427,7 @@ export class LedgerService implements OnModuleInit {
    * type, status, amount and currency) and which request. In the kernel, so no flow can forget it; a customer's
    * posting (most of a group) records nothing.
    */
-  private async recordStaff(written: Written[]): Promise<void> {
+  private async recordStaff(written: Pick<Written, 'operation' | 'meta'>[]): Promise<void> {
     const moved: UserAction[] = written
       .filter(({ meta }) => meta.staff && meta.actorUserId && !meta.job)
       .map(({ operation, meta }) => ({

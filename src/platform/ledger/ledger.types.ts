@@ -85,6 +85,27 @@ export interface OperationMeta {
 }
 
 /**
+ * Writes a flow's own rows (its record, its status change) for operations the kernel has just written, in their
+ * transaction: a group of postings hands it all its rows at once, so it writes them in one statement. Defined in the
+ * flow's repository (the only place with its SQL). A failure fails the transaction, so a group is then posted one by
+ * one (each request on its own, with its own error).
+ */
+export interface RecordWriter<R> {
+  write(rows: { row: R; operationId: string }[]): Promise<void>;
+}
+
+/** One row of a flow's own, to be written with its operation (see `recordOf`). */
+export interface FlowRecord {
+  readonly writer: RecordWriter<unknown>;
+  readonly row: unknown;
+}
+
+/** A row for `writer`, to return in a plan's `records`. */
+export function recordOf<R>(writer: RecordWriter<R>, row: R): FlowRecord {
+  return { writer: writer as RecordWriter<unknown>, row };
+}
+
+/**
  * What a money flow wants to happen, returned by its rules over the locked rows. Each leg moves an
  * amount within one currency, so the plan balances per currency (an exchange is two legs in two
  * currencies); the kernel checks funds, limits and holds, then writes it all in one statement.
@@ -95,6 +116,11 @@ export interface Plan {
   /** Default: `pending` when the plan places holds, else `processed`. */
   status?: OperationStatus;
   meta: OperationMeta;
+  /**
+   * The flow's own rows, written after the operation in its transaction (its id given to each): a flow whose plan only
+   * reads can so be `grouped` and still write its record.
+   */
+  records?: FlowRecord[];
 }
 
 export interface ExecuteRequest {
