@@ -1,9 +1,11 @@
-import { balanceOf, expectAnswersReadBack, expectBalancedLedger, expectStatus, transfer } from './helpers/money';
+import { whileKeyInFlight } from './helpers/in-flight';
+import { balanceOf, expectAnswersReadBack, expectBalancedLedger, expectError, expectStatus, transfer } from './helpers/money';
 import { moneyWorld } from './helpers/world';
 
 /**
  * Group commit (issue 18): transfers without an Idempotency-Key that arrive while a group is being written are
- * written together, in one transaction — with the guarantees of a transfer posted alone.
+ * written together, in one transaction — with the guarantees of a transfer posted alone. Since issue 34 transfers with an
+ * Idempotency-Key too: each answer is stored in its group's transaction.
  */
 describe('group commit of transfers', () => {
   const world = moneyWorld();
@@ -153,19 +155,155 @@ describe('group commit of transfers', () => {
     expect(await balanceOf(world.server, bob.token, target.serial)).toBe('4.00');
   });
 
-  it('runs a transfer with an Idempotency-Key as its own unit of work, outside the groups', async () => {
+  const stored = async (key: string) =>
+    (
+      await world.raw.db.query(
+        `SELECT k.response_status AS status, k.response_body AS body, k.operation_id, o.request_identifier
+           FROM idempotency_keys k LEFT JOIN operations o ON o.id = k.operation_id WHERE k.key = $1`,
+        [key],
+      )
+    ).rows;
+  const operationsKeyed = async (key: string) =>
+    (await world.raw.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [key])).rows[0].n;
+
+  it('writes transfers each with its own Idempotency-Key in groups, each answer stored with its posting and replayed as sent', async () => {
+    const payee = await world.user();
+    const target = await world.coin(payee);
+    const payers = await Promise.all(Array.from({ length: 8 }, () => world.user()));
+    const coins = await Promise.all(payers.map((p) => world.coin(p, '30.00')));
+    const before = await groups();
+    const split = await alone('split');
+    const keyOf = (i: number, n: number) => `grouped-${process.pid}-${i}-${n}`;
+
+    // Three keyed transfers of 10 from each coin of 30 plus a fourth that is refused, all at once.
+    const answers = await Promise.all(
+      payers.flatMap((payer, i) =>
+        Array.from({ length: 4 }, (_, n) =>
+          transfer(world.server, payer.token, coins[i].serial, target.serial, '10.00', { key: keyOf(i, n) }),
+        ),
+      ),
+    );
+    const after = await groups();
+    // They went through the groups (32 postings in fewer groups), and no group failed.
+    expect(after.postings - before.postings).toBe(32);
+    expect(after.count - before.count).toBeLessThan(32);
+    expect(await alone('split')).toBe(split);
+    for (let i = 0; i < payers.length; i++) {
+      const own = answers.slice(i * 4, i * 4 + 4);
+      expect(own.filter((a) => a.status === 201)).toHaveLength(3);
+      for (const [n, answer] of own.entries()) {
+        const rows = await stored(keyOf(i, n));
+        if (answer.status !== 201) {
+          expect(answer.body.code).toBe('exception.coin.insufficient_funds');
+          expect(rows).toHaveLength(0); // a refused request stores nothing: its key can be used again
+          continue;
+        }
+        // The stored answer is the one sent, committed with the operation it names (stamped with the key).
+        expect(rows).toHaveLength(1);
+        expect(rows[0].status).toBe(201);
+        expect(rows[0].body).toBe(answer.text);
+        expect(rows[0].operation_id).toBe(answer.body.process.id);
+        expect(rows[0].request_identifier).toBe(keyOf(i, n));
+        const replay = await transfer(world.server, payers[i].token, coins[i].serial, target.serial, '10.00', { key: keyOf(i, n) });
+        expectStatus(replay, 201);
+        expect(replay.headers.get('idempotent-replayed')).toBe('true');
+        expect(replay.text).toBe(answer.text);
+      }
+      expect(await balanceOf(world.server, payers[i].token, coins[i].serial)).toBe('0.00');
+    }
+    expect(await balanceOf(world.server, payee.token, target.serial)).toBe('240.00');
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('applies keyed retries once and answers them the same body, including one arriving while its first attempt sits in a group', async () => {
+    const alice = await world.user();
+    const bob = await world.user();
+    const [from, to] = await world.pair(alice, bob, '50.00');
+    const key = `in-group-${process.pid}`;
+    const before = await groups();
+
+    await withInsertTrigger(async () => {
+      // The first attempt's group sleeps in the database (its operation's insert); its retries arrive meanwhile.
+      const first = transfer(world.server, alice.token, from.serial, to.serial, '7.00', { key, description: 'slow' });
+      await new Promise((r) => setTimeout(r, 150));
+      const retries = Array.from({ length: 5 }, () =>
+        transfer(world.server, alice.token, from.serial, to.serial, '7.00', { key, description: 'slow' }),
+      );
+      const original = await first;
+      expectStatus(original, 201);
+      for (const retry of await Promise.all(retries)) {
+        expectStatus(retry, 201);
+        expect(retry.headers.get('idempotent-replayed')).toBe('true');
+        expect(retry.text).toBe(original.text);
+      }
+    });
+    expect((await groups()).postings - before.postings).toBe(1);
+    expect(await operationsKeyed(key)).toBe(1);
+    expect(await stored(key)).toHaveLength(1);
+    expect(await balanceOf(world.server, alice.token, from.serial)).toBe('43.00');
+    expect(await balanceOf(world.server, bob.token, to.serial)).toBe('7.00');
+
+    // Many keys, each sent three times at once: each applied once, all three answers the same.
+    const many = Array.from({ length: 10 }, (_, i) => `${key}-${i}`);
+    const answers = await Promise.all(
+      many.map((k) =>
+        Promise.all(Array.from({ length: 3 }, () => transfer(world.server, alice.token, from.serial, to.serial, '1.00', { key: k }))),
+      ),
+    );
+    for (const [i, same] of answers.entries()) {
+      for (const answer of same) expectStatus(answer, 201);
+      expect(same.filter((a) => a.headers.get('idempotent-replayed') !== 'true')).toHaveLength(1);
+      expect(new Set(same.map((a) => JSON.stringify(a.body))).size).toBe(1);
+      expect(await operationsKeyed(many[i])).toBe(1);
+    }
+    expect(await balanceOf(world.server, alice.token, from.serial)).toBe('33.00');
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('posts a keyed transfer on its own, with its answer, when its group fails: once, and the failing neighbour writes nothing', async () => {
+    const payee = await world.user();
+    const target = await world.coin(payee);
+    const payers = await Promise.all(Array.from({ length: 6 }, () => world.user()));
+    const coins = await Promise.all(payers.map((p) => world.coin(p, '20.00')));
+    const split = await alone('split');
+    const keyOf = (i: number) => `split-${process.pid}-${i}`;
+
+    await withInsertTrigger(async () => {
+      const slow = transfer(world.server, payers[0].token, coins[0].serial, target.serial, '1.00', { description: 'slow' });
+      await new Promise((r) => setTimeout(r, 150));
+      const keyed = payers
+        .slice(1)
+        .map((payer, i) => transfer(world.server, payer.token, coins[i + 1].serial, target.serial, '2.00', { key: keyOf(i + 1) }));
+      const faulty = transfer(world.server, payers[0].token, coins[0].serial, target.serial, '5.00', { description: 'fault' });
+      expectStatus(await slow, 201);
+      const answers = await Promise.all(keyed);
+      for (const [i, answer] of answers.entries()) {
+        expectStatus(answer, 201);
+        const rows = await stored(keyOf(i + 1));
+        expect(rows).toHaveLength(1);
+        expect(rows[0].body).toBe(answer.text);
+        expect(rows[0].operation_id).toBe(answer.body.process.id);
+        expect(await operationsKeyed(keyOf(i + 1))).toBe(1);
+      }
+      expect((await faulty).status).toBe(409);
+    });
+    expect((await alone('split')) - split).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < payers.length; i++) expect(await balanceOf(world.server, payers[i].token, coins[i].serial)).toBe('18.00');
+    expect(await balanceOf(world.server, payee.token, target.serial)).toBe('11.00');
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('answers 409 in_flight for a keyed transfer whose key another instance holds, and posts nothing', async () => {
     const alice = await world.user();
     const bob = await world.user();
     const [from, to] = await world.pair(alice, bob, '10.00');
-    const before = await groups();
-    const first = await transfer(world.server, alice.token, from.serial, to.serial, '3.00', { key: 'group-commit-key' });
-    expectStatus(first, 201);
-    const replay = await transfer(world.server, alice.token, from.serial, to.serial, '3.00', { key: 'group-commit-key' });
-    expectStatus(replay, 201);
-    expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect((await groups()).postings).toBe(before.postings);
-    expectStatus(await transfer(world.server, alice.token, from.serial, to.serial, '3.00'), 201);
-    expect((await groups()).postings).toBe(before.postings + 1);
-    expect(await balanceOf(world.server, alice.token, from.serial)).toBe('4.00');
+    const key = `held-${process.pid}`;
+    const answer = await whileKeyInFlight(world.raw, alice.id, key, () =>
+      transfer(world.server, alice.token, from.serial, to.serial, '3.00', { key }),
+    );
+    expectError(answer, 409, 'exception.idempotency.in_flight');
+    expect(await operationsKeyed(key)).toBe(0);
+    expectStatus(await transfer(world.server, alice.token, from.serial, to.serial, '3.00', { key }), 201);
+    expect(await balanceOf(world.server, alice.token, from.serial)).toBe('7.00');
   });
 });
