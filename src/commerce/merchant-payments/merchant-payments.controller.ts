@@ -29,7 +29,7 @@ export class MerchantPaymentsController {
   /** Pays a merchant (or at a point of sale) with the payer's coin, smart card or a voucher; an invalid method or value is a 400. */
   @Post()
   @RequirePermissions('MERCHANT_PAYMENT_CREATOR')
-  @Idempotent()
+  @Idempotent({ groupCommit: true })
   @ApiOperation({ summary: 'Pay a merchant', operationId: 'createMerchantPayment' })
   @ApiCreatedResponse({ type: MerchantPaymentResponseDto })
   @ApiNotFoundResponse({

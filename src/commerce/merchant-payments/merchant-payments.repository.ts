@@ -1,5 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
+import type { RecordWriter } from '../../platform/ledger/ledger.types';
+
+/** A payment to write with its operation (MerchantPaymentsRepository.records). */
+export interface PaymentRecord {
+  id: string;
+  merchantId: string;
+  posId: string | null;
+  payerOrganizationId: string | null;
+  method: PaymentRow['method'];
+  amount: string;
+  currencyId: string;
+  description: string | null;
+  createdBy: string;
+  purchases: { productId: string | null; name: string; quantity: number; price: string; total: string }[];
+  /** Its purchases' ids, in order, once written. */
+  purchaseIds?: string[];
+}
 
 export interface PaymentRow {
   id: string;
@@ -67,47 +84,50 @@ export class MerchantPaymentsRepository {
     );
   }
 
-  async insert(values: {
-    merchantId: string;
-    posId: string | null;
-    payerOrganizationId: string | null;
-    method: string;
-    amount: string;
-    currencyId: string;
-    description: string | null;
-    operationId: string;
-    createdBy: string;
-    purchases: { productId: string | null; name: string; quantity: number; price: string; total: string }[];
-  }): Promise<string> {
-    const [row] = await this.db.query<{ id: string }>(
-      `WITH payment AS (
-         INSERT INTO merchant_payments (merchant_id, pos_id, payer_organization_id, method, amount, currency_id, description, operation_id, created_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id
-       ), purchases AS (
+  /**
+   * Writes payments with their purchases, each with its operation, in one statement (a RecordWriter: the ledger calls it
+   * in the posting's transaction, once for a whole group). Completes each row with its purchases' ids.
+   */
+  readonly records: RecordWriter<PaymentRecord> = {
+    write: async (rows) => {
+      const purchases = rows.flatMap(({ row }) => row.purchases.map((p) => ({ ...p, paymentId: row.id })));
+      const ids = await this.db.query<{ id: string; payment_id: string }>(
+        `WITH payment AS (
+           INSERT INTO merchant_payments (id, merchant_id, pos_id, payer_organization_id, method, amount, currency_id, description, operation_id, created_by)
+           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::numeric[], $7::uuid[], $8::text[], $9::uuid[], $10::uuid[])
+           RETURNING id
+         )
          INSERT INTO merchant_purchases (payment_id, product_id, name, quantity, price, total)
-         SELECT payment.id, p.product_id, p.name, p.quantity, p.price, p.total
-           FROM payment, unnest($10::bigint[], $11::text[], $12::int[], $13::numeric[], $14::numeric[]) AS p(product_id, name, quantity, price, total)
-       )
-       SELECT id FROM payment`,
-      [
-        values.merchantId,
-        values.posId,
-        values.payerOrganizationId,
-        values.method,
-        values.amount,
-        values.currencyId,
-        values.description,
-        values.operationId,
-        values.createdBy,
-        values.purchases.map((p) => p.productId),
-        values.purchases.map((p) => p.name),
-        values.purchases.map((p) => p.quantity),
-        values.purchases.map((p) => p.price),
-        values.purchases.map((p) => p.total),
-      ],
-    );
-    return row.id;
-  }
+         SELECT p.payment_id, p.product_id, p.name, p.quantity, p.price, p.total
+           FROM unnest($11::uuid[], $12::bigint[], $13::text[], $14::int[], $15::numeric[], $16::numeric[]) WITH ORDINALITY
+                AS p(payment_id, product_id, name, quantity, price, total, n)
+          ORDER BY p.n
+         RETURNING id::text AS id, payment_id`,
+        [
+          rows.map(({ row }) => row.id),
+          rows.map(({ row }) => row.merchantId),
+          rows.map(({ row }) => row.posId),
+          rows.map(({ row }) => row.payerOrganizationId),
+          rows.map(({ row }) => row.method),
+          rows.map(({ row }) => row.amount),
+          rows.map(({ row }) => row.currencyId),
+          rows.map(({ row }) => row.description),
+          rows.map(({ operationId }) => operationId),
+          rows.map(({ row }) => row.createdBy),
+          purchases.map((p) => p.paymentId),
+          purchases.map((p) => p.productId),
+          purchases.map((p) => p.name),
+          purchases.map((p) => p.quantity),
+          purchases.map((p) => p.price),
+          purchases.map((p) => p.total),
+        ],
+        { prepare: true },
+      );
+      // Serial ids follow the insert's order: each payment's purchases take theirs in its order.
+      const sorted = ids.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+      for (const { row } of rows) row.purchaseIds = sorted.filter((i) => i.payment_id === row.id).map((i) => i.id);
+    },
+  };
 
   async get(id: string): Promise<PaymentRow | undefined> {
     const [row] = await this.db.query<PaymentRow>(

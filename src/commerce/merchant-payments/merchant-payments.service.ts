@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { amountOf } from '../../platform/common/json-decimal';
@@ -9,7 +10,7 @@ import { CommissionsService } from '../../platform/commissions/commissions.servi
 import { commissionDetails } from '../../platform/commissions/fee';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
-import type { LockedCoin } from '../../platform/ledger/ledger.types';
+import { LockedCoin, recordOf } from '../../platform/ledger/ledger.types';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { OperationsService } from '../../platform/ledger/operations.service';
 import type { TransactionViewDto } from '../../money-movement/transactions/dto/transaction.dto';
@@ -17,7 +18,7 @@ import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.
 import { PointsOfSaleService } from '../points-of-sale/points-of-sale.service';
 import { VouchersService } from '../vouchers/vouchers.service';
 import type { CreateMerchantPaymentDto, MerchantPaymentDto, MerchantPaymentViewDto, MerchantPurchaseDto } from './dto/merchant-payment.dto';
-import { MerchantPaymentsRepository, PaymentRow, PurchaseRow } from './merchant-payments.repository';
+import { MerchantPaymentsRepository, PaymentRecord, PaymentRow, PurchaseRow } from './merchant-payments.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const VOUCHER_CODE = /^[0-9a-fA-F]{32}$/;
@@ -78,50 +79,52 @@ export class MerchantPaymentsService {
       throw ApiError.invalid('payer.value', 'must be a smart card id for method smart_card');
     if (method === 'voucher' && !VOUCHER_CODE.test(value))
       throw ApiError.invalid('payer.value', 'must be a voucher code for method voucher');
-    return this.uow.run(async () => {
-      let merchantId = dto.merchantId;
-      const posId = dto.posId ?? null;
-      if (posId) {
-        const pos = await this.points.forPayment(posId);
-        if (!pos) throw new ApiError('exception.point_of_sale.not_found');
-        merchantId = pos.organization_id;
-      }
-      if (!(await this.payments.isMerchant(merchantId!))) throw new ApiError('exception.merchant.not_found');
-      if (method === 'voucher') return this.payWithVoucher(principal, dto, merchantId!, posId);
-      const payerSerial =
-        method === 'coin' ? value : await this.tools.resolve('SMART_CARD', value, 'payer.value', principal.organizationId);
-      const payerCoin = (await this.ledger.read([payerSerial])).get(payerSerial);
-      if (!payerCoin || payerCoin.type !== 'client' || payerCoin.organization_id !== principal.organizationId) {
-        throw new ApiError('exception.coin.not_found', 'No such coin of yours');
-      }
-      const merchantCoin = await this.payments.merchantCoin(merchantId!, payerCoin.currency_id);
-      if (!merchantCoin || merchantCoin === payerSerial) throw new ApiError('exception.merchant.not_found');
-      const { amount, purchases } = await this.priced(dto, merchantId!, payerCoin);
-      const pricing = await this.commissions.pricing('merchant_payment', payerSerial, merchantCoin);
-      const process = (await this.ledger.execute({
-        type: 'merchant_payment',
-        coins: [payerSerial, merchantCoin, ...this.commissions.collectors(pricing)],
-        plan: async (locked) => {
-          const payer = this.tools.payer(locked, payerSerial, principal, 'payer.value');
-          const payee = this.tools.payee(locked, merchantCoin, 'merchantId');
-          for (const coin of [payer, payee])
-            if (!coin.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
-          const quote = await this.commissions.quote({ flow: 'merchant_payment', amount, payer, payee, pricing });
-          return {
-            legs: this.commissions.legs(quote, payer.serial, payee.serial, pricing),
-            meta: {
-              amount,
-              commission: quote.commission,
-              fromCoin: payer.serial,
-              toCoin: payee.serial,
-              description: dto.description ?? null,
-              details: { merchantId, posId, method, ...(commissionDetails(quote) ?? {}) },
-            },
-          };
-        },
-      }))!;
-      return this.record(principal, dto, merchantId!, posId, payerCoin.currency_id, amount, purchases, process);
-    });
+    let merchantId = dto.merchantId;
+    const posId = dto.posId ?? null;
+    if (posId) {
+      const pos = await this.points.forPayment(posId);
+      if (!pos) throw new ApiError('exception.point_of_sale.not_found');
+      merchantId = pos.organization_id;
+    }
+    if (!(await this.payments.isMerchant(merchantId!))) throw new ApiError('exception.merchant.not_found');
+    // A voucher is claimed (locked) before it is spent: a unit of work of its own, outside the groups.
+    if (method === 'voucher') return this.uow.run(() => this.payWithVoucher(principal, dto, merchantId!, posId));
+    const payerSerial = method === 'coin' ? value : await this.tools.resolve('SMART_CARD', value, 'payer.value', principal.organizationId);
+    const payerCoin = (await this.ledger.read([payerSerial])).get(payerSerial);
+    if (!payerCoin || payerCoin.type !== 'client' || payerCoin.organization_id !== principal.organizationId) {
+      throw new ApiError('exception.coin.not_found', 'No such coin of yours');
+    }
+    const merchantCoin = await this.payments.merchantCoin(merchantId!, payerCoin.currency_id);
+    if (!merchantCoin || merchantCoin === payerSerial) throw new ApiError('exception.merchant.not_found');
+    const { amount, purchases } = await this.priced(dto, merchantId!, payerCoin);
+    const pricing = await this.commissions.pricing('merchant_payment', payerSerial, merchantCoin);
+    const record = this.recordOf(principal, dto, merchantId!, posId, payerCoin.currency_id, amount, purchases);
+    // Reads, then one grouped posting that also writes the payment (Plan.records): concurrent payments commit together.
+    const process = (await this.ledger.execute({
+      type: 'merchant_payment',
+      coins: [payerSerial, merchantCoin, ...this.commissions.collectors(pricing)],
+      grouped: true,
+      plan: async (locked) => {
+        const payer = this.tools.payer(locked, payerSerial, principal, 'payer.value');
+        const payee = this.tools.payee(locked, merchantCoin, 'merchantId');
+        for (const coin of [payer, payee])
+          if (!coin.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
+        const quote = await this.commissions.quote({ flow: 'merchant_payment', amount, payer, payee, pricing });
+        return {
+          legs: this.commissions.legs(quote, payer.serial, payee.serial, pricing),
+          meta: {
+            amount,
+            commission: quote.commission,
+            fromCoin: payer.serial,
+            toCoin: payee.serial,
+            description: dto.description ?? null,
+            details: { merchantId, posId, method, ...(commissionDetails(quote) ?? {}) },
+          },
+          records: [recordOf(this.payments.records, record)],
+        };
+      },
+    }))!;
+    return this.answer(record, payerCoin, process);
   }
 
   /** The purchases of a payment, for its merchant, its payer and staff; an invalid or unknown identifier is a 404 (section 7). */
@@ -158,6 +161,7 @@ export class MerchantPaymentsService {
     });
     if (!amount.eq(voucher.amount))
       throw ApiError.invalid('payer.value', `the voucher is worth ${voucher.amount.toFixed()}: it pays that price only`);
+    const record = this.recordOf(principal, dto, merchantId, posId, voucher.currencyId, amount, purchases);
     const process = (await this.ledger.execute({
       type: 'merchant_payment',
       coins: [voucher.reserveCoin, merchantCoin],
@@ -173,11 +177,12 @@ export class MerchantPaymentsService {
             description: dto.description ?? null,
             details: { merchantId, posId, method: 'voucher', voucherId: voucher.id },
           },
+          records: [recordOf(this.payments.records, record)],
         };
       },
     }))!;
     // The posting spent the voucher: it closed itself on hearing the operation (VouchersService.spent).
-    return this.record(principal, dto, merchantId, posId, voucher.currencyId, amount, purchases, process);
+    return this.answer(record, { code: voucher.currency, fraction: voucher.fraction }, process);
   }
 
   /** The amount to pay: the items' prices in the payer's currency times their quantities, or the amount given. */
@@ -205,17 +210,17 @@ export class MerchantPaymentsService {
     return { amount, purchases };
   }
 
-  private async record(
+  private recordOf(
     principal: Principal,
     dto: CreateMerchantPaymentDto,
     merchantId: string,
     posId: string | null,
     currencyId: string,
     amount: Money,
-    purchases: { productId: string | null; name: string; quantity: number; price: string; total: string }[],
-    process: OperationDto,
-  ) {
-    const id = await this.payments.insert({
+    purchases: PaymentRecord['purchases'],
+  ): PaymentRecord {
+    return {
+      id: randomUUID(),
       merchantId,
       posId,
       payerOrganizationId: principal.organizationId,
@@ -223,13 +228,31 @@ export class MerchantPaymentsService {
       amount: amount.toFixed(),
       currencyId,
       description: dto.description ?? null,
-      operationId: process.id,
       createdBy: principal.userId,
       purchases,
-    });
+    };
+  }
+
+  /** The answer, from the payment as written with its operation (in its transaction: nothing to read back). */
+  private answer(record: PaymentRecord, currency: Pick<LockedCoin, 'code' | 'fraction'>, process: OperationDto) {
     return {
-      payment: toPayment((await this.payments.get(id))!),
-      purchases: (await this.payments.purchases(id)).map(toPurchase),
+      payment: toPayment({
+        id: record.id,
+        merchant_id: record.merchantId,
+        pos_id: record.posId,
+        payer_organization_id: record.payerOrganizationId,
+        method: record.method,
+        amount: record.amount,
+        currency: currency.code,
+        fraction: currency.fraction,
+        description: record.description,
+        operation_id: process.id,
+        // Both rows took their transaction's now().
+        created_at: new Date(process.createdAt),
+      }),
+      purchases: record.purchases.map((p, i) =>
+        toPurchase({ ...p, id: record.purchaseIds![i], product_id: p.productId, fraction: currency.fraction }),
+      ),
       process,
     };
   }

@@ -32,7 +32,7 @@ export class ExchangeController {
       "currency's reserve cannot pay the bought amount; exception.coin.insufficient_funds, exception.coin.inactive",
     type: ErrorResponseDto,
   })
-  @Idempotent()
+  @Idempotent({ groupCommit: true })
   @ApiOperation({ summary: 'Exchange between two currencies', operationId: 'createExchange' })
   @ApiCreatedResponse({ type: ExchangeResultDto })
   @ApiNotFoundResponse({ description: "exception.coin.not_found: a coin does not exist or is not the caller's", type: ErrorResponseDto })

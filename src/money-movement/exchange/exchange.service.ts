@@ -84,11 +84,13 @@ export class ExchangeService {
     const targetReserve = await this.ledger.systemCoin(read.target.issuer_id, 'exchange_reserve');
     const pricing = await this.commissions.pricing('exchange', dto.fromCoin, dto.toCoin);
     let terms: ExchangeTermsDto | undefined;
+    // Reads, then one grouped posting (its plan reads nothing more: the rate in force was read with the coins).
     const posted = await this.ledger.execute({
       type: 'exchange',
       coins: [dto.fromCoin, dto.toCoin, sourceReserve, targetReserve, ...this.commissions.collectors(pricing)],
+      grouped: true,
       plan: async (locked) => {
-        const priced = await this.price(principal, dto, locked, pricing);
+        const priced = await this.price(principal, dto, locked, pricing, read.rate);
         const { source, target, conversion, quote } = priced;
         for (const coin of [source, target]) {
           if (!coin.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
@@ -164,11 +166,17 @@ export class ExchangeService {
   }
 
   /** The rules over the two coins as read (or locked): both the caller's client coins, two currencies, the rate, the amounts, the fee. */
-  private async price(principal: Principal, dto: ExchangeRequestDto, locked: Locked, pricing?: Pricing): Promise<Priced> {
+  private async price(
+    principal: Principal,
+    dto: ExchangeRequestDto,
+    locked: Locked,
+    pricing?: Pricing,
+    inForce?: Priced['rate'],
+  ): Promise<Priced> {
     const source = this.tools.payer(locked, dto.fromCoin, principal, 'fromCoin');
     const target = this.tools.payer(locked, dto.toCoin, principal, 'toCoin');
     if (source.currency_id === target.currency_id) throw ApiError.invalid('toCoin', 'must hold another currency than fromCoin');
-    const rate = await this.rates.inForce(source.currency_id, target.currency_id, { from: source.code, to: target.code });
+    const rate = inForce ?? (await this.rates.inForce(source.currency_id, target.currency_id, { from: source.code, to: target.code }));
     const sellScale = scaleOf(source.fraction);
     const buyScale = scaleOf(target.fraction);
     const amount = parseAmount(dto.amount, dto.direction === 'sell' ? sellScale : buyScale);

@@ -75,6 +75,9 @@ export interface ReversalText {
  */
 @Injectable()
 export class LedgerService implements OnModuleInit {
+  /** System coins' serials by issuer and kind (systemCoin). */
+  private readonly systemCoins = new Map<string, string>();
+
   /** The checks registered (whenPlanned) by the plan running in this async context. */
   private readonly plans = new AsyncLocalStorage<PlanCheck[]>();
 
@@ -192,9 +195,18 @@ export class LedgerService implements OnModuleInit {
     return this.ledger.readOperation(id);
   }
 
-  /** Finds or creates the system coin of a kind for an issuer. */
-  systemCoin(issuerId: string, kind: SystemCoinKind): Promise<string> {
-    return this.uow.run(() => this.ledger.systemCoin(issuerId, kind));
+  /**
+   * Finds or creates the system coin of a kind for an issuer. A system coin is never closed or replaced, so its serial is
+   * kept per instance once committed: pricing a transfer with a fee, or an exchange, then opens no transaction for it
+   * (which a keyed request in a group may not: see GroupedAnswer).
+   */
+  async systemCoin(issuerId: string, kind: SystemCoinKind): Promise<string> {
+    const slot = `${issuerId}/${kind}`;
+    const known = this.systemCoins.get(slot);
+    if (known) return known;
+    const serial = await this.uow.run(() => this.ledger.systemCoin(issuerId, kind));
+    this.uow.afterCommit(() => void this.systemCoins.set(slot, serial));
+    return serial;
   }
 
   /** Recomputes every balance and held amount from its entries and holds, and every operation's sum, on one snapshot. */
