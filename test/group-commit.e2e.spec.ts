@@ -1,5 +1,16 @@
+import { aRate, exchange, fundReserve } from './helpers/exchange';
 import { whileKeyInFlight } from './helpers/in-flight';
-import { balanceOf, expectAnswersReadBack, expectBalancedLedger, expectError, expectStatus, transfer } from './helpers/money';
+import {
+  aCoin,
+  aCurrency,
+  anIssuer,
+  balanceOf,
+  expectAnswersReadBack,
+  expectBalancedLedger,
+  expectError,
+  expectStatus,
+  transfer,
+} from './helpers/money';
 import { moneyWorld } from './helpers/world';
 
 /**
@@ -305,5 +316,89 @@ describe('group commit of transfers', () => {
     expect(await operationsKeyed(key)).toBe(0);
     expectStatus(await transfer(world.server, alice.token, from.serial, to.serial, '3.00', { key }), 201);
     expect(await balanceOf(world.server, alice.token, from.serial)).toBe('7.00');
+  });
+
+  it('writes merchant payments (with their payment rows) and exchanges in groups, keyed or not: each once, each answer its own', async () => {
+    const { server, admin } = world;
+    const other = await aCurrency(server, admin, {});
+    const otherIssuer = await anIssuer(server, admin, other.code);
+    await aRate(server, admin, world.currency.code, other.code, '2');
+    await fundReserve(server, admin, otherIssuer.id, '1000.00');
+    // The source reserve exists before (a keyed request that creates a system coin runs on its own: AnswerAlone).
+    await fundReserve(server, admin, world.issuer.id, '1.00');
+    const merchant = await world.user({ role: 'merchant' });
+    const till = await world.coin(merchant);
+    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
+    const coins = await Promise.all(people.map((p) => world.coin(p, '100.00')));
+    const bought = await Promise.all(people.map((p) => aCoin(server, p.token, otherIssuer.id)));
+    const before = await groups();
+    const split = await alone('split');
+    const keyOf = (i: number, n: number) => `commerce-${process.pid}-${i}-${n}`;
+
+    // From each person at once: two payments and two exchanges, the second of each keyed and sent twice.
+    const answers = await Promise.all(
+      people.flatMap((p, i) => [
+        server.request('POST', '/api/v1/merchant-payments', {
+          token: p.token,
+          body: { merchantId: merchant.organizationId, amount: '3.00', payer: { method: 'coin', value: coins[i].serial } },
+        }),
+        ...[0, 1].map(() =>
+          server.request('POST', '/api/v1/merchant-payments', {
+            token: p.token,
+            headers: { 'idempotency-key': keyOf(i, 0) },
+            body: { merchantId: merchant.organizationId, amount: '4.00', payer: { method: 'coin', value: coins[i].serial } },
+          }),
+        ),
+        exchange(server, p.token, { fromCoin: coins[i].serial, toCoin: bought[i].serial, amount: '5.00', direction: 'sell' }),
+        ...[0, 1].map(() =>
+          exchange(
+            server,
+            p.token,
+            { fromCoin: coins[i].serial, toCoin: bought[i].serial, amount: '6.00', direction: 'sell' },
+            keyOf(i, 1),
+          ),
+        ),
+      ]),
+    );
+    for (const answer of answers) expectStatus(answer, 201);
+    const after = await groups();
+    // 24 postings (the keyed retries replay), through fewer groups, none split.
+    expect(after.postings - before.postings).toBe(24);
+    expect(after.count - before.count).toBeLessThan(24);
+    expect(await alone('split')).toBe(split);
+
+    for (let i = 0; i < people.length; i++) {
+      const [payment, keyedPayment, keyedPaymentAgain, swap, keyedSwap, keyedSwapAgain] = answers.slice(i * 6, i * 6 + 6);
+      expect(keyedPaymentAgain.text).toBe(keyedPayment.text);
+      expect(keyedSwapAgain.text).toBe(keyedSwap.text);
+      expect(await operationsKeyed(keyOf(i, 0))).toBe(1);
+      expect(await operationsKeyed(keyOf(i, 1))).toBe(1);
+      // Each payment's row was written with its own operation, as answered.
+      for (const paid of [payment, keyedPayment]) {
+        const { rows } = await world.raw.db.query(
+          'SELECT operation_id, trim_scale(amount)::text AS amount FROM merchant_payments WHERE id = $1',
+          [paid.body.payment.id],
+        );
+        expect(rows).toEqual([{ operation_id: paid.body.process.id, amount: paid === payment ? '3' : '4' }]);
+        expect(paid.body.payment.operationId).toBe(paid.body.process.id);
+      }
+      expect(swap.body.exchange.buyAmount).toBe('10.00');
+      expect(keyedSwap.body.exchange.buyAmount).toBe('12.00');
+      expect(await balanceOf(server, people[i].token, coins[i].serial)).toBe('82.00');
+      expect(await balanceOf(server, people[i].token, bought[i].serial)).toBe('22.00');
+    }
+    const { rows } = await world.raw.db.query('SELECT count(*)::int AS n FROM merchant_payments WHERE merchant_id = $1', [
+      merchant.organizationId,
+    ]);
+    expect(rows[0].n).toBe(12);
+    expect(await balanceOf(server, merchant.token, till.serial)).toBe('42.00');
+    expect(
+      await expectAnswersReadBack(
+        server,
+        admin,
+        answers.map((a) => a.body.process),
+      ),
+    ).toBe(36);
+    await expectBalancedLedger(server, admin);
   });
 });
