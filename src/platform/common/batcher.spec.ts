@@ -8,7 +8,7 @@ interface Held {
   fail: (error: Error) => void;
 }
 
-function heldBatcher(limits: { size: number; inFlight: number }): { batcher: Batcher<number, string>; batches: Held[] } {
+function heldBatcher(limits: { size: number; inFlight: number; claims?: (n: number) => string[] }): { batcher: Batcher<number, string>; batches: Held[] } {
   const batches: Held[] = [];
   const batcher = new Batcher<number, string>(
     (items) =>
@@ -104,5 +104,26 @@ describe('Batcher', () => {
     const answer = await storage.run('request 1', () => batcher.submit(21));
     expect(answer).toBe(42);
     expect(seen).toEqual([undefined, undefined]);
+  });
+
+  it('keeps an item claiming what a running batch claims for a later batch, in its place, and lets the others go', async () => {
+    // Items claim their tens: 11 and 12 share "1", 21 and 22 share "2".
+    const { batcher, batches } = heldBatcher({ size: 10, inFlight: 2, claims: (n) => [String(Math.floor(n / 10))] });
+    const first = batcher.submit(11);
+    // 12 shares 11's claim: it waits; 21 starts the second batch at once.
+    const answers = [12, 21, 35, 22].map((n) => batcher.submit(n));
+    expect(batches.map((b) => b.items)).toEqual([[11], [21]]);
+    batches[0].finish([ok('11')]);
+    await expect(first).resolves.toBe('11');
+    await tick();
+    // 11's claim released: 12 goes, in its place before 35; 22 shares the running 21's claim and waits.
+    expect(batches.map((b) => b.items)).toEqual([[11], [21], [12, 35]]);
+    batches[1].finish([ok('21')]);
+    await tick();
+    expect(batches.map((b) => b.items)).toEqual([[11], [21], [12, 35], [22]]);
+    batches[2].finish([ok('12'), ok('35')]);
+    batches[3].finish([ok('22')]);
+    await expect(Promise.all(answers)).resolves.toEqual(['12', '21', '35', '22']);
+    expect(batcher.inFlight).toBe(0);
   });
 });

@@ -3,11 +3,16 @@ import { AsyncResource } from 'node:async_hooks';
 /** What one item of a batch came to: its own value or its own error. */
 export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
-export interface BatcherLimits {
+export interface BatcherLimits<T> {
   /** Items in one batch at most. */
   size: number;
   /** Batches running at once at most; items arriving while they run wait and form the next batch. */
   inFlight: number;
+  /**
+   * What an item needs to itself while its batch runs (a posting's coins): an item sharing one with a running batch
+   * is not taken by another batch — it waits, in its place, for a batch after that one. Without: any item goes.
+   */
+  claims?: (item: T) => readonly string[];
 }
 
 interface Waiting<T, R> {
@@ -29,13 +34,15 @@ interface Waiting<T, R> {
  * per-request context (timing, log ids, an open transaction) never leaks from one item to a whole batch.
  */
 export class Batcher<T, R> {
-  private readonly queue: Waiting<T, R>[] = [];
+  private queue: Waiting<T, R>[] = [];
   private running = 0;
+  /** The claims of the running batches, counted. */
+  private readonly claimed = new Map<string, number>();
   private readonly start: (batch: Waiting<T, R>[]) => void;
 
   constructor(
     private readonly work: (items: T[]) => Promise<Outcome<R>[]>,
-    private readonly limits: BatcherLimits,
+    private readonly limits: BatcherLimits<T>,
   ) {
     this.start = AsyncResource.bind((batch: Waiting<T, R>[]) => void this.run(batch));
   }
@@ -54,8 +61,41 @@ export class Batcher<T, R> {
 
   private drain(): void {
     while (this.running < this.limits.inFlight && this.queue.length) {
+      const batch = this.take();
+      if (!batch.length) return;
       this.running++;
-      this.start(this.queue.splice(0, this.limits.size));
+      this.start(batch);
+    }
+  }
+
+  /** The next batch: the first `size` waiting items that claim nothing a running batch claims. */
+  private take(): Waiting<T, R>[] {
+    const { claims, size } = this.limits;
+    if (!claims || this.running === 0) return this.hold(this.queue.splice(0, size));
+    const batch: Waiting<T, R>[] = [];
+    const rest: Waiting<T, R>[] = [];
+    for (const waiting of this.queue) {
+      if (batch.length < size && !claims(waiting.item).some((c) => this.claimed.has(c))) batch.push(waiting);
+      else rest.push(waiting);
+    }
+    this.queue = rest;
+    return this.hold(batch);
+  }
+
+  private hold(batch: Waiting<T, R>[]): Waiting<T, R>[] {
+    this.count(batch, 1);
+    return batch;
+  }
+
+  private count(batch: Waiting<T, R>[], by: 1 | -1): void {
+    const { claims } = this.limits;
+    if (!claims) return;
+    for (const { item } of batch) {
+      for (const claim of claims(item)) {
+        const n = (this.claimed.get(claim) ?? 0) + by;
+        if (n) this.claimed.set(claim, n);
+        else this.claimed.delete(claim);
+      }
     }
   }
 
@@ -72,6 +112,7 @@ export class Batcher<T, R> {
       for (const waiting of batch) waiting.reject(error);
     } finally {
       this.running--;
+      this.count(batch, -1);
       this.drain();
     }
   }

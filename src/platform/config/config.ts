@@ -30,6 +30,8 @@ export interface AppConfig {
   tokenTtlSeconds: number;
   /** How long a node may reuse what a token resolved to (revocation still reaches every node at once, by NOTIFY); 0: never. */
   tokenCacheSeconds: number;
+  /** Group-commit transactions each instance writes at once (LedgerService), each on its own coins. */
+  ledgerGroupsInFlight: number;
   bcryptCost: number;
   adminLogin: string;
   adminPassword: string;
@@ -364,6 +366,7 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     embeddedPostgres,
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 1800, 1, 31 * 24 * 3600),
     tokenCacheSeconds: int(env, 'TOKEN_CACHE_SECONDS', 5, 0, 60),
+    ledgerGroupsInFlight: int(env, 'LEDGER_GROUPS_IN_FLIGHT', 2, 1, 8),
     bcryptCost: int(env, 'BCRYPT_COST', 12, 4, 15),
     adminLogin,
     adminPassword,

@@ -43,9 +43,8 @@ interface Planned {
 /** A group's answer for a posting it did not write: the posting is to be posted on its own. */
 const ALONE = Symbol('alone');
 
-/** Postings in one group at most, and groups being written at once (each holds a pool connection). */
+/** Postings in one group at most (each group being written holds a pool connection: LEDGER_GROUPS_IN_FLIGHT). */
 const GROUP_SIZE = 64;
-const GROUPS_IN_FLIGHT = 1;
 /** How long a group waits for its keyed requests' answers (built in their own event-loop turns) before it gives up. */
 const ANSWER_TIMEOUT_MS = 5_000;
 
@@ -81,10 +80,7 @@ export class LedgerService implements OnModuleInit {
   /** The checks registered (whenPlanned) by the plan running in this async context. */
   private readonly plans = new AsyncLocalStorage<PlanCheck[]>();
 
-  private readonly groups = new Batcher<GroupedPosting, OperationDto | null | typeof ALONE>((postings) => this.postGroup(postings), {
-    size: GROUP_SIZE,
-    inFlight: GROUPS_IN_FLIGHT,
-  });
+  private readonly groups: Batcher<GroupedPosting, OperationDto | null | typeof ALONE>;
 
   constructor(
     private readonly ledger: LedgerRepository,
@@ -93,7 +89,14 @@ export class LedgerService implements OnModuleInit {
     private readonly actions: UserActionsService,
     private readonly keys: IdempotencyRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    // Groups in flight at once never share a coin: a posting over a coin a running group holds waits for the next.
+    this.groups = new Batcher((postings) => this.postGroup(postings), {
+      size: GROUP_SIZE,
+      inFlight: config.ledgerGroupsInFlight,
+      claims: ({ request }) => request.coins,
+    });
+  }
 
   /** The database's CHECKs on operations follow the catalogue in code. */
   async onModuleInit(): Promise<void> {
