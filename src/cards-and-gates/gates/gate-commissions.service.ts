@@ -247,7 +247,14 @@ export class GateCommissionsService {
         rounding: 'half_up' as const,
         minFee: null,
       };
-      return { flow: 'gate_payment', terms: terms(setting.id, value), collector: await this.ledger.systemCoin(issuerId, 'commission') };
+      // No `serials`: a gate flow's limits are read in its plan, with its gate profile's (CommissionsService.limit).
+      return {
+        flow: 'gate_payment',
+        terms: terms(setting.id, value),
+        collector: await this.ledger.systemCoin(issuerId, 'commission'),
+        limits: [],
+        serials: [],
+      };
     }
     if (!rule) return undefined;
     return {
@@ -260,6 +267,8 @@ export class GateCommissionsService {
         minFee: money(rule.min_fee),
       }),
       collector: rule.collector === 'provider' ? settlement : await this.ledger.systemCoin(issuerId, 'commission'),
+      limits: [],
+      serials: [],
     };
   }
 

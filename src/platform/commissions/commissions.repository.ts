@@ -4,6 +4,8 @@ import { Database } from '../database/database';
 import type { OperationFlow } from '../ledger/operation-types';
 import type { RuleCriteria } from './commission-rules';
 import type { CommissionPayer, CommissionType, FeeRounding } from './fee';
+import type { LimitRow } from './limits';
+import { LIMITS_JSON } from './limits.repository';
 
 /** A condition as the database answers it: amounts as exact text. */
 export interface ConditionRow {
@@ -18,12 +20,14 @@ export interface ConditionRow {
 }
 
 /** The rule in force for a flow between two coins, and the commission coin of their issuer. */
+/** A flow's terms between coins: its rule (all null when none applies) and the limits of its profile. */
 export interface TermsRow {
-  rule_id: string;
+  rule_id: string | null;
   payer: CommissionPayer;
   issuer_id: string;
   collector: string | null;
   conditions: ConditionRow[];
+  limits: LimitRow[];
 }
 
 export interface ProfileRow {
@@ -123,27 +127,32 @@ export class CommissionsRepository {
    * One statement: the contract that decides (the organization of the first client coin of
    * `serials`, payer first), its active profile for the flow and the coin's issuer, the active
    * rule whose [beginDate, endDate) holds the transaction's time, with its conditions, and the
-   * issuer's commission coin. No row: no rule, no fee. A multi-currency profile (an exchange's, naming the
-   * issuer of another coin of `serials`) goes before the profile of the issuer alone.
+   * issuer's commission coin, and the limits of that profile (LimitsService), read here so that a posting's plan
+   * runs no statement for them (in a group of postings it would run one per posting, one after the other). No row:
+   * no client coin; a null rule: no fee. A multi-currency profile (an exchange's, naming the issuer of another coin
+   * of `serials`) goes before the profile of the issuer alone.
    */
   async terms(flow: OperationFlow, serials: string[]): Promise<TermsRow | undefined> {
     const [row] = await this.db.query<TermsRow>(
       `WITH side AS (
-         SELECT c.organization_id, c.issuer_id FROM coins c
+         SELECT c.organization_id, c.issuer_id, o.contract_id, cu.code, cu.fraction FROM coins c
+           JOIN organizations o ON o.id = c.organization_id
+           JOIN issuers i ON i.id = c.issuer_id
+           JOIN currencies cu ON cu.id = i.currency_id
           WHERE c.type = 'client' AND c.serial = ANY($2::bigint[])
           ORDER BY array_position($2::bigint[], c.serial) LIMIT 1),
        rule AS (
          SELECT r.id, r.payer, p.issuer_id FROM side
-           JOIN organizations o ON o.id = side.organization_id
-           JOIN commission_profiles p ON p.contract_id = o.contract_id AND p.flow = $1 AND p.issuer_id = side.issuer_id AND p.active
+           JOIN commission_profiles p ON p.contract_id = side.contract_id AND p.flow = $1 AND p.issuer_id = side.issuer_id AND p.active
                 AND (p.destination_issuer_id IS NULL
                      OR EXISTS (SELECT 1 FROM coins d WHERE d.serial = ANY($2::bigint[]) AND d.issuer_id = p.destination_issuer_id))
            JOIN commission_rules r ON r.profile_id = p.id AND r.active AND r.begin_date <= now() AND (r.end_date IS NULL OR r.end_date > now())
           ORDER BY p.destination_issuer_id IS NULL, r.begin_date DESC LIMIT 1)
        SELECT rule.id AS rule_id, rule.payer, rule.issuer_id,
               (SELECT k.serial::text FROM coins k WHERE k.issuer_id = rule.issuer_id AND k.type = 'system' AND k.system_kind = 'commission') AS collector,
-              ${CONDITIONS_JSON('rule.id')} AS conditions
-         FROM rule`,
+              ${CONDITIONS_JSON('rule.id')} AS conditions,
+              ${LIMITS_JSON('side')} AS limits
+         FROM side LEFT JOIN rule ON true`,
       [flow, serials],
       { prepare: true },
     );

@@ -9,7 +9,7 @@ import { calculationOf } from './calculation';
 import { CommissionsRepository } from './commissions.repository';
 import type { CommissionCalculationDto, CommissionCalculationRequestDto } from './dto/commission-calculation.dto';
 import { CommissionTerms, legsOf, priceOf, Quote } from './fee';
-import type { GateScope } from './limits';
+import type { GateScope, LimitRow } from './limits';
 import { LimitsService } from './limits.service';
 
 export type { Quote } from './fee';
@@ -26,6 +26,16 @@ export interface Pricing {
   flow: OperationFlow;
   terms: CommissionTerms | null;
   collector: string | null;
+  /** The limits of the profile that prices the flow (none without a client coin), read with the terms. */
+  limits: LimitRow[];
+  /** The coins the terms were read for, payer first. */
+  serials: string[];
+}
+
+/** Whether `pricing` was read for the request's coins, so its limits are theirs. */
+function samePricedSide(pricing: Pricing, request: Omit<QuoteRequest, 'pricing'>): boolean {
+  const serials = [request.payer?.serial, request.payee?.serial].filter((s): s is string => !!s);
+  return serials.length === pricing.serials.length && serials.every((s, i) => s === pricing.serials[i]);
 }
 
 /** What a fee is asked for: the flow, the amount the payer asked to move, and the coins (the payer's or the payee's may be outside the service). */
@@ -64,7 +74,7 @@ export class CommissionsService {
   async pricing(flow: OperationFlow, payer: string | null | undefined, payee: string | null | undefined): Promise<Pricing> {
     const serials = [payer, payee].filter((s): s is string => !!s);
     const row = serials.length ? await this.commissions.terms(flow, serials) : undefined;
-    if (!row) return { flow, terms: null, collector: null };
+    if (!row?.rule_id) return { flow, terms: null, collector: null, limits: row?.limits ?? [], serials };
     const terms: CommissionTerms = {
       ruleId: row.rule_id,
       payer: row.payer,
@@ -81,7 +91,13 @@ export class CommissionsService {
         },
       })),
     };
-    return { flow, terms, collector: row.collector ?? (await this.ledger.systemCoin(row.issuer_id, 'commission')) };
+    return {
+      flow,
+      terms,
+      collector: row.collector ?? (await this.ledger.systemCoin(row.issuer_id, 'commission')),
+      limits: row.limits,
+      serials,
+    };
   }
 
   /**
@@ -94,7 +110,7 @@ export class CommissionsService {
     const pricing = request.pricing ?? (await this.pricing(request.flow, request.payer?.serial, request.payee?.serial));
     if (pricing.flow !== request.flow) throw new Error(`Terms of ${pricing.flow} cannot price ${request.flow}`);
     const quote = priceOf(pricing.terms, request.amount, scaleOf(coin.fraction));
-    await this.limit(request);
+    await this.limit(request, pricing);
     return quote;
   }
 
@@ -102,9 +118,11 @@ export class CommissionsService {
    * The limits of a posting (a 409 naming the one it would pass), counted with it: `quote()` calls it; a flow that
    * priced its movement before its plan calls it from the plan. Outside a plan it does nothing.
    */
-  limit(request: Omit<QuoteRequest, 'pricing'>): Promise<void> {
+  limit(request: Omit<QuoteRequest, 'pricing'>, pricing?: Pricing): Promise<void> {
     const serials = [request.payer, request.payee].filter((c) => c?.type === 'client').map((c) => c!.serial);
-    return this.limits.enforce({ flow: request.flow, amount: request.amount, serials, gate: request.gate });
+    // The limits read with the terms, when they were read for these coins; a gate flow's add its gate profile's.
+    const limits = pricing && !request.gate && samePricedSide(pricing, request) ? pricing.limits : undefined;
+    return this.limits.enforce({ flow: request.flow, amount: request.amount, serials, gate: request.gate, limits });
   }
 
   /**

@@ -11,6 +11,8 @@ export interface LimitedPosting {
   amount: Money;
   serials: string[];
   gate?: GateScope;
+  /** Its limits as read already (with the flow's terms, CommissionsService.pricing); else they are read here. */
+  limits?: LimitRow[];
 }
 
 /**
@@ -30,7 +32,7 @@ export class LimitsService {
 
   async enforce(posting: LimitedPosting): Promise<void> {
     if (!this.ledger.planning() || !posting.serials.length) return;
-    const limits = await this.limits.inForce(posting.flow, posting.serials, posting.gate);
+    const limits = posting.limits ?? (await this.limits.inForce(posting.flow, posting.serials, posting.gate));
     if (!limits.length) return;
     const scale = scaleOf(limits[0].fraction);
     for (const limit of limits) {
