@@ -8,7 +8,10 @@ interface Held {
   fail: (error: Error) => void;
 }
 
-function heldBatcher(limits: { size: number; inFlight: number; claims?: (n: number) => string[] }): { batcher: Batcher<number, string>; batches: Held[] } {
+function heldBatcher(limits: { size: number; inFlight: number; claims?: (n: number) => string[] }): {
+  batcher: Batcher<number, string>;
+  batches: Held[];
+} {
   const batches: Held[] = [];
   const batcher = new Batcher<number, string>(
     (items) =>
