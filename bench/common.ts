@@ -171,6 +171,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 /** Stops the children and PostgreSQL and removes the temporary directory. */
 async function cleanUp(): Promise<void> {
   await Promise.all([...children].map(stopChild));
+  await dropExternal();
   await database?.stop().catch(() => undefined);
   database = undefined;
   if (workDir) await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
@@ -229,25 +230,70 @@ export async function startBaseline(
   );
 }
 
+/** Databases the bench created on BENCH_DATABASE_URL's server (dropped by the clean-up), with that admin URL. */
+let external: { adminUrl: string; names: string[] } | undefined;
+
 /**
- * Starts PostgreSQL in a new temporary directory (`prefix`…) and creates `databases` in it; answers
- * the URL of a database by its name. Stopped and removed by the clean-up of runBench.
+ * Creates `databases` on a PostgreSQL server and answers the URL of a database by its name: on the server of
+ * BENCH_DATABASE_URL (an admin connection to a server of your own: the databases get a random suffix and are
+ * dropped by the clean-up), else on an embedded PostgreSQL started in a new temporary directory (`prefix`…),
+ * stopped and removed by the clean-up of runBench.
  */
 export async function startDatabase(prefix: string, databases: string[]): Promise<(name: string) => string> {
-  workDir = await mkdtemp(join(tmpdir(), prefix));
-  await chmod(workDir, 0o755); // as root the server runs as an unprivileged user that must reach its data
-  log('Starting PostgreSQL…');
-  const server = await startEmbeddedPostgres(join(workDir, 'data'));
-  database = server;
-  const admin = new Client({ connectionString: server.url });
+  const adminUrl = process.env.BENCH_DATABASE_URL;
+  let serverUrl: string;
+  const actual = new Map(databases.map((name) => [name, name]));
+  if (adminUrl) {
+    const suffix = randomBytes(3).toString('hex');
+    for (const name of databases) actual.set(name, `${name}_${suffix}`);
+    external = { adminUrl, names: [] };
+    serverUrl = adminUrl;
+    log(`Using the PostgreSQL server of BENCH_DATABASE_URL (databases ${[...actual.values()].join(', ')}, dropped at the end)`);
+  } else {
+    workDir = await mkdtemp(join(tmpdir(), prefix));
+    await chmod(workDir, 0o755); // as root the server runs as an unprivileged user that must reach its data
+    log('Starting PostgreSQL…');
+    const server = await startEmbeddedPostgres(join(workDir, 'data'));
+    database = server;
+    serverUrl = server.url;
+  }
+  const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
-  for (const name of databases) await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    const { rows } = await admin.query<{ version: string }>('SHOW server_version');
+    const settings = await admin.query<{ name: string; setting: string }>(
+      `SELECT name, current_setting(name) AS setting FROM pg_settings
+        WHERE name IN ('fsync', 'synchronous_commit', 'shared_buffers', 'max_connections', 'wal_buffers', 'full_page_writes')
+        ORDER BY name`,
+    );
+    log(`  PostgreSQL ${rows[0].version}: ${settings.rows.map((r) => `${r.name}=${r.setting}`).join(', ')}`);
+    for (const name of databases) {
+      await admin.query(`CREATE DATABASE ${actual.get(name)}`);
+      external?.names.push(actual.get(name)!);
+    }
+  } finally {
+    await admin.end();
+  }
   return (name: string): string => {
-    const url = new URL(server.url);
-    url.pathname = `/${name}`;
+    const url = new URL(serverUrl);
+    url.pathname = `/${actual.get(name) ?? name}`;
     return url.toString();
   };
+}
+
+/** Drops the databases created on BENCH_DATABASE_URL's server (after every child that used them has stopped). */
+async function dropExternal(): Promise<void> {
+  if (!external?.names.length) return;
+  const admin = new Client({ connectionString: external.adminUrl });
+  try {
+    await admin.connect();
+    for (const name of external.names) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } catch (error) {
+    log(`Could not drop the bench's databases ${external.names.join(', ')}: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  external = undefined;
 }
 
 /**
@@ -317,7 +363,7 @@ export function startLoad(
 }
 
 /** Runs a load and summarises it, with the server's CPU time per request when `server` is given. */
-export async function measure(name: string, run: autocannon.Instance, server?: Child, options?: SummaryOptions): Promise<Load> {
+export async function measure(name: string, run: PromiseLike<autocannon.Result>, server?: Child, options?: SummaryOptions): Promise<Load> {
   const before = server && cpuSeconds(server.pid);
   const dbBefore = postgresCpuSeconds();
   const result = summarise(name, await run, options);
