@@ -76,23 +76,33 @@ function cpuSeconds(pid: number): number | undefined {
   }
 }
 
+/** The bench's PostgreSQL server's postmaster (found by startDatabase), whose processes postgresCpuSeconds counts. */
+let postmasterPid: number | undefined;
+
+/** A process's parent and its CPU seconds (user + system, with its ended children's), from /proc; undefined when it is gone. */
+function procStat(pid: string | number): { ppid: number; seconds: number } | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return { ppid: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100 };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * User + system CPU seconds of the PostgreSQL server: every postgres process now running, plus the
- * backends that already ended (in the postmaster's children's time), so a sum taken later is never smaller.
+ * User + system CPU seconds of the bench's PostgreSQL server: its postmaster with the backends that already ended
+ * (in the postmaster's children's time) and every process it runs now, so a sum taken later is never smaller.
+ * Only that server's: another PostgreSQL on this machine (a test run's, another bench's) is not counted.
  */
 function postgresCpuSeconds(): number | undefined {
-  let total = 0;
+  if (postmasterPid === undefined) return undefined;
+  let total = procStat(postmasterPid)?.seconds;
+  if (total === undefined) return undefined;
   try {
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        if (!stat.includes('(postgres)')) continue;
-        const fields = stat.split(') ')[1].split(' ');
-        total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
-      } catch {
-        // the process ended while being read
-      }
+      const stat = procStat(pid);
+      if (stat?.ppid === postmasterPid) total += stat.seconds;
     }
   } catch {
     return undefined;
@@ -260,13 +270,17 @@ export async function startDatabase(prefix: string, databases: string[]): Promis
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    const { rows } = await admin.query<{ version: string }>('SHOW server_version');
+    const { rows } = await admin.query<{ version: string }>("SELECT current_setting('server_version') AS version");
     const settings = await admin.query<{ name: string; setting: string }>(
       `SELECT name, current_setting(name) AS setting FROM pg_settings
         WHERE name IN ('fsync', 'synchronous_commit', 'shared_buffers', 'max_connections', 'wal_buffers', 'full_page_writes')
         ORDER BY name`,
     );
     log(`  PostgreSQL ${rows[0].version}: ${settings.rows.map((r) => `${r.name}=${r.setting}`).join(', ')}`);
+    // The server's processes are the postmaster's children: a backend's parent is the postmaster (when the server runs on this machine).
+    const { rows: backend } = await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const ppid = procStat(backend[0].pid)?.ppid;
+    postmasterPid = ppid && ppid > 1 ? ppid : undefined;
     for (const name of databases) {
       await admin.query(`CREATE DATABASE ${actual.get(name)}`);
       external?.names.push(actual.get(name)!);
