@@ -40,8 +40,13 @@ export interface Load {
   durationSeconds: number;
   /** CPU time the server process spent per answered request (Linux only): steadier than rates on a busy machine. */
   serverCpuMsPerRequest?: number;
-  /** CPU time all PostgreSQL processes on this machine spent per answered request (Linux only). */
+  /** CPU time the bench's PostgreSQL server's processes spent per answered request (Linux only). */
   dbCpuMsPerRequest?: number;
+  /**
+   * CPU time the load generator spent per answered request: this process (autocannon runs in it) and its ended
+   * children (wrk); on a machine of few cores that time is taken from the servers it measures.
+   */
+  loadCpuMsPerRequest?: number;
 }
 
 export interface Comparison {
@@ -380,9 +385,14 @@ export function startLoad(
 export async function measure(name: string, run: PromiseLike<autocannon.Result>, server?: Child, options?: SummaryOptions): Promise<Load> {
   const before = server && cpuSeconds(server.pid);
   const dbBefore = postgresCpuSeconds();
+  const loadBefore = procStat(process.pid)?.seconds;
   const result = summarise(name, await run, options);
   const after = server && cpuSeconds(server.pid);
   const dbAfter = postgresCpuSeconds();
+  const loadAfter = procStat(process.pid)?.seconds;
+  if (loadBefore !== undefined && loadAfter !== undefined && result.completed > 0) {
+    result.loadCpuMsPerRequest = ((loadAfter - loadBefore) * 1000) / result.completed;
+  }
   if (before !== undefined && after !== undefined && result.completed > 0) {
     result.serverCpuMsPerRequest = ((after - before) * 1000) / result.completed;
   }

@@ -733,6 +733,7 @@ async function main(): Promise<void> {
   const moneyFailures = moneyRuns.reduce((n, [, f]) => n + (f ? failures(f) : 0), 0);
   const row = (name: string, figures: Load): string[] => [
     ...loadRow(name, figures),
+    figures.loadCpuMsPerRequest === undefined ? '-' : fmt(figures.loadCpuMsPerRequest, 2),
     failures(figures) ? `${failures(figures)} MISSED` : '0',
   ];
   const ops = (n: number): string => (n >= 1_000_000 ? `${fmt(n / 1_000_000, 2)}M` : `${fmt(n / 1000, 1)}k`);
@@ -746,7 +747,7 @@ async function main(): Promise<void> {
   log('');
   log(
     table([
-      ['run', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'db CPU ms/req', 'requests', 'non-2xx'],
+      ['run', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'db CPU ms/req', 'requests', `${SETTINGS.load} CPU ms/req`, 'non-2xx'],
       ...moneyRuns.flatMap(([name, f]) => (f ? [row(`${name} (${SETTINGS.transferConnections} conn)`, f)] : [])),
       ...viewRows(viewSmall),
       ...viewRows(viewLarge),
