@@ -94,6 +94,15 @@ function procStat(pid: string | number): { ppid: number; seconds: number } | und
   }
 }
 
+/** Whether a local process is PostgreSQL's (its command name is `postgres`). */
+function isPostgres(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').includes('(postgres)');
+  } catch {
+    return false;
+  }
+}
+
 /**
  * User + system CPU seconds of the bench's PostgreSQL server: its postmaster with the backends that already ended
  * (in the postmaster's children's time) and every process it runs now, so a sum taken later is never smaller.
@@ -283,9 +292,10 @@ export async function startDatabase(prefix: string, databases: string[]): Promis
     );
     log(`  PostgreSQL ${rows[0].version}: ${settings.rows.map((r) => `${r.name}=${r.setting}`).join(', ')}`);
     // The server's processes are the postmaster's children: a backend's parent is the postmaster (when the server runs on this machine).
+    // (A server elsewhere: that pid is no local postgres process, and its CPU is not counted.)
     const { rows: backend } = await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    const ppid = procStat(backend[0].pid)?.ppid;
-    postmasterPid = ppid && ppid > 1 ? ppid : undefined;
+    const ppid = isPostgres(backend[0].pid) ? procStat(backend[0].pid)?.ppid : undefined;
+    postmasterPid = ppid && ppid > 1 && isPostgres(ppid) ? ppid : undefined;
     for (const name of databases) {
       await admin.query(`CREATE DATABASE ${actual.get(name)}`);
       external?.names.push(actual.get(name)!);
