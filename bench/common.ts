@@ -40,8 +40,13 @@ export interface Load {
   durationSeconds: number;
   /** CPU time the server process spent per answered request (Linux only): steadier than rates on a busy machine. */
   serverCpuMsPerRequest?: number;
-  /** CPU time all PostgreSQL processes on this machine spent per answered request (Linux only). */
+  /** CPU time the bench's PostgreSQL server's processes spent per answered request (Linux only). */
   dbCpuMsPerRequest?: number;
+  /**
+   * CPU time the load generator spent per answered request: this process (autocannon runs in it) and its ended
+   * children (wrk); on a machine of few cores that time is taken from the servers it measures.
+   */
+  loadCpuMsPerRequest?: number;
 }
 
 export interface Comparison {
@@ -76,23 +81,42 @@ function cpuSeconds(pid: number): number | undefined {
   }
 }
 
+/** The bench's PostgreSQL server's postmaster (found by startDatabase), whose processes postgresCpuSeconds counts. */
+let postmasterPid: number | undefined;
+
+/** A process's parent and its CPU seconds (user + system, with its ended children's), from /proc; undefined when it is gone. */
+function procStat(pid: string | number): { ppid: number; seconds: number } | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return { ppid: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a local process is PostgreSQL's (its command name is `postgres`). */
+function isPostgres(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').includes('(postgres)');
+  } catch {
+    return false;
+  }
+}
+
 /**
- * User + system CPU seconds of the PostgreSQL server: every postgres process now running, plus the
- * backends that already ended (in the postmaster's children's time), so a sum taken later is never smaller.
+ * User + system CPU seconds of the bench's PostgreSQL server: its postmaster with the backends that already ended
+ * (in the postmaster's children's time) and every process it runs now, so a sum taken later is never smaller.
+ * Only that server's: another PostgreSQL on this machine (a test run's, another bench's) is not counted.
  */
 function postgresCpuSeconds(): number | undefined {
-  let total = 0;
+  if (postmasterPid === undefined) return undefined;
+  let total = procStat(postmasterPid)?.seconds;
+  if (total === undefined) return undefined;
   try {
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        if (!stat.includes('(postgres)')) continue;
-        const fields = stat.split(') ')[1].split(' ');
-        total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
-      } catch {
-        // the process ended while being read
-      }
+      const stat = procStat(pid);
+      if (stat?.ppid === postmasterPid) total += stat.seconds;
     }
   } catch {
     return undefined;
@@ -171,6 +195,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 /** Stops the children and PostgreSQL and removes the temporary directory. */
 async function cleanUp(): Promise<void> {
   await Promise.all([...children].map(stopChild));
+  await dropExternal();
   await database?.stop().catch(() => undefined);
   database = undefined;
   if (workDir) await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
@@ -229,25 +254,75 @@ export async function startBaseline(
   );
 }
 
+/** Databases the bench created on BENCH_DATABASE_URL's server (dropped by the clean-up), with that admin URL. */
+let external: { adminUrl: string; names: string[] } | undefined;
+
 /**
- * Starts PostgreSQL in a new temporary directory (`prefix`…) and creates `databases` in it; answers
- * the URL of a database by its name. Stopped and removed by the clean-up of runBench.
+ * Creates `databases` on a PostgreSQL server and answers the URL of a database by its name: on the server of
+ * BENCH_DATABASE_URL (an admin connection to a server of your own: the databases get a random suffix and are
+ * dropped by the clean-up), else on an embedded PostgreSQL started in a new temporary directory (`prefix`…),
+ * stopped and removed by the clean-up of runBench.
  */
 export async function startDatabase(prefix: string, databases: string[]): Promise<(name: string) => string> {
-  workDir = await mkdtemp(join(tmpdir(), prefix));
-  await chmod(workDir, 0o755); // as root the server runs as an unprivileged user that must reach its data
-  log('Starting PostgreSQL…');
-  const server = await startEmbeddedPostgres(join(workDir, 'data'));
-  database = server;
-  const admin = new Client({ connectionString: server.url });
+  const adminUrl = process.env.BENCH_DATABASE_URL;
+  let serverUrl: string;
+  const actual = new Map(databases.map((name) => [name, name]));
+  if (adminUrl) {
+    const suffix = randomBytes(3).toString('hex');
+    for (const name of databases) actual.set(name, `${name}_${suffix}`);
+    external = { adminUrl, names: [] };
+    serverUrl = adminUrl;
+    log(`Using the PostgreSQL server of BENCH_DATABASE_URL (databases ${[...actual.values()].join(', ')}, dropped at the end)`);
+  } else {
+    workDir = await mkdtemp(join(tmpdir(), prefix));
+    await chmod(workDir, 0o755); // as root the server runs as an unprivileged user that must reach its data
+    log('Starting PostgreSQL…');
+    const server = await startEmbeddedPostgres(join(workDir, 'data'));
+    database = server;
+    serverUrl = server.url;
+  }
+  const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
-  for (const name of databases) await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    const { rows } = await admin.query<{ version: string }>("SELECT current_setting('server_version') AS version");
+    const settings = await admin.query<{ name: string; setting: string }>(
+      `SELECT name, current_setting(name) AS setting FROM pg_settings
+        WHERE name IN ('fsync', 'synchronous_commit', 'shared_buffers', 'max_connections', 'wal_buffers', 'full_page_writes')
+        ORDER BY name`,
+    );
+    log(`  PostgreSQL ${rows[0].version}: ${settings.rows.map((r) => `${r.name}=${r.setting}`).join(', ')}`);
+    // The server's processes are the postmaster's children: a backend's parent is the postmaster (when the server runs on this machine).
+    // (A server elsewhere: that pid is no local postgres process, and its CPU is not counted.)
+    const { rows: backend } = await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const ppid = isPostgres(backend[0].pid) ? procStat(backend[0].pid)?.ppid : undefined;
+    postmasterPid = ppid && ppid > 1 && isPostgres(ppid) ? ppid : undefined;
+    for (const name of databases) {
+      await admin.query(`CREATE DATABASE ${actual.get(name)}`);
+      external?.names.push(actual.get(name)!);
+    }
+  } finally {
+    await admin.end();
+  }
   return (name: string): string => {
-    const url = new URL(server.url);
-    url.pathname = `/${name}`;
+    const url = new URL(serverUrl);
+    url.pathname = `/${actual.get(name) ?? name}`;
     return url.toString();
   };
+}
+
+/** Drops the databases created on BENCH_DATABASE_URL's server (after every child that used them has stopped). */
+async function dropExternal(): Promise<void> {
+  if (!external?.names.length) return;
+  const admin = new Client({ connectionString: external.adminUrl });
+  try {
+    await admin.connect();
+    for (const name of external.names) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } catch (error) {
+    log(`Could not drop the bench's databases ${external.names.join(', ')}: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  external = undefined;
 }
 
 /**
@@ -317,12 +392,17 @@ export function startLoad(
 }
 
 /** Runs a load and summarises it, with the server's CPU time per request when `server` is given. */
-export async function measure(name: string, run: autocannon.Instance, server?: Child, options?: SummaryOptions): Promise<Load> {
+export async function measure(name: string, run: PromiseLike<autocannon.Result>, server?: Child, options?: SummaryOptions): Promise<Load> {
   const before = server && cpuSeconds(server.pid);
   const dbBefore = postgresCpuSeconds();
+  const loadBefore = procStat(process.pid)?.seconds;
   const result = summarise(name, await run, options);
   const after = server && cpuSeconds(server.pid);
   const dbAfter = postgresCpuSeconds();
+  const loadAfter = procStat(process.pid)?.seconds;
+  if (loadBefore !== undefined && loadAfter !== undefined && result.completed > 0) {
+    result.loadCpuMsPerRequest = ((loadAfter - loadBefore) * 1000) / result.completed;
+  }
   if (before !== undefined && after !== undefined && result.completed > 0) {
     result.serverCpuMsPerRequest = ((after - before) * 1000) / result.completed;
   }
