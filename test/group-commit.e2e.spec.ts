@@ -402,3 +402,110 @@ describe('group commit of transfers', () => {
     await expectBalancedLedger(server, admin);
   });
 });
+
+describe('group commit of invoice payments', () => {
+  const world = moneyWorld();
+
+  const sample = async (pattern: RegExp): Promise<number> => {
+    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
+    expectStatus(scraped, 200);
+    return Number(scraped.text.match(pattern)?.[1] ?? 0);
+  };
+  const postings = () => sample(/^finapi_ledger_group_size_sum (\d+)$/m);
+  const split = () => sample(/^finapi_ledger_grouped_postings_alone_total\{reason="split"\} (\d+)$/m);
+
+  it('pays invoices in groups, keyed or not: each once, the invoice marked paid with its payment, each answer its own', async () => {
+    const { server, admin } = world;
+    const merchant = await world.user({ role: 'merchant' });
+    const till = await world.coin(merchant);
+    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
+    const coins = await Promise.all(people.map((p) => world.coin(p, '50.00')));
+    const issue = async (amount: string) => {
+      const issued = await server.request('POST', '/api/v1/invoices', {
+        token: merchant.token,
+        body: { name: `Invoice ${amount}`, recipientCoin: till.serial, amount },
+      });
+      expectStatus(issued, 201);
+      return issued.body.invoice.id as string;
+    };
+    const invoices = await Promise.all(people.map(async () => [await issue('3.00'), await issue('4.00')]));
+    const before = await postings();
+    const splitBefore = await split();
+    const keyOf = (i: number) => `invoice-${process.pid}-${i}`;
+    const pay = (i: number, n: number, key?: string) =>
+      server.request('POST', `/api/v1/invoices/${invoices[i][n]}/pay`, {
+        token: people[i].token,
+        body: { payerCoin: coins[i].serial },
+        ...(key ? { headers: { 'idempotency-key': key } } : {}),
+      });
+
+    // From each person at once: one invoice paid without a key, another with a key, sent twice.
+    const answers = await Promise.all(people.flatMap((_, i) => [pay(i, 0), pay(i, 1, keyOf(i)), pay(i, 1, keyOf(i))]));
+    for (const answer of answers) expectStatus(answer, 201);
+    // 12 postings (the keyed retries replay), none split.
+    expect((await postings()) - before).toBe(12);
+    expect(await split()).toBe(splitBefore);
+
+    for (let i = 0; i < people.length; i++) {
+      const [paid, keyed, keyedAgain] = answers.slice(i * 3, i * 3 + 3);
+      expect(keyedAgain.text).toBe(keyed.text);
+      const { rows } = await world.raw.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [keyOf(i)]);
+      expect(rows[0].n).toBe(1);
+      for (const answer of [paid, keyed]) {
+        expect(answer.body.invoice).toMatchObject({ status: 'paid', paidByCoin: coins[i].serial, operationId: answer.body.process.id });
+        // The invoice as answered is the invoice as written.
+        const read = await server.request('GET', `/api/v1/invoices/${answer.body.invoice.id}`, { token: merchant.token });
+        expectStatus(read, 200);
+        expect(read.body.invoice).toEqual(answer.body.invoice);
+      }
+      expect(await balanceOf(server, people[i].token, coins[i].serial)).toBe('43.00');
+    }
+    expect(await balanceOf(server, merchant.token, till.serial)).toBe('42.00');
+    expect(
+      await expectAnswersReadBack(
+        server,
+        admin,
+        answers.map((a) => a.body.process),
+      ),
+    ).toBe(18);
+    await expectBalancedLedger(server, admin);
+  });
+
+  it('pays an invoice once when several payers race for it, keyed or not: the others get 409 and pay nothing', async () => {
+    const { server, admin } = world;
+    const merchant = await world.user({ role: 'merchant' });
+    const till = await world.coin(merchant);
+    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
+    const coins = await Promise.all(people.map((p) => world.coin(p, '50.00')));
+    const issued = await server.request('POST', '/api/v1/invoices', {
+      token: merchant.token,
+      body: { name: 'Once', recipientCoin: till.serial, amount: '30.00' },
+    });
+    expectStatus(issued, 201);
+    const id = issued.body.invoice.id;
+
+    const answers = await Promise.all(
+      people.map((p, i) =>
+        server.request('POST', `/api/v1/invoices/${id}/pay`, {
+          token: p.token,
+          body: { payerCoin: coins[i].serial },
+          ...(i % 2 ? { headers: { 'idempotency-key': `race-${process.pid}-${i}` } } : {}),
+        }),
+      ),
+    );
+    const won = answers.filter((a) => a.status === 201);
+    expect(won).toHaveLength(1);
+    for (const lost of answers.filter((a) => a.status !== 201)) expectError(lost, 409, 'exception.invoice.not_payable');
+    const balances = await Promise.all(people.map((p, i) => balanceOf(server, p.token, coins[i].serial)));
+    expect(balances.sort()).toEqual(['20.00', '50.00', '50.00', '50.00', '50.00', '50.00']);
+    expect(await balanceOf(server, merchant.token, till.serial)).toBe('30.00');
+    const { rows } = await world.raw.db.query('SELECT status, operation_id FROM invoices WHERE id = $1', [id]);
+    expect(rows).toEqual([{ status: 'paid', operation_id: won[0].body.process.id }]);
+    const { rows: payments } = await world.raw.db.query(
+      `SELECT count(*)::int AS n FROM operations WHERE type = 'invoice_payment' AND details->>'invoiceId' = $1`,
+      [id],
+    );
+    expect(payments[0].n).toBe(1);
+    await expectBalancedLedger(server, admin);
+  });
+});
