@@ -509,3 +509,73 @@ describe('group commit of invoice payments', () => {
     await expectBalancedLedger(server, admin);
   });
 });
+
+describe('group commit of cash-desk withdrawals', () => {
+  const world = moneyWorld();
+
+  const sample = async (pattern: RegExp): Promise<number> => {
+    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
+    expectStatus(scraped, 200);
+    return Number(scraped.text.match(pattern)?.[1] ?? 0);
+  };
+  const postings = () => sample(/^finapi_ledger_group_size_sum (\d+)$/m);
+  const split = () => sample(/^finapi_ledger_grouped_postings_alone_total\{reason="split"\} (\d+)$/m);
+
+  it('writes withdrawals at a desk in groups, keyed or not: each once, each answer its own', async () => {
+    const { server, admin } = world;
+    const created = await server.request('POST', '/api/v1/cash-desks', {
+      token: admin,
+      body: { name: 'Group desk', issuerIds: [world.issuer.id] },
+    });
+    expectStatus(created, 201);
+    const deskId = created.body.cashDesk.id;
+    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
+    const coins = await Promise.all(people.map((p) => world.coin(p, '50.00')));
+    const before = await postings();
+    const splitBefore = await split();
+    const keyOf = (i: number) => `withdrawal-${process.pid}-${i}`;
+    const withdraw = (i: number, amount: string, key?: string) =>
+      server.request('POST', `/api/v1/cash-desk-withdrawals/${deskId}`, {
+        token: people[i].token,
+        body: { coin: coins[i].serial, amount, receiverName: `Receiver ${i}` },
+        ...(key ? { headers: { 'idempotency-key': key } } : {}),
+      });
+
+    // From each person at once: one withdrawal without a key, another with a key, sent twice.
+    const answers = await Promise.all(
+      people.flatMap((_, i) => [withdraw(i, '3.00'), withdraw(i, '4.00', keyOf(i)), withdraw(i, '4.00', keyOf(i))]),
+    );
+    for (const answer of answers) expectStatus(answer, 201);
+    // 12 postings (the keyed retries replay), none split.
+    expect((await postings()) - before).toBe(12);
+    expect(await split()).toBe(splitBefore);
+
+    for (let i = 0; i < people.length; i++) {
+      const [plain, keyed, keyedAgain] = answers.slice(i * 3, i * 3 + 3);
+      expect(keyedAgain.text).toBe(keyed.text);
+      const { rows } = await world.raw.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [keyOf(i)]);
+      expect(rows[0].n).toBe(1);
+      for (const answer of [plain, keyed]) {
+        expect(answer.body.process).toMatchObject({
+          type: 'cash_desk_redeem',
+          status: 'processed',
+          cashDeskId: deskId,
+          receiverName: `Receiver ${i}`,
+        });
+      }
+      expect(await balanceOf(server, people[i].token, coins[i].serial)).toBe('43.00');
+    }
+    expect(
+      await expectAnswersReadBack(
+        server,
+        admin,
+        answers.map((a) => {
+          // The operation as the transactions API reads it, without the withdrawal's own fields.
+          const { cashAmount: _a, cashDeskId: _d, receiverName: _r, clientCoin: _c, ...operation } = a.body.process;
+          return operation;
+        }),
+      ),
+    ).toBe(18);
+    await expectBalancedLedger(server, admin);
+  });
+});
