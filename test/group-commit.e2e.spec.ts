@@ -579,3 +579,89 @@ describe('group commit of cash-desk withdrawals', () => {
     await expectBalancedLedger(server, admin);
   });
 });
+
+describe('group commit of gate payments', () => {
+  const world = moneyWorld({ env: { GATE_RECONCILE_SECONDS: '0' } });
+
+  const sample = async (pattern: RegExp): Promise<number> => {
+    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
+    expectStatus(scraped, 200);
+    return Number(scraped.text.match(pattern)?.[1] ?? 0);
+  };
+  const postings = () => sample(/^finapi_ledger_group_size_sum (\d+)$/m);
+  const split = () => sample(/^finapi_ledger_grouped_postings_alone_total\{reason="split"\} (\d+)$/m);
+
+  it('holds gate payments in groups, keyed or not: each once, its transaction written with its hold, each answer its own', async () => {
+    const { server, admin } = world;
+    const provider = await server.request('POST', '/api/v1/gate-providers', {
+      token: admin,
+      body: { name: `Group provider ${process.pid}`, type: 'billing', settings: { secret: 'group-commit-secret', latencyMs: 0 } },
+    });
+    expectStatus(provider, 201);
+    const product = await server.request('POST', '/api/v1/gate/products', {
+      token: admin,
+      body: {
+        gateProviderId: provider.body.gateProvider.id,
+        name: 'Group top-up',
+        currency: world.currency.code,
+        minAmount: '1.00',
+        maxAmount: '500.00',
+        fields: [{ name: 'phone', type: 'string', required: true }],
+      },
+    });
+    expectStatus(product, 201);
+    const productId = product.body.product.id;
+    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
+    const coins = await Promise.all(people.map((p) => world.coin(p, '50.00')));
+    const pay = (i: number, amount: string, key?: string) =>
+      server.request('POST', '/api/v1/gate/transactions', {
+        token: people[i].token,
+        body: { productId, coinSerial: coins[i].serial, type: 'payment', amount, fields: { phone: `+100000000${i}` } },
+        ...(key ? { headers: { 'idempotency-key': key } } : {}),
+      });
+    // The issuer's gate-settlement coin exists before (a keyed request that creates a system coin runs on its own).
+    expectStatus(await pay(0, '1.00'), 201);
+    const before = await postings();
+    const splitBefore = await split();
+    const keyOf = (i: number) => `gate-${process.pid}-${i}`;
+
+    // From each person at once: one payment without a key, another with a key, sent twice.
+    const answers = await Promise.all(people.flatMap((_, i) => [pay(i, '3.00'), pay(i, '4.00', keyOf(i)), pay(i, '4.00', keyOf(i))]));
+    for (const answer of answers) expectStatus(answer, 201);
+    // 12 postings (the keyed retries replay), none split.
+    expect((await postings()) - before).toBe(12);
+    expect(await split()).toBe(splitBefore);
+
+    for (let i = 0; i < people.length; i++) {
+      const [plain, keyed, keyedAgain] = answers.slice(i * 3, i * 3 + 3);
+      expect(keyedAgain.text).toBe(keyed.text);
+      const { rows } = await world.raw.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [keyOf(i)]);
+      expect(rows[0].n).toBe(1);
+      for (const answer of [plain, keyed]) {
+        const { transaction } = answer.body;
+        expect(transaction).toMatchObject({ status: 'provider_assigned', coinSerial: coins[i].serial, productId, commission: '0.00' });
+        // Written with its own operation, as answered.
+        const { rows: written } = await world.raw.db.query(
+          `SELECT t.operation_id, trim_scale(t.amount)::text AS amount, t.created_at = o.created_at AS together
+             FROM gate_transactions t JOIN operations o ON o.id = t.operation_id WHERE t.id = $1`,
+          [transaction.id],
+        );
+        expect(written).toEqual([{ operation_id: transaction.operationId, amount: answer === plain ? '3' : '4', together: true }]);
+        // As answered, but for what its provider changed since.
+        const read = await server.request('GET', `/api/v1/gate/transactions/${transaction.id}`, { token: people[i].token });
+        expectStatus(read, 200);
+        const lasting = ({ status: _s, updatedAt: _u, finishedAt: _f, providerReference: _r, providerData: _d, ...rest }: any) => rest;
+        expect(lasting(read.body.transaction)).toEqual(lasting(transaction));
+      }
+    }
+    const processes = await Promise.all(
+      answers.map(async (a) => {
+        const read = await server.request('GET', `/api/v1/transactions/${a.body.transaction.operationId}`, { token: admin });
+        expectStatus(read, 200);
+        return read.body.process;
+      }),
+    );
+    expect(new Set(processes.map((p) => p.id)).size).toBe(12);
+    await expectBalancedLedger(server, admin);
+  });
+});
