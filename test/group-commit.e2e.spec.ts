@@ -665,3 +665,78 @@ describe('group commit of gate payments', () => {
     await expectBalancedLedger(server, admin);
   });
 });
+
+describe('group commit of voucher redemptions', () => {
+  const world = moneyWorld({ env: { VOUCHER_EXPIRY_SWEEP_SECONDS: '0' } });
+
+  const sample = async (pattern: RegExp): Promise<number> => {
+    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
+    expectStatus(scraped, 200);
+    return Number(scraped.text.match(pattern)?.[1] ?? 0);
+  };
+  const postings = () => sample(/^finapi_ledger_group_size_sum (\d+)$/m);
+  const split = () => sample(/^finapi_ledger_grouped_postings_alone_total\{reason="split"\} (\d+)$/m);
+
+  it('redeems vouchers in groups, keyed or not: each once, the voucher marked with its redemption, each answer its own', async () => {
+    const { server, admin } = world;
+    const creator = await world.user();
+    const funds = await world.coin(creator, '100.00');
+    const buy = async (amount: string) => {
+      const bought = await server.request('POST', '/api/v1/vouchers', { token: creator.token, body: { coinSerial: funds.serial, amount } });
+      expectStatus(bought, 201);
+      return { id: bought.body.voucher.id as string, code: bought.body.code as string };
+    };
+    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
+    const coins = await Promise.all(people.map((p) => world.coin(p)));
+    const vouchers: { id: string; code: string }[][] = [];
+    for (let i = 0; i < people.length; i++) vouchers.push([await buy('3.00'), await buy('4.00')]);
+    const before = await postings();
+    const splitBefore = await split();
+    const keyOf = (i: number) => `voucher-${process.pid}-${i}`;
+    const redeem = (i: number, n: number, key?: string) =>
+      server.request('POST', '/api/v1/vouchers/redeem', {
+        token: people[i].token,
+        body: { code: vouchers[i][n].code, coinSerial: coins[i].serial },
+        ...(key ? { headers: { 'idempotency-key': key } } : {}),
+      });
+
+    // Each person at once: one voucher redeemed without a key, another with a key, sent twice.
+    const answers = await Promise.all(people.flatMap((_, i) => [redeem(i, 0), redeem(i, 1, keyOf(i)), redeem(i, 1, keyOf(i))]));
+    for (const answer of answers) expectStatus(answer, 201);
+    // 12 postings (the keyed retries replay), none split.
+    expect((await postings()) - before).toBe(12);
+    expect(await split()).toBe(splitBefore);
+
+    for (let i = 0; i < people.length; i++) {
+      const [plain, keyed, keyedAgain] = answers.slice(i * 3, i * 3 + 3);
+      expect(keyedAgain.text).toBe(keyed.text);
+      const { rows } = await world.raw.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [keyOf(i)]);
+      expect(rows[0].n).toBe(1);
+      for (const [n, answer] of [plain, keyed].entries()) {
+        expect(answer.body.voucher).toMatchObject({ id: vouchers[i][n].id, status: 'processed', amount: n ? '4.00' : '3.00' });
+        // The voucher as answered is the voucher as written.
+        const { rows: written } = await world.raw.db.query(
+          'SELECT status, closing_operation_id, redeemed_coin::text AS coin, redeemed_at FROM vouchers WHERE id = $1',
+          [vouchers[i][n].id],
+        );
+        expect(written).toEqual([
+          {
+            status: 'processed',
+            closing_operation_id: answer.body.process.id,
+            coin: coins[i].serial,
+            redeemed_at: new Date(answer.body.voucher.redeemedAt),
+          },
+        ]);
+      }
+      expect(await balanceOf(server, people[i].token, coins[i].serial)).toBe('7.00');
+    }
+    expect(
+      await expectAnswersReadBack(
+        server,
+        admin,
+        answers.map((a) => a.body.process),
+      ),
+    ).toBe(18);
+    await expectBalancedLedger(server, admin);
+  });
+});
