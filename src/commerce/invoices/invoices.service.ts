@@ -89,8 +89,8 @@ const SORT_KEYS = { createdAt: 'created_at', totalPrice: 'amount', status: 'stat
 
 /**
  * Invoices: a merchant (or an individual) asks to be paid into one of its coins; any customer pays one from a coin
- * of the same currency, with the fee of the `invoice_payment` flow. The invoice row is locked in the payment's
- * transaction, so two payers at once make one payment (the other gets a 409). Past `expiresAt` an invoice cannot be
+ * of the same currency, with the fee of the `invoice_payment` flow. The payment marks the invoice paid only while it is
+ * unpaid, in its transaction, so two payers at once make one payment (the other gets a 409). Past `expiresAt` an invoice cannot be
  * paid (409), and a sweep marks it `expired`. Issuers see and withdraw only their own invoices (404 otherwise).
  */
 @Injectable()
