@@ -402,3 +402,341 @@ describe('group commit of transfers', () => {
     await expectBalancedLedger(server, admin);
   });
 });
+
+describe('group commit of invoice payments', () => {
+  const world = moneyWorld();
+
+  const sample = async (pattern: RegExp): Promise<number> => {
+    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
+    expectStatus(scraped, 200);
+    return Number(scraped.text.match(pattern)?.[1] ?? 0);
+  };
+  const postings = () => sample(/^finapi_ledger_group_size_sum (\d+)$/m);
+  const split = () => sample(/^finapi_ledger_grouped_postings_alone_total\{reason="split"\} (\d+)$/m);
+
+  it('pays invoices in groups, keyed or not: each once, the invoice marked paid with its payment, each answer its own', async () => {
+    const { server, admin } = world;
+    const merchant = await world.user({ role: 'merchant' });
+    const till = await world.coin(merchant);
+    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
+    const coins = await Promise.all(people.map((p) => world.coin(p, '50.00')));
+    const issue = async (amount: string) => {
+      const issued = await server.request('POST', '/api/v1/invoices', {
+        token: merchant.token,
+        body: { name: `Invoice ${amount}`, recipientCoin: till.serial, amount },
+      });
+      expectStatus(issued, 201);
+      return issued.body.invoice.id as string;
+    };
+    const invoices = await Promise.all(people.map(async () => [await issue('3.00'), await issue('4.00')]));
+    const before = await postings();
+    const splitBefore = await split();
+    const keyOf = (i: number) => `invoice-${process.pid}-${i}`;
+    const pay = (i: number, n: number, key?: string) =>
+      server.request('POST', `/api/v1/invoices/${invoices[i][n]}/pay`, {
+        token: people[i].token,
+        body: { payerCoin: coins[i].serial },
+        ...(key ? { headers: { 'idempotency-key': key } } : {}),
+      });
+
+    // From each person at once: one invoice paid without a key, another with a key, sent twice.
+    const answers = await Promise.all(people.flatMap((_, i) => [pay(i, 0), pay(i, 1, keyOf(i)), pay(i, 1, keyOf(i))]));
+    for (const answer of answers) expectStatus(answer, 201);
+    // 12 postings (the keyed retries replay), none split.
+    expect((await postings()) - before).toBe(12);
+    expect(await split()).toBe(splitBefore);
+
+    for (let i = 0; i < people.length; i++) {
+      const [paid, keyed, keyedAgain] = answers.slice(i * 3, i * 3 + 3);
+      expect(keyedAgain.text).toBe(keyed.text);
+      const { rows } = await world.raw.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [keyOf(i)]);
+      expect(rows[0].n).toBe(1);
+      for (const answer of [paid, keyed]) {
+        expect(answer.body.invoice).toMatchObject({ status: 'paid', paidByCoin: coins[i].serial, operationId: answer.body.process.id });
+        // The invoice as answered is the invoice as written.
+        const read = await server.request('GET', `/api/v1/invoices/${answer.body.invoice.id}`, { token: merchant.token });
+        expectStatus(read, 200);
+        expect(read.body.invoice).toEqual(answer.body.invoice);
+      }
+      expect(await balanceOf(server, people[i].token, coins[i].serial)).toBe('43.00');
+    }
+    expect(await balanceOf(server, merchant.token, till.serial)).toBe('42.00');
+    expect(
+      await expectAnswersReadBack(
+        server,
+        admin,
+        answers.map((a) => a.body.process),
+      ),
+    ).toBe(18);
+    await expectBalancedLedger(server, admin);
+  });
+
+  it('pays an invoice once when several payers race for it, keyed or not: the others get 409 and pay nothing', async () => {
+    const { server, admin } = world;
+    const merchant = await world.user({ role: 'merchant' });
+    const till = await world.coin(merchant);
+    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
+    const coins = await Promise.all(people.map((p) => world.coin(p, '50.00')));
+    const issued = await server.request('POST', '/api/v1/invoices', {
+      token: merchant.token,
+      body: { name: 'Once', recipientCoin: till.serial, amount: '30.00' },
+    });
+    expectStatus(issued, 201);
+    const id = issued.body.invoice.id;
+
+    const answers = await Promise.all(
+      people.map((p, i) =>
+        server.request('POST', `/api/v1/invoices/${id}/pay`, {
+          token: p.token,
+          body: { payerCoin: coins[i].serial },
+          ...(i % 2 ? { headers: { 'idempotency-key': `race-${process.pid}-${i}` } } : {}),
+        }),
+      ),
+    );
+    const won = answers.filter((a) => a.status === 201);
+    expect(won).toHaveLength(1);
+    for (const lost of answers.filter((a) => a.status !== 201)) expectError(lost, 409, 'exception.invoice.not_payable');
+    const balances = await Promise.all(people.map((p, i) => balanceOf(server, p.token, coins[i].serial)));
+    expect(balances.sort()).toEqual(['20.00', '50.00', '50.00', '50.00', '50.00', '50.00']);
+    expect(await balanceOf(server, merchant.token, till.serial)).toBe('30.00');
+    const { rows } = await world.raw.db.query('SELECT status, operation_id FROM invoices WHERE id = $1', [id]);
+    expect(rows).toEqual([{ status: 'paid', operation_id: won[0].body.process.id }]);
+    const { rows: payments } = await world.raw.db.query(
+      `SELECT count(*)::int AS n FROM operations WHERE type = 'invoice_payment' AND details->>'invoiceId' = $1`,
+      [id],
+    );
+    expect(payments[0].n).toBe(1);
+    await expectBalancedLedger(server, admin);
+  });
+});
+
+describe('group commit of cash-desk withdrawals', () => {
+  const world = moneyWorld();
+
+  const sample = async (pattern: RegExp): Promise<number> => {
+    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
+    expectStatus(scraped, 200);
+    return Number(scraped.text.match(pattern)?.[1] ?? 0);
+  };
+  const postings = () => sample(/^finapi_ledger_group_size_sum (\d+)$/m);
+  const split = () => sample(/^finapi_ledger_grouped_postings_alone_total\{reason="split"\} (\d+)$/m);
+
+  it('writes withdrawals at a desk in groups, keyed or not: each once, each answer its own', async () => {
+    const { server, admin } = world;
+    const created = await server.request('POST', '/api/v1/cash-desks', {
+      token: admin,
+      body: { name: 'Group desk', issuerIds: [world.issuer.id] },
+    });
+    expectStatus(created, 201);
+    const deskId = created.body.cashDesk.id;
+    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
+    const coins = await Promise.all(people.map((p) => world.coin(p, '50.00')));
+    const before = await postings();
+    const splitBefore = await split();
+    const keyOf = (i: number) => `withdrawal-${process.pid}-${i}`;
+    const withdraw = (i: number, amount: string, key?: string) =>
+      server.request('POST', `/api/v1/cash-desk-withdrawals/${deskId}`, {
+        token: people[i].token,
+        body: { coin: coins[i].serial, amount, receiverName: `Receiver ${i}` },
+        ...(key ? { headers: { 'idempotency-key': key } } : {}),
+      });
+
+    // From each person at once: one withdrawal without a key, another with a key, sent twice.
+    const answers = await Promise.all(
+      people.flatMap((_, i) => [withdraw(i, '3.00'), withdraw(i, '4.00', keyOf(i)), withdraw(i, '4.00', keyOf(i))]),
+    );
+    for (const answer of answers) expectStatus(answer, 201);
+    // 12 postings (the keyed retries replay), none split.
+    expect((await postings()) - before).toBe(12);
+    expect(await split()).toBe(splitBefore);
+
+    for (let i = 0; i < people.length; i++) {
+      const [plain, keyed, keyedAgain] = answers.slice(i * 3, i * 3 + 3);
+      expect(keyedAgain.text).toBe(keyed.text);
+      const { rows } = await world.raw.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [keyOf(i)]);
+      expect(rows[0].n).toBe(1);
+      for (const answer of [plain, keyed]) {
+        expect(answer.body.process).toMatchObject({
+          type: 'cash_desk_redeem',
+          status: 'processed',
+          cashDeskId: deskId,
+          receiverName: `Receiver ${i}`,
+        });
+      }
+      expect(await balanceOf(server, people[i].token, coins[i].serial)).toBe('43.00');
+    }
+    expect(
+      await expectAnswersReadBack(
+        server,
+        admin,
+        answers.map((a) => {
+          // The operation as the transactions API reads it, without the withdrawal's own fields.
+          const { cashAmount: _a, cashDeskId: _d, receiverName: _r, clientCoin: _c, ...operation } = a.body.process;
+          return operation;
+        }),
+      ),
+    ).toBe(18);
+    await expectBalancedLedger(server, admin);
+  });
+});
+
+describe('group commit of gate payments', () => {
+  const world = moneyWorld({ env: { GATE_RECONCILE_SECONDS: '0' } });
+
+  const sample = async (pattern: RegExp): Promise<number> => {
+    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
+    expectStatus(scraped, 200);
+    return Number(scraped.text.match(pattern)?.[1] ?? 0);
+  };
+  const postings = () => sample(/^finapi_ledger_group_size_sum (\d+)$/m);
+  const split = () => sample(/^finapi_ledger_grouped_postings_alone_total\{reason="split"\} (\d+)$/m);
+
+  it('holds gate payments in groups, keyed or not: each once, its transaction written with its hold, each answer its own', async () => {
+    const { server, admin } = world;
+    const provider = await server.request('POST', '/api/v1/gate-providers', {
+      token: admin,
+      body: { name: `Group provider ${process.pid}`, type: 'billing', settings: { secret: 'group-commit-secret', latencyMs: 0 } },
+    });
+    expectStatus(provider, 201);
+    const product = await server.request('POST', '/api/v1/gate/products', {
+      token: admin,
+      body: {
+        gateProviderId: provider.body.gateProvider.id,
+        name: 'Group top-up',
+        currency: world.currency.code,
+        minAmount: '1.00',
+        maxAmount: '500.00',
+        fields: [{ name: 'phone', type: 'string', required: true }],
+      },
+    });
+    expectStatus(product, 201);
+    const productId = product.body.product.id;
+    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
+    const coins = await Promise.all(people.map((p) => world.coin(p, '50.00')));
+    const pay = (i: number, amount: string, key?: string) =>
+      server.request('POST', '/api/v1/gate/transactions', {
+        token: people[i].token,
+        body: { productId, coinSerial: coins[i].serial, type: 'payment', amount, fields: { phone: `+100000000${i}` } },
+        ...(key ? { headers: { 'idempotency-key': key } } : {}),
+      });
+    // The issuer's gate-settlement coin exists before (a keyed request that creates a system coin runs on its own).
+    expectStatus(await pay(0, '1.00'), 201);
+    const before = await postings();
+    const splitBefore = await split();
+    const keyOf = (i: number) => `gate-${process.pid}-${i}`;
+
+    // From each person at once: one payment without a key, another with a key, sent twice.
+    const answers = await Promise.all(people.flatMap((_, i) => [pay(i, '3.00'), pay(i, '4.00', keyOf(i)), pay(i, '4.00', keyOf(i))]));
+    for (const answer of answers) expectStatus(answer, 201);
+    // 12 postings (the keyed retries replay), none split.
+    expect((await postings()) - before).toBe(12);
+    expect(await split()).toBe(splitBefore);
+
+    for (let i = 0; i < people.length; i++) {
+      const [plain, keyed, keyedAgain] = answers.slice(i * 3, i * 3 + 3);
+      expect(keyedAgain.text).toBe(keyed.text);
+      const { rows } = await world.raw.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [keyOf(i)]);
+      expect(rows[0].n).toBe(1);
+      for (const answer of [plain, keyed]) {
+        const { transaction } = answer.body;
+        expect(transaction).toMatchObject({ status: 'provider_assigned', coinSerial: coins[i].serial, productId, commission: '0.00' });
+        // Written with its own operation, as answered.
+        const { rows: written } = await world.raw.db.query(
+          `SELECT t.operation_id, trim_scale(t.amount)::text AS amount, t.created_at = o.created_at AS together
+             FROM gate_transactions t JOIN operations o ON o.id = t.operation_id WHERE t.id = $1`,
+          [transaction.id],
+        );
+        expect(written).toEqual([{ operation_id: transaction.operationId, amount: answer === plain ? '3' : '4', together: true }]);
+        // As answered, but for what its provider changed since.
+        const read = await server.request('GET', `/api/v1/gate/transactions/${transaction.id}`, { token: people[i].token });
+        expectStatus(read, 200);
+        const lasting = ({ status: _s, updatedAt: _u, finishedAt: _f, providerReference: _r, providerData: _d, ...rest }: any) => rest;
+        expect(lasting(read.body.transaction)).toEqual(lasting(transaction));
+      }
+    }
+    const processes = await Promise.all(
+      answers.map(async (a) => {
+        const read = await server.request('GET', `/api/v1/transactions/${a.body.transaction.operationId}`, { token: admin });
+        expectStatus(read, 200);
+        return read.body.process;
+      }),
+    );
+    expect(new Set(processes.map((p) => p.id)).size).toBe(12);
+    await expectBalancedLedger(server, admin);
+  });
+});
+
+describe('group commit of voucher redemptions', () => {
+  const world = moneyWorld({ env: { VOUCHER_EXPIRY_SWEEP_SECONDS: '0' } });
+
+  const sample = async (pattern: RegExp): Promise<number> => {
+    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
+    expectStatus(scraped, 200);
+    return Number(scraped.text.match(pattern)?.[1] ?? 0);
+  };
+  const postings = () => sample(/^finapi_ledger_group_size_sum (\d+)$/m);
+  const split = () => sample(/^finapi_ledger_grouped_postings_alone_total\{reason="split"\} (\d+)$/m);
+
+  it('redeems vouchers in groups, keyed or not: each once, the voucher marked with its redemption, each answer its own', async () => {
+    const { server, admin } = world;
+    const creator = await world.user();
+    const funds = await world.coin(creator, '100.00');
+    const buy = async (amount: string) => {
+      const bought = await server.request('POST', '/api/v1/vouchers', { token: creator.token, body: { coinSerial: funds.serial, amount } });
+      expectStatus(bought, 201);
+      return { id: bought.body.voucher.id as string, code: bought.body.code as string };
+    };
+    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
+    const coins = await Promise.all(people.map((p) => world.coin(p)));
+    const vouchers: { id: string; code: string }[][] = [];
+    for (let i = 0; i < people.length; i++) vouchers.push([await buy('3.00'), await buy('4.00')]);
+    const before = await postings();
+    const splitBefore = await split();
+    const keyOf = (i: number) => `voucher-${process.pid}-${i}`;
+    const redeem = (i: number, n: number, key?: string) =>
+      server.request('POST', '/api/v1/vouchers/redeem', {
+        token: people[i].token,
+        body: { code: vouchers[i][n].code, coinSerial: coins[i].serial },
+        ...(key ? { headers: { 'idempotency-key': key } } : {}),
+      });
+
+    // Each person at once: one voucher redeemed without a key, another with a key, sent twice.
+    const answers = await Promise.all(people.flatMap((_, i) => [redeem(i, 0), redeem(i, 1, keyOf(i)), redeem(i, 1, keyOf(i))]));
+    for (const answer of answers) expectStatus(answer, 201);
+    // 12 postings (the keyed retries replay), none split.
+    expect((await postings()) - before).toBe(12);
+    expect(await split()).toBe(splitBefore);
+
+    for (let i = 0; i < people.length; i++) {
+      const [plain, keyed, keyedAgain] = answers.slice(i * 3, i * 3 + 3);
+      expect(keyedAgain.text).toBe(keyed.text);
+      const { rows } = await world.raw.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [keyOf(i)]);
+      expect(rows[0].n).toBe(1);
+      for (const [n, answer] of [plain, keyed].entries()) {
+        expect(answer.body.voucher).toMatchObject({ id: vouchers[i][n].id, status: 'processed', amount: n ? '4.00' : '3.00' });
+        // The voucher as answered is the voucher as written.
+        const { rows: written } = await world.raw.db.query(
+          'SELECT status, closing_operation_id, redeemed_coin::text AS coin, redeemed_at FROM vouchers WHERE id = $1',
+          [vouchers[i][n].id],
+        );
+        expect(written).toEqual([
+          {
+            status: 'processed',
+            closing_operation_id: answer.body.process.id,
+            coin: coins[i].serial,
+            redeemed_at: new Date(answer.body.voucher.redeemedAt),
+          },
+        ]);
+      }
+      expect(await balanceOf(server, people[i].token, coins[i].serial)).toBe('7.00');
+    }
+    expect(
+      await expectAnswersReadBack(
+        server,
+        admin,
+        answers.map((a) => a.body.process),
+      ),
+    ).toBe(18);
+    await expectBalancedLedger(server, admin);
+  });
+});

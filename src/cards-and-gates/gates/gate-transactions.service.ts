@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { amountOf } from '../../platform/common/json-decimal';
@@ -14,7 +14,7 @@ import { PendingOperationsService } from '../../platform/pending-operations/pend
 import { SmartCardsService } from '../smart-cards/smart-cards.service';
 import { CommissionsService } from '../../platform/commissions/commissions.service';
 import { commissionDetails } from '../../platform/commissions/fee';
-import type { Leg, LockedCoin } from '../../platform/ledger/ledger.types';
+import { Leg, LockedCoin, recordOf, RecordWriter } from '../../platform/ledger/ledger.types';
 import type {
   CreateGateTransactionDto,
   GateCalculateDto,
@@ -30,13 +30,19 @@ import type {
   SubmitPayerDto,
 } from './dto/gates.dto';
 import { GateCommissionsService } from './gate-commissions.service';
-import { FINAL_STATUSES, GateTransactionRow, GatesRepository, ProductField, ProductRow } from './gates.repository';
+import { FINAL_STATUSES, GateTransactionRow, GatesRepository, HeldTransaction, ProductField, ProductRow } from './gates.repository';
 import { REDEEM_PROVIDER_TYPES, TOPUP_PROVIDER_TYPES } from './gates.service';
 import { GateProvider, ProviderOutcome, ProviderRequest, SimulatedProvider } from './providers';
 
 /** The provider types whose methods take a transaction type: acquirers a TOPUP, payout providers a REDEEM. */
 function providerTypesOf(txType: string): readonly string[] {
   return txType === 'REDEEM' ? REDEEM_PROVIDER_TYPES : TOPUP_PROVIDER_TYPES;
+}
+
+/** A transaction to write with its hold (GateTransactionsService.held), and it as written, once it is. */
+interface Held {
+  transaction: HeldTransaction;
+  written?: GateTransactionRow;
 }
 
 /** What a TOPUP's pending operation keeps, so its settlement moves exactly what was quoted. */
@@ -184,28 +190,23 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     if (dto.method) throw ApiError.invalid('method', 'goes with type TOPUP or REDEEM; a payment names its productId');
     if (!dto.productId) throw ApiError.invalid('productId', 'is required');
     const productId = dto.productId;
-    return this.uow.run(async () => {
-      const product = await this.gates.product(productId);
-      if (!product || !product.active || !product.provider_active) throw new ApiError('exception.gate_product.not_found');
-      if ((dto.type === 'card_issue') !== (product.provider_type === 'card_issuing')) {
-        throw ApiError.invalid(
-          'type',
-          product.provider_type === 'card_issuing' ? 'must be card_issue for this product' : 'card_issue needs a card-issuing provider',
-        );
-      }
-      const fields = checkFields(product.fields, dto.fields ?? {});
-      const coin = (await this.ledger.read([dto.coinSerial])).get(dto.coinSerial);
-      if (!coin || coin.type !== 'client' || coin.organization_id !== principal.organizationId) {
-        throw new ApiError('exception.coin.not_found', `No coin ${dto.coinSerial}`);
-      }
-      if (coin.currency_id !== product.currency_id)
-        throw ApiError.invalid('coinSerial', `must hold ${product.currency}, the product's currency`);
-      const id = await this.holdPayment(principal, product, coin, dto.type, dto.amount, fields);
-      // The provider is assigned now and called once this commits: never inside the transaction.
-      await this.gates.setStatus(id, 'provider_assigned', {}, ['initiated']);
-      this.uow.afterCommit(() => this.uow.asJob('gate-dispatch', () => this.dispatch(id)));
-      return toTransaction((await this.gates.transaction(id))!);
-    });
+    const product = await this.gates.product(productId);
+    if (!product || !product.active || !product.provider_active) throw new ApiError('exception.gate_product.not_found');
+    if ((dto.type === 'card_issue') !== (product.provider_type === 'card_issuing')) {
+      throw ApiError.invalid(
+        'type',
+        product.provider_type === 'card_issuing' ? 'must be card_issue for this product' : 'card_issue needs a card-issuing provider',
+      );
+    }
+    const fields = checkFields(product.fields, dto.fields ?? {});
+    const coin = (await this.ledger.read([dto.coinSerial])).get(dto.coinSerial);
+    if (!coin || coin.type !== 'client' || coin.organization_id !== principal.organizationId) {
+      throw new ApiError('exception.coin.not_found', `No coin ${dto.coinSerial}`);
+    }
+    if (coin.currency_id !== product.currency_id)
+      throw ApiError.invalid('coinSerial', `must hold ${product.currency}, the product's currency`);
+    // The provider is assigned now and called once this commits: never inside the transaction.
+    return this.holdPayment(principal, product, coin, dto.type, dto.amount, fields);
   }
 
   /**
@@ -217,21 +218,20 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     if (!dto.method) throw ApiError.invalid('method', 'is required with type REDEEM');
     if (dto.productId) throw ApiError.invalid('productId', 'does not go with type REDEEM: name the method');
     const method = dto.method;
-    return this.uow.run(async () => {
-      const coin = await this.ownCoin(principal, dto.coinSerial);
-      const product = await this.method(coin, 'REDEEM', method.gateProviderId, method.way, 'method.way');
-      const fields = checkFields(
-        product.fields.map((f) => ({ ...f, required: false })),
-        dto.fields ?? {},
-      );
-      const id = await this.holdPayment(principal, product, coin, 'REDEEM', dto.amount, fields);
-      return toTransaction((await this.gates.transaction(id))!);
-    });
+    const coin = await this.ownCoin(principal, dto.coinSerial);
+    const product = await this.method(coin, 'REDEEM', method.gateProviderId, method.way, 'method.way');
+    const fields = checkFields(
+      product.fields.map((f) => ({ ...f, required: false })),
+      dto.fields ?? {},
+    );
+    return this.holdPayment(principal, product, coin, 'REDEEM', dto.amount, fields);
   }
 
   /**
    * Holds a payment's amount and fee from the payer's coin (a pending gate_payment operation, priced by the gate's
-   * terms) and records its transaction, `initiated`. Answers the transaction's id.
+   * terms) and records its transaction with it: reads, then one grouped posting (Plan.records, `held`), so concurrent
+   * payments commit together. A REDEEM waits `initiated` for its payer's fields; any other goes to its provider
+   * (`provider_assigned`) once written. Answers the transaction as written.
    */
   private async holdPayment(
     principal: Principal,
@@ -240,7 +240,7 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     type: CreateGateTransactionDto['type'],
     given: string | number,
     fields: Record<string, unknown>,
-  ): Promise<string> {
+  ): Promise<GateTransactionDto> {
     const amount = parseAmount(given, scaleOf(coin.fraction));
     if (amount.lt(new Money(product.min_amount)) || amount.gt(new Money(product.max_amount))) {
       throw ApiError.invalid('amount', `must be from ${product.min_amount} to ${product.max_amount}`);
@@ -254,7 +254,20 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
       settlement,
       type === 'REDEEM' ? type : undefined,
     );
-    const operation = await this.pending.hold({
+    const transaction: HeldTransaction = {
+      id: randomUUID(),
+      productId: product.id,
+      providerId: product.gate_provider_id,
+      organizationId: principal.organizationId,
+      coinSerial: coin.serial,
+      type,
+      amount: amount.toFixed(),
+      fields,
+      status: type === 'REDEEM' ? 'initiated' : 'provider_assigned',
+      createdBy: principal.userId,
+    };
+    const held: Held = { transaction };
+    await this.pending.hold({
       type: 'gate_payment',
       payer: coin.serial,
       payee: settlement,
@@ -267,20 +280,30 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
       description: `${product.provider_name}: ${product.name}`,
       details: { gateProductId: product.id, gateProviderId: product.gate_provider_id },
       ...(type === 'REDEEM' ? { gate: { providerId: product.gate_provider_id, txType: 'REDEEM' as const } } : {}),
+      grouped: true,
+      records: [recordOf(this.held, held)],
     });
-    return this.gates.insertTransaction({
-      productId: product.id,
-      providerId: product.gate_provider_id,
-      organizationId: principal.organizationId,
-      coinSerial: coin.serial,
-      type,
-      amount: amount.toFixed(),
-      commission: operation.commission.text,
-      fields,
-      operationId: operation.id,
-      createdBy: principal.userId,
-    });
+    return toTransaction(held.written!);
   }
+
+  /**
+   * Writes held transactions with their operations, in one statement (a RecordWriter: the ledger calls it in the
+   * posting's transaction, once for a whole group), hands each back as written, and calls the provider of each
+   * `provider_assigned` one once that transaction commits.
+   */
+  private readonly held: RecordWriter<Held> = {
+    write: async (rows) => {
+      const written = await this.gates.insertHeld(rows.map(({ row, operationId }) => ({ row: row.transaction, operationId })));
+      const byId = new Map(written.map((w) => [w.id, w]));
+      for (const { row } of rows) {
+        const transaction = byId.get(row.transaction.id)!;
+        row.written = transaction;
+        if (transaction.status === 'provider_assigned') {
+          this.uow.afterCommit(() => this.uow.asJob('gate-dispatch', () => this.dispatch(transaction.id)));
+        }
+      }
+    },
+  };
 
   /** The provider methods the caller's coin can use for a transaction type: products on sale in its currency. */
   async methods(principal: Principal, dto: GateMethodsViewDto): Promise<GateMethodDto[]> {

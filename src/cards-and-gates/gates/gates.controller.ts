@@ -246,7 +246,7 @@ export class GateTransactionsController {
    */
   @Post('transactions')
   @RequirePermissions('GATE_TRANSACTION_CREATOR')
-  @Idempotent()
+  @Idempotent({ groupCommit: true })
   @ApiOperation({ summary: 'Pay, top up or withdraw through a gate', operationId: 'createGateTransaction' })
   @ApiCreatedResponse({ type: GateTransactionResponseDto })
   @ApiNotFoundResponse({

@@ -67,6 +67,21 @@ export interface GateTransactionRow {
   finished_at: Date | null;
 }
 
+/** A gate transaction to write with the pending operation holding its amount and fee (GatesRepository.insertHeld). */
+export interface HeldTransaction {
+  id: string;
+  productId: string;
+  providerId: string;
+  organizationId: string;
+  coinSerial: string;
+  type: GateTransactionRow['type'];
+  amount: string;
+  fields: Record<string, unknown>;
+  /** `provider_assigned`: called once written; `initiated`: waiting for its payer's fields. */
+  status: 'initiated' | 'provider_assigned';
+  createdBy: string;
+}
+
 /** The statuses a gate transaction ends in; once in one, it never changes. */
 export const FINAL_STATUSES: readonly GateTransactionRow['status'][] = ['processed', 'failure'];
 /** The statuses of a transaction the provider has not finished. */
@@ -270,6 +285,37 @@ export class GatesRepository {
       ],
     );
     return row.id;
+  }
+
+  /**
+   * Writes transactions whose amount and fee their pending operations hold, each with its operation (whose fee it
+   * records), in one statement; answers them as written. For GateTransactionsService's RecordWriter.
+   */
+  insertHeld(rows: { row: HeldTransaction; operationId: string }[]): Promise<GateTransactionRow[]> {
+    return this.db.query<GateTransactionRow>(
+      `WITH written AS (
+         INSERT INTO gate_transactions (id, product_id, gate_provider_id, organization_id, coin_serial, type, amount, commission, fields, status, operation_id, created_by)
+         SELECT h.id, h.product_id, h.gate_provider_id, h.organization_id, h.coin_serial, h.type, h.amount, o.commission, h.fields, h.status, h.operation_id, h.created_by
+           FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[], $6::text[], $7::numeric[], $8::jsonb[], $9::text[], $10::uuid[], $11::uuid[])
+                AS h(id, product_id, gate_provider_id, organization_id, coin_serial, type, amount, fields, status, operation_id, created_by)
+           JOIN operations o ON o.id = h.operation_id
+         RETURNING *
+       )
+       SELECT ${TRANSACTION} ${TRANSACTIONS.replace('FROM gate_transactions t', 'FROM written t')}`,
+      [
+        rows.map(({ row }) => row.id),
+        rows.map(({ row }) => row.productId),
+        rows.map(({ row }) => row.providerId),
+        rows.map(({ row }) => row.organizationId),
+        rows.map(({ row }) => row.coinSerial),
+        rows.map(({ row }) => row.type),
+        rows.map(({ row }) => row.amount),
+        rows.map(({ row }) => JSON.stringify(row.fields)),
+        rows.map(({ row }) => row.status),
+        rows.map(({ operationId }) => operationId),
+        rows.map(({ row }) => row.createdBy),
+      ],
+    );
   }
 
   /** A TOPUP's payer's fields, once: it leaves `initiated` for its provider. Answers whether it did. */

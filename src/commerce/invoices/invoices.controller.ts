@@ -137,7 +137,7 @@ export class InvoicesController {
   @Post(':id/pay')
   @ApiParam(INVOICE_ID)
   @RequirePermissions('INVOICE_PAYER')
-  @Idempotent()
+  @Idempotent({ groupCommit: true })
   @ApiOperation({ summary: 'Pay an invoice', operationId: 'payInvoice' })
   @ApiCreatedResponse({ type: InvoicePaymentResponseDto })
   @ApiNotFoundResponse({

@@ -131,12 +131,27 @@ export class InvoicesRepository {
     return { count, rows };
   }
 
-  async setStatus(id: string, status: InvoiceRow['status'], paid?: { operationId: string; coin: string }): Promise<void> {
-    await this.db.query(
-      `UPDATE invoices SET status = $2, operation_id = coalesce($3, operation_id), paid_by_coin = coalesce($4, paid_by_coin), updated_at = now(),
-              paid_at = CASE WHEN $2 = 'paid' THEN now() ELSE paid_at END WHERE id = $1`,
-      [id, status, paid?.operationId ?? null, paid?.coin ?? null],
+  async setStatus(id: string, status: InvoiceRow['status']): Promise<void> {
+    await this.db.query(`UPDATE invoices SET status = $2, updated_at = now() WHERE id = $1`, [id, status]);
+  }
+
+  /**
+   * Marks invoices paid, each by its operation and coin, in one statement — only those still payable (initiated, not
+   * past their time): answers those it marked, with their time. The same invoice twice is marked once.
+   */
+  markPaid(payments: { id: string; operationId: string; coin: string }[]): Promise<{ id: string; paid_at: Date }[]> {
+    return this.db.query<{ id: string; paid_at: Date }>(
+      `UPDATE invoices i SET status = 'paid', operation_id = p.operation_id, paid_by_coin = p.coin, updated_at = now(), paid_at = now()
+         FROM unnest($1::uuid[], $2::uuid[], $3::bigint[]) AS p(id, operation_id, coin)
+        WHERE i.id = p.id AND i.status = 'initiated' AND (i.expires_at IS NULL OR i.expires_at > now())
+        RETURNING i.id, i.paid_at`,
+      [payments.map((p) => p.id), payments.map((p) => p.operationId), payments.map((p) => p.coin)],
     );
+  }
+
+  /** Invoices' status and expiry as they are now (why one could not be marked paid). */
+  statuses(ids: string[]): Promise<Pick<InvoiceRow, 'id' | 'status' | 'expires_at'>[]> {
+    return this.db.query(`SELECT id, status, expires_at FROM invoices WHERE id = ANY($1::uuid[])`, [ids]);
   }
 
   /** Marks invoices whose time ran out as expired; answers them. */

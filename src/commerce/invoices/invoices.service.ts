@@ -11,7 +11,7 @@ import { commissionDetails } from '../../platform/commissions/fee';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
-import type { LockedCoin } from '../../platform/ledger/ledger.types';
+import { LockedCoin, recordOf, RecordWriter } from '../../platform/ledger/ledger.types';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { OutboxService } from '../../platform/outbox/outbox.service';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
@@ -72,12 +72,25 @@ function toTemplate(row: TemplateRow): InvoiceTemplateDto {
   };
 }
 
+/** An invoice being paid, to mark paid with its payment's operation (InvoicesService.paid). */
+interface InvoicePayment {
+  /** As read before the payment. */
+  invoice: InvoiceRow;
+  coin: string;
+  payerOrganizationId: string;
+}
+
+/** The invoice as its payment marks it. */
+function paidRow({ invoice, coin }: InvoicePayment, operationId: string, paidAt: Date): InvoiceRow {
+  return { ...invoice, status: 'paid', operation_id: operationId, paid_by_coin: coin, paid_at: paidAt };
+}
+
 const SORT_KEYS = { createdAt: 'created_at', totalPrice: 'amount', status: 'status' } as const;
 
 /**
  * Invoices: a merchant (or an individual) asks to be paid into one of its coins; any customer pays one from a coin
- * of the same currency, with the fee of the `invoice_payment` flow. The invoice row is locked in the payment's
- * transaction, so two payers at once make one payment (the other gets a 409). Past `expiresAt` an invoice cannot be
+ * of the same currency, with the fee of the `invoice_payment` flow. The payment marks the invoice paid only while it is
+ * unpaid, in its transaction, so two payers at once make one payment (the other gets a 409). Past `expiresAt` an invoice cannot be
  * paid (409), and a sweep marks it `expired`. Issuers see and withdraw only their own invoices (404 otherwise).
  */
 @Injectable()
@@ -204,40 +217,80 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
     };
   }
 
-  /** Pays the invoice from one of the caller's coins: one payment, whoever else tries at the same moment. */
+  /**
+   * Pays the invoice from one of the caller's coins: one payment, whoever else tries at the same moment. Reads, then one
+   * grouped posting that also marks the invoice paid (Plan.records, `paid`): concurrent payments commit together.
+   */
   async pay(principal: Principal, id: string, payerCoin: string): Promise<{ invoice: InvoiceDto; process: OperationDto }> {
-    return this.uow.run(async () => {
-      const row = await this.invoices.get(id, true);
-      if (!row) throw new ApiError('exception.invoice.not_found');
-      this.payable(row);
-      const pricing = await this.commissions.pricing('invoice_payment', payerCoin, row.recipient_coin);
-      const process = (await this.ledger.execute({
-        type: 'invoice_payment',
-        coins: [payerCoin, row.recipient_coin, ...this.commissions.collectors(pricing)],
-        plan: async (locked) => {
-          const payer = this.payerOf(locked.coins.get(payerCoin), principal, row);
-          const payee = this.tools.payee(locked, row.recipient_coin, 'recipientCoin');
-          if (!payee.usable) throw new ApiError('exception.coin.inactive', `Coin ${payee.serial} is closed or inactive`);
-          const amount = new Money(row.amount);
-          const quote = await this.commissions.quote({ flow: 'invoice_payment', amount, payer, payee, pricing });
-          return {
-            legs: this.commissions.legs(quote, payer.serial, payee.serial, pricing),
-            meta: {
-              amount,
-              commission: quote.commission,
-              fromCoin: payer.serial,
-              toCoin: payee.serial,
-              description: `Invoice: ${row.name}`,
-              details: { invoiceId: row.id, ...(commissionDetails(quote) ?? {}) },
-            },
-          };
-        },
-      }))!;
-      await this.invoices.setStatus(id, 'paid', { operationId: process.id, coin: payerCoin });
-      const invoice = toInvoice((await this.invoices.get(id))!);
-      await this.outbox.emit('invoice.paid', [row.organization_id, principal.organizationId], invoice);
-      return { invoice, process };
-    });
+    const row = await this.invoices.get(id);
+    if (!row) throw new ApiError('exception.invoice.not_found');
+    this.payable(row);
+    const pricing = await this.commissions.pricing('invoice_payment', payerCoin, row.recipient_coin);
+    let payment!: InvoicePayment;
+    const process = (await this.ledger.execute({
+      type: 'invoice_payment',
+      coins: [payerCoin, row.recipient_coin, ...this.commissions.collectors(pricing)],
+      grouped: true,
+      plan: async (locked) => {
+        const payer = this.payerOf(locked.coins.get(payerCoin), principal, row);
+        const payee = this.tools.payee(locked, row.recipient_coin, 'recipientCoin');
+        if (!payee.usable) throw new ApiError('exception.coin.inactive', `Coin ${payee.serial} is closed or inactive`);
+        const amount = new Money(row.amount);
+        const quote = await this.commissions.quote({ flow: 'invoice_payment', amount, payer, payee, pricing });
+        payment = { invoice: row, coin: payer.serial, payerOrganizationId: principal.organizationId };
+        return {
+          legs: this.commissions.legs(quote, payer.serial, payee.serial, pricing),
+          meta: {
+            amount,
+            commission: quote.commission,
+            fromCoin: payer.serial,
+            toCoin: payee.serial,
+            description: `Invoice: ${row.name}`,
+            details: { invoiceId: row.id, ...(commissionDetails(quote) ?? {}) },
+          },
+          records: [recordOf(this.paid, payment)],
+        };
+      },
+    }))!;
+    // The invoice as the posting marked it (both rows took their transaction's now()): nothing to read back.
+    return { invoice: toInvoice(paidRow(payment, process.id, new Date(process.createdAt))), process };
+  }
+
+  /**
+   * Marks invoices paid by their payments' operations, in one statement (a RecordWriter: the ledger calls it in the
+   * payments' transaction, once for a whole group), and tells both sides. An invoice no longer payable — paid by a
+   * concurrent payer, declined or expired since it was read — fails the transaction with its 409, so its payment is not
+   * written; a group is then posted one by one, where only that payer's request fails.
+   */
+  private readonly paid: RecordWriter<InvoicePayment> = {
+    write: async (rows) => {
+      const marked = await this.invoices.markPaid(
+        rows.map(({ row, operationId }) => ({ id: row.invoice.id, operationId, coin: row.coin })),
+      );
+      if (marked.length < rows.length)
+        await this.unpayable(
+          rows.map(({ row }) => row.invoice.id),
+          marked.map((m) => m.id),
+        );
+      const paidAt = new Map(marked.map((m) => [m.id, m.paid_at]));
+      for (const { row, operationId } of rows) {
+        const invoice = toInvoice(paidRow(row, operationId, paidAt.get(row.invoice.id)!));
+        await this.outbox.emit('invoice.paid', [row.invoice.organization_id, row.payerOrganizationId], invoice);
+      }
+    },
+  };
+
+  /** Throws why one of the invoices `given` (an id twice: paid twice) was not among those `marked` paid. */
+  private async unpayable(given: string[], marked: string[]): Promise<never> {
+    const left = [...marked];
+    const missed = given.find((id) => {
+      const i = left.indexOf(id);
+      if (i >= 0) left.splice(i, 1);
+      return i < 0;
+    })!;
+    const [now] = await this.invoices.statuses([missed]);
+    if (now.status === 'initiated') throw new ApiError('exception.invoice.expired', 'The invoice expired');
+    throw new ApiError('exception.invoice.not_payable', `The invoice is ${now.status}`);
   }
 
   /** Marks the invoices past their time as expired and tells their issuers' webhooks. */

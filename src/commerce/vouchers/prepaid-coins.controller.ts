@@ -149,7 +149,7 @@ export class PrepaidCoinsController {
   @Post(':serial/activate')
   @ApiParam(SERIAL)
   @RequirePermissions('VOUCHER_REDEEMER')
-  @Idempotent()
+  @Idempotent({ groupCommit: true })
   @ApiOperation({ summary: 'Redeem a prepaid voucher', operationId: 'activatePrepaidCoin' })
   @ApiCreatedResponse({ type: PrepaidCoinActivatedDto })
   @ApiNotFoundResponse(NO_VOUCHER)

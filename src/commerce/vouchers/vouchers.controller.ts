@@ -64,7 +64,7 @@ export class VouchersController {
     description: 'exception.voucher.redeemed, exception.voucher.blocked, exception.voucher.expired: the voucher can no longer be redeemed',
     type: ErrorResponseDto,
   })
-  @Idempotent()
+  @Idempotent({ groupCommit: true })
   @ApiOperation({ summary: 'Redeem a prepaid voucher', operationId: 'redeemVoucher' })
   @ApiCreatedResponse({ type: VoucherRedeemedDto })
   @ApiNotFoundResponse({

@@ -113,6 +113,12 @@ export class VouchersRepository {
     return row;
   }
 
+  /** The voucher of a code (by its hash), read without a lock. */
+  async byCodeHash(codeHash: string): Promise<VoucherRow | undefined> {
+    const [row] = await this.db.query<VoucherRow>(`${SELECT} WHERE v.code_hash = $1`, [codeHash]);
+    return row;
+  }
+
   /** The voucher of a code (by its hash), locked: parallel redemptions of one code wait here, one after another. */
   async lockByCodeHash(codeHash: string): Promise<VoucherRow | undefined> {
     const [row] = await this.db.query<VoucherRow>(`${SELECT} WHERE v.code_hash = $1 FOR UPDATE OF v`, [codeHash]);
@@ -142,14 +148,19 @@ export class VouchersRepository {
     return row;
   }
 
-  /** Marks a pending voucher redeemed; false when it was not pending. */
-  async markRedeemed(id: string, coinSerial: string, operationId: string): Promise<boolean> {
+  /**
+   * Marks vouchers redeemed, each into its coin by its operation, in one statement — only those still pending and not
+   * past their expiry: answers the ids it marked. The same voucher twice is marked once.
+   */
+  async markRedeemed(redemptions: { id: string; coinSerial: string; operationId: string }[]): Promise<string[]> {
     const rows = await this.db.query<{ id: string }>(
-      `UPDATE vouchers SET status = 'processed', redeemed_coin = $2, redeemed_at = now(), closing_operation_id = $3, updated_at = now()
-        WHERE id = $1 AND status = 'pending' RETURNING id`,
-      [id, coinSerial, operationId],
+      `UPDATE vouchers v SET status = 'processed', redeemed_coin = r.coin, redeemed_at = now(), closing_operation_id = r.operation_id, updated_at = now()
+         FROM unnest($1::uuid[], $2::bigint[], $3::uuid[]) AS r(id, coin, operation_id)
+        WHERE v.id = r.id AND v.status = 'pending' AND (v.expires_at IS NULL OR v.expires_at > now())
+        RETURNING v.id`,
+      [redemptions.map((r) => r.id), redemptions.map((r) => r.coinSerial), redemptions.map((r) => r.operationId)],
     );
-    return rows.length > 0;
+    return rows.map((r) => r.id);
   }
 
   async markReturned(id: string, status: 'blocked' | 'expired', operationId: string): Promise<void> {

@@ -15,6 +15,7 @@ import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
 import { LedgerService } from '../../platform/ledger/ledger.service';
+import { recordOf, RecordWriter } from '../../platform/ledger/ledger.types';
 import { DomainEvent, OnDomainEvent } from '../../platform/outbox/domain-events';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import type { CreateVoucherDto, RedeemedVoucherDto, RedeemVoucherDto, VoucherDto, VoucherViewDto } from './dto/voucher.dto';
@@ -56,8 +57,9 @@ const hashOf = (code: string) => createHash('sha256').update(code.toLowerCase())
  * shows a code of 128 random bits once, and only its SHA-256 is kept. Whoever holds the code
  * redeems it once into a coin of their own in the same currency (`voucher_redeem`); a voucher
  * blocked by its creator, or past its expiry, returns its amount to the creator's coin
- * (`voucher_refund`). Every change of a voucher locks its row first, then the coins, so parallel
- * redemptions, blocks and sweeps of one voucher run one after another and only the first acts.
+ * (`voucher_refund`). A block, a sweep or a claim locks the voucher's row first, then the coins; a redemption
+ * (grouped) marks it redeemed only while it is pending, with its operation: so of parallel redemptions, blocks and
+ * sweeps of one voucher only the first acts.
  *
  * For other modules (exported): a flow whose payer is a voucher (merchant payments) claims it with `claim(code)`
  * and pays its amount out of its reserve with its own ledger operation, in the same transaction; the voucher hears
@@ -218,55 +220,86 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
     return pageOf(dto, count.total, rows.map(toVoucherDto), count.exact);
   }
 
-  /** Credits the voucher's amount to one of the caller's coins, once: the voucher row is locked, so of parallel redemptions one wins. */
+  /**
+   * Credits the voucher's amount to one of the caller's coins, once. Reads, then one grouped posting that also marks the
+   * voucher redeemed (Plan.records, `redeemed`): concurrent redemptions commit together, and of parallel redemptions of
+   * one voucher (or a redemption racing its block or expiry) only the first to mark it acts.
+   */
   async redeem(
     principal: Principal,
     dto: RedeemVoucherDto,
     serial?: string,
   ): Promise<{ voucher: RedeemedVoucherDto; process: OperationDto }> {
     const coinField = serial === undefined ? 'coinSerial' : 'destSerial';
-    return this.uow.run(async () => {
-      const voucher = await this.claim(dto.code);
-      // Under /prepaid-coins/{serial} the code must be that voucher's: another's is as unknown as a wrong one.
-      if (serial !== undefined && voucher.serial !== serial)
-        throw new ApiError('exception.voucher.not_found', 'No voucher has this serial and code');
-      // The operation spends the voucher as it is written (`spent`).
-      const posted = await this.ledger.execute({
-        type: 'voucher_redeem',
-        coins: [voucher.reserveCoin, dto.coinSerial],
-        plan: (locked) => {
-          const target = this.tools.payer(locked, dto.coinSerial, principal, coinField);
-          if (target.currency_id !== voucher.currencyId) {
-            throw ApiError.invalid(coinField, `must hold the voucher's currency (${voucher.currency})`);
-          }
-          if (!target.usable) throw new ApiError('exception.coin.inactive', `Coin ${target.serial} is closed or inactive`);
-          return {
-            legs: [{ from: voucher.reserveCoin, to: target.serial, amount: voucher.amount }],
-            meta: {
-              amount: voucher.amount,
-              fromCoin: voucher.reserveCoin,
-              toCoin: target.serial,
-              description: `Voucher ${voucher.prepaidName} redeemed`,
-              details: { voucher: { id: voucher.id } },
-            },
-          };
-        },
-      });
-      const redeemed = (await this.vouchers.byId(voucher.id))!;
-      return {
-        voucher: {
-          id: redeemed.id,
-          prepaidName: redeemed.prepaid_name,
-          amount: amountOf(redeemed.amount, scaleOf(redeemed.fraction)),
-          currency: redeemed.code,
-          symbol: redeemed.symbol,
-          status: 'processed',
-          redeemedAt: redeemed.redeemed_at!.toISOString(),
-        },
-        process: posted!,
-      };
-    });
+    const voucher = await this.vouchers.byCodeHash(hashOf(dto.code));
+    if (!voucher) throw new ApiError('exception.voucher.not_found', 'No voucher has this code');
+    assertRedeemable(voucher);
+    // Under /prepaid-coins/{serial} the code must be that voucher's: another's is as unknown as a wrong one.
+    if (serial !== undefined && voucher.serial !== serial)
+      throw new ApiError('exception.voucher.not_found', 'No voucher has this serial and code');
+    const amount = new Money(voucher.amount);
+    const posted = (await this.ledger.execute({
+      type: 'voucher_redeem',
+      coins: [voucher.reserve_coin, dto.coinSerial],
+      grouped: true,
+      plan: (locked) => {
+        const target = this.tools.payer(locked, dto.coinSerial, principal, coinField);
+        if (target.currency_id !== voucher.currency_id) {
+          throw ApiError.invalid(coinField, `must hold the voucher's currency (${voucher.code})`);
+        }
+        if (!target.usable) throw new ApiError('exception.coin.inactive', `Coin ${target.serial} is closed or inactive`);
+        return {
+          legs: [{ from: voucher.reserve_coin, to: target.serial, amount }],
+          meta: {
+            amount,
+            fromCoin: voucher.reserve_coin,
+            toCoin: target.serial,
+            description: `Voucher ${voucher.prepaid_name} redeemed`,
+            details: { voucher: { id: voucher.id } },
+          },
+          records: [recordOf(this.redeemed, { voucher, coinSerial: target.serial })],
+        };
+      },
+    }))!;
+    return {
+      voucher: {
+        id: voucher.id,
+        prepaidName: voucher.prepaid_name,
+        amount: amountOf(voucher.amount, scaleOf(voucher.fraction)),
+        currency: voucher.code,
+        symbol: voucher.symbol,
+        status: 'processed',
+        // The voucher took its operation's transaction's now().
+        redeemedAt: new Date(posted.createdAt).toISOString(),
+      },
+      process: posted,
+    };
   }
+
+  /**
+   * Marks vouchers redeemed by their operations, in one statement (a RecordWriter: the ledger calls it in the
+   * redemptions' transaction, once for a whole group). A voucher no longer pending — redeemed by a concurrent bearer,
+   * blocked or expired since it was read — fails the transaction with its 409, so its redemption is not written; a
+   * group is then posted one by one, where only that bearer's request fails. (The coins are locked before the voucher
+   * here, after it when a voucher is claimed, blocked or swept: should the two meet, PostgreSQL breaks the deadlock,
+   * the group is posted again one by one, or the other side's unit of work retried.)
+   */
+  private readonly redeemed: RecordWriter<{ voucher: VoucherRow; coinSerial: string }> = {
+    write: async (rows) => {
+      const marked = await this.vouchers.markRedeemed(
+        rows.map(({ row, operationId }) => ({ id: row.voucher.id, coinSerial: row.coinSerial, operationId })),
+      );
+      if (marked.length === rows.length) return;
+      const left = [...marked];
+      const missed = rows.find(({ row }) => {
+        const i = left.indexOf(row.voucher.id);
+        if (i >= 0) left.splice(i, 1);
+        return i < 0;
+      })!;
+      assertRedeemable((await this.vouchers.byId(missed.row.voucher.id))!);
+      throw new Error(`Voucher ${missed.row.voucher.id} is pending but was not marked redeemed`);
+    },
+  };
 
   /**
    * For a flow that spends a voucher (a merchant payment whose payer is a voucher): inside the caller's open
@@ -315,7 +348,7 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
         `Operation ${operation.id} pays ${operation.amount.text} out of voucher ${voucher.id}: a voucher is spent whole, to a coin`,
       );
     }
-    if (!(await this.vouchers.markRedeemed(voucher.id, operation.to.serial, operation.id))) {
+    if (!(await this.vouchers.markRedeemed([{ id: voucher.id, coinSerial: operation.to.serial, operationId: operation.id }])).length) {
       throw new Error(`Voucher ${voucher.id} is not pending: it was claimed, so nothing else could close it`);
     }
   }

@@ -67,7 +67,7 @@ export class CashDeskWithdrawalsController {
    */
   @Post(':cashDeskId')
   @RequirePermissions('CASH_OUT_CODE_CREATOR')
-  @Idempotent()
+  @Idempotent({ groupCommit: true })
   @ApiParam(DESK)
   @ApiOperation({ summary: 'Withdraw cash at a cash desk', operationId: 'createCashDeskWithdrawal' })
   @ApiCreatedResponse({ type: CashDeskWithdrawalResultDto })

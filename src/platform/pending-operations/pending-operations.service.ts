@@ -7,7 +7,7 @@ import type { CalculationDto } from '../commissions/dto/calculation.dto';
 import type { GateScope } from '../commissions/limits';
 import { commissionDetails } from '../commissions/fee';
 import type { OperationDto } from '../ledger/dto/operation.dto';
-import type { Leg, LockedCoin } from '../ledger/ledger.types';
+import type { FlowRecord, Leg, LockedCoin } from '../ledger/ledger.types';
 import { LedgerService } from '../ledger/ledger.service';
 
 /** The flows that hold money on a request and move it on a decision. */
@@ -33,6 +33,12 @@ export interface Movement {
   pricing?: Pricing;
   /** A gate's REDEEM: the limits of its gate commission profile apply too. */
   gate?: GateScope;
+  /**
+   * `hold` only: the hold is its caller's one write, after reads only (ExecuteRequest.grouped), with the flow's own rows
+   * written with it (Plan.records).
+   */
+  grouped?: boolean;
+  records?: FlowRecord[];
 }
 
 /** What a held operation keeps in its details, so its settlement moves exactly what was quoted and held. */
@@ -84,6 +90,7 @@ export class PendingOperationsService {
     const posted = await this.ledger.execute({
       type: movement.type,
       coins: [movement.payer],
+      grouped: movement.grouped,
       plan: async (locked) => {
         const payer = locked.coins.get(movement.payer);
         if (!payer || !payee) throw new ApiError('exception.coin.not_found', `No coin ${payer ? movement.payee : movement.payer}`);
@@ -99,6 +106,7 @@ export class PendingOperationsService {
           legs: [],
           holds: [{ place: { coin: payer.serial, amount: quote.payerAmount } }],
           meta: this.meta(movement, amount, quote, { held: terms }),
+          records: movement.records,
         };
       },
     });
