@@ -156,6 +156,25 @@ describe('smart cards (issue 13)', () => {
     await expectBalancedLedger(server, admin);
   });
 
+  it('replays a keyed card payment with its stored answer after the card is blocked; a new key is refused', async () => {
+    const alice = await world.user();
+    const bob = await world.user();
+    const [a, b] = await world.pair(alice, bob, '20.00');
+    const card = await aCard(alice, a);
+    const key = `card-replay-${card.id}`;
+    const first = await pay(alice, card.id, b.serial, '2.00', key);
+    expectStatus(first, 201);
+    expectStatus(await setStatus(alice, card.id, 'block'), 200);
+    // The retry's own reads now meet a blocked card: the key answered already, so it answers what it answered.
+    const again = await pay(alice, card.id, b.serial, '2.00', key);
+    expectStatus(again, 201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.text).toBe(first.text);
+    expectError(await pay(alice, card.id, b.serial, '3.00', key), 422, 'exception.idempotency.key_reused');
+    expectError(await pay(alice, card.id, b.serial, '2.00', `${key}-new`), 409, 'exception.smart_card.blocked');
+    expect(await balanceOf(server, alice.token, a.serial)).toBe('18.00');
+  });
+
   it('refuses a blocked card (409) on either side until it is unblocked', async () => {
     const alice = await world.user();
     const bob = await world.user();

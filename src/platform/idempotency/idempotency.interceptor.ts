@@ -139,12 +139,21 @@ export class IdempotencyInterceptor implements NestInterceptor {
     alone: () => Promise<unknown>,
   ): Promise<unknown> {
     const slot = `${userId}\n${key}`;
-    for (let first = this.running.get(slot); first; first = this.running.get(slot)) await first;
+    let retry = false;
+    for (let first = this.running.get(slot); first; first = this.running.get(slot)) {
+      retry = true;
+      await first;
+    }
     let done!: () => void;
     this.running.set(slot, new Promise<void>((resolve) => (done = resolve)));
     try {
-      const stored = await this.keys.find(userId, key);
-      if (stored) return this.replay(stored, hash, reply);
+      // A retry of what this instance just ran replays it at once. Otherwise no read of the key first: the group checks
+      // it with the coins (a key already answered sends the request `alone`, which replays it), so a new key, the usual
+      // case, costs no statement of its own.
+      if (retry) {
+        const stored = await this.keys.find(userId, key);
+        if (stored) return this.replay(stored, hash, reply);
+      }
       const answer = new GroupedAnswer(userId, key, hash);
       try {
         const body = await this.uow.withMeta({ ...meta, answer }, handle);
@@ -154,7 +163,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
         return body;
       } catch (error) {
         answer.fail(error);
-        if (!(error instanceof AnswerAlone)) throw error;
+        if (!(error instanceof AnswerAlone)) {
+          // Failed before its group (a 4xx of its reads): a key already answered still answers what it answered.
+          const stored = await this.keys.find(userId, key);
+          if (stored) return this.replay(stored, hash, reply);
+          throw error;
+        }
       }
       return await alone();
     } finally {
