@@ -2,6 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
 import type { RecordWriter } from '../../platform/ledger/ledger.types';
 
+/** A payer's coin as a payment needs it: its kind, owner and currency. */
+export interface PayerCoin {
+  type: 'client' | 'system';
+  organization_id: string;
+  currency_id: string;
+  code: string;
+  fraction: string;
+}
+
 /** A payment to write with its operation (MerchantPaymentsRepository.records). */
 export interface PaymentRecord {
   id: string;
@@ -72,6 +81,24 @@ export class MerchantPaymentsRepository {
       [merchantId, currencyId],
     );
     return row?.serial;
+  }
+
+  /**
+   * One statement for a payment with a coin: whether `merchantId` is a merchant, the payer's coin (its kind, owner and
+   * currency; undefined when there is none) and the merchant's main open coin in that currency.
+   */
+  async parties(merchantId: string, payerSerial: string): Promise<{ isMerchant: boolean; payer?: PayerCoin; merchantCoin?: string }> {
+    const [row] = await this.db.query<PayerCoin & { is_merchant: boolean; serial: string | null; merchant_coin: string | null }>(
+      `SELECT EXISTS (SELECT 1 FROM organizations WHERE id = $1 AND type = 'merchant') AS is_merchant,
+              c.serial::text AS serial, c.type, c.organization_id, c.currency_id, cu.code, cu.fraction::text AS fraction,
+              (SELECT m.serial::text FROM coins m WHERE m.organization_id = $1 AND m.currency_id = c.currency_id AND m.main
+                  AND m.type = 'client' AND m.closed_at IS NULL) AS merchant_coin
+         FROM (SELECT 1) AS one LEFT JOIN coins c ON c.serial = $2::bigint LEFT JOIN currencies cu ON cu.id = c.currency_id`,
+      [merchantId, payerSerial],
+      { prepare: true },
+    );
+    const { is_merchant, serial, merchant_coin, ...payer } = row;
+    return { isMerchant: is_merchant, payer: serial ? payer : undefined, merchantCoin: merchant_coin ?? undefined };
   }
 
   /** The merchant's active products among `ids`, with their price in the currency (null: none). */

@@ -86,15 +86,16 @@ export class MerchantPaymentsService {
       if (!pos) throw new ApiError('exception.point_of_sale.not_found');
       merchantId = pos.organization_id;
     }
-    if (!(await this.payments.isMerchant(merchantId!))) throw new ApiError('exception.merchant.not_found');
+    // Paid with a coin, the merchant, the payer's coin and the merchant's coin are read in one statement (parties).
+    if (method !== 'coin' && !(await this.payments.isMerchant(merchantId!))) throw new ApiError('exception.merchant.not_found');
     // A voucher is claimed (locked) before it is spent: a unit of work of its own, outside the groups.
     if (method === 'voucher') return this.uow.run(() => this.payWithVoucher(principal, dto, merchantId!, posId));
     const payerSerial = method === 'coin' ? value : await this.tools.resolve('SMART_CARD', value, 'payer.value', principal.organizationId);
-    const payerCoin = (await this.ledger.read([payerSerial])).get(payerSerial);
+    const { isMerchant, payer: payerCoin, merchantCoin } = await this.payments.parties(merchantId!, payerSerial);
+    if (!isMerchant) throw new ApiError('exception.merchant.not_found');
     if (!payerCoin || payerCoin.type !== 'client' || payerCoin.organization_id !== principal.organizationId) {
       throw new ApiError('exception.coin.not_found', 'No such coin of yours');
     }
-    const merchantCoin = await this.payments.merchantCoin(merchantId!, payerCoin.currency_id);
     if (!merchantCoin || merchantCoin === payerSerial) throw new ApiError('exception.merchant.not_found');
     const { amount, purchases } = await this.priced(dto, merchantId!, payerCoin);
     const pricing = await this.commissions.pricing('merchant_payment', payerSerial, merchantCoin);
