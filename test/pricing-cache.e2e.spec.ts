@@ -48,7 +48,8 @@ describe('the pricing cache', () => {
     b.expectCleanResponses();
   });
 
-  const rules = (contractId: string, profileId: string) => `/api/v1/contracts/${contractId}/commission-profiles/${profileId}/commission-rule`;
+  const rules = (contractId: string, profileId: string) =>
+    `/api/v1/contracts/${contractId}/commission-profiles/${profileId}/commission-rule`;
 
   /** A payer on a contract of its own charging 1 % on transfers, with a funded coin, and a payee coin. */
   const priced = async () => {

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { PRINCIPALS_CHANNEL } from '../auth/principal-cache';
 import { DatabaseNotifications } from '../database/notifications';
-import { currentTransaction } from '../database/transaction-context';
+import { UnitOfWork } from '../database/unit-of-work';
 import { WriteWatch } from '../database/write-watch';
 import type { OperationFlow } from '../ledger/operation-types';
 import { CommissionsRepository, PricedCoinRow, ProfileTermsRow } from './commissions.repository';
@@ -41,6 +41,7 @@ export class PricingCache implements OnModuleInit {
     private readonly repository: CommissionsRepository,
     private readonly notifications: DatabaseNotifications,
     private readonly writes: WriteWatch,
+    private readonly uow: UnitOfWork,
   ) {}
 
   onModuleInit(): void {
@@ -66,7 +67,7 @@ export class PricingCache implements OnModuleInit {
     const bySerial = new Map(row.coins.map((c) => [c.serial, c]));
     const coins = serials.map((s) => bySerial.get(s)).filter((c): c is PricedCoinRow => !!c);
     const side = coins.find((c) => c.type === 'client');
-    if (live && this.notifications.live() && !currentTransaction()) {
+    if (live && this.notifications.live() && !this.uow.current()) {
       for (const coin of row.coins) remember(this.coins, coin.serial, coin, MAX_COINS);
       if (side && generation === this.generation) {
         remember(this.contracts, side.organization_id!, row.contract_id, MAX_CONTRACTS);
