@@ -27,8 +27,9 @@ export interface PricedSide {
  * rule is in force, and each limit's period, are chosen at each call). The latter two are kept until a change: on
  * this node the moment it commits (WriteWatch), on the others when the database announces it (NOTIFY on
  * `finapi_pricing`, and `finapi_principals` for organizations). Nothing is served while the listening connection is
- * down; a load that started before a change never stores its (older) answer after it (the generation), nor does a
- * load inside a transaction (its snapshot may be older, or hold rows that never commit).
+ * down; a load that started before a change never stores its (older) answer after it (the generation), and a load
+ * inside a transaction stores it once that commits (its own writes, if any, then drop it). Pricing runs in READ
+ * COMMITTED transactions only, whose statements see what committed before they began.
  */
 @Injectable()
 export class PricingCache implements OnModuleInit {
@@ -67,13 +68,18 @@ export class PricingCache implements OnModuleInit {
     const bySerial = new Map(row.coins.map((c) => [c.serial, c]));
     const coins = serials.map((s) => bySerial.get(s)).filter((c): c is PricedCoinRow => !!c);
     const side = coins.find((c) => c.type === 'client');
-    if (live && this.notifications.live() && !this.uow.current()) {
+    const store = () => {
+      if (!live || !this.notifications.live()) return;
       for (const coin of row.coins) remember(this.coins, coin.serial, coin, MAX_COINS);
       if (side && generation === this.generation) {
         remember(this.contracts, side.organization_id!, row.contract_id, MAX_CONTRACTS);
         remember(this.profiles, keyOf(flow, row.contract_id, side.issuer_id), row.profiles, MAX_PROFILES);
       }
-    }
+    };
+    // Read in a transaction, it may hold rows of its own (a coin, a rule) that never commit: kept once it commits.
+    const open = this.uow.current();
+    if (open) open.onCommit.push(store);
+    else store();
     return { coins, side, profiles: side ? row.profiles : [] };
   }
 
