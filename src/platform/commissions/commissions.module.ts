@@ -5,11 +5,12 @@ import { CommissionsRepository } from './commissions.repository';
 import { CommissionsService } from './commissions.service';
 import { LimitsRepository } from './limits.repository';
 import { LimitsService } from './limits.service';
+import { PricingCache } from './pricing-cache';
 
 @Global()
 @Module({
   controllers: [CommissionsController],
-  providers: [CommissionsRepository, CommissionsService, CommissionProfilesService, LimitsRepository, LimitsService],
+  providers: [CommissionsRepository, CommissionsService, CommissionProfilesService, LimitsRepository, LimitsService, PricingCache],
   exports: [CommissionsService, CommissionProfilesService],
 })
 export class CommissionsModule {}

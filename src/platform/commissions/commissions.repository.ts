@@ -4,8 +4,7 @@ import { Database } from '../database/database';
 import type { OperationFlow } from '../ledger/operation-types';
 import type { RuleCriteria } from './commission-rules';
 import type { CommissionPayer, CommissionType, FeeRounding } from './fee';
-import type { LimitRow } from './limits';
-import { LIMITS_JSON } from './limits.repository';
+import type { LimitQualifier, LimitTimeUnit } from './limits';
 
 /** A condition as the database answers it: amounts as exact text. */
 export interface ConditionRow {
@@ -19,15 +18,50 @@ export interface ConditionRow {
   minFee: string | null;
 }
 
-/** The rule in force for a flow between two coins, and the commission coin of their issuer. */
-/** A flow's terms between coins: its rule (all null when none applies) and the limits of its profile. */
-export interface TermsRow {
-  rule_id: string | null;
-  payer: CommissionPayer;
+/** A coin as pricing needs it: none of this changes once the coin exists. */
+export interface PricedCoinRow {
+  serial: string;
+  type: string;
+  organization_id: string | null;
   issuer_id: string;
-  collector: string | null;
+  /** Its currency's code and fraction, which the limits answer in. */
+  code: string;
+  fraction: string;
+}
+
+/** An active rule of a profile that had not ended when read: [begin, end) in epoch milliseconds (null end: none). */
+export interface RuleTermsRow {
+  id: string;
+  payer: CommissionPayer;
+  begin: number;
+  end: number | null;
   conditions: ConditionRow[];
-  limits: LimitRow[];
+}
+
+/** An active limit of a profile (its period is counted from the time of the posting: periodStart). */
+export interface LimitTermsRow {
+  id: string;
+  qualifier: LimitQualifier;
+  time_unit: LimitTimeUnit;
+  value: string;
+}
+
+/** An active commission profile for a flow, contract and issuer, with its active rules and limits. */
+export interface ProfileTermsRow {
+  id: string;
+  destination_issuer_id: string | null;
+  rules: RuleTermsRow[];
+  limits: LimitTermsRow[];
+}
+
+/**
+ * What a flow between coins is priced by, as read: the coins found (of `serials`), the contract of the organization
+ * of the first client coin (payer first) and the active profiles of that contract for the flow and that coin's issuer.
+ */
+export interface TermsRow {
+  coins: PricedCoinRow[];
+  contract_id: string | null;
+  profiles: ProfileTermsRow[];
 }
 
 export interface ProfileRow {
@@ -124,35 +158,34 @@ export class CommissionsRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * One statement: the contract that decides (the organization of the first client coin of
-   * `serials`, payer first), its active profile for the flow and the coin's issuer, the active
-   * rule whose [beginDate, endDate) holds the transaction's time, with its conditions, and the
-   * issuer's commission coin, and the limits of that profile (LimitsService), read here so that a posting's plan
-   * runs no statement for them (in a group of postings it would run one per posting, one after the other). No row:
-   * no client coin; a null rule: no fee. A multi-currency profile (an exchange's, naming the issuer of another coin
-   * of `serials`) goes before the profile of the issuer alone.
+   * One statement: the coins of `serials`; the contract of the organization of the first client coin (payer first);
+   * and that contract's active profiles for the flow and the coin's issuer, each with its active rules not yet ended
+   * (and their conditions) and its active limits. Which rule applies, and when, is chosen from them in code
+   * (ruleInForce), so that what is read can be kept (PricingCache) until one of them changes.
    */
-  async terms(flow: OperationFlow, serials: string[]): Promise<TermsRow | undefined> {
+  async terms(flow: OperationFlow, serials: string[]): Promise<TermsRow> {
     const [row] = await this.db.query<TermsRow>(
-      `WITH side AS (
-         SELECT c.organization_id, c.issuer_id, o.contract_id, cu.code, cu.fraction FROM coins c
-           JOIN organizations o ON o.id = c.organization_id
+      `WITH found AS (
+         SELECT c.serial, c.type, c.organization_id, c.issuer_id, cu.code, cu.fraction, o.contract_id FROM coins c
            JOIN issuers i ON i.id = c.issuer_id
            JOIN currencies cu ON cu.id = i.currency_id
-          WHERE c.type = 'client' AND c.serial = ANY($2::bigint[])
-          ORDER BY array_position($2::bigint[], c.serial) LIMIT 1),
-       rule AS (
-         SELECT r.id, r.payer, p.issuer_id FROM side
-           JOIN commission_profiles p ON p.contract_id = side.contract_id AND p.flow = $1 AND p.issuer_id = side.issuer_id AND p.active
-                AND (p.destination_issuer_id IS NULL
-                     OR EXISTS (SELECT 1 FROM coins d WHERE d.serial = ANY($2::bigint[]) AND d.issuer_id = p.destination_issuer_id))
-           JOIN commission_rules r ON r.profile_id = p.id AND r.active AND r.begin_date <= now() AND (r.end_date IS NULL OR r.end_date > now())
-          ORDER BY p.destination_issuer_id IS NULL, r.begin_date DESC LIMIT 1)
-       SELECT rule.id AS rule_id, rule.payer, rule.issuer_id,
-              (SELECT k.serial::text FROM coins k WHERE k.issuer_id = rule.issuer_id AND k.type = 'system' AND k.system_kind = 'commission') AS collector,
-              ${CONDITIONS_JSON('rule.id')} AS conditions,
-              ${LIMITS_JSON('side')} AS limits
-         FROM side LEFT JOIN rule ON true`,
+           LEFT JOIN organizations o ON o.id = c.organization_id
+          WHERE c.serial = ANY($2::bigint[])),
+       side AS (SELECT * FROM found WHERE type = 'client' ORDER BY array_position($2::bigint[], serial) LIMIT 1)
+       SELECT COALESCE((SELECT json_agg(json_build_object('serial', f.serial::text, 'type', f.type, 'organization_id', f.organization_id,
+                'issuer_id', f.issuer_id, 'code', f.code, 'fraction', f.fraction::text)) FROM found f), '[]'::json) AS coins,
+              side.contract_id,
+              COALESCE((SELECT json_agg(json_build_object('id', p.id, 'destination_issuer_id', p.destination_issuer_id,
+                'rules', COALESCE((SELECT json_agg(json_build_object('id', r.id, 'payer', r.payer,
+                    'begin', extract(epoch FROM r.begin_date) * 1000, 'end', extract(epoch FROM r.end_date) * 1000,
+                    'conditions', ${CONDITIONS_JSON('r.id')}) ORDER BY r.begin_date DESC, r.id)
+                  FROM commission_rules r WHERE r.profile_id = p.id AND r.active AND (r.end_date IS NULL OR r.end_date > now())), '[]'::json),
+                'limits', COALESCE((SELECT json_agg(json_build_object('id', l.id, 'qualifier', l.qualifier, 'time_unit', l.time_unit,
+                    'value', l.value::text) ORDER BY l.id)
+                  FROM limit_profiles l WHERE l.commission_profile_id = p.id AND l.active), '[]'::json)) ORDER BY p.id)
+                FROM commission_profiles p
+               WHERE p.contract_id = side.contract_id AND p.flow = $1 AND p.issuer_id = side.issuer_id AND p.active), '[]'::json) AS profiles
+         FROM (VALUES (1)) AS one LEFT JOIN side ON true`,
       [flow, serials],
       { prepare: true },
     );

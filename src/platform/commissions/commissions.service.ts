@@ -6,11 +6,12 @@ import type { Leg, LockedCoin } from '../ledger/ledger.types';
 import { LedgerService } from '../ledger/ledger.service';
 import type { OperationFlow } from '../ledger/operation-types';
 import { calculationOf } from './calculation';
-import { CommissionsRepository } from './commissions.repository';
 import type { CommissionCalculationDto, CommissionCalculationRequestDto } from './dto/commission-calculation.dto';
 import { CommissionTerms, legsOf, priceOf, Quote } from './fee';
-import type { GateScope, LimitRow } from './limits';
+import { GateScope, LimitRow, periodStart } from './limits';
 import { LimitsService } from './limits.service';
+import { PricingCache } from './pricing-cache';
+import { ruleInForce } from './terms';
 
 export type { Quote } from './fee';
 
@@ -62,23 +63,41 @@ export interface QuoteRequest {
 @Injectable()
 export class CommissionsService {
   constructor(
-    private readonly commissions: CommissionsRepository,
+    private readonly cache: PricingCache,
     private readonly ledger: LedgerService,
     private readonly limits: LimitsService,
   ) {}
 
   /**
-   * Reads the terms of a flow between two coins (serials, either may be absent) in one statement (of the open
-   * transaction, if any). When a rule applies, its issuer's commission coin exists afterwards.
+   * The terms of a flow between two coins (serials, either may be absent): from memory when the coins, the deciding
+   * contract and its profiles are known (PricingCache), else read in one statement. When a rule applies, its issuer's
+   * commission coin exists afterwards.
    */
   async pricing(flow: OperationFlow, payer: string | null | undefined, payee: string | null | undefined): Promise<Pricing> {
     const serials = [payer, payee].filter((s): s is string => !!s);
-    const row = serials.length ? await this.commissions.terms(flow, serials) : undefined;
-    if (!row?.rule_id) return { flow, terms: null, collector: null, limits: row?.limits ?? [], serials };
+    const { coins, side, profiles } = serials.length ? await this.cache.terms(flow, serials) : { coins: [], side: undefined, profiles: [] };
+    if (!side) return { flow, terms: null, collector: null, limits: [], serials };
+    const now = new Date();
+    const limits: LimitRow[] = profiles
+      .flatMap((p) => p.limits)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((l) => ({
+        ...l,
+        organization_id: side.organization_id!,
+        period_start: periodStart(l.time_unit, now),
+        code: side.code,
+        fraction: side.fraction,
+      }));
+    const rule = ruleInForce(
+      profiles,
+      coins.map((c) => c.issuer_id),
+      now.getTime(),
+    );
+    if (!rule) return { flow, terms: null, collector: null, limits, serials };
     const terms: CommissionTerms = {
-      ruleId: row.rule_id,
-      payer: row.payer,
-      conditions: row.conditions.map((c) => ({
+      ruleId: rule.id,
+      payer: rule.payer,
+      conditions: rule.conditions.map((c) => ({
         id: c.id,
         beginAmount: new Money(c.beginAmount),
         endAmount: c.endAmount === null ? null : new Money(c.endAmount),
@@ -91,13 +110,7 @@ export class CommissionsService {
         },
       })),
     };
-    return {
-      flow,
-      terms,
-      collector: row.collector ?? (await this.ledger.systemCoin(row.issuer_id, 'commission')),
-      limits: row.limits,
-      serials,
-    };
+    return { flow, terms, collector: await this.ledger.systemCoin(side.issuer_id, 'commission'), limits, serials };
   }
 
   /**

@@ -4,8 +4,8 @@ import { Database } from '../database/database';
 import type { OperationFlow } from '../ledger/operation-types';
 import type { GateScope, LimitRow, UsageRow } from './limits';
 
-/** The start of a limit's period in force, UTC, as text; null for a limit of one operation. */
-export const PERIOD_START = `CASE l.time_unit
+/** The start of a limit's period in force, UTC, as text; null for a limit of one operation (in code: periodStart). */
+const PERIOD_START = `CASE l.time_unit
     WHEN 'per_day' THEN date_trunc('day', now() AT TIME ZONE 'UTC')
     WHEN 'per_week' THEN date_trunc('week', now() AT TIME ZONE 'UTC')
     WHEN 'per_month' THEN date_trunc('month', now() AT TIME ZONE 'UTC')
@@ -13,17 +13,6 @@ export const PERIOD_START = `CASE l.time_unit
     WHEN 'per_year' THEN date_trunc('year', now() AT TIME ZONE 'UTC')
     WHEN 'per_life' THEN timestamp '1970-01-01'
   END::text`;
-
-/**
- * The active limits of `side`'s active commission profile for the flow `$1` (side: organization_id, issuer_id,
- * contract_id, code, fraction), as a JSON array of LimitRow: read with a flow's terms (CommissionsRepository.terms),
- * so a priced posting's plan needs no statement for its limits.
- */
-export const LIMITS_JSON = (side: string) => `COALESCE((SELECT json_agg(json_build_object('id', l.id, 'qualifier', l.qualifier,
-      'time_unit', l.time_unit, 'value', l.value::text, 'organization_id', ${side}.organization_id, 'period_start', ${PERIOD_START},
-      'code', ${side}.code, 'fraction', ${side}.fraction::text) ORDER BY l.id)
-    FROM commission_profiles p JOIN limit_profiles l ON l.commission_profile_id = p.id AND l.active
-   WHERE p.contract_id = ${side}.contract_id AND p.flow = $1 AND p.issuer_id = ${side}.issuer_id AND p.active), '[]'::json)`;
 
 /** The limits the kernel enforces on priced postings, and their running sums. */
 @Injectable()

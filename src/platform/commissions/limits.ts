@@ -74,3 +74,31 @@ export function limitExceeded(limit: LimitRow, scale: number, asked: Money, used
       : `The limit of ${money(limit.value)} ${period} is exceeded: ${money(used as Money)} used, ${money(asked)} asked`,
   );
 }
+
+/**
+ * The start of a limit's period in force at `now`, UTC, as text in the shape PostgreSQL answers a `timestamp` in
+ * (`2026-11-27 00:00:00`), which `limit_usage.period_start` is keyed by; null for a limit of one operation. Weeks are
+ * ISO weeks, from Monday; `per_life` counts from 1970-01-01.
+ */
+export function periodStart(unit: LimitTimeUnit, now: Date): string | null {
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth();
+  const d = now.getUTCDate();
+  const day = (at: Date) => `${at.toISOString().slice(0, 10)} 00:00:00`;
+  switch (unit) {
+    case 'per_transaction':
+      return null;
+    case 'per_day':
+      return day(new Date(Date.UTC(y, m, d)));
+    case 'per_week':
+      return day(new Date(Date.UTC(y, m, d - ((now.getUTCDay() + 6) % 7))));
+    case 'per_month':
+      return day(new Date(Date.UTC(y, m, 1)));
+    case 'per_quarter':
+      return day(new Date(Date.UTC(y, m - (m % 3), 1)));
+    case 'per_year':
+      return day(new Date(Date.UTC(y, 0, 1)));
+    case 'per_life':
+      return '1970-01-01 00:00:00';
+  }
+}
