@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PoolClient } from 'pg';
-import type { GroupedAnswer } from '../idempotency/grouped-answer';
+import type { GroupedAnswer } from './grouped-answer';
 import { currentRequestMeta } from './request-timing';
 
 /** What the request that opened a transaction says about itself; the ledger stamps it on the operations it writes. */

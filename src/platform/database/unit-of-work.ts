@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import type { Pool, PoolClient } from 'pg';
 import { sqlState } from '../common/sql-state';
-import { AnswerAlone } from '../idempotency/grouped-answer';
+import { AnswerAlone } from './grouped-answer';
 import { PRIMARY_POOL } from './primary-pool';
 import { addDbTime } from './request-timing';
 import {

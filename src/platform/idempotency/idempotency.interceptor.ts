@@ -10,7 +10,7 @@ import { auditChainKey } from '../config/audit-chain-key';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { RawJson, serializeStored } from '../common/json-decimal';
 import { TransactionMeta, UnitOfWork } from '../database/unit-of-work';
-import { AnswerAlone, GroupedAnswer } from './grouped-answer';
+import { AnswerAlone, GroupedAnswer } from '../database/grouped-answer';
 import { IdempotencyRepository, StoredAnswer } from './idempotency.repository';
 
 const KEY = /^[\x20-\x7e]{1,255}$/;

@@ -8,7 +8,7 @@ import { isDatabaseError } from '../common/error-mapping';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { timedDb } from '../database/request-timing';
 import { TransactionMeta, UnitOfWork } from '../database/unit-of-work';
-import { AnswerAlone, GroupedAnswer } from '../idempotency/grouped-answer';
+import { AnswerAlone, GroupedAnswer } from '../database/grouped-answer';
 import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 import { OutboxService } from '../outbox/outbox.service';
 import type { UserAction } from '../user-actions/user-action.types';
