@@ -27,11 +27,14 @@ const ok = (value: string): Outcome<string> => ({ ok: true, value });
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe('Batcher', () => {
-  it('starts a lone item at once, alone, and groups the items that arrive while the batches in flight run', async () => {
+  it('starts a lone item once its event-loop turn ends, alone, and groups the items that arrive while the batches in flight run', async () => {
     const { batcher, batches } = heldBatcher({ size: 10, inFlight: 1 });
     const first = batcher.submit(1);
+    expect(batches).toHaveLength(0);
+    await tick();
     expect(batches.map((b) => b.items)).toEqual([[1]]);
     const later = [2, 3, 4].map((n) => batcher.submit(n));
+    await tick();
     expect(batches).toHaveLength(1);
     batches[0].finish([ok('one')]);
     await expect(first).resolves.toBe('one');
@@ -42,42 +45,54 @@ describe('Batcher', () => {
     expect(batcher.inFlight).toBe(0);
   });
 
+  it('puts the items submitted in one event-loop turn in one batch, even with a batch free', async () => {
+    const { batcher, batches } = heldBatcher({ size: 10, inFlight: 2 });
+    const answers = [1, 2, 3].map((n) => batcher.submit(n));
+    await tick();
+    expect(batches.map((b) => b.items)).toEqual([[1, 2, 3]]);
+    batches[0].finish([ok('a'), ok('b'), ok('c')]);
+    await expect(Promise.all(answers)).resolves.toEqual(['a', 'b', 'c']);
+  });
+
   it('runs up to inFlight batches at once and caps a batch at size, in arrival order', async () => {
     const { batcher, batches } = heldBatcher({ size: 2, inFlight: 2 });
     const answers = [1, 2, 3, 4, 5, 6].map((n) => batcher.submit(n));
-    expect(batches.map((b) => b.items)).toEqual([[1], [2]]);
+    await tick();
+    expect(batches.map((b) => b.items)).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     expect(batcher.inFlight).toBe(2);
-    batches[1].finish([ok('b')]);
+    batches[1].finish([ok('c'), ok('d')]);
     await tick();
-    expect(batches.map((b) => b.items)).toEqual([[1], [2], [3, 4]]);
-    batches[0].finish([ok('a')]);
-    await tick();
-    expect(batches.map((b) => b.items)).toEqual([[1], [2], [3, 4], [5, 6]]);
-    batches[2].finish([ok('c'), ok('d')]);
-    batches[3].finish([ok('e'), ok('f')]);
+    expect(batches.map((b) => b.items)).toEqual([
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ]);
+    batches[0].finish([ok('a'), ok('b')]);
+    batches[2].finish([ok('e'), ok('f')]);
     await expect(Promise.all(answers)).resolves.toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
   });
 
   it('settles each item with its own outcome: a failed item fails alone', async () => {
     const { batcher, batches } = heldBatcher({ size: 10, inFlight: 1 });
-    const first = batcher.submit(1);
-    const rest = [2, 3, 4].map((n) => batcher.submit(n));
-    batches[0].finish([ok('one')]);
-    await first;
+    const all = [1, 2, 3].map((n) => batcher.submit(n));
     await tick();
     const refused = new Error('insufficient funds');
-    batches[1].finish([ok('two'), { ok: false, error: refused }, ok('four')]);
-    const settled = await Promise.allSettled(rest);
+    batches[0].finish([ok('one'), { ok: false, error: refused }, ok('three')]);
+    const settled = await Promise.allSettled(all);
     expect(settled).toEqual([
-      { status: 'fulfilled', value: 'two' },
+      { status: 'fulfilled', value: 'one' },
       { status: 'rejected', reason: refused },
-      { status: 'fulfilled', value: 'four' },
+      { status: 'fulfilled', value: 'three' },
     ]);
   });
 
   it('fails every item of a batch whose work fails, or answers the wrong number of outcomes, and goes on', async () => {
     const { batcher, batches } = heldBatcher({ size: 10, inFlight: 1 });
     const first = batcher.submit(1);
+    await tick();
     const pair = [2, 3].map((n) => batcher.submit(n));
     const broken = new Error('connection lost');
     batches[0].fail(broken);
@@ -88,6 +103,7 @@ describe('Batcher', () => {
     expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected']);
     expect(String((settled[0] as PromiseRejectedResult).reason)).toMatch(/A batch of 2 answered 1 outcomes/);
     const after = batcher.submit(4);
+    await tick();
     batches[2].finish([ok('four')]);
     await expect(after).resolves.toBe('four');
   });
@@ -113,19 +129,18 @@ describe('Batcher', () => {
     // Items claim their tens: 11 and 12 share "1", 21 and 22 share "2".
     const { batcher, batches } = heldBatcher({ size: 10, inFlight: 2, claims: (n) => [String(Math.floor(n / 10))] });
     const first = batcher.submit(11);
-    // 12 shares 11's claim: it waits; 21 starts the second batch at once.
+    await tick();
+    // 12 shares the running 11's claim: it waits; 21 starts the second batch.
     const answers = [12, 21, 35, 22].map((n) => batcher.submit(n));
-    expect(batches.map((b) => b.items)).toEqual([[11], [21]]);
+    await tick();
+    expect(batches.map((b) => b.items)).toEqual([[11], [21, 35, 22]]);
     batches[0].finish([ok('11')]);
     await expect(first).resolves.toBe('11');
     await tick();
-    // 11's claim released: 12 goes, in its place before 35; 22 shares the running 21's claim and waits.
-    expect(batches.map((b) => b.items)).toEqual([[11], [21], [12, 35]]);
-    batches[1].finish([ok('21')]);
-    await tick();
-    expect(batches.map((b) => b.items)).toEqual([[11], [21], [12, 35], [22]]);
-    batches[2].finish([ok('12'), ok('35')]);
-    batches[3].finish([ok('22')]);
+    // 11's claim released: 12 goes, while 21's batch still runs.
+    expect(batches.map((b) => b.items)).toEqual([[11], [21, 35, 22], [12]]);
+    batches[1].finish([ok('21'), ok('35'), ok('22')]);
+    batches[2].finish([ok('12')]);
     await expect(Promise.all(answers)).resolves.toEqual(['12', '21', '35', '22']);
     expect(batcher.inFlight).toBe(0);
   });

@@ -22,10 +22,10 @@ interface Waiting<T, R> {
 }
 
 /**
- * Groups items that arrive while earlier ones are being worked on (group commit). An item arriving while
- * fewer than `inFlight` batches run starts a batch at once, alone — no timer, so a lone item waits for
- * nothing; under load the items queued behind the running batches go together in the next one, so batches
- * grow with the load. Batches take items in arrival order.
+ * Groups items that arrive while earlier ones are being worked on (group commit). While fewer than `inFlight`
+ * batches run, the items submitted in one event-loop turn start a batch at the end of that turn (setImmediate) —
+ * no timer, so a lone item waits for nothing; under load the items queued behind the running batches go together
+ * in the next one, so batches grow with the load. Batches take items in arrival order.
  *
  * `work` answers one outcome per item, in the items' order; each item's promise settles with its own. Should
  * `work` itself fail, every item of the batch fails with that error.
@@ -39,19 +39,37 @@ export class Batcher<T, R> {
   /** The claims of the running batches, counted. */
   private readonly claimed = new Map<string, number>();
   private readonly start: (batch: Waiting<T, R>[]) => void;
+  private readonly kick: () => void;
+  private draining = false;
 
   constructor(
     private readonly work: (items: T[]) => Promise<Outcome<R>[]>,
     private readonly limits: BatcherLimits<T>,
   ) {
     this.start = AsyncResource.bind((batch: Waiting<T, R>[]) => void this.run(batch));
+    this.kick = AsyncResource.bind(() =>
+      setImmediate(() => {
+        this.draining = false;
+        this.drain();
+      }),
+    );
   }
 
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      this.drain();
+      this.scheduleDrain();
     });
+  }
+
+  /**
+   * Batches start once the event loop has run what it has at hand (setImmediate: after the current I/O phase, no
+   * timer), so the items of requests read in one turn go together rather than each in a batch of its own.
+   */
+  private scheduleDrain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    this.kick();
   }
 
   /** Batches running now. */
