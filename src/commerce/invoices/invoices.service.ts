@@ -7,7 +7,6 @@ import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { PeriodicTask } from '../../platform/common/periodic-task';
 import { calculationOf } from '../../platform/commissions/calculation';
 import { CommissionsService } from '../../platform/commissions/commissions.service';
-import { commissionDetails } from '../../platform/commissions/fee';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
@@ -238,18 +237,11 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
         const amount = new Money(row.amount);
         const quote = await this.commissions.quote({ flow: 'invoice_payment', amount, payer, payee, pricing });
         payment = { invoice: row, coin: payer.serial, payerOrganizationId: principal.organizationId };
-        return {
-          legs: this.commissions.legs(quote, payer.serial, payee.serial, pricing),
-          meta: {
-            amount,
-            commission: quote.commission,
-            fromCoin: payer.serial,
-            toCoin: payee.serial,
-            description: `Invoice: ${row.name}`,
-            details: { invoiceId: row.id, ...(commissionDetails(quote) ?? {}) },
-          },
+        return this.commissions.pricedPlan(quote, amount, payer.serial, payee.serial, pricing, {
+          description: `Invoice: ${row.name}`,
+          details: { invoiceId: row.id },
           records: [recordOf(this.paid, payment)],
-        };
+        });
       },
     }))!;
     // The invoice as the posting marked it (both rows took their transaction's now()): nothing to read back.

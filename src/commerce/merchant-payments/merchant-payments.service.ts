@@ -7,7 +7,6 @@ import { Money, parseAmount, scaleOf } from '../../platform/common/money';
 import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { SERIAL_PATTERN } from '../../platform/common/validators';
 import { CommissionsService } from '../../platform/commissions/commissions.service';
-import { commissionDetails } from '../../platform/commissions/fee';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
 import { LockedCoin, recordOf } from '../../platform/ledger/ledger.types';
@@ -111,18 +110,11 @@ export class MerchantPaymentsService {
         for (const coin of [payer, payee])
           if (!coin.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
         const quote = await this.commissions.quote({ flow: 'merchant_payment', amount, payer, payee, pricing });
-        return {
-          legs: this.commissions.legs(quote, payer.serial, payee.serial, pricing),
-          meta: {
-            amount,
-            commission: quote.commission,
-            fromCoin: payer.serial,
-            toCoin: payee.serial,
-            description: dto.description ?? null,
-            details: { merchantId, posId, method, ...(commissionDetails(quote) ?? {}) },
-          },
+        return this.commissions.pricedPlan(quote, amount, payer.serial, payee.serial, pricing, {
+          description: dto.description ?? null,
+          details: { merchantId, posId, method },
           records: [recordOf(this.payments.records, record)],
-        };
+        });
       },
     }))!;
     return this.answer(record, payerCoin, process);

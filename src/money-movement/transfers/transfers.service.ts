@@ -6,7 +6,6 @@ import { Money, parseAmount, scaleOf } from '../../platform/common/money';
 import { calculationOf } from '../../platform/commissions/calculation';
 import { SERIAL_PATTERN } from '../../platform/common/validators';
 import { CommissionsService, Pricing, Quote } from '../../platform/commissions/commissions.service';
-import { commissionDetails } from '../../platform/commissions/fee';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
 import type { Locked, LockedCoin } from '../../platform/ledger/ledger.types';
 import { LedgerService } from '../../platform/ledger/ledger.service';
@@ -59,18 +58,10 @@ export class TransfersService {
         for (const coin of [payer, payee]) {
           if (!coin.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
         }
-        return {
-          legs: this.commissions.legs(quote, payer.serial, payee.serial, pricing),
-          meta: {
-            amount,
-            commission: quote.commission,
-            fromCoin: payer.serial,
-            toCoin: payee.serial,
-            description: dto.description ?? null,
-            customInformation: dto.customInformation ?? null,
-            details: commissionDetails(quote),
-          },
-        };
+        return this.commissions.pricedPlan(quote, amount, payer.serial, payee.serial, pricing, {
+          description: dto.description ?? null,
+          customInformation: dto.customInformation ?? null,
+        });
       },
     });
     return posted!;

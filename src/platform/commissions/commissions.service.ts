@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { amountOf } from '../common/json-decimal';
 import { Money, parseAmount, scaleOf } from '../common/money';
-import type { Leg, LockedCoin } from '../ledger/ledger.types';
+import type { Leg, LockedCoin, OperationMeta, Plan } from '../ledger/ledger.types';
 import { LedgerService } from '../ledger/ledger.service';
 import type { OperationFlow } from '../ledger/operation-types';
 import { calculationOf } from './calculation';
 import type { CommissionCalculationDto, CommissionCalculationRequestDto } from './dto/commission-calculation.dto';
-import { CommissionTerms, legsOf, priceOf, Quote } from './fee';
+import { commissionDetails, CommissionTerms, legsOf, priceOf, Quote } from './fee';
 import { GateScope, LimitRow, periodStart } from './limits';
 import { LimitsService } from './limits.service';
 import { PricingCache } from './pricing-cache';
@@ -181,5 +181,33 @@ export class CommissionsService {
   /** The legs of a priced movement: the payee's share, and the fee to the commission coin. */
   legs(quote: Quote, payer: string, payee: string, pricing: Pricing): Leg[] {
     return legsOf(quote, payer, payee, pricing.collector);
+  }
+
+  /**
+   * The plan of a priced movement of `amount` from `payer` to `payee`: its legs (the fee's among them) and what the
+   * operation says of itself — the amount, the fee and the rule that priced it (in `details`, beside the flow's own).
+   */
+  pricedPlan(
+    quote: Quote,
+    amount: Money,
+    payer: string,
+    payee: string,
+    pricing: Pricing,
+    meta: Omit<OperationMeta, 'amount' | 'commission' | 'fromCoin' | 'toCoin'> & Pick<Plan, 'records'> = {},
+  ): Plan {
+    const { records, ...own } = meta;
+    const fee = commissionDetails(quote);
+    return {
+      legs: this.legs(quote, payer, payee, pricing),
+      meta: {
+        ...own,
+        amount,
+        commission: quote.commission,
+        fromCoin: payer,
+        toCoin: payee,
+        details: own.details || fee ? { ...own.details, ...fee } : undefined,
+      },
+      ...(records ? { records } : {}),
+    };
   }
 }
