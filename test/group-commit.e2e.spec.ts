@@ -740,3 +740,60 @@ describe('group commit of voucher redemptions', () => {
     await expectBalancedLedger(server, admin);
   });
 });
+
+/**
+ * A group holds its connection and its coins' locks until its keyed requests have built their answers, and those
+ * answers read the database (the coin and the owner of a withdrawal's answer). Those reads run on the group's own
+ * connection: from the pool they would wait behind the very work the group holds up (requests blocked on its locks),
+ * until the pool's connect timeout answered 503 or the group gave up (issue 42). With a pool of one connection, a
+ * read from the pool could never run at all.
+ */
+describe('group commit on a pool of one connection', () => {
+  const world = moneyWorld({ env: { DB_POOL_SIZE: '1' } });
+
+  const sample = async (pattern: RegExp): Promise<number> => {
+    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
+    expectStatus(scraped, 200);
+    return Number(scraped.text.match(pattern)?.[1] ?? 0);
+  };
+  const split = () => sample(/^finapi_ledger_grouped_postings_alone_total\{reason="split"\} (\d+)$/m);
+  const grouped = () => sample(/^finapi_ledger_group_size_sum (\d+)$/m);
+
+  it('answers keyed withdrawals and transfers from their group, none split, none a 503', async () => {
+    const { server, admin } = world;
+    const created = await server.request('POST', '/api/v1/cash-desks', {
+      token: admin,
+      body: { name: 'One-connection desk', issuerIds: [world.issuer.id] },
+    });
+    expectStatus(created, 201);
+    const deskId = created.body.cashDesk.id;
+    const people = await Promise.all(Array.from({ length: 3 }, () => world.user()));
+    const coins = await Promise.all(people.map((p) => world.coin(p, '50.00')));
+    const payee = await world.coin(await world.user());
+    const splitBefore = await split();
+    const groupedBefore = await grouped();
+
+    const answers = await Promise.all(
+      people.flatMap((person, i) => [
+        server.request('POST', `/api/v1/cash-desk-withdrawals/${deskId}`, {
+          token: person.token,
+          body: { coin: coins[i].serial, amount: '5.00', receiverName: `Receiver ${i}` },
+          headers: { 'idempotency-key': `one-connection-w-${i}` },
+        }),
+        transfer(server, person.token, coins[i].serial, payee.serial, '2.00', { key: `one-connection-t-${i}` }),
+      ]),
+    );
+    for (const answer of answers) expectStatus(answer, 201);
+    expect((await grouped()) - groupedBefore).toBe(6);
+    expect(await split()).toBe(splitBefore);
+    for (let i = 0; i < people.length; i++) {
+      expect(answers[i * 2].body.process).toMatchObject({
+        type: 'cash_desk_redeem',
+        status: 'processed',
+        clientCoin: { serial: coins[i].serial },
+      });
+      expect(await balanceOf(server, people[i].token, coins[i].serial)).toBe('43.00');
+    }
+    await expectBalancedLedger(server, admin);
+  });
+});

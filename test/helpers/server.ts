@@ -2,11 +2,12 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
-import { appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'lossless-json';
 import { Client, Pool } from 'pg';
+import { Agent, fetch as undiciFetch } from 'undici';
 
 /** The built service; FINAPI_DIST points elsewhere when several builds live side by side. */
 const MAIN = join(process.env.FINAPI_DIST ?? join(__dirname, '..', '..', 'dist'), 'finapi.js');
@@ -67,7 +68,58 @@ export function serviceEnv(port: number, overrides: Record<string, string> = {})
   };
 }
 
-export function freePort(): Promise<number> {
+/** Whether nothing listens on `port` of loopback now. */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** Ports handed to the servers of a run, below the OS's range for bind(0) and outgoing connections (32768 up on Linux). */
+const PORTS_FROM = 10_000;
+const PORTS_TO = 32_000;
+/** Each process of a run takes its ports from a block of its own this long. */
+const BLOCK = 200;
+let block: number | undefined;
+let nextInBlock = 0;
+
+/** This process's block of ports: the first one no other process of the run has claimed (a directory only one can create). */
+function ownBlock(dir: string): number {
+  if (block !== undefined) return block;
+  for (let b = 0; b < Math.floor((PORTS_TO - PORTS_FROM) / BLOCK); b++) {
+    try {
+      mkdirSync(join(dir, String(b)));
+      block = b;
+      return b;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  throw new Error(`Every block of ports in ${dir} is taken`);
+}
+
+/**
+ * A loopback port nothing listens on, for a server a test starts (the service, a PostgreSQL cluster, PgBouncer). Under
+ * jest (FINAPI_PORTS_DIR, made by test/global-setup.mjs) each process takes its ports in turn from a block of its own,
+ * outside the range the OS gives out: two suites starting servers at once never get the same port, and no outgoing
+ * connection takes it before the server binds it. (A port asked of the OS with bind(0), then released, could be given
+ * to two suites at once: one service failed to bind, while its suite's requests went to the other's.)
+ */
+export async function freePort(): Promise<number> {
+  const dir = process.env.FINAPI_PORTS_DIR;
+  if (!dir) return osPort();
+  const first = ownBlock(dir);
+  for (let tries = 0; tries < BLOCK; tries++) {
+    const port = PORTS_FROM + first * BLOCK + (nextInBlock++ % BLOCK);
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`No free port in block ${first} (${PORTS_FROM + first * BLOCK}…)`);
+}
+
+/** A port the OS picks for bind(0), released at once: outside a jest run. */
+function osPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on('error', reject);
@@ -170,6 +222,20 @@ function sendOversized(
   });
 }
 
+/**
+ * The connections the suites' requests go over. An idle connection is closed by this side after 2 s, long before the
+ * service closes it (Fastify's keep-alive timeout, 72 s): fetch's own default keeps one until a second before the
+ * server's timeout, so a request sent after a long pause (a suite busy with its CPU on a loaded machine for 70 s) could
+ * go out on a connection the service had just closed, and fail with "other side closed" (issue 42).
+ */
+const connections = new Agent({ keepAliveTimeout: 2_000, keepAliveMaxTimeout: 2_000 });
+
+/** fetch over the suites' connections (see `connections`). */
+export async function fetchLocal(url: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}) {
+  const response = await undiciFetch(url, { ...init, dispatcher: connections, signal: AbortSignal.timeout(20_000) });
+  return response as unknown as Response;
+}
+
 export async function request<T = any>(
   baseUrl: string,
   method: string,
@@ -187,7 +253,7 @@ export async function request<T = any>(
   const { response, text } =
     body !== undefined && Buffer.byteLength(body) > OVERSIZED_BYTES
       ? await sendOversized(baseUrl + path, method, headers, body)
-      : await fetch(baseUrl + path, { method, headers, body, signal: AbortSignal.timeout(20_000) }).then(async (r) => ({
+      : await fetchLocal(baseUrl + path, { method, headers, body }).then(async (r) => ({
           response: r,
           text: await r.text(),
         }));

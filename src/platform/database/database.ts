@@ -4,7 +4,7 @@ import { Pool, QueryConfig } from 'pg';
 import { PRIMARY_POOL } from './primary-pool';
 import { READ_POOL, replicaAllowed } from './read-replica';
 import { timedDb } from './request-timing';
-import { currentTransaction } from './transaction-context';
+import { currentTransaction, groupConnection } from './transaction-context';
 import { WriteWatch } from './write-watch';
 
 /** Above this many matches a search's total is the planner's estimate rather than an exact count. */
@@ -53,14 +53,17 @@ export class Database {
     @Inject(NAMED_STATEMENTS) private readonly namedStatements: boolean,
   ) {}
 
-  /** Runs SQL and returns its rows: in the open transaction, else on the pool (or, for a search, on the replica). */
+  /**
+   * Runs SQL and returns its rows: in the open transaction, else in the transaction of the group waiting for the
+   * request's answer (see GroupedAnswer.connection), else on the pool (or, for a search, on the replica).
+   */
   async query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<T[]> {
-    const open = currentTransaction();
+    const open = currentTransaction()?.client ?? groupConnection();
     if (!open && this.replica && replicaAllowed() && /^\s*(?:SELECT|EXPLAIN)\b/i.test(sql)) {
       const replica = this.replica;
       return (await timedDb(() => replica.query(sql, params))).rows as T[];
     }
-    const runner = open?.client ?? this.pool;
+    const runner = open ?? this.pool;
     const config: QueryConfig = { text: sql, values: params };
     if (options.prepare && this.namedStatements) config.name = this.nameOf(sql);
     const result = await timedDb(() => runner.query(config));

@@ -1,3 +1,5 @@
+import type { PoolClient } from 'pg';
+
 /**
  * A keyed request's posting can be written by a group only if the request's stored answer commits with it. The request
  * then runs again as one unit of work of its own (IdempotencyInterceptor), which stores its answer the usual way: thrown
@@ -53,6 +55,12 @@ export class GroupedAnswer<T = unknown> {
   operationId: string | null = null;
   joined = false;
   answered = false;
+  /**
+   * The group's connection, from `join` until the answer is given (or the group ends): the statements the request runs
+   * to build its answer run there, in the group's transaction (Database.query). From the pool they could wait for a
+   * connection held by work blocked on the group's own locks, while the group waits for them.
+   */
+  connection: PoolClient | undefined;
 
   constructor(
     readonly userId: string,
@@ -60,10 +68,11 @@ export class GroupedAnswer<T = unknown> {
     readonly hash: string,
   ) {}
 
-  /** Group side: the request's posting is written in the group's open transaction. */
-  join(operation: T, operationId: string | null): void {
+  /** Group side: the request's posting is written in the group's open transaction, on `connection`. */
+  join(operation: T, operationId: string | null, connection: PoolClient): void {
     this.joined = true;
     this.operationId = operationId;
+    this.connection = connection;
     this.writtenBy.resolve(operation);
   }
 
@@ -80,21 +89,25 @@ export class GroupedAnswer<T = unknown> {
   /** Request side: the answer to store. */
   give(answer: GivenAnswer): void {
     this.answered = true;
+    this.connection = undefined;
     this.given.resolve(answer);
   }
 
   /** Request side: the request failed after its posting was written, so its group must not commit it. */
   fail(error: unknown): void {
+    this.connection = undefined;
     if (this.joined && !this.answered) this.given.reject(error);
   }
 
   /** Group side: the group committed, the answer with it. */
   commit(): void {
+    this.connection = undefined;
     this.committedBy.resolve();
   }
 
   /** Group side: the group rolled back; the request runs again as a unit of work of its own. */
   abort(): void {
+    this.connection = undefined;
     this.committedBy.reject(new AnswerAlone('its group was rolled back'));
   }
 

@@ -65,6 +65,14 @@ export function asJob<T>(job: string, work: () => T): T {
   return metaStorage.run({ job }, work);
 }
 
+/**
+ * The connection of the group waiting for this keyed request's answer (GroupedAnswer.connection), if any: where the
+ * request's statements run while no transaction of its own is open.
+ */
+export function groupConnection(): PoolClient | undefined {
+  return metaStorage.getStore()?.answer?.connection;
+}
+
 /** What the open transaction says about its request, else what `withTransactionMeta`/`asJob` set, else the running request. */
 export function currentTransactionMeta(): TransactionMeta {
   return transactionStorage.getStore()?.meta ?? metaStorage.getStore() ?? currentRequestMeta() ?? {};

@@ -368,8 +368,9 @@ export class LedgerService implements OnModuleInit {
   }
 
   /**
-   * Hands each keyed posting of a group its operation, waits for the answers its requests build from it, and stores
-   * them in the group's transaction (one statement). A request that fails instead, or no answer in time, fails the
+   * Hands each keyed posting of a group its operation, waits for the answers its requests build from it (their
+   * statements meanwhile run on the group's connection, in its transaction), and stores them in the group's
+   * transaction (one statement). A request that fails instead, or no answer in time, fails the
    * group (every posting then posted on its own).
    */
   private async storeAnswers(
@@ -377,8 +378,9 @@ export class LedgerService implements OnModuleInit {
     joined: GroupedAnswer<OperationDto | null>[],
   ): Promise<void> {
     if (!keyed.length) return;
+    const connection = this.uow.current()!.client;
     for (const { answer, operation } of keyed) {
-      answer.join(operation, operation?.id ?? null);
+      answer.join(operation, operation?.id ?? null, connection);
       joined.push(answer);
     }
     let timer: NodeJS.Timeout | undefined;
