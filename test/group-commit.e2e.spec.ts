@@ -11,6 +11,7 @@ import {
   expectStatus,
   transfer,
 } from './helpers/money';
+import { within } from './helpers/server';
 import { moneyWorld } from './helpers/world';
 
 /**
@@ -34,20 +35,54 @@ describe('group commit of transfers', () => {
   const alone = (reason: 'locked' | 'split') =>
     sample(new RegExp(`^finapi_ledger_grouped_postings_alone_total\\{reason="${reason}"\\} (\\d+)$`, 'm'));
 
-  /** Sleeps (description `slow`) or fails (`fault`: a unique violation) the insert of an operation, for one test. */
-  async function withInsertTrigger(work: () => Promise<void>): Promise<void> {
+  const inFlight = () => sample(/^finapi_http_requests_in_flight (\d+)$/m);
+  const waitingForGroup = () => sample(/^finapi_ledger_postings_waiting (\d+)$/m);
+  /** Waits until `check` holds (a state the service reaches), polling; fails after a minute. */
+  const until = async (what: string, check: () => Promise<boolean>) => {
+    const took = await within(60_000, check);
+    expect({ what, reached: took !== Infinity }).toEqual({ what, reached: true });
+  };
+
+  /** The advisory lock that holds up inserts described `slow` while a test keeps it (its gate). */
+  const GATE = 4242042;
+
+  /**
+   * For one test: the insert of an operation described `slow` waits while the gate is shut (the test holds an advisory
+   * lock), one described `fault` fails (a unique violation). `work` gets the gate: `blocked()` waits until a `slow`
+   * insert waits at it (its group is then in the database), `open()` lets it through. Events, not times: a slow
+   * machine only takes longer.
+   */
+  async function withInsertTrigger(work: (gate: { blocked(): Promise<void>; open(): Promise<void> }) => Promise<void>): Promise<void> {
     await world.raw.db.query(`CREATE FUNCTION group_commit_test() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF NEW.description = 'slow' THEN PERFORM pg_sleep(0.4); END IF;
+        IF NEW.description = 'slow' THEN PERFORM pg_advisory_xact_lock_shared(${GATE}); END IF;
         IF NEW.description = 'fault' THEN RAISE EXCEPTION 'injected fault' USING ERRCODE = 'unique_violation'; END IF;
         RETURN NEW;
       END $$`);
     await world.raw.db.query(
       'CREATE TRIGGER group_commit_test BEFORE INSERT ON operations FOR EACH ROW EXECUTE FUNCTION group_commit_test()',
     );
+    const keeper = await world.raw.db.connect();
+    let shut = true;
+    const open = async () => {
+      if (shut) await keeper.query('SELECT pg_advisory_unlock($1::bigint)', [GATE]);
+      shut = false;
+    };
     try {
-      await work();
+      await keeper.query('SELECT pg_advisory_lock($1::bigint)', [GATE]);
+      const blocked = () =>
+        until('a slow insert waits at the gate', async () => {
+          const { rows } = await keeper.query(
+            `SELECT count(*)::int AS n FROM pg_locks
+              WHERE locktype = 'advisory' AND NOT granted AND objid = $1 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+            [GATE],
+          );
+          return rows[0].n > 0;
+        });
+      await work({ blocked, open });
     } finally {
+      await open().catch(() => undefined);
+      keeper.release();
       await world.raw.db.query('DROP TRIGGER group_commit_test ON operations');
       await world.raw.db.query('DROP FUNCTION group_commit_test()');
     }
@@ -105,10 +140,10 @@ describe('group commit of transfers', () => {
     const coins = await Promise.all(payers.map((p) => world.coin(p, '20.00')));
     const split = await alone('split');
 
-    await withInsertTrigger(async () => {
-      // The first transfer's group sleeps in the database; the next eight arrive meanwhile and form one group.
+    await withInsertTrigger(async (gate) => {
+      // The first transfer's group waits in the database; the next eight arrive meanwhile and form one group.
       const slow = transfer(world.server, payers[0].token, coins[0].serial, target.serial, '1.00', { description: 'slow' });
-      await new Promise((r) => setTimeout(r, 150));
+      await gate.blocked();
       const rest = payers
         .slice(1)
         .map((payer, i) =>
@@ -116,6 +151,9 @@ describe('group commit of transfers', () => {
         );
       // A statement that fails in the database (a unique violation, answered as the 409 it maps to).
       const faulty = transfer(world.server, payers[0].token, coins[0].serial, target.serial, '5.00', { description: 'fault' });
+      // All eight share the target coin with the waiting group: they queue for the next one.
+      await until('eight postings wait for a group', async () => (await waitingForGroup()) === 8);
+      await gate.open();
       expectStatus(await slow, 201);
       const neighbours = await Promise.all(rest);
       for (const answer of neighbours) expectStatus(answer, 201);
@@ -152,8 +190,8 @@ describe('group commit of transfers', () => {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM coins WHERE serial = $1 FOR UPDATE', [held.serial]);
       const waiting = transfer(world.server, alice.token, held.serial, target.serial, '1.00');
-      await new Promise((r) => setTimeout(r, 100));
-      expect((await alone('locked')) - locked).toBe(1);
+      // Its group skips the held coin: the transfer is sent on its own way, where it waits for the lock.
+      await until('the transfer is posted on its own', async () => (await alone('locked')) - locked === 1);
       // Groups go on meanwhile.
       for (let i = 0; i < 3; i++) expectStatus(await transfer(world.server, alice.token, free.serial, target.serial, '1.00'), 201);
       await holder.query('COMMIT');
@@ -233,13 +271,17 @@ describe('group commit of transfers', () => {
     const key = `in-group-${process.pid}`;
     const before = await groups();
 
-    await withInsertTrigger(async () => {
-      // The first attempt's group sleeps in the database (its operation's insert); its retries arrive meanwhile.
+    await withInsertTrigger(async (gate) => {
+      // The first attempt's group waits in the database (its operation's insert); its retries arrive meanwhile.
       const first = transfer(world.server, alice.token, from.serial, to.serial, '7.00', { key, description: 'slow' });
-      await new Promise((r) => setTimeout(r, 150));
+      await gate.blocked();
+      const busy = await inFlight();
       const retries = Array.from({ length: 5 }, () =>
         transfer(world.server, alice.token, from.serial, to.serial, '7.00', { key, description: 'slow' }),
       );
+      // The five are being served (they wait for the first attempt) before it may finish.
+      await until('the retries are in flight', async () => (await inFlight()) >= busy + 5);
+      await gate.open();
       const original = await first;
       expectStatus(original, 201);
       for (const retry of await Promise.all(retries)) {
@@ -279,13 +321,16 @@ describe('group commit of transfers', () => {
     const split = await alone('split');
     const keyOf = (i: number) => `split-${process.pid}-${i}`;
 
-    await withInsertTrigger(async () => {
+    await withInsertTrigger(async (gate) => {
       const slow = transfer(world.server, payers[0].token, coins[0].serial, target.serial, '1.00', { description: 'slow' });
-      await new Promise((r) => setTimeout(r, 150));
+      await gate.blocked();
       const keyed = payers
         .slice(1)
         .map((payer, i) => transfer(world.server, payer.token, coins[i + 1].serial, target.serial, '2.00', { key: keyOf(i + 1) }));
       const faulty = transfer(world.server, payers[0].token, coins[0].serial, target.serial, '5.00', { description: 'fault' });
+      // The six share the target coin with the waiting group: they queue for the next one, together.
+      await until('six postings wait for a group', async () => (await waitingForGroup()) === 6);
+      await gate.open();
       expectStatus(await slow, 201);
       const answers = await Promise.all(keyed);
       for (const [i, answer] of answers.entries()) {

@@ -27,6 +27,8 @@ describe('Prometheus metrics (issue 17)', () => {
     expect(text).toMatch(/finapi_ledger_operations_total\{type="client_transaction_transfer",status="processed"\} 1\n/);
     expect(text).toMatch(/finapi_db_pool_connections\{state="total"\} [1-9]/);
     expect(text).toMatch(/finapi_holds_open \d+/);
+    // Nothing waits for a group once the transfer is answered.
+    expect(text).toMatch(/finapi_ledger_postings_waiting 0\n/);
     expect(text).toMatch(/finapi_http_requests_in_flight \d+/);
     expect(text).toContain('finapi_process_resident_memory_bytes');
     expect(text).toContain('finapi_event_loop_lag_p99_seconds');

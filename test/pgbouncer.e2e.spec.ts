@@ -30,6 +30,8 @@ describe('many instances behind PgBouncer in transaction mode', () => {
       DATABASE_LISTEN_URL: direct,
       DATABASE_POOL_MODE: 'transaction',
       DB_POOL_SIZE: '8',
+      // A token stays cached a minute: one refused sooner was heard (NOTIFY), however slow the machine.
+      TOKEN_CACHE_SECONDS: '60',
     };
     a = await startServer(env);
     b = await startServer(env);
@@ -82,11 +84,11 @@ describe('many instances behind PgBouncer in transaction mode', () => {
   it('refuses on one instance, at once, a token logged out on the other', async () => {
     const carol = await aUser(a, admin);
     const profile = (server: TestServer) => server.request('GET', '/api/v1/profiles/my', { token: carol.token });
-    // B has resolved the token, and may serve it from its cache for TOKEN_CACHE_SECONDS (5 s) unless it hears otherwise.
+    // B has resolved the token, and may serve it from its cache for TOKEN_CACHE_SECONDS (60 s) unless it hears otherwise.
     expect((await profile(b)).status).toBe(200);
     expect((await profile(b)).status).toBe(200);
     expect((await a.request('DELETE', '/api/v1/authorization', { token: carol.token })).status).toBe(200);
-    expect(await within(1000, async () => (await profile(b)).status === 401)).toBeLessThan(1000);
+    expect(await within(30_000, async () => (await profile(b)).status === 401)).toBeLessThan(30_000);
   });
 
   it('keeps the books balanced, read through either instance', async () => {

@@ -11,13 +11,20 @@ function dbCalls(header: string | null): number {
 /** Statements `GET /profiles/my` runs besides the token lookup (the user's memberships). */
 const PROFILE_CALLS = 1;
 
+/**
+ * How long a change may take to reach another instance in these tests. The cache keeps a token for a minute
+ * (TOKEN_CACHE_SECONDS=60), so a change seen sooner was heard (NOTIFY), whatever the machine's load: the tests wait
+ * for it, they do not time it (a bound of 1 s failed on a loaded machine, issue 42).
+ */
+const HEARD_WITHIN_MS = 30_000;
+
 describe('the token cache (TOKEN_CACHE_SECONDS)', () => {
   let a: TestServer;
   let b: TestServer;
   beforeAll(async () => {
     // The database calls are counted in Server-Timing, which is off unless asked for.
-    a = await startServer({ SERVER_TIMING: 'true' });
-    b = await startServer({ DATABASE_URL: a.databaseUrl, SERVER_TIMING: 'true' });
+    a = await startServer({ SERVER_TIMING: 'true', TOKEN_CACHE_SECONDS: '60' });
+    b = await startServer({ DATABASE_URL: a.databaseUrl, SERVER_TIMING: 'true', TOKEN_CACHE_SECONDS: '60' });
   });
   afterAll(async () => {
     await b?.stop();
@@ -50,9 +57,9 @@ describe('the token cache (TOKEN_CACHE_SECONDS)', () => {
     expect((await profile(b, user.token)).status).toBe(200);
     expect(dbCalls((await profile(b, user.token)).headers.get('server-timing'))).toBe(PROFILE_CALLS);
     expect((await a.request('DELETE', `/api/v1/users/${user.id}/sessions`, { token: admin })).status).toBe(200);
-    // B hears it by NOTIFY: milliseconds, far under the cache's 5 s.
-    const took = await within(1000, async () => (await profile(b, user.token)).status === 401);
-    expect(took).toBeLessThan(1000);
+    // B hears it by NOTIFY (milliseconds), long before its cache would let the token go.
+    const took = await within(HEARD_WITHIN_MS, async () => (await profile(b, user.token)).status === 401);
+    expect(took).toBeLessThan(HEARD_WITHIN_MS);
   });
 
   it("keeps serving a user's cached token when the user logs in again elsewhere: a login writes no principal change", async () => {
@@ -66,7 +73,7 @@ describe('the token cache (TOKEN_CACHE_SECONDS)', () => {
     // A barrier: B hears notifications in commit order, so once it has dropped `other`'s revoked token it has
     // heard anything the login above would have sent.
     expect((await a.request('DELETE', '/api/v1/authorization', { token: other.token })).status).toBe(200);
-    expect(await within(1000, async () => (await profile(b, other.token)).status === 401)).toBeLessThan(1000);
+    expect(await within(HEARD_WITHIN_MS, async () => (await profile(b, other.token)).status === 401)).toBeLessThan(HEARD_WITHIN_MS);
     expect(dbCalls((await profile(b, user.token)).headers.get('server-timing'))).toBe(PROFILE_CALLS);
   });
 
@@ -80,12 +87,15 @@ describe('the token cache (TOKEN_CACHE_SECONDS)', () => {
     );
     // Both instances lose their listener: each then asks the database on every request until it reconnects.
     const uncached = await within(
-      1000,
+      HEARD_WITHIN_MS,
       async () => dbCalls((await profile(a, user.token)).headers.get('server-timing')) === PROFILE_CALLS + 1,
     );
-    expect(uncached).toBeLessThan(1000);
-    const back = await within(5000, async () => dbCalls((await profile(a, user.token)).headers.get('server-timing')) === PROFILE_CALLS);
-    expect(back).toBeLessThan(5000);
+    expect(uncached).toBeLessThan(HEARD_WITHIN_MS);
+    const back = await within(
+      HEARD_WITHIN_MS,
+      async () => dbCalls((await profile(a, user.token)).headers.get('server-timing')) === PROFILE_CALLS,
+    );
+    expect(back).toBeLessThan(HEARD_WITHIN_MS);
   });
 
   it('is off with TOKEN_CACHE_SECONDS=0: every guarded request looks its token up', async () => {

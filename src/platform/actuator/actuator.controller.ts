@@ -2,7 +2,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public, RequirePermissions, RequirePermissionsOrToken } from '../access/access.decorators';
-import { dbPoolConnections, holdsOpen, metricsRegistry } from '../common/metrics';
+import { dbPoolConnections, holdsOpen, ledgerPostingsWaiting, metricsRegistry } from '../common/metrics';
 import { LedgerService } from '../ledger/ledger.service';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { ApiError } from '../common/api-error';
@@ -96,7 +96,7 @@ export class ActuatorController {
 
   /**
    * The Prometheus text format: request durations by route template, requests in flight, the database
-   * pool, ledger operations, holds, idempotent replays, failed logins, webhook deliveries, the event
+   * pool, ledger operations, postings waiting for a group, holds, idempotent replays, failed logins, webhook deliveries, the event
    * loop and the process. For a scraper: `Authorization: Bearer <METRICS_TOKEN>`.
    */
   @Get('prometheus')
@@ -108,6 +108,7 @@ export class ActuatorController {
     const pool = this.repository.pool();
     for (const [state, value] of Object.entries(pool)) dbPoolConnections.set({ state }, value);
     holdsOpen.set(await this.repository.openHolds());
+    ledgerPostingsWaiting.set(this.ledger.waiting());
     return metricsRegistry.metrics();
   }
 }

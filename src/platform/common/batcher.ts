@@ -77,6 +77,11 @@ export class Batcher<T, R> {
     return this.running;
   }
 
+  /** Items submitted and not yet taken by a batch. */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
   private drain(): void {
     while (this.running < this.limits.inFlight && this.queue.length) {
       const batch = this.take();

@@ -44,6 +44,12 @@ export const ledgerPostedAlone = new Counter({
   registers: [metricsRegistry],
 });
 
+export const ledgerPostingsWaiting = new Gauge({
+  name: 'finapi_ledger_postings_waiting',
+  help: 'Grouped postings waiting for a group: queued behind the groups being written (a group commit backlog), read at scrape time',
+  registers: [metricsRegistry],
+});
+
 export const holdsPlaced = new Counter({
   name: 'finapi_holds_placed_total',
   help: 'Holds the ledger placed on coins (committed)',

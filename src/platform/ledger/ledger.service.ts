@@ -188,6 +188,11 @@ export class LedgerService implements OnModuleInit {
     return this.plans.getStore() !== undefined;
   }
 
+  /** Grouped postings waiting for a group (behind the groups being written). */
+  waiting(): number {
+    return this.groups.waiting;
+  }
+
   /** Coins as the kernel would lock them, read without a lock: for calculations that move nothing. */
   read(coins: string[]): Promise<ReadonlyMap<string, LockedCoin>> {
     return this.ledger.readCoins(coins);
