@@ -82,9 +82,6 @@ export default async function globalSetup() {
     process.env.FINAPI_RECORD_DIR = await mkdtemp(join(tmpdir(), 'finapi-answers-'));
     globalThis.__FINAPI_TEMP_DIRS__ = [process.env.FINAPI_RECORD_DIR];
   }
-  // Each process of the run claims a block of ports here (test/helpers/server.ts, freePort): no two suites share a port.
-  process.env.FINAPI_PORTS_DIR = await mkdtemp(join(tmpdir(), 'finapi-ports-'));
-  globalThis.__FINAPI_TEMP_DIRS__ = [...(globalThis.__FINAPI_TEMP_DIRS__ ?? []), process.env.FINAPI_PORTS_DIR];
   // This run's databases are named t_<run>_…: on a server of one's own (TEST_DATABASE_URL) the teardown drops them, and only them.
   const run = randomBytes(4).toString('hex');
   const external = Boolean(process.env.TEST_DATABASE_URL);

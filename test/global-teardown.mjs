@@ -15,7 +15,7 @@ export async function dropRunDatabases(adminUrl, run) {
 }
 
 export default async function globalTeardown() {
-  // The run's own temporary directories (the recorded answers, the claimed blocks of ports).
+  // The run's own temporary directories (the recorded answers).
   for (const dir of globalThis.__FINAPI_TEMP_DIRS__ ?? []) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   const run = globalThis.__FINAPI_RUN__;
   // A server of one's own keeps only what was there before the run; the embedded one goes away whole.

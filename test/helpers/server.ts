@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
-import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'lossless-json';
@@ -68,66 +68,67 @@ export function serviceEnv(port: number, overrides: Record<string, string> = {})
   };
 }
 
-/** Whether nothing listens on `port` of loopback now. */
-function bindable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** Ports handed to the servers of a run, below the OS's range for bind(0) and outgoing connections (32768 up on Linux). */
+/** Ports handed to the servers the suites start, below the OS's range for bind(0) and outgoing connections (32768 up on Linux). */
 const PORTS_FROM = 10_000;
 const PORTS_TO = 32_000;
-/** Each process of a run takes its ports from a block of its own this long. */
+/** Each process takes its ports from a block of its own this long. */
 const BLOCK = 200;
-let block: number | undefined;
-let nextInBlock = 0;
+let block: Promise<number> | undefined;
+let nextInBlock = 1;
 
-/** This process's block of ports: the first one no other process of the run has claimed (a directory only one can create). */
-function ownBlock(dir: string): number {
-  if (block !== undefined) return block;
-  for (let b = 0; b < Math.floor((PORTS_TO - PORTS_FROM) / BLOCK); b++) {
-    try {
-      mkdirSync(join(dir, String(b)));
-      block = b;
-      return b;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-  throw new Error(`Every block of ports in ${dir} is taken`);
+/** Listens on `port` of loopback: the server once it does, undefined when the port is taken. */
+function listenOn(port: number): Promise<ReturnType<typeof createServer> | undefined> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
 }
+
+/** The suite's hold on its block: a server listening on the block's first port. */
+let holder: ReturnType<typeof createServer> | undefined;
 
 /**
- * A loopback port nothing listens on, for a server a test starts (the service, a PostgreSQL cluster, PgBouncer). Under
- * jest (FINAPI_PORTS_DIR, made by test/global-setup.mjs) each process takes its ports in turn from a block of its own,
- * outside the range the OS gives out: two suites starting servers at once never get the same port, and no outgoing
- * connection takes it before the server binds it. (A port asked of the OS with bind(0), then released, could be given
- * to two suites at once: one service failed to bind, while its suite's requests went to the other's.)
+ * The suite's block of ports: the first one whose first port it can listen on. It keeps listening there until the
+ * suite ends, so no other suite — of this run or of another run on the machine — takes the block meanwhile; should the
+ * process die, the block is free again with it.
  */
-export async function freePort(): Promise<number> {
-  const dir = process.env.FINAPI_PORTS_DIR;
-  if (!dir) return osPort();
-  const first = ownBlock(dir);
-  for (let tries = 0; tries < BLOCK; tries++) {
-    const port = PORTS_FROM + first * BLOCK + (nextInBlock++ % BLOCK);
-    if (await bindable(port)) return port;
-  }
-  throw new Error(`No free port in block ${first} (${PORTS_FROM + first * BLOCK}…)`);
+function ownBlock(): Promise<number> {
+  block ??= (async () => {
+    for (let b = 0; b < Math.floor((PORTS_TO - PORTS_FROM) / BLOCK); b++) {
+      holder = await listenOn(PORTS_FROM + b * BLOCK);
+      if (holder) {
+        holder.unref();
+        return b;
+      }
+    }
+    throw new Error(`Every block of ports from ${PORTS_FROM} to ${PORTS_TO} is taken`);
+  })();
+  return block;
 }
 
-/** A port the OS picks for bind(0), released at once: outside a jest run. */
-function osPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+// Each suite loads this module afresh (jest's module registry is per test file): its block is given back when it ends.
+if (typeof afterAll === 'function') afterAll(() => new Promise<void>((resolve) => (holder ? holder.close(() => resolve()) : resolve())));
+
+/**
+ * A loopback port nothing listens on, for a server a test starts (the service, a PostgreSQL cluster, PgBouncer). Each
+ * process takes its ports in turn from a block of its own, outside the range the OS gives out: two suites starting
+ * servers at once never get the same port, and no outgoing connection takes it before the server binds it. (A port
+ * asked of the OS with bind(0), then released, could be given to two suites at once: one service failed to bind,
+ * while its suite's requests went to the other's — issue 42.)
+ */
+export async function freePort(): Promise<number> {
+  const first = PORTS_FROM + (await ownBlock()) * BLOCK;
+  for (let tries = 1; tries < BLOCK; tries++) {
+    const port = first + nextInBlock;
+    nextInBlock = (nextInBlock % (BLOCK - 1)) + 1;
+    const probe = await listenOn(port);
+    if (probe) {
+      await new Promise((r) => probe.close(r));
+      return port;
+    }
+  }
+  throw new Error(`No free port in the block from ${first}`);
 }
 
 /**
