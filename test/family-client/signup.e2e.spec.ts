@@ -36,7 +36,8 @@ function deliveries(file: string): Delivery[] {
 
 /** The `n`-th code (from 1) delivered to `to` for `purpose`, once the sender wrote it (it writes after the commit). */
 async function codeSent(file: string, to: string, purpose: string, n = 1): Promise<string> {
-  for (let i = 0; i < 100; i++) {
+  // A minute at most: on a loaded machine the sender's turn may come late; a code that never comes fails all the same.
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     const sent = deliveries(file).filter((d) => d.to === to && d.purpose === purpose);
     if (sent.length >= n) return sent[n - 1].code;
     await new Promise((r) => setTimeout(r, 50));

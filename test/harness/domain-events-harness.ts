@@ -77,9 +77,9 @@ function busOf(pool: Pool, listeners: Type[]) {
   return NestFactory.createApplicationContext(Bus, { logger: capture });
 }
 
-/** The after-commit handlers run on their own, after the publisher had its answer: wait for them. */
+/** The after-commit handlers run on their own, after the publisher had its answer: wait for them (a minute at most). */
 async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+  for (const deadline = Date.now() + 60_000; !done() && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 5));
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 100));

@@ -108,7 +108,9 @@ function ownBlock(): Promise<number> {
 }
 
 // Each suite loads this module afresh (jest's module registry is per test file): its block is given back when it ends.
-if (typeof afterAll === 'function') afterAll(() => new Promise<void>((resolve) => (holder ? holder.close(() => resolve()) : resolve())));
+// (jest's global, looked up: the build compiles this file too, for the harnesses, without jest's types.)
+const suiteEnd = (globalThis as { afterAll?: (hook: () => Promise<void>) => void }).afterAll;
+suiteEnd?.(() => new Promise<void>((resolve) => (holder ? holder.close(() => resolve()) : resolve())));
 
 /**
  * A loopback port nothing listens on, for a server a test starts (the service, a PostgreSQL cluster, PgBouncer). Each
