@@ -25,7 +25,7 @@ async function run(
   args: string[],
   env: Record<string, string | undefined>,
   until?: () => Promise<boolean>,
-  ms = 30_000,
+  ms = 60_000,
 ): Promise<Run> {
   const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

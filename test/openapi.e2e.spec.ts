@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { RulesetDefinition, Spectral } from '@stoplight/spectral-core';
 import { oas } from '@stoplight/spectral-rulesets';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,22 +81,30 @@ describe('OpenAPI document and Swagger UI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'finapi-openapi-'));
     try {
       writeFileSync(join(dir, 'openapi.json'), text);
-      const run = spawnSync(
-        join(__dirname, '..', 'node_modules', '.bin', 'redocly'),
-        ['lint', join(dir, 'openapi.json'), '--format=json'],
-        {
-          encoding: 'utf8',
-          // Lint offline: no usage report, no update check.
-          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-        },
-      );
-      const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));
+      // Run beside the suite, not with spawnSync: a blocked event loop kept an idle connection to the service past its
+      // keep-alive timeout (72 s, on a loaded machine), and the next request went out on it ("other side closed").
+      const stdout = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const child = spawn(
+          join(__dirname, '..', 'node_modules', '.bin', 'redocly'),
+          ['lint', join(dir, 'openapi.json'), '--format=json'],
+          {
+            // Lint offline: no usage report, no update check.
+            env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+            stdio: ['ignore', 'pipe', 'ignore'],
+          },
+        );
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+        child.once('error', reject);
+        child.once('close', () => resolve(out));
+      });
+      const report = JSON.parse(stdout.slice(stdout.indexOf('{')));
       const errors = (report.problems as { severity: string; ruleId: string; message: string }[]).filter((p) => p.severity === 'error');
       expect(errors).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 180_000); // Seconds of Redocly on an idle machine, far more on a loaded one.
 
   it('serves Swagger UI at /swagger/ui/', async () => {
     const response = await server.request('GET', '/swagger/ui/');

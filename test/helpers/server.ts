@@ -293,13 +293,14 @@ export async function startServer(
   child.stderr!.on('data', onData);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  // The health route, not the "finapi listening on" line: that one is an info line, which LOG_LEVEL=warn hides.
-  if (!(await waitHealthy(url, child, 30_000))) {
+  // The health route, not the "finapi listening on" line: that one is an info line, which LOG_LEVEL=warn hides. A minute
+  // (jest's hook timeout): a start takes seconds, more on a loaded machine.
+  if (!(await waitHealthy(url, child, 60_000))) {
     const code = await Promise.race([exited, new Promise((r) => setTimeout(r, 100, 'running'))]);
     if (code === 'running') child.kill('SIGKILL');
     throw new Error(
       code === 'running'
-        ? `The service did not start in 30 s:\n${logs.join('\n')}`
+        ? `The service did not start in 60 s:\n${logs.join('\n')}`
         : `The service exited (${String(code)}):\n${logs.join('\n')}`,
     );
   }
