@@ -225,18 +225,47 @@ function sendOversized(
   });
 }
 
-/**
- * The connections the suites' requests go over. An idle connection is closed by this side after 2 s, long before the
- * service closes it (Fastify's keep-alive timeout, 72 s): fetch's own default keeps one until a second before the
- * server's timeout, so a request sent after a long pause (a suite busy with its CPU on a loaded machine for 70 s) could
- * go out on a connection the service had just closed, and fail with "other side closed" (issue 42).
- */
-const connections = new Agent({ keepAliveTimeout: 2_000, keepAliveMaxTimeout: 2_000 });
+/** Connections idle longer than this are never used again: the service closes them after 72 s (Fastify's keep-alive). */
+const IDLE_MS = 2_000;
 
-/** fetch over the suites' connections (see `connections`). */
-export async function fetchLocal(url: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}) {
-  const response = await undiciFetch(url, { ...init, dispatcher: connections, signal: AbortSignal.timeout(20_000) });
-  return response as unknown as Response;
+/** Per service (origin): the connections to it, and when it last had a request in flight. */
+const origins = new Map<string, { agent: Agent; active: number; lastUsed: number }>();
+
+/**
+ * The connections to `origin`, and the work of a request over them. An idle connection is closed after 2 s by its
+ * timer; and should that timer not have run (a suite that held its event loop for a minute — Spectral over the whole
+ * document, a spawnSync — on a loaded machine), a connection idle that long by the clock is not reused either: the
+ * next request gets fresh connections. Otherwise it could go out on a connection the service had just closed, and fail
+ * with "other side closed" (issue 42).
+ */
+async function overConnections<T>(origin: string, work: (agent: Agent) => Promise<T>): Promise<T> {
+  let entry = origins.get(origin);
+  if (entry && entry.active === 0 && Date.now() - entry.lastUsed > IDLE_MS) {
+    void entry.agent.close().catch(() => undefined);
+    entry = undefined;
+  }
+  if (!entry) {
+    entry = { agent: new Agent({ keepAliveTimeout: IDLE_MS, keepAliveMaxTimeout: IDLE_MS }), active: 0, lastUsed: Date.now() };
+    origins.set(origin, entry);
+  }
+  entry.active++;
+  try {
+    return await work(entry.agent);
+  } finally {
+    entry.active--;
+    entry.lastUsed = Date.now();
+  }
+}
+
+/** fetch over the suites' connections (see `overConnections`), the answer read whole. */
+export async function fetchLocal(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<{ response: Response; text: string }> {
+  return overConnections(new URL(url).origin, async (dispatcher) => {
+    const response = (await undiciFetch(url, { ...init, dispatcher, signal: AbortSignal.timeout(20_000) })) as unknown as Response;
+    return { response, text: await response.text() };
+  });
 }
 
 export async function request<T = any>(
@@ -256,10 +285,7 @@ export async function request<T = any>(
   const { response, text } =
     body !== undefined && Buffer.byteLength(body) > OVERSIZED_BYTES
       ? await sendOversized(baseUrl + path, method, headers, body)
-      : await fetchLocal(baseUrl + path, { method, headers, body }).then(async (r) => ({
-          response: r,
-          text: await r.text(),
-        }));
+      : await fetchLocal(baseUrl + path, { method, headers, body });
   record(method, path, response, text);
   let parsed: unknown = text;
   if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = parseExact(text);
