@@ -31,6 +31,7 @@ const ABOUT_THE_USER = new Set([
   'user_registered',
   'password_recovered',
   'login_changed',
+  'one_time_codes_locked',
   'user_activated',
   'user_deactivated',
 ]);

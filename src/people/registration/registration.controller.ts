@@ -10,7 +10,7 @@ import {
 } from '@nestjs/swagger';
 import { Public, RequirePermissions } from '../../platform/access/access.decorators';
 import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { CODE_RATE_LIMITED, WRONG_CODE_ANSWER } from '../../platform/auth/auth.controller';
+import { CODE_CHECK_LIMITED, CODE_RATE_LIMITED, WRONG_CODE_ANSWER } from '../../platform/auth/auth.controller';
 import { CodeSentResponseDto } from '../../platform/auth/dto/authorization.dto';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { clientAddress } from '../../platform/common/http';
@@ -49,8 +49,8 @@ export class RegistrationController {
     type: ErrorResponseDto,
   })
   @ApiTooManyRequestsResponse(CODE_RATE_LIMITED)
-  async register(@Body() dto: RegistrationDto): Promise<CodeSentResponseDto> {
-    await this.registration.register(dto);
+  async register(@Body() dto: RegistrationDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
+    await this.registration.register(dto, clientAddress(request));
     return CODE_SENT;
   }
 
@@ -66,6 +66,7 @@ export class RegistrationController {
     type: ErrorResponseDto,
   })
   @ApiConflictResponse(LOGIN_TAKEN)
+  @ApiTooManyRequestsResponse(CODE_CHECK_LIMITED)
   async confirm(@Body() dto: RegistrationConfirmDto, @Req() request: ApiRequest): Promise<RegisteredResponseDto> {
     await this.registration.confirm(dto, clientAddress(request));
     return { status: 'ok', message: 'Signed up; log in with the login and password', action: 'REGISTERED' };
@@ -78,8 +79,8 @@ export class RegistrationController {
   @ApiOperation({ summary: 'Send a new sign-up code', operationId: 'resendRegistrationCode' })
   @ApiOkResponse({ type: CodeSentResponseDto })
   @ApiTooManyRequestsResponse(CODE_RATE_LIMITED)
-  async resend(@Body() dto: ResendDto): Promise<CodeSentResponseDto> {
-    await this.registration.resend(dto.login);
+  async resend(@Body() dto: ResendDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
+    await this.registration.resend(dto.login, clientAddress(request));
     return CODE_SENT;
   }
 }
@@ -101,8 +102,12 @@ export class ContactController {
     type: ErrorResponseDto,
   })
   @ApiTooManyRequestsResponse(CODE_RATE_LIMITED)
-  async change(@Body() dto: ContactChangeDto, @CurrentPrincipal() principal: Principal): Promise<CodeSentResponseDto> {
-    await this.registration.requestContactChange(principal, dto.login);
+  async change(
+    @Body() dto: ContactChangeDto,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: ApiRequest,
+  ): Promise<CodeSentResponseDto> {
+    await this.registration.requestContactChange(principal, dto.login, clientAddress(request));
     return CODE_SENT;
   }
 
@@ -114,8 +119,13 @@ export class ContactController {
   @ApiOkResponse({ type: ContactChangedResponseDto })
   @ApiBadRequestResponse(WRONG_CODE_ANSWER)
   @ApiConflictResponse(LOGIN_TAKEN)
-  async confirm(@Body() dto: LoginCodeDto, @CurrentPrincipal() principal: Principal): Promise<ContactChangedResponseDto> {
-    const profile = await this.registration.confirmContactChange(principal, dto.login, dto.otp);
+  @ApiTooManyRequestsResponse(CODE_CHECK_LIMITED)
+  async confirm(
+    @Body() dto: LoginCodeDto,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: ApiRequest,
+  ): Promise<ContactChangedResponseDto> {
+    const profile = await this.registration.confirmContactChange(principal, dto.login, dto.otp, clientAddress(request));
     return { status: 'ok', message: 'Login changed', profile };
   }
 }

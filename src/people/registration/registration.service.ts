@@ -30,24 +30,25 @@ export class RegistrationService {
     private readonly actions: UserActionsService,
   ) {}
 
-  async register(dto: RegistrationDto): Promise<void> {
+  async register(dto: RegistrationDto, address: string): Promise<void> {
     const role = dto.role ?? 'individual';
     this.refuseUnlessOpen(role);
     if (role === 'individual' && dto.legalType === 'corporation') throw ApiError.invalid('legalType', 'applies to merchants only');
     const login = dto.login.toLowerCase();
     const taken = await this.users.findByLogin(login);
-    await this.codes.issue('registration', login, { role, legalType: dto.legalType ?? 'individual' }, !taken);
+    const payload = { role, legalType: dto.legalType ?? 'individual' };
+    await this.codes.issue({ purpose: 'registration', target: login, address, payload, deliver: !taken });
   }
 
-  async resend(login: string): Promise<void> {
-    await this.codes.resend('registration', login.toLowerCase());
+  async resend(login: string, address: string): Promise<void> {
+    await this.codes.resend('registration', login.toLowerCase(), address);
   }
 
   /** Creates the user with the code sent at sign-up: their organization, their password, the login's contact verified. */
   async confirm(dto: RegistrationConfirmDto, address: string): Promise<void> {
     const login = dto.login.toLowerCase();
     const passwordHash = await this.hasher.hash(dto.password);
-    await this.codes.consume('registration', login, dto.otp, async (payload) => {
+    await this.codes.consume({ purpose: 'registration', target: login, code: dto.otp, address, userId: null }, async (payload) => {
       const role = payload.role as 'individual' | 'merchant';
       // The setting may have been turned off since the code was sent.
       this.refuseUnlessOpen(role);
@@ -57,20 +58,22 @@ export class RegistrationService {
   }
 
   /** Sends a code to the new login; it becomes the caller's when they confirm it. */
-  async requestContactChange(principal: Principal, login: string): Promise<void> {
+  async requestContactChange(principal: Principal, login: string, address: string): Promise<void> {
     const target = login.toLowerCase();
     const holder = await this.users.findByLogin(target);
     if (holder?.id === principal.userId) throw ApiError.invalid('login', 'is already your login');
-    await this.codes.issue('contact_change', target, { userId: principal.userId }, !holder);
+    await this.codes.issue({ purpose: 'contact_change', target, address, payload: { userId: principal.userId }, deliver: !holder });
   }
 
   /**
    * With the code sent to the new login: it becomes the caller's contact of its kind (e-mail or phone), verified,
    * and their login too when the login is of that kind (an e-mail login stays when a phone number is added).
    */
-  async confirmContactChange(principal: Principal, login: string, otp: string): Promise<ProfileDataDto> {
+  async confirmContactChange(principal: Principal, login: string, otp: string, address: string): Promise<ProfileDataDto> {
     const target = login.toLowerCase();
-    await this.codes.consume('contact_change', target, otp, async (payload) => {
+    // The caller is named on the record if their guesses stop the codes of that login.
+    const check = { purpose: 'contact_change' as const, target, code: otp, address, userId: principal.userId };
+    await this.codes.consume(check, async (payload) => {
       if (payload.userId !== principal.userId) throw WRONG_CODE();
       const user = await this.users.findById(principal.userId, true);
       if (!user) throw new ApiError('exception.authorization.token_invalid');

@@ -89,11 +89,28 @@ export interface AppConfig {
   bankAccountsRequireApproval: boolean;
   /** `always`: every password login is confirmed with a one-time code sent to the login (POST /authorization/confirm). */
   loginConfirmation: 'off' | 'always';
-  /** One-time codes (sign-up, login confirmation, recovery, change of login): lifetime, wrong tries before a code is burnt, least time between two codes for one login, most codes per login per hour. */
+  /**
+   * `true`: a login confirmation (or its resend) that does not carry the password step's `challengeId` is taken from the
+   * address that passed the password step (the family's web client sends no challengeId); `false`: the challengeId is required.
+   */
+  loginChallengeByAddress: boolean;
+  /**
+   * One-time codes (sign-up, login confirmation, recovery, change of login): lifetime, wrong tries before a code is
+   * burnt, least time between two codes of one purpose for one login from one address, most codes one address gets
+   * for one login per hour.
+   */
   oneTimeCodeTtlSeconds: number;
   oneTimeCodeMaxAttempts: number;
   oneTimeCodeResendSeconds: number;
   oneTimeCodesPerHour: number;
+  /** Most codes one address may have sent per hour, whatever the logins (issue 43). */
+  oneTimeCodesPerAddressPerHour: number;
+  /** Most wrong codes one address may present per hour, whatever the logins (issue 43). */
+  oneTimeCodeFailuresPerAddressPerHour: number;
+  /** Consecutive wrong codes for one login and purpose, from any address, after which its codes stop (NIST 800-63B: at most 100). */
+  oneTimeCodeFailuresBeforeLock: number;
+  /** How long that stop lasts; 0: until an administrator releases the user. */
+  oneTimeCodeLockSeconds: number;
   /** Where the log sender appends the codes it delivers (one JSON line each), apart from the service's log. */
   oneTimeCodeLog: string;
   /** NODE_ENV=test: the ledger refuses to post for a request not marked `@Idempotent()`, so a route that forgets it fails its tests. */
@@ -404,6 +421,11 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     oneTimeCodeMaxAttempts: int(env, 'ONE_TIME_CODE_MAX_ATTEMPTS', 5, 1, 10),
     oneTimeCodeResendSeconds: int(env, 'ONE_TIME_CODE_RESEND_SECONDS', 60, 0, 3600),
     oneTimeCodesPerHour: int(env, 'ONE_TIME_CODES_PER_HOUR', 10, 1, 1000),
+    oneTimeCodesPerAddressPerHour: int(env, 'ONE_TIME_CODES_PER_ADDRESS_PER_HOUR', 50, 1, 1_000_000),
+    oneTimeCodeFailuresPerAddressPerHour: int(env, 'ONE_TIME_CODE_FAILURES_PER_ADDRESS_PER_HOUR', 30, 1, 1_000_000),
+    oneTimeCodeFailuresBeforeLock: int(env, 'ONE_TIME_CODE_FAILURES_BEFORE_LOCK', 100, 1, 100),
+    oneTimeCodeLockSeconds: int(env, 'ONE_TIME_CODE_LOCK_SECONDS', 24 * 3600, 0, 30 * 24 * 3600),
+    loginChallengeByAddress: !env.LOGIN_CHALLENGE_BY_ADDRESS?.trim() || flag(env, 'LOGIN_CHALLENGE_BY_ADDRESS'),
     oneTimeCodeLog: resolve(env.ONE_TIME_CODE_LOG?.trim() || join(env.DATA_DIR?.trim() || './data', 'one-time-codes.log')),
   };
 }

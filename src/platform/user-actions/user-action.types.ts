@@ -16,6 +16,8 @@ export type UserActionKind =
   | 'user_registered'
   | 'password_recovered'
   | 'login_changed'
+  /** Too many wrong one-time codes in a row for a login (`details.purpose`): its codes of that purpose stopped (issue 43). */
+  | 'one_time_codes_locked'
   | 'bank_top_up_accepted'
   | 'bank_top_up_declined'
   | 'bank_withdrawal_accepted'
