@@ -6,7 +6,7 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { SUPPORT_ORGANIZATION_ID } from '../organizations/organization.types';
 import { OutboxService } from '../outbox/outbox.service';
 import { CodeRow, OneTimeCodesRepository } from './one-time-codes.repository';
-import { CODE_KEY, CODE_SENDER, CodePurpose, CodeSender } from './one-time-codes.types';
+import { CODE_KEY, CODE_SENDER, CodePurpose, CodeSender, NoticeTemplate } from './one-time-codes.types';
 
 const CODE_SPACE = 1_000_000;
 const CODE_SHAPE = /^\d{6}$/;
@@ -40,16 +40,27 @@ export class OneTimeCodesService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Issues a code for `target` (sent when `deliver`); 429 when the login had one too recently or too many this hour. */
-  async issue(purpose: CodePurpose, target: string, payload: Record<string, unknown>, deliver: boolean): Promise<void> {
+  /**
+   * Issues a code for `target` (sent when `deliver`); 429 when the login had one too recently or too many this hour.
+   * `options`: another lifetime than ONE_TIME_CODE_TTL_SECONDS, the message's `details` (never a secret), and
+   * `limited: false` for a code that only ever follows the use of limited ones (a restore code after a change of
+   * login), which the limits do not refuse (it still counts toward the login's hourly number for the codes after it).
+   */
+  async issue(
+    purpose: CodePurpose,
+    target: string,
+    payload: Record<string, unknown>,
+    deliver: boolean,
+    options: { ttlSeconds?: number; details?: Record<string, string>; limited?: boolean } = {},
+  ): Promise<void> {
     await this.uow.run(async () => {
       await this.codes.lockTarget(target);
       const { since, lastHour } = await this.codes.recent(purpose, target);
       const cooldown = this.config.oneTimeCodeResendSeconds;
-      if (since !== null && since < cooldown) {
+      if (options.limited !== false && since !== null && since < cooldown) {
         throw ApiError.tooManyRequests('A code was sent to this login moments ago; wait before asking again', Math.ceil(cooldown - since));
       }
-      if (lastHour >= this.config.oneTimeCodesPerHour) {
+      if (options.limited !== false && lastHour >= this.config.oneTimeCodesPerHour) {
         throw ApiError.tooManyRequests('Too many codes for this login this hour; retry later', 3600);
       }
       const id = randomUUID();
@@ -61,7 +72,7 @@ export class OneTimeCodesService {
         codeHash: this.hashOf(id, code),
         payload,
         delivered: deliver,
-        ttlSeconds: this.config.oneTimeCodeTtlSeconds,
+        ttlSeconds: options.ttlSeconds ?? this.config.oneTimeCodeTtlSeconds,
       });
       if (!deliver) return;
       await this.outbox.emit('one_time_code.issued', [SUPPORT_ORGANIZATION_ID], {
@@ -71,7 +82,7 @@ export class OneTimeCodesService {
         expiresAt: expiresAt.toISOString(),
       });
       this.uow.afterCommit(() =>
-        this.sender.send({ purpose, to: target, code, expiresAt }).catch((error: unknown) => {
+        this.sender.send({ kind: 'code', purpose, to: target, code, expiresAt, details: options.details }).catch((error: unknown) => {
           this.logger.error(`Could not deliver a ${purpose} code (${error instanceof Error ? error.message : String(error)})`);
         }),
       );
@@ -112,6 +123,42 @@ export class OneTimeCodesService {
     });
     if (!outcome) throw WRONG_CODE();
     return outcome.value;
+  }
+
+  /**
+   * Whether `code` is the login's live code of this purpose, without using it; a wrong one counts toward burning the
+   * live one, committed at once. For a step that needs two codes: check both, then consume both in one transaction
+   * (a wrong code counted inside a transaction that is then undone would not count). Call it outside a transaction.
+   */
+  async verify(purpose: CodePurpose, target: string, code: string): Promise<boolean> {
+    return this.uow.run(async () => {
+      await this.codes.lockTarget(target);
+      const row = await this.codes.newest(purpose, target);
+      if (!row) return false;
+      if (this.matches(row, code)) return true;
+      await this.codes.countFailure(row.id, this.config.oneTimeCodeMaxAttempts);
+      return false;
+    });
+  }
+
+  /** The payload of the login's live code of this purpose (sent, not used, burnt, replaced nor expired), if any. */
+  async pending(purpose: CodePurpose, target: string): Promise<Record<string, unknown> | undefined> {
+    return this.uow.run(async () => {
+      const row = await this.codes.newest(purpose, target);
+      return row?.delivered && row.expires_at.getTime() > Date.now() ? row.payload : undefined;
+    });
+  }
+
+  /**
+   * Sends a notice — a message without a secret — to `to` once the open transaction commits (never after a rollback).
+   * A failure is logged, never answered.
+   */
+  notify(to: string, template: NoticeTemplate, details: Record<string, string>): void {
+    this.uow.afterCommit(() =>
+      this.sender.send({ kind: 'notice', to, template, details }).catch((error: unknown) => {
+        this.logger.error(`Could not deliver a ${template} notice (${error instanceof Error ? error.message : String(error)})`);
+      }),
+    );
   }
 
   /** Constant-time; an expired code, a stand-in or a malformed guess never matches (but is compared all the same). */
