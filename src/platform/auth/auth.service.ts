@@ -15,7 +15,7 @@ import { OutboxService } from '../outbox/outbox.service';
 import type { UserAction } from '../user-actions/user-action.types';
 import { UserActionsService } from '../user-actions/user-actions.service';
 import { PasswordHasher } from '../users/password-hasher';
-import { FailedValidation, MembershipRow, UserRow, UsersService } from '../users/users.service';
+import { FailedValidation, loginProven, MembershipRow, UserRow, UsersService } from '../users/users.service';
 import { AuthRepository } from './auth.repository';
 import type {
   AuthorizationResponseDto,
@@ -201,10 +201,14 @@ export class AuthService {
     return CODE_SENT;
   }
 
-  /** Sends a recovery code to an active user's login; for an unknown login, a user On Hold or deactivated, nothing is sent, the answer is the same. */
+  /**
+   * Sends a recovery code to an active user's login, when that login was proven with a code (issue 43: one staff set and
+   * nobody proved may be anyone's address); for an unknown login, an unproven one, a user On Hold or deactivated,
+   * nothing is sent, the answer is the same.
+   */
   async recoverPassword(login: string, address: string): Promise<CodeSentResponseDto> {
     const user = await this.users.findByLogin(login);
-    const deliver = user?.status === 'active' && !user.deactivated_at;
+    const deliver = user?.status === 'active' && !user.deactivated_at && loginProven(user);
     await this.codes.issue({ purpose: 'password_recovery', target: login.toLowerCase(), address, deliver });
     return CODE_SENT;
   }
@@ -270,16 +274,7 @@ export class AuthService {
     how: { fields: { current: string; next: string }; keepPresentedToken: boolean },
   ): Promise<AuthorizationResponseDto | undefined> {
     const { fields } = how;
-    // Guessing the current password with a stolen token is guessing a password: the same address limit and hold apply.
-    const slot = await this.takeAttemptSlot(address);
-    const user = await this.users.findById(principal.userId);
-    if (!user) throw new ApiError('exception.authorization.unauthorized');
-    if (!(await this.hasher.verify(passwords.current, user.password_hash))) {
-      // The third failure in a row holds the user, which revokes their tokens (the presented one too).
-      await this.countFailedValidation(user.login, address, 'password_change_failed');
-      throw ApiError.invalid(fields.current, 'is not the current password');
-    }
-    await this.tokens.giveBackAttemptSlot(address, slot);
+    const user = await this.checkCurrentPassword(principal, passwords.current, address, fields.current, 'password_change_failed');
     if (passwords.next === passwords.current) throw ApiError.invalid(fields.next, 'must differ from the current password');
     if (passwords.next.toLowerCase() === user.login) throw ApiError.invalid(fields.next, 'must not be the login');
     if (await this.users.isRecentPassword(user.id, passwords.next)) {
@@ -302,6 +297,36 @@ export class AuthService {
       const response = await this.issue({ ...locked, password_change_required: false }, 'full', address);
       return { ...response, message: 'Password changed' };
     });
+  }
+
+  /**
+   * The caller's current password, checked before an act that needs it (a change of password or of login). Guessing it
+   * with a stolen token is guessing a password: the same per-address limit as a login (429), and a wrong one counts
+   * toward the three-strike hold (recorded as `action`; the third holds the user, which revokes their tokens, the
+   * presented one too) and answers a 400 naming `parameter`. The right one clears the count; answers the user.
+   */
+  async checkCurrentPassword(
+    principal: Principal,
+    password: string,
+    address: string,
+    parameter: string,
+    action: 'password_change_failed' | 'contact_change_failed',
+  ): Promise<UserRow> {
+    const slot = await this.takeAttemptSlot(address);
+    const user = await this.users.findById(principal.userId);
+    if (!user) throw new ApiError('exception.authorization.unauthorized');
+    if (!(await this.hasher.verify(password, user.password_hash))) {
+      await this.countFailedValidation(user.login, address, action);
+      throw ApiError.invalid(parameter, 'is not the current password');
+    }
+    await this.tokens.giveBackAttemptSlot(address, slot);
+    await this.users.recordSuccess(user.id);
+    return user;
+  }
+
+  /** Ends every session of the user but `except` (inside the caller's unit of work); answers how many were live. */
+  endSessions(userId: string, except: string | null): Promise<number> {
+    return this.tokens.revokeAll(userId, except);
   }
 
   /**
@@ -465,7 +490,7 @@ export class AuthService {
   private async countFailedValidation(
     login: string,
     address: string,
-    action: 'login_failed' | 'password_change_failed',
+    action: 'login_failed' | 'password_change_failed' | 'contact_change_failed',
   ): Promise<FailedValidation | undefined> {
     return this.uow.run(async () => {
       const failure = await this.users.recordFailedValidation(login, FAILED_VALIDATIONS_BEFORE_HOLD);

@@ -85,6 +85,8 @@ export interface AppConfig {
   /** Whether individuals, and merchants, may sign themselves up (POST /registration); staff roles never can. */
   selfRegistrationIndividuals: boolean;
   selfRegistrationMerchants: boolean;
+  /** How long the old address of a changed login may take it back (the lifetime of its `contact_restore` code). */
+  loginChangeUndoSeconds: number;
   /** New (and re-numbered) bank accounts wait for compliance's approval; withdrawals go only to approved ones. */
   bankAccountsRequireApproval: boolean;
   /** `always`: every password login is confirmed with a one-time code sent to the login (POST /authorization/confirm). */
@@ -415,6 +417,7 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     requireIdempotentPostings: nodeEnv === 'test',
     selfRegistrationIndividuals: !env.SELF_REGISTRATION_INDIVIDUALS?.trim() || flag(env, 'SELF_REGISTRATION_INDIVIDUALS'),
     selfRegistrationMerchants: !env.SELF_REGISTRATION_MERCHANTS?.trim() || flag(env, 'SELF_REGISTRATION_MERCHANTS'),
+    loginChangeUndoSeconds: int(env, 'LOGIN_CHANGE_UNDO_SECONDS', 7 * 24 * 3600, 600, 30 * 24 * 3600),
     bankAccountsRequireApproval: flag(env, 'BANK_ACCOUNTS_REQUIRE_APPROVAL'),
     loginConfirmation: oneOf(env, 'LOGIN_CONFIRMATION', ['off', 'always'] as const, 'off'),
     oneTimeCodeTtlSeconds: int(env, 'ONE_TIME_CODE_TTL_SECONDS', 600, 30, 24 * 3600),

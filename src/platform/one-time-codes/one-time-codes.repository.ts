@@ -57,6 +57,16 @@ export class OneTimeCodesRepository {
     return row;
   }
 
+  /** The login's newest code of this purpose not used nor burnt, whichever address asked for it, locked. */
+  async newestLive(purpose: CodePurpose, target: string): Promise<CodeRow | undefined> {
+    const [row] = await this.db.query<CodeRow>(
+      `SELECT ${COLUMNS} FROM one_time_codes
+        WHERE purpose = $1 AND target = $2 AND spent_at IS NULL ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,
+      [purpose, target],
+    );
+    return row;
+  }
+
   /** The live login code of a challenge (by the challenge's keyed hash), locked. */
   async ofChallenge(target: string, challengeHash: Buffer): Promise<CodeRow | undefined> {
     const [row] = await this.db.query<CodeRow>(

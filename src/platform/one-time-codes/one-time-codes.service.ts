@@ -7,7 +7,7 @@ import { SUPPORT_ORGANIZATION_ID } from '../organizations/organization.types';
 import { OutboxService } from '../outbox/outbox.service';
 import { UserActionsService } from '../user-actions/user-actions.service';
 import { AddressCount, CodeRow, OneTimeCodesRepository } from './one-time-codes.repository';
-import { CODE_KEY, CODE_SENDER, CodePurpose, CodeSender } from './one-time-codes.types';
+import { CODE_KEY, CODE_SENDER, CodePurpose, CodeSender, NoticeTemplate } from './one-time-codes.types';
 
 const CODE_SPACE = 1_000_000;
 const CODE_SHAPE = /^\d{6}$/;
@@ -26,6 +26,15 @@ export interface CodeRequest {
   address: string;
   payload?: Record<string, unknown>;
   deliver: boolean;
+  /** Another lifetime than ONE_TIME_CODE_TTL_SECONDS. */
+  ttlSeconds?: number;
+  /** What the message says beside the code, never a secret (a restore code names the login it undoes). */
+  details?: Record<string, string>;
+  /**
+   * false for a code that only ever follows the use of limited ones (a restore code after a change of login): the
+   * login's cooldown and hourly number do not refuse it (it still counts toward them for the codes after it).
+   */
+  limited?: boolean;
 }
 
 /**
@@ -181,10 +190,10 @@ export class OneTimeCodesService {
       await this.refuseWhileStopped(target, purpose);
       const { since, lastHour } = await this.codes.recent(purpose, target, address);
       const cooldown = this.config.oneTimeCodeResendSeconds;
-      if (since !== null && since < cooldown) {
+      if (request.limited !== false && since !== null && since < cooldown) {
         throw ApiError.tooManyRequests('A code was sent to this login moments ago; wait before asking again', Math.ceil(cooldown - since));
       }
-      if (lastHour >= this.config.oneTimeCodesPerHour) {
+      if (request.limited !== false && lastHour >= this.config.oneTimeCodesPerHour) {
         throw ApiError.tooManyRequests('Too many codes for this login this hour; retry later', 3600);
       }
       await this.takeAddressSlot(address, 'issued');
@@ -200,7 +209,7 @@ export class OneTimeCodesService {
         address,
         challengeHash,
         expiresAt,
-        ttlSeconds: this.config.oneTimeCodeTtlSeconds,
+        ttlSeconds: request.ttlSeconds ?? this.config.oneTimeCodeTtlSeconds,
       });
       if (!deliver) return;
       await this.outbox.emit('one_time_code.issued', [SUPPORT_ORGANIZATION_ID], {
@@ -210,9 +219,11 @@ export class OneTimeCodesService {
         expiresAt: sentUntil.toISOString(),
       });
       this.uow.afterCommit(() =>
-        this.sender.send({ purpose, to: target, code, expiresAt: sentUntil }).catch((error: unknown) => {
-          this.logger.error(`Could not deliver a ${purpose} code (${error instanceof Error ? error.message : String(error)})`);
-        }),
+        this.sender
+          .send({ kind: 'code', purpose, to: target, code, expiresAt: sentUntil, details: request.details })
+          .catch((error: unknown) => {
+            this.logger.error(`Could not deliver a ${purpose} code (${error instanceof Error ? error.message : String(error)})`);
+          }),
       );
     });
   }
@@ -266,6 +277,50 @@ export class OneTimeCodesService {
         ...(this.config.oneTimeCodeLockSeconds ? { lockSeconds: this.config.oneTimeCodeLockSeconds } : { untilReleased: true }),
       },
     });
+  }
+
+  /**
+   * Whether the code is the login's code of this purpose, without using it. The same limits and counts as `consume`:
+   * 429 while the login's codes are stopped or the address has presented too many wrong codes; a wrong code counts
+   * against the code compared, the address and the login's streak, committed at once. For a step that needs two codes:
+   * check both, then consume both in one transaction (a wrong code counted inside a transaction that is then undone
+   * would not count). Call it outside a transaction.
+   */
+  async verify(check: CodeCheck): Promise<boolean> {
+    const { purpose, target, address } = check;
+    return this.uow.run(async () => {
+      await this.codes.lockTarget(target);
+      await this.refuseWhileStopped(target, purpose);
+      await this.takeAddressSlot(address, 'failed');
+      const row = await this.compared(check);
+      if (row && this.matches(row, check.code)) {
+        await this.codes.giveBackAddressSlot(address, 'failed');
+        return true;
+      }
+      if (row) await this.codes.countFailure(row.id, this.config.oneTimeCodeMaxAttempts);
+      if (purpose !== 'login' || row) await this.countStreak(check);
+      return false;
+    });
+  }
+
+  /** The payload of the login's newest live code of this purpose (sent, not used, burnt, replaced nor expired), if any. */
+  async pending(purpose: CodePurpose, target: string): Promise<Record<string, unknown> | undefined> {
+    return this.uow.run(async () => {
+      const row = await this.codes.newestLive(purpose, target);
+      return row?.delivered && row.expires_at.getTime() > Date.now() ? row.payload : undefined;
+    });
+  }
+
+  /**
+   * Sends a notice — a message without a secret — to `to` once the open transaction commits (never after a rollback).
+   * A failure is logged, never answered.
+   */
+  notify(to: string, template: NoticeTemplate, details: Record<string, string>): void {
+    this.uow.afterCommit(() =>
+      this.sender.send({ kind: 'notice', to, template, details }).catch((error: unknown) => {
+        this.logger.error(`Could not deliver a ${template} notice (${error instanceof Error ? error.message : String(error)})`);
+      }),
+    );
   }
 
   /** Constant-time; an expired code, a stand-in or a malformed guess never matches (but is compared all the same). */

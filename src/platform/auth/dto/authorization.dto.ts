@@ -5,7 +5,7 @@ import { IsPassword } from '../../common/validators';
 import { OrganizationRefDto } from '../../organizations/dto/organization.dto';
 
 /** What a password field takes in: far beyond any password, which a longer one could not be (72 bytes at most). */
-const PASSWORD_FIELD_MAX_LENGTH = 1024;
+export const PASSWORD_FIELD_MAX_LENGTH = 1024;
 
 export class AuthorizationRequestDto {
   /** The user's login; compared case-insensitively. */
