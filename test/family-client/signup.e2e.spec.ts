@@ -636,9 +636,16 @@ describe('issue 43: codes against guessing, lock-outs by others, and holds', () 
   const post = (path: string, body: unknown, from: string, token?: string): Promise<ApiResponse> =>
     world.server.request('POST', `/api/v1${path}`, { body, token, headers: { 'x-forwarded-for': from } });
   const sentTo = (login: string, purpose: string) => deliveries(codes).filter((d) => d.to === login && d.purpose === purpose);
-  /** A user with an e-mail login, created by the administrator. */
+  /**
+   * A user with an e-mail login, created by the administrator and proven by its own code from its profile, as a
+   * signed-up user's is: recovery codes go only to a proven login.
+   */
   const aCustomer = async () => {
     const user = await world.user({ login: anEmail() });
+    const from = anAddress();
+    expect((await post('/profiles/my/contact', { login: user.login }, from, user.token)).status).toBe(200);
+    const otp = await codeSent(codes, user.login, 'contact_change');
+    expect((await post('/profiles/my/contact/confirm', { login: user.login, otp }, from, user.token)).status).toBe(200);
     return user;
   };
   const expectRateLimited = (answer: ApiResponse) => {
