@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Actor } from './helpers/actors';
-import { aFee, percent } from './helpers/commissions';
+import { aFee, limitsOn, percent, usageOf } from './helpers/commissions';
 import { systemCoinOf } from './helpers/exchange';
 import { whileKeyInFlight } from './helpers/in-flight';
 import {
@@ -411,6 +411,41 @@ describe('prepaid vouchers (issue 13)', () => {
       'exception.idempotency.in_flight',
     );
     expectError(await inFlight(creator, 'POST', `/api/v1/vouchers/${voucher.id}/block`), 409, 'exception.idempotency.in_flight');
+  });
+
+  it('issue 43: a voucher that expires or is blocked returns its money, and gives back what its purchase counted against the voucher limits', async () => {
+    const creator = await world.user();
+    const coin = await world.coin(creator, '200.00');
+    await limitsOn(server, admin, {
+      organizationId: creator.organizationId,
+      issuerId: world.issuer.id,
+      flow: 'voucher',
+      limits: [['amount', 'per_life', '50.00']],
+    });
+    const purchase = async (amount: string) => {
+      const bought = await buy(server, creator.token, {
+        coinSerial: coin.serial,
+        amount,
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+      expectStatus(bought, 201);
+      return bought.body.voucher;
+    };
+    const expiring = await purchase('30.00');
+    expectError(await buy(server, creator.token, { coinSerial: coin.serial, amount: '20.01' }), 409, 'exception.limit.exceeded');
+    // Its expiry is due (the sweep looks at expires_at); the staff route returns its money.
+    await server.db.query(`UPDATE vouchers SET expires_at = now() - interval '1 second' WHERE id = $1`, [expiring.id]);
+    const swept = await server.request('POST', '/api/v1/vouchers/expire-due', { token: admin, body: {} });
+    expectStatus(swept, 200);
+    expect(swept.body.expired).toBeGreaterThanOrEqual(1);
+    const blocked = await purchase('50.00');
+    expectStatus(await server.request('POST', `/api/v1/vouchers/${blocked.id}/block`, { token: creator.token }), 200);
+    const kept = await purchase('50.00');
+    expectError(await buy(server, creator.token, { coinSerial: coin.serial, amount: '0.01' }), 409, 'exception.limit.exceeded');
+    expect((await usageOf(server.db, creator.organizationId)).map(({ amount, count }) => [amount, count])).toEqual([['50', 1]]);
+    expect(kept.status).toBe('pending');
+    expect(await balanceOf(server, creator.token, coin.serial)).toBe('150.00');
+    await expectBalancedLedger(server, admin);
   });
 });
 

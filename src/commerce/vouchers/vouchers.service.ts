@@ -398,11 +398,16 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
     return expired;
   }
 
-  /** The reserve pays the voucher's amount back to the creator's side (operation `voucher_refund`); the voucher closes. */
+  /**
+   * The reserve pays the voucher's amount back to the creator's side (operation `voucher_refund`); the voucher closes.
+   * The refund undoes its purchase (ExecuteRequest.undoes): what the purchase counted against the voucher flow's limits
+   * is given back.
+   */
   private async giveBack(voucher: VoucherRow, target: string, status: 'blocked' | 'expired'): Promise<OperationDto> {
     const posted = await this.ledger.execute({
       type: 'voucher_refund',
       coins: [voucher.reserve_coin, target],
+      undoes: voucher.operation_id,
       plan: () => ({
         legs: [{ from: voucher.reserve_coin, to: target, amount: parse(voucher) }],
         meta: {
