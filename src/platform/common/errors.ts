@@ -186,7 +186,8 @@ export const ERRORS = {
   'exception.webhook.delivery_not_found': { status: 404, message: 'No such webhook delivery' },
   'exception.webhook.url_refused': {
     status: 422,
-    message: 'The webhook URL is refused: it must be https and must not resolve to a private, loopback or link-local address',
+    message:
+      'The webhook URL is refused: it must be https and resolve only to public addresses (no private, loopback, link-local or other special-purpose one)',
   },
   'exception.webhook.event_forbidden': { status: 403, message: "Only the operator's staff may subscribe to this event" },
   'exception.webhook.limit_reached': {

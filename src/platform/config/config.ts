@@ -43,6 +43,12 @@ export interface AppConfig {
   /** Failed logins one client address may make per minute before logins from it answer 429. */
   loginFailuresPerMinute: number;
   /**
+   * Payee lookups (a coin's owner by serial, a customer's coin by login or contact) one user, and one client address,
+   * may make per hour before they answer 429: the customer directory cannot be walked.
+   */
+  payeeLookupsPerHour: number;
+  payeeLookupsPerAddressPerHour: number;
+  /**
    * Which proxies are trusted to say the client's address in X-Forwarded-For: none (false), a number
    * of hops, or the proxies' addresses and ranges. Never every entry: that lets a client choose its address.
    */
@@ -394,6 +400,8 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 500),
     temporaryPasswordTtlSeconds: int(env, 'TEMPORARY_PASSWORD_TTL_SECONDS', 24 * 3600, 1, 30 * 24 * 3600),
     loginFailuresPerMinute: int(env, 'LOGIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
+    payeeLookupsPerHour: int(env, 'PAYEE_LOOKUPS_PER_HOUR', 60, 1, 1_000_000),
+    payeeLookupsPerAddressPerHour: int(env, 'PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR', 600, 1, 1_000_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     voucherExpirySweepSeconds: int(env, 'VOUCHER_EXPIRY_SWEEP_SECONDS', 60, 0, 24 * 3600),
