@@ -9,8 +9,6 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - `one_time_codes.challenge_hash`: a login code's challenge, the secret the password step answered (`challengeId`),
  *   kept only as a keyed hash; the confirmation must carry it (or come from the address of the password step).
  * - `spent_reason` `revoked`: burnt by a hold, a deactivation or a release.
- * - `one_time_code_address_counts`: codes sent to, and wrong codes presented by, each address per hour (like
- *   `login_failures`, shared by every instance).
  * - `one_time_code_failures`: consecutive wrong codes per login and purpose, from any address; at the limit the login's
  *   codes of that purpose stop (`locked_at`) until ONE_TIME_CODE_LOCK_SECONDS pass or an administrator releases the user.
  */
@@ -25,14 +23,6 @@ export class OneTimeCodeLimits1763803843020 implements MigrationInterface {
          CHECK (spent_reason IN ('used', 'burnt', 'replaced', 'revoked'))`,
     );
     await q.query(`
-      CREATE TABLE one_time_code_address_counts (
-        address text NOT NULL,
-        kind text NOT NULL CHECK (kind IN ('issued', 'failed')),
-        hour timestamptz NOT NULL,
-        count integer NOT NULL,
-        PRIMARY KEY (address, kind, hour)
-      )`);
-    await q.query(`
       CREATE TABLE one_time_code_failures (
         target text NOT NULL,
         purpose text NOT NULL CHECK (purpose IN ('registration', 'login', 'password_recovery', 'contact_change')),
@@ -44,7 +34,6 @@ export class OneTimeCodeLimits1763803843020 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE one_time_code_failures`);
-    await q.query(`DROP TABLE one_time_code_address_counts`);
     await q.query(`UPDATE one_time_codes SET spent_reason = 'burnt' WHERE spent_reason = 'revoked'`);
     await q.query(`ALTER TABLE one_time_codes DROP CONSTRAINT one_time_codes_spent_reason_check`);
     await q.query(

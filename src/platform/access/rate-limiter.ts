@@ -18,8 +18,8 @@ export interface RateLimitSubject {
  * Use it before the work it protects, with the subjects in order:
  * `await limiter.take('payee_lookup', [{ key: `user:${id}`, limit: 60 }, { key: `address:${ip}`, limit: 600 }], 3600, '…')`.
  * A hit the first subject refuses is not counted against the next; one the next refuses was counted against the first.
- * Windows are 1 s to a day. The login limit (LOGIN_FAILURES_PER_MINUTE) predates it and counts failures only, with
- * their own table.
+ * Windows are 1 s to a day. One-time codes count the codes an address asks and the wrong ones it presents here too.
+ * The login limit (LOGIN_FAILURES_PER_MINUTE) predates it and counts failures only, with their own table.
  */
 @Injectable()
 export class RateLimiter {
@@ -31,5 +31,13 @@ export class RateLimiter {
       const { taken, retryAfterSeconds } = await this.limits.take(name, subject.key, subject.limit, windowSeconds);
       if (!taken) throw ApiError.tooManyRequests(message, retryAfterSeconds);
     }
+  }
+
+  /**
+   * Gives a hit taken by `take` back to each subject: the work turned out not to be what the limit counts (a right
+   * one-time code, where only wrong ones count). Taken and given back in one transaction, the two cancel out.
+   */
+  async giveBack(name: string, subjects: RateLimitSubject[]): Promise<void> {
+    for (const subject of subjects) await this.limits.giveBack(name, subject.key, subject.limit);
   }
 }

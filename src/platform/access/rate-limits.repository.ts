@@ -31,4 +31,13 @@ export class RateLimitsRepository {
     const missing = Math.max(0, 1 - (row.tokens ?? limit));
     return { taken: row.taken, retryAfterSeconds: Math.max(1, Math.ceil((missing * windowSeconds) / limit)) };
   }
+
+  /** Gives one hit back to the subject's bucket of `name` (never above `limit`): a hit that turned out not to count. */
+  async giveBack(name: string, subject: string, limit: number): Promise<void> {
+    await this.db.query(`UPDATE rate_limit_buckets SET tokens = least($3::float8, tokens + 1) WHERE name = $1 AND subject = $2`, [
+      name,
+      subject,
+      limit,
+    ]);
+  }
 }

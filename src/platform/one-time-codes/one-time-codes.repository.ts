@@ -14,12 +14,9 @@ export interface CodeRow {
   challenge_hash: Buffer | null;
 }
 
-/** What an address's hourly count is of: codes sent for it, or wrong codes it presented. */
-export type AddressCount = 'issued' | 'failed';
-
 const COLUMNS = 'id, purpose, target, code_hash, payload, delivered, expires_at, address, challenge_hash';
 
-/** one_time_codes, the per-address hourly counts and the per-login streaks of wrong codes. */
+/** one_time_codes and the per-login streaks of wrong codes (an address's counts are the kernel's rate limiter's). */
 @Injectable()
 export class OneTimeCodesRepository {
   constructor(private readonly db: Database) {}
@@ -155,30 +152,6 @@ export class OneTimeCodesRepository {
       [target, userId],
     );
     return rows.length;
-  }
-
-  /**
-   * Takes one of the address's slots of this hour (UTC) of `kind`, atomically (parallel requests cannot all read a
-   * count under the limit); false when none is left. Inside the caller's transaction: a rollback gives it back.
-   */
-  async takeAddressSlot(address: string, kind: AddressCount, limit: number): Promise<boolean> {
-    const rows = await this.db.query<{ count: number }>(
-      `INSERT INTO one_time_code_address_counts AS c (address, kind, hour, count) VALUES ($1, $2, date_trunc('hour', now(), 'UTC'), 1)
-       ON CONFLICT (address, kind, hour) DO UPDATE SET count = c.count + 1 WHERE c.count < $3
-       RETURNING c.count`,
-      [address, kind, limit],
-    );
-    if (Math.random() < 0.01) await this.db.query(`DELETE FROM one_time_code_address_counts WHERE hour < now() - interval '1 day'`);
-    return rows.length === 1;
-  }
-
-  /** Gives a slot of this hour back (a right code: only wrong ones count against the address). */
-  async giveBackAddressSlot(address: string, kind: AddressCount): Promise<void> {
-    await this.db.query(
-      `UPDATE one_time_code_address_counts SET count = count - 1
-        WHERE address = $1 AND kind = $2 AND hour = date_trunc('hour', now(), 'UTC') AND count > 0`,
-      [address, kind],
-    );
   }
 
   /** Seconds since the login's codes of this purpose were stopped, or undefined when they never were (or were released). */

@@ -1,12 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../common/api-error';
+import { RateLimiter, RateLimitSubject } from '../access/rate-limiter';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { SUPPORT_ORGANIZATION_ID } from '../organizations/organization.types';
 import { OutboxService } from '../outbox/outbox.service';
 import { UserActionsService } from '../user-actions/user-actions.service';
-import { AddressCount, CodeRow, OneTimeCodesRepository } from './one-time-codes.repository';
+import { CodeRow, OneTimeCodesRepository } from './one-time-codes.repository';
 import { CODE_KEY, CODE_SENDER, CodePurpose, CodeSender, NoticeTemplate } from './one-time-codes.types';
 
 const CODE_SPACE = 1_000_000;
@@ -52,8 +53,8 @@ export interface CodeCheck {
   byAddress?: boolean;
 }
 
-/** Seconds until the current hour (UTC) ends: when an address's hourly counts start again. */
-const untilNextHour = (now = new Date()) => 3600 - now.getUTCMinutes() * 60 - now.getUTCSeconds();
+/** What an address's hourly limit counts (in the kernel's rate limiter): codes it asked for, or wrong codes it presented. */
+type AddressCount = 'issued' | 'failed';
 
 /**
  * One-time codes (issue 31, hardened in issue 43): 6 digits from a CSPRNG, kept only as an HMAC (keyed, salted with
@@ -83,6 +84,7 @@ export class OneTimeCodesService {
     private readonly uow: UnitOfWork,
     private readonly outbox: OutboxService,
     private readonly actions: UserActionsService,
+    private readonly limiter: RateLimiter,
     @Inject(CODE_SENDER) private readonly sender: CodeSender,
     @Inject(CODE_KEY) private readonly key: Buffer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -149,7 +151,7 @@ export class OneTimeCodesService {
       await this.takeAddressSlot(address, 'failed');
       const row = await this.compared(check);
       if (row && this.matches(row, check.code)) {
-        await this.codes.giveBackAddressSlot(address, 'failed');
+        await this.limiter.giveBack('one_time_code_failures', [this.addressSubject(address, 'failed')]);
         await this.codes.use(row.id);
         await this.codes.endStreak(target, purpose);
         return { value: await effect(row.payload) };
@@ -251,14 +253,21 @@ export class OneTimeCodesService {
     return since < lasts ? Math.max(1, Math.ceil(lasts - since)) : undefined;
   }
 
-  private async takeAddressSlot(address: string, kind: AddressCount): Promise<void> {
+  /** The address as the rate limiter counts it for `kind`, with its limit an hour. */
+  private addressSubject(address: string, kind: AddressCount): RateLimitSubject {
     const limit = kind === 'issued' ? this.config.oneTimeCodesPerAddressPerHour : this.config.oneTimeCodeFailuresPerAddressPerHour;
-    if (await this.codes.takeAddressSlot(address, kind, limit)) return;
-    throw ApiError.tooManyRequests(
+    return { key: `address:${address}`, limit };
+  }
+
+  /** One hit of the address's hourly limit of `kind` (a token bucket refilled over the hour), or a 429. */
+  private async takeAddressSlot(address: string, kind: AddressCount): Promise<void> {
+    await this.limiter.take(
+      kind === 'issued' ? 'one_time_codes_asked' : 'one_time_code_failures',
+      [this.addressSubject(address, kind)],
+      3600,
       kind === 'issued'
         ? 'Too many codes asked from this address this hour; retry later'
         : 'Too many wrong codes from this address this hour; retry later',
-      untilNextHour(),
     );
   }
 
@@ -294,7 +303,7 @@ export class OneTimeCodesService {
       await this.takeAddressSlot(address, 'failed');
       const row = await this.compared(check);
       if (row && this.matches(row, check.code)) {
-        await this.codes.giveBackAddressSlot(address, 'failed');
+        await this.limiter.giveBack('one_time_code_failures', [this.addressSubject(address, 'failed')]);
         return true;
       }
       if (row) await this.codes.countFailure(row.id, this.config.oneTimeCodeMaxAttempts);
