@@ -30,7 +30,7 @@ import {
   UserProfileResponseDto,
 } from './dto/people.dto';
 import { ProfileDto } from './dto/profile.dto';
-import { ResetIdentificationDto, UpdateAddressDto, UpdateBusinessDto, UpdateContactDto } from './dto/staff.dto';
+import { ResetIdentificationDto, UpdateAddressDto, UpdateBusinessDto, UpdateUserLoginDto } from './dto/staff.dto';
 import { ProfilesService } from './profiles.service';
 
 const USER_ID = { name: 'userId', schema: { type: 'string', format: 'uuid' } } as const;
@@ -178,7 +178,7 @@ export class ProfilesController {
   })
   async editContact(
     @UuidParam('userId') userId: string,
-    @Body() dto: UpdateContactDto,
+    @Body() dto: UpdateUserLoginDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
   ): Promise<UserProfileResponseDto> {
