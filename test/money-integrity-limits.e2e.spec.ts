@@ -171,8 +171,23 @@ describe(`money integrity: transfers, reversals and withdrawal requests under li
       [organizations],
     );
     expect({ context, withinOperation: new Dec(largest.rows[0].largest).lte(PER_OPERATION) }).toEqual({ context, withinOperation: true });
+    // Every operation that settled in a limit's flow was counted in each of its periodic limits, in the period that
+    // holds its time (or the next, when it was written a moment after the check crossed a period's end: the kernel
+    // picks the period when it checks, the row's time is its insert's).
+    const uncounted = await db.query(
+      `SELECT op.id, l.time_unit, e.period_start::text AS period, op.created_at::text AS at
+         FROM limit_profiles l JOIN commission_profiles p ON p.id = l.commission_profile_id
+         JOIN organizations o ON o.contract_id = p.contract_id
+         JOIN operations op ON op.type = p.flow AND op.status = 'processed' AND op.from_organization_id = o.id
+         LEFT JOIN limit_usage_entries e ON e.operation_id = op.id AND e.limit_profile_id = l.id
+        WHERE o.id = ANY($1::uuid[]) AND l.time_unit <> 'per_transaction'
+          AND (e.operation_id IS NULL OR (l.time_unit = 'per_day' AND op.created_at AT TIME ZONE 'UTC' - e.period_start NOT BETWEEN interval '-1 minute' AND interval '1 day'))`,
+      [organizations],
+    );
+    expect({ context, uncounted: uncounted.rows }).toEqual({ context, uncounted: [] });
     // Per limit, organization and period: what settled in it (processed, so neither reversed nor declined, in the
-    // limit's flow, paid by the organization), beside what the kernel counted (limit_usage).
+    // limit's flow, paid by the organization; in the period it was counted in), beside what the kernel counted
+    // (limit_usage).
     const periods = await db.query(
       `WITH lim AS (
          SELECT l.id, l.qualifier, l.time_unit, l.value, p.flow, o.id AS organization_id
@@ -180,17 +195,9 @@ describe(`money integrity: transfers, reversals and withdrawal requests under li
            JOIN organizations o ON o.contract_id = p.contract_id
           WHERE o.id = ANY($1::uuid[]) AND l.time_unit <> 'per_transaction'),
        settled AS (
-         SELECT lim.id, lim.organization_id,
-                CASE lim.time_unit
-                  WHEN 'per_day' THEN date_trunc('day', op.created_at AT TIME ZONE 'UTC')
-                  WHEN 'per_week' THEN date_trunc('week', op.created_at AT TIME ZONE 'UTC')
-                  WHEN 'per_month' THEN date_trunc('month', op.created_at AT TIME ZONE 'UTC')
-                  WHEN 'per_quarter' THEN date_trunc('quarter', op.created_at AT TIME ZONE 'UTC')
-                  WHEN 'per_year' THEN date_trunc('year', op.created_at AT TIME ZONE 'UTC')
-                  ELSE timestamp '1970-01-01'
-                END AS period_start,
-                sum(op.amount) AS amount, count(*)::int AS count
+         SELECT lim.id, lim.organization_id, e.period_start, sum(op.amount) AS amount, count(*)::int AS count
            FROM lim JOIN operations op ON op.type = lim.flow AND op.status = 'processed' AND op.from_organization_id = lim.organization_id
+           JOIN limit_usage_entries e ON e.operation_id = op.id AND e.limit_profile_id = lim.id
           GROUP BY 1, 2, 3),
        counted AS (SELECT u.* FROM limit_usage u JOIN lim ON lim.id = u.limit_profile_id AND lim.organization_id = u.organization_id)
        SELECT lim.flow, lim.qualifier, lim.time_unit, lim.value::text AS value, lim.organization_id::text AS organization,
