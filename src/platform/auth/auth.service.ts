@@ -102,18 +102,7 @@ export class AuthService {
     // Unknown logins are compared against a dummy hash, so they cost the same time as wrong passwords.
     const valid = await this.hasher.verify(password, user?.password_hash);
     if (!valid || !user) throw await this.refuseAttempt(login, address, started);
-    if (user.deactivated_at) {
-      // Told only after the right password: a deactivation is no secret from the user, but it is from others.
-      await this.tokens.giveBackAttemptSlot(address, slot);
-      await this.actions.record({
-        userId: user.id,
-        action: 'login_failed',
-        login: user.login,
-        address,
-        details: { reason: 'deactivated' },
-      });
-      throw DEACTIVATED();
-    }
+    if (user.deactivated_at) throw await this.refuseDeactivated(user, address, slot);
 
     if (user.password_change_required) {
       const spent = temporaryPasswordSpent(user);
@@ -132,7 +121,7 @@ export class AuthService {
         );
       }
       const temporary = await this.uow.run(async () => {
-        if (!(await this.users.markTemporaryPasswordUsed(user.id))) return undefined;
+        if (!(await this.users.markTemporaryPasswordUsed(user.id, user.password_hash))) return undefined;
         await this.actions.record({
           userId: user.id,
           action: 'login_succeeded',
@@ -142,14 +131,17 @@ export class AuthService {
         });
         return this.issue(user, 'password_change', address);
       });
-      // Used by a parallel login meanwhile, or the user was held meanwhile.
-      if (!temporary) throw await this.refuseAttempt(login, address, started);
+      // Used by a parallel login meanwhile, or the user was held, deactivated or released again meanwhile.
+      if (!temporary) throw await this.refuseChanged(user, login, address, slot, started);
       await this.tokens.giveBackAttemptSlot(address, slot);
       return temporary;
     }
 
     const response = await this.uow.run(async (): Promise<AuthorizationResponseDto | undefined> => {
-      if (!(await this.users.recordSuccess(user.id))) return undefined;
+      // The password checked must still be the user's, under the row's lock: a login that read the user before a
+      // password change, a recovery, a release or a deactivation and got here after it would otherwise answer a
+      // token that change never revoked (issue 43).
+      if (!(await this.users.recordSuccess(user.id, user.password_hash))) return undefined;
       if (this.config.loginConfirmation === 'always') {
         // The code is bound to this challenge: the confirmation must carry its id (or come from this address).
         const challengeId = await this.codes.challenge(user.login, address);
@@ -158,10 +150,36 @@ export class AuthService {
       await this.actions.record({ userId: user.id, action: 'login_succeeded', login: user.login, address });
       return this.issue(user, 'full', address);
     });
-    // Held meanwhile by a parallel failure: answered as if the user had been On Hold from the start.
-    if (!response) throw await this.refuseAttempt(login, address, started);
+    // Held meanwhile by a parallel failure: answered as if the user had been On Hold from the start; deactivated
+    // meanwhile, as a deactivated user; their password replaced meanwhile, as the wrong password it now is.
+    if (!response) throw await this.refuseChanged(user, login, address, slot, started);
     await this.tokens.giveBackAttemptSlot(address, slot);
     return response;
+  }
+
+  /** A right password of a deactivated user: told only then (a deactivation is no secret from the user, but it is from others). */
+  private async refuseDeactivated(user: UserRow, address: string, slot: Date): Promise<ApiError> {
+    await this.tokens.giveBackAttemptSlot(address, slot);
+    await this.actions.record({
+      userId: user.id,
+      action: 'login_failed',
+      login: user.login,
+      address,
+      details: { reason: 'deactivated' },
+    });
+    return DEACTIVATED();
+  }
+
+  /**
+   * A login whose user changed between reading them and issuing the token: deactivated with the password still
+   * theirs, it is refused as a deactivated user's; otherwise (held, or the password replaced) as a failed attempt.
+   */
+  private async refuseChanged(user: UserRow, login: string, address: string, slot: Date, started: number): Promise<ApiError> {
+    const now = await this.users.findById(user.id);
+    if (now?.deactivated_at && now.status === 'active' && now.password_hash === user.password_hash) {
+      return this.refuseDeactivated(now, address, slot);
+    }
+    return this.refuseAttempt(login, address, started);
   }
 
   /**

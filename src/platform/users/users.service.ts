@@ -265,12 +265,16 @@ export class UsersService implements OnApplicationBootstrap {
     return this.users.setDeactivated(userId, deactivated);
   }
 
-  recordSuccess(userId: string): Promise<boolean> {
-    return this.users.recordSuccess(userId);
+  /**
+   * Resets the failure count while the user is active; false once held. With `passwordHash`, a login's: false too when
+   * the user was deactivated or that is no longer their password by the time the row's lock is granted.
+   */
+  recordSuccess(userId: string, passwordHash?: string): Promise<boolean> {
+    return this.users.recordSuccess(userId, passwordHash);
   }
 
-  markTemporaryPasswordUsed(userId: string): Promise<boolean> {
-    return this.users.markTemporaryPasswordUsed(userId);
+  markTemporaryPasswordUsed(userId: string, passwordHash: string): Promise<boolean> {
+    return this.users.markTemporaryPasswordUsed(userId, passwordHash);
   }
 
   /**
