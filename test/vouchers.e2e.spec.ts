@@ -253,6 +253,43 @@ describe('prepaid vouchers (issue 13)', () => {
     await expectBalancedLedger(server, admin);
   });
 
+  it('a reversed purchase voids its pending voucher (its money went back once); a voucher redeemed, blocked or spent cannot have its operations reversed (409)', async () => {
+    const reverse = (id: string) => server.request('POST', `/api/v1/transactions/${id}/reverse`, { token: admin, body: {} });
+    const block = (token: string, id: string) => server.request('POST', `/api/v1/vouchers/${id}/block`, { token });
+    // Reversed while pending: the money returns by the reversal, and the voucher is blocked with it, so neither a block
+    // nor a redemption pays it again (it did twice: the reversal, then the block's refund).
+    const { creator, coin, voucher, code, response } = await bought('40.00');
+    const reserveBefore = (await reserve()).balance;
+    const reversed = await reverse(response.body.process.id);
+    expectStatus(reversed, 201);
+    expect(await balanceOf(server, creator.token, coin.serial)).toBe('100.00');
+    const seen = await server.request('POST', '/api/v1/vouchers/view', { token: creator.token, body: { filter: { ids: [voucher.id] } } });
+    expect(seen.body.records[0]).toMatchObject({ id: voucher.id, status: 'blocked' });
+    expectError(await block(creator.token, voucher.id), 409, 'exception.voucher.blocked');
+    const bearer = await world.user();
+    const bearerCoin = await world.coin(bearer);
+    expectError(await redeem(server, bearer.token, code, bearerCoin.serial), 409, 'exception.voucher.blocked');
+    expect(await balanceOf(server, creator.token, coin.serial)).toBe('100.00');
+    expect(await balanceOf(server, bearer.token, bearerCoin.serial)).toBe('0.00');
+    // The reserve gave back what the purchase paid it, once.
+    expect(new Dec(reserveBefore).minus((await reserve()).balance).toFixed(2)).toBe('40.00');
+    // Redeemed: neither the purchase (the reserve would pay it twice) nor the redemption (the voucher stays spent) is reversed.
+    const spent = await bought('5.00');
+    const redeemed = await redeem(server, bearer.token, spent.code, bearerCoin.serial);
+    expectStatus(redeemed, 201);
+    expectError(await reverse(spent.response.body.process.id), 409, 'exception.transaction.not_reversible');
+    expectError(await reverse(redeemed.body.process.id), 409, 'exception.transaction.not_reversible');
+    // Blocked: nor the purchase (its money came back already) or the refund.
+    const returned = await bought('6.00');
+    const blocked = await block(returned.creator.token, returned.voucher.id);
+    expectStatus(blocked, 200);
+    expectError(await reverse(returned.response.body.process.id), 409, 'exception.transaction.not_reversible');
+    expectError(await reverse(blocked.body.process.id), 409, 'exception.transaction.not_reversible');
+    expect(await balanceOf(server, returned.creator.token, returned.coin.serial)).toBe('100.00');
+    expect(await balanceOf(server, bearer.token, bearerCoin.serial)).toBe('5.00');
+    await expectBalancedLedger(server, admin);
+  });
+
   it('returns a blocked voucher’s money to the creator’s main coin when its own coin was closed; with no open coin, 409', async () => {
     const creator = await world.user();
     const main = await world.coin(creator, '50.00');

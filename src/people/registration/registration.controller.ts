@@ -161,6 +161,7 @@ export class ContactController {
     description: `${WRONG_CODE_ANSWER.description}, or newUserPassword unfit; exception.password.reused: one of the last 5 passwords (the code stays usable)`,
   })
   @ApiConflictResponse({ description: 'exception.user.login_taken: another user has the old login now', type: ErrorResponseDto })
+  @ApiTooManyRequestsResponse(CODE_CHECK_LIMITED)
   async restore(@Body() dto: PasswordRecoveryConfirmDto, @Req() request: ApiRequest): Promise<PasswordRecoveredResponseDto> {
     await this.registration.restoreContact(dto, clientAddress(request));
     return { status: 'ok', message: 'Login restored and password changed; log in with them', action: 'PASSWORD_CHANGED' };

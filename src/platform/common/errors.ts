@@ -88,6 +88,10 @@ export const ERRORS = {
   'exception.transaction.not_found': { status: 404, message: 'No such transaction' },
   'exception.transaction.not_processed': { status: 409, message: 'Only a processed operation can be reversed' },
   'exception.transaction.already_reversed': { status: 409, message: 'The operation is already reversed' },
+  'exception.transaction.not_reversible': {
+    status: 409,
+    message: 'The operation closed an object that cannot be opened again (a voucher redeemed, blocked or expired): it cannot be reversed',
+  },
   'exception.transaction.is_reversal': { status: 409, message: 'A reversal cannot be reversed' },
 
   // Transaction categories and transfer templates
