@@ -49,6 +49,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // A setting found wrong only once the database is reached (AUDIT_CHAIN_KEY not the database's) is a configuration error too.
+  if (error instanceof ConfigError) {
+    logger.fatal(error.message);
+    process.exit(78);
+  }
   const failure = startFailure(error);
   logger.fatal(failure.err ? { err: failure.err } : {}, `finapi failed to start: ${failure.message}`);
   process.exit(1);

@@ -86,6 +86,8 @@ describe('access control and the actuator', () => {
         'POST /api/v1/registration',
         'POST /api/v1/registration/confirm',
         'POST /api/v1/registration/resend-otp',
+        // The old address of a changed login takes it back: its sessions were ended, and whoever changed it may hold the password.
+        'POST /api/v1/profiles/my/contact/restore',
         // A gate provider's callback: no user's token, authenticated by the HMAC of its body with the provider's secret.
         'POST /api/v1/gate/callbacks/{gateProviderId}',
         // A document's scan shown as an image on the staff review page: no token, the link's own signature and expiry.

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { Pool } from 'pg';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Actor, adminToken, aUser } from './helpers/actors';
-import { aCoin, aCurrency, anIssuer, coinOf, expectStatus, transfer } from './helpers/money';
+import { aCoin, aCurrency, anIssuer, coinOf, expectStatus, fund, transfer } from './helpers/money';
 import { ApiResponse, createDatabase, startExpectingFailure, startServer, TestServer } from './helpers/server';
 import { moneyWorld } from './helpers/world';
 
@@ -334,16 +335,98 @@ describe('money safety (issue 29, 4): the action chain resists someone who can w
     expect(broken.head.hash).not.toBe(intact.head.hash);
   });
 
-  it('finds the chain broken from its first action under another key', async () => {
+  /** Starts the service expecting it to refuse: its exit and last log line, or the failure of a test whose service started. */
+  const refusal = async (env: Record<string, string>): Promise<{ code: string; msg: string }> => {
+    let started: TestServer | undefined;
+    const failure = await startServer(env).then(
+      (server) => {
+        started = server;
+        servers.push(server);
+        return undefined;
+      },
+      (error: Error) => error,
+    );
+    expect(started && 'the service started').toBeUndefined();
+    const [, code, output] = /^The service exited \((\w+)\):\n([\s\S]*)$/.exec(failure!.message) ?? [];
+    const lines = output.trim().split('\n');
+    return { code, msg: (JSON.parse(lines[lines.length - 1]) as { msg: string }).msg };
+  };
+  const dataDirs: string[] = [];
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'finapi-audit-key-'));
+    dataDirs.push(dir);
+    return dir;
+  };
+  afterAll(() => {
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses to start a second instance without AUDIT_CHAIN_KEY on the database of another (each keeps its own key in its DATA_DIR), naming the setting (issue 43)', async () => {
+    const databaseUrl = await createDatabase();
+    const firstDir = dataDir();
+    const first = await start({ DATABASE_URL: databaseUrl, DATA_DIR: firstDir });
+    const admin = await adminToken(first);
+    const second = dataDir();
+    expect(await refusal({ DATABASE_URL: databaseUrl, DATA_DIR: second })).toEqual({
+      code: '78',
+      msg:
+        `Invalid configuration: AUDIT_CHAIN_KEY is unset, and the key generated in ${join(second, 'audit-chain.key')} is not the one ` +
+        'this database was written with (its action log, Idempotency-Key fingerprints and card numbers are keyed with another): ' +
+        "give every instance on one database the same AUDIT_CHAIN_KEY (the first instance's DATA_DIR/audit-chain.key holds this database's key)",
+    });
+    // The first instance never noticed: its log and keyed answers go on.
+    expect((await check(first, admin)).intact).toBe(true);
+    // With the first instance's key, the second starts, and shares its log.
+    const key = readFileSync(join(firstDir, 'audit-chain.key'), 'utf8').trim();
+    const joined = await start({ DATABASE_URL: databaseUrl, DATA_DIR: second, AUDIT_CHAIN_KEY: key });
+    expect(await check(joined, await adminToken(joined))).toMatchObject({ intact: true });
+  });
+
+  it('starts two instances with the same AUDIT_CHAIN_KEY, and a keyed retry that reaches the other one is answered again, not a 422', async () => {
+    const databaseUrl = await createDatabase();
+    const one = await start({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir(), AUDIT_CHAIN_KEY: KEY });
+    const two = await start({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir(), AUDIT_CHAIN_KEY: KEY });
+    const admin = await adminToken(one);
+    const issuer = await anIssuer(one, admin, (await aCurrency(one, admin)).code);
+    const [alice, bob] = [await aUser(one, admin), await aUser(one, admin)];
+    const from = await aCoin(one, alice.token, issuer.id);
+    const to = await aCoin(one, bob.token, issuer.id);
+    await fund(one, admin, from.serial, '10.00');
+    const key = requestId('retry');
+    const sent = await transfer(one, alice.token, from.serial, to.serial, '1.00', { key });
+    expectStatus(sent, 201);
+    const retried = await transfer(two, alice.token, from.serial, to.serial, '1.00', { key });
+    expectStatus(retried, 201);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body.process.id).toBe(sent.body.process.id);
+    expect(await check(two, await adminToken(two))).toMatchObject({ intact: true });
+  });
+
+  it('refuses another key on a database written before the check value existed (an upgrade): its newest keyed action tells; the right key records it', async () => {
     const databaseUrl = await createDatabase();
     const first = await start({ DATABASE_URL: databaseUrl, AUDIT_CHAIN_KEY: KEY });
-    expect((await check(first, await adminToken(first))).intact).toBe(true);
+    await adminToken(first);
     await stop(first);
-    const other = await start({ DATABASE_URL: databaseUrl, AUDIT_CHAIN_KEY: `other-key-${randomBytes(16).toString('hex')}` });
-    expect(await check(other, await adminToken(other))).toMatchObject({
-      intact: false,
-      firstBroken: { seq: '1', reason: 'hash does not match the action' },
-    });
+    // As a database of 1.0.0 is: its chain keyed, no check value.
+    const db = new Pool({ connectionString: databaseUrl, max: 1 });
+    try {
+      await db.query(`DELETE FROM service_key_check`);
+      const newest = (await db.query(`SELECT seq::text AS seq FROM user_actions ORDER BY seq DESC LIMIT 1`)).rows[0].seq as string;
+      expect(await refusal({ DATABASE_URL: databaseUrl, AUDIT_CHAIN_KEY: `other-key-${randomBytes(16).toString('hex')}` })).toEqual({
+        code: '78',
+        msg:
+          `Invalid configuration: AUDIT_CHAIN_KEY is not the key this database was written with (its newest action, ${newest}, does not ` +
+          'verify under it; its action log, Idempotency-Key fingerprints and card numbers are keyed with another): ' +
+          'give every instance on one database the same AUDIT_CHAIN_KEY',
+      });
+      expect((await db.query(`SELECT count(*)::int AS n FROM service_key_check`)).rows[0].n).toBe(0);
+      const again = await start({ DATABASE_URL: databaseUrl, AUDIT_CHAIN_KEY: KEY });
+      expect(await again.waitForLog('Recorded the check value of the service key')).toBeDefined();
+      expect((await db.query(`SELECT count(*)::int AS n FROM service_key_check`)).rows[0].n).toBe(1);
+      expect(await check(again, await adminToken(again))).toMatchObject({ intact: true });
+    } finally {
+      await db.end();
+    }
   });
 
   it('requires AUDIT_CHAIN_KEY in production; otherwise generates it once in DATA_DIR (mode 0600) and keeps using it', async () => {

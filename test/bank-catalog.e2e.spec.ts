@@ -56,6 +56,35 @@ describe('the bank catalog (issue 12): a paged view, one bank at a time, and a C
     expect(await count()).toBe(5);
   });
 
+  it('keeps the texts customers see without Unicode format characters (bidi overrides, zero-width ones), imported or added (issue 43)', async () => {
+    const csv =
+      'Bank name,BIC,Country,City,Address\r\nBidi\u202Eknab\u202C Bank,BIDILT21,LT,Kau\u200Bnas,"\u2067Laisv\u0117s al. 1\u2069"\r\n';
+    expectStatus(await upload(world.server, world.admin, IMPORT, csv), 200);
+    const added = await world.server.request('POST', '/api/v1/bank-catalog', {
+      token: world.admin,
+      body: { bankName: '\uFEFFZero\u200DWidth Bank\u200E', bic: 'ZEROLT21', country: 'LT', zipCode: '\u202D01103' },
+    });
+    expectStatus(added, 201);
+    expect(added.body.bank).toMatchObject({ bankName: 'ZeroWidth Bank', zipCode: '01103' });
+    const { rows } = await world.raw.db.query(
+      `SELECT bic, name, city, address, zip_code FROM bank_catalog WHERE bic IN ('BIDILT21', 'ZEROLT21') ORDER BY bic`,
+    );
+    expect(rows).toEqual([
+      { bic: 'BIDILT21', name: 'Bidiknab Bank', city: 'Kaunas', address: 'Laisvės al. 1', zip_code: null },
+      { bic: 'ZEROLT21', name: 'ZeroWidth Bank', city: null, address: null, zip_code: '01103' },
+    ]);
+    // Nothing but format characters is no name.
+    expectError(
+      await world.server.request('POST', '/api/v1/bank-catalog', {
+        token: world.admin,
+        body: { bankName: '\u202E\u200B', bic: 'NONELT21', country: 'LT' },
+      }),
+      400,
+      'exception.validation',
+      'bankName',
+    );
+  });
+
   it('refuses a file with a bad line as a whole: a 400 naming the line and the column, nothing imported', async () => {
     const before = await count();
     const csv = 'bankName,bic,country\nGood Bank,GOODDEFF,DE\nBad Country Bank,BADCDEFF,XX\nBad Bic Bank,NOT-A-BIC,DE\n';

@@ -1,4 +1,4 @@
-import { aFee, percent } from './helpers/commissions';
+import { aFee, limitsOn, percent, usageOf } from './helpers/commissions';
 import { coinOf, expectBalancedLedger, expectError, expectLegs, expectStatus } from './helpers/money';
 import { moneyWorld } from './helpers/world';
 
@@ -229,6 +229,43 @@ describe('bank withdrawals and bank accounts (issue 12): requests hold until acc
       }),
       200,
     );
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('issue 43: a declined request gives back what it counted against the coin’s limits; an accepted one keeps counting', async () => {
+    const gil = await world.user();
+    const coin = await world.coin(gil, '300.00');
+    const { limits } = await limitsOn(world.server, world.admin, {
+      organizationId: gil.organizationId,
+      issuerId: world.issuer.id,
+      flow: 'bank_withdrawal',
+      limits: [
+        ['amount', 'per_month', '100.00'],
+        ['quantity', 'per_day', 1],
+      ],
+    });
+    const request = (amount: string) => ask(gil.token, { coinSerial: coin.serial, amount, bankDetails: details });
+    const first = await request('80.00');
+    expectStatus(first, 201);
+    // Held, the request counts: a second one today is refused.
+    expectError(await request('5.00'), 409, 'exception.limit.exceeded');
+    expectStatus(await decide(first.body.bankWithdrawal.id, 'decline'), 200);
+    const usage = await usageOf(world.server.db, gil.organizationId);
+    expect(usage.map(({ amount, count }) => ({ amount, count }))).toEqual([
+      { amount: '0', count: 0 },
+      { amount: '0', count: 0 },
+    ]);
+    expect(usage.map((u) => u.limitProfileId).sort()).toEqual(limits.map((l) => l.id).sort());
+    // The month's whole 100.00 is free again; accepted, it counts for good.
+    const second = await request('100.00');
+    expectStatus(second, 201);
+    expectStatus(await decide(second.body.bankWithdrawal.id, 'accept'), 200);
+    expectError(await decide(first.body.bankWithdrawal.id, 'decline'), 409, 'exception.bank_withdrawal.decided');
+    expect((await usageOf(world.server.db, gil.organizationId)).map(({ amount, count }) => ({ amount, count }))).toEqual([
+      { amount: '100', count: 1 },
+      { amount: '100', count: 1 },
+    ]);
+    expect(await amounts(gil.token, coin.serial)).toEqual(['200.00', '0.00', '200.00']);
     await expectBalancedLedger(world.server, world.admin);
   });
 

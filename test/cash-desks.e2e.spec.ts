@@ -1,5 +1,5 @@
 import type { Actor } from './helpers/actors';
-import { aFee, percent } from './helpers/commissions';
+import { aFee, limitsOn, percent, usageOf } from './helpers/commissions';
 import { anIssuer, coinOf, expectBalancedLedger, expectError, expectLegs, expectStatus, fund } from './helpers/money';
 import { moneyWorld } from './helpers/world';
 
@@ -636,6 +636,73 @@ describe('issue 29: a cash-out settles only with its customer’s consent', () =
     expectError(await act(id, 'complete', cashierA.token), 409, 'exception.cash_desk_operation.decided');
     expectError(await refuse(dave.token), 409, 'exception.cash_desk_operation.decided');
     expect(await amounts(coin.serial)).toEqual(['50.00', '0.00']);
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  /** A customer's own withdrawal at desk A (`cash_desk_redeem`, priced and limited as the `cash_out` flow). */
+  const withdraw = (customer: Actor, coinSerial: string, amount: string) =>
+    world.server.request('POST', `/api/v1/cash-desk-withdrawals/${deskA.id}`, {
+      token: customer.token,
+      body: { coin: coinSerial, amount, receiverName: 'Customer' },
+    });
+  const refuseAs = (customer: Actor, id: string) =>
+    world.server.request('POST', `/api/v1/cash-desk-operations/${id}/refuse`, { token: customer.token, body: { reason: 'Not mine' } });
+
+  it('issue 43: a cash-out the customer refuses gives back what it counted — their own 10.00 within the day’s 50.00 passes, beyond it is still refused', async () => {
+    const erin = await world.user();
+    const coin = await world.coin(erin, '200.00');
+    await limitsOn(world.server, world.admin, {
+      organizationId: erin.organizationId,
+      issuerId: world.issuer.id,
+      flow: 'cash_out',
+      limits: [['amount', 'per_day', '50.00']],
+    });
+    const code = world.currency.code;
+    // The cashier enters a cash-out of the whole day's limit that Erin never asked for; she refuses it.
+    const unsolicited = await cashOut(cashierA.token, coin.serial, '50.00');
+    expectStatus(await refuseAs(erin, unsolicited), 200);
+    expect(await amounts(coin.serial)).toEqual(['200.00', '0.00']);
+    // Nothing moved, so nothing is counted: her own withdrawal passes.
+    expectStatus(await withdraw(erin, coin.serial, '10.00'), 201);
+    // What did move still counts: 10.00 + 40.01 would pass the day's 50.00.
+    const beyond = await withdraw(erin, coin.serial, '40.01');
+    expectError(beyond, 409, 'exception.limit.exceeded');
+    expect(beyond.body.message).toBe(`The limit of 50.00 ${code} per day is exceeded: 10.00 ${code} used, 40.01 ${code} asked`);
+    expectStatus(await withdraw(erin, coin.serial, '40.00'), 201);
+    expectError(await withdraw(erin, coin.serial, '0.01'), 409, 'exception.limit.exceeded');
+    expect(await amounts(coin.serial)).toEqual(['150.00', '0.00']);
+  });
+
+  it('issue 43: a per_life limit counts what settled — cash-outs declined by the desk or refused by the customer give back their amount and their count', async () => {
+    const fay = await world.user();
+    const coin = await world.coin(fay, '500.00');
+    const { limits } = await limitsOn(world.server, world.admin, {
+      organizationId: fay.organizationId,
+      issuerId: world.issuer.id,
+      flow: 'cash_out',
+      limits: [
+        ['amount', 'per_life', '100.00'],
+        ['quantity', 'per_life', 2],
+      ],
+    });
+    const declined = await cashOut(cashierA.token, coin.serial, '60.00');
+    expectStatus(await act(declined, 'decline', cashierA.token), 200);
+    const refused = await cashOut(cashierA.token, coin.serial, '30.00');
+    expectStatus(await refuseAs(fay, refused), 200);
+    // Settled: a cash-out Fay confirms, and a withdrawal of her own.
+    const confirmed = await cashOut(cashierA.token, coin.serial, '25.00');
+    expectStatus(await act(confirmed, 'confirm', fay.token), 200);
+    expectStatus(await withdraw(fay, coin.serial, '20.00'), 201);
+    const life = '1970-01-01 00:00:00';
+    expect(await usageOf(world.server.db, fay.organizationId)).toEqual(
+      [
+        { limitProfileId: limits[0].id, periodStart: life, amount: '45', count: 2 },
+        { limitProfileId: limits[1].id, periodStart: life, amount: '45', count: 2 },
+      ].sort((a, b) => (a.limitProfileId < b.limitProfileId ? -1 : 1)),
+    );
+    // Two operations settled: the count is reached for good, whatever the amount.
+    expectError(await withdraw(fay, coin.serial, '1.00'), 409, 'exception.limit.exceeded');
+    expect(await amounts(coin.serial)).toEqual(['455.00', '0.00']);
     await expectBalancedLedger(world.server, world.admin);
   });
 });

@@ -1,5 +1,5 @@
 import { moneyWorld, MoneyWorld } from './helpers/world';
-import { Actor, adminToken, aUser } from './helpers/actors';
+import { Actor, adminToken, aUser, login as logIn, uniqueLogin } from './helpers/actors';
 import {
   aCoin,
   aCurrency,
@@ -439,5 +439,100 @@ describe('issue 29: closing a coin into another organization’s coin is priced 
     expectStatus(await close(erin.token, small.serial, own.serial), 200);
     expect(await balanceOf(world.server, erin.token, own.serial)).toBe('3.00');
     await expectBalancedLedger(world.server, world.admin);
+  });
+});
+
+describe('issue 43: the customer directory cannot be walked — payee lookups are limited per user and per address, and name the payee only as a form shows it', () => {
+  // 5 lookups per user and 8 per address (a burst, then refilled over the hour); each test calls from an address of its
+  // own (X-Forwarded-For, trusted from loopback), so the tests' counts stay apart.
+  const LIMITS = { PAYEE_LOOKUPS_PER_HOUR: '5', PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR: '8', TRUST_PROXY: 'loopback' };
+  const world = moneyWorld({ env: LIMITS });
+  const servers: TestServer[] = [];
+  afterAll(async () => {
+    for (const server of servers) await server.stop();
+  });
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+  const validate = (server: TestServer, user: Actor, address: string, serial: string) =>
+    server.request('POST', '/api/v1/coins/validate', { token: user.token, headers: from(address), body: { serial } });
+  const serialOf = (server: TestServer, user: Actor, address: string, login: string) =>
+    server.request('POST', '/api/v1/coins/serial', {
+      token: user.token,
+      headers: from(address),
+      body: { login, currencyCode: world.currency.code },
+    });
+  const expectLimited = (answer: Awaited<ReturnType<typeof validate>>, most: number) => {
+    expectError(answer, 429, 'exception.rate_limited');
+    const retry = Number(answer.headers.get('retry-after'));
+    expect({ retry, inRange: retry >= 1 && retry <= most }).toEqual({ retry, inRange: true });
+  };
+
+  it("answers a payee check with the owner's display name only: a person's first name and initial, a merchant's name, a login masked", async () => {
+    const payer = await world.user();
+    const alice = await world.user({ name: 'Alice Liddell' });
+    const shop = await world.user({ role: 'merchant', name: 'Corner Shop' });
+    // Named after its login, as sign-up names a customer.
+    const login = `${uniqueLogin('walk')}@example.com`;
+    const created = await world.server.request('POST', '/api/v1/users', {
+      token: world.admin,
+      body: { login, password: 'pw-0123456789ab', role: 'individual' },
+    });
+    expectStatus(created, 201);
+    const named = { token: await logIn(world.raw, login, 'pw-0123456789ab') } as Actor;
+    const answers = [];
+    for (const owner of [alice, shop, named]) {
+      const coin = await aCoin(world.server, owner.token, world.issuer.id);
+      const answer = await validate(world.raw, payer, '198.51.100.1', coin.serial);
+      expectStatus(answer, 200);
+      expect(Object.keys(answer.body).sort()).toEqual(['message', 'owner', 'serial', 'status']);
+      expect(Object.keys(answer.body.owner)).toEqual(['name']);
+      answers.push(answer.body.owner.name);
+    }
+    expect(answers).toEqual(['Alice L.', 'Corner Shop', 'w***@e***.com']);
+  });
+
+  it('refuses the 6th lookup of a user with a 429 and Retry-After, whether by serial, by login or through a contact, then the 9th of the address', async () => {
+    const address = '198.51.100.2';
+    const [walker, other] = [await world.user(), await world.user()];
+    const real = await world.coin(await world.user());
+    // 40 sequential serials around a real one, as the report walked them: 5 are answered (200 or 404), the rest refused.
+    const first = BigInt(real.serial) - 20n;
+    const statuses: number[] = [];
+    for (let i = 0n; i < 40n; i++) {
+      const answer = await validate(world.raw, walker, address, (first + i).toString());
+      statuses.push(answer.status);
+      if (i >= 5n) expectLimited(answer, 720);
+    }
+    expect(statuses.slice(0, 5).every((s) => s === 200 || s === 404)).toBe(true);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(35);
+    // The same count for a serial by login, and for a contact's coin (a contact is any e-mail or phone number).
+    expectLimited(await serialOf(world.raw, walker, address, other.login), 720);
+    const contact = await world.server.request('POST', '/api/v1/contact-book/contact', {
+      token: walker.token,
+      body: { name: 'Someone', email: 'someone@example.com' },
+    });
+    expectStatus(contact, 201);
+    expectLimited(
+      await world.raw.request('GET', `/api/v1/contact-book/contact/${contact.body.contact.id}/coin?currency=${world.currency.code}`, {
+        token: walker.token,
+        headers: from(address),
+      }),
+      720,
+    );
+    // Another account on the same address has its own 5, but the address only 3 more (8 in all).
+    for (let i = 0; i < 3; i++) expect([200, 404]).toContain((await serialOf(world.raw, other, address, walker.login)).status);
+    expectLimited(await serialOf(world.raw, other, address, walker.login), 450);
+    // Elsewhere, that account still has lookups left.
+    expect([200, 404]).toContain((await serialOf(world.raw, other, '198.51.100.3', walker.login)).status);
+  });
+
+  it('holds across instances: the count is kept in PostgreSQL, not in each instance', async () => {
+    const second = await startServer({ ...LIMITS, DATABASE_URL: world.raw.databaseUrl });
+    servers.push(second);
+    const payer = await world.user();
+    const coin = await world.coin(await world.user());
+    for (const server of [world.raw, second, world.raw, second, second])
+      expectStatus(await validate(server, payer, '198.51.100.4', coin.serial), 200);
+    expectLimited(await validate(world.raw, payer, '198.51.100.4', coin.serial), 720);
+    expectLimited(await validate(second, payer, '198.51.100.4', coin.serial), 720);
   });
 });

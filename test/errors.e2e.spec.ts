@@ -72,6 +72,30 @@ describe('the error contract', () => {
     expect(rows).toHaveLength(0);
   });
 
+  it('answers JSON nested deeper than 32 levels with 400 in the error shape, on a public route, and logs no fault (issue 43)', async () => {
+    const deep = (depth: number, open: string, close: string) => `${open.repeat(depth)}${close.repeat(depth)}`;
+    const bodies = [
+      deep(3000, '{"a":', '}').replace(/:}/, ':{}}'),
+      deep(3000, '[', ']'),
+      `{"login":"deep@example.com","password":"pw-0123456789ab","role":"individual","extra":${deep(40, '{"a":', '}').replace(/:}/, ':1}')}}`,
+    ];
+    for (const rawBody of bodies) {
+      const response = await server.request('POST', '/api/v1/registration', { rawBody, headers: { 'content-type': 'application/json' } });
+      expect(response.status).toBe(400);
+      expectErrorShape(response.body, 'exception.request.malformed_json');
+      expect(response.body.message).toBe('The JSON body is nested deeper than 32 levels');
+      expect(await server.waitForLog(`"id":"${response.body.requestId}"`)).toBeDefined();
+    }
+    // 32 levels, and brackets inside strings, are a body like any other: the validation answers it.
+    const shallow = await server.request('POST', '/api/v1/registration', {
+      rawBody: `{"login":"[[[[{{{{","extra":${deep(31, '{"a":', '}').replace(/:}/, ':1}')}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(shallow.status).toBe(400);
+    expectErrorShape(shallow.body, 'exception.validation');
+    expect(server.logs.filter((line) => line.startsWith('{"level":50,'))).toEqual([]);
+  });
+
   it('answers a body that is not an object with 400', async () => {
     const response = await server.request('POST', '/api/v1/authorization', {
       rawBody: '"just a string"',

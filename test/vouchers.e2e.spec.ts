@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Actor } from './helpers/actors';
-import { aFee, percent } from './helpers/commissions';
+import { aFee, limitsOn, percent, usageOf } from './helpers/commissions';
 import { systemCoinOf } from './helpers/exchange';
 import { whileKeyInFlight } from './helpers/in-flight';
 import {
@@ -253,6 +253,43 @@ describe('prepaid vouchers (issue 13)', () => {
     await expectBalancedLedger(server, admin);
   });
 
+  it('a reversed purchase voids its pending voucher (its money went back once); a voucher redeemed, blocked or spent cannot have its operations reversed (409)', async () => {
+    const reverse = (id: string) => server.request('POST', `/api/v1/transactions/${id}/reverse`, { token: admin, body: {} });
+    const block = (token: string, id: string) => server.request('POST', `/api/v1/vouchers/${id}/block`, { token });
+    // Reversed while pending: the money returns by the reversal, and the voucher is blocked with it, so neither a block
+    // nor a redemption pays it again (it did twice: the reversal, then the block's refund).
+    const { creator, coin, voucher, code, response } = await bought('40.00');
+    const reserveBefore = (await reserve()).balance;
+    const reversed = await reverse(response.body.process.id);
+    expectStatus(reversed, 201);
+    expect(await balanceOf(server, creator.token, coin.serial)).toBe('100.00');
+    const seen = await server.request('POST', '/api/v1/vouchers/view', { token: creator.token, body: { filter: { ids: [voucher.id] } } });
+    expect(seen.body.records[0]).toMatchObject({ id: voucher.id, status: 'blocked' });
+    expectError(await block(creator.token, voucher.id), 409, 'exception.voucher.blocked');
+    const bearer = await world.user();
+    const bearerCoin = await world.coin(bearer);
+    expectError(await redeem(server, bearer.token, code, bearerCoin.serial), 409, 'exception.voucher.blocked');
+    expect(await balanceOf(server, creator.token, coin.serial)).toBe('100.00');
+    expect(await balanceOf(server, bearer.token, bearerCoin.serial)).toBe('0.00');
+    // The reserve gave back what the purchase paid it, once.
+    expect(new Dec(reserveBefore).minus((await reserve()).balance).toFixed(2)).toBe('40.00');
+    // Redeemed: neither the purchase (the reserve would pay it twice) nor the redemption (the voucher stays spent) is reversed.
+    const spent = await bought('5.00');
+    const redeemed = await redeem(server, bearer.token, spent.code, bearerCoin.serial);
+    expectStatus(redeemed, 201);
+    expectError(await reverse(spent.response.body.process.id), 409, 'exception.transaction.not_reversible');
+    expectError(await reverse(redeemed.body.process.id), 409, 'exception.transaction.not_reversible');
+    // Blocked: nor the purchase (its money came back already) or the refund.
+    const returned = await bought('6.00');
+    const blocked = await block(returned.creator.token, returned.voucher.id);
+    expectStatus(blocked, 200);
+    expectError(await reverse(returned.response.body.process.id), 409, 'exception.transaction.not_reversible');
+    expectError(await reverse(blocked.body.process.id), 409, 'exception.transaction.not_reversible');
+    expect(await balanceOf(server, returned.creator.token, returned.coin.serial)).toBe('100.00');
+    expect(await balanceOf(server, bearer.token, bearerCoin.serial)).toBe('5.00');
+    await expectBalancedLedger(server, admin);
+  });
+
   it('returns a blocked voucher’s money to the creator’s main coin when its own coin was closed; with no open coin, 409', async () => {
     const creator = await world.user();
     const main = await world.coin(creator, '50.00');
@@ -411,6 +448,41 @@ describe('prepaid vouchers (issue 13)', () => {
       'exception.idempotency.in_flight',
     );
     expectError(await inFlight(creator, 'POST', `/api/v1/vouchers/${voucher.id}/block`), 409, 'exception.idempotency.in_flight');
+  });
+
+  it('issue 43: a voucher that expires or is blocked returns its money, and gives back what its purchase counted against the voucher limits', async () => {
+    const creator = await world.user();
+    const coin = await world.coin(creator, '200.00');
+    await limitsOn(server, admin, {
+      organizationId: creator.organizationId,
+      issuerId: world.issuer.id,
+      flow: 'voucher',
+      limits: [['amount', 'per_life', '50.00']],
+    });
+    const purchase = async (amount: string) => {
+      const bought = await buy(server, creator.token, {
+        coinSerial: coin.serial,
+        amount,
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+      expectStatus(bought, 201);
+      return bought.body.voucher;
+    };
+    const expiring = await purchase('30.00');
+    expectError(await buy(server, creator.token, { coinSerial: coin.serial, amount: '20.01' }), 409, 'exception.limit.exceeded');
+    // Its expiry is due (the sweep looks at expires_at); the staff route returns its money.
+    await server.db.query(`UPDATE vouchers SET expires_at = now() - interval '1 second' WHERE id = $1`, [expiring.id]);
+    const swept = await server.request('POST', '/api/v1/vouchers/expire-due', { token: admin, body: {} });
+    expectStatus(swept, 200);
+    expect(swept.body.expired).toBeGreaterThanOrEqual(1);
+    const blocked = await purchase('50.00');
+    expectStatus(await server.request('POST', `/api/v1/vouchers/${blocked.id}/block`, { token: creator.token }), 200);
+    const kept = await purchase('50.00');
+    expectError(await buy(server, creator.token, { coinSerial: coin.serial, amount: '0.01' }), 409, 'exception.limit.exceeded');
+    expect((await usageOf(server.db, creator.organizationId)).map(({ amount, count }) => [amount, count])).toEqual([['50', 1]]);
+    expect(kept.status).toBe('pending');
+    expect(await balanceOf(server, creator.token, coin.serial)).toBe('150.00');
+    await expectBalancedLedger(server, admin);
   });
 });
 

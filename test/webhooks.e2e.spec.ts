@@ -1,6 +1,6 @@
 import { aUser, adminToken } from './helpers/actors';
 import { aCoin, aCurrency, anIssuer, expectError, expectStatus, fund, transfer } from './helpers/money';
-import { createDatabase, startServer, TestServer } from './helpers/server';
+import { createDatabase, startServer, TestServer, within } from './helpers/server';
 import { Receiver } from './helpers/webhook-receiver';
 import { moneyWorld } from './helpers/world';
 
@@ -439,7 +439,7 @@ describe('webhook delivery across crashes and instances (issue 17)', () => {
     expectStatus(ok, 201);
   });
 
-  it('judges IPv6 addresses carrying an IPv4 one (mapped, compatible, NAT64, 6to4) by that address, at registration and at delivery', async () => {
+  it('judges IPv6 addresses leading to an IPv4 host (mapped, NAT64, 6to4) by that address and refuses every special-purpose range (issue 43), at registration and at delivery', async () => {
     const server = await startServer({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_POLL_MS: '100' });
     servers.push(server);
     const admin = await adminToken(server);
@@ -453,9 +453,35 @@ describe('webhook delivery across crashes and instances (issue 17)', () => {
       'https://[64:ff9b::a00:1]/hook',
       'https://[64:ff9b::a9fe:a9fe]/latest/meta-data',
       'https://[2002:c0a8:0101::1]/hook',
+      // Issue 43, item 10: the rest of IANA's special-purpose ranges.
+      'https://[fec0::1]/',
+      'https://[::ffff:0:127.0.0.1]/',
+      'https://[::ffff:0:808:808]/',
+      'https://[::8.8.8.8]/',
+      'https://[64:ff9b:1::808:808]/',
+      'https://[100::1]/',
+      'https://[2001::1]/',
+      'https://[2001:2::1]/',
+      'https://[2001:db8::1]/',
+      'https://[3fff::1]/',
+      'https://[5f00::1]/',
+      'https://[ff02::1]/',
+      'https://[4000::1]/',
+      'https://192.0.2.1/',
+      'https://198.51.100.7/',
+      'https://203.0.113.5/',
+      'https://192.88.99.1/',
+      'https://240.0.0.1/',
+      'https://255.255.255.255/',
     ]) {
       expectError(await register(url), 422, 'exception.webhook.url_refused');
     }
+    expect((await register('https://[::ffff:0:127.0.0.1]/')).body.message).toBe(
+      'The webhook URL is refused: the host resolves to ::ffff:0:7f00:1 (127.0.0.1), in ::ffff:0:0:0/96 (IPv4-translated), not a public address',
+    );
+    expect((await register('https://[fec0::1]/')).body.message).toBe(
+      'The webhook URL is refused: the host resolves to fec0::1, in fec0::/10 (site-local, deprecated), not a public address',
+    );
     const publicOne = await register('https://[64:ff9b::808:808]/hook');
     expectStatus(publicOne, 201);
     // Removed again: this test sends nothing to the Internet.
@@ -468,23 +494,35 @@ describe('webhook delivery across crashes and instances (issue 17)', () => {
     const from = await aCoin(server, alice.token, issuer.id);
     const to = await aCoin(server, bob.token, issuer.id);
     await fund(server, admin, from.serial, '10.00');
-    await server.db.query(`INSERT INTO webhooks (organization_id, url, events, secret) VALUES ($1, $2, $3, 'whsec_x')`, [
-      alice.organizationId,
-      'http://[64:ff9b::7f00:1]:9/hook',
-      ['operation.processed'],
-    ]);
-    expectStatus(await transfer(server, alice.token, from.serial, to.serial, '1.00'), 201);
-    const deadline = Date.now() + 10_000;
-    let attempt: { last_error: string | null } | undefined;
-    while (!attempt && Date.now() < deadline) {
-      const { rows } = await server.db.query(
-        `SELECT d.last_error FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.url LIKE 'http://[64:ff9b::7f00:1]%' AND (d.last_error IS NOT NULL OR d.last_status_code IS NOT NULL)`,
-      );
-      attempt = rows[0];
-      if (!attempt) await new Promise((r) => setTimeout(r, 50));
+    for (const url of ['http://[64:ff9b::7f00:1]:9/hook', 'http://[fec0::1]:9/hook', 'http://[::ffff:0:7f00:1]:9/hook']) {
+      await server.db.query(`INSERT INTO webhooks (organization_id, url, events, secret) VALUES ($1, $2, $3, 'whsec_x')`, [
+        alice.organizationId,
+        url,
+        ['operation.processed'],
+      ]);
     }
-    expect(attempt?.last_error).toBe(
-      'refused: the host resolves to 64:ff9b::7f00:1 (127.0.0.1), a private, loopback or link-local address',
-    );
+    expectStatus(await transfer(server, alice.token, from.serial, to.serial, '1.00'), 201);
+    const attempted = async () =>
+      (
+        await server.db.query(
+          `SELECT w.url, d.last_error FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+            WHERE w.url LIKE 'http://[%' AND (d.last_error IS NOT NULL OR d.last_status_code IS NOT NULL)`,
+        )
+      ).rows.sort((a, b) => (a.url < b.url ? -1 : 1)) as { url: string; last_error: string }[];
+    expect(await within(60_000, async () => (await attempted()).length === 3)).toBeLessThan(Infinity);
+    expect(await attempted()).toEqual([
+      {
+        url: 'http://[64:ff9b::7f00:1]:9/hook',
+        last_error: 'refused: the host resolves to 64:ff9b::7f00:1 (127.0.0.1), in 127.0.0.0/8 (loopback), not a public address',
+      },
+      {
+        url: 'http://[::ffff:0:7f00:1]:9/hook',
+        last_error: 'refused: the host resolves to ::ffff:0:7f00:1 (127.0.0.1), in ::ffff:0:0:0/96 (IPv4-translated), not a public address',
+      },
+      {
+        url: 'http://[fec0::1]:9/hook',
+        last_error: 'refused: the host resolves to fec0::1, in fec0::/10 (site-local, deprecated), not a public address',
+      },
+    ]);
   });
 });

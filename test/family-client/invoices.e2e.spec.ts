@@ -215,6 +215,8 @@ describe('family client: invoices and invoice templates', () => {
       issuer: { currency: world.currency.code },
       currency: world.currency.code,
     });
+    // The payer's coin is not answered: a merchant needs the price, not its customer's serial (issue 43).
+    expect(priced.body.paymentToolDetails).toMatchObject({ type: 'COIN', srcValue: null, destValue: till.serial });
     // A login nobody has is priced by the recipient's terms, telling nothing about it.
     const unknown = await req('POST', '/invoices/calculate', merchant.token, {
       payerContact: 'nobody@example.com',
@@ -223,6 +225,7 @@ describe('family client: invoices and invoice templates', () => {
     });
     expectStatus(unknown, 200);
     expect(unknown.body.senderAmountPush).toBe('25.00');
+    expect(unknown.body.paymentToolDetails).toEqual(priced.body.paymentToolDetails);
     const stranger = await world.user({ role: 'merchant' });
     expectError(
       await req('POST', '/invoices/calculate', stranger.token, { recipientCoin: till.serial, amount: 25 }),

@@ -1,5 +1,6 @@
-import { aContract, aProfile, assignContract } from '../helpers/commissions';
-import { balanceOf, expectError, expectStatus, transfer } from '../helpers/money';
+import { aContract, aProfile, assignContract, limitsOn, usageOf } from '../helpers/commissions';
+import { balanceOf, expectBalancedLedger, expectError, expectStatus, transfer } from '../helpers/money';
+import { within } from '../helpers/server';
 import { moneyWorld } from '../helpers/world';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
@@ -232,6 +233,108 @@ describe('family client: limit profiles (issue 32)', () => {
     });
   });
 
+  describe('issue 43: a limit counts what was moved', () => {
+    const reverse = (id: string) => req('POST', `/transactions/${id}/reverse`, world.admin, {});
+
+    it('a reversal gives back what its operation counted, once, to the period it was counted in — a day since past, or the organization’s life', async () => {
+      const { base, user } = await limitedUser();
+      const [a, b] = await world.pair(user, await world.user(), '200.00');
+      const day = (await req('POST', base, world.admin, limitBody('amount', 'per_day', '30'))).body.limitProfile;
+      expectStatus(await req('POST', base, world.admin, limitBody('quantity', 'per_life', 2)), 201);
+      const first = await transfer(world.server, user.token, a.serial, b.serial, '20.00');
+      expectStatus(first, 201);
+      expectError(await transfer(world.server, user.token, a.serial, b.serial, '10.01'), 409, 'exception.limit.exceeded');
+      expectStatus(await reverse(first.body.process.id), 201);
+      // Reversed, the 20.00 moved nothing: the day's whole 30.00 is free, and the life's count is back to 0.
+      const second = await transfer(world.server, user.token, a.serial, b.serial, '30.00');
+      expectStatus(second, 201);
+      expectError(await reverse(first.body.process.id), 409, 'exception.transaction.already_reversed');
+      const usage = async () =>
+        Object.fromEntries(
+          (await usageOf(world.server.db, user.organizationId)).map((u) => [
+            `${u.limitProfileId === day.id ? 'day' : 'life'} ${u.periodStart.slice(0, 10)}`,
+            [u.amount, u.count],
+          ]),
+        );
+      const today = new Date().toISOString().slice(0, 10);
+      expect(await usage()).toEqual({ [`day ${today}`]: ['30', 1], 'life 1970-01-01': ['30', 1] });
+
+      // As if the 30.00 had been counted yesterday: its day's row, and what the operation counted into it, a day back.
+      await world.server.db.query(
+        `WITH moved AS (UPDATE limit_usage SET period_start = period_start - interval '1 day'
+                         WHERE organization_id = $1 AND limit_profile_id = $2 RETURNING 1)
+         UPDATE limit_usage_entries SET period_start = period_start - interval '1 day'
+          WHERE organization_id = $1 AND limit_profile_id = $2`,
+        [user.organizationId, day.id],
+      );
+      const yesterday = new Date(Date.parse(today) - 86_400_000).toISOString().slice(0, 10);
+      expectStatus(await transfer(world.server, user.token, a.serial, b.serial, '5.00'), 201);
+      expect(await usage()).toEqual({ [`day ${yesterday}`]: ['30', 1], [`day ${today}`]: ['5', 1], 'life 1970-01-01': ['35', 2] });
+      // Reversed today, the 30.00 is given back to yesterday's row; today's counts only today's 5.00.
+      expectStatus(await reverse(second.body.process.id), 201);
+      expect(await usage()).toEqual({ [`day ${yesterday}`]: ['0', 0], [`day ${today}`]: ['5', 1], 'life 1970-01-01': ['5', 1] });
+      expect(await balanceOf(world.server, user.token, a.serial)).toBe('195.00');
+      await expectBalancedLedger(world.server, world.admin);
+    });
+
+    it('a gate payment its provider refuses gives back what its hold counted', async () => {
+      const tag = Math.random().toString(36).slice(2, 8);
+      const provider = await req('POST', '/gate-providers', world.admin, {
+        name: `Billing ${tag}`,
+        type: 'billing',
+        settings: { secret: 'limits-billing-secret-01', failAbove: '100.00' },
+      });
+      expectStatus(provider, 201);
+      const product = await req('POST', '/gate/products', world.admin, {
+        gateProviderId: provider.body.gateProvider.id,
+        name: `Utilities ${tag}`,
+        currency: world.currency.code,
+        minAmount: '1.00',
+        maxAmount: '500.00',
+        fields: [],
+      });
+      expectStatus(product, 201);
+      const hal = await world.user();
+      const coin = await world.coin(hal, '300.00');
+      await limitsOn(world.server, world.admin, {
+        organizationId: hal.organizationId,
+        issuerId: world.issuer.id,
+        flow: 'gate_payment',
+        limits: [
+          ['quantity', 'per_day', 1],
+          ['amount', 'per_week', '200.00'],
+        ],
+      });
+      const pay = (amount: string) =>
+        req('POST', '/gate/transactions', hal.token, {
+          productId: product.body.product.id,
+          coinSerial: coin.serial,
+          amount,
+          type: 'payment',
+        });
+      const ended = async (id: string) => {
+        let transaction: { status: string; operationId: string } | undefined;
+        await within(60_000, async () => {
+          transaction = (await req('GET', `/gate/transactions/${id}`, hal.token)).body.transaction;
+          return transaction!.status === 'processed' || transaction!.status === 'failure';
+        });
+        return transaction!;
+      };
+      const refused = await pay('150.00');
+      expectStatus(refused, 201);
+      expect(await ended(refused.body.transaction.id)).toMatchObject({ status: 'failure' });
+      const paid = await pay('90.00');
+      expectStatus(paid, 201);
+      expect(await ended(paid.body.transaction.id)).toMatchObject({ status: 'processed' });
+      expectError(await pay('1.00'), 409, 'exception.limit.exceeded');
+      expect((await usageOf(world.server.db, hal.organizationId)).map(({ amount, count }) => [amount, count])).toEqual([
+        ['90', 1],
+        ['90', 1],
+      ]);
+      expect((await req('GET', `/coins/${coin.serial}`, hal.token)).body.coin).toMatchObject({ amount: '210.00', heldAmount: '0.00' });
+    });
+  });
+
   it('POST /contracts/{id}/copy — copyLimits gives the copy’s commission profiles the original’s limits', async () => {
     const { base, contract } = await limitedUser();
     await req('POST', base, world.admin, limitBody('amount', 'per_week', '70'));
@@ -396,6 +499,55 @@ describe('family client: limit profiles (issue 32)', () => {
       // The limits are the gate's own: a transfer of the same organization is not counted or refused by them.
       const [, other] = await world.pair(await world.user(), await world.user(), '0');
       expectStatus(await transfer(world.server, alice.token, coin.serial, other.serial, '20.00'), 201);
+    });
+
+    it('issue 43: a TOPUP whose card the provider refuses to charge gives back what it counted', async () => {
+      const tag = Math.random().toString(36).slice(2, 8);
+      const provider = await req('POST', '/gate-providers', world.admin, {
+        name: `Acquirer ${tag}`,
+        type: 'acquiring',
+        settings: { secret: 'limits-acquirer-secret-02', failAbove: '100.00' },
+      });
+      expectStatus(provider, 201);
+      const product = await req('POST', '/gate/products', world.admin, {
+        gateProviderId: provider.body.gateProvider.id,
+        name: `Card ${tag}`,
+        currency: world.currency.code,
+        minAmount: '1.00',
+        maxAmount: '1000.00',
+        fields: [],
+      });
+      expectStatus(product, 201);
+      const ivy = await world.user();
+      const contract = await aContract(world.server, world.admin);
+      await assignContract(world.server, world.admin, ivy.organizationId, contract.id);
+      const profile = await req('POST', `/contracts/${contract.id}/gate-commission-profiles`, world.admin, {
+        gateProviderId: provider.body.gateProvider.id,
+      });
+      const base = `/contracts/${contract.id}/gate-commission-profiles/${profile.body.profile.id}/limit-profiles`;
+      expectStatus(await req('POST', base, world.admin, gateBody('TOPUP', 'quantity', 'per_day', 1)), 201);
+      const coin = await world.coin(ivy);
+      const topUp = async (amount: string) => {
+        const created = await req('POST', '/gate/transactions', ivy.token, {
+          amount,
+          coin: coin.serial,
+          method: { gateProviderId: provider.body.gateProvider.id, way: product.body.product.name },
+          type: 'TOPUP',
+        });
+        if (created.status !== 201) return created;
+        const id = created.body.transaction.id;
+        expectStatus(await req('POST', `/gate/transactions/${id}/submit`, ivy.token, { optionName: 'default', fields: [] }), 200);
+        let transaction: { status: string } | undefined;
+        await within(60_000, async () => {
+          transaction = (await req('GET', `/gate/transactions/${id}`, ivy.token)).body.transaction;
+          return transaction!.status === 'processed' || transaction!.status === 'failure';
+        });
+        return { ...created, body: { transaction } };
+      };
+      expect((await topUp('150.00')).body.transaction).toMatchObject({ status: 'failure' });
+      expect((await topUp('30.00')).body.transaction).toMatchObject({ status: 'processed' });
+      expectError(await topUp('1.00'), 409, 'exception.limit.exceeded');
+      expect(await balanceOf(world.server, ivy.token, coin.serial)).toBe('30.00');
     });
   });
 });

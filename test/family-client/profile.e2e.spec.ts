@@ -218,6 +218,32 @@ describe('family client: profile', () => {
     expect(uploaded.body.file.url).toBe(`/api/v1/media-files/${uploaded.body.file.id}/my%20passport.png`);
   });
 
+  it('POST /media-files — a name keeps no Unicode format character (bidi overrides and isolates, zero-width ones) nor control (issue 43)', async () => {
+    const alice = await world.user();
+    // U+202E (right-to-left override) shows what follows it reversed: "scan\u202Egpj.exe" reads as "scanexe.jpg".
+    const cases: [string, string][] = [
+      ['scan\u202Egpj.exe.jpg', 'scangpj.exe.jpg'],
+      ['\u2066in\u2067voice\u2068\u2069\u202A\u202B\u202C\u202D.png', 'invoice.png'],
+      ['pass\u200Bport\u200E\u200F\u061C\uFEFF\u00AD.png', 'passport.png'],
+      ['id\u0085card\u009B.png', 'idcard.png'],
+      ['\u202E\u200B', 'file'],
+      // At most 200 characters, never half of one: an emoji across the cut stays whole or goes whole.
+      [`${'a'.repeat(199)}\u{1F600}\u{1F600}.png`, `${'a'.repeat(199)}\u{1F600}`],
+    ];
+    for (const [filename, name] of cases) {
+      const uploaded = await uploadFile(alice.token, png(), filename);
+      expectStatus(uploaded, 201);
+      expect({ filename, name: uploaded.body.file.name }).toEqual({ filename, name });
+      expect(uploaded.body.file.url).toBe(`/api/v1/media-files/${uploaded.body.file.id}/${encodeURIComponent(name)}`);
+      const [{ stored }] = (await world.server.db.query(`SELECT name AS stored FROM media_files WHERE id = $1`, [uploaded.body.file.id]))
+        .rows;
+      expect(stored).toBe(name);
+    }
+    // Letters of any script stay.
+    const kept = await uploadFile(alice.token, png(), 'паспорт 護照 جواز.png');
+    expect(kept.body.file.name).toBe('паспорт 護照 جواز.png');
+  });
+
   it('POST /media-files — too big (413), not an image or PDF whatever it claims (415), not multipart (415), empty or the wrong field (400)', async () => {
     const alice = await world.user();
     expectError(await uploadFile(alice.token, png(5 * 1024 * 1024 + 1)), 413, 'exception.media_file.too_large');

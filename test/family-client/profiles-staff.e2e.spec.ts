@@ -152,28 +152,46 @@ describe('family client: a user’s details, staff side', () => {
     expect((await req('GET', `/profiles/${shop.id}`, support.token)).body.profile.business).toEqual(bare.body.profile.business);
   });
 
-  it('PATCH /profiles/{id}/contact — the login form’s body: the login changes (not verified), recorded as login_changed', async () => {
+  it('PATCH /profiles/{id}/contact — the login form’s body: a code goes to the new login, which changes only when the user confirms it (issue 43)', async () => {
     const alice = await world.user();
     const newLogin = `grace-${randomBytes(3).toString('hex')}@example.com`;
     const edited = await req('PATCH', `/profiles/${alice.id}/contact`, support.token, { login: newLogin.toUpperCase() });
     expectStatus(edited, 200);
-    expect(edited.body.profile.contact).toMatchObject({ email: newLogin, emailVerified: false });
-    expect(edited.body.profile.user.login).toBe(newLogin);
-    // The user logs in with it.
-    const token = await world.server.request('POST', '/api/v1/authorization', { body: { login: newLogin, password: alice.password } });
-    expectStatus(token, 200);
-    expect(await actionsOf(alice.id, 'login_changed')).toEqual([
+    // The form reads the profile back: nothing changed yet.
+    expect(edited.body.profile.user.login).toBe(alice.login);
+    expect(edited.body.profile.contact).toEqual({ emailVerified: false, phoneVerified: false });
+    const { rows: sent } = await world.raw.db.query(
+      `SELECT delivered, payload FROM one_time_codes WHERE purpose = 'contact_change' AND target = $1`,
+      [newLogin],
+    );
+    expect(sent).toEqual([
+      { delivered: true, payload: expect.objectContaining({ userId: alice.id, proof: 'staff', requestedBy: support.id }) },
+    ]);
+    expect(await actionsOf(alice.id, 'login_change_requested')).toEqual([
       { actor_user_id: support.id, details: expect.objectContaining({ kind: 'email', to: newLogin, login: true }) },
     ]);
-    // The screen sends the contact the user has (its fields are read-only for staff): nothing changes.
-    expectStatus(await req('PATCH', `/profiles/${alice.id}/contact`, support.token, { login: newLogin }), 200);
-    expect(await actionsOf(alice.id, 'login_changed')).toHaveLength(1);
-    // Another user's login is a 409, something else a 400; the login stays.
-    const bob = await world.user();
-    const bobsEmail = `bob-${randomBytes(3).toString('hex')}@example.com`;
-    expectStatus(await req('PATCH', `/profiles/${bob.id}/contact`, support.token, { login: bobsEmail }), 200);
+    expect(await actionsOf(alice.id, 'login_changed')).toEqual([]);
+    // Asked again at once: the new login had a code moments ago.
+    expectError(await req('PATCH', `/profiles/${alice.id}/contact`, support.token, { login: newLogin }), 429, 'exception.rate_limited');
+    // The screen's second step confirms the code with the staff member's own session: it is not their change.
     expectError(
-      await req('PATCH', `/profiles/${alice.id}/contact`, support.token, { login: bobsEmail }),
+      await req('POST', '/profiles/my/contact/confirm', support.token, { login: newLogin, otp: '123456' }),
+      400,
+      'exception.confirmation_code.not_found',
+    );
+    // The old login still logs in; the new one does not.
+    expectStatus(
+      await world.server.request('POST', '/api/v1/authorization', { body: { login: alice.login, password: alice.password } }),
+      200,
+    );
+    expectError(await world.server.request('POST', '/api/v1/authorization', { body: { login: newLogin, password: alice.password } }), 401);
+    // The screen sends the contact the user has (its fields are read-only for staff): nothing is asked.
+    const bob = await world.user({ login: `bob-${randomBytes(3).toString('hex')}@example.com` });
+    expectStatus(await req('PATCH', `/profiles/${bob.id}/contact`, support.token, { login: bob.login }), 200);
+    expect(await actionsOf(bob.id, 'login_change_requested')).toEqual([]);
+    // Another user's login is a 409, something else a 400; the login stays.
+    expectError(
+      await req('PATCH', `/profiles/${alice.id}/contact`, support.token, { login: bob.login }),
       409,
       'exception.user.login_taken',
     );
@@ -183,7 +201,7 @@ describe('family client: a user’s details, staff side', () => {
       'exception.validation',
       'login',
     );
-    expect((await req('GET', `/profiles/${alice.id}`, support.token)).body.profile.user.login).toBe(newLogin);
+    expect((await req('GET', `/profiles/${alice.id}`, support.token)).body.profile.user.login).toBe(alice.login);
   });
 
   it('PATCH /profiles/{id}/contact — support may not change the login of a user with powers support lacks (403), nor is it changed', async () => {

@@ -95,3 +95,59 @@ export async function aFee(
 
 /** A percent fee for every amount. */
 export const percent = (valuePercent: string): ConditionBody[] => [{ beginAmount: '0', commission: { type: 'percent', valuePercent } }];
+
+/** Adds an active limit profile (`qualifier`, `timeUnit`, `value`) to a commission profile; answers it. */
+export async function aLimit(
+  server: TestServer,
+  admin: string,
+  contractId: string,
+  profileId: string,
+  qualifier: 'amount' | 'quantity',
+  timeUnit: string,
+  value: string | number,
+): Promise<any> {
+  const response = await server.request('POST', `/api/v1/contracts/${contractId}/commission-profiles/${profileId}/limit-profiles`, {
+    token: admin,
+    body: { qualifier, timeUnit, value, active: true },
+  });
+  return (await expect2xx('creating a limit profile', response)).limitProfile;
+}
+
+/**
+ * Gives `organizationId` a contract of its own whose profile for `flow` and `issuerId` carries these limits (no rule:
+ * the flow is free); answers the contract, the profile and the limits.
+ */
+export async function limitsOn(
+  server: TestServer,
+  admin: string,
+  options: {
+    organizationId: string;
+    issuerId: string;
+    flow: string;
+    limits: [qualifier: 'amount' | 'quantity', timeUnit: string, value: string | number][];
+  },
+): Promise<{ contract: any; profile: any; limits: any[] }> {
+  const contract = await aContract(server, admin);
+  const profile = await aProfile(server, admin, contract.id, options.issuerId, options.flow);
+  const limits = [];
+  for (const [qualifier, timeUnit, value] of options.limits)
+    limits.push(await aLimit(server, admin, contract.id, profile.id, qualifier, timeUnit, value));
+  await assignContract(server, admin, options.organizationId, contract.id);
+  return { contract, profile, limits };
+}
+
+/**
+ * What the kernel counts for an organization: each limit's running sum per period (`limit_usage`), in limit and period
+ * order, its amount without trailing zeros (`45`, `10.5`).
+ */
+export async function usageOf(
+  db: { query: (text: string, values?: unknown[]) => Promise<{ rows: any[] }> },
+  organizationId: string,
+): Promise<{ limitProfileId: string; periodStart: string; amount: string; count: number }[]> {
+  const { rows } = await db.query(
+    `SELECT limit_profile_id::text AS "limitProfileId", period_start::text AS "periodStart", trim_scale(amount)::text AS amount, count
+       FROM limit_usage WHERE organization_id = $1 ORDER BY limit_profile_id, period_start`,
+    [organizationId],
+  );
+  return rows;
+}

@@ -321,8 +321,10 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
 
   /**
    * `POST /invoices/calculate`: what paying an invoice of this amount into `recipientCoin` would cost, before it is
-   * issued. The payer's terms price it when `payerContact` is a customer with a main coin in the currency (the same
-   * lookup `POST /coins/serial` answers anyone); else the recipient's terms do. Payment itself prices it again.
+   * issued. The payer's terms price it when `payerContact` is a customer with a main coin in the currency; else the
+   * recipient's terms do. Payment itself prices it again. The payer's coin is not answered (`srcValue` is null): a
+   * merchant needs the price, not its customer's serial, and answering it made this a lookup of any login's coin
+   * that `POST /coins/serial`'s limit did not count (issue 43).
    */
   async estimate(principal: Principal, dto: InvoiceEstimateDto): Promise<InvoiceCalculationDto> {
     const payee = await this.ownCoin(principal, dto.recipientCoin, 'recipientCoin');
@@ -331,7 +333,7 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
     const payer = payerSerial && payerSerial !== payee.serial ? (await this.ledger.read([payerSerial])).get(payerSerial) : undefined;
     const quote = await this.commissions.quote({ flow: 'invoice_payment', amount, payer, payee });
     return {
-      ...calculationOf(amount, quote, payee, { type: 'COIN', srcValue: payer?.serial ?? null, destValue: payee.serial }),
+      ...calculationOf(amount, quote, payee, { type: 'COIN', srcValue: null, destValue: payee.serial }),
       currency: payee.code,
     };
   }

@@ -163,6 +163,16 @@ export class VouchersRepository {
     return rows.map((r) => r.id);
   }
 
+  /** The voucher an operation bought (`operation_id`) or closed (`closing_operation_id`), locked; undefined for none. */
+  async lockByOperation(operationId: string): Promise<(VoucherRow & { bought: boolean }) | undefined> {
+    const [row] = await this.db.query<VoucherRow & { bought: boolean }>(
+      `${SELECT.replace('SELECT ', 'SELECT v.operation_id = $1 AS bought, ')}
+        WHERE v.operation_id = $1 OR v.closing_operation_id = $1 FOR UPDATE OF v`,
+      [operationId],
+    );
+    return row;
+  }
+
   async markReturned(id: string, status: 'blocked' | 'expired', operationId: string): Promise<void> {
     await this.db.query(
       `UPDATE vouchers SET status = $2, closing_operation_id = $3, updated_at = now() WHERE id = $1 AND status = 'pending'`,

@@ -353,6 +353,25 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
     }
   }
 
+  /**
+   * A reversal of a voucher's operation, in its transaction. A purchase reversed while its voucher is pending has
+   * returned the voucher's money: the voucher is blocked with the reversal as its closing operation, so no block, expiry
+   * or redemption pays it a second time. Any other (the purchase of a voucher redeemed, blocked or expired, whose money
+   * left the reserve already; the operation that redeemed or returned it) is refused: the voucher cannot be opened again.
+   */
+  @OnDomainEvent('operation.reversed', { phase: 'in-transaction' })
+  async reversed({ data }: DomainEvent<{ operationId: string; reversal: OperationDto }>): Promise<void> {
+    const voucher = await this.vouchers.lockByOperation(data.operationId);
+    if (!voucher) return;
+    if (!voucher.bought || voucher.status !== 'pending') {
+      throw new ApiError(
+        'exception.transaction.not_reversible',
+        `Operation ${data.operationId} ${voucher.bought ? 'bought' : 'closed'} voucher ${voucher.id}, which is ${voucher.status}: it cannot be reversed`,
+      );
+    }
+    await this.vouchers.markReturned(voucher.id, 'blocked', data.reversal.id);
+  }
+
   /** The creator blocks a pending voucher: its amount returns to the creator's coin at once. */
   async block(principal: Principal, id: string): Promise<{ voucher: VoucherDto; process: OperationDto }> {
     return this.uow.run(async () => {
@@ -398,11 +417,16 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
     return expired;
   }
 
-  /** The reserve pays the voucher's amount back to the creator's side (operation `voucher_refund`); the voucher closes. */
+  /**
+   * The reserve pays the voucher's amount back to the creator's side (operation `voucher_refund`); the voucher closes.
+   * The refund undoes its purchase (ExecuteRequest.undoes): what the purchase counted against the voucher flow's limits
+   * is given back.
+   */
   private async giveBack(voucher: VoucherRow, target: string, status: 'blocked' | 'expired'): Promise<OperationDto> {
     const posted = await this.ledger.execute({
       type: 'voucher_refund',
       coins: [voucher.reserve_coin, target],
+      undoes: voucher.operation_id,
       plan: () => ({
         legs: [{ from: voucher.reserve_coin, to: target, amount: parse(voucher) }],
         meta: {

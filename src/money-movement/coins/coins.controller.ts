@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Req } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -7,14 +7,17 @@ import {
   ApiOperation,
   ApiParam,
   ApiTags,
+  ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import { RequirePermissions } from '../../platform/access/access.decorators';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { clientAddress } from '../../platform/common/http';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { SerialParam, UuidParam } from '../../platform/common/validators';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import { CoinsService } from './coins.service';
+import { PAYEE_LOOKUPS_LIMITED } from './payee-lookups';
 import {
   CloseCoinDto,
   CloseCoinResponseDto,
@@ -97,8 +100,10 @@ export class CoinsController {
   }
 
   /**
-   * Checks a payee's coin before paying it: its currency and its owner's name, as a transfer's answer shows them. Only
-   * an open, active coin of an individual or a merchant is found; any other serial is the same 404.
+   * Checks a payee's coin before paying it: its owner's display name (`Alice L.`, a merchant's name, a login masked),
+   * what the payment form shows. Only an open, active coin of an individual or a merchant is found; any other serial is
+   * the same 404. A payee lookup: at most PAYEE_LOOKUPS_PER_HOUR per user and PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR per
+   * client address, then a 429.
    */
   @Post('coins/validate')
   @HttpCode(200)
@@ -106,13 +111,19 @@ export class CoinsController {
   @ApiOperation({ summary: "Check a payee's coin", operationId: 'validateCoin' })
   @ApiOkResponse({ type: ValidateCoinResponseDto })
   @ApiNotFoundResponse({ description: 'exception.coin.not_found: no payee coin with that serial', type: ErrorResponseDto })
-  async validate(@Body() dto: ValidateCoinDto): Promise<ValidateCoinResponseDto> {
-    return { status: 'ok', message: 'OK', ...(await this.coins.validate(dto.serial)) };
+  @ApiTooManyRequestsResponse(PAYEE_LOOKUPS_LIMITED)
+  async validate(
+    @Body() dto: ValidateCoinDto,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: ApiRequest,
+  ): Promise<ValidateCoinResponseDto> {
+    return { status: 'ok', message: 'OK', ...(await this.coins.validate(principal, clientAddress(request), dto.serial)) };
   }
 
   /**
    * The serial of the main coin in a currency of the customer with that login (an e-mail or a phone number), to pay a
-   * contact. An unknown login, a staff login, or no such coin are the same 404.
+   * contact. An unknown login, a staff login, or no such coin are the same 404. A payee lookup, limited as
+   * `POST /coins/validate` is.
    */
   @Post('coins/serial')
   @HttpCode(200)
@@ -120,8 +131,17 @@ export class CoinsController {
   @ApiOperation({ summary: "A contact's coin by login", operationId: 'coinSerialByLogin' })
   @ApiOkResponse({ type: CoinSerialResponseDto })
   @ApiNotFoundResponse({ description: 'exception.coin.not_found: no such coin for that login', type: ErrorResponseDto })
-  async serialOf(@Body() dto: CoinSerialRequestDto): Promise<CoinSerialResponseDto> {
-    return { status: 'ok', message: 'OK', serial: await this.coins.serialOf(dto.login, dto.currencyCode) };
+  @ApiTooManyRequestsResponse(PAYEE_LOOKUPS_LIMITED)
+  async serialOf(
+    @Body() dto: CoinSerialRequestDto,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: ApiRequest,
+  ): Promise<CoinSerialResponseDto> {
+    return {
+      status: 'ok',
+      message: 'OK',
+      serial: await this.coins.serialOf(principal, clientAddress(request), dto.login, dto.currencyCode),
+    };
   }
 
   /** Chooses the main coin of a currency (release 4.10.0: COIN_MAIN_STATUS_SETTER). */

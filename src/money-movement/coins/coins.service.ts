@@ -13,6 +13,8 @@ import { LedgerService } from '../../platform/ledger/ledger.service';
 import { OrganizationsService } from '../../platform/organizations/organizations.service';
 import { UsersService } from '../../platform/users/users.service';
 import { CoinRow, CoinsRepository } from './coins.repository';
+import { PayeeLookups } from './payee-lookups';
+import { payeeDisplayName } from './payee-name';
 import type { CloseCoinDto, CoinDto, CoinViewDto, CreateCoinDto, PayeeCoinDto, StaffCoinDto, UpdateCoinDto } from './dto/coin.dto';
 
 /** Whose coins a payer may look up: customers' (a transfer pays only client coins; staff and desks are not payees to find). */
@@ -28,6 +30,7 @@ export class CoinsService {
     private readonly commissions: CommissionsService,
     private readonly organizations: OrganizationsService,
     private readonly users: UsersService,
+    private readonly lookups: PayeeLookups,
   ) {}
 
   async create(principal: Principal, dto: CreateCoinDto): Promise<CoinDto> {
@@ -182,27 +185,29 @@ export class CoinsService {
   }
 
   /**
-   * Checks a payee's coin before a transfer: its currency and its owner's name and type, which a transfer's answer
-   * shows anyway (its parties). Only an open, active client coin of an individual or a merchant is found; any other
-   * serial, like an unknown one, is the same 404.
+   * Checks a payee's coin before a transfer: the least a payment form needs, its owner's display name
+   * (payeeDisplayName: `Alice L.`, a merchant's name, a login masked). Only an open, active client coin of an
+   * individual or a merchant is found; any other serial, like an unknown one, is the same 404. A payee lookup: counted
+   * against the caller and `address` (PayeeLookups), so the customer directory cannot be walked.
    */
-  async validate(serial: string): Promise<PayeeCoinDto> {
+  async validate(principal: Principal, address: string, serial: string): Promise<PayeeCoinDto> {
+    await this.lookups.count(principal, address);
     const row = await this.coins.bySerial(serial);
     const owner =
       row && row.type === 'client' && row.active && !row.closed_at ? await this.organizations.record(row.organization_id) : undefined;
     if (!row || !owner || !PAYEE_ORGANIZATIONS.has(owner.type)) throw new ApiError('exception.coin.not_found', `No coin ${serial}`);
-    return {
-      serial: row.serial,
-      issuer: toCoin(row).issuer,
-      owner: { id: owner.id, type: owner.type, name: owner.name },
-    };
+    return { serial: row.serial, owner: { name: payeeDisplayName(owner.type, owner.name) } };
   }
 
   /**
    * The serial of the main coin in `currencyCode` of the customer whose login is `login` (an e-mail or a phone number),
-   * for paying a contact. An unknown login, a staff user's, or a customer without such a coin are the same 404.
+   * for paying a contact. An unknown login, a staff user's, or a customer without such a coin are the same 404. A payee
+   * lookup, counted as `validate` is. Any login may be looked up, not only the caller's contacts or past payees: the
+   * family's transfer form pays an e-mail or a phone number typed in, and contacts cost nothing to add; the count
+   * limits the walk, and the answer holds a serial, no name.
    */
-  async serialOf(login: string, currencyCode: string): Promise<string> {
+  async serialOf(principal: Principal, address: string, login: string, currencyCode: string): Promise<string> {
+    await this.lookups.count(principal, address);
     const serial = await this.mainSerialOf(login, currencyCode);
     if (!serial) throw new ApiError('exception.coin.not_found', `No ${currencyCode} coin for that login`);
     return serial;

@@ -50,7 +50,7 @@ export class DashboardRepository {
   failedLogins(from: Date, to: Date): Promise<DayCountRow[]> {
     return this.db.query<DayCountRow>(
       `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*)::int AS count
-         FROM user_actions WHERE action IN ('login_failed', 'login_refused_on_hold', 'password_change_failed') AND created_at >= $1 AND created_at < $2
+         FROM user_actions WHERE action IN ('login_failed', 'login_refused_on_hold', 'password_change_failed', 'contact_change_failed') AND created_at >= $1 AND created_at < $2
         GROUP BY 1 ORDER BY 1`,
       [from, to],
     );

@@ -36,7 +36,10 @@ export class WebhooksController {
   @RequirePermissions('WEBHOOK_OWNER')
   @ApiOperation({ summary: 'Register a webhook endpoint', operationId: 'createWebhook' })
   @ApiCreatedResponse({ type: WebhookSecretResponseDto })
-  @ApiUnprocessableEntityResponse({ description: 'exception.webhook.url_refused: not https, or a private address', type: ErrorResponseDto })
+  @ApiUnprocessableEntityResponse({
+    description: 'exception.webhook.url_refused: not https, or not a public address',
+    type: ErrorResponseDto,
+  })
   @ApiConflictResponse({
     description: 'exception.webhook.limit_reached: the organization already has WEBHOOKS_PER_ORGANIZATION webhooks',
     type: ErrorResponseDto,
@@ -78,7 +81,10 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Change a webhook', operationId: 'updateWebhook' })
   @ApiOkResponse({ type: WebhookResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiUnprocessableEntityResponse({ description: 'exception.webhook.url_refused: not https, or a private address', type: ErrorResponseDto })
+  @ApiUnprocessableEntityResponse({
+    description: 'exception.webhook.url_refused: not https, or not a public address',
+    type: ErrorResponseDto,
+  })
   async update(
     @UuidParam('id') id: string,
     @Body() dto: UpdateWebhookDto,

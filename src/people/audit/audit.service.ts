@@ -28,9 +28,13 @@ const ABOUT_THE_USER = new Set([
   'password_changed',
   'sessions_ended',
   'profile_changed',
+  'login_change_requested',
+  'login_restored',
+  'contact_verified',
   'user_registered',
   'password_recovered',
   'login_changed',
+  'one_time_codes_locked',
   'user_activated',
   'user_deactivated',
 ]);

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query, Req } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -7,10 +7,13 @@ import {
   ApiOperation,
   ApiParam,
   ApiTags,
+  ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import { RequirePermissions } from '../../platform/access/access.decorators';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { PAYEE_LOOKUPS_LIMITED } from '../../money-movement/coins/payee-lookups';
+import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { clientAddress } from '../../platform/common/http';
 import { UuidParam } from '../../platform/common/validators';
 import { ContactBookService } from './contact-book.service';
 import {
@@ -111,18 +114,23 @@ export class ContactBookController {
     return { status: 'ok', message: 'Contact deleted', contact: await this.contacts.delete(principal, id) };
   }
 
-  /** The coin to pay the contact in a currency: the contact's own coin, or the main coin of the registered user it is. */
+  /**
+   * The coin to pay the contact in a currency: the contact's own coin, or the main coin of the registered user it is. A
+   * payee lookup (a contact is any e-mail or phone number), limited as `POST /coins/serial` is.
+   */
   @Get('contact/:id/coin')
   @ApiParam(CONTACT_ID)
   @RequirePermissions('CONTACT_BOOK_OWNER')
   @ApiOperation({ summary: "A contact's coin in a currency", operationId: 'getContactCoin' })
   @ApiOkResponse({ type: ContactCoinResponseDto })
   @ApiNotFoundResponse({ description: 'exception.contact.not_found, or exception.contact.no_coin', type: ErrorResponseDto })
+  @ApiTooManyRequestsResponse(PAYEE_LOOKUPS_LIMITED)
   async coin(
     @UuidParam('id') id: string,
     @Query() query: ContactCoinQueryDto,
     @CurrentPrincipal() principal: Principal,
+    @Req() request: ApiRequest,
   ): Promise<ContactCoinResponseDto> {
-    return { status: 'ok', message: 'OK', coinSerial: await this.contacts.coin(principal, id, query.currency) };
+    return { status: 'ok', message: 'OK', coinSerial: await this.contacts.coin(principal, clientAddress(request), id, query.currency) };
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { PayeeLookups } from '../../money-movement/coins/payee-lookups';
 import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { MAX_UNPAGED_RECORDS, Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
@@ -24,6 +25,7 @@ export class ContactBookService {
   constructor(
     private readonly contacts: ContactBookRepository,
     private readonly uow: UnitOfWork,
+    private readonly lookups: PayeeLookups,
   ) {}
 
   /** One contact; one already in the book by phone number or e-mail is a 409. */
@@ -76,8 +78,12 @@ export class ContactBookService {
     return toContact(row);
   }
 
-  /** The coin to pay the contact in `currency`: its own coin, else the main coin of the registered user it is. */
-  async coin(principal: Principal, id: string, currency: string): Promise<string> {
+  /**
+   * The coin to pay the contact in `currency`: its own coin, else the main coin of the registered user it is. A payee
+   * lookup, counted against the caller and `address` (a contact is any e-mail or phone number, added at no cost).
+   */
+  async coin(principal: Principal, address: string, id: string, currency: string): Promise<string> {
+    await this.lookups.count(principal, address);
     const contact = await this.contacts.get(principal.userId, id);
     if (!contact) throw new ApiError('exception.contact.not_found');
     const serial = await this.contacts.coinOf(contact, currency);

@@ -5,6 +5,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
+import { cleanFileName } from '../../platform/common/text';
 import type { UploadedFile } from '../../platform/common/upload';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { auditChainKey } from '../../platform/config/audit-chain-key';
@@ -31,16 +32,6 @@ const LABELS: Record<string, string> = {
   utility_bill: 'Utility bill',
   selfie: 'Selfie',
 };
-
-/** The uploaded name without any path, control characters or quotes, at most 200 characters. */
-function cleanName(filename: string): string {
-  const base = filename.split(/[/\\]/).pop() ?? '';
-  const name = base
-    .replace(/[\u0000-\u001f\u007f"]/g, '')
-    .trim()
-    .slice(0, 200);
-  return name || 'file';
-}
 
 function urlOf(id: string, name: string): string {
   return `/api/v1/media-files/${id}/${encodeURIComponent(name)}`;
@@ -119,7 +110,8 @@ export class MediaFilesService {
       const row = await this.files.insertFile({
         id,
         ownerId: principal.userId,
-        name: cleanName(upload.filename),
+        // Without a path, controls, format characters (a bidi override flips how a reviewer reads it) or quotes.
+        name: cleanFileName(upload.filename),
         mediaType,
         size: upload.content.length,
         md5: createHash('md5').update(upload.content).digest('hex'),

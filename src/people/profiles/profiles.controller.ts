@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Patch, Post, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -9,9 +9,11 @@ import {
   ApiOperation,
   ApiParam,
   ApiTags,
+  ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import { RequirePermissions } from '../../platform/access/access.decorators';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { clientAddress } from '../../platform/common/http';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { UuidParam } from '../../platform/common/validators';
 import {
@@ -28,7 +30,7 @@ import {
   UserProfileResponseDto,
 } from './dto/people.dto';
 import { ProfileDto } from './dto/profile.dto';
-import { ResetIdentificationDto, UpdateAddressDto, UpdateBusinessDto, UpdateContactDto } from './dto/staff.dto';
+import { ResetIdentificationDto, UpdateAddressDto, UpdateBusinessDto, UpdateUserLoginDto } from './dto/staff.dto';
 import { ProfilesService } from './profiles.service';
 
 const USER_ID = { name: 'userId', schema: { type: 'string', format: 'uuid' } } as const;
@@ -153,24 +155,35 @@ export class ProfilesController {
   }
 
   /**
-   * Staff set a user's login contact, an e-mail address or a phone number, without a code (not verified); the login
-   * changes with it when it is of that kind. The user's own contact again changes nothing.
+   * Staff ask to change a user's login contact, an e-mail address or a phone number (issue 43): a code goes to it and
+   * the user is told at their current address; nothing changes until the user confirms the code in their own session
+   * (`POST /profiles/my/contact/confirm`). The user's own contact again changes nothing.
    */
   @Patch(':userId/contact')
   @ApiParam(USER_ID)
   @RequirePermissions('PROFILE_MANAGER')
-  @ApiOperation({ summary: "Set a user's login contact", operationId: 'updateUserContact' })
+  @ApiOperation({ summary: "Ask to change a user's login contact: the user confirms it", operationId: 'updateUserContact' })
   @ApiOkResponse({ type: UserProfileResponseDto })
   @ApiBadRequestResponse({ description: 'exception.validation: not an e-mail address or a phone number', type: ErrorResponseDto })
-  @ApiForbiddenResponse(OUTRANKED)
+  @ApiForbiddenResponse({
+    description: `${OUTRANKED.description}; or it is the caller's own login (changed at POST /profiles/my/contact)`,
+    type: ErrorResponseDto,
+  })
   @ApiNotFoundResponse(NO_PROFILE)
   @ApiConflictResponse({ description: 'exception.user.login_taken: another user has this login', type: ErrorResponseDto })
+  @ApiTooManyRequestsResponse({
+    description:
+      'exception.rate_limited: a code was sent to this login less than ONE_TIME_CODE_RESEND_SECONDS ago, or too many this hour (Retry-After)',
+    type: ErrorResponseDto,
+  })
   async editContact(
     @UuidParam('userId') userId: string,
-    @Body() dto: UpdateContactDto,
+    @Body() dto: UpdateUserLoginDto,
     @CurrentPrincipal() principal: Principal,
+    @Req() request: ApiRequest,
   ): Promise<UserProfileResponseDto> {
-    return { status: 'ok', message: 'Contact updated', profile: await this.profiles.editContact(principal, userId, dto.login) };
+    const profile = await this.profiles.editContact(principal, userId, dto.login, clientAddress(request));
+    return { status: 'ok', message: 'A code was sent to the new login; it becomes the user’s once they confirm it', profile };
   }
 
   /** Staff set a user's security settings, the whole of them under `security`. Two-factor authentication is not offered. */

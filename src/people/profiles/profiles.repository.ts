@@ -176,18 +176,13 @@ export class ProfilesRepository {
     await this.db.query(`UPDATE organizations SET business = $2::jsonb WHERE id = $1`, [organizationId, JSON.stringify(business)]);
   }
 
-  /**
-   * Sets the user's contact of `kind` (not verified: staff set it, no code confirmed it), and the login with it when
-   * `login`; false when another user has that login.
-   */
-  async setContactByStaff(userId: string, kind: 'email' | 'phone', value: string, login: boolean): Promise<boolean> {
-    const [column, verified] = kind === 'email' ? ['email', 'email_verified'] : ['phone_number', 'phone_verified'];
-    const rows = await this.db.query(
-      `UPDATE users SET ${column} = $2, ${verified} = false, login = CASE WHEN $3 THEN $2 ELSE login END, updated_at = now()
-        WHERE id = $1 AND NOT ($3 AND EXISTS (SELECT 1 FROM users o WHERE o.login = $2 AND o.id <> $1)) RETURNING id`,
-      [userId, value, login],
+  /** Whether a user other than `userId` has `login`. */
+  async loginTaken(login: string, userId: string): Promise<boolean> {
+    const [{ taken }] = await this.db.query<{ taken: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM users WHERE login = $1 AND id <> $2) AS taken`,
+      [login, userId],
     );
-    return rows.length > 0;
+    return taken;
   }
 
   async setIdentification(organizationId: string, status: string): Promise<void> {

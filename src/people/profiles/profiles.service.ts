@@ -4,9 +4,9 @@ import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { OneTimeCodesService } from '../../platform/one-time-codes/one-time-codes.service';
 import { UserActionsService } from '../../platform/user-actions/user-actions.service';
-import { PHONE } from '../../platform/users/dto/users.dto';
-import { contactOf } from '../../platform/users/users.service';
+import { contactOf, loginKind } from '../../platform/users/users.service';
 import type {
   ChangeIdentificationDto,
   ResetIdentificationRequestDto,
@@ -18,6 +18,7 @@ import type {
 } from './dto/people.dto';
 import type { ProfileDataDto, ProfileDto } from './dto/profile.dto';
 import type { UpdateAddressDto, UpdateBusinessDto } from './dto/staff.dto';
+import { changeRequest } from './login-change';
 import {
   Business,
   PersonFields,
@@ -102,8 +103,12 @@ function businessOf({ companyName, type, vat, administrator }: UpdateBusinessDto
   return present({ companyName, type, vat, administrator: Object.keys(admin).length ? admin : undefined });
 }
 
-/** What a login is: an e-mail address, a phone number, or (a login staff gave) neither. */
-const kindOf = (login: string): 'email' | 'phone' | 'other' => (login.includes('@') ? 'email' : PHONE.test(login) ? 'phone' : 'other');
+const kindOf = loginKind;
+
+/** Where a notice to the user goes: their login when a message can reach it, else their e-mail, else their phone. */
+function addressOf(person: Pick<PersonRow, 'login' | 'email' | 'phone_number'>): string | undefined {
+  return kindOf(person.login) !== 'other' ? person.login : (person.email ?? person.phone_number ?? undefined);
+}
 
 /**
  * A birth date from a date, or from the date-time a date picker sends for local midnight: the day of the nearest UTC
@@ -166,6 +171,7 @@ export class ProfilesService {
     private readonly profiles: ProfilesRepository,
     private readonly actions: UserActionsService,
     private readonly uow: UnitOfWork,
+    private readonly codes: OneTimeCodesService,
   ) {}
 
   /** What the strategy read with the token, and the person, contact and memberships (one more query). */
@@ -292,30 +298,39 @@ export class ProfilesService {
   }
 
   /**
-   * Staff set a user's login contact without a code (an e-mail address or a phone number, not verified), and the
-   * login with it when the login is of that kind or of neither (a login staff gave). The contact the user already has changes nothing; another user's
-   * login is a 409. Recorded as `login_changed` by the member of staff.
+   * Staff ask to change a user's login contact (an e-mail address or a phone number), and the login with it when the
+   * login is of that kind or of neither (a login staff gave). Nothing changes now (issue 43): a login is the whole
+   * account, money included, so it changes only once the new address proves itself with the code sent to it AND the
+   * user confirms it in their own session (`POST /profiles/my/contact/confirm`); the user is told at their current
+   * address. The contact the user already has changes nothing; another user's login is a 409; one's own login is the
+   * self change, with its own proofs (403 here). Recorded as `login_change_requested` by the member of staff.
    */
-  async editContact(principal: Principal, userId: string, login: string): Promise<UserProfileDto> {
+  async editContact(principal: Principal, userId: string, login: string, address: string): Promise<UserProfileDto> {
     const target = login.toLowerCase();
     const kind = kindOf(target) as 'email' | 'phone';
     return this.uow.run(async () => {
+      if (userId === principal.userId) {
+        throw new ApiError('exception.profile.edit_forbidden', 'Change your own login at POST /profiles/my/contact, with its proofs');
+      }
       const person = await this.editable(principal, userId);
       const current = kind === 'email' ? person.email : person.phone_number;
-      if (current !== target) {
-        const asLogin = [kind, 'other'].includes(kindOf(person.login));
-        if (!(await this.profiles.setContactByStaff(userId, kind, target, asLogin))) {
-          throw new ApiError('exception.user.login_taken', 'A user with this login already exists');
-        }
-        await this.actions.record({
-          userId,
-          actorUserId: principal.userId,
-          action: 'login_changed',
-          login: asLogin ? target : person.login,
-          details: { kind, from: current, to: target, login: asLogin },
-        });
-      }
-      return toProfile((await this.profiles.person(userId))!);
+      if (current === target) return toProfile(person);
+      if (await this.profiles.loginTaken(target, userId))
+        throw new ApiError('exception.user.login_taken', 'A user with this login already exists');
+      const asLogin = [kind, 'other'].includes(kindOf(person.login));
+      const payload = changeRequest(person, 'staff', principal.userId);
+      await this.codes.issue({ purpose: 'contact_change', target, address, payload, deliver: true });
+      const told = addressOf(person);
+      if (told) this.codes.notify(told, 'login_change_requested', { newLogin: target });
+      await this.actions.record({
+        userId,
+        actorUserId: principal.userId,
+        action: 'login_change_requested',
+        login: person.login,
+        address,
+        details: { kind, from: current, to: target, login: asLogin, told: told ?? null },
+      });
+      return toProfile(person);
     });
   }
 

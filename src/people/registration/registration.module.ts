@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../../platform/auth/auth.module';
 import { UsersModule } from '../../platform/users/users.module';
 import { ProfilesModule } from '../profiles/profiles.module';
 import { ContactController, RegistrationController } from './registration.controller';
@@ -6,7 +7,7 @@ import { RegistrationRepository } from './registration.repository';
 import { RegistrationService } from './registration.service';
 
 @Module({
-  imports: [UsersModule, ProfilesModule],
+  imports: [UsersModule, ProfilesModule, AuthModule],
   controllers: [RegistrationController, ContactController],
   providers: [RegistrationService, RegistrationRepository],
 })

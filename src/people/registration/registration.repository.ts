@@ -28,4 +28,18 @@ export class RegistrationRepository {
     );
     return rows.length === 1;
   }
+
+  /**
+   * Puts back a login and the contact of `kind` as they were before a change (a restore); false when the login is
+   * another user's now.
+   */
+  async restoreLogin(userId: string, login: string, kind: ContactKind, value: string | null, verified: boolean): Promise<boolean> {
+    const [column, flag] = kind === 'email' ? ['email', 'email_verified'] : ['phone_number', 'phone_verified'];
+    const rows = await this.db.query<{ id: string }>(
+      `UPDATE users SET login = $2, ${column} = $3, ${flag} = $4, updated_at = now()
+        WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM users o WHERE o.login = $2 AND o.id <> $1) RETURNING id`,
+      [userId, login, value, verified],
+    );
+    return rows.length === 1;
+  }
 }

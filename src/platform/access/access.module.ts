@@ -4,14 +4,23 @@ import { PassportModule } from '@nestjs/passport';
 import { AccessGuard } from './access.guard';
 import { AccessRepository } from './access.repository';
 import { AccessService } from './access.service';
+import { RateLimiter } from './rate-limiter';
+import { RateLimitsRepository } from './rate-limits.repository';
 import { ROLES } from './permissions';
 import { RouteScanner } from './route-scanner';
 
 @Global()
 @Module({
   imports: [DiscoveryModule, PassportModule],
-  providers: [AccessService, AccessRepository, RouteScanner, { provide: APP_GUARD, useClass: AccessGuard }],
-  exports: [AccessService, RouteScanner],
+  providers: [
+    AccessService,
+    AccessRepository,
+    RouteScanner,
+    RateLimiter,
+    RateLimitsRepository,
+    { provide: APP_GUARD, useClass: AccessGuard },
+  ],
+  exports: [AccessService, RouteScanner, RateLimiter],
 })
 export class AccessModule implements OnModuleInit, OnApplicationBootstrap {
   constructor(

@@ -68,7 +68,8 @@ export const PERMISSIONS = {
   PROFILE_OWNER: "See and edit one's own profile, and ask to reset one's own identification",
   PROFILE_VIEWER: "See any user's profile and identification reset requests, and ask to reset an identification",
   IDENTIFICATION_MANAGER: 'Change identification statuses, decide identification reset requests and identity documents',
-  PROFILE_MANAGER: "Edit a user's profile: person, address, business, login contact and security settings",
+  PROFILE_MANAGER:
+    "Edit a user's profile: person, address, business and security settings; ask to change their login contact, which changes once the user confirms the code sent to it",
   CONTACT_BOOK_OWNER: "Keep one's own contact book",
   ORGANIZATION_VIEWER: "See organizations and their coins: one's own, or any with USER_VIEWER (details) and COIN_VIEWER (coins)",
   USER_ACTION_REVERSER: 'Reverse what a recorded user action did (a money operation by its linked reversal)',

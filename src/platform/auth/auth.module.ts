@@ -14,5 +14,7 @@ import { SessionsController } from './sessions.controller';
   imports: [UsersModule],
   controllers: [AuthController, SessionsController, ReleaseController, ProfilePasswordController, PasswordRecoveryController],
   providers: [AuthRepository, AuthService, BearerStrategy, PrincipalCache],
+  // The change of login (people/registration) checks the current password and ends sessions as a password change does.
+  exports: [AuthService],
 })
 export class AuthModule {}

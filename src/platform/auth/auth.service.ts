@@ -15,7 +15,7 @@ import { OutboxService } from '../outbox/outbox.service';
 import type { UserAction } from '../user-actions/user-action.types';
 import { UserActionsService } from '../user-actions/user-actions.service';
 import { PasswordHasher } from '../users/password-hasher';
-import { FailedValidation, MembershipRow, UserRow, UsersService } from '../users/users.service';
+import { FailedValidation, loginProven, MembershipRow, UserRow, UsersService } from '../users/users.service';
 import { AuthRepository } from './auth.repository';
 import type {
   AuthorizationResponseDto,
@@ -102,18 +102,7 @@ export class AuthService {
     // Unknown logins are compared against a dummy hash, so they cost the same time as wrong passwords.
     const valid = await this.hasher.verify(password, user?.password_hash);
     if (!valid || !user) throw await this.refuseAttempt(login, address, started);
-    if (user.deactivated_at) {
-      // Told only after the right password: a deactivation is no secret from the user, but it is from others.
-      await this.tokens.giveBackAttemptSlot(address, slot);
-      await this.actions.record({
-        userId: user.id,
-        action: 'login_failed',
-        login: user.login,
-        address,
-        details: { reason: 'deactivated' },
-      });
-      throw DEACTIVATED();
-    }
+    if (user.deactivated_at) throw await this.refuseDeactivated(user, address, slot);
 
     if (user.password_change_required) {
       const spent = temporaryPasswordSpent(user);
@@ -132,7 +121,7 @@ export class AuthService {
         );
       }
       const temporary = await this.uow.run(async () => {
-        if (!(await this.users.markTemporaryPasswordUsed(user.id))) return undefined;
+        if (!(await this.users.markTemporaryPasswordUsed(user.id, user.password_hash))) return undefined;
         await this.actions.record({
           userId: user.id,
           action: 'login_succeeded',
@@ -142,59 +131,118 @@ export class AuthService {
         });
         return this.issue(user, 'password_change', address);
       });
-      // Used by a parallel login meanwhile, or the user was held meanwhile.
-      if (!temporary) throw await this.refuseAttempt(login, address, started);
+      // Used by a parallel login meanwhile, or the user was held, deactivated or released again meanwhile.
+      if (!temporary) throw await this.refuseChanged(user, login, address, slot, started);
       await this.tokens.giveBackAttemptSlot(address, slot);
       return temporary;
     }
 
     const response = await this.uow.run(async (): Promise<AuthorizationResponseDto | undefined> => {
-      if (!(await this.users.recordSuccess(user.id))) return undefined;
+      // The password checked must still be the user's, under the row's lock: a login that read the user before a
+      // password change, a recovery, a release or a deactivation and got here after it would otherwise answer a
+      // token that change never revoked (issue 43).
+      if (!(await this.users.recordSuccess(user.id, user.password_hash))) return undefined;
       if (this.config.loginConfirmation === 'always') {
-        await this.codes.issue('login', user.login, {}, true);
-        return { ...CODE_SENT, message: 'Confirm the login with the code sent to it (POST /authorization/confirm)' };
+        // The code is bound to this challenge: the confirmation must carry its id (or come from this address).
+        const challengeId = await this.codes.challenge(user.login, address);
+        return { ...CODE_SENT, message: 'Confirm the login with the code sent to it (POST /authorization/confirm)', challengeId };
       }
       await this.actions.record({ userId: user.id, action: 'login_succeeded', login: user.login, address });
       return this.issue(user, 'full', address);
     });
-    // Held meanwhile by a parallel failure: answered as if the user had been On Hold from the start.
-    if (!response) throw await this.refuseAttempt(login, address, started);
+    // Held meanwhile by a parallel failure: answered as if the user had been On Hold from the start; deactivated
+    // meanwhile, as a deactivated user; their password replaced meanwhile, as the wrong password it now is.
+    if (!response) throw await this.refuseChanged(user, login, address, slot, started);
     await this.tokens.giveBackAttemptSlot(address, slot);
     return response;
   }
 
-  /** The second step of a confirmed login: the code sent to the login, for the tokens. */
-  async confirmLogin(login: string, otp: string, address: string): Promise<AuthorizationResponseDto> {
-    return this.codes.consume('login', login.toLowerCase(), otp, async () => {
-      const user = await this.users.findByLogin(login, true);
-      if (!user) throw WRONG_CODE();
-      if (user.deactivated_at) throw DEACTIVATED();
-      // Held since the password was checked (by failures elsewhere): the hold wins, and the code stays for after a release.
-      if (!(await this.users.recordSuccess(user.id))) throw ON_HOLD();
-      await this.actions.record({ userId: user.id, action: 'login_succeeded', login: user.login, address, details: { confirmed: true } });
-      return this.issue(user, 'full', address);
+  /** A right password of a deactivated user: told only then (a deactivation is no secret from the user, but it is from others). */
+  private async refuseDeactivated(user: UserRow, address: string, slot: Date): Promise<ApiError> {
+    await this.tokens.giveBackAttemptSlot(address, slot);
+    await this.actions.record({
+      userId: user.id,
+      action: 'login_failed',
+      login: user.login,
+      address,
+      details: { reason: 'deactivated' },
+    });
+    return DEACTIVATED();
+  }
+
+  /**
+   * A login whose user changed between reading them and issuing the token: deactivated with the password still
+   * theirs, it is refused as a deactivated user's; otherwise (held, or the password replaced) as a failed attempt.
+   */
+  private async refuseChanged(user: UserRow, login: string, address: string, slot: Date, started: number): Promise<ApiError> {
+    const now = await this.users.findById(user.id);
+    if (now?.deactivated_at && now.status === 'active' && now.password_hash === user.password_hash) {
+      return this.refuseDeactivated(now, address, slot);
+    }
+    return this.refuseAttempt(login, address, started);
+  }
+
+  /**
+   * The second step of a confirmed login: the code sent to the login, for the tokens. The code counts only with the
+   * challenge the password step answered (`challengeId`), or, with LOGIN_CHALLENGE_BY_ADDRESS, from the address that
+   * passed it (the family's web client carries no id): the code alone, from anywhere, is never enough (issue 43).
+   */
+  async confirmLogin(login: string, otp: string, address: string, challengeId?: string): Promise<AuthorizationResponseDto> {
+    const user = await this.users.findByLogin(login);
+    // While On Hold the answer is the one a login gets, whatever the code: anyone learns as much at POST /authorization.
+    if (user?.status === 'on_hold') throw ON_HOLD();
+    const check = { purpose: 'login' as const, target: login.toLowerCase(), code: otp, address, userId: user?.id ?? null };
+    return this.codes.consume({ ...check, challengeId, byAddress: this.config.loginChallengeByAddress }, async () => {
+      const locked = await this.users.findByLogin(login, true);
+      if (!locked) throw WRONG_CODE();
+      if (locked.deactivated_at) throw DEACTIVATED();
+      // Held since the password was checked (by failures elsewhere): the hold wins.
+      if (!(await this.users.recordSuccess(locked.id))) throw ON_HOLD();
+      await this.actions.record({
+        userId: locked.id,
+        action: 'login_succeeded',
+        login: locked.login,
+        address,
+        details: { confirmed: true },
+      });
+      return this.issue(locked, 'full', address);
     });
   }
 
-  /** A new login code when one is pending for the login; the same answer when none is (nothing is sent then). */
-  async resendLoginCode(login: string): Promise<CodeSentResponseDto> {
-    await this.codes.resend('login', login.toLowerCase());
+  /**
+   * A new login code for a live challenge: the one named by `challengeId`, or (LOGIN_CHALLENGE_BY_ADDRESS) the newest
+   * passed at this address; it ends when the challenge does. The same answer when there is none (nothing is sent then):
+   * new codes come only from a password step.
+   */
+  async resendLoginCode(login: string, address: string, challengeId?: string): Promise<CodeSentResponseDto> {
+    await this.codes.resendChallenge(login.toLowerCase(), address, challengeId, this.config.loginChallengeByAddress);
     return CODE_SENT;
   }
 
-  /** Sends a recovery code to an active user's login; for an unknown login, a user On Hold or deactivated, nothing is sent, the answer is the same. */
-  async recoverPassword(login: string): Promise<CodeSentResponseDto> {
+  /**
+   * Sends a recovery code to an active user's login, when that login was proven with a code (issue 43: one staff set and
+   * nobody proved may be anyone's address); for an unknown login, an unproven one, a user On Hold or deactivated,
+   * nothing is sent, the answer is the same.
+   */
+  async recoverPassword(login: string, address: string): Promise<CodeSentResponseDto> {
     const user = await this.users.findByLogin(login);
-    await this.codes.issue('password_recovery', login.toLowerCase(), {}, user?.status === 'active' && !user.deactivated_at);
+    const deliver = user?.status === 'active' && !user.deactivated_at && loginProven(user);
+    await this.codes.issue({ purpose: 'password_recovery', target: login.toLowerCase(), address, deliver });
     return CODE_SENT;
   }
 
-  /** Replaces the password with the recovery code; every token of the user is revoked. */
+  /**
+   * Replaces the password with the recovery code; every token of the user is revoked. A user On Hold or deactivated
+   * is never recovered (issue 43): a hold or a deactivation burns the codes asked before it, and one that raced it
+   * gets the answer of a wrong code; only an administrator undoes either.
+   */
   async confirmRecovery(dto: PasswordRecoveryConfirmDto, address: string): Promise<void> {
     const passwordHash = await this.hasher.hash(dto.newUserPassword);
-    await this.codes.consume('password_recovery', dto.login.toLowerCase(), dto.otp, async () => {
-      const user = await this.users.findByLogin(dto.login, true);
-      if (!user) throw WRONG_CODE();
+    const target = dto.login.toLowerCase();
+    const owner = await this.users.findByLogin(target);
+    await this.codes.consume({ purpose: 'password_recovery', target, code: dto.otp, address, userId: owner?.id ?? null }, async () => {
+      const user = await this.users.findByLogin(target, true);
+      if (!user || user.status !== 'active' || user.deactivated_at) throw WRONG_CODE();
       // Refused before the code is used: the user tries another password with the same code.
       if (await this.users.isRecentPassword(user.id, dto.newUserPassword)) {
         throw new ApiError(
@@ -244,16 +292,7 @@ export class AuthService {
     how: { fields: { current: string; next: string }; keepPresentedToken: boolean },
   ): Promise<AuthorizationResponseDto | undefined> {
     const { fields } = how;
-    // Guessing the current password with a stolen token is guessing a password: the same address limit and hold apply.
-    const slot = await this.takeAttemptSlot(address);
-    const user = await this.users.findById(principal.userId);
-    if (!user) throw new ApiError('exception.authorization.unauthorized');
-    if (!(await this.hasher.verify(passwords.current, user.password_hash))) {
-      // The third failure in a row holds the user, which revokes their tokens (the presented one too).
-      await this.countFailedValidation(user.login, address, 'password_change_failed');
-      throw ApiError.invalid(fields.current, 'is not the current password');
-    }
-    await this.tokens.giveBackAttemptSlot(address, slot);
+    const user = await this.checkCurrentPassword(principal, passwords.current, address, fields.current, 'password_change_failed');
     if (passwords.next === passwords.current) throw ApiError.invalid(fields.next, 'must differ from the current password');
     if (passwords.next.toLowerCase() === user.login) throw ApiError.invalid(fields.next, 'must not be the login');
     if (await this.users.isRecentPassword(user.id, passwords.next)) {
@@ -279,6 +318,36 @@ export class AuthService {
   }
 
   /**
+   * The caller's current password, checked before an act that needs it (a change of password or of login). Guessing it
+   * with a stolen token is guessing a password: the same per-address limit as a login (429), and a wrong one counts
+   * toward the three-strike hold (recorded as `action`; the third holds the user, which revokes their tokens, the
+   * presented one too) and answers a 400 naming `parameter`. The right one clears the count; answers the user.
+   */
+  async checkCurrentPassword(
+    principal: Principal,
+    password: string,
+    address: string,
+    parameter: string,
+    action: 'password_change_failed' | 'contact_change_failed',
+  ): Promise<UserRow> {
+    const slot = await this.takeAttemptSlot(address);
+    const user = await this.users.findById(principal.userId);
+    if (!user) throw new ApiError('exception.authorization.unauthorized');
+    if (!(await this.hasher.verify(password, user.password_hash))) {
+      await this.countFailedValidation(user.login, address, action);
+      throw ApiError.invalid(parameter, 'is not the current password');
+    }
+    await this.tokens.giveBackAttemptSlot(address, slot);
+    await this.users.recordSuccess(user.id);
+    return user;
+  }
+
+  /** Ends every session of the user but `except` (inside the caller's unit of work); answers how many were live. */
+  endSessions(userId: string, except: string | null): Promise<number> {
+    return this.tokens.revokeAll(userId, except);
+  }
+
+  /**
    * Releases a user with a temporary password, answered once, that only allows changing the password.
    * Through the API: only a user On Hold or left with a spent temporary password, and only by a
    * releaser holding every permission the user's roles grant (else 403: no one takes over an account
@@ -291,14 +360,21 @@ export class AuthService {
     await this.uow.run(async () => {
       const user = 'id' in target ? await this.users.findById(target.id, true) : await this.users.findByLogin(target.login, true);
       if (!user) throw new ApiError('exception.user.not_found', 'No such user');
+      const stoppedCodes = await this.codes.stoppedPurposes(user.login);
       if (by !== 'cli') {
         await this.refuseIfOutranked(by, user.id, 'exception.user.release_forbidden', 'release');
-        if (!awaitsRelease(user)) {
-          throw new ApiError('exception.user.not_on_hold', 'The user is not On Hold and has no spent temporary password to replace');
+        if (!awaitsRelease(user) && stoppedCodes.length === 0) {
+          throw new ApiError(
+            'exception.user.not_on_hold',
+            'The user is not On Hold, has no spent temporary password to replace, and their one-time codes are not stopped',
+          );
         }
       }
       await this.users.setPassword(user.id, passwordHash, expiresAt);
       await this.tokens.revokeAll(user.id);
+      // The temporary password is the way back in: codes asked before are void, and the stops on them end.
+      const revokedCodes = await this.codes.revoke(user.login, user.id);
+      await this.codes.release(user.login);
       await this.actions.record({
         userId: user.id,
         actorUserId: by === 'cli' ? null : by.userId,
@@ -308,6 +384,8 @@ export class AuthService {
         details: {
           temporaryPasswordExpiresAt: expiresAt.toISOString(),
           wasOnHold: user.status === 'on_hold',
+          ...(stoppedCodes.length ? { stoppedCodes } : {}),
+          ...(revokedCodes ? { revokedCodes } : {}),
           ...(by === 'cli' ? { actor: 'cli' } : {}),
         },
       });
@@ -340,13 +418,17 @@ export class AuthService {
       await this.refuseIfOutranked(actor, user.id, 'exception.user.status_forbidden', active ? 'activate' : 'deactivate');
       if (!(await this.users.setDeactivated(user.id, !active))) return false;
       const endedSessions = active ? 0 : await this.tokens.revokeAll(user.id);
+      // A code asked before the deactivation must not outlive it (issue 43).
+      const revokedCodes = active ? 0 : await this.codes.revoke(user.login, user.id);
       await this.actions.record({
         userId: user.id,
         actorUserId: actor.userId,
         action: active ? 'user_activated' : 'user_deactivated',
         login: user.login,
         address,
-        details: active ? {} : { endedSessions, ...(how === 'deleted' ? { deleteRequested: true } : {}) },
+        details: active
+          ? {}
+          : { endedSessions, ...(revokedCodes ? { revokedCodes } : {}), ...(how === 'deleted' ? { deleteRequested: true } : {}) },
       });
       return true;
     });
@@ -426,7 +508,7 @@ export class AuthService {
   private async countFailedValidation(
     login: string,
     address: string,
-    action: 'login_failed' | 'password_change_failed',
+    action: 'login_failed' | 'password_change_failed' | 'contact_change_failed',
   ): Promise<FailedValidation | undefined> {
     return this.uow.run(async () => {
       const failure = await this.users.recordFailedValidation(login, FAILED_VALIDATIONS_BEFORE_HOLD);
@@ -449,12 +531,14 @@ export class AuthService {
           ]
         : [{ userId: null, action, login: login.toLowerCase(), address, details: { reason: 'unknown_login' } }];
       if (failure?.heldNow) {
+        // A code asked before the hold (a recovery, a login's) must not undo it: only an administrator releases (issue 43).
+        const revokedCodes = await this.codes.revoke(failure.login, failure.userId);
         recorded.push({
           userId: failure.userId,
           action: 'user_held',
           login: failure.login,
           address,
-          details: { failedAttempts: failure.failedAttempts },
+          details: { failedAttempts: failure.failedAttempts, ...(revokedCodes ? { revokedCodes } : {}) },
         });
         // Staff only: the event goes to the operator's support organization, never the user's own.
         await this.outbox.emit('user.on_hold', [SUPPORT_ORGANIZATION_ID], {

@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooMany
 import { Public } from '../access/access.decorators';
 import { ApiRequest } from '../access/principal';
 import { clientAddress } from '../common/http';
-import { CODE_RATE_LIMITED, WRONG_CODE_ANSWER } from './auth.controller';
+import { CODE_CHECK_LIMITED, CODE_RATE_LIMITED, WRONG_CODE_ANSWER } from './auth.controller';
 import { AuthService } from './auth.service';
 import { CodeSentResponseDto, LoginDto, PasswordRecoveredResponseDto, PasswordRecoveryConfirmDto } from './dto/authorization.dto';
 
@@ -20,11 +20,15 @@ export class PasswordRecoveryController {
   @ApiOperation({ summary: 'Send a password recovery code to the login', operationId: 'recoverPassword' })
   @ApiOkResponse({ type: CodeSentResponseDto })
   @ApiTooManyRequestsResponse(CODE_RATE_LIMITED)
-  recover(@Body() dto: LoginDto): Promise<CodeSentResponseDto> {
-    return this.auth.recoverPassword(dto.login);
+  recover(@Body() dto: LoginDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
+    return this.auth.recoverPassword(dto.login, clientAddress(request));
   }
 
-  /** Public, as above: the code stands for the login. Revokes every token of the user; they log in with the new password. */
+  /**
+   * Public, as above: the code stands for the login. Revokes every token of the user; they log in with the new
+   * password. A user On Hold or deactivated is never recovered: their codes were burnt by the hold or the
+   * deactivation, and the answer is a wrong code's (only an administrator releases or activates them).
+   */
   @Post('confirm')
   @HttpCode(200)
   @Public()
@@ -34,6 +38,7 @@ export class PasswordRecoveryController {
     ...WRONG_CODE_ANSWER,
     description: `${WRONG_CODE_ANSWER.description}, or newUserPassword unfit; exception.password.reused: one of the last 5 passwords (the code stays usable)`,
   })
+  @ApiTooManyRequestsResponse(CODE_CHECK_LIMITED)
   async confirm(@Body() dto: PasswordRecoveryConfirmDto, @Req() request: ApiRequest): Promise<PasswordRecoveredResponseDto> {
     await this.auth.confirmRecovery(dto, clientAddress(request));
     return { status: 'ok', message: 'Password changed; log in with it', action: 'PASSWORD_CHANGED' };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Money } from '../common/money';
 import { Database } from '../database/database';
+import type { RecordWriter } from '../ledger/ledger.types';
 import type { OperationFlow } from '../ledger/operation-types';
 import type { GateScope, LimitRow, UsageRow } from './limits';
 
@@ -14,10 +15,41 @@ const PERIOD_START = `CASE l.time_unit
     WHEN 'per_life' THEN timestamp '1970-01-01'
   END::text`;
 
-/** The limits the kernel enforces on priced postings, and their running sums. */
+/** What one posting added to the running sums of its organization's limits (LimitsRepository.addUsage). */
+export interface Counted {
+  organizationId: string;
+  limits: LimitRow[];
+  amount: Money;
+}
+
+/** The limits the kernel enforces on priced postings, their running sums, and what each operation counted in them. */
 @Injectable()
 export class LimitsRepository {
   constructor(private readonly db: Database) {}
+
+  /**
+   * Records what operations just written counted (a RecordWriter: the ledger calls it in their transaction, once for a
+   * whole group), one row per operation, limit and period, beside the running sums it references.
+   */
+  readonly counted: RecordWriter<Counted> = {
+    write: async (rows) => {
+      const entries = rows.flatMap(({ row, operationId }) => row.limits.map((limit) => ({ operationId, limit, row })));
+      await this.db.query(
+        `INSERT INTO limit_usage_entries (operation_id, limit_profile_id, organization_id, period_start, amount, count)
+         SELECT e.operation_id, e.limit_profile_id, e.organization_id, e.period_start, sum(e.amount), count(*)
+           FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamp[], $5::numeric[])
+                AS e(operation_id, limit_profile_id, organization_id, period_start, amount)
+          GROUP BY 1, 2, 3, 4`,
+        [
+          entries.map((e) => e.operationId),
+          entries.map((e) => e.limit.id),
+          entries.map((e) => e.row.organizationId),
+          entries.map((e) => e.limit.period_start),
+          entries.map((e) => e.row.amount.toFixed()),
+        ],
+      );
+    },
+  };
 
   /**
    * One statement: the active limits of the profile that prices a flow between coins (the contract of the first
@@ -74,6 +106,31 @@ export class LimitsRepository {
          FROM unnest($3::uuid[], $4::timestamp[]) AS x(id, period_start)
         WHERE u.limit_profile_id = x.id AND u.organization_id = $1 AND u.period_start = x.period_start`,
       [organizationId, amount.toFixed(), limits.map((l) => l.id), limits.map((l) => l.period_start)],
+    );
+  }
+
+  /**
+   * Gives back what the operations counted and had not given back yet, each to the running sum of the period it was
+   * counted in, and marks it given back: a second call for the same operation finds nothing. The sums are locked in
+   * the order `lockUsage` takes them (by limit), so a give-back and a posting never wait for each other in a cycle.
+   */
+  async giveBack(operationIds: readonly string[]): Promise<void> {
+    await this.db.query(
+      `WITH back AS (
+         UPDATE limit_usage_entries SET given_back_at = now()
+          WHERE operation_id = ANY($1::uuid[]) AND given_back_at IS NULL
+         RETURNING limit_profile_id, organization_id, period_start, amount, count),
+       sums AS (
+         SELECT limit_profile_id, organization_id, period_start, sum(amount) AS amount, sum(count)::int AS count
+           FROM back GROUP BY 1, 2, 3),
+       locked AS MATERIALIZED (
+         SELECT u.limit_profile_id, u.organization_id, u.period_start
+           FROM limit_usage u JOIN sums s USING (limit_profile_id, organization_id, period_start)
+          ORDER BY u.limit_profile_id, u.period_start FOR UPDATE OF u)
+       UPDATE limit_usage u SET amount = u.amount - s.amount, count = u.count - s.count
+         FROM sums s JOIN locked l USING (limit_profile_id, organization_id, period_start)
+        WHERE u.limit_profile_id = s.limit_profile_id AND u.organization_id = s.organization_id AND u.period_start = s.period_start`,
+      [operationIds],
     );
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Money, scaleOf } from '../common/money';
 import { LedgerService } from '../ledger/ledger.service';
+import { FlowRecord, recordOf } from '../ledger/ledger.types';
 import type { OperationFlow } from '../ledger/operation-types';
 import { GateScope, limitExceeded, LimitRow } from './limits';
 import { LimitsRepository } from './limits.repository';
@@ -22,13 +23,21 @@ export interface LimitedPosting {
  * in its transaction (LedgerService.whenPlanned): two postings of one organization wait for each other there, so they
  * can never pass a limit together, and a posting refused for another reason counts nothing. A calculation is never
  * refused.
+ *
+ * A limit counts what was moved. What each operation added to which sums, in which period, is recorded with it
+ * (limit_usage_entries, written after the operation by the ledger, grouped postings too); when the ledger undoes an
+ * operation — a pending one declined, refused or failed, a processed one reversed, a voucher's money returned — that is
+ * given back, in the same transaction, to the period it was counted in (however long ago: a `per_life` limit never
+ * rolls over), once.
  */
 @Injectable()
 export class LimitsService {
   constructor(
     private readonly limits: LimitsRepository,
     private readonly ledger: LedgerService,
-  ) {}
+  ) {
+    ledger.onUndone((operationIds) => this.limits.giveBack(operationIds));
+  }
 
   async enforce(posting: LimitedPosting): Promise<void> {
     if (!this.ledger.planning() || !posting.serials.length) return;
@@ -43,8 +52,11 @@ export class LimitsService {
     this.ledger.whenPlanned(() => this.count(periodic, posting.amount, scale));
   }
 
-  /** Adds the posting to its running sums, or refuses it (409) when it would pass one, changing nothing. */
-  private async count(limits: LimitRow[], amount: Money, scale: number): Promise<void> {
+  /**
+   * Adds the posting to its running sums, or refuses it (409) when it would pass one, changing nothing; answers the
+   * record of what it added, which the ledger writes with the operation.
+   */
+  private async count(limits: LimitRow[], amount: Money, scale: number): Promise<FlowRecord[]> {
     const organizationId = limits[0].organization_id;
     const usage = new Map((await this.limits.lockUsage(organizationId, limits)).map((u) => [u.limit_profile_id, u]));
     for (const limit of limits) {
@@ -55,5 +67,6 @@ export class LimitsService {
       }
     }
     await this.limits.addUsage(organizationId, limits, amount);
+    return [recordOf(this.limits.counted, { organizationId, limits, amount })];
   }
 }

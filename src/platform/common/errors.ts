@@ -88,6 +88,10 @@ export const ERRORS = {
   'exception.transaction.not_found': { status: 404, message: 'No such transaction' },
   'exception.transaction.not_processed': { status: 409, message: 'Only a processed operation can be reversed' },
   'exception.transaction.already_reversed': { status: 409, message: 'The operation is already reversed' },
+  'exception.transaction.not_reversible': {
+    status: 409,
+    message: 'The operation closed an object that cannot be opened again (a voucher redeemed, blocked or expired): it cannot be reversed',
+  },
   'exception.transaction.is_reversal': { status: 409, message: 'A reversal cannot be reversed' },
 
   // Transaction categories and transfer templates
@@ -186,7 +190,8 @@ export const ERRORS = {
   'exception.webhook.delivery_not_found': { status: 404, message: 'No such webhook delivery' },
   'exception.webhook.url_refused': {
     status: 422,
-    message: 'The webhook URL is refused: it must be https and must not resolve to a private, loopback or link-local address',
+    message:
+      'The webhook URL is refused: it must be https and resolve only to public addresses (no private, loopback, link-local or other special-purpose one)',
   },
   'exception.webhook.event_forbidden': { status: 403, message: "Only the operator's staff may subscribe to this event" },
   'exception.webhook.limit_reached': {

@@ -1,4 +1,4 @@
-import { JsonBodyError, parseJsonBody } from './json-body';
+import { JsonBodyError, MAX_JSON_DEPTH, nestedDeeperThan, parseJsonBody } from './json-body';
 
 describe('parseJsonBody', () => {
   it('keeps a number a JS number would change as its exact text', () => {
@@ -22,5 +22,24 @@ describe('parseJsonBody', () => {
     expect(() => parseJsonBody('  ')).toThrow('The JSON body is empty');
     expect(() => parseJsonBody('{"__proto__": {}}')).toThrow('forbidden key');
     expect(() => parseJsonBody('{nope')).toThrow('not valid JSON');
+  });
+});
+
+describe('the nesting limit', () => {
+  const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+  it(`takes ${MAX_JSON_DEPTH} levels and refuses one more, of objects or arrays, before parsing`, () => {
+    expect(parseJsonBody(nested(MAX_JSON_DEPTH))).toBeDefined();
+    expect(() => parseJsonBody(nested(MAX_JSON_DEPTH + 1))).toThrow(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    expect(() => parseJsonBody(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)).toThrow(JsonBodyError);
+    expect(() => parseJsonBody(`${'['.repeat(100_000)}`)).toThrow(/nested deeper/);
+  });
+
+  it('counts no bracket inside a string, an escaped quote included', () => {
+    expect(nestedDeeperThan(`{"a":"${'{['.repeat(50)}"}`, 2)).toBe(false);
+    expect(nestedDeeperThan(`{"a":"\\"${'{'.repeat(50)}"}`, 2)).toBe(false);
+    expect(nestedDeeperThan(`{"a":"\\\\",${'{"b":'.repeat(3)}1}}}}`, 2)).toBe(true);
+    expect(nestedDeeperThan('[[1],[2],[[3]]]', 3)).toBe(false);
+    expect(nestedDeeperThan('[[1],[2],[[[3]]]]', 3)).toBe(true);
   });
 });

@@ -26,12 +26,41 @@ export class JsonBodyError extends SyntaxError {
 }
 
 /**
+ * The deepest a body may nest objects and arrays (no body of the API comes near). 3,000 nested objects overflowed
+ * the stack of class-transformer (and of any recursive walk after it), a 500 with a RangeError logged (issue 43).
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether the text nests objects or arrays deeper than `max`: one pass over the characters, without recursion, before
+ * anything parses it. Brackets inside strings do not count; the text need not be valid JSON (the parser says so next).
+ */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character, a quote among them
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/**
  * Parses a request body. A number that a JS number cannot hold exactly (12345678901234567.89)
- * stays a string, so amounts sent as JSON numbers are never rounded on the way in.
+ * stays a string, so amounts sent as JSON numbers are never rounded on the way in. A body nested
+ * deeper than MAX_JSON_DEPTH is refused before it is parsed.
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') throw new JsonBodyError('The JSON body is empty');
   if (POISON.test(text)) throw new JsonBodyError('The JSON body uses a forbidden key');
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) throw new JsonBodyError(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
   try {
     value = parse(text, null, parseNumber);

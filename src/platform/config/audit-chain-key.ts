@@ -6,6 +6,14 @@ import { AppConfig, AUDIT_CHAIN_KEY_SHAPE, ConfigError } from './config';
 /** The file in DATA_DIR that keeps the generated key of the action log's hash chain. */
 export const AUDIT_CHAIN_KEY_FILE = 'audit-chain.key';
 
+/** The key files this process generated (whichever module asked first): the action log says so once, whoever it was. */
+const generatedHere = new Set<string>();
+
+/** Whether this process generated `file` (auditChainKey made a new key there). */
+export function generatedByThisProcess(file: string): boolean {
+  return generatedHere.has(file);
+}
+
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
@@ -38,6 +46,7 @@ export function auditChainKey(config: Pick<AppConfig, 'auditChainKey' | 'dataDir
     writeFileSync(aside, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
     try {
       linkSync(aside, file);
+      generatedHere.add(file);
       generated(file);
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error;

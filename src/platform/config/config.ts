@@ -43,6 +43,12 @@ export interface AppConfig {
   /** Failed logins one client address may make per minute before logins from it answer 429. */
   loginFailuresPerMinute: number;
   /**
+   * Payee lookups (a coin's owner by serial, a customer's coin by login or contact) one user, and one client address,
+   * may make per hour before they answer 429: the customer directory cannot be walked.
+   */
+  payeeLookupsPerHour: number;
+  payeeLookupsPerAddressPerHour: number;
+  /**
    * Which proxies are trusted to say the client's address in X-Forwarded-For: none (false), a number
    * of hops, or the proxies' addresses and ranges. Never every entry: that lets a client choose its address.
    */
@@ -85,15 +91,34 @@ export interface AppConfig {
   /** Whether individuals, and merchants, may sign themselves up (POST /registration); staff roles never can. */
   selfRegistrationIndividuals: boolean;
   selfRegistrationMerchants: boolean;
+  /** How long the old address of a changed login may take it back (the lifetime of its `contact_restore` code). */
+  loginChangeUndoSeconds: number;
   /** New (and re-numbered) bank accounts wait for compliance's approval; withdrawals go only to approved ones. */
   bankAccountsRequireApproval: boolean;
   /** `always`: every password login is confirmed with a one-time code sent to the login (POST /authorization/confirm). */
   loginConfirmation: 'off' | 'always';
-  /** One-time codes (sign-up, login confirmation, recovery, change of login): lifetime, wrong tries before a code is burnt, least time between two codes for one login, most codes per login per hour. */
+  /**
+   * `true`: a login confirmation (or its resend) that does not carry the password step's `challengeId` is taken from the
+   * address that passed the password step (the family's web client sends no challengeId); `false`: the challengeId is required.
+   */
+  loginChallengeByAddress: boolean;
+  /**
+   * One-time codes (sign-up, login confirmation, recovery, change of login): lifetime, wrong tries before a code is
+   * burnt, least time between two codes of one purpose for one login from one address, most codes one address gets
+   * for one login per hour.
+   */
   oneTimeCodeTtlSeconds: number;
   oneTimeCodeMaxAttempts: number;
   oneTimeCodeResendSeconds: number;
   oneTimeCodesPerHour: number;
+  /** Most codes one address may have sent per hour, whatever the logins (issue 43). */
+  oneTimeCodesPerAddressPerHour: number;
+  /** Most wrong codes one address may present per hour, whatever the logins (issue 43). */
+  oneTimeCodeFailuresPerAddressPerHour: number;
+  /** Consecutive wrong codes for one login and purpose, from any address, after which its codes stop (NIST 800-63B: at most 100). */
+  oneTimeCodeFailuresBeforeLock: number;
+  /** How long that stop lasts; 0: until an administrator releases the user. */
+  oneTimeCodeLockSeconds: number;
   /** Where the log sender appends the codes it delivers (one JSON line each), apart from the service's log. */
   oneTimeCodeLog: string;
   /** NODE_ENV=test: the ledger refuses to post for a request not marked `@Idempotent()`, so a route that forgets it fails its tests. */
@@ -375,6 +400,8 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 500),
     temporaryPasswordTtlSeconds: int(env, 'TEMPORARY_PASSWORD_TTL_SECONDS', 24 * 3600, 1, 30 * 24 * 3600),
     loginFailuresPerMinute: int(env, 'LOGIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
+    payeeLookupsPerHour: int(env, 'PAYEE_LOOKUPS_PER_HOUR', 60, 1, 1_000_000),
+    payeeLookupsPerAddressPerHour: int(env, 'PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR', 600, 1, 1_000_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     voucherExpirySweepSeconds: int(env, 'VOUCHER_EXPIRY_SWEEP_SECONDS', 60, 0, 24 * 3600),
@@ -398,12 +425,18 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     requireIdempotentPostings: nodeEnv === 'test',
     selfRegistrationIndividuals: !env.SELF_REGISTRATION_INDIVIDUALS?.trim() || flag(env, 'SELF_REGISTRATION_INDIVIDUALS'),
     selfRegistrationMerchants: !env.SELF_REGISTRATION_MERCHANTS?.trim() || flag(env, 'SELF_REGISTRATION_MERCHANTS'),
+    loginChangeUndoSeconds: int(env, 'LOGIN_CHANGE_UNDO_SECONDS', 7 * 24 * 3600, 600, 30 * 24 * 3600),
     bankAccountsRequireApproval: flag(env, 'BANK_ACCOUNTS_REQUIRE_APPROVAL'),
     loginConfirmation: oneOf(env, 'LOGIN_CONFIRMATION', ['off', 'always'] as const, 'off'),
     oneTimeCodeTtlSeconds: int(env, 'ONE_TIME_CODE_TTL_SECONDS', 600, 30, 24 * 3600),
     oneTimeCodeMaxAttempts: int(env, 'ONE_TIME_CODE_MAX_ATTEMPTS', 5, 1, 10),
     oneTimeCodeResendSeconds: int(env, 'ONE_TIME_CODE_RESEND_SECONDS', 60, 0, 3600),
     oneTimeCodesPerHour: int(env, 'ONE_TIME_CODES_PER_HOUR', 10, 1, 1000),
+    oneTimeCodesPerAddressPerHour: int(env, 'ONE_TIME_CODES_PER_ADDRESS_PER_HOUR', 50, 1, 1_000_000),
+    oneTimeCodeFailuresPerAddressPerHour: int(env, 'ONE_TIME_CODE_FAILURES_PER_ADDRESS_PER_HOUR', 30, 1, 1_000_000),
+    oneTimeCodeFailuresBeforeLock: int(env, 'ONE_TIME_CODE_FAILURES_BEFORE_LOCK', 100, 1, 100),
+    oneTimeCodeLockSeconds: int(env, 'ONE_TIME_CODE_LOCK_SECONDS', 24 * 3600, 0, 30 * 24 * 3600),
+    loginChallengeByAddress: !env.LOGIN_CHALLENGE_BY_ADDRESS?.trim() || flag(env, 'LOGIN_CHALLENGE_BY_ADDRESS'),
     oneTimeCodeLog: resolve(env.ONE_TIME_CODE_LOG?.trim() || join(env.DATA_DIR?.trim() || './data', 'one-time-codes.log')),
   };
 }

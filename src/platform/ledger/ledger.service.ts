@@ -14,11 +14,11 @@ import { OutboxService } from '../outbox/outbox.service';
 import type { UserAction } from '../user-actions/user-action.types';
 import { UserActionsService } from '../user-actions/user-actions.service';
 import type { OperationDto } from './dto/operation.dto';
-import type { ExecuteRequest, Locked, LockedCoin, RecordWriter, SystemCoinKind } from './ledger.types';
+import type { ExecuteRequest, FlowRecord, Locked, LockedCoin, RecordWriter, SystemCoinKind } from './ledger.types';
 import { HeldOperation, LedgerRepository, Posting, writableTogether } from './ledger.repository';
 import type { OperationRow } from './operation.projection';
 import { toOperationDto } from './operation.mapper';
-import { OPERATION_STATUSES, OPERATION_TYPE_NAMES } from './operation-types';
+import { OPERATION_STATUSES, OPERATION_TYPE_NAMES, OperationStatus } from './operation-types';
 import { applyPlan, PlanEffect, PlanError } from './plan';
 
 /** The organizations on either side of an operation: whose webhooks hear about it. */
@@ -38,6 +38,8 @@ interface Planned {
   locked: Locked;
   plan: NonNullable<Awaited<ReturnType<ExecuteRequest['plan']>>>;
   effect: PlanEffect;
+  /** The rows to write with the operation: the flow's own (Plan.records), then those its plan's checks answered. */
+  records: FlowRecord[];
 }
 
 /** A group's answer for a posting it did not write: the posting is to be posted on its own. */
@@ -48,8 +50,34 @@ const GROUP_SIZE = 64;
 /** How long a group waits for its keyed requests' answers (built in their own event-loop turns) before it gives up. */
 const ANSWER_TIMEOUT_MS = 5_000;
 
-/** Work a plan's rules leave for once the plan is known to hold: run in its transaction, before it is written. */
-export type PlanCheck = () => Promise<void>;
+/**
+ * Work a plan's rules leave for once the plan is known to hold: run in its transaction, before it is written. What it
+ * answers are rows of its own to write with the operation, as a plan's `records` are (the limits' record of what the
+ * operation counted): the operation's id is not known before it is written, in a group least of all.
+ */
+export type PlanCheck = () => Promise<void | readonly FlowRecord[]>;
+
+/**
+ * Told, in the transaction that undoes them, of operations whose money no longer moves: a pending one settled in place
+ * into `declined` or `error`, a processed one reversed, or one whose money a posting returns (ExecuteRequest.undoes).
+ */
+export type UndoneListener = (operationIds: readonly string[]) => Promise<void>;
+
+/** The statuses of an operation that moves (or holds) money; leaving them for another undoes it. */
+const MOVING: readonly OperationStatus[] = ['new', 'pending', 'processed'];
+
+/**
+ * The operations a written posting undoes: the one it settles in place out of a moving status (declined, or failed
+ * outside the service), the one it reverses, the one whose money it returns (ExecuteRequest.undoes).
+ */
+function undoneBy({ request, locked, effect }: Pick<Planned, 'request' | 'locked' | 'effect'>, reversalOf: string | null): string[] {
+  const settled = locked.operation;
+  return [
+    ...(settled && MOVING.includes(settled.status) && !MOVING.includes(effect.status) ? [settled.id] : []),
+    ...(reversalOf ? [reversalOf] : []),
+    ...(request.undoes ? [request.undoes] : []),
+  ];
+}
 
 /** A posting's operation as written, and what its request said about itself. */
 interface Written {
@@ -70,7 +98,9 @@ export interface ReversalText {
  * settled operation and its holds), runs the rules, checks the plan they return (plan.ts) and
  * writes it in one statement, inside the open unit of work. The request's actor, its role and
  * Idempotency-Key (TransactionMeta) are stamped on the operation; an operation posted for a member of
- * staff is recorded in the action log (`money_moved`) in the same transaction, whatever the flow.
+ * staff is recorded in the action log (`money_moved`) in the same transaction, whatever the flow. So is
+ * the undoing of an operation told to the kernel's listeners (onUndone: the limits give back what it
+ * counted), whichever flow declines, fails, returns or reverses it.
  */
 @Injectable()
 export class LedgerService implements OnModuleInit {
@@ -81,6 +111,8 @@ export class LedgerService implements OnModuleInit {
   private readonly plans = new AsyncLocalStorage<PlanCheck[]>();
 
   private readonly groups: Batcher<GroupedPosting, OperationDto | null | typeof ALONE>;
+
+  private readonly undoneListeners: UndoneListener[] = [];
 
   constructor(
     private readonly ledger: LedgerRepository,
@@ -173,8 +205,9 @@ export class LedgerService implements OnModuleInit {
   /**
    * Called from a plan's rules (the kernel's own, such as the commission service's limits): `check` runs once the
    * plan has been checked (funds, holds…), before it is written, in its transaction — so what it counts is counted
-   * only for a posting that is written, even in a group of postings sharing one transaction. Answers false, and
-   * registers nothing, outside a plan (a calculation).
+   * only for a posting that is written, even in a group of postings sharing one transaction; the rows it answers are
+   * written after the operation, with its id (PlanCheck). Answers false, and registers nothing, outside a plan (a
+   * calculation).
    */
   whenPlanned(check: PlanCheck): boolean {
     const checks = this.plans.getStore();
@@ -186,6 +219,14 @@ export class LedgerService implements OnModuleInit {
   /** Whether the caller runs inside a plan: a posting, not a calculation. */
   planning(): boolean {
     return this.plans.getStore() !== undefined;
+  }
+
+  /**
+   * Registers work for whenever operations are undone (UndoneListener): the kernel's own (the limits give back what an
+   * operation counted), so that no flow that declines, refuses, fails, returns or reverses money can forget it.
+   */
+  onUndone(listener: UndoneListener): void {
+    this.undoneListeners.push(listener);
   }
 
   /** Grouped postings waiting for a group (behind the groups being written). */
@@ -332,6 +373,7 @@ export class LedgerService implements OnModuleInit {
             written.push({ index, operation, meta, planned });
           }
           await this.writeRecords(written);
+          await this.undo(written.flatMap(({ planned }) => undoneBy(planned, null)));
           await this.recordStaff(written);
           await this.storeAnswers(
             keyed.flatMap((answer, index) => {
@@ -412,11 +454,11 @@ export class LedgerService implements OnModuleInit {
     }
   }
 
-  /** Writes the flows' own rows of written postings (Plan.records): one call, so one statement, per writer. */
+  /** Writes the rows of written postings (Planned.records): one call, so one statement, per writer. */
   private async writeRecords(written: Pick<Written, 'operation' | 'planned'>[]): Promise<void> {
     const byWriter = new Map<RecordWriter<unknown>, { row: unknown; operationId: string }[]>();
     for (const { operation, planned } of written) {
-      for (const { writer, row } of planned.plan.records ?? []) {
+      for (const { writer, row } of planned.records) {
         const rows = byWriter.get(writer) ?? [];
         rows.push({ row, operationId: operation.id });
         byWriter.set(writer, rows);
@@ -431,14 +473,22 @@ export class LedgerService implements OnModuleInit {
     const plan = await this.plans.run(checks, () => request.plan(locked));
     if (!plan) return null;
     const effect = applyPlan(locked, plan);
-    for (const check of checks) await check();
-    return { request, locked, plan, effect };
+    const records = [...(plan.records ?? [])];
+    for (const check of checks) records.push(...((await check()) ?? []));
+    return { request, locked, plan, effect, records };
+  }
+
+  /** Tells the listeners (onUndone) of operations undone, in the open transaction. */
+  private async undo(operationIds: string[]): Promise<void> {
+    if (!operationIds.length) return;
+    for (const listener of this.undoneListeners) await listener(operationIds);
   }
 
   /** Writes a checked plan in the open transaction, stamped with its request's actor and Idempotency-Key. */
   private async write(planned: Planned, meta: TransactionMeta, reversalOf: string | null): Promise<OperationDto> {
     const operation = await this.recorded(await this.ledger.write(await this.postingOf(planned, meta, reversalOf)), planned, reversalOf);
     await this.writeRecords([{ operation, planned }]);
+    await this.undo(undoneBy(planned, reversalOf));
     await this.recordStaff([{ operation, meta }]);
     return operation;
   }

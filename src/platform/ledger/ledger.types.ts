@@ -137,4 +137,10 @@ export interface ExecuteRequest {
    * `operationId`.
    */
   grouped?: boolean;
+  /**
+   * The operation whose money this posting returns whole to where it came from (a voucher's refund, its purchase): that
+   * operation stays as it was, but what moved is undone, as by a reversal — the kernel tells its `onUndone` listeners
+   * (the limits give back what it counted) in this posting's transaction.
+   */
+  undoes?: string;
 }

@@ -13,9 +13,19 @@ export type UserActionKind =
   | 'session_ended'
   | 'sessions_ended'
   | 'logout'
+  /** Staff asked to change a user's login: it changes only when the user confirms it (issue 43). */
+  | 'login_change_requested'
+  /** The old address took a changed login back with its restore code, and set a new password. */
+  | 'login_restored'
+  /** A wrong current password given to change one's login (a failed validation, as `password_change_failed`). */
+  | 'contact_change_failed'
+  /** A user proved, with a code, the login they already had (staff gave it, nobody had proved it). */
+  | 'contact_verified'
   | 'user_registered'
   | 'password_recovered'
   | 'login_changed'
+  /** Too many wrong one-time codes in a row for a login (`details.purpose`): its codes of that purpose stopped (issue 43). */
+  | 'one_time_codes_locked'
   | 'bank_top_up_accepted'
   | 'bank_top_up_declined'
   | 'bank_withdrawal_accepted'

@@ -151,23 +151,29 @@ export class UsersRepository {
    * Resets the failure count if the user is still active; false if a parallel failure held them.
    * The row is locked as the reset would lock it, but written only when there are failures to reset:
    * a write fires the principal notification, which would drop the user's cached tokens on every
-   * instance at each login.
+   * instance at each login. With `passwordHash` (the hash a login checked its password against), also false
+   * when, by the time the lock is granted, the user was deactivated or that is no longer their password: the
+   * conditions are checked again on the row as the change that held the lock left it.
    */
-  async recordSuccess(userId: string): Promise<boolean> {
+  async recordSuccess(userId: string, passwordHash?: string): Promise<boolean> {
     const rows = await this.db.query<{ id: string }>(
-      `WITH u AS (SELECT id, failed_attempts FROM users WHERE id = $1 AND status = 'active' FOR NO KEY UPDATE),
+      `WITH u AS (SELECT id, failed_attempts FROM users
+                   WHERE id = $1 AND status = 'active' AND ($2::text IS NULL OR (password_hash = $2 AND deactivated_at IS NULL))
+                     FOR NO KEY UPDATE),
             reset AS (UPDATE users SET failed_attempts = 0, updated_at = now() FROM u WHERE users.id = u.id AND u.failed_attempts > 0)
        SELECT id FROM u`,
-      [userId],
+      [userId, passwordHash ?? null],
     );
     return rows.length === 1;
   }
 
-  async markTemporaryPasswordUsed(userId: string): Promise<boolean> {
+  /** Marks the temporary password `passwordHash` used, while it is still the active, not deactivated user's and unused. */
+  async markTemporaryPasswordUsed(userId: string, passwordHash: string): Promise<boolean> {
     const rows = await this.db.query<{ id: string }>(
       `UPDATE users SET temporary_password_used_at = now(), failed_attempts = 0, updated_at = now()
-        WHERE id = $1 AND status = 'active' AND temporary_password_used_at IS NULL RETURNING id`,
-      [userId],
+        WHERE id = $1 AND status = 'active' AND deactivated_at IS NULL AND password_hash = $2 AND temporary_password_used_at IS NULL
+        RETURNING id`,
+      [userId, passwordHash],
     );
     return rows.length === 1;
   }

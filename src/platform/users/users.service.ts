@@ -10,7 +10,7 @@ import { OrganizationType, SUPPORT_ORGANIZATION_ID } from '../organizations/orga
 import { OrganizationsService } from '../organizations/organizations.service';
 import type { UserActionDto } from '../user-actions/dto/user-action.dto';
 import { UserActionsService } from '../user-actions/user-actions.service';
-import { ContactDto, CreateUserDto, USER_SORT_FIELDS, UserRecordDto, UserViewDto } from './dto/users.dto';
+import { ContactDto, CreateUserDto, PHONE, USER_SORT_FIELDS, UserRecordDto, UserViewDto } from './dto/users.dto';
 import { PasswordHasher } from './password-hasher';
 import { FailedValidation, MembershipRow, UserRow, UsersRepository, UserSearch } from './users.repository';
 
@@ -33,6 +33,20 @@ export function contactOf(user: Pick<UserRow, 'email' | 'email_verified' | 'phon
     ...(user.phone_number ? { phoneNumber: user.phone_number } : {}),
     phoneVerified: user.phone_verified,
   };
+}
+
+/** What a login is: an e-mail address, a phone number, or (a login staff gave) neither, which no message can reach. */
+export function loginKind(login: string): 'email' | 'phone' | 'other' {
+  return login.includes('@') ? 'email' : PHONE.test(login) ? 'phone' : 'other';
+}
+
+/**
+ * Whether the user's login was proven with a code: it is their e-mail address or phone number, and that contact is
+ * verified (a sign-up, a confirmed change of login). One staff typed — at creation, or set before issue 43 — is not:
+ * it may be anyone's address, so no recovery code goes there until the user proves it.
+ */
+export function loginProven(user: Pick<UserRow, 'login' | 'email' | 'email_verified' | 'phone_number' | 'phone_verified'>): boolean {
+  return (user.login === user.email && user.email_verified) || (user.login === user.phone_number && user.phone_verified);
 }
 
 /** Which organization types a role may belong to. */
@@ -251,12 +265,16 @@ export class UsersService implements OnApplicationBootstrap {
     return this.users.setDeactivated(userId, deactivated);
   }
 
-  recordSuccess(userId: string): Promise<boolean> {
-    return this.users.recordSuccess(userId);
+  /**
+   * Resets the failure count while the user is active; false once held. With `passwordHash`, a login's: false too when
+   * the user was deactivated or that is no longer their password by the time the row's lock is granted.
+   */
+  recordSuccess(userId: string, passwordHash?: string): Promise<boolean> {
+    return this.users.recordSuccess(userId, passwordHash);
   }
 
-  markTemporaryPasswordUsed(userId: string): Promise<boolean> {
-    return this.users.markTemporaryPasswordUsed(userId);
+  markTemporaryPasswordUsed(userId: string, passwordHash: string): Promise<boolean> {
+    return this.users.markTemporaryPasswordUsed(userId, passwordHash);
   }
 
   /**

@@ -4,15 +4,21 @@ import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class
 import { COUNTRY_CODES } from '../../../platform/common/countries';
 import { BIC_PATTERN } from '../../../platform/common/iban';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
+import { stripFormatCharacters } from '../../../platform/common/text';
 import { OptionalText } from '../../../platform/common/validators';
 
 const COUNTRIES = [...COUNTRY_CODES];
 const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
 
-/** A bank of the catalog, as `POST /bank-catalog` takes it and every line of an imported file gives it. */
+/**
+ * A bank of the catalog, as `POST /bank-catalog` takes it and every line of an imported file gives it. The texts shown
+ * to customers (name, address, city, zip code) are kept without Unicode format characters (a bidi override, a
+ * zero-width space: a spreadsheet's export may carry them unseen).
+ */
 export class CreateBankDto {
   /** The bank's name, 1 to 200 characters. */
   @ApiProperty({ maxLength: 200, example: 'Example Bank AG' })
+  @Transform(stripFormatCharacters)
   @IsString()
   @MinLength(1)
   @MaxLength(200)
@@ -34,16 +40,19 @@ export class CreateBankDto {
   swiftCode?: string;
 
   @ApiPropertyOptional({ maxLength: 300 })
+  @Transform(stripFormatCharacters)
   @OptionalText(300)
   @IsString()
   address?: string;
 
   @ApiPropertyOptional({ maxLength: 100 })
+  @Transform(stripFormatCharacters)
   @OptionalText(100)
   @IsString()
   city?: string;
 
   @ApiPropertyOptional({ maxLength: 20 })
+  @Transform(stripFormatCharacters)
   @OptionalText(20)
   @IsString()
   zipCode?: string;

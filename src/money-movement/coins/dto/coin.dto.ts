@@ -208,20 +208,20 @@ export class ValidateCoinDto {
   serial: string;
 }
 
-/** The owner of a payee's coin, as a transfer's answer names its parties. */
+/** The owner of a payee's coin, as a payment form shows it before paying: its display name only. */
 export class PayeeOwnerDto {
-  /** The owner organization. */
-  @ApiProperty({ format: 'uuid' })
-  id: string;
-  @ApiProperty({ enum: ['individual', 'merchant'] })
-  type: string;
+  /**
+   * The owner's display name: a merchant's name; a person's first name and the initial of the last (`Alice L.`); a
+   * name that is a login (as sign-up names a customer) masked (`a***@e***.com`, `+**********23`).
+   */
+  @ApiProperty({ example: 'Alice L.' })
   name: string;
 }
 
+/** A payee check answers the least a payment form needs: the owner's display name (the family's form shows `owner.name`). */
 export class PayeeCoinDto {
   @ApiProperty({ example: '1000000001' })
   serial: string;
-  issuer: CoinIssuerDto;
   owner: PayeeOwnerDto;
 }
 

@@ -130,7 +130,7 @@ export class UpdateBusinessDto {
 }
 
 /** `PATCH /profiles/{userId}/contact`: the user's new login, an e-mail address or a phone number. */
-export class UpdateContactDto {
+export class UpdateUserLoginDto {
   /** Kept in lower case. */
   @IsString()
   @MaxLength(64)

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { ROLES } from '../../../platform/access/permissions';
+import { PASSWORD_FIELD_MAX_LENGTH } from '../../../platform/auth/dto/authorization.dto';
 import { IsPassword } from '../../../platform/common/validators';
 import { CONTACT_LOGIN, ProfileDataDto } from '../../profiles/dto/profile.dto';
 
@@ -30,7 +31,10 @@ export class RegistrationDto extends ContactLoginDto {
 }
 
 export class LoginCodeDto extends ContactLoginDto {
-  /** The code sent to the login. */
+  /**
+   * The code sent to the login. To confirm a change of login asked without the password: the code sent to the current
+   * login, then the one sent to the new login, as one text of 12 digits.
+   */
   @ApiProperty({ example: '123456' })
   @IsString()
   @IsNotEmpty()
@@ -54,7 +58,19 @@ export class ResendDto {
   login: string;
 }
 
-export class ContactChangeDto extends ContactLoginDto {}
+export class ContactChangeDto extends ContactLoginDto {
+  /**
+   * The current password: the owner's proof (a wrong one is a 400 counted toward the hold, as at a password change).
+   * Without it, a code goes to the current login too, and the confirmation needs both codes; a login that is no e-mail
+   * address nor phone number can get no code, so it needs the password.
+   */
+  @ApiPropertyOptional({ format: 'password' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(PASSWORD_FIELD_MAX_LENGTH)
+  password?: string;
+}
 
 export class RegisteredResponseDto {
   status: 'ok';

@@ -5,7 +5,7 @@ import { IsPassword } from '../../common/validators';
 import { OrganizationRefDto } from '../../organizations/dto/organization.dto';
 
 /** What a password field takes in: far beyond any password, which a longer one could not be (72 bytes at most). */
-const PASSWORD_FIELD_MAX_LENGTH = 1024;
+export const PASSWORD_FIELD_MAX_LENGTH = 1024;
 
 export class AuthorizationRequestDto {
   /** The user's login; compared case-insensitively. */
@@ -108,6 +108,13 @@ export class AuthorizationResponseDto {
   /** One per membership, each with its token (absent with `OTP_SENT`). */
   @ApiPropertyOptional({ type: () => [MemberDto] })
   members?: MemberDto[];
+  /**
+   * With `OTP_SENT` only: the challenge this password step opened, a secret (256 random bits). Send it with the code
+   * to `POST /authorization/confirm` (and to `POST /authorization/resend-otp`); the code counts only with it, or
+   * (LOGIN_CHALLENGE_BY_ADDRESS) from the address that sent the password. It ends when the code sent here expires.
+   */
+  @ApiPropertyOptional({ example: 'kq3V0mM1b8oA1c2tq0Sxw3hU5w1b4Nf0mJ1l9m3vQ0E' })
+  challengeId?: string;
 }
 
 export class LogoutResponseDto {
@@ -177,7 +184,8 @@ export class LoginDto {
   login: string;
 }
 
-export class LoginConfirmDto extends LoginDto {
+/** A login and the code sent to it. */
+export class LoginCodeDto extends LoginDto {
   /** The code sent to the login. */
   @ApiProperty({ example: '123456' })
   @IsString()
@@ -186,7 +194,34 @@ export class LoginConfirmDto extends LoginDto {
   otp: string;
 }
 
-export class PasswordRecoveryConfirmDto extends LoginConfirmDto {
+/**
+ * The challenge of a confirmed login's password step (`challengeId` in its `OTP_SENT` answer). Optional while
+ * LOGIN_CHALLENGE_BY_ADDRESS is on (the default): without it, only a request from the address that sent the password
+ * counts, which is how the family's web client (it sends `{login, otp}`) confirms; required when the setting is off.
+ */
+const CHALLENGE_ID = { example: 'kq3V0mM1b8oA1c2tq0Sxw3hU5w1b4Nf0mJ1l9m3vQ0E', maxLength: 100 };
+
+export class LoginConfirmDto extends LoginCodeDto {
+  /** The password step's challenge: the code counts only with it (or from that step's address). */
+  @ApiPropertyOptional(CHALLENGE_ID)
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  challengeId?: string;
+}
+
+export class LoginResendDto extends LoginDto {
+  /** The password step's challenge whose code to send again (without it: the newest passed at this address, if allowed). */
+  @ApiPropertyOptional(CHALLENGE_ID)
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  challengeId?: string;
+}
+
+export class PasswordRecoveryConfirmDto extends LoginCodeDto {
   /** The new password: 8 to 72 bytes, not one of the most common passwords, not the login, not one of the last 5. */
   @ApiProperty({ format: 'password' })
   @IsPassword({ loginProperty: 'login' })

@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Principal } from '../../platform/access/principal';
+import { RateLimiter } from '../../platform/access/rate-limiter';
+import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { APP_CONFIG, AppConfig } from '../../platform/config/config';
+
+/** The 429 of a payee lookup (see PayeeLookups). */
+export const PAYEE_LOOKUPS_LIMITED = {
+  description:
+    'exception.rate_limited: the caller (PAYEE_LOOKUPS_PER_HOUR) or its address (PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR) has no payee lookup left; Retry-After says when one is back',
+  type: ErrorResponseDto,
+};
+
+/** The limit's name in the kernel's rate limiter (its buckets' key). */
+const PAYEE_LOOKUP = 'payee_lookup';
+
+/**
+ * Every way a customer learns whose a coin is, or which coin a login or a contact pays into — `POST /coins/validate`,
+ * `POST /coins/serial` and `GET /contact-book/contact/{id}/coin` — counts as one payee lookup, against the caller
+ * (PAYEE_LOOKUPS_PER_HOUR) and the client address (PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR, for many accounts on one
+ * machine), across every instance (the kernel's RateLimiter: a burst of that many, then refilled over the hour). A
+ * payment form makes a few a payment; a walk through the customer directory (40 serials gave 14 names, issue 43) meets
+ * a 429 with Retry-After.
+ */
+@Injectable()
+export class PayeeLookups {
+  constructor(
+    private readonly limiter: RateLimiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Counts one lookup of the caller from `address`; a 429 when either has none left this hour. */
+  async count(principal: Pick<Principal, 'userId'>, address: string): Promise<void> {
+    await this.limiter.take(
+      PAYEE_LOOKUP,
+      [
+        { key: `user:${principal.userId}`, limit: this.config.payeeLookupsPerHour },
+        { key: `address:${address}`, limit: this.config.payeeLookupsPerAddressPerHour },
+      ],
+      3600,
+      'Too many payee lookups; retry later',
+    );
+  }
+}
