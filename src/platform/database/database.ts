@@ -71,6 +71,14 @@ export class Database {
     return result.rows as T[];
   }
 
+  /**
+   * Runs SQL on the pool, never in the open transaction or a group's: for a look that must not join either (whether a
+   * transaction whose COMMIT answer was lost committed: UnitOfWork.onCommitUnknown).
+   */
+  async queryPool<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return (await timedDb(() => this.pool.query(sql, params))).rows as T[];
+  }
+
   private nameOf(sql: string): string {
     let name = this.names.get(sql);
     if (!name) {
