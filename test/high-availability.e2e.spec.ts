@@ -87,8 +87,12 @@ describe('high availability on Patroni, etcd and HAProxy (docs/operations.md, is
     expect(named.filter((name) => !(name in env))).toEqual([]);
     const settings = await runRunbook('ha-settings', env);
     expect(settings.code).toBe(0);
-    for (const block of ['ha-packages']) await runRunbook(block, env, { timeoutMs: 600_000 });
-    for (const block of ['ha-etcd', 'ha-patroni', 'ha-haproxy']) await runRunbook(block, env, { osUser: 'postgres', timeoutMs: 240_000 });
+    // As root: the packages (present here: the block installs only what is missing) and the directory; then as postgres.
+    await runRunbook('ha-packages', env, { timeoutMs: 600_000 });
+    const asPostgres = { osUser: 'postgres', timeoutMs: 240_000 };
+    await runRunbook('ha-etcd', env, asPostgres);
+    await runRunbook('ha-patroni', env, asPostgres);
+    await runRunbook('ha-haproxy', env, asPostgres);
     const created = await runRunbook('ha-database', env, { osUser: 'postgres' });
     databaseUrl = /^DATABASE_URL=(\S+)$/m.exec(created.stdout)![1];
     const service = { DATABASE_URL: databaseUrl, TOKEN_CACHE_SECONDS: '60' };
