@@ -169,6 +169,7 @@ export class FaultRig {
   async rideOut(name: string, instances: TestServer[], fault: () => Promise<void>, query: Query, backWithinMs = 5_000): Promise<number> {
     const load = new Load(instances, this.payers, this.payee);
     const user = await aUser(instances[0], this.admin);
+    const logged = instances.map((server) => server.logs.length);
     load.start();
     try {
       // Transfers flow on every instance before the fault.
@@ -193,6 +194,13 @@ export class FaultRig {
       for (const server of instances) expect(server.running()).toBe(true);
       const answers = load.answers();
       expectOnly503s(answers);
+      // The outage is said once per instance when it starts and once when it ends, as warnings: no error, no stack per request.
+      for (const [i, server] of instances.entries()) {
+        const lines = server.logs.slice(logged[i]);
+        expect(lines.filter((line) => line.startsWith('{"level":50') || line.startsWith('{"level":60'))).toEqual([]);
+        expect(lines.filter((line) => line.includes(' is unavailable (')).length).toBeLessThanOrEqual(2);
+        expect(lines.filter((line) => line.includes('"stack"') || line.includes('    at ')).length).toBe(0);
+      }
       await this.expectExactlyOnce(load.sent, query, instances[0]);
       this.costs.push(
         `${name}: ${answers.filter((a) => a.status === 503).length} × 503 of ${answers.length} answers; transfers back ${back} ms after ` +

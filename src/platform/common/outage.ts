@@ -33,40 +33,56 @@ const QUIET_MS = 30_000;
 class OutageLog {
   /** The service's logger, set when the database module starts (DatabaseModule); silent before. */
   private logger: { warn(message: string): void } = { warn: () => undefined };
-  private since: number | undefined;
-  private last = 0;
-  private failures = 0;
+  /** An outage in progress per database: the primary's, and the read replica's (READ_DATABASE_URL), told apart. */
+  private readonly open = new Map<Database, { since: number; last: number; failures: number }>();
 
   useLogger(logger: { warn(message: string): void }): void {
     this.logger = logger;
   }
 
-  /** A failure of `where` (a request, a sweep…) caused by an outage. */
+  /** A failure of `where` (a request, a sweep, a probe…) caused by an outage of the database `error` came from. */
   seen(error: unknown, where: string): void {
+    const database = databaseOf(error);
     const now = Date.now();
-    if (this.since === undefined || now - this.last > QUIET_MS) {
-      this.since = now;
-      this.failures = 0;
+    let outage = this.open.get(database);
+    if (!outage || now - outage.last > QUIET_MS) {
+      outage = { since: now, last: now, failures: 0 };
+      this.open.set(database, outage);
       this.logger.warn(
-        `The database is unavailable (${where}: ${error instanceof Error ? error.message : String(error)}); answering 503 until it is back`,
+        `${NAMES[database]} is unavailable (${where}: ${error instanceof Error ? error.message : String(error)}); answering 503 until it is back`,
       );
     }
-    this.last = now;
-    this.failures += 1;
+    outage.last = now;
+    outage.failures += 1;
   }
 
-  /** The database answered: ends the outage in progress, if any, with its line. */
-  recovered(): void {
-    if (this.since === undefined) return;
-    const lasted = Date.now() - this.since;
-    this.logger.warn(`The database is back after ${(lasted / 1000).toFixed(1)} s; ${this.failures} failure(s) answered 503 meanwhile`);
-    this.since = undefined;
-    this.failures = 0;
+  /** `database` answered: ends its outage in progress, if any, with its line. */
+  recovered(database: Database = 'primary'): void {
+    const outage = this.open.get(database);
+    if (!outage) return;
+    this.open.delete(database);
+    const lasted = Date.now() - outage.since;
+    this.logger.warn(
+      `${NAMES[database]} is back after ${(lasted / 1000).toFixed(1)} s; ${outage.failures} failure(s) answered 503 meanwhile`,
+    );
   }
 
-  get inProgress(): boolean {
-    return this.since !== undefined;
+  inProgress(database: Database = 'primary'): boolean {
+    return this.open.has(database);
   }
+}
+
+type Database = 'primary' | 'replica';
+const NAMES: Record<Database, string> = { primary: 'The database', replica: 'The read replica (READ_DATABASE_URL)' };
+
+/** Marks an error as the read replica's (Database does, for a search's statement there), so its outage is told apart. */
+export function fromReplica<E>(error: E): E {
+  if (error instanceof Error) Object.assign(error, { database: 'replica' });
+  return error;
+}
+
+function databaseOf(error: unknown): Database {
+  return (error as { database?: unknown } | undefined)?.database === 'replica' ? 'replica' : 'primary';
 }
 
 export const outages = new OutageLog();

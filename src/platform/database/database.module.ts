@@ -9,7 +9,7 @@ import { connectionOptions, ConnectionSettings, dataSourceOptions } from './data
 import { DatabaseNotifications, LISTEN_SETTINGS, LISTEN_URL } from './notifications';
 import { PRIMARY_POOL, primaryPoolOf } from './primary-pool';
 import { READ_POOL, ReadReplicaInterceptor } from './read-replica';
-import { outages } from '../common/outage';
+import { fromReplica, outages } from '../common/outage';
 import { UnitOfWork } from './unit-of-work';
 import { WriteWatch } from './write-watch';
 
@@ -35,7 +35,7 @@ class PoolsShutdown implements OnApplicationShutdown {
  */
 function replicaPool(url: string, max: number, settings: ConnectionSettings): Pool {
   const pool = new Pool({ connectionString: url, max, application_name: 'finapi-read', ...connectionOptions(settings) });
-  pool.on('error', (error) => outages.seen(error, 'an idle connection to READ_DATABASE_URL'));
+  pool.on('error', (error) => outages.seen(fromReplica(error), 'an idle connection'));
   return pool;
 }
 

@@ -137,7 +137,7 @@ export class UnitOfWork {
         committing = false;
         throw new Error('The transaction was rolled back at COMMIT: one of its statements had failed, and its error was caught');
       }
-      if (outages.inProgress) outages.recovered();
+      if (outages.inProgress()) outages.recovered();
       return result;
     } catch (error) {
       if (committing && isOutage(error)) {
