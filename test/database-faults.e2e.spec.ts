@@ -126,6 +126,22 @@ describe('database faults under load (issue 44)', () => {
     }
   });
 
+  it('a database that hangs (a blackholed host): readiness answers 503 within about a second, liveness 200, and it comes back', async () => {
+    proxy.stall();
+    proxy.cutAll();
+    try {
+      const started = Date.now();
+      expect(await ready(A)).toBe(503);
+      expect(Date.now() - started).toBeLessThan(2_500);
+      expect((await A.request('GET', '/api/v1/actuator/health/liveness')).status).toBe(200);
+    } finally {
+      proxy.stall(false);
+      proxy.cutAll();
+    }
+    expect(await within(10_000, async () => (await ready(A)) === 200)).not.toBe(Infinity);
+    expect(await within(10_000, rig.transfers(A))).not.toBe(Infinity);
+  });
+
   it('(c) the replica of READ_DATABASE_URL restarts while searches and transfers run: searches 503 meanwhile, then answer again', async () => {
     const replica = await startCluster({ replicaOf: primary });
     const env = { DATABASE_URL: proxy.url(direct), READ_DATABASE_URL: replica.url('finapi'), TOKEN_CACHE_SECONDS: '60' };

@@ -29,7 +29,9 @@ interface Link {
 export class PgProxy {
   private server: Server | undefined;
   private readonly links = new Set<Link>();
+  private readonly stalled = new Set<Socket>();
   private refusing = false;
+  private stalling = false;
   private armed: { where: CommitCut; pattern: RegExp; done: (cut: boolean) => void } | undefined;
   port = 0;
 
@@ -58,9 +60,15 @@ export class PgProxy {
     this.refusing = refusing;
   }
 
+  /** New connections are accepted and then hang: nothing reaches the server, nothing comes back (a blackholed host). */
+  stall(stalling = true): void {
+    this.stalling = stalling;
+  }
+
   /** Ends every open connection, both ways, as a server crash does. */
   cutAll(): void {
     for (const link of this.links) this.end(link);
+    for (const socket of this.stalled) socket.destroy();
   }
 
   get connections(): number {
@@ -89,6 +97,12 @@ export class PgProxy {
   private accept(client: Socket): void {
     if (this.refusing) {
       client.destroy();
+      return;
+    }
+    if (this.stalling) {
+      client.on('error', () => undefined);
+      this.stalled.add(client);
+      client.once('close', () => this.stalled.delete(client));
       return;
     }
     const server = new Socket();
