@@ -35,7 +35,10 @@ export interface PoolRow {
  * `pool_mode` transaction and `default_pool_size` server connections per database/user by default. Run as root it
  * drops to `postgres` (`-u`), as the package's service does.
  */
-export async function startPgBouncer(url: string, options: { poolMode?: string; poolSize?: number } = {}): Promise<PgBouncer> {
+export async function startPgBouncer(
+  url: string,
+  options: { poolMode?: string; poolSize?: number; serverLoginRetry?: number } = {},
+): Promise<PgBouncer> {
   const upstream = new URL(url);
   const user = decodeURIComponent(upstream.username);
   const password = decodeURIComponent(upstream.password);
@@ -57,6 +60,9 @@ export async function startPgBouncer(url: string, options: { poolMode?: string; 
       `pool_mode = ${options.poolMode ?? 'transaction'}`,
       `default_pool_size = ${options.poolSize ?? 5}`,
       'max_client_conn = 200',
+      // How long PgBouncer waits after a failed server login before it tries again (15 s by default): after a crash,
+      // every client gets 08P01 for that long once the server is back. The operations guide sets 1 s.
+      `server_login_retry = ${options.serverLoginRetry ?? 15}`,
       `logfile = ${join(dir, 'pgbouncer.log')}`,
       '',
     ].join('\n'),

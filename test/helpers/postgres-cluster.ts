@@ -58,6 +58,10 @@ export interface Cluster {
   archiveDir: string;
   createDatabase(name: string): Promise<string>;
   query<T = any>(sql: string, database?: string): Promise<T[]>;
+  /** Stops the server at once, as a crash does (`pg_ctl stop -m immediate`: no checkpoint, connections cut); its data stays. */
+  crash(): void;
+  /** Starts it again after `crash()` (recovering from its WAL), waiting until it takes connections. */
+  start(): void;
   stop(): Promise<void>;
 }
 
@@ -138,6 +142,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     archiveDir,
     url,
     query,
+    crash() {
+      pgRun('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+    },
+    start() {
+      pgRun('pg_ctl', ['-D', dataDir, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+    },
     async createDatabase(name) {
       await query(`CREATE DATABASE ${name}`);
       return url(name);

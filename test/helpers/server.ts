@@ -47,6 +47,8 @@ export interface TestServer {
   stop(): Promise<void>;
   /** Kills the process with SIGKILL (a crash: no shutdown hooks run) and waits for it to exit; the database stays. */
   kill(): Promise<void>;
+  /** Whether the process still runs (a fault test asserts no database fault ended it). */
+  running(): boolean;
 }
 
 /**
@@ -331,8 +333,11 @@ export async function startServer(
     );
   }
   const db = new Pool({ connectionString: databaseUrl, max: 3 });
+  // A database the suite takes away (a fault test) ends the pool's idle connections: no reason to end the suite.
+  db.on('error', () => undefined);
   return {
     url,
+    running: () => child.exitCode === null && child.signalCode === null,
     logs,
     db,
     databaseUrl,

@@ -33,6 +33,7 @@ import { GateCommissionsService } from './gate-commissions.service';
 import { FINAL_STATUSES, GateTransactionRow, GatesRepository, HeldTransaction, ProductField, ProductRow } from './gates.repository';
 import { REDEEM_PROVIDER_TYPES, TOPUP_PROVIDER_TYPES } from './gates.service';
 import { GateProvider, ProviderOutcome, ProviderRequest, SimulatedProvider } from './providers';
+import { logFailure } from '../../platform/common/outage';
 
 /** The provider types whose methods take a transaction type: acquirers a TOPUP, payout providers a REDEEM. */
 function providerTypesOf(txType: string): readonly string[] {
@@ -591,7 +592,12 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
         else if (row.status === 'pending') await this.finish(id, await this.provider.status(await this.requestOf(row)));
       } catch (error) {
         // Logged as a failed run was; but one transaction that cannot be finished now must not hold back the others.
-        this.logger.error(`Gate reconciliation of ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
+        logFailure(
+          this.logger,
+          'the gate reconciliation',
+          error,
+          `Gate reconciliation of ${id} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
   }

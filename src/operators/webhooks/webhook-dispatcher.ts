@@ -8,6 +8,7 @@ import { OutboxService } from '../../platform/outbox/outbox.service';
 import { AddressRefused, addressProblem, guardedLookup } from './webhook-address';
 import { backoffMs, MAX_ATTEMPTS, sign } from './webhook-signature';
 import { ClaimedDelivery, WebhooksRepository } from './webhooks.repository';
+import { logFailure } from '../../platform/common/outage';
 
 const BATCH = 20;
 
@@ -52,7 +53,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
       return;
     }
     this.running = this.rounds()
-      .catch((error: unknown) => this.logger.error(`webhook dispatch failed: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) =>
+        logFailure(
+          this.logger,
+          'the webhook dispatch',
+          error,
+          `webhook dispatch failed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      )
       .finally(() => {
         this.running = undefined;
       });

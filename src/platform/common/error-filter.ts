@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError, FieldError } from './api-error';
 import { toApiError } from './error-mapping';
+import { outages } from './outage';
 
 export interface ErrorBody {
   status: 'error';
@@ -20,8 +21,9 @@ export class ErrorFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const request = ctx.getRequest<FastifyRequest>();
     const reply = ctx.getResponse<FastifyReply>();
-    const { error, expected } = toApiError(exception);
-    if (!expected) this.logger.error({ err: exception, requestId: request?.id }, error.message);
+    const { error, expected, outage } = toApiError(exception);
+    if (outage) outages.seen(exception, `${request?.method} ${request?.url}`);
+    else if (!expected) this.logger.error({ err: exception, requestId: request?.id }, error.message);
     sendError(reply, error, String(request?.id ?? ''));
   }
 }

@@ -88,10 +88,36 @@ describe('toApiError', () => {
     expect(toApiError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })).error.status).toBe(503);
   });
 
-  it('logs a 503 caused by an outage as a fault, not one answered on purpose (readiness while shutting down)', () => {
-    const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    expect(toApiError(outage).expected).toBe(false);
-    expect(toApiError(new ApiError('exception.unavailable', 'This instance is shutting down')).expected).toBe(true);
+  it('answers every connection-class condition 503 with Retry-After, said by the outage log rather than as a fault per request (issue 44)', () => {
+    const conditions: unknown[] = [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      dbError('08P01', 'server conn crashed?'),
+      dbError('08006', 'connection failure'),
+      dbError('08007', 'transaction resolution unknown'),
+      dbError('57P01', 'terminating connection due to administrator command'),
+      dbError('57P02', 'crash shutdown'),
+      dbError('57P03', 'the database system is starting up'),
+      dbError('25006', 'cannot execute INSERT in a read-only transaction'),
+      new Error('Connection terminated unexpectedly'),
+      new Error('Client has encountered a connection error and is not queryable'),
+      new Error('timeout exceeded when trying to connect'),
+    ];
+    for (const condition of conditions) {
+      const mapped = toApiError(condition);
+      expect({ condition: String(condition), status: mapped.error.status, code: mapped.error.code, outage: mapped.outage }).toEqual({
+        condition: String(condition),
+        status: 503,
+        code: 'exception.unavailable',
+        outage: true,
+      });
+      expect(mapped.error.retryAfterSeconds).toBe(1);
+      expect(mapped.expected).toBe(true);
+    }
+    expect(toApiError(new ApiError('exception.unavailable', 'This instance is shutting down'))).toMatchObject({
+      expected: true,
+      outage: false,
+    });
     expect(toApiError(new ApiError('exception.internal')).expected).toBe(false);
+    expect(toApiError(dbError('23505', 'duplicate')).outage).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import { QueryFailedError } from 'typeorm';
 import { ApiError } from './api-error';
 import { ErrorCode, ERRORS } from './errors';
 import { JsonBodyError } from './json-body';
+import { isOutage } from './outage';
 import { sqlState } from './sql-state';
 
 /** The catalogue's code for a status the framework answers with. */
@@ -45,21 +46,10 @@ function fromDatabase(error: unknown): ApiError | undefined {
  */
 const SLIPPED_STATES = new Set(['23502', '23514']);
 
-const UNAVAILABLE_STATES = new Set(['55000', '08000', '08001', '08003', '08006', '53300', '57P01', '57P02', '57P03', '3D000']);
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
-
-/** The database is down or refuses connections: the service is unavailable, not broken. */
+/** The database is down, read-only or refuses connections: the service is unavailable, not broken; a client retries. */
 function fromOutage(error: unknown): ApiError | undefined {
-  const state = sqlState(error) ?? '';
-  const message = error instanceof Error ? error.message : '';
-  if (
-    UNAVAILABLE_STATES.has(state) ||
-    UNAVAILABLE_CODES.has(state) ||
-    /Connection terminated|timeout exceeded when trying to connect/i.test(message)
-  ) {
-    return new ApiError('exception.unavailable');
-  }
-  return undefined;
+  if (!isOutage(error)) return undefined;
+  return Object.assign(new ApiError('exception.unavailable'), { retryAfterSeconds: 1 });
 }
 
 /** Fastify's own errors (body parsing, limits) carry a statusCode. */
@@ -104,14 +94,20 @@ function fromHttpException(exception: HttpExceptionLike): ApiError {
  * Decides how any thrown value is answered. Pure, so the mapping is unit-tested; `expected` is
  * false for what must be logged as a fault.
  */
-export function toApiError(exception: unknown): { error: ApiError; expected: boolean } {
+export function toApiError(exception: unknown): { error: ApiError; expected: boolean; outage: boolean } {
   let error: ApiError | undefined;
+  let outage = false;
   if (exception instanceof ApiError) error = exception;
   else if (isHttpException(exception)) error = fromFramework(exception.cause) ?? fromHttpException(exception);
-  else error = fromOutage(exception) ?? (isDatabaseError(exception) ? fromDatabase(exception) : fromFramework(exception));
-  if (!error) return { error: new ApiError('exception.internal'), expected: false };
+  else {
+    error = fromOutage(exception);
+    outage = error !== undefined;
+    error ??= isDatabaseError(exception) ? fromDatabase(exception) : fromFramework(exception);
+  }
+  if (!error) return { error: new ApiError('exception.internal'), expected: false, outage };
   const slipped = isDatabaseError(exception) && SLIPPED_STATES.has(sqlState(exception) ?? '');
-  // A 503 the service answers on purpose (readiness while it shuts down) is no fault; one caused by an outage is.
+  // A 503 the service answers on purpose (readiness while it shuts down), or because the database is unavailable (told
+  // once per outage by the outage log, not per request), is no fault.
   const onPurpose = exception instanceof ApiError && error.status === 503;
-  return { error, expected: (error.status < 500 && !slipped) || onPurpose };
+  return { error, expected: (error.status < 500 && !slipped) || onPurpose || outage, outage };
 }

@@ -1,3 +1,5 @@
+import { logFailure } from './outage';
+
 /**
  * Background work an instance repeats (sweeps, reconciliation): one run at a time — a tick that finds a run going
  * is skipped —, a failed run logged rather than thrown, and `stop()` that waits for the run in flight, so the
@@ -27,7 +29,7 @@ export class PeriodicTask {
       .then(
         () => undefined,
         (error: unknown) => {
-          this.logger.error(`${this.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+          logFailure(this.logger, this.name, error, `${this.name} failed: ${error instanceof Error ? error.message : String(error)}`);
         },
       )
       .finally(() => {

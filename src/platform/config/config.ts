@@ -38,6 +38,10 @@ export interface AppConfig {
   adminPasswordGenerated: boolean;
   logLevel: LogLevel;
   dbPoolSize: number;
+  /** How long a new database connection may take before the attempt fails (DB_CONNECT_TIMEOUT_MS). */
+  dbConnectTimeoutMs: number;
+  /** How long one statement may run before PostgreSQL cancels it (DB_STATEMENT_TIMEOUT_MS; 0: no limit). */
+  dbStatementTimeoutMs: number;
   /** Idle time after which a temporary password stops working. */
   temporaryPasswordTtlSeconds: number;
   /** Failed logins one client address may make per minute before logins from it answer 429. */
@@ -398,6 +402,8 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     adminPasswordGenerated,
     logLevel,
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 500),
+    dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+    dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     temporaryPasswordTtlSeconds: int(env, 'TEMPORARY_PASSWORD_TTL_SECONDS', 24 * 3600, 1, 30 * 24 * 3600),
     loginFailuresPerMinute: int(env, 'LOGIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
     payeeLookupsPerHour: int(env, 'PAYEE_LOOKUPS_PER_HOUR', 60, 1, 1_000_000),

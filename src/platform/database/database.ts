@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { Pool, QueryConfig } from 'pg';
+import { fromReplica, outages } from '../common/outage';
 import { PRIMARY_POOL } from './primary-pool';
 import { READ_POOL, replicaAllowed } from './read-replica';
 import { timedDb } from './request-timing';
@@ -61,7 +62,13 @@ export class Database {
     const open = currentTransaction()?.client ?? groupConnection();
     if (!open && this.replica && replicaAllowed() && /^\s*(?:SELECT|EXPLAIN)\b/i.test(sql)) {
       const replica = this.replica;
-      return (await timedDb(() => replica.query(sql, params))).rows as T[];
+      try {
+        const rows = (await timedDb(() => replica.query(sql, params))).rows as T[];
+        if (outages.inProgress('replica')) outages.recovered('replica');
+        return rows;
+      } catch (error) {
+        throw fromReplica(error);
+      }
     }
     const runner = open ?? this.pool;
     const config: QueryConfig = { text: sql, values: params };
@@ -69,6 +76,14 @@ export class Database {
     const result = await timedDb(() => runner.query(config));
     this.writes.ran(sql);
     return result.rows as T[];
+  }
+
+  /**
+   * Runs SQL on the pool, never in the open transaction or a group's: for a look that must not join either (whether a
+   * transaction whose COMMIT answer was lost committed: UnitOfWork.onCommitUnknown).
+   */
+  async queryPool<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return (await timedDb(() => this.pool.query(sql, params))).rows as T[];
   }
 
   private nameOf(sql: string): string {

@@ -68,6 +68,7 @@ export function freePort(): Promise<number> {
 
 async function isServing(url: string): Promise<boolean> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  client.on('error', () => undefined);
   try {
     await client.connect();
     await client.query('SELECT 1');

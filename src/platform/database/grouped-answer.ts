@@ -105,10 +105,13 @@ export class GroupedAnswer<T = unknown> {
     this.committedBy.resolve();
   }
 
-  /** Group side: the group rolled back; the request runs again as a unit of work of its own. */
-  abort(): void {
+  /**
+   * Group side: the group rolled back; the request runs again as a unit of work of its own. With `error`: whether the
+   * group committed is not known (CommitUnknown) — the request answers that error (503) rather than run again.
+   */
+  abort(error?: unknown): void {
     this.connection = undefined;
-    this.committedBy.reject(new AnswerAlone('its group was rolled back'));
+    this.committedBy.reject(error ?? new AnswerAlone('its group was rolled back'));
   }
 
   /** Request side: settles once the answer is committed; rejects with AnswerAlone when its group was rolled back. */

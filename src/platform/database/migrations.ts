@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import type { Logger as PinoLogger } from 'pino';
 import { DataSource, DataSourceOptions, Logger as TypeOrmLogger, Migration, MigrationExecutor } from 'typeorm';
-import { dataSourceOptions } from './data-source-options';
+import { connectionOptions, dataSourceOptions } from './data-source-options';
 
 /**
  * The session-level advisory lock every migration run takes ('finapi' in ASCII): instances started together on one
@@ -55,7 +55,10 @@ export class MigrationDataSource extends DataSource {
     const client = new Client({
       connectionString: (this.options as { url?: string }).url,
       application_name: 'finapi-migrations',
+      ...connectionOptions(),
     });
+    // A connection that breaks emits 'error' besides failing its query: heard, or it would end the process.
+    client.on('error', () => undefined);
     await client.connect();
     try {
       const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS locked', [MIGRATION_LOCK_KEY]);

@@ -1,11 +1,14 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Client } from 'pg';
+import { connectionOptions, ConnectionSettings } from './data-source-options';
 
 /**
  * The URL of the one connection that is not the pool's: LISTEN needs a session of its own, so straight to PostgreSQL
  * (DATABASE_LISTEN_URL) when DATABASE_URL is a pooler in transaction mode, which would hand its LISTEN to any client.
  */
 export const LISTEN_URL = Symbol('LISTEN_URL');
+/** How the LISTEN connection is opened (its connect timeout): ConnectionSettings. */
+export const LISTEN_SETTINGS = Symbol('LISTEN_SETTINGS');
 
 export interface NotificationHandler {
   /** A notification on the channel, with its payload. */
@@ -27,8 +30,13 @@ export class DatabaseNotifications implements OnModuleDestroy {
   private connected = false;
   private closing = false;
   private retry?: NodeJS.Timeout;
+  /** Reconnecting after a loss: the failed attempts are not logged one by one (the outage log says it once). */
+  private failing = false;
 
-  constructor(@Inject(LISTEN_URL) private readonly url: string) {}
+  constructor(
+    @Inject(LISTEN_URL) private readonly url: string,
+    @Inject(LISTEN_SETTINGS) private readonly settings: ConnectionSettings,
+  ) {}
 
   /** Listens on `channel` (a plain identifier) for `handler`. */
   subscribe(channel: string, handler: NotificationHandler): void {
@@ -56,7 +64,7 @@ export class DatabaseNotifications implements OnModuleDestroy {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.url, application_name: 'finapi-listen' });
+    const client = new Client({ connectionString: this.url, application_name: 'finapi-listen', ...connectionOptions(this.settings) });
     this.client = client;
     client.on('notification', (n) => {
       for (const handler of this.handlers.get(n.channel) ?? []) handler.message(n.payload ?? '');
@@ -68,9 +76,13 @@ export class DatabaseNotifications implements OnModuleDestroy {
       for (const channel of this.handlers.keys()) await client.query(`LISTEN ${channel}`);
       if (this.client !== client || this.closing) return;
       this.connected = true;
+      if (this.failing) this.logger.warn('The LISTEN connection is back: changes made on other instances are heard again');
+      this.failing = false;
       this.resetAll();
     } catch (error) {
-      this.logger.warn(`LISTEN connection failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!this.failing)
+        this.logger.warn(`LISTEN connection failed: ${error instanceof Error ? error.message : String(error)}; retrying every second`);
+      this.failing = true;
       this.lost();
     }
   }

@@ -19,6 +19,17 @@ describe('startFailure', () => {
     expect(startFailure(both)).toEqual({ message: 'connect ECONNREFUSED ::1:5432; connect ECONNREFUSED 127.0.0.1:5432' });
   });
 
+  it('is one sentence for a database that cannot serve yet: PgBouncer without a server, a standby, a crash (issue 44)', () => {
+    for (const [code, message] of [
+      ['08P01', 'server login has been failing, try again later (server_login_retry)'],
+      ['25006', 'cannot execute CREATE TABLE in a read-only transaction'],
+      ['57P03', 'the database system is starting up'],
+    ]) {
+      expect(startFailure(Object.assign(new Error(message), { code }))).toEqual({ message });
+    }
+    expect(startFailure(new Error('Connection terminated unexpectedly'))).toEqual({ message: 'Connection terminated unexpectedly' });
+  });
+
   it('keeps the stack of anything else: a bug', () => {
     const bug = new TypeError("Cannot read properties of undefined (reading 'x')");
     expect(startFailure(bug)).toEqual({ message: bug.message, err: bug });

@@ -1,3 +1,4 @@
+import { isOutage } from '../common/outage';
 import { ConfigError } from '../config/config';
 import { EmbeddedPostgresError } from './embedded-postgres';
 import { MigrationError, MigrationsPendingError } from './migrations';
@@ -46,6 +47,9 @@ export function startFailure(error: unknown): { message: string; err?: Error } {
     error instanceof EmbeddedPostgresError ||
     error instanceof MigrationError ||
     error instanceof MigrationsPendingError ||
-    KNOWN_CODES.has(codeOf(error) ?? '');
+    KNOWN_CODES.has(codeOf(error) ?? '') ||
+    // The database crashed, restarting, a read-only standby, PgBouncer unable to reach it (08P01): a fact, not a bug.
+    isOutage(error) ||
+    isOutage((error as { driverError?: unknown }).driverError);
   return known ? { message: messageOf(error) } : { message: messageOf(error), err: error };
 }

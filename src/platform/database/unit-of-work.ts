@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import type { Pool, PoolClient } from 'pg';
+import { isOutage, logFailure, outages } from '../common/outage';
 import { sqlState } from '../common/sql-state';
 import { AnswerAlone } from './grouped-answer';
 import { PRIMARY_POOL } from './primary-pool';
@@ -23,6 +24,34 @@ const MAX_ATTEMPTS = 5;
 
 export type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 
+/**
+ * A COMMIT whose answer was lost with its connection: the transaction may have committed or not. SQLSTATE 08007
+ * (transaction_resolution_unknown), so it is answered as the outage it is (503) when the outcome cannot be found out.
+ */
+export class CommitUnknown extends Error {
+  readonly code = '08007';
+  /** What the transaction's work answered, to be answered if it is found committed. */
+  result: unknown;
+  constructor(
+    override readonly cause: unknown,
+    /** The operations the transaction wrote: what CommitProbes look for. */
+    readonly operationIds: readonly string[],
+    /** The server process the transaction ran in (pg's BackendKeyData), ended before anything is looked up. */
+    readonly backendPid: number | undefined,
+  ) {
+    super(`The COMMIT's answer was lost (${cause instanceof Error ? cause.message : String(cause)}): whether it landed is not known yet`);
+  }
+}
+
+/**
+ * Finds out whether a transaction whose COMMIT answer was lost committed, from rows it wrote (its operations, say):
+ * true when they are there, false when not, undefined when it cannot tell from what that transaction wrote.
+ */
+export type CommitProbe = (lost: CommitUnknown) => Promise<boolean | undefined>;
+
+/** How long a lost COMMIT's outcome is looked for before the request is answered 503 (it cannot tell yet). */
+const PROBE_MS = 5_000;
+
 export interface UnitOfWorkOptions {
   meta?: TransactionMeta;
   isolation?: IsolationLevel;
@@ -39,8 +68,14 @@ export interface UnitOfWorkOptions {
 @Injectable()
 export class UnitOfWork {
   private readonly logger = new Logger(UnitOfWork.name);
+  private readonly probes: CommitProbe[] = [];
 
   constructor(@Inject(PRIMARY_POOL) private readonly pool: Pool) {}
+
+  /** Registers a way to find out whether a transaction whose COMMIT answer was lost committed (see CommitUnknown). */
+  onCommitUnknown(probe: CommitProbe): void {
+    this.probes.push(probe);
+  }
 
   async run<T>(work: () => Promise<T>, options: UnitOfWorkOptions = {}): Promise<T> {
     if (currentTransaction()) return work();
@@ -51,7 +86,17 @@ export class UnitOfWork {
       const afterCommit: TransactionContext['afterCommit'] = [];
       const onCommit: TransactionContext['onCommit'] = [];
       try {
-        const result = await this.transaction(options, { meta, operationIds: [], afterCommit, onCommit }, work);
+        const result = await this.transaction(options, { meta, operationIds: [], afterCommit, onCommit }, work).catch(
+          async (error: unknown) => {
+            // Never guessed: the transaction's outcome is found out before anything is answered or run again.
+            if (!(error instanceof CommitUnknown)) throw error;
+            const landed = await this.landed(error);
+            if (landed === undefined) throw error;
+            if (!landed) throw error.cause;
+            this.logger.warn(`A COMMIT's answer was lost, and the transaction is found committed (${error.operationIds.join(', ')})`);
+            return error.result as T;
+          },
+        );
         for (const hook of onCommit) hook();
         this.runAfterCommit(afterCommit);
         return result;
@@ -70,34 +115,84 @@ export class UnitOfWork {
     const started = performance.now();
     let inside = 0;
     const client: PoolClient = await this.pool.connect();
+    // A connection that breaks while checked out emits 'error' (pg-pool listens only while it is idle): unheard, that
+    // is an uncaught exception that ends the process. Heard, the connection is released as broken.
     let broken: Error | undefined;
+    const onError = (error: Error) => (broken ??= error);
+    client.on('error', onError);
+    let result: T | undefined;
+    let committing = false;
     try {
       // The server's default (READ COMMITTED) needs no words: BEGIN alone.
       await client.query(options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN');
       const entered = performance.now();
-      let result: T;
       try {
         result = await transactionStorage.run({ ...state, client }, work);
       } finally {
         inside = performance.now() - entered;
       }
+      committing = true;
       // PostgreSQL answers the COMMIT of a transaction a statement failed in with a ROLLBACK, and no error.
       if ((await client.query('COMMIT')).command !== 'COMMIT') {
+        committing = false;
         throw new Error('The transaction was rolled back at COMMIT: one of its statements had failed, and its error was caught');
       }
+      if (outages.inProgress()) outages.recovered();
       return result;
     } catch (error) {
-      try {
-        await client.query('ROLLBACK');
-      } catch (rollbackError) {
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      if (committing && isOutage(error)) {
+        broken ??= error instanceof Error ? error : new Error(String(error));
+        throw Object.assign(new CommitUnknown(error, [...state.operationIds], (client as { processID?: number }).processID), { result });
+      }
+      if (!broken) {
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollbackError) {
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        }
       }
       throw error;
     } finally {
+      client.off('error', onError);
       client.release(broken);
       // The connection, BEGIN and COMMIT: what the transaction cost beyond its own statements (timed by Database).
       addDbTime(performance.now() - started - inside);
     }
+  }
+
+  /**
+   * Whether a transaction whose COMMIT answer was lost committed: its server process is ended first (a COMMIT still on
+   * its way could otherwise land after the look), then the probes look for what it wrote, on new connections, for up
+   * to PROBE_MS while the database is unreachable. Undefined: it cannot tell (yet).
+   */
+  private async landed(lost: CommitUnknown): Promise<boolean | undefined> {
+    const deadline = Date.now() + PROBE_MS;
+    for (;;) {
+      try {
+        if (lost.backendPid !== undefined) await this.endBackend(lost.backendPid);
+        for (const probe of this.probes) {
+          const found = await probe(lost);
+          if (found !== undefined) return found;
+        }
+        return undefined;
+      } catch (error) {
+        if (!isOutage(error) || Date.now() > deadline) return undefined;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  }
+
+  /** Ends a server process of this service's and waits until it is gone (no-op when it is, or behind a pooler that hides it). */
+  private async endBackend(pid: number): Promise<void> {
+    for (let i = 0; i < 50; i++) {
+      const { rows } = await this.pool.query<{ alive: boolean }>(
+        `SELECT pg_terminate_backend(pid) OR true AS alive FROM pg_stat_activity WHERE pid = $1 AND datname = current_database()`,
+        [pid],
+      );
+      if (!rows.length) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw Object.assign(new Error(`Server process ${pid} of a lost COMMIT does not end`), { code: '08007' });
   }
 
   /**
@@ -118,7 +213,12 @@ export class UnitOfWork {
         void Promise.resolve()
           .then(hook)
           .catch((error: unknown) =>
-            this.logger.error(`after-commit hook failed: ${error instanceof Error ? error.stack : String(error)}`),
+            logFailure(
+              this.logger,
+              'an after-commit hook',
+              error,
+              `after-commit hook failed: ${error instanceof Error ? error.stack : String(error)}`,
+            ),
           );
       });
     }

@@ -124,6 +124,20 @@ export class LedgerRepository {
   constructor(private readonly db: Database) {}
 
   /**
+   * Whether the operations a transaction wrote are there, read on the pool (not in any transaction): true when all are,
+   * false when none is, undefined when there are none to look for. Some but not all cannot be: they commit together.
+   */
+  async committed(operationIds: readonly string[]): Promise<boolean | undefined> {
+    if (!operationIds.length) return undefined;
+    const [{ n }] = await this.db.queryPool<{ n: number }>('SELECT count(*)::int AS n FROM operations WHERE id = ANY($1::uuid[])', [
+      operationIds,
+    ]);
+    if (n !== 0 && n !== operationIds.length)
+      throw new Error(`${n} of the ${operationIds.length} operations of one transaction are written`);
+    return n === operationIds.length;
+  }
+
+  /**
    * Locks the coins in ascending serial order, so two operations over the same coins never deadlock.
    *
    * It also sets `plan_cache_mode = force_generic_plan` for the rest of the transaction (set_config's

@@ -7,7 +7,7 @@ import { Money } from '../common/money';
 import { isDatabaseError } from '../common/error-mapping';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { timedDb } from '../database/request-timing';
-import { TransactionMeta, UnitOfWork } from '../database/unit-of-work';
+import { CommitUnknown, TransactionMeta, UnitOfWork } from '../database/unit-of-work';
 import { AnswerAlone, GroupedAnswer } from '../database/grouped-answer';
 import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 import { OutboxService } from '../outbox/outbox.service';
@@ -122,6 +122,8 @@ export class LedgerService implements OnModuleInit {
     private readonly keys: IdempotencyRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
+    // A transaction that wrote operations and lost its COMMIT's answer is found committed, or not, by its operations.
+    uow.onCommitUnknown((lost) => this.ledger.committed(lost.operationIds));
     // Groups in flight at once never share a coin: a posting over a coin a running group holds waits for the next.
     this.groups = new Batcher((postings) => this.postGroup(postings), {
       size: GROUP_SIZE,
@@ -390,7 +392,13 @@ export class LedgerService implements OnModuleInit {
       const alone = outcomes.filter((o) => o.ok && o.value === ALONE).length;
       if (alone) ledgerPostedAlone.inc({ reason: 'locked' }, alone);
       return outcomes;
-    } catch {
+    } catch (error) {
+      // Whether the group committed is not known (its COMMIT's answer was lost, and the database cannot tell yet): none
+      // of its postings is written again; each request answers 503, a keyed one's retry then replays or writes it.
+      if (error instanceof CommitUnknown) {
+        for (const answer of joined) answer.abort(error);
+        return postings.map(() => ({ ok: false, error }));
+      }
       for (const answer of joined) answer.abort();
       ledgerPostedAlone.inc({ reason: 'split' }, postings.length);
       return postings.map(() => ({ ok: true, value: ALONE }));

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { EventType } from './event-types';
+import { logFailure } from '../common/outage';
 
 /**
  * When a handler runs. `in-transaction`: inside the transaction of the change that published the event, before the
@@ -105,7 +106,12 @@ export class DomainEvents implements OnModuleInit {
       await this.uow.asJob(handler.name, () => handler.handle(event));
     } catch (error) {
       // The change is committed and answered: a reaction that fails after it is the reaction's own failure.
-      this.logger.error(`${handler.name} failed on ${event.type}: ${error instanceof Error ? error.stack : String(error)}`);
+      logFailure(
+        this.logger,
+        handler.name,
+        error,
+        `${handler.name} failed on ${event.type}: ${error instanceof Error ? error.stack : String(error)}`,
+      );
     }
   }
 }
