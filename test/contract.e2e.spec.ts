@@ -142,6 +142,14 @@ describe('the wire contract', () => {
         token: alice.token,
       });
       expect(topUp.body.process).toMatchObject({ type: 'bank_topup', status: 'processed' });
+      // Money coming in: a leg out of the issuer's bank-settlement coin, a system coin.
+      expect(topUp.body.process.transactions).toEqual([
+        expect.objectContaining({
+          type: 'issue',
+          from: expect.objectContaining({ technical: true, type: 'system' }),
+          to: topUp.body.process.to,
+        }),
+      ]);
     });
 
     it('filters by types, statuses and, for staff, orgIds', async () => {
