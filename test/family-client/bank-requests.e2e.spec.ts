@@ -234,14 +234,14 @@ describe('family client: bank top-ups, bank withdrawals and cash desks (issue 31
     expect(Date.parse(hold.performedAt)).toBeGreaterThanOrEqual(Date.parse(pending.createdAt) - 1000);
     const paidOut = view.body.records.find((r: { id: string }) => r.id === direct.body.bankWithdrawal.id);
     expect(paidOut.transactions).toEqual([
-      expect.objectContaining({ type: 'payout', amount: '20.00', from: expect.objectContaining({ serial: otherCoin.serial }) }),
+      expect.objectContaining({ type: 'redeem', amount: '20.00', from: expect.objectContaining({ serial: otherCoin.serial }) }),
     ]);
 
     // Accept in the modal: the request's number in the path, no body; the page reads only whether it failed.
     const accepted = await post(`/bank-withdrawals/${pending.requestIdentifier}/accept`, accountant.token);
     expectStatus(accepted, 200);
     expect(accepted.body.bankWithdrawal).toMatchObject({ id, status: 'processed' });
-    expect(accepted.body.bankWithdrawal.transactions.map((t: { type: string }) => t.type)).toEqual(['hold', 'payout', 'commission']);
+    expect(accepted.body.bankWithdrawal.transactions.map((t: { type: string }) => t.type)).toEqual(['hold', 'redeem', 'commission']);
 
     // The table reloads: the request is processed; its details show the hold (captured) first, then what moved.
     const reloaded = await post('/bank-withdrawals/view', accountant.token, screen);
@@ -254,7 +254,7 @@ describe('family client: bank top-ups, bank withdrawals and cash desks (issue 31
     expect(Date.parse(captured.updatedAt)).toBeGreaterThanOrEqual(Date.parse(hold.performedAt));
     // The legs were posted when the hold was captured.
     expect(payout.performedAt).toBe(captured.updatedAt);
-    expect(payout).toMatchObject({ type: 'payout', amount: '30.00', from: { serial: coin.serial }, to: { serial: hold.to.serial } });
+    expect(payout).toMatchObject({ type: 'redeem', amount: '30.00', from: { serial: coin.serial }, to: { serial: hold.to.serial } });
     expect(fee).toMatchObject({ type: 'commission', amount: '0.30', from: { serial: coin.serial }, to: { technical: true } });
     expect(await coinOf(world.server, customer.token, coin.serial)).toMatchObject({ amount: '69.70', availableAmount: '69.70' });
   });

@@ -41,11 +41,11 @@ export interface TransactionCoinRow {
 
 /**
  * One of the transactions of a withdrawal's operation: its hold (`hold`, what the request reserved on the coin, to the
- * coin it is meant for) or one of its ledger legs, the amount paid out (`payout`) or a fee (`commission`).
+ * coin it is meant for) or one of its ledger legs, the amount paid out (`redeem`, the family's leg type, as the kernel's legs say) or a fee (`commission`).
  */
 export interface BankWithdrawalTransactionRow {
   operation_id: string;
-  type: 'hold' | 'payout' | 'commission';
+  type: 'hold' | 'redeem' | 'commission';
   /** The hold's id, or the leg's debit entry's. */
   id: string;
   /** Positive: it leaves `from_coin` (or is reserved on it) for `to_coin`. */
@@ -120,7 +120,7 @@ const TRANSACTIONS = `
            held.created_at AS performed_at, COALESCE(held.closed_at, held.created_at) AS updated_at, -1 AS leg
       FROM held
     UNION ALL
-    SELECT CASE WHEN c.coin_serial = w.to_coin THEN 'payout' ELSE 'commission' END, w.id, d.id::text, c.amount, d.coin_serial,
+    SELECT CASE WHEN c.coin_serial = w.to_coin THEN 'redeem' ELSE 'commission' END, w.id, d.id::text, c.amount, d.coin_serial,
            c.coin_serial, d.created_at, COALESCE(captured.closed_at, d.created_at), COALESCE(captured.closed_at, d.created_at), d.leg
       FROM w JOIN ledger_entries d ON d.operation_id = w.id AND d.amount < 0
       JOIN ledger_entries c ON c.operation_id = d.operation_id AND c.leg = d.leg AND c.amount > 0

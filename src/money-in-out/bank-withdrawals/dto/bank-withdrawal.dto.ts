@@ -115,7 +115,7 @@ export class BankDetailsRecordDto {
   bankName: string | null;
 }
 
-export const BANK_WITHDRAWAL_TRANSACTION_TYPES = ['hold', 'payout', 'commission'] as const;
+export const BANK_WITHDRAWAL_TRANSACTION_TYPES = ['hold', 'redeem', 'commission'] as const;
 
 /**
  * One of the transactions of a withdrawal's operation, in the shape of the family's transactions: a leg of the ledger
@@ -127,7 +127,7 @@ export class BankWithdrawalTransactionDto extends OperationLegDto {
   declare id: string;
   /**
    * `hold`: the amount and the fee the request reserved on the coin, meant for the bank-settlement coin (captured when
-   * accepted, released when declined: the withdrawal's status says which); `payout`: the amount paid to the issuer's
+   * accepted, released when declined: the withdrawal's status says which); `redeem`: the amount paid to the issuer's
    * bank-settlement coin; `commission`: the fee, to the issuer's commission coin.
    */
   @ApiProperty({ enum: BANK_WITHDRAWAL_TRANSACTION_TYPES })
