@@ -169,6 +169,22 @@ describe('family client: invoices and invoice templates', () => {
     expect(identifiers(await req('POST', '/invoices/view', stranger.token, tabBody()))).toEqual([]);
   });
 
+  it('POST /invoices/view — the tab reads data.description of every invoice (user-dashboard invoices-table.vue): one issued without data answers {}', async () => {
+    const { clerk, till, payer, invoice } = await aShopBillingAlice();
+    const bare = await req('POST', '/invoices', clerk.token, {
+      name: 'Two coffees',
+      recipientCoin: till.serial,
+      amount: '5.00',
+      payerContact: payer.login,
+      items: [{ name: 'Coffee', quantity: 2, price: '2.50' }],
+    });
+    expectStatus(bare, 201);
+    expect(bare.body.invoice.data).toEqual({});
+    const page = await req('POST', '/invoices/view', payer.token, tabBody());
+    expect(identifiers(page)).toEqual([bare.body.invoice.identifier, invoice.identifier]);
+    expect(page.body.records.map((r: { data: { description?: string } }) => r.data.description)).toEqual([undefined, 'Two chairs']);
+  });
+
   it('POST /invoices/view — both vocabularies filter: pending and the service’s older initiated are the payable invoice, approved is not it', async () => {
     const { merchant, payer, invoice } = await aShopBillingAlice();
     for (const statuses of [['pending'], ['initiated'], ['initiated', 'pending']]) {

@@ -72,7 +72,7 @@ export function toInvoice(row: InvoiceRow, reader: InvoiceReader): InvoiceDto {
     issuer: { id: row.issuer_id, sn: row.issuer_sn, currency: row.currency, symbol: row.symbol },
     payerContact: row.payer_contact,
     items: row.items.map((i) => ({ name: i.name, quantity: i.quantity, price: amountOf(i.price, scale) })),
-    data: row.data,
+    data: row.data ?? {},
     status: FAMILY_INVOICE_STATUS[status],
     serviceStatus: status,
     expiresAt: row.expires_at ? row.expires_at.toISOString() : null,

@@ -206,8 +206,12 @@ export class InvoiceDto {
   @ApiProperty({ type: String, nullable: true })
   payerContact: string | null;
   items: InvoiceItemAnswerDto[];
-  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true })
-  data: Record<string, unknown> | null;
+  /**
+   * What the issuer sent with it (the family's form sends productCode, productPrice, description, count); `{}` when it
+   * sent nothing, as the family's invoice lists read `data.description` of every invoice.
+   */
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  data: Record<string, unknown>;
   /**
    * In the family's words: pending (awaiting payment) → approved (being paid) → paid | declined (withdrawn by its
    * issuer or rejected by its payer) | expired (past `expiresAt`, swept or not).
