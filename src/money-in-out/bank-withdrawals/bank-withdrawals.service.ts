@@ -9,7 +9,7 @@ import { isRequestIdentifier } from '../../platform/common/request-view.dto';
 import { clientCoinOf, requestRecordEnd, requestSearchOf, RequestVisibility } from '../../platform/database/request-search';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { OutboxService } from '../../platform/outbox/outbox.service';
-import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
+import type { OperationCoinDto, OperationDto } from '../../platform/ledger/dto/operation.dto';
 import type { LockedCoin } from '../../platform/ledger/ledger.types';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { Movement, PendingOperationsService } from '../../platform/pending-operations/pending-operations.service';
@@ -22,7 +22,6 @@ import {
   TransactionCoinRow,
 } from './bank-withdrawals.repository';
 import { RequestCalculationDto, withClientNames } from '../bank-top-ups/dto/bank-calculation.dto';
-import type { ClientCoinDto } from '../../platform/common/request-view.dto';
 import type {
   BankWithdrawalCreatedDto,
   BankWithdrawalDto,
@@ -229,14 +228,14 @@ export class BankWithdrawalsService {
 const notFound = (id: string) => new ApiError('exception.bank_withdrawal.not_found', `No bank withdrawal ${id}`);
 const decided = (status: string) => new ApiError('exception.bank_withdrawal.decided', `The bank withdrawal is already ${status}`);
 
-function coinOf(coin: TransactionCoinRow): ClientCoinDto {
+function coinOf(coin: TransactionCoinRow): OperationCoinDto {
   return {
     serial: coin.serial,
     name: coin.name,
     organizationId: coin.organizationId,
     organizationName: coin.organizationName,
     technical: coin.type !== 'client',
-    type: coin.type,
+    type: coin.type === 'client' ? 'client' : 'system',
     issuer: { id: coin.issuerId, sn: Number(coin.issuerSn), currency: coin.code, symbol: coin.symbol },
   };
 }

@@ -9,7 +9,6 @@ import { PageDto } from '../../../platform/common/paging.dto';
 import {
   BankInfoDto,
   ClientCoinDto,
-  ClientCoinIssuerDto,
   CoinAlias,
   RequestFilterDto,
   RequestRecordDto,
@@ -19,7 +18,7 @@ import {
   SerialOrCoin,
 } from '../../../platform/common/request-view.dto';
 import { EnumList, Serial } from '../../../platform/common/validators';
-import { OperationDto, OperationLegDto } from '../../../platform/ledger/dto/operation.dto';
+import { LegType, OperationDto, OperationLegDto } from '../../../platform/ledger/dto/operation.dto';
 import { familyTypeOf } from '../../../platform/ledger/operation-types';
 
 /** Reads a property from the family's name for it when the service's own is absent. */
@@ -115,7 +114,7 @@ export class BankDetailsRecordDto {
   bankName: string | null;
 }
 
-export const BANK_WITHDRAWAL_TRANSACTION_TYPES = ['hold', 'redeem', 'commission'] as const;
+export const BANK_WITHDRAWAL_TRANSACTION_TYPES = ['hold', 'redeem', 'commission'] as const satisfies readonly LegType[];
 
 /**
  * One of the transactions of a withdrawal's operation, in the shape of the family's transactions: a leg of the ledger
@@ -131,25 +130,18 @@ export class BankWithdrawalTransactionDto extends OperationLegDto {
    * bank-settlement coin; `commission`: the fee, to the issuer's commission coin.
    */
   @ApiProperty({ enum: BANK_WITHDRAWAL_TRANSACTION_TYPES })
-  type: string;
+  declare type: LegType;
   @ApiAmount(10.1, 'Always positive: it leaves `from` (a hold: is reserved on it) for `to`')
   declare amount: JsonDecimal;
-  /** The issuer of the coin the amount leaves. */
-  @ApiProperty({ type: () => ClientCoinIssuerDto })
-  declare issuer: ClientCoinIssuerDto;
-  @ApiProperty({ type: () => ClientCoinDto })
-  declare from: ClientCoinDto;
-  @ApiProperty({ type: () => ClientCoinDto })
-  declare to: ClientCoinDto;
   /** The ledger's date of the hold or the entry: its operation's creation (the request's). */
   @ApiProperty({ format: 'date-time' })
   declare createdAt: string;
   /** When it happened: a hold when placed, a leg when posted (a request's when it was accepted). */
   @ApiProperty({ format: 'date-time' })
-  performedAt: string;
+  declare performedAt: string;
   /** When it last changed: a hold when captured or released; a leg never changes. */
   @ApiProperty({ format: 'date-time' })
-  updatedAt: string;
+  declare updatedAt: string;
 }
 
 export class BankWithdrawalRecordDto extends RequestRecordDto {

@@ -57,9 +57,10 @@ export class OperationPartyDto {
 /**
  * What a leg is, in the family's words: `issue` (out of an issuer's bank-settlement coin: money coming in),
  * `redeem` (into it: money going out), `commission` (a fee, into an issuer's commission coin), `reversal` and
- * `commission_reversal` (the legs of a reversal: a fee given back is the latter), `transfer` (any other).
+ * `commission_reversal` (the legs of a reversal: a fee given back is the latter), `transfer` (any other); and `hold`,
+ * an amount a pending operation reserves on a coin before its legs are posted (a withdrawal request's first).
  */
-export const LEG_TYPES = ['transfer', 'commission', 'issue', 'redeem', 'reversal', 'commission_reversal'] as const;
+export const LEG_TYPES = ['transfer', 'commission', 'issue', 'redeem', 'reversal', 'commission_reversal', 'hold'] as const;
 export type LegType = (typeof LEG_TYPES)[number];
 
 /** One leg of an operation ("transaction"): an amount moving from one coin to another of the same currency. */
