@@ -129,7 +129,7 @@ export class BankWithdrawalTransactionDto extends OperationLegDto {
    * accepted, released when declined: the withdrawal's status says which); `redeem`: the amount paid to the issuer's
    * bank-settlement coin; `commission`: the fee, to the issuer's commission coin.
    */
-  @ApiProperty({ enum: BANK_WITHDRAWAL_TRANSACTION_TYPES })
+  @ApiProperty({ enum: BANK_WITHDRAWAL_TRANSACTION_TYPES, example: 'hold' })
   declare type: LegType;
   @ApiAmount(10.1, 'Always positive: it leaves `from` (a hold: is reserved on it) for `to`')
   declare amount: JsonDecimal;
