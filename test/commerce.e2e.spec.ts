@@ -56,7 +56,8 @@ describe('commerce (issue 15)', () => {
       });
       expectStatus(invoice, 201);
       expect(invoice.body.invoice).toMatchObject({
-        status: 'initiated',
+        status: 'pending',
+        serviceStatus: 'initiated',
         amount: '5.00',
         issuerId: world.issuer.id,
         currency: world.currency.code,
@@ -265,7 +266,8 @@ describe('commerce (issue 15)', () => {
         amount: '40.00',
         templateId: tid,
         payerContact: 'bob@example.com',
-        status: 'initiated',
+        status: 'pending',
+        serviceStatus: 'initiated',
       });
       const other = await aShop();
       expectError(

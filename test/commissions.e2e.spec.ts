@@ -405,6 +405,9 @@ describe('commissions applied to money movements', () => {
       [b.serial, a.serial, '20.00'],
       [collector.serial, a.serial, '0.20'],
     ]);
+    // Each leg says what it is: the fee's, and on the reversal the fee given back.
+    expect(posted.transactions.map((t: { type: string }) => t.type)).toEqual(['transfer', 'commission']);
+    expect(reversed.body.process.transactions.map((t: { type: string }) => t.type)).toEqual(['reversal', 'commission_reversal']);
     expect(await balanceOf(server, alice.token, a.serial)).toBe('50.00');
     expect((await commissionCoin()).balance).toBe(collector.balance);
     await expectBalancedLedger(server, admin);

@@ -111,16 +111,45 @@ describe('the wire contract', () => {
       const sent = await transfer(server, alice.token, a.serial, b.serial, '4.00');
       const op = sent.body.process;
       expect(op).toMatchObject({ type: 'client_transaction_transfer', status: 'processed', amount: '4.00' });
-      expect(op.from).toEqual({ serial: a.serial, issuer: { id: world.issuer.id, currency: world.currency.code, symbol: null } });
-      expect(op.to).toEqual({ serial: b.serial, issuer: { id: world.issuer.id, currency: world.currency.code, symbol: null } });
+      const issuer = { id: world.issuer.id, sn: world.issuer.sn, currency: world.currency.code, symbol: null };
+      // Each coin as the family's screens show it; of the other organization's, its name and its owner's name only.
+      const coin = (serial: string, owner: { organizationId: string }, organizationName: string) => ({
+        serial,
+        name: 'Wallet',
+        organizationId: owner.organizationId,
+        organizationName,
+        technical: false,
+        type: 'client',
+        issuer,
+      });
+      expect(op.from).toEqual(coin(a.serial, alice, op.sender.fullName));
+      expect(op.to).toEqual(coin(b.serial, bob, op.recipient.fullName));
       expect(op.sender).toEqual({ organizationId: alice.organizationId, fullName: expect.any(String), email: 'alice.ops@example.com' });
       expect(op.recipient).toEqual({ organizationId: bob.organizationId, fullName: expect.any(String) });
       expect(Object.keys(op.recipient)).not.toContain('phoneNumber');
-      expect(op.transactions).toEqual([expect.objectContaining({ amount: '4.00', from: op.from, to: op.to, issuer: op.from.issuer })]);
+      expect(op.transactions).toEqual([
+        expect.objectContaining({
+          type: 'transfer',
+          amount: '4.00',
+          from: op.from,
+          to: op.to,
+          issuer: op.from.issuer,
+          performedAt: op.createdAt,
+        }),
+      ]);
+      expect(op.children).toEqual([]);
       const topUp = await server.request('GET', `/api/v1/transactions/${(await fund(server, admin, a.serial, '1.00')).id}`, {
         token: alice.token,
       });
       expect(topUp.body.process).toMatchObject({ type: 'bank_topup', status: 'processed' });
+      // Money coming in: a leg out of the issuer's bank-settlement coin, a system coin.
+      expect(topUp.body.process.transactions).toEqual([
+        expect.objectContaining({
+          type: 'issue',
+          from: expect.objectContaining({ technical: true, type: 'system' }),
+          to: topUp.body.process.to,
+        }),
+      ]);
     });
 
     it('filters by types, statuses and, for staff, orgIds', async () => {

@@ -1,4 +1,5 @@
 import { Actor } from './helpers/actors';
+import { aRate } from './helpers/exchange';
 import { aCurrency, anIssuer, CoinBody, CurrencyBody, expectError, expectStatus, IssuerBody, transfer } from './helpers/money';
 import { moneyWorld, MoneyWorld } from './helpers/world';
 
@@ -29,7 +30,7 @@ describe('reporting on the caller’s own coins', () => {
     server.request('GET', `/api/v1/reporting/coins${path}${Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''}`, { token });
 
   describe('GET /reporting/coins', () => {
-    it('answers the total of the open coins of a currency, its half-even rounding and each coin’s exact share', async () => {
+    it('answers the total of the open coins of a currency, rounded to its cents, and each coin’s exact share', async () => {
       const alice = await world.user();
       const a1 = await world.coin(alice, '100.00');
       const a2 = await world.coin(alice, '50.50');
@@ -42,10 +43,11 @@ describe('reporting on the caller’s own coins', () => {
         status: 'ok',
         message: 'OK',
         totalAmount: '150.50',
-        // 150.5 is a tie: half-even rounds it to the even 150.
-        roundedTotalAmount: 150,
+        // Rounded to the currency's minor unit, not to whole units (which made it 150): nothing to round here.
+        roundedTotalAmount: '150.50',
         currency: currency.code,
         symbol: null,
+        unconvertedCurrencies: [],
         coinsDetail: [expect.objectContaining({ serial: a1.serial }), expect.objectContaining({ serial: a2.serial })],
       });
       expect(response.body.coinsDetail.map(share)).toEqual([
@@ -53,8 +55,8 @@ describe('reporting on the caller’s own coins', () => {
         { serial: a2.serial, name: 'Wallet', amount: '50.50', percentFromTotal: '33.55' },
       ]);
       // Exact JSON numbers on the wire, never strings.
-      expect(response.text).toContain('"totalAmount":150.50,"roundedTotalAmount":150,');
-      expect(response.text).toContain('"amount":100.00,"percentFromTotal":66.45,"roundedAmount":100,');
+      expect(response.text).toContain('"totalAmount":150.50,"roundedTotalAmount":150.50,');
+      expect(response.text).toContain('"amount":100.00,"percentFromTotal":66.45,"roundedAmount":100.00,');
     });
 
     it('answers zeros and no coin for a currency the caller holds no coin of, and 0 % for coins of a zero total', async () => {
@@ -62,7 +64,7 @@ describe('reporting on the caller’s own coins', () => {
       const other = await aCurrency(server, admin);
       const none = await report(carol.token, '', { currency: other.code });
       expectStatus(none, 200);
-      expect(none.body).toMatchObject({ totalAmount: '0.00', roundedTotalAmount: 0, currency: other.code, coinsDetail: [] });
+      expect(none.body).toMatchObject({ totalAmount: '0.00', roundedTotalAmount: '0.00', currency: other.code, coinsDetail: [] });
 
       const empty = await world.coin(carol);
       const zero = await report(carol.token, '', { currency: currency.code });
@@ -81,13 +83,79 @@ describe('reporting on the caller’s own coins', () => {
       const response = await report(dave.token, '', { currency: atto.code });
       expectStatus(response, 200);
       expect(response.body.totalAmount).toBe('12345678901234567.500000000000000002');
-      // Just above the tie .5: rounds up, which only exact arithmetic sees.
-      expect(response.text).toContain('"roundedTotalAmount":12345678901234568,');
+      // Its minor unit is 10^-18: the rounded total is the exact one, to the last digit.
+      expect(response.text).toContain('"roundedTotalAmount":12345678901234567.500000000000000002,');
       expect(response.body.coinsDetail.map(share)).toEqual([
         { serial: small.serial, name: 'Wallet', amount: '0.000000000000000001', percentFromTotal: '0.00' },
         { serial: large.serial, name: 'Wallet', amount: '12345678901234567.500000000000000001', percentFromTotal: '100.00' },
       ]);
       expect(response.text).toContain('"amount":0.000000000000000001,');
+    });
+
+    it('converts the coins of other currencies at the rate in force, rounds half-even to the minor unit, and names those without a rate', async () => {
+      const other = await aCurrency(server, admin, { fraction: 100 });
+      const otherIssuer = await anIssuer(server, admin, other.code);
+      const unrated = await aCurrency(server, admin, { fraction: 100 });
+      const unratedIssuer = await anIssuer(server, admin, unrated.code);
+      const whole = await aCurrency(server, admin, { fraction: 1 });
+      // other→currency: an older rate, the one in force, and one that takes effect later.
+      await aRate(server, admin, other.code, currency.code, '0.5');
+      await aRate(server, admin, other.code, currency.code, '0.125');
+      await aRate(server, admin, other.code, currency.code, '10', '2099-01-01T00:00:00Z');
+      // Only the inverse pair of unrated→currency has a rate: never inverted.
+      await aRate(server, admin, currency.code, unrated.code, '2');
+      await aRate(server, admin, currency.code, whole.code, '2.5');
+      const gina = await world.user();
+      const own = await world.coin(gina, '1.00');
+      const foreign = await world.coin(gina, '1.00', otherIssuer.id);
+      const left = await world.coin(gina, '7.00', unratedIssuer.id);
+
+      const response = await report(gina.token, '', { currency: currency.code });
+      expectStatus(response, 200);
+      expect(response.body).toMatchObject({
+        // 1.00 + 1.00 × 0.125 exactly; 1.125 is a tie at the cent, which half-even takes to the even 1.12.
+        totalAmount: '1.125',
+        roundedTotalAmount: '1.12',
+        currency: currency.code,
+        unconvertedCurrencies: [unrated.code],
+      });
+      expect(response.body.coinsDetail).toEqual([
+        expect.objectContaining({
+          serial: own.serial,
+          amount: '1.00',
+          roundedAmount: '1.00',
+          percentFromTotal: '88.89',
+          currency: currency.code,
+        }),
+        {
+          serial: foreign.serial,
+          name: 'Wallet',
+          amount: '0.125',
+          percentFromTotal: '11.11',
+          roundedAmount: '0.12',
+          currency: currency.code,
+          symbol: null,
+          coinEntry: { currency: other.code, amount: '1.00', issuerId: otherIssuer.id, symbol: null },
+        },
+      ]);
+      expect(response.text).toContain('"totalAmount":1.125,"roundedTotalAmount":1.12,');
+
+      // In the currency that had no rate into the asked one: its own coin, the asked one's converted, the third left out.
+      const inUnrated = await report(gina.token, '', { currency: unrated.code });
+      expect(inUnrated.body).toMatchObject({ totalAmount: '9.00', roundedTotalAmount: '9.00', unconvertedCurrencies: [other.code] });
+      expect(inUnrated.body.coinsDetail.map(share)).toEqual([
+        { serial: own.serial, name: 'Wallet', amount: '2.00', percentFromTotal: '22.22' },
+        { serial: left.serial, name: 'Wallet', amount: '7.00', percentFromTotal: '77.78' },
+      ]);
+
+      // A currency without decimals: its minor unit is the whole unit (2.5, a tie, to the even 2).
+      const inWhole = await report(gina.token, '', { currency: whole.code });
+      expect(inWhole.body).toMatchObject({
+        totalAmount: '2.5',
+        roundedTotalAmount: 2,
+        unconvertedCurrencies: [other.code, unrated.code].sort(),
+      });
+      expect(inWhole.body.coinsDetail).toEqual([expect.objectContaining({ serial: own.serial, amount: '2.5', roundedAmount: 2 })]);
     });
 
     it('shows only the caller’s organization’s coins', async () => {
@@ -332,7 +400,7 @@ describe('reporting on the caller’s own coins', () => {
       server.request('POST', '/api/v1/templates/transfer/view', { token: frank.token, body: { pageNumber: 0, pageSize: 5 } }),
     ]);
     for (const call of calls) expectStatus(call, 200);
-    expect(calls[0].body).toMatchObject({ totalAmount: '0.00', roundedTotalAmount: 0, coinsDetail: [] });
+    expect(calls[0].body).toMatchObject({ totalAmount: '0.00', roundedTotalAmount: '0.00', unconvertedCurrencies: [], coinsDetail: [] });
     expect(calls[1].body).toMatchObject({ inflowSum: '0.00', outflowSum: '0.00' });
     expect(calls[2].body.days).toHaveLength(30);
     expect(calls[2].body.records).toEqual([]);

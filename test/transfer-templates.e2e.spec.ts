@@ -55,9 +55,17 @@ describe('transfer templates', () => {
           srcValue: a1.serial,
           destId: b1.serial,
           destValue: b1.serial,
-          recipientFullName: expect.any(String),
+          // Bob's merchant as a payee check names it (a person would be `First L.`).
+          recipientFullName: 'Test merchant',
           currency: world.currency.code,
           symbol: null,
+        },
+        // The paying coin as GET /coins/{serial} answers it; the receiving coin (Bob's) only by serial and issuer.
+        senderCoin: (await server.request('GET', `/api/v1/coins/${a1.serial}`, { token: alice.token })).body.coin,
+        recipientCoin: {
+          serial: b1.serial,
+          issuer: { id: world.issuer.id, sn: expect.any(Number), currency: world.currency.code, symbol: null },
+          type: 'client',
         },
       },
     });
@@ -187,5 +195,60 @@ describe('transfer templates', () => {
       'exception.validation',
       'amount',
     );
+  });
+});
+
+describe('transfer templates: saving one to a coin typed in is a payee lookup (the customer directory cannot be walked)', () => {
+  // As in coins.e2e.spec.ts: 5 lookups per user, 8 per address, each test from an address of its own.
+  const world = moneyWorld({ env: { PAYEE_LOOKUPS_PER_HOUR: '5', PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR: '8', TRUST_PROXY: 'loopback' } });
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+
+  it('counts each save to a typed coin with POST /coins/validate: the 6th is a 429 with Retry-After; names show as a payee check shows them', async () => {
+    const address = '198.51.100.21';
+    const walker = await world.user();
+    const payee = await world.user({ name: 'Alice Liddell' });
+    const [own, real] = await world.pair(walker, payee, '10.00');
+    // A transfer done before: saving it as a template is no lookup (the payee is one the caller paid).
+    const paid = await transfer(world.server, walker.token, own.serial, real.serial, '1.00');
+    expectStatus(paid, 201);
+    const save = (name: string, payeeCoin: string) =>
+      world.server.request('POST', BASE, {
+        token: walker.token,
+        headers: from(address),
+        body: { name, payerCoin: own.serial, payeeCoin, amount: '1' },
+      });
+    const first = await save('Alice', real.serial);
+    expectStatus(first, 201);
+    expect(first.body.template.paymentToolDetails.recipientFullName).toBe('Alice L.');
+    expect(first.text).not.toContain('Liddell');
+    // Serials walked around the real one: 4 more are answered (201, 400 or 404), then 429.
+    const statuses: number[] = [];
+    for (let i = 1n; i <= 6n; i++) statuses.push((await save(`Walk ${i}`, (BigInt(real.serial) + i).toString())).status);
+    expect(statuses.slice(0, 4).every((s) => [201, 400, 404].includes(s))).toBe(true);
+    expect(statuses.slice(4)).toEqual([429, 429]);
+    const limited = await save('Alice again', real.serial);
+    expectError(limited, 429, 'exception.rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The same count as a payee check.
+    expectError(
+      await world.server.request('POST', '/api/v1/coins/validate', {
+        token: walker.token,
+        headers: from(address),
+        body: { serial: real.serial },
+      }),
+      429,
+      'exception.rate_limited',
+    );
+    // Listing, changing and saving a done transfer look nothing up.
+    expect(
+      (await world.server.request('GET', BASE, { token: walker.token, headers: from(address) })).body.transferTemplates.length,
+    ).toBeGreaterThan(0);
+    const operation = await world.server.request('POST', `${BASE}/operation/${paid.body.process.id}`, {
+      token: walker.token,
+      headers: from(address),
+      body: { name: 'Paid before' },
+    });
+    expectStatus(operation, 201);
+    expect(operation.body.template.paymentToolDetails.recipientFullName).toBe('Alice L.');
   });
 });

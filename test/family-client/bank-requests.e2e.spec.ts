@@ -1,4 +1,5 @@
-import { expectError, expectStatus } from '../helpers/money';
+import { aFee, percent } from '../helpers/commissions';
+import { coinOf, expectError, expectStatus } from '../helpers/money';
 import { moneyWorld } from '../helpers/world';
 
 /**
@@ -137,6 +138,127 @@ describe('family client: bank top-ups, bank withdrawals and cash desks (issue 31
     });
   });
 
+  /** What the accountant's withdrawal modal reads of `transactions[0]`, and the rest of the family's shape of a leg. */
+  const expectLeg = (leg: Record<string, unknown>) => {
+    expect(Object.keys(leg).sort()).toEqual(['amount', 'createdAt', 'from', 'id', 'issuer', 'performedAt', 'to', 'type', 'updatedAt']);
+    expect(leg).toMatchObject({
+      id: expect.any(String),
+      type: expect.any(String),
+      performedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
+      updatedAt: expect.any(String),
+      issuer: { id: world.issuer.id, sn: world.issuer.sn, currency: world.currency.code },
+    });
+    for (const side of [leg.from, leg.to]) {
+      expect(Object.keys(side as object).sort()).toEqual([
+        'issuer',
+        'name',
+        'organizationId',
+        'organizationName',
+        'serial',
+        'technical',
+        'type',
+      ]);
+    }
+  };
+
+  it("POST /bank-withdrawals/view — the accountant's screen: a customer's request shows its transactions[0] in the modal, which accepts it", async () => {
+    const accountant = await world.user({ role: 'accountant' });
+    // A customer with a 1 % fee on withdrawals asks one from the wallet screen, with that form's body.
+    const customer = await world.user();
+    await aFee(world.server, world.admin, {
+      organizationId: customer.organizationId,
+      issuerId: world.issuer.id,
+      flow: 'bank_withdrawal',
+      conditions: percent('1'),
+    });
+    const coin = await world.coin(customer, '100.00');
+    const asked = await post('/bank-withdrawals', customer.token, {
+      amount: 30,
+      coin: coin.serial,
+      bankDetails: {
+        bankAccountNumber: null,
+        address: null,
+        bic: null,
+        fullName: 'Ann Lee',
+        iban: 'DE89370400440532013000',
+        name: 'Commerzbank',
+        swift: 'COBADEFFXXX',
+      },
+    });
+    expectStatus(asked, 201);
+    const id = asked.body.bankWithdrawal.id;
+    // Staff paid another customer out at once: that withdrawal's first transaction is its payout.
+    const other = await world.user({ role: 'merchant' });
+    const otherCoin = await world.coin(other, '50.00');
+    const direct = await post('/bank-withdrawals', world.admin, {
+      coinSerial: otherCoin.serial,
+      amount: '20.00',
+      bankDetails: { iban: 'DE89370400440532013000', accountHolder: 'Mia Wong' },
+    });
+    expectStatus(direct, 201);
+    expect(direct.body.bankWithdrawal.kind).toBe('direct');
+
+    // The screen's body with no filter chosen: its data table sends the page and an empty filter, the page the sort.
+    const screen = { filter: {}, pageNumber: 0, sort: { createdAt: 'desc' } };
+    const view = await post('/bank-withdrawals/view', accountant.token, screen);
+    expectStatus(view, 200);
+    // "View details" opens on any row: every record has a first transaction.
+    for (const record of view.body.records) expectLeg(record.transactions[0]);
+    const pending = view.body.records.find((r: { id: string }) => r.id === id);
+    expect(pending).toMatchObject({
+      status: 'pending',
+      type: 'bank_redeem',
+      iban: 'DE89370400440532013000',
+      children: [],
+      cashAmount: '30.00',
+      fullName: 'Ann Lee',
+    });
+    // A request's first transaction is its hold: what the customer pays (the amount and the fee), reserved on the coin.
+    expect(pending.transactions).toHaveLength(1);
+    const [hold] = pending.transactions;
+    expect(hold).toMatchObject({
+      type: 'hold',
+      amount: '30.30',
+      from: {
+        serial: coin.serial,
+        name: expect.any(String),
+        organizationId: customer.organizationId,
+        organizationName: expect.any(String),
+        technical: false,
+        type: 'client',
+        issuer: { id: world.issuer.id, sn: world.issuer.sn, currency: world.currency.code },
+      },
+      to: { technical: true, type: 'system' },
+    });
+    expect(hold.performedAt).toBe(hold.createdAt);
+    expect(Date.parse(hold.performedAt)).toBeGreaterThanOrEqual(Date.parse(pending.createdAt) - 1000);
+    const paidOut = view.body.records.find((r: { id: string }) => r.id === direct.body.bankWithdrawal.id);
+    expect(paidOut.transactions).toEqual([
+      expect.objectContaining({ type: 'redeem', amount: '20.00', from: expect.objectContaining({ serial: otherCoin.serial }) }),
+    ]);
+
+    // Accept in the modal: the request's number in the path, no body; the page reads only whether it failed.
+    const accepted = await post(`/bank-withdrawals/${pending.requestIdentifier}/accept`, accountant.token);
+    expectStatus(accepted, 200);
+    expect(accepted.body.bankWithdrawal).toMatchObject({ id, status: 'processed' });
+    expect(accepted.body.bankWithdrawal.transactions.map((t: { type: string }) => t.type)).toEqual(['hold', 'redeem', 'commission']);
+
+    // The table reloads: the request is processed; its details show the hold (captured) first, then what moved.
+    const reloaded = await post('/bank-withdrawals/view', accountant.token, screen);
+    expectStatus(reloaded, 200);
+    const processed = reloaded.body.records.find((r: { id: string }) => r.id === id);
+    expect(processed.status).toBe('processed');
+    for (const leg of processed.transactions) expectLeg(leg);
+    const [captured, payout, fee] = processed.transactions;
+    expect(captured).toMatchObject({ id: hold.id, type: 'hold', amount: '30.30', performedAt: hold.performedAt });
+    expect(Date.parse(captured.updatedAt)).toBeGreaterThanOrEqual(Date.parse(hold.performedAt));
+    // The legs were posted when the hold was captured.
+    expect(payout.performedAt).toBe(captured.updatedAt);
+    expect(payout).toMatchObject({ type: 'redeem', amount: '30.00', from: { serial: coin.serial }, to: { serial: hold.to.serial } });
+    expect(fee).toMatchObject({ type: 'commission', amount: '0.30', from: { serial: coin.serial }, to: { technical: true } });
+    expect(await coinOf(world.server, customer.token, coin.serial)).toMatchObject({ amount: '69.70', availableAmount: '69.70' });
+  });
+
   it('POST /bank-withdrawals/{}/accept — the modal passes the requestIdentifier, no body', async () => {
     const { request } = await withdrawalRequest();
     const accepted = await post(`/bank-withdrawals/${request.requestIdentifier}/accept`, world.admin);
@@ -150,6 +272,8 @@ describe('family client: bank top-ups, bank withdrawals and cash desks (issue 31
     const declined = await post(`/bank-withdrawals/${request.requestIdentifier}/decline`, world.admin);
     expectStatus(declined, 200);
     expect(declined.body.bankWithdrawal).toMatchObject({ id: request.id, status: 'declined', declineReason: null });
+    // Nothing moved: the request's only transaction is its hold, released.
+    expect(declined.body.bankWithdrawal.transactions).toEqual([expect.objectContaining({ type: 'hold', amount: '30.00' })]);
     const coins = await world.server.request('GET', '/api/v1/coins', { token: owner.token });
     expect(coins.body.coins.find((c: { serial: string }) => c.serial === coin.serial).availableAmount).toBe('100.00');
   });

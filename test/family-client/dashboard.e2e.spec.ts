@@ -1,6 +1,6 @@
 import { Actor } from '../helpers/actors';
 import { aRate, fundReserve } from '../helpers/exchange';
-import { aCoin, aCurrency, anIssuer, CoinBody, expectError, expectStatus, transfer } from '../helpers/money';
+import { aCoin, aCurrency, anIssuer, CoinBody, expectError, expectStatus, transfer, uniqueCode } from '../helpers/money';
 import { moneyWorld } from '../helpers/world';
 
 /** Today's UTC date and the first and last day of its month, as the client's date pickers send them (`YYYY-MM-DD`). */
@@ -63,21 +63,134 @@ describe('family client: dashboard, reports and history', () => {
   it('GET /reporting/coins?currency={} — the coins store reads coinsDetail[].coinEntry.currency and roundedAmount', async () => {
     const answer = await get(alice.token, '/reporting/coins', { currency: world.currency.code });
     expectStatus(answer, 200);
-    expect(answer.body).toMatchObject({ totalAmount: '71.50', roundedTotalAmount: 72, currency: world.currency.code });
+    expect(answer.body).toMatchObject({ totalAmount: '71.50', roundedTotalAmount: '71.50', currency: world.currency.code });
     expect(answer.body.coinsDetail).toEqual([
       expect.objectContaining({
         amount: '61.00',
         percentFromTotal: '85.31',
-        roundedAmount: 61,
+        roundedAmount: '61.00',
         currency: world.currency.code,
         coinEntry: { currency: world.currency.code, amount: '61.00', issuerId: world.issuer.id, symbol: null },
       }),
       expect.objectContaining({
         amount: '10.50',
-        roundedAmount: 10,
+        roundedAmount: '10.50',
         coinEntry: expect.objectContaining({ currency: world.currency.code, issuerId: world.issuer.id }),
       }),
     ]);
+  });
+
+  describe('GET /reporting/coins?currency={} — the total balance in the header and the summary tab’s balance structure', () => {
+    let dollar: { code: string; symbol: string };
+    let euro: { code: string; symbol: string };
+    let dollarIssuer: string;
+    let dave: Actor;
+    let d1: CoinBody;
+    let d2: CoinBody;
+
+    /** A currency of cents with a symbol, as the header shows it (`$278.00` was the bug). */
+    const currencyWith = async (symbol: string) => {
+      const code = uniqueCode();
+      const created = await world.server.request('POST', '/api/v1/currencies', {
+        token: world.admin,
+        body: { code, name: `Currency ${code}`, symbol, fraction: 100 },
+      });
+      expectStatus(created, 201);
+      return { code, symbol };
+    };
+
+    beforeAll(async () => {
+      dollar = await currencyWith('$');
+      euro = await currencyWith('€');
+      dollarIssuer = (await anIssuer(world.server, world.admin, dollar.code, 'Dollar bank')).id;
+      await anIssuer(world.server, world.admin, euro.code, 'Euro bank');
+      // 237.66 × 0.9139 = 217.197474 and 40.00 × 0.9139 = 36.556: euros with more decimals than a cent.
+      await aRate(world.server, world.admin, dollar.code, euro.code, '0.9139');
+      dave = await world.user();
+      d1 = await world.coin(dave, '237.66', dollarIssuer);
+      d2 = await world.coin(dave, '40.00', dollarIssuer);
+    });
+
+    // The store's fetchCoinDetails: the client's request has only the currency of the wallet picked in the header.
+    const coinDetails = (currency: string) => get(dave.token, `/reporting/coins`, { currency });
+
+    it('the header shows roundedTotalAmount as money: 277.66 for 237.66 and 40.00, not 278; the chart reads each coin', async () => {
+      const answer = await coinDetails(dollar.code);
+      expectStatus(answer, 200);
+      expect(answer.body).toEqual({
+        status: 'ok',
+        message: 'OK',
+        totalAmount: '277.66',
+        roundedTotalAmount: '277.66',
+        currency: dollar.code,
+        symbol: '$',
+        unconvertedCurrencies: [],
+        coinsDetail: [
+          {
+            serial: d1.serial,
+            name: 'Wallet',
+            amount: '237.66',
+            percentFromTotal: '85.59',
+            roundedAmount: '237.66',
+            currency: dollar.code,
+            symbol: '$',
+            coinEntry: { currency: dollar.code, amount: '237.66', issuerId: dollarIssuer, symbol: '$' },
+          },
+          {
+            serial: d2.serial,
+            name: 'Wallet',
+            amount: '40.00',
+            percentFromTotal: '14.41',
+            roundedAmount: '40.00',
+            currency: dollar.code,
+            symbol: '$',
+            coinEntry: { currency: dollar.code, amount: '40.00', issuerId: dollarIssuer, symbol: '$' },
+          },
+        ],
+      });
+      // Exact JSON numbers on the wire, the cents kept.
+      expect(answer.text).toContain('"totalAmount":277.66,"roundedTotalAmount":277.66,');
+      expect(answer.text).toContain('"amount":40.00,"percentFromTotal":14.41,"roundedAmount":40.00,');
+    });
+
+    it('in another currency each coin is converted at the rate in force: the exact total kept, the rounded one to the cent', async () => {
+      const answer = await coinDetails(euro.code);
+      expectStatus(answer, 200);
+      expect(answer.body).toMatchObject({
+        // 217.197474 + 36.556, every decimal kept.
+        totalAmount: '253.753474',
+        // The exact total rounded to the cent: not 254 (whole units), nor 253.76 (the sum of the rounded coins).
+        roundedTotalAmount: '253.75',
+        currency: euro.code,
+        symbol: '€',
+        unconvertedCurrencies: [],
+      });
+      expect(answer.body.coinsDetail).toEqual([
+        {
+          serial: d1.serial,
+          name: 'Wallet',
+          amount: '217.197474',
+          percentFromTotal: '85.59',
+          roundedAmount: '217.20',
+          currency: euro.code,
+          symbol: '€',
+          // The chart's label and the coin's own balance: dollars.
+          coinEntry: { currency: dollar.code, amount: '237.66', issuerId: dollarIssuer, symbol: '$' },
+        },
+        {
+          serial: d2.serial,
+          name: 'Wallet',
+          amount: '36.556',
+          percentFromTotal: '14.41',
+          roundedAmount: '36.56',
+          currency: euro.code,
+          symbol: '€',
+          coinEntry: { currency: dollar.code, amount: '40.00', issuerId: dollarIssuer, symbol: '$' },
+        },
+      ]);
+      expect(answer.text).toContain('"totalAmount":253.753474,"roundedTotalAmount":253.75,');
+      expect(answer.text).toContain('"amount":217.197474,"percentFromTotal":85.59,"roundedAmount":217.20,');
+    });
   });
 
   it('GET /reporting/coins/outflows — the spending summary’s body (currency, this month as from/to); reads records per category', async () => {

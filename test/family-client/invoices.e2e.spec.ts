@@ -1,4 +1,4 @@
-import { expectBalancedLedger, expectError, expectStatus } from '../helpers/money';
+import { coinOf, expectBalancedLedger, expectError, expectStatus } from '../helpers/money';
 import { moneyWorld } from '../helpers/world';
 
 /**
@@ -41,7 +41,8 @@ describe('family client: invoices and invoice templates', () => {
       issuer: { id: world.issuer.id, sn: expect.stringMatching(/^[0-9]+$/), currency: world.currency.code },
       recipientCoin: till.serial,
       data: { productCode: 'CH-2', productPrice: '12.5', description: 'Two chairs', count: 2 },
-      status: 'initiated',
+      status: 'pending',
+      serviceStatus: 'initiated',
     });
     expect(invoice.issuer).toHaveProperty('symbol');
   });
@@ -60,7 +61,8 @@ describe('family client: invoices and invoice templates', () => {
     expect(page.body.records[0]).toMatchObject({
       identifier: second.identifier,
       name: 'Garden chairs',
-      status: 'initiated',
+      status: 'pending',
+      serviceStatus: 'initiated',
       payerContact: payer.login,
       totalPrice: '40.00',
       issuer: { currency: world.currency.code },
@@ -105,20 +107,125 @@ describe('family client: invoices and invoice templates', () => {
     );
   });
 
-  it('POST /invoices/view — the dashboard’s INCOMING list: the invoices the caller pays', async () => {
-    const { payer, invoice } = await aMerchantAndPayer();
-    const stranger = await world.user();
-    const body = { filter: { statuses: ['declined', 'pending', 'expired', 'paid'], direction: 'INCOMING' }, sort: { createdAt: 'desc' } };
-    const none = await req('POST', '/invoices/view', payer.token, body);
-    expectStatus(none, 200);
-    expect(none.body.records).toEqual([]);
-    const pending = await req('POST', '/invoices/view', payer.token, {
-      ...body,
-      filter: { ...body.filter, statuses: [...body.filter.statuses, 'initiated'] },
+  /** The individual's invoices tab (total-balance/invoices/index.vue): page 0, its default filter, newest first. */
+  const tabBody = (statuses = ['declined', 'pending', 'expired', 'paid']) => ({
+    pageNumber: 0,
+    filter: { statuses, direction: 'INCOMING' },
+    sort: { createdAt: 'desc' },
+  });
+  const identifiers = (page: { body: { records: { identifier: string }[] } }) => page.body.records.map((r) => r.identifier);
+
+  /** Issue 45: a shop (its organization named so) whose clerk bills an individual with a wallet. */
+  const aShopBillingAlice = async () => {
+    const merchant = await world.user({ role: 'merchant', name: 'Garden Shop' });
+    const clerk = await world.user({ role: 'merchant', organizationId: merchant.organizationId, name: 'Bob Clerk' });
+    const till = await world.coin(merchant);
+    const payer = await world.user({ name: 'Alice Payer' });
+    const wallet = await world.coin(payer, '100.00');
+    const created = await req('POST', '/invoices', clerk.token, createBody(till.serial, payer.login));
+    expectStatus(created, 201);
+    return { merchant, clerk, till, payer, wallet, invoice: created.body.invoice };
+  };
+
+  it('POST /invoices/view — the individual’s invoices tab: its own filter lists a merchant’s invoice awaiting payment as pending, with what the details read', async () => {
+    const { merchant, clerk, payer, invoice } = await aShopBillingAlice();
+    const page = await req('POST', '/invoices/view', payer.token, tabBody());
+    expectStatus(page, 200);
+    expect(identifiers(page)).toEqual([invoice.identifier]);
+    const record = page.body.records[0];
+    // data-details.vue shows the pay form only for `pending` (its status badge, merchant name, expiry and price above it).
+    expect(record).toMatchObject({
+      identifier: invoice.identifier,
+      name: 'Garden chairs',
+      status: 'pending',
+      serviceStatus: 'initiated',
+      merchantName: 'Garden Shop',
+      payerContact: payer.login,
+      totalPrice: '25.00',
+      expiresAt: invoice.expiresAt,
+      issuer: { id: world.issuer.id, sn: expect.stringMatching(/^[0-9]+$/), currency: world.currency.code },
+      data: { description: 'Two chairs', productCode: 'CH-2' },
+      paymentCode: null,
     });
-    expect(pending.body.records.map((r: { identifier: string }) => r.identifier)).toEqual([invoice.identifier]);
-    expect(pending.body.records[0]).toMatchObject({ totalPrice: '25.00', issuer: { currency: world.currency.code }, status: 'initiated' });
-    expect((await req('POST', '/invoices/view', stranger.token, { filter: { direction: 'INCOMING' } })).body.records).toEqual([]);
+    expect(record.createdAt).toEqual(expect.any(String));
+    // invoice-details-form.vue:72: the Pay button shows to an individual who is not in the creator's organization.
+    // Its creator's name is the shop's own business: the payer reads merchantName.
+    expect(record.createdByUser).toEqual({ id: clerk.id, name: null, profileOrganizationId: merchant.organizationId });
+    expect(record.createdByUser.profileOrganizationId).not.toBe(payer.organizationId);
+    // The payer is the caller's own organization: all of it, its contract included.
+    expect(record.payer).toEqual({
+      id: payer.organizationId,
+      type: 'individual',
+      name: 'Alice Payer',
+      identificationStatus: 'none',
+      contract_info: { id: expect.any(String), personType: 'base', name: expect.any(String) },
+    });
+    // The "unpaid invoices" banner (app-notification-controller.vue) asks for pending ones only; the tab's select, one status each.
+    expect(identifiers(await req('POST', '/invoices/view', payer.token, tabBody(['pending'])))).toEqual([invoice.identifier]);
+    for (const other of ['paid', 'declined', 'expired']) {
+      expect(identifiers(await req('POST', '/invoices/view', payer.token, tabBody([other])))).toEqual([]);
+    }
+    const stranger = await world.user();
+    expect(identifiers(await req('POST', '/invoices/view', stranger.token, tabBody()))).toEqual([]);
+  });
+
+  it('POST /invoices/view — the tab reads data.description of every invoice (user-dashboard invoices-table.vue): one issued without data answers {}', async () => {
+    const { clerk, till, payer, invoice } = await aShopBillingAlice();
+    const bare = await req('POST', '/invoices', clerk.token, {
+      name: 'Two coffees',
+      recipientCoin: till.serial,
+      amount: '5.00',
+      payerContact: payer.login,
+      items: [{ name: 'Coffee', quantity: 2, price: '2.50' }],
+    });
+    expectStatus(bare, 201);
+    expect(bare.body.invoice.data).toEqual({});
+    const page = await req('POST', '/invoices/view', payer.token, tabBody());
+    expect(identifiers(page)).toEqual([bare.body.invoice.identifier, invoice.identifier]);
+    expect(page.body.records.map((r: { data: { description?: string } }) => r.data.description)).toEqual([undefined, 'Two chairs']);
+  });
+
+  it('POST /invoices/view — both vocabularies filter: pending and the service’s older initiated are the payable invoice, approved is not it', async () => {
+    const { merchant, payer, invoice } = await aShopBillingAlice();
+    for (const statuses of [['pending'], ['initiated'], ['initiated', 'pending']]) {
+      const mine = await req('POST', '/invoices/view', merchant.token, { filter: { statuses, direction: 'OUTGOING' } });
+      expectStatus(mine, 200);
+      expect(identifiers(mine)).toEqual([invoice.identifier]);
+      expect(mine.body.records[0]).toMatchObject({ status: 'pending', serviceStatus: 'initiated' });
+    }
+    expect(identifiers(await req('POST', '/invoices/view', payer.token, tabBody(['approved'])))).toEqual([]);
+    expectError(await req('POST', '/invoices/view', payer.token, tabBody(['unpaid'])), 400, 'exception.validation', 'filter.statuses');
+    // Past its time but not yet swept, it is expired, not awaiting payment: no pay form for it.
+    await world.raw.db.query(`UPDATE invoices SET expires_at = now() - interval '1 second' WHERE id = $1`, [invoice.id]);
+    expect(identifiers(await req('POST', '/invoices/view', payer.token, tabBody(['pending'])))).toEqual([]);
+    const expired = await req('POST', '/invoices/view', payer.token, tabBody(['expired']));
+    expect(identifiers(expired)).toEqual([invoice.identifier]);
+    expect(expired.body.records[0].status).toBe('expired');
+    expect(identifiers(await req('POST', '/invoices/view', payer.token, tabBody()))).toEqual([invoice.identifier]);
+  });
+
+  it('POST /invoices/view — the issuer learns who paid only from the payment, and no more of them than a counterparty sees', async () => {
+    const { merchant, clerk, payer, wallet, invoice } = await aShopBillingAlice();
+    const outgoing = { filter: { identifier: invoice.identifier, direction: 'OUTGOING' } };
+    const before = (await req('POST', '/invoices/view', merchant.token, outgoing)).body.records[0];
+    // The issuer typed a login; whether anyone holds it is not told (docs/security.md: the directory cannot be walked).
+    expect(before).toMatchObject({ payer: null, paymentCode: null, merchantName: 'Garden Shop' });
+    expect(before.createdByUser).toEqual({ id: clerk.id, name: 'Bob Clerk', profileOrganizationId: merchant.organizationId });
+    const paid = await req('POST', `/invoices/${invoice.identifier}/pay`, payer.token, { payerCoin: wallet.serial });
+    expectStatus(paid, 201);
+    const after = (await req('POST', '/invoices/view', merchant.token, outgoing)).body.records[0];
+    expect(after).toMatchObject({ status: 'paid', serviceStatus: 'paid', paymentCode: paid.body.process.id });
+    expect(after.payer).toEqual({
+      id: payer.organizationId,
+      type: 'individual',
+      name: 'Alice Payer',
+      identificationStatus: null,
+      contract_info: null,
+    });
+    // The payer reads all of its own organization, and only the shop's name of its creator.
+    const theirs = (await req('POST', '/invoices/view', payer.token, tabBody(['paid']))).body.records[0];
+    expect(theirs.payer).toMatchObject({ id: payer.organizationId, identificationStatus: 'none', contract_info: { personType: 'base' } });
+    expect(theirs.createdByUser).toEqual({ id: clerk.id, name: null, profileOrganizationId: merchant.organizationId });
   });
 
   it('POST /invoices/{}/calculate — the pay form addresses the invoice by identifier and reads top-level currency', async () => {
@@ -151,6 +258,44 @@ describe('family client: invoices and invoice templates', () => {
     });
     const incoming = await req('POST', '/invoices/view', payer.token, { filter: { statuses: ['paid'], direction: 'INCOMING' } });
     expect(incoming.body.records.map((r: { identifier: string }) => r.identifier)).toEqual([invoice.identifier]);
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('POST /invoices/{}/pay — the individual pays from the tab’s details (pending-invoice-form.vue): { payerCoin }, no Idempotency-Key; the tab then lists it paid', async () => {
+    const { merchant, clerk, till, payer, wallet, invoice } = await aShopBillingAlice();
+    const record = (await req('POST', '/invoices/view', payer.token, tabBody())).body.records[0];
+    expect(record.status).toBe('pending');
+    // The form offers the caller's coins (GET /coins) of the invoice's currency, and sends the chosen one's serial.
+    const coins = await req('GET', '/coins', payer.token);
+    const offered = coins.body.coins.filter((c: { issuer: { currency: string } }) => c.issuer.currency === record.issuer.currency);
+    expect(offered.map((c: { serial: string }) => c.serial)).toEqual([wallet.serial]);
+    const paid = await req('POST', `/invoices/${record.identifier}/pay`, payer.token, { payerCoin: offered[0].serial });
+    expectStatus(paid, 201);
+    expect(paid.body.invoice).toMatchObject({
+      identifier: invoice.identifier,
+      name: 'Garden chairs',
+      status: 'paid',
+      serviceStatus: 'paid',
+      totalPrice: '25.00',
+      issuer: { currency: world.currency.code },
+      merchantName: 'Garden Shop',
+      paymentCode: paid.body.process.id,
+      createdByUser: { id: clerk.id, name: null, profileOrganizationId: merchant.organizationId },
+      payer: { id: payer.organizationId, type: 'individual', name: 'Alice Payer', identificationStatus: 'none' },
+    });
+    expect(paid.body.process).toMatchObject({ type: 'invoice_payment', status: 'processed', amount: '25.00' });
+    // The form closes and the tab asks again: the invoice is paid, the banner has nothing left to pay.
+    const after = await req('POST', '/invoices/view', payer.token, tabBody());
+    expect(identifiers(after)).toEqual([invoice.identifier]);
+    expect(after.body.records[0]).toMatchObject({ status: 'paid', paymentCode: paid.body.process.id });
+    expect(identifiers(await req('POST', '/invoices/view', payer.token, tabBody(['pending'])))).toEqual([]);
+    expect((await coinOf(world.server, payer.token, wallet.serial)).amount).toBe('75.00');
+    expect((await coinOf(world.server, merchant.token, till.serial)).amount).toBe('25.00');
+    expectError(
+      await req('POST', `/invoices/${record.identifier}/pay`, payer.token, { payerCoin: wallet.serial }),
+      409,
+      'exception.invoice.not_payable',
+    );
     await expectBalancedLedger(world.server, world.admin);
   });
 

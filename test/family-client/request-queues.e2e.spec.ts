@@ -142,6 +142,10 @@ describe('family client: the request queues of the accountant (issue 32)', () =>
         issuer: { id: world.issuer.id, sn: world.issuer.sn, currency: world.currency.code },
       },
     });
+    // The modal's transactions: the first is the request's hold (no fee here: the amount).
+    expect(view.body.records[0].transactions).toEqual([
+      expect.objectContaining({ id: expect.any(String), type: 'hold', amount: '25.00', performedAt: expect.any(String) }),
+    ]);
     for (const statuses of ['error', 'rejected']) {
       const none = await post('/bank-withdrawals/view', accountant.token, screenBody(coin.serial, statuses));
       expectStatus(none, 200);

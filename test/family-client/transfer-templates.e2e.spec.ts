@@ -1,4 +1,4 @@
-import { expectError } from '../helpers/money';
+import { expectError, expectStatus } from '../helpers/money';
 import { moneyWorld } from '../helpers/world';
 
 /**
@@ -34,6 +34,58 @@ describe('family client: transfer templates', () => {
       destValue: to.serial,
       currency: world.currency.code,
     });
+    // The single answers (save, change, delete) carry the coins too, though the client reads only their `error`.
+    expect(template.senderCoin).toMatchObject({ serial: from.serial, issuer: { currency: world.currency.code } });
+    expect(template.recipientCoin).toMatchObject({ serial: to.serial, issuer: { currency: world.currency.code } });
+  });
+
+  it("GET /templates/transfer — the merchant's accounts page: the template its form saves is listed, with every field its card, edit and repeat forms read", async () => {
+    const merchant = await world.user({ role: 'merchant', name: 'Corner Shop' });
+    const payee = await world.user({ name: 'Bob Payee' });
+    await world.coin(merchant, '100.00');
+    const to = await world.coin(payee);
+    // The page's coins (GET /coins) fill the form's "from wallet"; the recipient's serial is typed in.
+    const coins = (await world.server.request('GET', '/api/v1/coins', { token: merchant.token })).body.coins;
+    const form = {
+      name: 'Supplier',
+      paymentTool: { type: 'COIN', destValue: to.serial, srcValue: coins[0].serial },
+      amount: '12.5',
+      description: '',
+    };
+    expectStatus(await world.server.request('POST', '/api/v1/templates/transfer', { token: merchant.token, body: form }), 201);
+
+    // The block reloads GET /templates/transfer; its card reads name, amount and senderCoin.issuer.currency
+    // (template-card.vue:9: this read threw, and no card showed).
+    const list = await world.server.request('GET', '/api/v1/templates/transfer', { token: merchant.token });
+    expect(list.status).toBe(200);
+    expect(list.body.transferTemplates).toHaveLength(1);
+    const [template] = list.body.transferTemplates;
+    expect(template).toMatchObject({ name: 'Supplier', amount: '12.50', description: '' });
+    expect(template.senderCoin.issuer.currency).toBe(world.currency.code);
+    // The paying coin is the family's coin, as the page's own coin answers it.
+    const own = await world.server.request('GET', `/api/v1/coins/${coins[0].serial}`, { token: merchant.token });
+    expect(template.senderCoin).toEqual(own.body.coin);
+    // The receiving coin is another organization's: its serial and issuer, nothing of its owner, balance or state.
+    expect(template.recipientCoin).toEqual({
+      serial: to.serial,
+      issuer: { id: world.issuer.id, sn: expect.any(Number), currency: world.currency.code, symbol: null },
+      type: 'client',
+    });
+    expect(template.paymentToolDetails.recipientFullName).toBe('Bob P.');
+    expect(template).not.toHaveProperty('recipientPhoneNumber');
+    expect(JSON.stringify(list.body)).not.toMatch(new RegExp(`Bob Payee|${payee.login}|${payee.organizationId}|${payee.id}`));
+
+    // Edit (transfer-template-form.vue) and repeat (transfer-to-wallet-form.vue) read id, name, amount, description,
+    // senderCoin.serial and recipientCoin.serial; the edit sends { amount, description, name }.
+    const edited = await world.server.request('PATCH', `/api/v1/templates/transfer/${template.id}`, {
+      token: merchant.token,
+      body: { amount: template.amount, description: 'Weekly', name: template.name },
+    });
+    expectStatus(edited, 200);
+    const again = (await world.server.request('GET', '/api/v1/templates/transfer', { token: merchant.token })).body.transferTemplates;
+    expect(again.map((t: typeof template) => [t.id, t.description, t.senderCoin.serial, t.recipientCoin.serial])).toEqual([
+      [template.id, 'Weekly', coins[0].serial, to.serial],
+    ]);
   });
 
   it('POST /templates/transfer — a SMART_CARD tool or neither form of the coins is a 400', async () => {
@@ -67,15 +119,18 @@ describe('family client: transfer templates', () => {
     expect((await world.server.request('GET', '/api/v1/templates/transfer', { token: stranger.token })).body.transferTemplates).toEqual([]);
   });
 
-  it('POST /templates/transfer/view — the payment form sends { filter: { paymentToolType } }; reads records[].paymentToolDetails', async () => {
+  it('POST /templates/transfer/view — the payment form sends { filter: { paymentToolType }, pageNumber, pageSize }; reads records[].paymentToolDetails', async () => {
     const { payer, template } = await saved();
+    // payment-to.vue's filter, with the page app-custom-select asks for first.
     const coins = await world.server.request('POST', '/api/v1/templates/transfer/view', {
       token: payer.token,
-      body: { filter: { paymentToolType: 'COIN' } },
+      body: { filter: { paymentToolType: 'COIN' }, pageNumber: 0, pageSize: 20 },
     });
     expect(coins.status).toBe(200);
     expect(coins.body.records.map((r: { id: string }) => r.id)).toEqual([template.id]);
     expect(coins.body.records[0].paymentToolDetails.currency).toBe(world.currency.code);
+    expect(coins.body.records[0].senderCoin.issuer.currency).toBe(world.currency.code);
+    expect(coins.body.records[0].recipientCoin.serial).toBe(template.payeeCoin);
     const cards = await world.server.request('POST', '/api/v1/templates/transfer/view', {
       token: payer.token,
       body: { filter: { paymentToolType: 'SMART_CARD' } },
@@ -83,14 +138,20 @@ describe('family client: transfer templates', () => {
     expect(cards.body.records).toEqual([]);
   });
 
-  it('POST /templates/transfer/{id}/calculate — { amount }; reads recipientAmountPush and issuer.currency', async () => {
-    const { payer, template } = await saved();
+  it('POST /templates/transfer/{id}/calculate — { amount }; reads recipientAmountPush, issuer.currency and paymentToolDetails', async () => {
+    const { payer, from, to, template } = await saved();
     const price = await world.server.request('POST', `/api/v1/templates/transfer/${template.id}/calculate`, {
       token: payer.token,
       body: { amount: '20.00' },
     });
     expect(price.status).toBe(200);
-    expect(price.body).toMatchObject({ recipientAmountPush: '20.00', issuer: { currency: world.currency.code } });
+    expect(price.body).toMatchObject({
+      recipientAmountPush: '20.00',
+      issuer: { id: world.issuer.id, sn: expect.any(Number), currency: world.currency.code },
+    });
+    // The confirmation step (transfer-details.vue) shows srcValue, destValue and the payee as a payee check names it.
+    expect(price.body.paymentToolDetails).toEqual({ ...template.paymentToolDetails, srcValue: from.serial, destValue: to.serial });
+    expect(price.body.paymentToolDetails.recipientFullName).toBe('Bob P.');
   });
 
   it('POST /templates/transfer/{id}/execute — { amount } moves it once, answers process.id; a retry with its key moves nothing more', async () => {

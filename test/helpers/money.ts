@@ -201,13 +201,30 @@ export async function expectAnswersReadBack(server: TestServer, admin: string, a
 /** Asserts an operation's legs: what moved from which coin to which, each amount positive. */
 export function expectLegs(process: any, legs: [from: string, to: string, amount: string | number][]): void {
   expect(process.transactions.map((t: any) => [t.from.serial, t.to.serial, t.amount])).toEqual(legs);
+  const coin = (c: any) => ({
+    serial: expect.stringMatching(/^\d+$/),
+    name: expect.any(String),
+    organizationId: expect.any(String),
+    organizationName: expect.any(String),
+    technical: c.type === 'system',
+    type: expect.stringMatching(/^(client|system)$/),
+    issuer: {
+      id: expect.any(String),
+      sn: expect.any(Number),
+      currency: expect.any(String),
+      symbol: c.issuer.symbol === null ? null : expect.any(String),
+    },
+  });
   for (const t of process.transactions) {
     expect(t).toEqual({
       id: expect.any(String),
+      type: expect.stringMatching(/^(transfer|commission|issue|redeem|reversal|commission_reversal)$/),
       amount: expect.anything(),
-      issuer: { id: expect.any(String), currency: expect.any(String), symbol: t.issuer.symbol === null ? null : expect.any(String) },
-      from: { serial: expect.stringMatching(/^\d+$/), issuer: expect.objectContaining({ id: expect.any(String) }) },
-      to: { serial: expect.stringMatching(/^\d+$/), issuer: expect.objectContaining({ id: expect.any(String) }) },
+      issuer: t.from.issuer,
+      from: coin(t.from),
+      to: coin(t.to),
+      performedAt: t.createdAt,
+      updatedAt: t.createdAt,
       createdAt: expect.any(String),
     });
     expect(new Dec(String(t.amount)).isPositive() && !new Dec(String(t.amount)).isZero()).toBe(true);

@@ -1,10 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { Database, RowCount } from '../../platform/database/database';
+import type { InvoiceStatus } from './invoice-statuses';
 
 export interface InvoiceItem {
   name: string;
   quantity: number;
   price: string;
+}
+
+/** An organization as an invoice's payer: the one whose coin paid it, or the caller paying it. */
+export interface InvoicePayerRow {
+  id: string;
+  type: string;
+  name: string;
+  identification_status: string;
+  contract_id: string;
+  person_type: string;
+  contract_name: string;
 }
 
 export interface InvoiceRow {
@@ -21,12 +33,17 @@ export interface InvoiceRow {
   payer_contact: string | null;
   items: InvoiceItem[];
   data: Record<string, unknown> | null;
-  status: 'initiated' | 'pending' | 'paid' | 'declined' | 'expired';
+  status: InvoiceStatus;
   expires_at: Date | null;
   operation_id: string | null;
   paid_by_coin: string | null;
   template_id: string | null;
   created_by: string;
+  /** The issuing user's name and organization's name. */
+  created_by_name: string;
+  merchant_name: string;
+  /** The organization whose coin paid it; null until paid. */
+  payer: InvoicePayerRow | null;
   created_at: Date;
   updated_at: Date;
   paid_at: Date | null;
@@ -38,7 +55,8 @@ export interface InvoiceSearch {
   payer?: { login: string; organizationId: string };
   id?: string;
   createdBy?: string;
-  statuses?: string[];
+  /** As they stand now: one past its time is expired, swept or not. */
+  statuses?: InvoiceStatus[];
   issuerId?: string;
   amount?: string;
   createdAtFrom?: string;
@@ -55,11 +73,20 @@ export interface TemplateRow {
   created_at: Date;
 }
 
+/** An organization `po` (and its contract `pc`) as an InvoicePayerRow. */
+const PAYER = `json_build_object('id', po.id, 'type', po.type, 'name', po.name, 'identification_status', po.identification_status,
+  'contract_id', po.contract_id, 'person_type', po.person_type, 'contract_name', pc.name)`;
 const INVOICE = `i.id, i.organization_id, i.name, i.recipient_coin::text AS recipient_coin, i.issuer_id, s.sn::text AS issuer_sn, c.code AS currency,
   c.symbol, c.fraction::text AS fraction,
   i.amount::text AS amount, i.payer_contact, i.items, i.data, i.status, i.expires_at, i.operation_id, i.paid_by_coin::text AS paid_by_coin,
-  i.template_id, i.created_by, i.created_at, i.updated_at, i.paid_at`;
-const INVOICES = 'FROM invoices i JOIN issuers s ON s.id = i.issuer_id JOIN currencies c ON c.id = s.currency_id';
+  i.template_id, i.created_by, u.name AS created_by_name, o.name AS merchant_name, CASE WHEN po.id IS NULL THEN NULL ELSE ${PAYER} END AS payer,
+  i.created_at, i.updated_at, i.paid_at`;
+const INVOICES = `FROM invoices i JOIN issuers s ON s.id = i.issuer_id JOIN currencies c ON c.id = s.currency_id
+  JOIN organizations o ON o.id = i.organization_id JOIN users u ON u.id = i.created_by
+  LEFT JOIN coins pcoin ON pcoin.serial = i.paid_by_coin LEFT JOIN organizations po ON po.id = pcoin.organization_id
+  LEFT JOIN contracts pc ON pc.id = po.contract_id`;
+/** The status as it stands now: past its time, an invoice still marked initiated is expired (the sweep comes later). */
+const STATUS_NOW = `CASE WHEN i.status = 'initiated' AND i.expires_at <= now() THEN 'expired' ELSE i.status END`;
 
 /** Invoices and invoice templates. */
 @Injectable()
@@ -116,7 +143,7 @@ export class InvoicesRepository {
     }
     if (search.id) where.push(`i.id = $${params.push(search.id)}`);
     if (search.createdBy) where.push(`i.created_by = $${params.push(search.createdBy)}`);
-    if (search.statuses?.length) where.push(`i.status = ANY($${params.push(search.statuses)}::text[])`);
+    if (search.statuses?.length) where.push(`${STATUS_NOW} = ANY($${params.push(search.statuses)}::text[])`);
     if (search.issuerId) where.push(`i.issuer_id = $${params.push(search.issuerId)}`);
     if (search.amount) where.push(`i.amount = $${params.push(search.amount)}::numeric`);
     if (search.createdAtFrom) where.push(`i.created_at >= $${params.push(search.createdAtFrom)}::timestamptz`);
@@ -131,7 +158,16 @@ export class InvoicesRepository {
     return { count, rows };
   }
 
-  async setStatus(id: string, status: InvoiceRow['status']): Promise<void> {
+  /** An organization as an invoice's payer. */
+  async payer(organizationId: string): Promise<InvoicePayerRow | undefined> {
+    const [row] = await this.db.query<{ payer: InvoicePayerRow }>(
+      `SELECT ${PAYER} AS payer FROM organizations po LEFT JOIN contracts pc ON pc.id = po.contract_id WHERE po.id = $1`,
+      [organizationId],
+    );
+    return row?.payer;
+  }
+
+  async setStatus(id: string, status: InvoiceStatus): Promise<void> {
     await this.db.query(`UPDATE invoices SET status = $2, updated_at = now() WHERE id = $1`, [id, status]);
   }
 

@@ -27,10 +27,38 @@ import type {
   InvoiceEstimateDto,
   IssueFromTemplateDto,
 } from './dto/invoice.dto';
-import { InvoiceItem, InvoiceRow, InvoicesRepository, TemplateRow } from './invoices.repository';
+import { FAMILY_INVOICE_STATUS, InvoiceStatus, statusesOf } from './invoice-statuses';
+import { InvoiceItem, InvoicePayerRow, InvoiceRow, InvoicesRepository, TemplateRow } from './invoices.repository';
 
-export function toInvoice(row: InvoiceRow): InvoiceDto {
+/** Who reads an invoice, which decides what they see of its creator and its payer. */
+export interface InvoiceReader {
+  /** Null for a webhook, which both sides of a payment receive alike. */
+  organizationId: string | null;
+  auditor: boolean;
+}
+
+const WEBHOOK: InvoiceReader = { organizationId: null, auditor: false };
+
+function readerOf(principal: Principal): InvoiceReader {
+  return { organizationId: principal.organizationId, auditor: principal.permissions.has('TRANSACTION_AUDITOR') };
+}
+
+/** The status as it stands now: one past its time is expired even before the sweep marks it. */
+function statusNow(row: Pick<InvoiceRow, 'status' | 'expires_at'>): InvoiceStatus {
+  return row.status === 'initiated' && row.expires_at && row.expires_at.getTime() <= Date.now() ? 'expired' : row.status;
+}
+
+/**
+ * An invoice as `reader` sees it, its status in the family's words (`status`) and the service's (`serviceStatus`).
+ * Its creator's name is for the issuing organization and auditors; its payer's identification status and contract for
+ * the payer itself and auditors.
+ */
+export function toInvoice(row: InvoiceRow, reader: InvoiceReader): InvoiceDto {
   const scale = scaleOf(row.fraction);
+  const status = statusNow(row);
+  const issuerSees = reader.auditor || reader.organizationId === row.organization_id;
+  const payer = row.payer;
+  const payerSees = !!payer && (reader.auditor || reader.organizationId === payer.id);
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -44,13 +72,24 @@ export function toInvoice(row: InvoiceRow): InvoiceDto {
     issuer: { id: row.issuer_id, sn: row.issuer_sn, currency: row.currency, symbol: row.symbol },
     payerContact: row.payer_contact,
     items: row.items.map((i) => ({ name: i.name, quantity: i.quantity, price: amountOf(i.price, scale) })),
-    data: row.data,
-    status: row.status,
+    data: row.data ?? {},
+    status: FAMILY_INVOICE_STATUS[status],
+    serviceStatus: status,
     expiresAt: row.expires_at ? row.expires_at.toISOString() : null,
     operationId: row.operation_id,
     paidByCoin: row.paid_by_coin,
     templateId: row.template_id,
     createdByUserId: row.created_by,
+    createdByUser: { id: row.created_by, name: issuerSees ? row.created_by_name : null, profileOrganizationId: row.organization_id },
+    merchantName: row.merchant_name,
+    payer: payer && {
+      id: payer.id,
+      type: payer.type,
+      name: payer.name,
+      identificationStatus: payerSees ? payer.identification_status : null,
+      contract_info: payerSees ? { id: payer.contract_id, personType: payer.person_type, name: payer.contract_name } : null,
+    },
+    paymentCode: row.operation_id,
     createdAt: row.created_at.toISOString(),
     paidAt: row.paid_at ? row.paid_at.toISOString() : null,
   };
@@ -77,11 +116,13 @@ interface InvoicePayment {
   invoice: InvoiceRow;
   coin: string;
   payerOrganizationId: string;
+  /** The paying organization, as the answer and the webhook show it. */
+  payer: InvoicePayerRow | null;
 }
 
 /** The invoice as its payment marks it. */
-function paidRow({ invoice, coin }: InvoicePayment, operationId: string, paidAt: Date): InvoiceRow {
-  return { ...invoice, status: 'paid', operation_id: operationId, paid_by_coin: coin, paid_at: paidAt };
+function paidRow({ invoice, coin, payer }: InvoicePayment, operationId: string, paidAt: Date): InvoiceRow {
+  return { ...invoice, status: 'paid', operation_id: operationId, paid_by_coin: coin, payer, paid_at: paidAt };
 }
 
 const SORT_KEYS = { createdAt: 'created_at', totalPrice: 'amount', status: 'status' } as const;
@@ -141,13 +182,14 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
         templateId,
         createdBy: principal.userId,
       });
-      return toInvoice((await this.invoices.get(id))!);
+      return this.answer(principal, (await this.invoices.get(id))!);
     });
   }
 
   /**
    * The issuer's invoices (OUTGOING, the default; staff with TRANSACTION_AUDITOR see every one without a direction), or
-   * those the caller pays (INCOMING).
+   * those the caller pays (INCOMING). Statuses filter in the family's words or the service's (`initiated`), as they
+   * stand now.
    */
   async view(principal: Principal, dto: InvoiceViewDto): Promise<Page<InvoiceDto>> {
     const { offset, limit } = pageWindow(dto);
@@ -161,7 +203,7 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
         payer: incoming ? { login: principal.user.login, organizationId: principal.organizationId } : undefined,
         id: filter.identifier,
         createdBy: filter.createdByUserId,
-        statuses: filter.statuses?.map((s) => (s === 'approved' ? 'pending' : s)),
+        statuses: filter.statuses && statusesOf(filter.statuses),
         issuerId: filter.totalPrice && 'issuerId' in filter.totalPrice ? filter.totalPrice.issuerId : undefined,
         amount: filter.totalPrice ? parseAmount(filter.totalPrice.amount, 18, 'filter.totalPrice.amount').toFixed() : undefined,
         createdAtFrom: filter.createdAtFrom,
@@ -171,7 +213,7 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
       offset,
       limit,
     );
-    return pageOf(dto, count.total, rows.map(toInvoice), count.exact);
+    return pageOf(dto, count.total, await this.answers(principal, rows), count.exact);
   }
 
   /** An invoice by id, for its issuer (and staff with TRANSACTION_AUDITOR); a payer prices it with calculate and pays it. */
@@ -180,7 +222,7 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
     if (!row || (row.organization_id !== principal.organizationId && !principal.permissions.has('TRANSACTION_AUDITOR'))) {
       throw new ApiError('exception.invoice.not_found');
     }
-    return toInvoice(this.current(row));
+    return this.answer(principal, row);
   }
 
   /**
@@ -192,9 +234,10 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
       const row = await this.invoices.get(id, true);
       const payer = row?.payer_contact?.toLowerCase() === principal.user.login;
       if (!row || (row.organization_id !== principal.organizationId && !payer)) throw new ApiError('exception.invoice.not_found');
-      if (row.status !== 'initiated') throw new ApiError('exception.invoice.not_payable', `The invoice is ${row.status}`);
+      if (row.status !== 'initiated')
+        throw new ApiError('exception.invoice.not_payable', `The invoice is ${FAMILY_INVOICE_STATUS[row.status]}`);
       await this.invoices.setStatus(id, 'declined');
-      return toInvoice((await this.invoices.get(id))!);
+      return this.answer(principal, (await this.invoices.get(id))!);
     });
   }
 
@@ -225,6 +268,7 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
     if (!row) throw new ApiError('exception.invoice.not_found');
     this.payable(row);
     const pricing = await this.commissions.pricing('invoice_payment', payerCoin, row.recipient_coin);
+    const payerOrganization = (await this.invoices.payer(principal.organizationId)) ?? null;
     let payment!: InvoicePayment;
     const process = (await this.ledger.execute({
       type: 'invoice_payment',
@@ -236,7 +280,7 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
         if (!payee.usable) throw new ApiError('exception.coin.inactive', `Coin ${payee.serial} is closed or inactive`);
         const amount = new Money(row.amount);
         const quote = await this.commissions.quote({ flow: 'invoice_payment', amount, payer, payee, pricing });
-        payment = { invoice: row, coin: payer.serial, payerOrganizationId: principal.organizationId };
+        payment = { invoice: row, coin: payer.serial, payerOrganizationId: principal.organizationId, payer: payerOrganization };
         return this.commissions.pricedPlan(quote, amount, payer.serial, payee.serial, pricing, {
           description: `Invoice: ${row.name}`,
           details: { invoiceId: row.id },
@@ -245,7 +289,7 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
       },
     }))!;
     // The invoice as the posting marked it (both rows took their transaction's now()): nothing to read back.
-    return { invoice: toInvoice(paidRow(payment, process.id, new Date(process.createdAt))), process };
+    return { invoice: toInvoice(paidRow(payment, process.id, new Date(process.createdAt)), readerOf(principal)), process };
   }
 
   /**
@@ -266,7 +310,7 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
         );
       const paidAt = new Map(marked.map((m) => [m.id, m.paid_at]));
       for (const { row, operationId } of rows) {
-        const invoice = toInvoice(paidRow(row, operationId, paidAt.get(row.invoice.id)!));
+        const invoice = toInvoice(paidRow(row, operationId, paidAt.get(row.invoice.id)!), WEBHOOK);
         await this.outbox.emit('invoice.paid', [row.invoice.organization_id, row.payerOrganizationId], invoice);
       }
     },
@@ -282,14 +326,20 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
     })!;
     const [now] = await this.invoices.statuses([missed]);
     if (now.status === 'initiated') throw new ApiError('exception.invoice.expired', 'The invoice expired');
-    throw new ApiError('exception.invoice.not_payable', `The invoice is ${now.status}`);
+    throw new ApiError('exception.invoice.not_payable', `The invoice is ${FAMILY_INVOICE_STATUS[now.status]}`);
   }
 
   /** Marks the invoices past their time as expired and tells their issuers' webhooks. */
   async expireDue(): Promise<number> {
     return this.uow.run(async () => {
       const expired = await this.invoices.expireDue(500);
-      for (const row of expired) await this.outbox.emit('invoice.expired', [row.organization_id], toInvoice(row));
+      for (const row of expired) {
+        await this.outbox.emit(
+          'invoice.expired',
+          [row.organization_id],
+          toInvoice(row, { organizationId: row.organization_id, auditor: false }),
+        );
+      }
       return expired.length;
     });
   }
@@ -386,7 +436,19 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
 
   /** An invoice read now: one past its time is expired even before the sweep marks it. */
   private current(row: InvoiceRow): InvoiceRow {
-    return row.status === 'initiated' && row.expires_at && row.expires_at.getTime() <= Date.now() ? { ...row, status: 'expired' } : row;
+    return { ...row, status: statusNow(row) };
+  }
+
+  /** Invoices as the caller sees them: an unpaid one they pay (their login is its payerContact) has them as its payer. */
+  private async answers(principal: Principal, rows: InvoiceRow[]): Promise<InvoiceDto[]> {
+    const theirs = (row: InvoiceRow) => !row.payer && row.payer_contact?.toLowerCase() === principal.user.login;
+    const payer = rows.some(theirs) ? ((await this.invoices.payer(principal.organizationId)) ?? null) : null;
+    const reader = readerOf(principal);
+    return rows.map((row) => toInvoice(theirs(row) ? { ...row, payer } : row, reader));
+  }
+
+  private async answer(principal: Principal, row: InvoiceRow): Promise<InvoiceDto> {
+    return (await this.answers(principal, [row]))[0];
   }
 
   private payable(row: InvoiceRow): void {
@@ -394,7 +456,8 @@ export class InvoicesService implements OnModuleInit, OnModuleDestroy {
       throw new ApiError('exception.invoice.expired', `The invoice expired at ${row.expires_at.toISOString()}`);
     }
     if (row.status === 'expired') throw new ApiError('exception.invoice.expired', 'The invoice expired');
-    if (row.status !== 'initiated') throw new ApiError('exception.invoice.not_payable', `The invoice is ${row.status}`);
+    if (row.status !== 'initiated')
+      throw new ApiError('exception.invoice.not_payable', `The invoice is ${FAMILY_INVOICE_STATUS[row.status]}`);
   }
 
   private payerOf(coin: LockedCoin | undefined, principal: Principal, row: InvoiceRow): LockedCoin {

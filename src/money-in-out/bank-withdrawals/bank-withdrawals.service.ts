@@ -9,17 +9,24 @@ import { isRequestIdentifier } from '../../platform/common/request-view.dto';
 import { clientCoinOf, requestRecordEnd, requestSearchOf, RequestVisibility } from '../../platform/database/request-search';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { OutboxService } from '../../platform/outbox/outbox.service';
-import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
+import type { OperationCoinDto, OperationDto } from '../../platform/ledger/dto/operation.dto';
 import type { LockedCoin } from '../../platform/ledger/ledger.types';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { Movement, PendingOperationsService } from '../../platform/pending-operations/pending-operations.service';
 import { UserActionsService } from '../../platform/user-actions/user-actions.service';
-import { BankWithdrawalRow, BankWithdrawalsRepository } from './bank-withdrawals.repository';
+import { familyTypeOf } from '../../platform/ledger/operation-types';
+import {
+  BankWithdrawalRow,
+  BankWithdrawalsRepository,
+  BankWithdrawalTransactionRow,
+  TransactionCoinRow,
+} from './bank-withdrawals.repository';
 import { RequestCalculationDto, withClientNames } from '../bank-top-ups/dto/bank-calculation.dto';
 import type {
   BankWithdrawalCreatedDto,
   BankWithdrawalDto,
   BankWithdrawalRecordDto,
+  BankWithdrawalTransactionDto,
   BankWithdrawalViewDto,
 } from './dto/bank-withdrawal.dto';
 
@@ -82,12 +89,12 @@ export class BankWithdrawalsService {
   async get(principal: Principal, id: string): Promise<BankWithdrawalRecordDto> {
     const row = await this.withdrawals.get(id, this.visibleTo(principal));
     if (!row) throw notFound(id);
-    return toRecord(row);
+    return this.recordOf(row.id);
   }
 
   async view(principal: Principal, dto: BankWithdrawalViewDto): Promise<Page<BankWithdrawalRecordDto>> {
     const { total, rows } = await this.withdrawals.search(requestSearchOf(dto, this.visibleTo(principal)));
-    return pageOf(dto, total, rows.map(toRecord));
+    return pageOf(dto, total, await this.records(rows));
   }
 
   /** Pays out a pending request: its operation settles in place (to the bank-settlement coin, the fee to the commission coin). */
@@ -121,7 +128,7 @@ export class BankWithdrawalsService {
         action: decision.accept ? 'bank_withdrawal_accepted' : 'bank_withdrawal_declined',
         details: { bankWithdrawalId: row.id, operationId: row.operation_id, ...(decision.reason ? { reason: decision.reason } : {}) },
       });
-      const bankWithdrawal = toRecord((await this.withdrawals.get(row.id))!);
+      const bankWithdrawal = await this.recordOf(row.id);
       await this.outbox.emit('bank_withdrawal.decided', [row.organization_id], bankWithdrawal);
       return { bankWithdrawal, process };
     });
@@ -192,7 +199,22 @@ export class BankWithdrawalsService {
       customInformation: dto.customInformation ?? null,
       createdBy: principal.userId,
     });
-    return { bankWithdrawal: toRecord((await this.withdrawals.get(id))!), process };
+    return { bankWithdrawal: await this.recordOf(id), process };
+  }
+
+  /** The withdrawal as answered, read again (it exists). */
+  private async recordOf(id: string): Promise<BankWithdrawalRecordDto> {
+    const [record] = await this.records([(await this.withdrawals.get(id))!]);
+    return record;
+  }
+
+  /** The withdrawals as answered, with their operations' transactions (read in one query). */
+  private async records(rows: BankWithdrawalRow[]): Promise<BankWithdrawalRecordDto[]> {
+    const transactions = new Map<string, BankWithdrawalTransactionDto[]>();
+    for (const t of await this.withdrawals.transactionsOf(rows.map((r) => r.id))) {
+      transactions.set(t.operation_id, [...(transactions.get(t.operation_id) ?? []), toTransaction(t)]);
+    }
+    return rows.map((row) => toRecord(row, transactions.get(row.operation_id) ?? []));
   }
 
   /** Auditors see every withdrawal; everyone else their organization's. */
@@ -206,7 +228,34 @@ export class BankWithdrawalsService {
 const notFound = (id: string) => new ApiError('exception.bank_withdrawal.not_found', `No bank withdrawal ${id}`);
 const decided = (status: string) => new ApiError('exception.bank_withdrawal.decided', `The bank withdrawal is already ${status}`);
 
-function toRecord(row: BankWithdrawalRow): BankWithdrawalRecordDto {
+function coinOf(coin: TransactionCoinRow): OperationCoinDto {
+  return {
+    serial: coin.serial,
+    name: coin.name,
+    organizationId: coin.organizationId,
+    organizationName: coin.organizationName,
+    technical: coin.type !== 'client',
+    type: coin.type === 'client' ? 'client' : 'system',
+    issuer: { id: coin.issuerId, sn: Number(coin.issuerSn), currency: coin.code, symbol: coin.symbol },
+  };
+}
+
+function toTransaction(t: BankWithdrawalTransactionRow): BankWithdrawalTransactionDto {
+  const from = coinOf(t.from_coin);
+  return {
+    id: t.id,
+    type: t.type,
+    amount: amountOf(t.amount, scaleOf(t.from_coin.fraction)),
+    issuer: from.issuer,
+    from,
+    to: coinOf(t.to_coin),
+    createdAt: new Date(t.created_at).toISOString(),
+    performedAt: new Date(t.performed_at).toISOString(),
+    updatedAt: new Date(t.updated_at).toISOString(),
+  };
+}
+
+function toRecord(row: BankWithdrawalRow, transactions: BankWithdrawalTransactionDto[]): BankWithdrawalRecordDto {
   const scale = scaleOf(row.fraction);
   const amount = amountOf(row.amount, scale);
   return {
@@ -227,5 +276,9 @@ function toRecord(row: BankWithdrawalRow): BankWithdrawalRecordDto {
     bankAccountId: row.bank_account_id,
     bankDetails: { iban: row.iban, bic: row.bic, accountHolder: row.account_holder, bankName: row.bank_name },
     ...requestRecordEnd(row),
+    type: familyTypeOf('bank_withdrawal'),
+    iban: row.iban,
+    transactions,
+    children: [],
   };
 }

@@ -100,6 +100,14 @@ export class CoinsRepository {
     return row;
   }
 
+  /** The organization's coins among `serials` (another organization's are left out), in serial order. */
+  async ownAmong(organizationId: string, serials: string[]): Promise<CoinRow[]> {
+    return this.db.query<CoinRow>(`${SELECT} WHERE c.organization_id = $1 AND c.serial = ANY($2::bigint[]) ORDER BY c.serial`, [
+      organizationId,
+      serials,
+    ]);
+  }
+
   async own(organizationId: string, serial: string, lock = false): Promise<CoinRow | undefined> {
     const [row] = await this.db.query<CoinRow>(
       `${SELECT} WHERE c.serial = $1 AND c.organization_id = $2${lock ? ' FOR UPDATE OF c' : ''}`,

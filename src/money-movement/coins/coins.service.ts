@@ -87,6 +87,12 @@ export class CoinsService {
     );
   }
 
+  /** The organization's coins among `serials`, as `GET /coins/{serial}` answers each, by serial; another organization's are left out. */
+  async ownAmong(organizationId: string, serials: string[]): Promise<Map<string, CoinDto>> {
+    if (serials.length === 0) return new Map();
+    return new Map((await this.coins.ownAmong(organizationId, [...new Set(serials)])).map((row) => [row.serial, toCoin(row)]));
+  }
+
   async get(principal: Principal, serial: string): Promise<CoinDto> {
     return toCoin(await this.own(principal, serial));
   }

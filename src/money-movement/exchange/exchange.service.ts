@@ -70,8 +70,8 @@ export class ExchangeService {
       exchangeRate: {
         id: calculation.rateId,
         rate: calculation.rate,
-        inIssuer: { id: source.issuer_id, currency: source.code, symbol: source.symbol },
-        outIssuer: { id: target.issuer_id, currency: target.code, symbol: target.symbol },
+        inIssuer: { id: source.issuer_id, sn: Number(source.issuer_sn), currency: source.code, symbol: source.symbol },
+        outIssuer: { id: target.issuer_id, sn: Number(target.issuer_sn), currency: target.code, symbol: target.symbol },
       },
     };
   }

@@ -2,13 +2,12 @@ import { amountOf, JsonDecimal } from '../../platform/common/json-decimal';
 import { Money } from '../../platform/common/money';
 import type { OperationCoinDto, OperationDto, OperationLegDto } from '../../platform/ledger/dto/operation.dto';
 import { familyTypeOf } from '../../platform/ledger/operation-types';
-import type { HistoryChildDto, HistoryCoinDto, HistoryRecordDto, OperationAmountDetailsDto } from './dto/transaction.dto';
-import type { HistoryCategoryRow, HistoryCoinRow } from './transactions.repository';
+import type { HistoryRecordDto, OperationAmountDetailsDto } from './dto/transaction.dto';
+import type { HistoryCategoryRow } from './transactions.repository';
 
 /** What a page of history knows besides its operations. */
 export interface HistoryContext {
   organizationId: string;
-  coins: Map<string, HistoryCoinRow>;
   categories: Map<string, HistoryCategoryRow>;
 }
 
@@ -28,7 +27,8 @@ export function toHistoryRecord(op: OperationDto, context: HistoryContext): Hist
     clientCoin: clientCoin(op, context),
     categoryName,
     categoryImageLink: category?.image_link ?? null,
-    children: op.type === 'exchange' ? exchangeSides(op, context, categoryName) : [],
+    // An exchange's sides (the kernel's), each under the exchange's category.
+    children: op.children.map((side) => ({ ...side, categoryName })),
     invoiceAmount: INVOICED.includes(op.type) ? op.amount : null,
   };
 }
@@ -64,44 +64,8 @@ function amountDetails(op: OperationDto): OperationAmountDetailsDto | null {
   };
 }
 
-function named(coin: OperationCoinDto, context: HistoryContext): HistoryCoinDto {
-  return { ...coin, name: context.coins.get(coin.serial)?.name ?? '' };
-}
-
 /** The customer's coin of the operation: the caller's organization's where it has one, else the first customer coin. */
-function clientCoin(op: OperationDto, context: HistoryContext): HistoryCoinDto | null {
-  const sides = [op.from, op.to].filter((c): c is OperationCoinDto => c !== null && context.coins.get(c.serial)?.type === 'client');
-  const coin = sides.find((c) => context.coins.get(c.serial)?.organization_id === context.organizationId) ?? sides[0];
-  return coin ? named(coin, context) : null;
-}
-
-/** An exchange's two sides: what its source coin sold and what its target coin bought. */
-function exchangeSides(op: OperationDto, context: HistoryContext, categoryName: string | null): HistoryChildDto[] {
-  if (!op.from || !op.to) return [];
-  const sold = op.transactions.find((l) => l.from.serial === op.from!.serial);
-  const bought = op.transactions.find((l) => l.to.serial === op.to!.serial);
-  const children: HistoryChildDto[] = [];
-  if (sold) {
-    children.push({
-      id: sold.id,
-      type: 'withdraw_exchange_transaction',
-      coin: named(op.from, context),
-      outgoingAmount: sold.amount,
-      incomingAmount: null,
-      categoryName,
-      createdAt: sold.createdAt,
-    });
-  }
-  if (bought) {
-    children.push({
-      id: bought.id,
-      type: 'topup_exchange_transaction',
-      coin: named(op.to, context),
-      outgoingAmount: null,
-      incomingAmount: bought.amount,
-      categoryName,
-      createdAt: bought.createdAt,
-    });
-  }
-  return children;
+function clientCoin(op: OperationDto, context: HistoryContext): OperationCoinDto | null {
+  const sides = [op.from, op.to].filter((c): c is OperationCoinDto => c !== null && c.type === 'client');
+  return sides.find((c) => c.organizationId === context.organizationId) ?? sides[0] ?? null;
 }

@@ -1,31 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
 
-export interface HistoryCoinRow {
-  serial: string;
-  name: string;
-  type: string;
-  organization_id: string;
-}
-
 export interface HistoryCategoryRow {
   operation_id: string;
   name: string;
   image_link: string | null;
 }
 
-/** What the history adds to a page of operations: its coins' names and the caller's categories. */
+/** What the history adds to a page of operations: the caller's categories. */
 @Injectable()
 export class TransactionsRepository {
   constructor(private readonly db: Database) {}
-
-  async coins(serials: string[]): Promise<HistoryCoinRow[]> {
-    if (serials.length === 0) return [];
-    return this.db.query<HistoryCoinRow>(
-      `SELECT serial::text AS serial, name, type, organization_id FROM coins WHERE serial = ANY($1::bigint[])`,
-      [serials],
-    );
-  }
 
   /** The user's category of each operation tagged for the organization: the first by name. */
   async categories(userId: string, organizationId: string, operationIds: string[]): Promise<HistoryCategoryRow[]> {

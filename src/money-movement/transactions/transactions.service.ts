@@ -35,15 +35,13 @@ export class TransactionsService {
       requestIdentifiers: paymentIdentifiers,
       sort: { key, direction: (dto.sort?.[key] ?? 'desc') === 'asc' ? 'ASC' : 'DESC' },
     });
-    const serials = [...new Set(page.records.flatMap((op) => [op.from?.serial, op.to?.serial]).filter((s): s is string => !!s))];
-    const ids = page.records.map((op) => op.id);
-    const [coins, categories] = await Promise.all([
-      this.history.coins(serials),
-      this.history.categories(principal.userId, principal.organizationId, ids),
-    ]);
+    const categories = await this.history.categories(
+      principal.userId,
+      principal.organizationId,
+      page.records.map((op) => op.id),
+    );
     const context: HistoryContext = {
       organizationId: principal.organizationId,
-      coins: new Map(coins.map((c) => [c.serial, c])),
       categories: new Map(categories.map((c) => [c.operation_id, c])),
     };
     return { ...page, records: page.records.map((op) => toHistoryRecord(op, context)) };

@@ -1,15 +1,25 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Req } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import { RequirePermissions } from '../../platform/access/access.decorators';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { clientAddress } from '../../platform/common/http';
 import { UuidParam } from '../../platform/common/validators';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
-import { TransferCalculationDto } from '../transfers/dto/transfer.dto';
+import { PAYEE_LOOKUPS_LIMITED } from '../coins/payee-lookups';
 import {
   CreateTransferTemplateDto,
   TemplateAmountDto,
+  TemplateCalculationDto,
   TemplateFromOperationDto,
   TransferTemplateListDto,
   TransferTemplatePageDto,
@@ -28,7 +38,11 @@ import { TransferTemplatesService } from './transfer-templates.service';
 export class TransferTemplatesController {
   constructor(private readonly templates: TransferTemplatesService) {}
 
-  /** Saves a transfer from one of the caller's coins; checked as `POST /transfers` would, except for funds. */
+  /**
+   * Saves a transfer from one of the caller's coins; checked as `POST /transfers` would, except for funds. The payee
+   * coin is typed in and the answer names its owner (as a payee check does): a payee lookup, limited as
+   * `POST /coins/validate` is (PAYEE_LOOKUPS_PER_HOUR per user, PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR per address).
+   */
   @Post()
   @RequirePermissions('TRANSFER_TEMPLATE_OWNER')
   @ApiOperation({ summary: 'Save a transfer template', operationId: 'createTransferTemplate' })
@@ -38,8 +52,13 @@ export class TransferTemplatesController {
     type: ErrorResponseDto,
   })
   @ApiConflictResponse({ description: 'exception.transfer_template.name_taken, or exception.coin.closed', type: ErrorResponseDto })
-  async create(@Body() dto: CreateTransferTemplateDto, @CurrentPrincipal() principal: Principal): Promise<TransferTemplateResponseDto> {
-    return { status: 'ok', message: 'Template saved', template: await this.templates.create(principal, dto) };
+  @ApiTooManyRequestsResponse(PAYEE_LOOKUPS_LIMITED)
+  async create(
+    @Body() dto: CreateTransferTemplateDto,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: ApiRequest,
+  ): Promise<TransferTemplateResponseDto> {
+    return { status: 'ok', message: 'Template saved', template: await this.templates.create(principal, dto, clientAddress(request)) };
   }
 
   /**
@@ -84,18 +103,21 @@ export class TransferTemplatesController {
     return { status: 'ok', message: 'Template updated', template: await this.templates.update(principal, id, dto) };
   }
 
-  /** What executing the template (with its amount, or `amount`) would cost and deliver, as `POST /transfers/calculate` answers. */
+  /**
+   * What executing the template (with its amount, or `amount`) would cost and deliver, as `POST /transfers/calculate`
+   * answers, with the payer coin's issuer in full and the template's `paymentToolDetails` (the payee's display name).
+   */
   @Post(':id/calculate')
   @HttpCode(200)
   @RequirePermissions('TRANSFER_TEMPLATE_OWNER')
   @ApiOperation({ summary: 'Price a transfer template', operationId: 'calculateTransferTemplate' })
-  @ApiOkResponse({ type: TransferCalculationDto })
+  @ApiOkResponse({ type: TemplateCalculationDto })
   @ApiNotFoundResponse({ description: 'exception.transfer_template.not_found, or a coin gone', type: ErrorResponseDto })
   calculate(
     @UuidParam('id') id: string,
     @Body() dto: TemplateAmountDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<TransferCalculationDto> {
+  ): Promise<TemplateCalculationDto> {
     return this.templates.calculate(principal, id, dto);
   }
 

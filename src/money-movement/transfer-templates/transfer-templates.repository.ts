@@ -12,12 +12,20 @@ export interface TransferTemplateRow {
   description: string | null;
   custom_information: string | null;
   created_at: Date;
-  /** The payer coin's currency. */
+  /** The payer coin's currency and issuer. */
   code: string;
   symbol: string | null;
   fraction: string;
-  /** The name of the organization owning the payee coin. */
+  issuer_id: string;
+  issuer_sn: string;
+  /** The payee coin's issuer and currency. */
+  payee_issuer_id: string;
+  payee_issuer_sn: string;
+  payee_code: string;
+  payee_symbol: string | null;
+  /** The name and type of the organization owning the payee coin. */
   payee_name: string;
+  payee_type: string;
 }
 
 export interface NewTransferTemplate {
@@ -44,11 +52,15 @@ export interface TemplateSearch {
   limit: number;
 }
 
-/** A template with its payer coin's currency and its payee's name, from `transfer_templates t`. */
+/** A template with its payer coin's currency and issuer, its payee coin's issuer and currency, and its payee, from `transfer_templates t`. */
 const SELECT = `SELECT t.id, t.name, t.payer_coin::text AS payer_coin, t.payee_coin::text AS payee_coin, t.amount::text AS amount,
-       t.description, t.custom_information, t.created_at, cu.code, cu.symbol, cu.fraction::text AS fraction, po.name AS payee_name
+       t.description, t.custom_information, t.created_at, cu.code, cu.symbol, cu.fraction::text AS fraction,
+       c.issuer_id, i.sn::text AS issuer_sn, pc.issuer_id AS payee_issuer_id, pi.sn::text AS payee_issuer_sn,
+       pcu.code AS payee_code, pcu.symbol AS payee_symbol, po.name AS payee_name, po.type AS payee_type
   FROM transfer_templates t JOIN coins c ON c.serial = t.payer_coin JOIN currencies cu ON cu.id = c.currency_id
-  JOIN coins pc ON pc.serial = t.payee_coin JOIN organizations po ON po.id = pc.organization_id`;
+  JOIN issuers i ON i.id = c.issuer_id
+  JOIN coins pc ON pc.serial = t.payee_coin JOIN issuers pi ON pi.id = pc.issuer_id JOIN currencies pcu ON pcu.id = pc.currency_id
+  JOIN organizations po ON po.id = pc.organization_id`;
 
 /** Saved transfers of a user, for the organization they acted for. */
 @Injectable()

@@ -9,12 +9,17 @@ import { LedgerService } from '../../platform/ledger/ledger.service';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
 import { OperationsService } from '../../platform/ledger/operations.service';
+import { CoinsService } from '../coins/coins.service';
+import type { CoinDto } from '../coins/dto/coin.dto';
+import { PayeeLookups } from '../coins/payee-lookups';
+import { payeeDisplayName } from '../coins/payee-name';
 import { TransfersService } from '../transfers/transfers.service';
-import type { TransferCalculationDto, TransferRequestDto } from '../transfers/dto/transfer.dto';
+import type { TransferRequestDto } from '../transfers/dto/transfer.dto';
 import {
   TEMPLATE_LIST_MAX,
   type CreateTransferTemplateDto,
   type TemplateAmountDto,
+  type TemplateCalculationDto,
   type TemplateFromOperationDto,
   type TransferTemplateDto,
   type TransferTemplateViewDto,
@@ -36,14 +41,27 @@ export class TransferTemplatesService {
     private readonly uow: UnitOfWork,
     private readonly transfers: TransfersService,
     private readonly operations: OperationsService,
+    private readonly coins: CoinsService,
+    private readonly lookups: PayeeLookups,
   ) {}
 
-  /** The rules of `POST /transfers` that do not depend on the moment: who pays, who receives, currency, decimals. */
-  async create(principal: Principal, dto: CreateTransferTemplateDto): Promise<TransferTemplateDto> {
+  /**
+   * The rules of `POST /transfers` that do not depend on the moment: who pays, who receives, currency, decimals. The
+   * payee coin is one the caller typed in, and the template answers its owner's display name: a payee lookup, counted
+   * against the caller and `address` as `POST /coins/validate` is (PayeeLookups), so saving templates cannot walk the
+   * customer directory.
+   */
+  async create(principal: Principal, dto: CreateTransferTemplateDto, address: string): Promise<TransferTemplateDto> {
+    return this.save(principal, dto, address);
+  }
+
+  /** Saves a template; counts a payee lookup first when `address` is given (a payee the caller typed in). */
+  private async save(principal: Principal, dto: CreateTransferTemplateDto, address?: string): Promise<TransferTemplateDto> {
     // The family's web client names the coins in a payment tool; payerCoin/payeeCoin win when both are sent.
     const payerCoin = dto.payerCoin ?? dto.paymentTool!.srcValue;
     const payeeCoin = dto.payeeCoin ?? dto.paymentTool!.destValue;
     if (payerCoin === payeeCoin) throw ApiError.invalid('payeeCoin', 'must be another coin than payerCoin');
+    if (address !== undefined) await this.lookups.count(principal, address);
     const coins = await this.ledger.read([payerCoin, payeeCoin]);
     const locked = { coins, holds: [] };
     const payer = this.tools.payer(locked, payerCoin, principal, 'payerCoin');
@@ -65,7 +83,7 @@ export class TransferTemplatesService {
         customInformation: dto.customInformation ?? null,
       });
       if (!id) throw new ApiError('exception.transfer_template.name_taken', `You already have a transfer template named "${dto.name}"`);
-      return toTemplate((await this.templates.own(principal.userId, principal.organizationId, id))!);
+      return this.answer(principal, (await this.templates.own(principal.userId, principal.organizationId, id))!);
     });
   }
 
@@ -77,7 +95,7 @@ export class TransferTemplatesService {
       sort: nameSortOf(dto.sort),
       ...pageWindow(dto),
     });
-    return pageOf(dto, count.total, rows.map(toTemplate), count.exact);
+    return pageOf(dto, count.total, await this.answers(principal, rows), count.exact);
   }
 
   /**
@@ -89,7 +107,8 @@ export class TransferTemplatesService {
     if (operation.type !== 'client_transaction_transfer' || !operation.from || !operation.to) {
       throw ApiError.invalid('operationId', 'must be a transfer between coins');
     }
-    return this.create(principal, {
+    // The payee is one the caller's organization paid: no lookup to count.
+    return this.save(principal, {
       name: dto.name,
       payerCoin: operation.from.serial,
       payeeCoin: operation.to.serial,
@@ -107,7 +126,7 @@ export class TransferTemplatesService {
       offset: 0,
       limit: TEMPLATE_LIST_MAX,
     });
-    return rows.map(toTemplate);
+    return this.answers(principal, rows);
   }
 
   /** Renames a template, or changes its amount or description; a name another of the caller's templates has is a 409. */
@@ -133,28 +152,40 @@ export class TransferTemplatesService {
         amount,
         description: dto.description,
       });
-      return toTemplate((await this.templates.own(principal.userId, principal.organizationId, id))!);
+      return this.answer(principal, (await this.templates.own(principal.userId, principal.organizationId, id))!);
     });
   }
 
-  /** What executing the template would cost and deliver, as `POST /transfers/calculate` answers it. */
-  async calculate(principal: Principal, id: string, dto: TemplateAmountDto): Promise<TransferCalculationDto> {
-    return this.transfers.calculate(principal, await this.transferOf(principal, id, dto));
+  /**
+   * What executing the template would cost and deliver, as `POST /transfers/calculate` answers it, with the payer coin's
+   * issuer in full and the template's paymentToolDetails (the payee's display name among them).
+   */
+  async calculate(principal: Principal, id: string, dto: TemplateAmountDto): Promise<TemplateCalculationDto> {
+    const row = await this.own(principal, id);
+    const price = await this.transfers.calculate(principal, transferOf(row, dto));
+    return { ...price, issuer: payerIssuerOf(row), paymentToolDetails: paymentToolDetailsOf(row) };
   }
 
   /** Sends the template's transfer (its amount unless another is given), as `POST /transfers` does. */
   async execute(principal: Principal, id: string, dto: TemplateAmountDto): Promise<OperationDto> {
-    return this.transfers.transfer(principal, await this.transferOf(principal, id, dto));
+    return this.transfers.transfer(principal, transferOf(await this.own(principal, id), dto));
   }
 
-  private async transferOf(principal: Principal, id: string, dto: TemplateAmountDto): Promise<TransferRequestDto> {
-    const row = await this.own(principal, id);
-    return {
-      paymentTool: { type: 'COIN', srcValue: row.payer_coin, destValue: row.payee_coin },
-      amount: dto.amount ?? row.amount,
-      ...(row.description ? { description: row.description } : {}),
-      ...(row.custom_information ? { customInformation: row.custom_information } : {}),
-    };
+  /** Templates as answered: each with its sender coin (the caller's organization's, read in one statement). */
+  private async answers(principal: Principal, rows: TransferTemplateRow[]): Promise<TransferTemplateDto[]> {
+    const payerCoins = rows.map((row) => row.payer_coin);
+    const coins = await this.coins.ownAmong(principal.organizationId, payerCoins);
+    return rows.map((row) => {
+      const senderCoin = coins.get(row.payer_coin);
+      // A template's payer coin was its organization's when it was saved, and a coin never changes organization.
+      if (!senderCoin) throw new Error(`Transfer template ${row.id}: payer coin ${row.payer_coin} is not its organization's`);
+      return toTemplate(row, senderCoin);
+    });
+  }
+
+  private async answer(principal: Principal, row: TransferTemplateRow): Promise<TransferTemplateDto> {
+    const [template] = await this.answers(principal, [row]);
+    return template;
   }
 
   private async own(principal: Principal, id: string): Promise<TransferTemplateRow> {
@@ -170,12 +201,40 @@ export class TransferTemplatesService {
       if (!row || !(await this.templates.delete(principal.userId, principal.organizationId, id))) {
         throw new ApiError('exception.transfer_template.not_found', 'No such transfer template');
       }
-      return toTemplate(row);
+      return this.answer(principal, row);
     });
   }
 }
 
-function toTemplate(row: TransferTemplateRow): TransferTemplateDto {
+/** The transfer a template sends: `POST /transfers` with its values, and its amount unless `dto` gives another. */
+function transferOf(row: TransferTemplateRow, dto: TemplateAmountDto): TransferRequestDto {
+  return {
+    paymentTool: { type: 'COIN', srcValue: row.payer_coin, destValue: row.payee_coin },
+    amount: dto.amount ?? row.amount,
+    ...(row.description ? { description: row.description } : {}),
+    ...(row.custom_information ? { customInformation: row.custom_information } : {}),
+  };
+}
+
+function payerIssuerOf(row: TransferTemplateRow): TemplateCalculationDto['issuer'] {
+  return { id: row.issuer_id, sn: Number(row.issuer_sn), currency: row.code, symbol: row.symbol };
+}
+
+/** The template's coins as the family's web client reads them, and the payee as a payee check shows it. */
+function paymentToolDetailsOf(row: TransferTemplateRow): TransferTemplateDto['paymentToolDetails'] {
+  return {
+    type: 'COIN',
+    srcId: row.payer_coin,
+    srcValue: row.payer_coin,
+    destId: row.payee_coin,
+    destValue: row.payee_coin,
+    recipientFullName: payeeDisplayName(row.payee_type, row.payee_name),
+    currency: row.code,
+    symbol: row.symbol,
+  };
+}
+
+function toTemplate(row: TransferTemplateRow, senderCoin: CoinDto): TransferTemplateDto {
   return {
     id: row.id,
     name: row.name,
@@ -188,15 +247,13 @@ function toTemplate(row: TransferTemplateRow): TransferTemplateDto {
     customInformation: row.custom_information,
     createdAt: row.created_at.toISOString(),
     type: 'TRANSFER',
-    paymentToolDetails: {
-      type: 'COIN',
-      srcId: row.payer_coin,
-      srcValue: row.payer_coin,
-      destId: row.payee_coin,
-      destValue: row.payee_coin,
-      recipientFullName: row.payee_name,
-      currency: row.code,
-      symbol: row.symbol,
+    paymentToolDetails: paymentToolDetailsOf(row),
+    senderCoin,
+    // Only what a payment form needs of a coin that may be another organization's: no owner, balance or state.
+    recipientCoin: {
+      serial: row.payee_coin,
+      issuer: { id: row.payee_issuer_id, sn: Number(row.payee_issuer_sn), currency: row.payee_code, symbol: row.payee_symbol },
+      type: 'client',
     },
   };
 }

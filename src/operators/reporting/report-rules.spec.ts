@@ -1,6 +1,6 @@
 import { ApiError } from '../../platform/common/api-error';
 import { Money } from '../../platform/common/money';
-import { percentOf, reportRange, roundedToUnits } from './report-rules';
+import { exactAmountText, percentOf, reportRange, roundedToMinorUnit } from './report-rules';
 
 const NOW = new Date('2026-03-15T10:20:30.456Z');
 
@@ -86,9 +86,33 @@ describe('shares and rounding', () => {
     expect(percentOf(new Money('0'), new Money('0')).toFixed(2)).toBe('0.00');
   });
 
-  it('rounds the total to whole units half-even', () => {
-    expect(
-      ['2.5', '3.5', '2.51', '-2.5', '0.000000000000000001', '12345678901234567890.5'].map((v) => roundedToUnits(new Money(v)).toFixed(0)),
-    ).toEqual(['2', '4', '3', '-2', '0', '12345678901234567890']);
+  it('rounds a total half-even to the minor unit of its currency, not to whole units', () => {
+    const cents = (v: string) => roundedToMinorUnit(new Money(v), 2).toFixed(2);
+    expect(['277.66', '281.088', '0.125', '0.375', '0.1250000000000000001', '-2.675', '0'].map(cents)).toEqual([
+      '277.66',
+      '281.09',
+      '0.12',
+      '0.38',
+      '0.13',
+      '-2.68',
+      '0.00',
+    ]);
+    // A currency without decimals rounds to whole units; one of 18 decimals keeps them all.
+    expect(['2.5', '3.5', '12345678901234567890.5'].map((v) => roundedToMinorUnit(new Money(v), 0).toFixed(0))).toEqual([
+      '2',
+      '4',
+      '12345678901234567890',
+    ]);
+    expect(roundedToMinorUnit(new Money('0.000000000000000001'), 18).toFixed(18)).toBe('0.000000000000000001');
+  });
+
+  it('writes an exact amount with the currency’s decimals at least and every decimal a conversion brought', () => {
+    expect(exactAmountText(new Money('277.66'), 2)).toBe('277.66');
+    expect(exactAmountText(new Money('40'), 2)).toBe('40.00');
+    expect(exactAmountText(new Money('40.00').times('1.0857'), 2)).toBe('43.428');
+    expect(exactAmountText(new Money('237.66').times('0.913700000000000000'), 2)).toBe('217.149942');
+    expect(exactAmountText(new Money('12345678901234567890.123456789012345678').times('98765432109876543210.987654321098765432'), 2)).toBe(
+      '1219326311370217952261850327338667885854.747751864349946654322511812221002896',
+    );
   });
 });

@@ -59,7 +59,18 @@ export function percentOf(part: Money, total: Money): Money {
   return part.times(100).dividedBy(total).toDecimalPlaces(2, Money.ROUND_HALF_EVEN);
 }
 
-/** An amount rounded to whole units, half-even (banker's rounding: 2.5 → 2, 3.5 → 4). */
-export function roundedToUnits(amount: Money): Money {
-  return amount.toDecimalPlaces(0, Money.ROUND_HALF_EVEN);
+/**
+ * An amount rounded half-even to the currency's minor unit (`scale` decimals: 2 for cents). A sum converted
+ * from other currencies can carry more decimals than its currency has; this is the figure a screen shows.
+ */
+export function roundedToMinorUnit(amount: Money, scale: number): Money {
+  return amount.toDecimalPlaces(scale, Money.ROUND_HALF_EVEN);
+}
+
+/**
+ * An exact amount as written in an answer: at least the currency's `scale` decimals, and every further
+ * decimal it carries (a converted amount: `43.428` in a currency of cents), never rounded.
+ */
+export function exactAmountText(amount: Money, scale: number): string {
+  return amount.toFixed(Math.max(scale, amount.decimalPlaces()));
 }

@@ -20,10 +20,13 @@ import { ReportingService } from './reporting.service';
 export class ReportingController {
   constructor(private readonly reporting: ReportingService) {}
 
-  /** The total of the organization's open coins of a currency and each coin's share of it. */
+  /**
+   * The total of the organization's open coins in a currency, each coin converted into it at the rate in force
+   * from its own currency (exact, and rounded half-even to the currency's minor unit), and each coin's share of it.
+   */
   @Get()
   @RequirePermissions('COIN_REPORT_VIEWER')
-  @ApiOperation({ summary: 'Total and share of each coin in a currency', operationId: 'reportCoins' })
+  @ApiOperation({ summary: 'Total and share of each coin, converted into a currency', operationId: 'reportCoins' })
   @ApiOkResponse({ type: CoinsReportDto })
   @ApiNotFoundResponse({ description: 'exception.currency.not_found: no currency with this code', type: ErrorResponseDto })
   coins(@Query() query: ReportCurrencyQueryDto, @CurrentPrincipal() principal: Principal): Promise<CoinsReportDto> {

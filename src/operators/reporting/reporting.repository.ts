@@ -8,11 +8,17 @@ export interface ReportCurrencyRow {
   fraction: string;
 }
 
+/** An open coin of the organization with its own currency, and the rate that converts it into the report's currency. */
 export interface ReportCoinRow {
   serial: string;
   name: string;
   balance: string;
   issuer_id: string;
+  code: string;
+  symbol: string | null;
+  fraction: string;
+  /** `1` for a coin of the report's currency; else the rate in force from the coin's currency to it, null when there is none. */
+  rate: string | null;
 }
 
 export interface FlowRow {
@@ -46,8 +52,8 @@ const INSIDE_ORGANIZATION = `EXISTS (SELECT 1 FROM ledger_entries x
   WHERE x.operation_id = e.operation_id AND x.leg = e.leg AND x.id <> e.id AND x.organization_id = e.organization_id)`;
 
 /**
- * Read-only reports over money facts that other modules write: balances from `coins`, flows from
- * `ledger_entries` (each entry carries its coin's organization and its operation's date, indexed
+ * Read-only reports over money facts that other modules write: balances from `coins` (converted at
+ * `exchange_rates`), flows from `ledger_entries` (each entry carries its coin's organization and its operation's date, indexed
  * `(organization_id, created_at, …)`). Nothing here writes.
  */
 @Injectable()
@@ -73,11 +79,22 @@ export class ReportingRepository {
     return row;
   }
 
-  /** The organization's client coins of a currency that are not closed, by serial. */
+  /**
+   * The organization's client coins that are not closed, of every currency, by serial, each with the rate in force
+   * (the latest `valid_from` not after now, as an exchange reads it) from its currency to `currencyId`: one probe of
+   * the rates' unique index per coin of another currency. Only the ordered pair's own rate: never the inverse's.
+   */
   async openCoins(organizationId: string, currencyId: string): Promise<ReportCoinRow[]> {
     return this.db.query<ReportCoinRow>(
-      `SELECT serial::text AS serial, name, balance::text AS balance, issuer_id FROM coins
-        WHERE organization_id = $1 AND currency_id = $2 AND type = 'client' AND closed_at IS NULL ORDER BY serial`,
+      `SELECT c.serial::text AS serial, c.name, c.balance::text AS balance, c.issuer_id,
+              cu.code, cu.symbol, cu.fraction::text AS fraction,
+              CASE WHEN c.currency_id = $2 THEN '1' ELSE (
+                SELECT r.rate::text FROM exchange_rates r
+                 WHERE r.from_currency_id = c.currency_id AND r.to_currency_id = $2 AND r.valid_from <= now()
+                 ORDER BY r.valid_from DESC LIMIT 1) END AS rate
+         FROM coins c JOIN currencies cu ON cu.id = c.currency_id
+        WHERE c.organization_id = $1 AND c.type = 'client' AND c.closed_at IS NULL
+        ORDER BY c.serial`,
       [organizationId, currencyId],
     );
   }

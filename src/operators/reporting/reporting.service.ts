@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
-import { amountOf } from '../../platform/common/json-decimal';
+import { amountOf, JsonDecimal } from '../../platform/common/json-decimal';
 import { Money, scaleOf } from '../../platform/common/money';
 import type {
   CoinsReportDto,
@@ -10,7 +10,7 @@ import type {
   ReportCurrencyRangeQueryDto,
   ReportRangeQueryDto,
 } from './dto/reporting.dto';
-import { MAX_DAILY_RANGE_DAYS, percentOf, reportRange, roundedToUnits } from './report-rules';
+import { exactAmountText, MAX_DAILY_RANGE_DAYS, percentOf, reportRange, roundedToMinorUnit } from './report-rules';
 import { FlowRow, OutflowScope, ReportCurrencyRow, ReportingRepository } from './reporting.repository';
 
 /**
@@ -22,27 +22,36 @@ import { FlowRow, OutflowScope, ReportCurrencyRow, ReportingRepository } from '.
 export class ReportingService {
   constructor(private readonly reports: ReportingRepository) {}
 
+  /**
+   * The organization's open coins, each converted into the asked currency at the rate in force from its own
+   * currency (exactly: balance × rate, every decimal kept), their exact total, and both rounded half-even to
+   * the currency's minor unit for display. A coin of a currency without a rate in force into it is left out of
+   * the total and the list, and its currency is named in `unconvertedCurrencies`.
+   */
   async coins(principal: Principal, code: string): Promise<CoinsReportDto> {
     const currency = await this.currency(code);
     const scale = scaleOf(currency.fraction);
     const coins = await this.reports.openCoins(principal.organizationId, currency.id);
-    const total = coins.reduce((sum, c) => sum.plus(c.balance), new Money(0));
+    const converted = coins.flatMap((c) => (c.rate === null ? [] : [{ ...c, value: new Money(c.balance).times(c.rate) }]));
+    const total = converted.reduce((sum, c) => sum.plus(c.value), new Money(0));
+    const exact = (value: Money) => new JsonDecimal(exactAmountText(value, scale));
     return {
       status: 'ok',
       message: 'OK',
-      totalAmount: amountOf(total, scale),
-      roundedTotalAmount: amountOf(roundedToUnits(total), 0),
+      totalAmount: exact(total),
+      roundedTotalAmount: amountOf(roundedToMinorUnit(total, scale), scale),
       currency: currency.code,
       symbol: currency.symbol,
-      coinsDetail: coins.map((c) => ({
+      unconvertedCurrencies: [...new Set(coins.filter((c) => c.rate === null).map((c) => c.code))].sort(),
+      coinsDetail: converted.map((c) => ({
         serial: c.serial,
         name: c.name,
-        amount: amountOf(c.balance, scale),
-        percentFromTotal: amountOf(percentOf(new Money(c.balance), total), 2),
-        roundedAmount: amountOf(roundedToUnits(new Money(c.balance)), 0),
+        amount: exact(c.value),
+        percentFromTotal: amountOf(percentOf(c.value, total), 2),
+        roundedAmount: amountOf(roundedToMinorUnit(c.value, scale), scale),
         currency: currency.code,
         symbol: currency.symbol,
-        coinEntry: { currency: currency.code, amount: amountOf(c.balance, scale), issuerId: c.issuer_id, symbol: currency.symbol },
+        coinEntry: { currency: c.code, amount: amountOf(c.balance, scaleOf(c.fraction)), issuerId: c.issuer_id, symbol: c.symbol },
       })),
     };
   }

@@ -47,8 +47,8 @@ export interface AppConfig {
   /** Failed logins one client address may make per minute before logins from it answer 429. */
   loginFailuresPerMinute: number;
   /**
-   * Payee lookups (a coin's owner by serial, a customer's coin by login or contact) one user, and one client address,
-   * may make per hour before they answer 429: the customer directory cannot be walked.
+   * Payee lookups (a coin's owner by serial or in a new transfer template, a customer's coin by login or contact) one
+   * user, and one client address, may make per hour before they answer 429: the customer directory cannot be walked.
    */
   payeeLookupsPerHour: number;
   payeeLookupsPerAddressPerHour: number;

@@ -9,9 +9,10 @@ import type { OperationType } from './operation-types';
 import type { PlanEffect } from './plan';
 
 const COIN_COLUMNS = `c.serial::text AS serial, c.organization_id, c.issuer_id, c.currency_id, cu.code, cu.symbol, cu.fraction::text AS fraction,
-       c.type, c.balance::text AS balance, c.held::text AS held, c.active, c.closed_at,
+       c.type, c.system_kind, c.name, i.sn::text AS issuer_sn, g.name AS organization_name,
+       c.balance::text AS balance, c.held::text AS held, c.active, c.closed_at,
        (c.active AND c.closed_at IS NULL AND i.active AND cu.active) AS usable
-  FROM coins c JOIN issuers i ON i.id = c.issuer_id JOIN currencies cu ON cu.id = c.currency_id`;
+  FROM coins c JOIN issuers i ON i.id = c.issuer_id JOIN currencies cu ON cu.id = c.currency_id JOIN organizations g ON g.id = c.organization_id`;
 
 /** What the kernel writes: the operation (new, or the pending one being settled), from a checked plan. */
 export interface Posting {
@@ -81,29 +82,32 @@ export function writableTogether(posting: Posting): boolean {
   return answerable(posting) && !posting.reversalOf && !effect.placements.length && !effect.closures.length;
 }
 
+/** What the projection says of a locked coin: the same as `coinJson` reads. */
+function lockedCoinJson(coin: LockedCoin): CoinJson {
+  return {
+    serial: coin.serial,
+    name: coin.name,
+    type: coin.type,
+    systemKind: coin.system_kind,
+    organizationId: coin.organization_id,
+    organizationName: coin.organization_name,
+    issuerId: coin.issuer_id,
+    sn: coin.issuer_sn,
+    code: coin.code,
+    symbol: coin.symbol,
+    fraction: coin.fraction,
+  };
+}
+
 /** The projection of a posted operation (see `answerable`): the row the posting answered, completed from the locked coins. */
 function postedOperation(row: PostedRow, posting: Posting): OperationRow {
   const { coins, effect } = posting;
   const currency = [...coins.values()].find((c) => c.currency_id === row.currency_id)!;
-  const coinJson = (serial: string | null): CoinJson | null => {
-    const coin = serial ? coins.get(serial)! : null;
-    return coin && { serial: coin.serial, issuerId: coin.issuer_id, code: coin.code, symbol: coin.symbol };
-  };
+  const coinJson = (serial: string | null): CoinJson | null => (serial ? lockedCoinJson(coins.get(serial)!) : null);
   const createdAt = row.created_at.toISOString();
   const entries = (row.entries ?? []).map(([id, leg, serial]): EntryJson => {
     const entry = effect.entries.find((e) => e.leg === Number(leg) && e.coin.serial === serial)!;
-    const { coin } = entry;
-    return {
-      id,
-      leg: Number(leg),
-      coinSerial: serial,
-      amount: entry.amount.toFixed(),
-      createdAt,
-      issuerId: coin.issuer_id,
-      code: coin.code,
-      symbol: coin.symbol,
-      fraction: coin.fraction,
-    };
+    return { id, leg: Number(leg), amount: entry.amount.toFixed(), createdAt, coin: lockedCoinJson(entry.coin) };
   });
   return {
     ...row,

@@ -15,6 +15,12 @@ export interface LockedCoin {
   symbol: string | null;
   fraction: string;
   type: 'client' | 'system';
+  /** A system coin's kind; null for a client coin. */
+  system_kind: SystemCoinKind | null;
+  /** The coin's name, its issuer's serial number and its organization's name: what answers show of it. */
+  name: string;
+  issuer_sn: string;
+  organization_name: string;
   balance: string;
   held: string;
   active: boolean;

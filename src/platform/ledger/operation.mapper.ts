@@ -1,10 +1,31 @@
 import { amountOf } from '../common/json-decimal';
 import { Money, scaleOf } from '../common/money';
-import type { IssuerRefDto, OperationCoinDto, OperationDto, OperationLegDto, OperationPartyDto } from './dto/operation.dto';
+import type {
+  IssuerRefDto,
+  LegType,
+  OperationChildDto,
+  OperationCoinDto,
+  OperationDto,
+  OperationLegDto,
+  OperationPartyDto,
+} from './dto/operation.dto';
 import type { CoinJson, EntryJson, OperationRow, PartyJson } from './operation.projection';
 
-function coin(json: CoinJson | null): OperationCoinDto | null {
-  return json && { serial: json.serial, issuer: { id: json.issuerId, currency: json.code, symbol: json.symbol } };
+function issuer(json: CoinJson): IssuerRefDto {
+  return { id: json.issuerId, sn: Number(json.sn), currency: json.code, symbol: json.symbol };
+}
+
+/** One shape for every coin an operation names: its own from/to, each leg's, each exchange side's. */
+function coin(json: CoinJson): OperationCoinDto {
+  return {
+    serial: json.serial,
+    name: json.name,
+    organizationId: json.organizationId,
+    organizationName: json.organizationName,
+    technical: json.type !== 'client',
+    type: json.type,
+    issuer: issuer(json),
+  };
 }
 
 /** Contact fields the service does not know are left out: clients compare them to tell incoming from outgoing. */
@@ -18,7 +39,16 @@ function party(json: PartyJson | null): OperationPartyDto | null {
   };
 }
 
-function legs(entries: EntryJson[]): OperationLegDto[] {
+/** A leg's kind from the operation's type and the system coins it moves between (LEG_TYPES). */
+function legType(operationType: string, from: CoinJson, to: CoinJson): LegType {
+  if (operationType === 'reversal') return from.systemKind === 'commission' ? 'commission_reversal' : 'reversal';
+  if (to.systemKind === 'commission') return 'commission';
+  if (from.systemKind === 'bank_settlement') return 'issue';
+  if (to.systemKind === 'bank_settlement') return 'redeem';
+  return 'transfer';
+}
+
+function legs(operationType: string, entries: EntryJson[]): OperationLegDto[] {
   const byLeg = new Map<number, { from?: EntryJson; to?: EntryJson }>();
   for (const e of entries) {
     const leg = byLeg.get(e.leg) ?? {};
@@ -30,24 +60,65 @@ function legs(entries: EntryJson[]): OperationLegDto[] {
     .sort(([a], [b]) => a - b)
     .flatMap(([, { from, to }]) => {
       if (!from || !to) return [];
-      const issuer = (e: EntryJson): IssuerRefDto => ({ id: e.issuerId, currency: e.code, symbol: e.symbol });
+      const performedAt = new Date(from.createdAt).toISOString();
       return [
         {
           id: from.id,
-          amount: amountOf(new Money(to.amount), scaleOf(to.fraction)),
-          issuer: issuer(from),
-          from: { serial: from.coinSerial, issuer: issuer(from) },
-          to: { serial: to.coinSerial, issuer: issuer(to) },
-          createdAt: new Date(from.createdAt).toISOString(),
+          type: legType(operationType, from.coin, to.coin),
+          amount: amountOf(new Money(to.amount), scaleOf(to.coin.fraction)),
+          issuer: issuer(from.coin),
+          from: coin(from.coin),
+          to: coin(to.coin),
+          performedAt,
+          updatedAt: performedAt,
+          createdAt: performedAt,
         },
       ];
     });
 }
 
+/**
+ * An exchange's two sides, as the family's screens destructure them (`const [from, to] = process.children`): the sold
+ * side holds the legs out of the sold coin — the sold amount's, then the fee's — and the bought side the leg into the
+ * bought coin. Any other operation has none.
+ */
+function exchangeSides(op: Omit<OperationDto, 'children'>): OperationChildDto[] {
+  const { from, to } = op;
+  if (op.type !== 'exchange' || !from || !to) return [];
+  const out = op.transactions.filter((l) => l.from.serial === from.serial);
+  const into = op.transactions.filter((l) => l.to.serial === to.serial);
+  const sold = out.find((l) => l.type !== 'commission');
+  const bought = into[0];
+  if (!sold || !bought) return [];
+  const side = { status: op.status, updatedAt: op.updatedAt, children: [] };
+  return [
+    {
+      id: sold.id,
+      type: 'withdraw_exchange_transaction',
+      ...side,
+      coin: from,
+      outgoingAmount: sold.amount,
+      incomingAmount: null,
+      createdAt: sold.createdAt,
+      transactions: out,
+    },
+    {
+      id: bought.id,
+      type: 'topup_exchange_transaction',
+      ...side,
+      coin: to,
+      outgoingAmount: null,
+      incomingAmount: bought.amount,
+      createdAt: bought.createdAt,
+      transactions: into,
+    },
+  ];
+}
+
 /** The one mapping of an operation to what clients see. */
 export function toOperationDto(row: OperationRow): OperationDto {
   const scale = scaleOf(row.fraction);
-  return {
+  const operation: Omit<OperationDto, 'children'> = {
     id: row.id,
     type: row.type,
     status: row.status,
@@ -60,12 +131,13 @@ export function toOperationDto(row: OperationRow): OperationDto {
     amount: amountOf(row.amount, scale),
     commission: amountOf(row.commission, scale),
     currency: row.code,
-    from: coin(row.from_coin),
-    to: coin(row.to_coin),
+    from: row.from_coin && coin(row.from_coin),
+    to: row.to_coin && coin(row.to_coin),
     sender: party(row.sender),
     recipient: party(row.recipient),
     reversalOf: row.reversal_of,
     createdBy: row.created_by ? { id: row.created_by, role: row.created_by_role } : null,
-    transactions: legs(row.entries ?? []),
+    transactions: legs(row.type, row.entries ?? []),
   };
+  return { ...operation, children: exchangeSides(operation) };
 }

@@ -29,12 +29,24 @@ export interface OperationRow {
   entries: EntryJson[] | null;
 }
 
-/** A coin an operation names, with its issuer and currency. */
+/**
+ * A coin an operation or a leg names, as the family's screens show it: its name, its owner's id and name (nothing
+ * else of another organization), whether it is a system coin (and which), its issuer and currency.
+ */
 export interface CoinJson {
   serial: string;
+  name: string;
+  type: 'client' | 'system';
+  /** A system coin's kind (bank_settlement, commission, …): it names the kind of each leg. */
+  systemKind: string | null;
+  organizationId: string;
+  organizationName: string;
   issuerId: string;
+  /** The issuer's serial number, as text (a bigint). */
+  sn: string;
   code: string;
   symbol: string | null;
+  fraction: string;
 }
 
 /** The organization on one side of an operation, with its contact where known. */
@@ -45,22 +57,22 @@ export interface PartyJson {
   phoneNumber: string | null;
 }
 
-/** A ledger entry as the projection's JSON carries it. */
+/** A ledger entry as the projection's JSON carries it, with its coin. */
 export interface EntryJson {
   id: string;
   leg: number;
-  coinSerial: string;
   amount: string;
   createdAt: string;
-  issuerId: string;
-  code: string;
-  symbol: string | null;
-  fraction: string;
+  coin: CoinJson;
 }
 
+/** The CoinJson of a coin serial expression: lookups by key only (the posting's generic plan cannot know how few rows there are). */
 const coinJson = (serial: string) =>
-  `(SELECT json_build_object('serial', k.serial::text, 'issuerId', k.issuer_id, 'code', kc.code, 'symbol', kc.symbol)
-      FROM coins k JOIN currencies kc ON kc.id = k.currency_id WHERE k.serial = ${serial})`;
+  `(SELECT json_build_object('serial', k.serial::text, 'name', k.name, 'type', k.type, 'systemKind', k.system_kind,
+                             'organizationId', k.organization_id, 'organizationName', kg.name, 'issuerId', k.issuer_id,
+                             'sn', ki.sn::text, 'code', kc.code, 'symbol', kc.symbol, 'fraction', kc.fraction::text)
+      FROM coins k JOIN currencies kc ON kc.id = k.currency_id JOIN issuers ki ON ki.id = k.issuer_id
+      JOIN organizations kg ON kg.id = k.organization_id WHERE k.serial = ${serial})`;
 /** The party JSON of an organization id expression. */
 export const partyJson = (organization: string) =>
   `(SELECT json_build_object('organizationId', g.id, 'fullName', g.name, 'email', g.email, 'phoneNumber', g.phone_number)
@@ -74,14 +86,13 @@ export const OPERATION_COLUMNS = `o.id, o.type, o.status, o.request_identifier, 
 
 /**
  * Its entries as a JSON array, from a row source of entries (ledger_entries or the posting's CTE) and a condition.
- * Each entry's issuer is a lookup by the coin's key rather than a join: the posting runs as a generic prepared plan,
+ * Each entry's coin is a lookup by the coin's key rather than a join: the posting runs as a generic prepared plan,
  * which cannot know how few entries there are and would otherwise hash-join a sequential scan of every coin.
  */
 export function entriesJson(source: string, where = ''): string {
-  return `(SELECT json_agg(json_build_object('id', e.id::text, 'leg', e.leg, 'coinSerial', e.coin_serial::text, 'amount', e.amount::text,
-                                  'createdAt', e.created_at, 'issuerId', (SELECT ek.issuer_id FROM coins ek WHERE ek.serial = e.coin_serial),
-                                  'code', ec.code, 'symbol', ec.symbol, 'fraction', ec.fraction::text) ORDER BY e.id)
-     FROM ${source} e JOIN currencies ec ON ec.id = e.currency_id ${where})`;
+  return `(SELECT json_agg(json_build_object('id', e.id::text, 'leg', e.leg, 'amount', e.amount::text, 'createdAt', e.created_at,
+                                  'coin', ${coinJson('e.coin_serial')}) ORDER BY e.id)
+     FROM ${source} e ${where})`;
 }
 
 /** Everything about the operations of `FROM operations o …`. */

@@ -21,10 +21,9 @@ import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/pag
 import { AsList, IsAfter, IsIsoDateTime, OptionalText, Serial } from '../../../platform/common/validators';
 import { CalculationDto } from '../../../platform/commissions/dto/calculation.dto';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
+import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES, PERSON_TYPES } from '../../../platform/organizations/organization.types';
+import { FAMILY_INVOICE_STATUSES, INVOICE_FILTER_STATUSES, INVOICE_STATUSES } from '../invoice-statuses';
 
-export const INVOICE_STATUSES = ['initiated', 'pending', 'paid', 'declined', 'expired'] as const;
-/** The family client also filters by `approved` (accepted by the payer, not settled yet): here that is `pending`. */
-export const INVOICE_FILTER_STATUSES = [...INVOICE_STATUSES, 'approved'] as const;
 export const INVOICE_DIRECTIONS = ['INCOMING', 'OUTGOING'] as const;
 
 export class InvoiceItemDto {
@@ -147,6 +146,44 @@ export class InvoiceIssuerDto {
   symbol: string | null;
 }
 
+/** Who issued an invoice, as the family client reads it (`createdByUser`). */
+export class InvoiceCreatorDto {
+  /** The user who issued it (`createdByUserId`). */
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  /** Their name, for their own organization and auditors; null for anyone else (the payer reads `merchantName`). */
+  @ApiProperty({ type: String, nullable: true })
+  name: string | null;
+  /** The organization it was issued for (`organizationId`): the family client offers to pay only an invoice not its own. */
+  @ApiProperty({ format: 'uuid' })
+  profileOrganizationId: string;
+}
+
+export class InvoicePayerContractDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ enum: PERSON_TYPES })
+  personType: string;
+  name: string;
+}
+
+/**
+ * The organization paying the invoice: the one whose coin paid it, or, while it is unpaid, the caller's own when the
+ * caller is its payer (their login is its payerContact). Its identification status and contract are shown to the
+ * payer itself and to auditors; to the issuer they are null, as they are not a counterparty's business.
+ */
+export class InvoicePayerDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ enum: ORGANIZATION_TYPES })
+  type: string;
+  name: string;
+  @ApiProperty({ type: String, nullable: true, enum: IDENTIFICATION_STATUSES })
+  identificationStatus: string | null;
+  @ApiProperty({ type: () => InvoicePayerContractDto, nullable: true })
+  contract_info: InvoicePayerContractDto | null;
+}
+
 export class InvoiceDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -169,11 +206,24 @@ export class InvoiceDto {
   @ApiProperty({ type: String, nullable: true })
   payerContact: string | null;
   items: InvoiceItemAnswerDto[];
-  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true })
-  data: Record<string, unknown> | null;
-  /** initiated (issued) → pending (being paid) → paid | declined (withdrawn by its issuer) | expired. */
-  @ApiProperty({ enum: INVOICE_STATUSES })
+  /**
+   * What the issuer sent with it (the family's form sends productCode, productPrice, description, count); `{}` when it
+   * sent nothing, as the family's invoice lists read `data.description` of every invoice.
+   */
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  data: Record<string, unknown>;
+  /**
+   * In the family's words: pending (awaiting payment) → approved (being paid) → paid | declined (withdrawn by its
+   * issuer or rejected by its payer) | expired (past `expiresAt`, swept or not).
+   */
+  @ApiProperty({ enum: FAMILY_INVOICE_STATUSES })
   status: string;
+  /**
+   * The same status in the service's own words, as `status` answered it before issue 45: initiated (awaiting payment),
+   * pending (being paid), paid, declined, expired.
+   */
+  @ApiProperty({ enum: INVOICE_STATUSES })
+  serviceStatus: string;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' })
   expiresAt: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'uuid' })
@@ -185,6 +235,14 @@ export class InvoiceDto {
   /** The user who issued it. */
   @ApiProperty({ format: 'uuid' })
   createdByUserId: string;
+  createdByUser: InvoiceCreatorDto;
+  /** The name of the organization that issued it (the merchant), what the payer's screens show as from whom. */
+  merchantName: string;
+  @ApiProperty({ type: () => InvoicePayerDto, nullable: true })
+  payer: InvoicePayerDto | null;
+  /** The id of the operation that paid it (`operationId`: the payment in both sides' history); null until paid. */
+  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  paymentCode: string | null;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' })
@@ -223,7 +281,10 @@ export class AmountFilterDto {
 
 @ApiExtraModels(TotalPriceFilterDto)
 export class InvoiceFilterDto {
-  /** Up to every status; `approved` (the family client's) is `pending`. */
+  /**
+   * Up to every status, in the family's words (`pending`: awaiting payment, `approved`: being paid) or the service's
+   * `initiated` (awaiting payment too).
+   */
   @IsOptional()
   @AsList()
   @IsArray()

@@ -18,7 +18,8 @@ import {
   SerialOrCoin,
 } from '../../../platform/common/request-view.dto';
 import { EnumList, Serial } from '../../../platform/common/validators';
-import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
+import { LegType, OperationDto, OperationLegDto } from '../../../platform/ledger/dto/operation.dto';
+import { familyTypeOf } from '../../../platform/ledger/operation-types';
 
 /** Reads a property from the family's name for it when the service's own is absent. */
 const alias = (name: string) =>
@@ -113,6 +114,36 @@ export class BankDetailsRecordDto {
   bankName: string | null;
 }
 
+export const BANK_WITHDRAWAL_TRANSACTION_TYPES = ['hold', 'redeem', 'commission'] as const satisfies readonly LegType[];
+
+/**
+ * One of the transactions of a withdrawal's operation, in the shape of the family's transactions: a leg of the ledger
+ * kernel, with its coins' owners and issuers' numbers, its kind and its times. A request's first transaction is its
+ * hold, placed when it was requested; once accepted, the legs follow.
+ */
+export class BankWithdrawalTransactionDto extends OperationLegDto {
+  @ApiProperty({ description: 'The hold’s id, or the leg’s debit entry’s' })
+  declare id: string;
+  /**
+   * `hold`: the amount and the fee the request reserved on the coin, meant for the bank-settlement coin (captured when
+   * accepted, released when declined: the withdrawal's status says which); `redeem`: the amount paid to the issuer's
+   * bank-settlement coin; `commission`: the fee, to the issuer's commission coin.
+   */
+  @ApiProperty({ enum: BANK_WITHDRAWAL_TRANSACTION_TYPES, example: 'hold' })
+  declare type: LegType;
+  @ApiAmount(10.1, 'Always positive: it leaves `from` (a hold: is reserved on it) for `to`')
+  declare amount: JsonDecimal;
+  /** The ledger's date of the hold or the entry: its operation's creation (the request's). */
+  @ApiProperty({ format: 'date-time' })
+  declare createdAt: string;
+  /** When it happened: a hold when placed, a leg when posted (a request's when it was accepted). */
+  @ApiProperty({ format: 'date-time' })
+  declare performedAt: string;
+  /** When it last changed: a hold when captured or released; a leg never changes. */
+  @ApiProperty({ format: 'date-time' })
+  declare updatedAt: string;
+}
+
 export class BankWithdrawalRecordDto extends RequestRecordDto {
   /** `direct` (paid out at once by staff) or `request` (held until accepted or declined). */
   @ApiProperty({ enum: BANK_WITHDRAWAL_KINDS })
@@ -149,6 +180,20 @@ export class BankWithdrawalRecordDto extends RequestRecordDto {
   /** The `bank_withdrawal` operation: pending while held, settled in place by the decision. */
   @ApiProperty({ format: 'uuid' })
   operationId: string;
+  /** The operation's type in the family's words (`bank_redeem`: the service's `bank_withdrawal`, see FAMILY_TYPE_NAMES). */
+  @ApiProperty({ enum: [familyTypeOf('bank_withdrawal')] })
+  type: string;
+  /** The IBAN paid to (`bankDetails.iban`), at the top level as the family's withdrawal records carry it. */
+  iban: string;
+  /**
+   * The operation's transactions: a request's hold first, then, once it is accepted (or at once, paid out directly),
+   * the payout and the fee. Never empty.
+   */
+  @ApiProperty({ type: () => BankWithdrawalTransactionDto, isArray: true, minItems: 1 })
+  transactions: BankWithdrawalTransactionDto[];
+  /** The family's sub-operations of an operation; a withdrawal has none (its fee is a leg of the same operation): empty. */
+  @ApiProperty({ type: 'array', items: { type: 'object' }, maxItems: 0 })
+  children: never[];
 }
 
 export class BankWithdrawalResultDto {

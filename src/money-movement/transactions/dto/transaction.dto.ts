@@ -6,7 +6,7 @@ import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/pag
 import { AsList, EnumList, IsAfter, IsIsoDateTime, SerialList, UuidList } from '../../../platform/common/validators';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount } from '../../../platform/common/money-validators';
-import { OperationCoinDto, OperationDto } from '../../../platform/ledger/dto/operation.dto';
+import { OperationChildDto, OperationCoinDto, OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { FAMILY_STATUS_NAMES, OPERATION_STATUSES, TYPE_FILTER_NAMES } from '../../../platform/ledger/operation-types';
 
 const STATUS_FILTER_NAMES = [...OPERATION_STATUSES, ...Object.keys(FAMILY_STATUS_NAMES)];
@@ -110,55 +110,29 @@ export class OperationAmountDetailsDto {
   recipientFee: JsonDecimal;
 }
 
-/** A coin in a history record, with its name. */
-export class HistoryCoinDto extends OperationCoinDto {
-  @ApiProperty({ example: 'Wallet' })
-  name: string;
-}
-
-/** One side of an exchange, as the family's history lists it under the exchange. */
-export class HistoryChildDto {
-  /** The leg's id. */
-  id: string;
-  @ApiProperty({ enum: ['withdraw_exchange_transaction', 'topup_exchange_transaction'] })
-  type: 'withdraw_exchange_transaction' | 'topup_exchange_transaction';
-  coin: HistoryCoinDto;
-  @ApiProperty({
-    type: 'number',
-    nullable: true,
-    example: 100,
-    description: 'What left the coin (sold); null on the bought side (an exact decimal as a JSON number)',
-  })
-  outgoingAmount: JsonDecimal | null;
-  @ApiProperty({
-    type: 'number',
-    nullable: true,
-    example: 108.5,
-    description: 'What entered the coin (bought); null on the sold side (an exact decimal as a JSON number)',
-  })
-  incomingAmount: JsonDecimal | null;
+/** One side of an exchange (the kernel's), as the family's history lists it under the exchange, with its category. */
+export class HistoryChildDto extends OperationChildDto {
+  /** The exchange's category (`categoryName` of the record). */
   @ApiProperty({ type: String, nullable: true })
   categoryName: string | null;
-  @ApiProperty({ format: 'date-time' })
-  createdAt: string;
 }
 
 /** An operation as the history lists it: the operation, named in the family's vocabulary, and what the family's screens read. */
-export class HistoryRecordDto extends OmitType(OperationDto, ['type']) {
+export class HistoryRecordDto extends OmitType(OperationDto, ['type', 'children']) {
   /** The family's name of the operation's type (FAMILY_TYPE_NAMES: `exchange_transaction`, `bank_redeem`, …). */
   @ApiProperty({ example: 'client_transaction_transfer' })
   type: string;
   @ApiProperty({ type: () => OperationAmountDetailsDto, nullable: true, description: 'Null for an operation without both sides' })
   operationAmountDetails: OperationAmountDetailsDto | null;
   /** The customer's coin of the operation: the caller's own where it has one. */
-  @ApiProperty({ type: () => HistoryCoinDto, nullable: true })
-  clientCoin: HistoryCoinDto | null;
+  @ApiProperty({ type: () => OperationCoinDto, nullable: true })
+  clientCoin: OperationCoinDto | null;
   /** The caller's category the operation is tagged with (the first by name), and its picture. */
   @ApiProperty({ type: String, nullable: true })
   categoryName: string | null;
   @ApiProperty({ type: String, nullable: true })
   categoryImageLink: string | null;
-  /** An exchange's sold and bought sides; empty for any other operation. */
+  /** An exchange's sold and bought sides (the operation's `children`), each with the category; empty for any other operation. */
   @ApiProperty({ type: () => HistoryChildDto, isArray: true })
   children: HistoryChildDto[];
   @ApiProperty({

@@ -19,6 +19,8 @@ import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { DESCRIPTION_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { NameSortDto, PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { Serial, SERIAL_PATTERN, SerialList } from '../../../platform/common/validators';
+import { CoinDto, CoinIssuerDto } from '../../coins/dto/coin.dto';
+import { TransferCalculationDto } from '../../transfers/dto/transfer.dto';
 
 export const TEMPLATE_NAME_MAX = 100;
 /** A template's name: 1 to 100 characters, not blank; unique among the owner's templates, whatever its case. */
@@ -95,12 +97,30 @@ export class TemplatePaymentToolDetailsDto {
   destId: string;
   @ApiProperty({ example: '1000000002' })
   destValue: string;
-  /** The name of the organization owning the receiving coin. */
+  /**
+   * The receiving coin's owner as a payee check shows it (`POST /coins/validate`): a person's first name and initial
+   * (`Alice L.`), a merchant's name, a name that is a login masked; never the full name, e-mail or phone.
+   */
+  @ApiProperty({ example: 'Alice L.' })
   recipientFullName: string;
   @ApiProperty({ example: 'USD' })
   currency: string;
   @ApiProperty({ type: String, nullable: true, example: '$' })
   symbol: string | null;
+}
+
+/**
+ * A template's receiving coin: what a payment form needs of it, its serial and its issuer (the currency it holds).
+ * It may be another organization's: nothing of its owner, balance or state is answered.
+ */
+export class TemplateRecipientCoinDto {
+  @ApiProperty({ example: '1000000002', pattern: SERIAL_PATTERN.source })
+  serial: string;
+  /** The coin's issuer, with its currency's code and symbol. */
+  issuer: CoinIssuerDto;
+  /** Always `client`: only client coins are paid. */
+  @ApiProperty({ enum: ['client'] })
+  type: 'client';
 }
 
 /** A saved transfer. `POST /templates/transfer/{id}/execute` sends it; so does `POST /transfers` with these values. */
@@ -130,6 +150,10 @@ export class TransferTemplateDto {
   @ApiProperty({ enum: ['TRANSFER'] })
   type: 'TRANSFER';
   paymentToolDetails: TemplatePaymentToolDetailsDto;
+  /** The paying coin (`payerCoin`), one of the caller's organization's, as `GET /coins/{serial}` answers it. */
+  senderCoin: CoinDto;
+  /** The receiving coin (`payeeCoin`): its serial and issuer only. */
+  recipientCoin: TemplateRecipientCoinDto;
 }
 
 export class TransferTemplateResponseDto {
@@ -183,6 +207,16 @@ export class TransferTemplateListDto {
   message: string;
   /** The caller's templates by name, at most 1,000. */
   transferTemplates: TransferTemplateDto[];
+}
+
+/**
+ * What executing a template would cost and deliver: `POST /transfers/calculate`'s answer, with the paying coin's issuer
+ * in full and the template's `paymentToolDetails` (its coins' serials as srcId/destId and the payee's display name).
+ */
+export class TemplateCalculationDto extends OmitType(TransferCalculationDto, ['issuer', 'paymentToolDetails'] as const) {
+  /** The paying coin's issuer, with its currency's code and symbol. */
+  issuer: CoinIssuerDto;
+  paymentToolDetails: TemplatePaymentToolDetailsDto;
 }
 
 /** Calculating or executing a template: its amount unless another is given. */

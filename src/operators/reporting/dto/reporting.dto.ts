@@ -5,7 +5,10 @@ import { ApiAmount } from '../../../platform/common/money-validators';
 import { IsIsoDateTime, SERIAL_PATTERN } from '../../../platform/common/validators';
 
 export class ReportCurrencyQueryDto {
-  /** The currency's code, e.g. `USD`. An unknown code is a 404; one the caller holds no coin of answers zeros. */
+  /**
+   * The currency's code, e.g. `USD`; an unknown code is a 404. `GET /reporting/coins` converts every coin into it; the
+   * flows and outflows count the coins of this currency only (zeros when the caller holds none).
+   */
   @ApiProperty({ example: 'USD', pattern: '^[A-Z][A-Z0-9]{1,9}$' })
   @IsString()
   @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'must be a currency code such as USD' })
@@ -35,54 +38,85 @@ export class ReportRangeQueryDto {
 
 export class ReportCurrencyRangeQueryDto extends IntersectionType(ReportCurrencyQueryDto, ReportRangeQueryDto) {}
 
-/** The coin's currency and balance, as the family's clients read them. */
+/** The coin's own currency and balance, as the family's clients read them (the chart's label is `currency`). */
 export class CoinEntryDto {
-  @ApiProperty({ example: 'USD' })
+  /** The coin's own currency code (the answer's `currency` is the one it is converted into). */
+  @ApiProperty({ example: 'EUR' })
   currency: string;
-  @ApiAmount(75.25, "The coin's balance")
+  @ApiAmount(40, "The coin's balance, in its own currency")
   amount: JsonDecimal;
+  /** The coin's issuer. */
   @ApiProperty({ format: 'uuid' })
   issuerId: string;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
+  /** The symbol of the coin's own currency. */
+  @ApiProperty({ type: String, nullable: true, example: '€' })
   symbol: string | null;
 }
 
-/** One coin's share of the total. */
+/** One coin's balance converted into the report's currency, and its share of the total. */
 export class CoinShareDto {
   @ApiProperty({ example: '1000000001', pattern: SERIAL_PATTERN.source })
   serial: string;
   name: string;
-  @ApiAmount(75.25, "The coin's balance")
+  /**
+   * The coin's balance converted into the report's currency: balance × the rate in force from the coin's currency
+   * (1 for a coin of that currency), exact, so it may carry more decimals than the currency has (`43.428`). An exact
+   * decimal written as a JSON number; parse losslessly beyond 15 significant digits.
+   */
+  @ApiProperty({ type: 'number', example: 43.428 })
   amount: JsonDecimal;
-  /** The coin's balance as a percentage of the total, rounded half-even to two decimals (0 when the total is 0). */
-  @ApiProperty({ type: 'number', example: 75.25, minimum: 0, maximum: 100 })
+  /** The coin's converted balance as a percentage of the total, rounded half-even to two decimals (0 when the total is 0). */
+  @ApiProperty({ type: 'number', example: 15.46, minimum: 0, maximum: 100 })
   percentFromTotal: JsonDecimal;
-  /** `amount` rounded to whole units, half-even, as `roundedTotalAmount`. */
-  @ApiProperty({ type: 'integer', example: 75 })
+  /**
+   * `amount` rounded half-even to the minor unit of the report's currency (`43.43`), what a screen shows: an exact
+   * JSON number with the currency's decimals. The rounded amounts may add up to a cent more or less than
+   * `roundedTotalAmount`, which rounds the exact total.
+   */
+  @ApiProperty({ type: 'number', example: 43.43 })
   roundedAmount: JsonDecimal;
-  /** The coin's currency code (as `currency` of the answer). */
+  /** The report's currency code (the answer's `currency`), the currency of `amount`; the coin's own is `coinEntry.currency`. */
   @ApiProperty({ example: 'USD' })
   currency: string;
+  /** The report's currency's symbol. */
   @ApiProperty({ type: String, nullable: true, example: '$' })
   symbol: string | null;
   coinEntry: CoinEntryDto;
 }
 
-/** The caller's organization's open coins of one currency: their total and each coin's share. */
+/**
+ * The caller's organization's open coins of every currency, each converted into one currency at the rate in
+ * force: their total and each coin's share.
+ */
 export class CoinsReportDto {
   status: 'ok';
   message: string;
-  @ApiAmount(100.5, 'The sum of the balances of the coins listed')
+  /**
+   * The exact sum of the converted balances of the coins listed: the currency's decimals at least, and every further
+   * decimal a conversion brought (`281.088`). An exact decimal written as a JSON number; parse losslessly beyond 15
+   * significant digits.
+   */
+  @ApiProperty({ type: 'number', example: 281.088 })
   totalAmount: JsonDecimal;
-  /** `totalAmount` rounded to whole units, half-even (2.5 → 2, 3.5 → 4): an exact integer as a JSON number. */
-  @ApiProperty({ type: 'integer', example: 100 })
+  /**
+   * `totalAmount` rounded half-even to the currency's minor unit (`281.09`; cents: `277.66` stays `277.66`), the
+   * total balance a screen shows: an exact JSON number with the currency's decimals.
+   */
+  @ApiProperty({ type: 'number', example: 281.09 })
   roundedTotalAmount: JsonDecimal;
-  /** The currency's code. */
+  /** The currency's code: the one every coin is converted into. */
   @ApiProperty({ example: 'USD' })
   currency: string;
   @ApiProperty({ type: String, nullable: true, example: '$' })
   symbol: string | null;
-  /** Every client coin of the organization in this currency that is not closed, by serial; empty when there is none. */
+  /**
+   * The codes of the currencies of the organization's open coins that have no rate in force into `currency`
+   * (an exchange rate of that ordered pair; the inverse pair's is never inverted), alphabetical: their coins are
+   * left out of the total and of `coinsDetail`. Empty when every coin is counted.
+   */
+  @ApiProperty({ type: [String], example: [] })
+  unconvertedCurrencies: string[];
+  /** Every client coin of the organization that is not closed and that is counted, by serial; empty when there is none. */
   coinsDetail: CoinShareDto[];
 }
 

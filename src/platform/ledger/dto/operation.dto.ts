@@ -5,20 +5,41 @@ import { SERIAL_PATTERN } from '../../common/validators';
 import { ROLES } from '../../access/permissions';
 import { OPERATION_STATUSES, OPERATION_TYPE_NAMES } from '../operation-types';
 
-/** The issuer of a coin, with its currency's code and symbol. */
+export const COIN_TYPES = ['client', 'system'] as const;
+export type CoinType = (typeof COIN_TYPES)[number];
+
+/** The issuer of a coin: its serial number, its currency's code and symbol. */
 export class IssuerRefDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
+  /** The issuer's serial number. */
+  @ApiProperty({ type: 'integer', example: 1 })
+  sn: number;
   @ApiProperty({ example: 'USD' })
   currency: string;
   @ApiProperty({ type: String, nullable: true, example: '$' })
   symbol: string | null;
 }
 
-/** A coin on one side of an operation or a leg. */
+/**
+ * A coin on one side of an operation, of a leg or of an exchange's side, as the family's screens show it. Of another
+ * organization's coin this is all an answer says: its name and its owner's id and name, never their contact.
+ */
 export class OperationCoinDto {
   @ApiProperty({ example: '1000000001', pattern: SERIAL_PATTERN.source })
   serial: string;
+  /** The coin's name, as its owner named it (a system coin's is the service's). */
+  @ApiProperty({ example: 'Wallet' })
+  name: string;
+  /** The organization that owns the coin. */
+  @ApiProperty({ format: 'uuid' })
+  organizationId: string;
+  /** Its name (the operator's for a system coin). */
+  organizationName: string;
+  /** True for a system coin: a reserve, the commission coin, a settlement coin… never a customer's. */
+  technical: boolean;
+  @ApiProperty({ enum: COIN_TYPES })
+  type: CoinType;
   issuer: IssuerRefDto;
 }
 
@@ -33,18 +54,81 @@ export class OperationPartyDto {
   phoneNumber?: string;
 }
 
-/** One leg of an operation: an amount moving from one coin to another of the same currency. */
+/**
+ * What a leg is, in the family's words: `issue` (out of an issuer's bank-settlement coin: money coming in),
+ * `redeem` (into it: money going out), `commission` (a fee, into an issuer's commission coin), `reversal` and
+ * `commission_reversal` (the legs of a reversal: a fee given back is the latter), `transfer` (any other); and `hold`,
+ * an amount a pending operation reserves on a coin before its legs are posted (a withdrawal request's first).
+ */
+export const LEG_TYPES = ['transfer', 'commission', 'issue', 'redeem', 'reversal', 'commission_reversal', 'hold'] as const;
+export type LegType = (typeof LEG_TYPES)[number];
+
+/** One leg of an operation ("transaction"): an amount moving from one coin to another of the same currency. */
 export class OperationLegDto {
   /** The leg's debit entry. */
   id: string;
+  @ApiProperty({ enum: LEG_TYPES, example: 'transfer' })
+  type: LegType;
   @ApiAmount(10, 'Always positive: it leaves `from` and enters `to`')
   amount: JsonDecimal;
   /** The issuer of the coin the amount leaves. */
   issuer: IssuerRefDto;
   from: OperationCoinDto;
   to: OperationCoinDto;
+  /** When the amount moved. */
+  @ApiProperty({ format: 'date-time' })
+  performedAt: string;
+  /** A leg never changes once written: its `performedAt`. */
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+  /** The same instant as `performedAt`. */
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
+}
+
+export const EXCHANGE_SIDE_TYPES = ['withdraw_exchange_transaction', 'topup_exchange_transaction'] as const;
+export type ExchangeSideType = (typeof EXCHANGE_SIDE_TYPES)[number];
+
+/**
+ * One side of an exchange, as the family's screens read an exchange's `children`: first the sold side
+ * (`withdraw_exchange_transaction`: the coin sold from, `outgoingAmount` what was sold, the fee not included), then
+ * the bought side (`topup_exchange_transaction`: the coin bought into, `incomingAmount` what it received).
+ */
+export class OperationChildDto {
+  /** The side's main leg (its debit entry). */
+  id: string;
+  @ApiProperty({ enum: EXCHANGE_SIDE_TYPES })
+  type: ExchangeSideType;
+  /** The operation's status. */
+  @ApiProperty({ enum: OPERATION_STATUSES, example: 'processed' })
+  status: string;
+  /** The customer's coin of this side. */
+  coin: OperationCoinDto;
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    example: 100,
+    description:
+      'What was sold from the coin, the fee paid on top not included; null on the bought side (an exact decimal as a JSON number)',
+  })
+  outgoingAmount: JsonDecimal | null;
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    example: 108.5,
+    description: 'What the coin received; null on the sold side (an exact decimal as a JSON number)',
+  })
+  incomingAmount: JsonDecimal | null;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  /** The operation's `updatedAt`. */
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+  /** This side's legs: on the sold side those out of its coin (the fee's too), on the bought side the one into it. */
+  transactions: OperationLegDto[];
+  /** Always empty: a side has no sides. */
+  @ApiProperty({ type: 'array', items: { type: 'object' }, maxItems: 0, example: [] })
+  children: never[];
 }
 
 /** The user who posted an operation, and the role they acted as. */
@@ -101,6 +185,9 @@ export class OperationDto {
   createdBy: OperationCreatorDto | null;
   /** The legs: what moved from which coin to which. */
   transactions: OperationLegDto[];
+  /** An exchange's two sides, the sold then the bought; empty for any other operation. */
+  @ApiProperty({ type: () => OperationChildDto, isArray: true })
+  children: OperationChildDto[];
 }
 
 /** The answer of a request that moved money, and of reading one operation. */
