@@ -13,6 +13,7 @@ describe('indexes on the write path', () => {
   let out: {
     indexes: string[];
     used: Record<string, string[]>;
+    seqScans: Record<string, string[]>;
     genericSeqScans: Record<string, string[]>;
     genericPlanned: string[];
     statements: number;
@@ -60,6 +61,13 @@ describe('indexes on the write path', () => {
   ];
   it.each(needs)('%s serves %s', (index, query) => {
     expect(out.used[index] ?? []).toEqual(expect.arrayContaining([expect.stringMatching(query)]));
+  });
+
+  it("finds an individual's incoming invoices (to its login, or paid by its coins) by index, not by reading every invoice", () => {
+    const label = 'member: POST /invoices/view, direction INCOMING';
+    expect(out.used['invoices_payer_contact_idx'] ?? []).toContain(label);
+    expect(out.used['invoices_paid_by_coin_idx'] ?? []).toContain(label);
+    expect(out.seqScans[label] ?? []).not.toContain('invoices');
   });
 
   it('leaves no index on the write path that no query reads, but for the keys that enforce a rule', () => {

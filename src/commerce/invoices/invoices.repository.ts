@@ -137,8 +137,10 @@ export class InvoicesRepository {
     if (search.organizationId) where.push(`i.organization_id = $${params.push(search.organizationId)}`);
     if (search.payer) {
       where.push(
-        `(lower(i.payer_contact) = $${params.push(search.payer.login)} OR i.paid_by_coin IN
-          (SELECT serial FROM coins WHERE organization_id = $${params.push(search.payer.organizationId)}))`,
+        // ANY(ARRAY(…)), not IN (SELECT …): an array the planner can look up in invoices_paid_by_coin_idx, so the
+        // two halves are a bitmap OR of two index scans (migrations/1763804340000-InvoicesPayerIndexes.ts).
+        `(lower(i.payer_contact) = $${params.push(search.payer.login)} OR i.paid_by_coin = ANY(ARRAY(
+          SELECT serial FROM coins WHERE organization_id = $${params.push(search.payer.organizationId)})))`,
       );
     }
     if (search.id) where.push(`i.id = $${params.push(search.id)}`);
