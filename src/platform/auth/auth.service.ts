@@ -122,14 +122,7 @@ export class AuthService {
       }
       const temporary = await this.uow.run(async () => {
         if (!(await this.users.markTemporaryPasswordUsed(user.id, user.password_hash))) return undefined;
-        await this.actions.record({
-          userId: user.id,
-          action: 'login_succeeded',
-          login: user.login,
-          address,
-          details: { temporaryPassword: true },
-        });
-        return this.issue(user, 'password_change', address);
+        return this.succeed(user, 'password_change', address, { temporaryPassword: true });
       });
       // Used by a parallel login meanwhile, or the user was held, deactivated or released again meanwhile.
       if (!temporary) throw await this.refuseChanged(user, login, address, slot, started);
@@ -147,8 +140,7 @@ export class AuthService {
         const challengeId = await this.codes.challenge(user.login, address);
         return { ...CODE_SENT, message: 'Confirm the login with the code sent to it (POST /authorization/confirm)', challengeId };
       }
-      await this.actions.record({ userId: user.id, action: 'login_succeeded', login: user.login, address });
-      return this.issue(user, 'full', address);
+      return this.succeed(user, 'full', address);
     });
     // Held meanwhile by a parallel failure: answered as if the user had been On Hold from the start; deactivated
     // meanwhile, as a deactivated user; their password replaced meanwhile, as the wrong password it now is.
@@ -198,14 +190,7 @@ export class AuthService {
       if (locked.deactivated_at) throw DEACTIVATED();
       // Held since the password was checked (by failures elsewhere): the hold wins.
       if (!(await this.users.recordSuccess(locked.id))) throw ON_HOLD();
-      await this.actions.record({
-        userId: locked.id,
-        action: 'login_succeeded',
-        login: locked.login,
-        address,
-        details: { confirmed: true },
-      });
-      return this.issue(locked, 'full', address);
+      return this.succeed(locked, 'full', address, { confirmed: true });
     });
   }
 
@@ -582,6 +567,17 @@ export class AuthService {
   }
 
   /** One token per membership; the top-level token is the first membership's. */
+  /** A login that succeeded (by password, temporary password or confirmed code): recorded in the action log, then its tokens. */
+  private async succeed(
+    user: UserRow,
+    scope: Principal['scope'],
+    address: string,
+    details?: Record<string, unknown>,
+  ): Promise<AuthorizationResponseDto> {
+    await this.actions.record({ userId: user.id, action: 'login_succeeded', login: user.login, address, ...(details && { details }) });
+    return this.issue(user, scope, address);
+  }
+
   private async issue(user: UserRow, scope: Principal['scope'], address: string): Promise<AuthorizationResponseDto> {
     const memberships = await this.users.memberships(user.id);
     if (memberships.length === 0) throw new ApiError('exception.authorization.no_membership', 'The user belongs to no organization');
