@@ -342,6 +342,48 @@ describe('family client: invoices and invoice templates', () => {
       payerContact: 'bob@example.com',
     });
   });
+  it('POST /invoice-templates/view — the edit modal and the create form fill themselves from a record: invoiceName, templateName, description and data', async () => {
+    const merchant = await world.user({ role: 'merchant' });
+    const till = await world.coin(merchant);
+    // The create form's "save as template" sends the invoice's body as the draft (create-invoice-form.vue:445).
+    expectStatus(
+      await req('POST', '/invoice-templates', merchant.token, {
+        name: 'Chairs',
+        invoiceDraft: createBody(till.serial, 'bob@example.com', 30),
+      }),
+      201,
+    );
+    // One saved without a name or data of its own: its invoices are named after it, and it has nothing to describe.
+    expectStatus(
+      await req('POST', '/invoice-templates', merchant.token, { name: 'Bare', invoiceDraft: { recipientCoin: till.serial } }),
+      201,
+    );
+    const page = await req('POST', '/invoice-templates/view', merchant.token, {});
+    expectStatus(page, 200);
+    const [bare, chairs] = page.body.records;
+    // The edit modal (invoice-template-form.vue:193-207) reads invoiceName, name and data's four fields; the create
+    // form picking a template (create-invoice-form.vue:317-331) reads description and data; resending one
+    // (create-invoice-form.vue:219-232) reads templateName.
+    expect(chairs).toMatchObject({
+      name: 'Chairs',
+      templateName: 'Chairs',
+      invoiceName: 'Garden chairs',
+      description: 'Two chairs',
+      data: { productCode: 'CH-2', productPrice: 15, description: 'Two chairs', count: 2 },
+      type: 'INVOICE',
+      reusable: true,
+      regular: false,
+    });
+    expect(bare).toMatchObject({ name: 'Bare', templateName: 'Bare', invoiceName: 'Bare', description: null, data: {} });
+    // The invoice a template issues carries the same name.
+    const issued = await req('POST', `/invoice-templates/${bare.id}/invoices`, merchant.token, {
+      amount: '5.00',
+      payerContact: 'bob@example.com',
+    });
+    expectStatus(issued, 201);
+    expect(issued.body.invoice.name).toBe(bare.invoiceName);
+  });
+
   it('POST /invoices/calculate — the create form prices the invoice before issuing: { payerContact, recipientCoin, amount }', async () => {
     const merchant = await world.user({ role: 'merchant' });
     const till = await world.coin(merchant);

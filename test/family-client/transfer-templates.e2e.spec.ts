@@ -164,6 +164,20 @@ describe('family client: transfer templates', () => {
     });
     expect(sent.status).toBe(201);
     expect(sent.body.process.id).toEqual(expect.any(String));
+    // The payment form keeps `response.process?.id || response.businessProcessId` (payment-to.vue:386) and offers to save
+    // the payment as a template by that id: the family's names for the operation are answered beside `process`.
+    expect(sent.body).toMatchObject({
+      businessProcessId: sent.body.process.id,
+      businessProcessStatus: 'processed',
+      templateId: template.id,
+    });
+    expectStatus(
+      await world.server.request('POST', `/api/v1/templates/transfer/operation/${sent.body.businessProcessId}`, {
+        token: payer.token,
+        body: { name: `Again ${template.id}`, amount: 30, description: '', reusable: true },
+      }),
+      201,
+    );
     const again = await world.server.request('POST', `/api/v1/templates/transfer/${template.id}/execute`, {
       token: payer.token,
       headers,

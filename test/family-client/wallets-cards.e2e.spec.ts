@@ -155,10 +155,10 @@ describe('family client: wallets and smart cards', () => {
     expect((bySerial.get(other.serial) as any).smartCards).toEqual([]);
   });
 
-  it('GET /contact-book/contact — the transfer form lists every contact; reads contacts[] (id, nickname, email, phoneNumber)', async () => {
+  it('GET /contact-book/contact — the transfer form lists every contact; reads contacts[] (id, firstName, nickname, lastName, email, phoneNumber)', async () => {
     const alice = await world.user();
     for (const [name, contact] of [
-      ['Zoe', { phoneNumber: '+37060000009' }],
+      ['Zoe Lind', { phoneNumber: '+37060000009' }],
       ['Bob', { email: 'bob@example.com' }],
     ] as const) {
       expectStatus(
@@ -170,9 +170,13 @@ describe('family client: wallets and smart cards', () => {
     expectStatus(all, 200);
     expect(all.body.contacts).toEqual([
       expect.objectContaining({ id: expect.any(String), nickname: 'Bob', name: 'Bob', email: 'bob@example.com', phoneNumber: null }),
-      expect.objectContaining({ nickname: 'Zoe', phoneNumber: '+37060000009', email: null }),
+      expect.objectContaining({ nickname: 'Zoe Lind', phoneNumber: '+37060000009', email: null }),
     ]);
     expect(all.body.truncated).toBe(false);
+    // The payee select labels each contact `${firstName || nickname} ${lastName || ''}` (transfer-to-wallet-form.vue:42):
+    // the name as saved, kept whole in firstName; the book is the caller's (ownerId).
+    for (const c of all.body.contacts) expect(c).toMatchObject({ firstName: c.name, lastName: null, ownerId: alice.id });
+    expect(all.body.contacts.map((c: any) => `${c.firstName || c.nickname} ${c.lastName || ''}`.trim())).toEqual(['Bob', 'Zoe Lind']);
     // Only the caller's own book.
     const bob = await world.user();
     expect((await world.server.request('GET', '/api/v1/contact-book/contact', { token: bob.token })).body.contacts).toEqual([]);

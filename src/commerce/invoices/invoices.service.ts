@@ -96,7 +96,15 @@ export function toInvoice(row: InvoiceRow, reader: InvoiceReader): InvoiceDto {
 }
 
 function toTemplate(row: TemplateRow): InvoiceTemplateDto {
-  const draft = row.draft as { amount?: string; recipientCoin?: string; payerContact?: string; expiresAt?: string | null };
+  const draft = row.draft as {
+    name?: string;
+    amount?: string;
+    recipientCoin?: string;
+    payerContact?: string;
+    expiresAt?: string | null;
+    data?: Record<string, unknown>;
+  };
+  const data = draft.data ?? {};
   return {
     id: row.id,
     name: row.name,
@@ -107,6 +115,14 @@ function toTemplate(row: TemplateRow): InvoiceTemplateDto {
     // Validated as an ISO date or date-time when saved ("2024-02-29" included): answered as the date-time it stands for.
     expiresAt: draft.expiresAt ? new Date(draft.expiresAt).toISOString() : null,
     createdAt: row.created_at.toISOString(),
+    templateName: row.name,
+    // The name issueFromTemplate gives its invoices.
+    invoiceName: draft.name ?? row.name,
+    data,
+    description: typeof data.description === 'string' ? data.description : null,
+    type: 'INVOICE',
+    reusable: true,
+    regular: false,
   };
 }
 

@@ -14,12 +14,12 @@ import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { clientAddress } from '../../platform/common/http';
 import { UuidParam } from '../../platform/common/validators';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
-import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
 import { PAYEE_LOOKUPS_LIMITED } from '../coins/payee-lookups';
 import {
   CreateTransferTemplateDto,
   TemplateAmountDto,
   TemplateCalculationDto,
+  TemplateExecutionDto,
   TemplateFromOperationDto,
   TransferTemplateListDto,
   TransferTemplatePageDto,
@@ -121,20 +121,31 @@ export class TransferTemplatesController {
     return this.templates.calculate(principal, id, dto);
   }
 
-  /** Sends the template's transfer (its amount, or `amount`), exactly as `POST /transfers` with its values. */
+  /**
+   * Sends the template's transfer (its amount, or `amount`), exactly as `POST /transfers` with its values; the answer
+   * names the operation `businessProcessId` too, as the family's web client reads it.
+   */
   @Post(':id/execute')
   @RequirePermissions('TRANSFER_TEMPLATE_OWNER', 'TRANSFER_CREATOR')
   @Idempotent()
   @ApiOperation({ summary: 'Execute a transfer template', operationId: 'executeTransferTemplate' })
-  @ApiCreatedResponse({ type: OperationResultDto })
+  @ApiCreatedResponse({ type: TemplateExecutionDto })
   @ApiNotFoundResponse({ description: 'exception.transfer_template.not_found, or a coin gone', type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'Insufficient funds, or a coin closed or inactive', type: ErrorResponseDto })
   async execute(
     @UuidParam('id') id: string,
     @Body() dto: TemplateAmountDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<OperationResultDto> {
-    return { status: 'ok', message: 'Transfer completed', process: await this.templates.execute(principal, id, dto) };
+  ): Promise<TemplateExecutionDto> {
+    const process = await this.templates.execute(principal, id, dto);
+    return {
+      status: 'ok',
+      message: 'Transfer completed',
+      process,
+      businessProcessId: process.id,
+      businessProcessStatus: process.status,
+      templateId: id,
+    };
   }
 
   /** The caller's templates (for the organization they act for), by name unless sorted otherwise. */

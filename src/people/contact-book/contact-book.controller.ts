@@ -71,7 +71,12 @@ export class ContactBookController {
   @ApiOkResponse({ type: ContactBookDto })
   async all(@CurrentPrincipal() principal: Principal): Promise<ContactBookDto> {
     const { records, truncated } = await this.contacts.all(principal);
-    return { status: 'ok', message: 'OK', contacts: records.map((c) => ({ ...c, nickname: c.name })), truncated };
+    return {
+      status: 'ok',
+      message: 'OK',
+      contacts: records.map((c) => ({ ...c, nickname: c.name, firstName: c.name, lastName: null, ownerId: principal.userId })),
+      truncated,
+    };
   }
 
   /** The caller's own contacts by name; `filter.text` finds part of a name, phone number or e-mail. */

@@ -1,4 +1,4 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -127,6 +127,29 @@ export class CreateInvoiceDto {
   expiresAt?: string | null;
 }
 
+/**
+ * An invoice's `data` (and a template's draft's): the object its issuer sent, answered as sent. The family's web client
+ * sends and reads these four; any other key the issuer sent is answered too.
+ */
+const INVOICE_DATA: ApiPropertyOptions = {
+  type: 'object',
+  additionalProperties: true,
+  properties: {
+    productCode: { type: 'string', description: "The product's code, as the issuer sent it." },
+    productPrice: {
+      oneOf: [{ type: 'number' }, { type: 'string' }],
+      nullable: true,
+      description: "The product's unit price, as the issuer sent it (a number or a decimal string).",
+    },
+    description: { type: 'string', nullable: true, description: 'What the invoice is for, as the issuer sent it.' },
+    count: {
+      oneOf: [{ type: 'number' }, { type: 'string' }],
+      nullable: true,
+      description: 'How many, as the issuer sent it.',
+    },
+  },
+};
+
 export class InvoiceItemAnswerDto {
   name: string;
   quantity: number;
@@ -210,7 +233,7 @@ export class InvoiceDto {
    * What the issuer sent with it (the family's form sends productCode, productPrice, description, count); `{}` when it
    * sent nothing, as the family's invoice lists read `data.description` of every invoice.
    */
-  @ApiProperty({ type: 'object', additionalProperties: true })
+  @ApiProperty(INVOICE_DATA)
   data: Record<string, unknown>;
   /**
    * In the family's words: pending (awaiting payment) → approved (being paid) → paid | declined (withdrawn by its
@@ -420,6 +443,25 @@ export class InvoiceTemplateDto {
   expiresAt: string | null;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
+  /** The template's name (as `name`): the family's invoice form picks a template by it. */
+  templateName: string;
+  /** The name of the invoices it issues: the draft's `name`, else the template's. */
+  invoiceName: string;
+  /** The draft's `data`, `{}` when it has none: the family's forms fill productCode, productPrice, count from it. */
+  @ApiProperty(INVOICE_DATA)
+  data: Record<string, unknown>;
+  /** The draft's `data.description` (what its invoices are for), null when it has none. */
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
+  /** Always `INVOICE`: the family's kind of template (a transfer template is `TRANSFER`). */
+  @ApiProperty({ enum: ['INVOICE'] })
+  type: 'INVOICE';
+  /** Always true: a template issues any number of invoices. */
+  @ApiProperty({ enum: [true] })
+  reusable: true;
+  /** Always false: a template issues an invoice when asked, never on a schedule (the family's regular templates). */
+  @ApiProperty({ enum: [false] })
+  regular: false;
 }
 
 export class InvoiceTemplateResponseDto {

@@ -19,6 +19,8 @@ import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { DESCRIPTION_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { NameSortDto, PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { Serial, SERIAL_PATTERN, SerialList } from '../../../platform/common/validators';
+import { OperationResultDto } from '../../../platform/ledger/dto/operation.dto';
+import { OPERATION_STATUSES } from '../../../platform/ledger/operation-types';
 import { CoinDto, CoinIssuerDto } from '../../coins/dto/coin.dto';
 import { TransferCalculationDto } from '../../transfers/dto/transfer.dto';
 
@@ -217,6 +219,22 @@ export class TemplateCalculationDto extends OmitType(TransferCalculationDto, ['i
   /** The paying coin's issuer, with its currency's code and symbol. */
   issuer: CoinIssuerDto;
   paymentToolDetails: TemplatePaymentToolDetailsDto;
+}
+
+/**
+ * A template's transfer, sent: `POST /transfers`'s answer (`process`, the operation), with the family's names for it
+ * beside — the family's web client keeps `businessProcessId` to save the payment as a template again.
+ */
+export class TemplateExecutionDto extends OperationResultDto {
+  /** The operation's id (`process.id`). */
+  @ApiProperty({ format: 'uuid' })
+  businessProcessId: string;
+  /** The operation's status (`process.status`). */
+  @ApiProperty({ enum: OPERATION_STATUSES, example: 'processed' })
+  businessProcessStatus: string;
+  /** The template sent. */
+  @ApiProperty({ format: 'uuid' })
+  templateId: string;
 }
 
 /** Calculating or executing a template: its amount unless another is given. */

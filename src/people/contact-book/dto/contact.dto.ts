@@ -120,10 +120,22 @@ export class ContactResponseDto {
   contact: ContactRecordDto;
 }
 
-/** A contact as the family's web client lists them: `nickname` is the contact's name. */
+/**
+ * A contact as the family's web client lists them: `nickname` is the contact's name. The family splits a contact's name
+ * into first and last; finapi keeps it whole, so `firstName` carries all of it and `lastName` is null — the client's
+ * payee list shows `firstName lastName`, the name as saved.
+ */
 export class ContactBookEntryDto extends ContactRecordDto {
   /** The contact's name (as `name`), the family's field. */
   nickname: string;
+  /** The contact's name, whole (as `name`). */
+  firstName: string;
+  /** Always null: finapi keeps a contact's name whole, in `firstName`. */
+  @ApiProperty({ type: String, nullable: true })
+  lastName: string | null;
+  /** The user whose book it is: the caller. */
+  @ApiProperty({ format: 'uuid' })
+  ownerId: string;
 }
 
 /** Every contact of the caller (GET /contact-book/contact), by name. */
