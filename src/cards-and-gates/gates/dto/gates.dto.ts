@@ -29,6 +29,7 @@ import { AsList, IsAfter, IsIsoDateTime, Omittable, Serial, UuidList } from '../
 import { CommissionValueAnswerDto, CommissionValueDto, IsCommissionNumber } from '../../../platform/commissions/dto/commission-value.dto';
 import { COMMISSION_TYPES, CommissionType, usesFixed, usesPercent } from '../../../platform/commissions/fee';
 import { CoinDto } from '../../../money-movement/coins/dto/coin.dto';
+import { NamedContractInfoDto } from '../../../platform/organizations/dto/organization.dto';
 
 export const GATE_PROVIDER_TYPES = ['acquiring', 'billing', 'card_issuing', 'payout'] as const;
 export const GATE_TRANSACTION_TYPES = ['payment', 'payout', 'card_issue', 'TOPUP', 'REDEEM'] as const;
@@ -157,6 +158,27 @@ export class GateNameDto {
   name: string;
 }
 
+/**
+ * The provider as the family's organizations are shown: gate providers are not organizations in finapi, so this is the
+ * provider itself, as `POST /organizations` lists it (type `gate_provider`, no identification, no contract).
+ */
+export class GateProviderOrganizationDto {
+  /** The provider's id. */
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ enum: ['gate_provider'] })
+  type: 'gate_provider';
+  name: string;
+  @ApiProperty({ enum: ['not_available'] })
+  identificationStatus: 'not_available';
+  /** `active`, or `blocked` while the provider is switched off. */
+  @ApiProperty({ enum: ['active', 'blocked'] })
+  status: 'active' | 'blocked';
+  /** Always null: a provider follows no contract (its fees are priced by gate commission profiles). */
+  @ApiProperty({ type: NamedContractInfoDto, nullable: true })
+  contract_info: NamedContractInfoDto | null;
+}
+
 export class GateProviderDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -165,6 +187,7 @@ export class GateProviderDto {
   type: string;
   active: boolean;
   gate: GateNameDto;
+  organization: GateProviderOrganizationDto;
   /** Per product on sale, each type the provider takes (an acquiring provider's products take TOPUP, money in). */
   @ApiProperty({ type: [SupportedTransactionDto] })
   supportedTransactions: SupportedTransactionDto[];
