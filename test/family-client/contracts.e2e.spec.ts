@@ -210,6 +210,8 @@ describe('family client: contracts and commission profiles', () => {
         processType: 'merchant_invoice',
         transactionType: 'transfer',
         isMultiCurrency: false,
+        srcCoinType: 'client',
+        destCoinType: 'client',
       });
     });
 

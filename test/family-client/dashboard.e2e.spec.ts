@@ -296,6 +296,12 @@ describe('family client: dashboard, reports and history', () => {
     expect(byId.bank_topup).toMatchObject({ processType: 'bank_topup', transactionType: 'issue' });
     expect(byId.gate_payment).toMatchObject({ processType: 'gate_purchase' });
     expect(byId.invoice_payment).toMatchObject({ processType: 'merchant_invoice' });
+    // The coin types each flow moves money between: client coins, or an issuer's settlement and reserve (system) coins.
+    expect(byId.client_transaction_transfer).toMatchObject({ srcCoinType: 'client', destCoinType: 'client' });
+    expect(byId.bank_topup).toMatchObject({ srcCoinType: 'system', destCoinType: 'client' });
+    expect(byId.bank_withdrawal).toMatchObject({ srcCoinType: 'client', destCoinType: 'system' });
+    for (const flow of answer.body.records)
+      expect(['client', 'system']).toEqual(expect.arrayContaining([flow.srcCoinType, flow.destCoinType]));
   });
 
   describe('POST /transactions/view', () => {

@@ -78,6 +78,15 @@ describe('family client: gates', () => {
     const mine = listed.body.records.find((p: { id: string }) => p.id === provider.id);
     expect(mine).toMatchObject({ id: provider.id, name: provider.name, gate: { name: provider.name } });
     expect(mine.supportedTransactions).toContainEqual({ paymentWay: product.name, transactionType: 'TOPUP' });
+    // Its organization, as POST /organizations lists a gate provider: the provider itself, with no contract.
+    expect(mine.organization).toEqual({
+      id: provider.id,
+      type: 'gate_provider',
+      name: provider.name,
+      identificationStatus: 'not_available',
+      status: 'active',
+      contract_info: null,
+    });
     const one = await req('GET', `/gate-providers/${provider.id}`, world.admin);
     expect(one.body.gateProvider.supportedTransactions).toEqual(mine.supportedTransactions);
   });
@@ -145,6 +154,13 @@ describe('family client: gates', () => {
       gateProviderId: provider.id,
       way: product.name,
     });
+    // The currency whole, as the coin's: its numeric code, name and description besides code and symbol.
+    const { code, symbol, digitalCode, name, description } = (await coinOf(world.server, alice.token, coin.serial)).currency as Record<
+      string,
+      unknown
+    >;
+    expect(priced.body.currency).toEqual({ code, symbol, digitalCode, name, description });
+    expect(name).toEqual(expect.any(String));
     expectError(
       await req('POST', '/gate/transactions/calculate', alice.token, { ...body, amount: '5000' }),
       400,
@@ -458,7 +474,17 @@ describe('family client: gates', () => {
     const id = created.body.transaction.id;
     expect((await create()).body.transaction.id).toBe(id);
     // Held: what the coin can spend is down by amount + fee, once.
-    expect((await coinOf(world.server, alice.token, coin.serial)).availableAmount).toBe('58.90');
+    const held = await coinOf(world.server, alice.token, coin.serial);
+    expect(held.availableAmount).toBe('58.90');
+    // The answer's coin is the caller's coin whole, as GET /coins/{serial} answers it once the hold is written.
+    expect(created.body.transaction.coin).toEqual(held);
+    expect(created.body.transaction.coin).toMatchObject({
+      amount: '100.00',
+      heldAmount: '41.10',
+      type: 'client',
+      active: true,
+      issuer: { id: world.issuer.id, sn: expect.any(Number) },
+    });
     const fields = await req('GET', `/gate/transactions/${id}/payer-fields/`, alice.token);
     expectStatus(fields, 200);
     expect(fields.body.options[0]).toMatchObject({ name: 'default', fields: [expect.objectContaining({ name: 'card', optional: false })] });
@@ -468,7 +494,16 @@ describe('family client: gates', () => {
       headers: { 'Idempotency-Key': `redeem-submit-${id}` },
     });
     expectStatus(submitted, 200);
-    expect(submitted.body.transaction).toMatchObject({ id, status: 'provider_assigned' });
+    expect(submitted.body.transaction).toMatchObject({ id, status: 'provider_assigned', payerData: { card: '4111111111111111' } });
+    // The coin whole again (its balance may already have moved: the provider is called after the commit).
+    expect(submitted.body.transaction.coin).toMatchObject({
+      serial: coin.serial,
+      name: held.name,
+      main: held.main,
+      active: true,
+      type: 'client',
+    });
+    expect(submitted.body.transaction.coin).toHaveProperty('availableAmount');
     const done = await finished(alice.token, id);
     expect(done).toMatchObject({
       status: 'processed',

@@ -83,6 +83,10 @@ describe('family client: system operations (issue 32)', () => {
         contract_info: expect.any(Object),
       }),
     ]);
+    // The desk's contract, with its name as the contracts screen shows it.
+    const { contract_info } = desks.body.records[0];
+    const contract = await req('GET', `/contracts/${contract_info.id}`, world.admin);
+    expect(contract_info).toEqual({ id: contract.body.contract.id, personType: expect.any(String), name: contract.body.contract.name });
     const gates = await req('POST', '/organizations', accountant.token, {
       filter: { types: ['gate_provider'] },
       pageNumber: 0,

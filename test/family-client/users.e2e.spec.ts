@@ -67,13 +67,19 @@ describe('family client: users (issue 32)', () => {
     expect(page.body.records.map((r: any) => r.id)).toEqual([zelda.id]);
     expectTableFields(page.body.records[0]);
     expect(page.body.records[0]).toMatchObject({ active: true, banned: false, contact: { email: `zelda-${tag}@example.com` } });
+    // Each membership names the contract its organization follows, with the contract's name; a hold has no expiry.
+    const { contract_info } = page.body.records[0].members[0];
+    const contract = await req('GET', `/contracts/${contract_info.id}`, world.admin);
+    expectStatus(contract, 200);
+    expect(contract_info).toEqual({ id: contract.body.contract.id, personType: expect.any(String), name: contract.body.contract.name });
+    expect(page.body.records[0].banExpiryDate).toBeNull();
 
     // The same search over every individual named so, then the banned ones only.
     const named = await req('POST', '/users/view', world.admin, { filter: { text: `QUILL${tag}`, roles: ['individual'] }, pageNumber: 0 });
     expect(named.body.records.map((r: any) => r.id).sort()).toEqual([zelda.id, other.id].sort());
     const banned = await req('POST', '/users/view', world.admin, { filter: { text: `quill${tag}`, banned: true, roles: ['individual'] } });
     expect(banned.body.records.map((r: any) => r.id)).toEqual([other.id]);
-    expect(banned.body.records[0]).toMatchObject({ banned: true, active: true });
+    expect(banned.body.records[0]).toMatchObject({ banned: true, active: true, banExpiryDate: null });
 
     // The corporate tab, and the system actors' tab (every staff role), with the text matching the login.
     const corporate = await req('POST', '/users/view', world.admin, { filter: { text: `shop-${tag}`, roles: ['merchant'] } });

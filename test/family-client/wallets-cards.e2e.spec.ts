@@ -209,7 +209,9 @@ describe('family client: wallets and smart cards', () => {
     const account = await anAccount(alice);
     const list = await world.server.request('GET', '/api/v1/profiles/my/bank-accounts', { token: alice.token });
     expectStatus(list, 200);
-    expect(list.body.records).toEqual([expect.objectContaining({ id: account.id, status: 'APPROVED', details: familyDetails })]);
+    // The details carry the account's id, its number (the IBAN) and its catalog bank (none chosen here) too.
+    const details = { ...familyDetails, id: account.id, number: familyDetails.iban, bankId: null };
+    expect(list.body.records).toEqual([expect.objectContaining({ id: account.id, status: 'APPROVED', details })]);
     const bob = await world.user();
     expect((await world.server.request('GET', '/api/v1/profiles/my/bank-accounts', { token: bob.token })).body.records).toEqual([]);
   });

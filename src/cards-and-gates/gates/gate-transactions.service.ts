@@ -12,6 +12,7 @@ import { LedgerService } from '../../platform/ledger/ledger.service';
 import { OutboxService } from '../../platform/outbox/outbox.service';
 import { PendingOperationsService } from '../../platform/pending-operations/pending-operations.service';
 import { SmartCardsService } from '../smart-cards/smart-cards.service';
+import { CoinsService } from '../../money-movement/coins/coins.service';
 import { CommissionsService } from '../../platform/commissions/commissions.service';
 import { commissionDetails } from '../../platform/commissions/fee';
 import { Leg, LockedCoin, recordOf, RecordWriter } from '../../platform/ledger/ledger.types';
@@ -20,8 +21,10 @@ import type {
   GateCalculateDto,
   GateCalculationDto,
   GateCallbackDto,
+  GateCurrencyDto,
   GateMethodDto,
   GateMethodsViewDto,
+  GateOwnTransactionDto,
   GateTransactionDto,
   GateTransactionViewDto,
   PayerFieldDto,
@@ -89,6 +92,7 @@ export function toTransaction(row: GateTransactionRow): GateTransactionDto {
     amountToSend: amountOf(toSend, scale),
     finalAmount: amountOf(row.type === 'TOPUP' ? toSend : source, scale),
     processId: row.operation_id,
+    payerData: row.fields,
   };
 }
 
@@ -174,6 +178,7 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     private readonly uow: UnitOfWork,
     private readonly smartCards: SmartCardsService,
     private readonly fees: CommissionsService,
+    private readonly coins: CoinsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -185,7 +190,20 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     return this.reconciler.stop();
   }
 
-  async create(principal: Principal, dto: CreateGateTransactionDto): Promise<GateTransactionDto> {
+  /** Starts a transaction and answers it with the caller's coin whole (its balance once the hold, if any, is written). */
+  async create(principal: Principal, dto: CreateGateTransactionDto): Promise<GateOwnTransactionDto> {
+    return this.withCoin(await this.start(principal, dto));
+  }
+
+  /** The transaction with its coin as `GET /coins/{serial}` answers it: the caller's own, as creating and submitting show it. */
+  private async withCoin(transaction: GateTransactionDto): Promise<GateOwnTransactionDto> {
+    const coin = (await this.coins.ownAmong(transaction.organizationId, [transaction.coinSerial])).get(transaction.coinSerial);
+    // The transaction's coin is its organization's: it was checked when the transaction was made, and coins never move.
+    if (!coin) throw new Error(`Gate transaction ${transaction.id}: coin ${transaction.coinSerial} is not its organization's`);
+    return { ...transaction, coin };
+  }
+
+  private async start(principal: Principal, dto: CreateGateTransactionDto): Promise<GateTransactionDto> {
     if (dto.type === 'TOPUP') return this.createTopUp(principal, dto);
     if (dto.type === 'REDEEM') return this.createRedeem(principal, dto);
     if (dto.method) throw ApiError.invalid('method', 'goes with type TOPUP or REDEEM; a payment names its productId');
@@ -341,7 +359,7 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
       sourceAmount: amountOf(quote.payerAmount, scale),
       amountToSend: amountOf(quote.payeeAmount, scale),
       commissionAmount: amountOf(quote.commission, scale),
-      currency: { code: coin.code, symbol: coin.symbol },
+      currency: await this.currencyOf(principal, coin),
       gateProviderId: product.gate_provider_id,
       way: product.name,
     };
@@ -358,7 +376,7 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
    * A TOPUP's payer's fields, checked against its product's: the transaction then goes to its provider (after the
    * commit, like a payment). Once only: a transaction that is not a TOPUP waiting for them is a 409.
    */
-  async submit(principal: Principal, id: string, dto: SubmitPayerDto): Promise<GateTransactionDto> {
+  async submit(principal: Principal, id: string, dto: SubmitPayerDto): Promise<GateOwnTransactionDto> {
     return this.uow.run(async () => {
       const row = await this.gates.transaction(id, true);
       if (!row || !this.sees(principal, row.organization_id)) throw new ApiError('exception.gate_transaction.not_found');
@@ -369,7 +387,7 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
       const fields = checkFields(product.fields, submittedFields(product.fields, dto.fields));
       if (!(await this.gates.submit(id, fields))) throw new ApiError('exception.gate_transaction.submitted');
       this.uow.afterCommit(() => this.uow.asJob('gate-dispatch', () => this.dispatch(id)));
-      return toTransaction((await this.gates.transaction(id))!);
+      return this.withCoin(toTransaction((await this.gates.transaction(id))!));
     });
   }
 
@@ -439,6 +457,13 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
       });
       return toTransaction((await this.gates.transaction(id))!);
     });
+  }
+
+  /** The coin's currency as the top-up form reads it: its codes, symbol, name and description. */
+  private async currencyOf(principal: Principal, coin: LockedCoin): Promise<GateCurrencyDto> {
+    const whole = (await this.coins.ownAmong(principal.organizationId, [coin.serial])).get(coin.serial)!;
+    const { code, symbol, digitalCode, name, description } = whole.currency;
+    return { code, symbol, digitalCode, name, description };
   }
 
   /** A client coin of the caller's organization, read without a lock; any other is a 404. */

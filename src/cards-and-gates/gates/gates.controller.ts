@@ -37,6 +37,7 @@ import {
   GateProviderListDto,
   GateProviderResponseDto,
   GateTransactionPageDto,
+  GateOwnTransactionResponseDto,
   GateTransactionResponseDto,
   GateMethodListDto,
   GateMethodsViewDto,
@@ -248,13 +249,13 @@ export class GateTransactionsController {
   @RequirePermissions('GATE_TRANSACTION_CREATOR')
   @Idempotent({ groupCommit: true })
   @ApiOperation({ summary: 'Pay, top up or withdraw through a gate', operationId: 'createGateTransaction' })
-  @ApiCreatedResponse({ type: GateTransactionResponseDto })
+  @ApiCreatedResponse({ type: GateOwnTransactionResponseDto })
   @ApiNotFoundResponse({
     description: "exception.gate_product.not_found (or no such method), or exception.coin.not_found (not the caller's)",
     type: ErrorResponseDto,
   })
   @ApiConflictResponse({ description: 'exception.coin.insufficient_funds, exception.coin.inactive', type: ErrorResponseDto })
-  async create(@Body() dto: CreateGateTransactionDto, @CurrentPrincipal() principal: Principal): Promise<GateTransactionResponseDto> {
+  async create(@Body() dto: CreateGateTransactionDto, @CurrentPrincipal() principal: Principal): Promise<GateOwnTransactionResponseDto> {
     return { status: 'ok', message: 'Gate transaction started', transaction: await this.transactions.create(principal, dto) };
   }
 
@@ -312,14 +313,14 @@ export class GateTransactionsController {
   @RequirePermissions('GATE_TRANSACTION_CREATOR')
   @Idempotent()
   @ApiOperation({ summary: "Submit a TOPUP's or a REDEEM's payer fields", operationId: 'submitGatePayer' })
-  @ApiOkResponse({ type: GateTransactionResponseDto })
+  @ApiOkResponse({ type: GateOwnTransactionResponseDto })
   @ApiNotFoundResponse({ description: 'exception.gate_transaction.not_found', type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'exception.gate_transaction.submitted', type: ErrorResponseDto })
   async submit(
     @UuidParam('id') id: string,
     @Body() dto: SubmitPayerDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<GateTransactionResponseDto> {
+  ): Promise<GateOwnTransactionResponseDto> {
     return { status: 'ok', message: 'Payer fields submitted', transaction: await this.transactions.submit(principal, id, dto) };
   }
 

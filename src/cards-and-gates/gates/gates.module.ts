@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CoinsModule } from '../../money-movement/coins/coins.module';
 import { SmartCardsModule } from '../smart-cards/smart-cards.module';
 import { GateCommissionsController, GateProductsController, GateProvidersController, GateTransactionsController } from './gates.controller';
 import { GateCommissionsService } from './gate-commissions.service';
@@ -7,7 +8,7 @@ import { GatesRepository } from './gates.repository';
 import { GatesService } from './gates.service';
 
 @Module({
-  imports: [SmartCardsModule],
+  imports: [SmartCardsModule, CoinsModule],
   controllers: [GateProvidersController, GateProductsController, GateTransactionsController, GateCommissionsController],
   providers: [GatesRepository, GatesService, GateCommissionsService, GateTransactionsService],
 })

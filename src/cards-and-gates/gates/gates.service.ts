@@ -45,6 +45,14 @@ function toProvider(row: ProviderRow, products: ProductRow[]): GateProviderDto {
     type: row.type,
     active: row.active,
     gate: { name: row.name },
+    organization: {
+      id: row.id,
+      type: 'gate_provider',
+      name: row.name,
+      identificationStatus: 'not_available',
+      status: row.active ? 'active' : 'blocked',
+      contract_info: null,
+    },
     supportedTransactions: ways.flatMap((paymentWay) =>
       transactionTypesOf(row.type).map((transactionType) => ({ paymentWay, transactionType })),
     ),

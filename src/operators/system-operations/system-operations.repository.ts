@@ -11,6 +11,8 @@ export interface SystemOrganizationRow {
   identification_status: string;
   contract_id: string | null;
   person_type: string | null;
+  /** The contract's name; null with no contract (a gate provider). */
+  contract_name: string | null;
   active: boolean;
   created_at: Date;
 }
@@ -37,12 +39,14 @@ export interface SystemOrganizationFilter {
  * null) keeps the organizations holding a client coin of it and the gate providers selling in its currency.
  */
 const PARTIES = `(
-  SELECT o.id, o.type, o.name, o.identification_status, o.contract_id, o.person_type, true AS active, o.created_at
+  SELECT o.id, o.type, o.name, o.identification_status, o.contract_id, o.person_type, k.name AS contract_name, true AS active,
+         o.created_at
     FROM organizations o
+    LEFT JOIN contracts k ON k.id = o.contract_id
    WHERE o.type <> 'system'
      AND ($1::uuid IS NULL OR EXISTS (SELECT 1 FROM coins c WHERE c.organization_id = o.id AND c.type = 'client' AND c.issuer_id = $1::uuid))
   UNION ALL
-  SELECT g.id, 'gate_provider', g.name, 'not_available', NULL, NULL, g.active, g.created_at
+  SELECT g.id, 'gate_provider', g.name, 'not_available', NULL, NULL, NULL, g.active, g.created_at
     FROM gate_providers g
    WHERE $1::uuid IS NULL
       OR EXISTS (SELECT 1 FROM gate_products p JOIN issuers i ON i.currency_id = p.currency_id WHERE p.gate_provider_id = g.id AND i.id = $1::uuid)
@@ -67,7 +71,7 @@ export class SystemOperationsRepository {
     const clause = `FROM ${PARTIES}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     const count = await this.db.countRows(clause, params);
     const rows = await this.db.query<SystemOrganizationRow>(
-      `SELECT t.id, t.type, t.name, t.identification_status, t.contract_id, t.person_type, t.active, t.created_at
+      `SELECT t.id, t.type, t.name, t.identification_status, t.contract_id, t.person_type, t.contract_name, t.active, t.created_at
        ${clause} ORDER BY ${nameSortOrder('t', sort)} LIMIT ${limit} OFFSET ${offset}`,
       params,
     );

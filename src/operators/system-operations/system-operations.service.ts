@@ -115,7 +115,7 @@ function toRecord(row: SystemOrganizationRow): SystemOrganizationRecordDto {
     name: row.name,
     identificationStatus: row.identification_status,
     status: row.active ? 'active' : 'blocked',
-    contract_info: row.contract_id ? { id: row.contract_id, personType: row.person_type! } : null,
+    contract_info: row.contract_id ? { id: row.contract_id, personType: row.person_type!, name: row.contract_name! } : null,
     createdAt: row.created_at.toISOString(),
   };
 }

@@ -18,6 +18,20 @@ const MONEY_OUT: readonly OperationFlow[] = ['bank_withdrawal', 'cash_out', 'gat
 /** The flows between two currencies, whose profiles may name the issuer bought. */
 export const MULTI_CURRENCY_FLOWS: readonly OperationFlow[] = ['exchange'];
 
+/** The coins a flow moves money between, by type: the settlement and reserve coins are system coins. */
+const COIN_TYPES_OF: Record<OperationFlow, readonly ['client' | 'system', 'client' | 'system']> = {
+  client_transaction_transfer: ['client', 'client'],
+  bank_topup: ['system', 'client'],
+  bank_withdrawal: ['client', 'system'],
+  exchange: ['client', 'client'],
+  cash_in: ['client', 'client'],
+  cash_out: ['client', 'client'],
+  voucher: ['client', 'system'],
+  gate_payment: ['client', 'system'],
+  invoice_payment: ['client', 'client'],
+  merchant_payment: ['client', 'client'],
+};
+
 /** An operation flow as `GET /operation-flows` and commission profiles answer it, in the family's words too. */
 export function toFlowDto(name: OperationFlow): OperationFlowDto {
   return {
@@ -28,6 +42,8 @@ export function toFlowDto(name: OperationFlow): OperationFlowDto {
     processType: familyTypeOf(name),
     transactionType: MONEY_IN.includes(name) ? 'issue' : MONEY_OUT.includes(name) ? 'redeem' : 'transfer',
     isMultiCurrency: MULTI_CURRENCY_FLOWS.includes(name),
+    srcCoinType: COIN_TYPES_OF[name][0],
+    destCoinType: COIN_TYPES_OF[name][1],
   };
 }
 

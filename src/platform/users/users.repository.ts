@@ -50,6 +50,7 @@ export interface MembershipRow {
   identification_status: string;
   contract_id: string;
   person_type: string;
+  contract_name: string;
 }
 
 /** A failed validation as counted: `heldNow` when this very failure put the user On Hold. */
@@ -79,7 +80,8 @@ export interface UserSearch {
 }
 
 const MEMBERSHIP_COLUMNS = `m.id AS membership_id, m.user_id, m.role, o.id AS organization_id, o.type AS organization_type,
-  o.name AS organization_name, o.identification_status, o.contract_id, o.person_type`;
+  o.name AS organization_name, o.identification_status, o.contract_id, o.person_type,
+  (SELECT k.name FROM contracts k WHERE k.id = o.contract_id) AS contract_name`;
 
 /** users and memberships. No rules live here. */
 @Injectable()

@@ -308,6 +308,7 @@ export class UsersService implements OnApplicationBootstrap {
       failedAttempts: user.failed_attempts,
       passwordChangeRequired: user.password_change_required,
       heldAt: user.held_at ? user.held_at.toISOString() : null,
+      banExpiryDate: null,
       createdAt: user.created_at.toISOString(),
       updatedAt: user.updated_at.toISOString(),
       members: memberships.map((m) => ({
@@ -320,6 +321,7 @@ export class UsersService implements OnApplicationBootstrap {
           identificationStatus: m.identification_status,
           organizationStatus: m.identification_status,
         },
+        contract_info: { id: m.contract_id, personType: m.person_type, name: m.contract_name },
       })),
     };
   }

@@ -28,6 +28,8 @@ import { CoinAlias, SerialOrCoin } from '../../../platform/common/request-view.d
 import { AsList, IsAfter, IsIsoDateTime, Omittable, Serial, UuidList } from '../../../platform/common/validators';
 import { CommissionValueAnswerDto, CommissionValueDto, IsCommissionNumber } from '../../../platform/commissions/dto/commission-value.dto';
 import { COMMISSION_TYPES, CommissionType, usesFixed, usesPercent } from '../../../platform/commissions/fee';
+import { CoinDto } from '../../../money-movement/coins/dto/coin.dto';
+import { NamedContractInfoDto } from '../../../platform/organizations/dto/organization.dto';
 
 export const GATE_PROVIDER_TYPES = ['acquiring', 'billing', 'card_issuing', 'payout'] as const;
 export const GATE_TRANSACTION_TYPES = ['payment', 'payout', 'card_issue', 'TOPUP', 'REDEEM'] as const;
@@ -156,6 +158,27 @@ export class GateNameDto {
   name: string;
 }
 
+/**
+ * The provider as the family's organizations are shown: gate providers are not organizations in finapi, so this is the
+ * provider itself, as `POST /organizations` lists it (type `gate_provider`, no identification, no contract).
+ */
+export class GateProviderOrganizationDto {
+  /** The provider's id. */
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ enum: ['gate_provider'] })
+  type: 'gate_provider';
+  name: string;
+  @ApiProperty({ enum: ['not_available'] })
+  identificationStatus: 'not_available';
+  /** `active`, or `blocked` while the provider is switched off. */
+  @ApiProperty({ enum: ['active', 'blocked'] })
+  status: 'active' | 'blocked';
+  /** Always null: a provider follows no contract (its fees are priced by gate commission profiles). */
+  @ApiProperty({ type: NamedContractInfoDto, nullable: true })
+  contract_info: NamedContractInfoDto | null;
+}
+
 export class GateProviderDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -164,6 +187,7 @@ export class GateProviderDto {
   type: string;
   active: boolean;
   gate: GateNameDto;
+  organization: GateProviderOrganizationDto;
   /** Per product on sale, each type the provider takes (an acquiring provider's products take TOPUP, money in). */
   @ApiProperty({ type: [SupportedTransactionDto] })
   supportedTransactions: SupportedTransactionDto[];
@@ -430,6 +454,13 @@ export class GateCurrencyDto {
   code: string;
   @ApiProperty({ type: String, nullable: true, example: '€' })
   symbol: string | null;
+  /** The ISO 4217 numeric code, as the currency has it (null when it has none). */
+  @ApiProperty({ type: String, nullable: true, example: '978' })
+  digitalCode: string | null;
+  @ApiProperty({ example: 'Euro' })
+  name: string;
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
 }
 
 /** A gate transaction's price as the family's top-up form reads it. */
@@ -579,12 +610,30 @@ export class GateTransactionDto {
   /** `operationId`, as the family names it. */
   @ApiProperty({ type: String, nullable: true, format: 'uuid' })
   processId: string | null;
+  /** The payer's fields as given (`fields`, by name), as the family names them. */
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  payerData: Record<string, unknown>;
 }
 
 export class GateTransactionResponseDto {
   status: 'ok';
   message: string;
   transaction: GateTransactionDto;
+}
+
+/**
+ * A transaction as its creation and its submit answer the caller: the coin whole, as `GET /coins/{serial}` answers it
+ * (its balance once the transaction was written). Views and callbacks keep to the coin's serial and issuer.
+ */
+export class GateOwnTransactionDto extends GateTransactionDto {
+  @ApiProperty({ type: () => CoinDto })
+  override coin: CoinDto;
+}
+
+export class GateOwnTransactionResponseDto {
+  status: 'ok';
+  message: string;
+  transaction: GateOwnTransactionDto;
 }
 
 export class GateTransactionFilterDto {

@@ -91,6 +91,14 @@ export class BankAccountFamilyDetailsDto {
   /** The holder's address: not kept, always null. */
   @ApiProperty({ type: String, nullable: true })
   address: string | null;
+  /** The account's id (as `id`). */
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  /** The IBAN (as `iban`), the family's other name for the account's number. */
+  number: string;
+  /** The bank of the catalog (as `bankId`); null when none was chosen. */
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  bankId: string | null;
 }
 
 export class BankAccountDto {

@@ -6,7 +6,8 @@ import { IsAmount } from '../../../platform/common/money-validators';
 import { FULL_NAME_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { NameSortDto, PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { AsList, Serial } from '../../../platform/common/validators';
-import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES, PERSON_TYPES } from '../../../platform/organizations/organization.types';
+import { NamedContractInfoDto } from '../../../platform/organizations/dto/organization.dto';
+import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/organizations/organization.types';
 
 /** The types `POST /organizations` lists: the organizations' own, and the gate providers as `gate_provider`. */
 export const PARTY_TYPES = [...ORGANIZATION_TYPES.filter((t) => t !== 'system'), 'gate_provider'] as const;
@@ -92,12 +93,6 @@ export class SystemOrganizationViewDto extends PageRequestDto {
   sort?: NameSortDto;
 }
 
-export class SystemContractInfoDto {
-  id: string;
-  @ApiProperty({ enum: PERSON_TYPES })
-  personType: string;
-}
-
 /** An organization, or a gate provider (type `gate_provider`, no contract), as the system operations screen lists it. */
 export class SystemOrganizationRecordDto {
   @ApiProperty({ format: 'uuid' })
@@ -110,8 +105,8 @@ export class SystemOrganizationRecordDto {
   /** `active`, or `blocked` for a gate provider switched off. */
   @ApiProperty({ enum: ['active', 'blocked'] })
   status: string;
-  @ApiProperty({ type: SystemContractInfoDto, nullable: true })
-  contract_info: SystemContractInfoDto | null;
+  @ApiProperty({ type: NamedContractInfoDto, nullable: true })
+  contract_info: NamedContractInfoDto | null;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
 }

@@ -66,6 +66,16 @@ export class OperationFlowDto {
   transactionType: 'issue' | 'redeem' | 'transfer';
   /** Between two currencies (exchange): its profiles may name the issuer bought (`POST …/commission-profiles/multi-currency`). */
   isMultiCurrency: boolean;
+  /**
+   * The type of the coin the money leaves: `client` (a customer's, a merchant's or a cash desk's coin) or `system` (an
+   * issuer's settlement or reserve coin). A gate payment's is the paying client coin; a card top-up through a gate
+   * runs the other way (out of the gate-settlement coin).
+   */
+  @ApiProperty({ enum: ['client', 'system'] })
+  srcCoinType: 'client' | 'system';
+  /** The type of the coin the money enters, as `srcCoinType`. */
+  @ApiProperty({ enum: ['client', 'system'] })
+  destCoinType: 'client' | 'system';
 }
 
 export class OperationFlowListDto {

@@ -11,6 +11,11 @@ export class ContractInfoDto {
   personType: string;
 }
 
+/** The contract an organization follows, with the contract's name, as the staff screens' lists show it. */
+export class NamedContractInfoDto extends ContractInfoDto {
+  name: string;
+}
+
 /** An organization as a login and a profile show it. */
 export class OrganizationRefDto {
   id: string;

@@ -16,6 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ROLES } from '../../access/permissions';
+import { NamedContractInfoDto } from '../../organizations/dto/organization.dto';
 import { PageDto, PageRequestDto, SortOrder } from '../../common/paging.dto';
 import { AsList, IsPassword, Omittable, UuidList } from '../../common/validators';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../organizations/organization.types';
@@ -214,6 +215,8 @@ export class UserMembershipDto {
   @ApiProperty({ enum: ROLES })
   role: string;
   organization: MembershipOrganizationDto;
+  /** The contract the membership's organization follows. */
+  contract_info: NamedContractInfoDto;
 }
 
 /** How to reach a user; an address or number the service does not know is left out. */
@@ -251,6 +254,9 @@ export class UserRecordDto {
   /** When the user was put On Hold; null while active. */
   @ApiProperty({ format: 'date-time', nullable: true, type: String })
   heldAt: string | null;
+  /** When a ban ends by itself: always null, since On Hold lasts until staff release the user (`POST /users/{id}/unban`). */
+  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  banExpiryDate: null;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
   @ApiProperty({ format: 'date-time' })
