@@ -34,8 +34,10 @@ describe(`money integrity: cash-desk withdrawals in parallel (seed ${SEED}; INTE
   const note = (what: string, response: ApiResponse) => {
     outcomes.set(`${what} ${response.status}`, (outcomes.get(`${what} ${response.status}`) ?? 0) + 1);
     if (!response.body?.process) return response;
-    // The withdrawal's answer adds what the family's success screen reads; the rest is the operation.
-    const { cashAmount: _a, clientCoin: _c, cashDeskId: _d, receiverName: _r, ...process } = response.body.process;
+    // The withdrawal's answer adds what the family's success screen reads and its record; the rest is the operation.
+    const { cashAmount: _a, clientCoin: _c, cashDeskId: _d, receiverName: _r, transaction, ...process } = response.body.process;
+    // A withdrawal's record is its operation as the history lists it (issue 45); other notes carry none.
+    if (response.status < 300 && transaction) answers.push(transaction[0]);
     if (response.status < 300 && process.status === 'processed') processed.set(process.id, process);
     if (response.status < 300) answers.push(process);
     return response;

@@ -306,6 +306,20 @@ describe('family client: bank top-ups, bank withdrawals and cash desks (issue 31
       requestIdentifier: 'family-withdrawal-1',
       clientCoin: { serial: coin.serial, issuer: { currency: world.currency.code } },
     });
+    // Whom and where it pays, as the form sent it (issue 45): the bank's name and BIC, the holder and the IBAN; what the
+    // service does not keep is null.
+    expect(created.body.process.fullName).toBe('Mia Wong');
+    expect(created.body.process.bankInfo).toEqual({
+      name: 'Commerzbank',
+      bic: 'COBADEFFXXX',
+      swift: 'COBADEFFXXX',
+      fullName: 'Mia Wong',
+      iban: 'DE89370400440532013000',
+      country: null,
+      city: null,
+      address: null,
+      zipCode: null,
+    });
     expect(created.body.bankWithdrawal).toMatchObject({
       kind: 'request',
       status: 'pending',

@@ -416,6 +416,22 @@ describe('family client: vouchers and points of sale', () => {
         from: { serial: wallet.serial },
         to: { serial: till.serial },
       });
+      // Each a record of the family's (issue 45): the point of sale's name, the merchant's coin, the payer's coin.
+      expect(page.body.records[1]).toMatchObject({
+        posCompanyName: formBody().posCompanyName,
+        invoiceAmount: '3.00',
+        invoiceIdentifier: null,
+        merchantCoinSerial: till.serial,
+        netAmount: '3.00',
+        cashAmount: null,
+        clientCoin: { serial: till.serial },
+        coin: { serial: till.serial },
+        incomingAmount: '3.00',
+        outgoingAmount: null,
+        operationAmountDetails: { senderGrossAmount: '3.00', recipientNetAmount: '3.00' },
+        categoryName: null,
+        categoryImageLink: null,
+      });
       // The transaction filters work here too; an empty point of sale has none.
       const small = await req('POST', `/points-of-sale/${here}/transactions/view`, merchant.token, {
         filter: { ids: [first.body.process.id] },

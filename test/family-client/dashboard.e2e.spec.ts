@@ -373,9 +373,20 @@ describe('family client: dashboard, reports and history', () => {
         categoryImageLink: null,
         children: [],
         invoiceAmount: null,
+        // The record's coin and what moved on it (issue 45): Carol's coin paid 12.00, no cash, no invoice.
+        coin: { serial: c1.serial, issuer: { currency: world.currency.code } },
+        outgoingAmount: '12.00',
+        incomingAmount: null,
+        netAmount: '12.00',
+        cashAmount: null,
+        invoiceIdentifier: null,
+        merchantCoinSerial: null,
+        posCompanyName: null,
       });
       // A top-up: the customer's coin is the one credited (the bank's side is the issuer's settlement coin).
       expect(topUp.clientCoin).toMatchObject({ serial: c1.serial, issuer: { currency: world.currency.code } });
+      // Money in from a bank: its amount is the cash, and it entered Carol's coin.
+      expect(topUp).toMatchObject({ cashAmount: '200.00', incomingAmount: '200.00', outgoingAmount: null, coin: { serial: c1.serial } });
       expect(fx.id).toBe(exchanged);
     });
 
@@ -404,6 +415,39 @@ describe('family client: dashboard, reports and history', () => {
           incomingAmount: '108.50',
         }),
       ]);
+      // Each side is a record too (issue 45): its own amount, coins and the exchange's request, parties and category.
+      const [sold, bought] = fx.children;
+      for (const side of [sold, bought]) {
+        expect(side).toMatchObject({
+          requestIdentifier: fx.requestIdentifier,
+          requestStatus: fx.requestStatus,
+          description: fx.description,
+          sender: fx.sender,
+          recipient: fx.recipient,
+          categoryName: null,
+          categoryImageLink: null,
+          cashAmount: null,
+          invoiceAmount: null,
+          invoiceIdentifier: null,
+          merchantCoinSerial: null,
+          posCompanyName: null,
+          operationAmountDetails: null,
+        });
+      }
+      expect(sold).toMatchObject({
+        amount: '100.00',
+        netAmount: '100.00',
+        commission: fx.commission,
+        clientCoin: { serial: c1.serial },
+        from: { serial: c1.serial },
+      });
+      expect(bought).toMatchObject({
+        amount: '108.50',
+        netAmount: '108.50',
+        commission: '0.00',
+        clientCoin: { serial: usd.serial },
+        to: { serial: usd.serial },
+      });
     });
 
     it('the transactions page’s filters: the family’s types and statuses, paymentIdentifiers', async () => {

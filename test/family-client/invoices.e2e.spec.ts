@@ -261,6 +261,31 @@ describe('family client: invoices and invoice templates', () => {
     await expectBalancedLedger(world.server, world.admin);
   });
 
+  it('POST /transactions/view — a paid invoice in the payer’s history (merchant_invoice) reads invoiceAmount, merchantCoinSerial and invoiceIdentifier', async () => {
+    const { payer, wallet, till, invoice } = await aMerchantAndPayer();
+    const paid = await req('POST', `/invoices/${invoice.identifier}/pay`, payer.token, { payerCoin: wallet.serial });
+    expectStatus(paid, 201);
+    const history = await req('POST', '/transactions/view', payer.token, {
+      pageNumber: 0,
+      pageSize: 20,
+      filter: { coinSerials: [wallet.serial] },
+      sort: { createdAt: 'desc' },
+    });
+    expectStatus(history, 200);
+    const record = history.body.records.find((r: { id: string }) => r.id === paid.body.process.id);
+    expect(record).toMatchObject({
+      type: 'merchant_invoice',
+      invoiceAmount: '25.00',
+      merchantCoinSerial: till.serial,
+      invoiceIdentifier: invoice.identifier,
+      posCompanyName: null,
+      coin: { serial: wallet.serial },
+      outgoingAmount: '25.00',
+      netAmount: '25.00',
+      transactions: [expect.objectContaining({ from: expect.objectContaining({ serial: wallet.serial }) })],
+    });
+  });
+
   it('POST /invoices/{}/pay — the individual pays from the tab’s details (pending-invoice-form.vue): { payerCoin }, no Idempotency-Key; the tab then lists it paid', async () => {
     const { merchant, clerk, till, payer, wallet, invoice } = await aShopBillingAlice();
     const record = (await req('POST', '/invoices/view', payer.token, tabBody())).body.records[0];

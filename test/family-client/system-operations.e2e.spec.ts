@@ -201,6 +201,23 @@ describe('family client: system operations (issue 32)', () => {
     expectProcessed(answer.body, 'cash_input', 'input-1');
     expectLegs(answer.body.process, [[await systemCoin('cash_desk'), serial, '50.50']]);
     expect(answer.body.process.description).toBe('Cash input by Alan Turing');
+    // The process is the family's record (issue 45): the desk's coin received the cash, net of nothing.
+    expect(answer.body.process).toMatchObject({
+      cashAmount: '50.50',
+      netAmount: '50.50',
+      coin: { serial, type: 'client' },
+      clientCoin: { serial },
+      incomingAmount: '50.50',
+      outgoingAmount: null,
+      operationAmountDetails: { senderGrossAmount: '50.50', recipientNetAmount: '50.50', senderFee: '0.00' },
+      invoiceAmount: null,
+      invoiceIdentifier: null,
+      merchantCoinSerial: null,
+      posCompanyName: null,
+      categoryName: null,
+      categoryImageLink: null,
+      children: [],
+    });
     expect(await movedBy(accountant, answer.body.process.id)).toHaveLength(1);
   });
 
@@ -217,6 +234,14 @@ describe('family client: system operations (issue 32)', () => {
     expectStatus(answer, 201);
     expectProcessed(answer.body, 'cash_collect', 'collect-1');
     expectLegs(answer.body.process, [[serial, await systemCoin('cash_desk'), '20.00']]);
+    // The family's record (issue 45): the cash left the desk's coin.
+    expect(answer.body.process).toMatchObject({
+      cashAmount: '20.00',
+      coin: { serial },
+      clientCoin: { serial },
+      outgoingAmount: '20.00',
+      incomingAmount: null,
+    });
     expect(await movedBy(cfo, answer.body.process.id)).toHaveLength(1);
     const left = await amountOf(serial);
     expect(left).toBe(new Dec(held).minus(20).toFixed(2));
@@ -236,6 +261,15 @@ describe('family client: system operations (issue 32)', () => {
     });
     expectStatus(answer, 201);
     expect(answer.body.process).toMatchObject({ type: 'gate_investment', status: 'processed', requestIdentifier: null });
+    // Between two system coins (issue 45): no customer coin, no cash; the record's coin is the paying one.
+    expect(answer.body.process).toMatchObject({
+      clientCoin: null,
+      cashAmount: null,
+      netAmount: '1000.00',
+      coin: { serial: await systemCoin('bank_settlement'), technical: true },
+      outgoingAmount: '1000.00',
+      incomingAmount: null,
+    });
     expectLegs(answer.body.process, [[await systemCoin('bank_settlement'), settlement, '1000.00']]);
     expect(await amountOf(settlement)).toBe(new Dec(before).plus(1000).toFixed(2));
     expect(await movedBy(accountant, answer.body.process.id)).toHaveLength(1);

@@ -324,6 +324,22 @@ describe('family client: wallets and smart cards', () => {
         requestIdentifier: headers['Idempotency-Key'],
         clientCoin: { serial: coin.serial, issuer: { currency: world.currency.code } },
       });
+      // Its operation as the history lists it (issue 45): the customer's coin paid 40.00 of cash.
+      expect(done.body.process.transaction).toEqual([
+        expect.objectContaining({
+          id: done.body.process.id,
+          type: 'cash_desk_redeem',
+          amount: '40.00',
+          cashAmount: '40.00',
+          netAmount: '40.00',
+          coin: expect.objectContaining({ serial: coin.serial }),
+          clientCoin: expect.objectContaining({ serial: coin.serial }),
+          outgoingAmount: '40.00',
+          incomingAmount: null,
+          to: expect.objectContaining({ serial: desk.coins[0].serial }),
+          children: [],
+        }),
+      ]);
       const again = await world.server.request('POST', path, { token: alice.token, headers, body: formBody(coin) });
       expect(again.body.process.id).toBe(done.body.process.id);
       // The same key with another body is a 422; an unknown desk a 404; neither moves money.

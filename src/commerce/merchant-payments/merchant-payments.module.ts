@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PointsOfSaleModule } from '../points-of-sale/points-of-sale.module';
+import { TransactionsModule } from '../../money-movement/transactions/transactions.module';
 import { VouchersModule } from '../vouchers/vouchers.module';
 import { MerchantPaymentsController } from './merchant-payments.controller';
 import { MerchantPaymentsRepository } from './merchant-payments.repository';
@@ -7,7 +8,7 @@ import { MerchantPaymentsService } from './merchant-payments.service';
 import { PosTransactionsController } from './pos-transactions.controller';
 
 @Module({
-  imports: [PointsOfSaleModule, VouchersModule],
+  imports: [PointsOfSaleModule, VouchersModule, TransactionsModule],
   controllers: [MerchantPaymentsController, PosTransactionsController],
   providers: [MerchantPaymentsService, MerchantPaymentsRepository],
 })

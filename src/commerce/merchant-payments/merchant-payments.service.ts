@@ -8,11 +8,12 @@ import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { SERIAL_PATTERN } from '../../platform/common/validators';
 import { CommissionsService } from '../../platform/commissions/commissions.service';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
-import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
+import type { OperationDto, OperationRecordDto } from '../../platform/ledger/dto/operation.dto';
 import { LockedCoin, recordOf } from '../../platform/ledger/ledger.types';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { OperationsService } from '../../platform/ledger/operations.service';
 import type { TransactionViewDto } from '../../money-movement/transactions/dto/transaction.dto';
+import { TransactionsService } from '../../money-movement/transactions/transactions.service';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import { PointsOfSaleService } from '../points-of-sale/points-of-sale.service';
 import { VouchersService } from '../vouchers/vouchers.service';
@@ -64,6 +65,7 @@ export class MerchantPaymentsService {
     private readonly tools: PaymentToolsService,
     private readonly vouchers: VouchersService,
     private readonly uow: UnitOfWork,
+    private readonly transactions: TransactionsService,
   ) {}
 
   async pay(
@@ -254,17 +256,18 @@ export class MerchantPaymentsService {
    * The operations of the payments taken at one of the merchant's own points of sale (another's, like a missing one, is
    * a 404), searched like `POST /transactions/view`: the newest POS_TRANSACTIONS_MAX payments there are searched.
    */
-  async atPointOfSale(principal: Principal, posId: string, dto: TransactionViewDto): Promise<Page<OperationDto>> {
+  async atPointOfSale(principal: Principal, posId: string, dto: TransactionViewDto): Promise<Page<OperationRecordDto>> {
     await this.points.get(principal, posId);
     const taken = await this.payments.operationsAt(posId, POS_TRANSACTIONS_MAX);
     const ids = dto.filter?.ids ? taken.filter((id) => dto.filter!.ids!.includes(id)) : taken;
     if (ids.length === 0) return pageOf(dto, 0, []);
     const key = (['status', 'type', 'createdAt'] as const).find((k) => dto.sort?.[k] !== undefined) ?? 'createdAt';
-    return this.operations.view(principal, dto, {
+    const page = await this.operations.view(principal, dto, {
       ...(dto.filter ?? {}),
       ids,
       sort: { key, direction: (dto.sort?.[key] ?? 'desc') === 'asc' ? 'ASC' : 'DESC' },
     });
+    return { ...page, records: await this.transactions.records(principal, page.records) };
   }
 }
 

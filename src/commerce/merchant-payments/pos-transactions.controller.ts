@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { TransactionPageDto, TransactionViewDto } from '../../money-movement/transactions/dto/transaction.dto';
+import { OperationRecordPageDto, TransactionViewDto } from '../../money-movement/transactions/dto/transaction.dto';
 import { RequirePermissions } from '../../platform/access/access.decorators';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
@@ -22,7 +22,7 @@ export class PosTransactionsController {
   @ApiParam({ name: 'posId', schema: { type: 'string', format: 'uuid' } })
   @RequirePermissions('POINT_OF_SALE_MANAGER')
   @ApiOperation({ summary: 'The transactions of a point of sale', operationId: 'viewPointOfSaleTransactions' })
-  @ApiOkResponse({ type: TransactionPageDto })
+  @ApiOkResponse({ type: OperationRecordPageDto })
   @ApiNotFoundResponse({
     description: "exception.point_of_sale.not_found: missing, deleted, or another merchant's",
     type: ErrorResponseDto,
@@ -31,7 +31,7 @@ export class PosTransactionsController {
     @UuidParam('posId') posId: string,
     @Body() dto: TransactionViewDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<TransactionPageDto> {
+  ): Promise<OperationRecordPageDto> {
     return this.payments.atPointOfSale(principal, posId, dto);
   }
 }

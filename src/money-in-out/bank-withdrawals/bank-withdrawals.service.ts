@@ -65,7 +65,8 @@ export class BankWithdrawalsService {
     const { bankWithdrawal, process } = principal.permissions.has('BANK_WITHDRAWAL_MANAGER')
       ? await this.direct(principal, dto)
       : await this.request(principal, dto);
-    return { bankWithdrawal, process: { ...process, cashAmount: bankWithdrawal.cashAmount, clientCoin: bankWithdrawal.clientCoin } };
+    const { cashAmount, clientCoin, fullName, bankInfo, iban } = bankWithdrawal;
+    return { bankWithdrawal, process: { ...process, cashAmount, clientCoin, fullName, bankInfo: { ...bankInfo, fullName, iban } } };
   }
 
   /** Pays out at once (staff): the operation is `processed` when answered. */

@@ -1,3 +1,4 @@
+import { toOperationRecord } from '../../platform/ledger/operation-record';
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../platform/access/principal';
 import { CoinsService } from '../../money-movement/coins/coins.service';
@@ -77,6 +78,7 @@ export class CashDeskWithdrawalsService {
     const [coin, owner] = await Promise.all([this.coins.get(principal, dto.coin), this.organizations.record(principal.organizationId)]);
     return {
       ...process,
+      transaction: [toOperationRecord(process, { organizationId: principal.organizationId })],
       cashAmount: process.amount,
       cashDeskId: deskId,
       receiverName: dto.receiverName,

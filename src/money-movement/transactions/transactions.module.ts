@@ -6,5 +6,6 @@ import { TransactionsService } from './transactions.service';
 @Module({
   controllers: [TransactionsController],
   providers: [TransactionsService, TransactionsRepository],
+  exports: [TransactionsService],
 })
 export class TransactionsModule {}

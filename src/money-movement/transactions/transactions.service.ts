@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../platform/access/principal';
 import { Page, pageOf } from '../../platform/common/paging.dto';
-import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
+import type { OperationDto, OperationRecordDto } from '../../platform/ledger/dto/operation.dto';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { OperationsService } from '../../platform/ledger/operations.service';
 import type { OperationSortKey } from '../../platform/ledger/operations.repository';
-import { FAMILY_STATUS_NAMES, serviceTypesOf } from '../../platform/ledger/operation-types';
+import { FAMILY_STATUS_NAMES, familyTypeOf, serviceTypesOf } from '../../platform/ledger/operation-types';
 import type { HistoryRecordDto, ReverseOperationDto, TransactionViewDto } from './dto/transaction.dto';
 import { HistoryContext, toHistoryRecord } from './history';
 import { TransactionsRepository } from './transactions.repository';
@@ -35,16 +35,22 @@ export class TransactionsService {
       requestIdentifiers: paymentIdentifiers,
       sort: { key, direction: (dto.sort?.[key] ?? 'desc') === 'asc' ? 'ASC' : 'DESC' },
     });
-    const categories = await this.history.categories(
+    const records = await this.records(principal, page.records);
+    return { ...page, records: records.map((record) => ({ ...record, type: familyTypeOf(record.type) })) };
+  }
+
+  /** Operations as the family's records show them to the caller: with its categories, the invoices paid and the points of sale. */
+  async records(principal: Principal, operations: OperationDto[]): Promise<OperationRecordDto[]> {
+    const links = await this.history.links(
       principal.userId,
       principal.organizationId,
-      page.records.map((op) => op.id),
+      operations.map((op) => op.id),
     );
     const context: HistoryContext = {
       organizationId: principal.organizationId,
-      categories: new Map(categories.map((c) => [c.operation_id, c])),
+      links: new Map(links.map((l) => [l.operation_id, l])),
     };
-    return { ...page, records: page.records.map((op) => toHistoryRecord(op, context)) };
+    return operations.map((op) => toHistoryRecord(op, context));
   }
 
   get(principal: Principal, id: string): Promise<OperationDto> {

@@ -4,7 +4,7 @@ import { RequirePermissions } from '../../platform/access/access.decorators';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { UuidParam } from '../../platform/common/validators';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
-import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
+import { OperationRecordResultDto } from '../../platform/ledger/dto/operation.dto';
 import { ProviderCoinListDto, SystemOperationDto, SystemOrganizationPageDto, SystemOrganizationViewDto } from './dto/system-operations.dto';
 import { SystemOperationsService, SystemOperationType } from './system-operations.service';
 
@@ -24,9 +24,9 @@ export class SystemOperationsController {
   @RequirePermissions('SYSTEM_OPERATION_CREATOR')
   @Idempotent()
   @ApiOperation({ summary: 'Put cash into a cash desk (cash input)', operationId: 'createCashInput' })
-  @ApiCreatedResponse({ type: OperationResultDto })
+  @ApiCreatedResponse({ type: OperationRecordResultDto })
   @ApiNotFoundResponse(COIN_NOT_FOUND)
-  input(@Body() dto: SystemOperationDto): Promise<OperationResultDto> {
+  input(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
     return this.move('cash_input', dto, 'Cash input processed');
   }
 
@@ -35,9 +35,9 @@ export class SystemOperationsController {
   @RequirePermissions('SYSTEM_OPERATION_CREATOR')
   @Idempotent()
   @ApiOperation({ summary: 'Collect cash from a cash desk (cash collect)', operationId: 'createCashCollect' })
-  @ApiCreatedResponse({ type: OperationResultDto })
+  @ApiCreatedResponse({ type: OperationRecordResultDto })
   @ApiNotFoundResponse(COIN_NOT_FOUND)
-  collect(@Body() dto: SystemOperationDto): Promise<OperationResultDto> {
+  collect(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
     return this.move('cash_collect', dto, 'Cash collect processed');
   }
 
@@ -46,9 +46,9 @@ export class SystemOperationsController {
   @RequirePermissions('SYSTEM_OPERATION_CREATOR')
   @Idempotent()
   @ApiOperation({ summary: 'Invest in a cash desk', operationId: 'createCashInvestment' })
-  @ApiCreatedResponse({ type: OperationResultDto })
+  @ApiCreatedResponse({ type: OperationRecordResultDto })
   @ApiNotFoundResponse(COIN_NOT_FOUND)
-  invest(@Body() dto: SystemOperationDto): Promise<OperationResultDto> {
+  invest(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
     return this.move('cash_investment', dto, 'Investment processed');
   }
 
@@ -57,9 +57,9 @@ export class SystemOperationsController {
   @RequirePermissions('SYSTEM_OPERATION_CREATOR')
   @Idempotent()
   @ApiOperation({ summary: 'Invest in the gate providers’ settlement coin', operationId: 'createGateInvestment' })
-  @ApiCreatedResponse({ type: OperationResultDto })
+  @ApiCreatedResponse({ type: OperationRecordResultDto })
   @ApiNotFoundResponse(COIN_NOT_FOUND)
-  investInGates(@Body() dto: SystemOperationDto): Promise<OperationResultDto> {
+  investInGates(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
     return this.move('gate_investment', dto, 'Gate investment processed');
   }
 
@@ -90,7 +90,7 @@ export class SystemOperationsController {
     return { status: 'ok', message: 'OK', coins: await this.operations.providerCoins(id) };
   }
 
-  private async move(type: SystemOperationType, dto: SystemOperationDto, message: string): Promise<OperationResultDto> {
+  private async move(type: SystemOperationType, dto: SystemOperationDto, message: string): Promise<OperationRecordResultDto> {
     return { status: 'ok', message, process: await this.operations.move(type, dto) };
   }
 }

@@ -4,7 +4,8 @@ import type { StaffCoinDto } from '../../money-movement/coins/dto/coin.dto';
 import { ApiError } from '../../platform/common/api-error';
 import { parseAmount, scaleOf } from '../../platform/common/money';
 import { nameSortOf, Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
-import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
+import type { OperationRecordDto } from '../../platform/ledger/dto/operation.dto';
+import { toOperationRecord } from '../../platform/ledger/operation-record';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import type { SystemCoinKind } from '../../platform/ledger/ledger.types';
 import type { OperationType } from '../../platform/ledger/operation-types';
@@ -36,7 +37,8 @@ export class SystemOperationsService {
     private readonly coins: CoinsService,
   ) {}
 
-  async move(type: SystemOperationType, dto: SystemOperationDto): Promise<OperationDto> {
+  /** The operation as the family's records show it: staff have no coin in it, so its client coin is its first customer coin. */
+  async move(type: SystemOperationType, dto: SystemOperationDto): Promise<OperationRecordDto> {
     const operation = OPERATIONS[type];
     const coin = await this.repository.coin(dto.serial);
     if (!coin) throw new ApiError('exception.coin.not_found', `No coin ${dto.serial}`);
@@ -68,7 +70,7 @@ export class SystemOperationsService {
         };
       },
     });
-    return posted!;
+    return toOperationRecord(posted!, { organizationId: null });
   }
 
   /** The organizations and gate providers to choose from: staff (USER_VIEWER) see all, nobody else any. */

@@ -105,6 +105,14 @@ export class BankWithdrawalDto extends OperationTextDto {
 export const BANK_WITHDRAWAL_STATUSES = ['pending', 'processed', 'declined'] as const;
 export const BANK_WITHDRAWAL_KINDS = ['direct', 'request'] as const;
 
+/** The bank of a withdrawal as the family's withdrawal form names it: the bank, and who and which account is paid. */
+export class WithdrawalBankInfoDto extends BankInfoDto {
+  /** The account holder (`bankDetails.accountHolder`). */
+  fullName: string;
+  /** The IBAN paid to (`bankDetails.iban`). */
+  iban: string;
+}
+
 export class BankDetailsRecordDto {
   iban: string;
   @ApiProperty({ type: String, nullable: true })
@@ -206,12 +214,17 @@ export class BankWithdrawalResultDto {
 
 /**
  * The operation of a withdrawal made by `POST /bank-withdrawals`, with what the family's success screen reads of the
- * withdrawal: its `cashAmount` and `clientCoin` (the withdrawal's own number is `bankWithdrawal.requestIdentifier`).
+ * withdrawal: its `cashAmount` and `clientCoin` (the withdrawal's own number is `bankWithdrawal.requestIdentifier`), and
+ * whom and where it pays (`fullName`, `bankInfo`).
  */
 export class BankWithdrawalProcessDto extends OperationDto {
   @ApiAmount(100, 'What reaches the bank account')
   cashAmount: JsonDecimal;
   clientCoin: ClientCoinDto;
+  /** The account holder paid to (`bankWithdrawal.fullName`). */
+  fullName: string;
+  /** Where the money goes, as the family's withdrawal form sent it. */
+  bankInfo: WithdrawalBankInfoDto;
 }
 
 export class BankWithdrawalCreatedDto {

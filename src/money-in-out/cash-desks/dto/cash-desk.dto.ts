@@ -21,7 +21,7 @@ import { FULL_NAME_MAX, OperationTextDto } from '../../../platform/common/operat
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { ClientCoinDto, RequestFilterDto, RequestRecordDto, RequestViewDto } from '../../../platform/common/request-view.dto';
 import { EnumList, Serial, UuidList } from '../../../platform/common/validators';
-import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
+import { OperationDto, OperationRecordDto } from '../../../platform/ledger/dto/operation.dto';
 
 export const DOCUMENT_TYPES = ['passport', 'id_card', 'driving_license', 'residence_permit', 'other'] as const;
 export const CASH_DESK_OPERATION_TYPES = ['cash_in', 'cash_out'] as const;
@@ -278,6 +278,9 @@ export class CashDeskWithdrawalProcessDto extends OperationDto {
   receiverName: string;
   /** The coin paid from, as the family's screens show it. */
   clientCoin: ClientCoinDto;
+  /** The withdrawal's operation as the family's records show it (the one the history lists): always one. */
+  @ApiProperty({ type: () => OperationRecordDto, isArray: true, minItems: 1, maxItems: 1 })
+  transaction: OperationRecordDto[];
 }
 
 export class CashDeskWithdrawalResultDto {

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType, PickType } from '@nestjs/swagger';
 import type { JsonDecimal } from '../../common/json-decimal';
 import { ApiAmount } from '../../common/money-validators';
 import { SERIAL_PATTERN } from '../../common/validators';
@@ -195,4 +195,108 @@ export class OperationResultDto {
   status: 'ok';
   message: string;
   process: OperationDto;
+}
+
+/** Amounts of an operation from each side, as the family's history shows them (in the currency of each side's coin). */
+export class OperationAmountDetailsDto {
+  @ApiAmount(10.5, 'What left the sender’s coin: the amount and the fee the sender paid')
+  senderGrossAmount: JsonDecimal;
+  @ApiAmount(10, 'What the sender sent, without the fee')
+  senderNetAmount: JsonDecimal;
+  @ApiAmount(0.5, 'The fee the sender paid')
+  senderFee: JsonDecimal;
+  @ApiAmount(10, 'What was sent to the recipient, before the fee the recipient paid')
+  recipientGrossAmount: JsonDecimal;
+  @ApiAmount(10, 'What the recipient’s coin received')
+  recipientNetAmount: JsonDecimal;
+  @ApiAmount(0, 'The fee the recipient paid')
+  recipientFee: JsonDecimal;
+}
+
+const nullableAmount = (example: number, description: string) =>
+  ApiProperty({ type: 'number', nullable: true, example, description: `${description} (an exact decimal as a JSON number)` });
+
+/**
+ * What the family's screens read of an operation besides the operation itself: its customer's coin and what moved on
+ * it, the invoice or point of sale it paid, the caller's category. One shape for an operation record and for each of
+ * an exchange's sides (`children`), so a screen reads a side as it reads a record.
+ */
+export class OperationRecordFieldsDto {
+  /** The customer's coin of the operation: the caller's own where it has one, else the first customer coin; null when none is a customer's. */
+  @ApiProperty({ type: () => OperationCoinDto, nullable: true })
+  clientCoin: OperationCoinDto | null;
+  @ApiProperty({
+    type: () => OperationAmountDetailsDto,
+    nullable: true,
+    description: 'Null for an operation without both sides',
+  })
+  operationAmountDetails: OperationAmountDetailsDto | null;
+  @nullableAmount(
+    10,
+    'What the recipient’s coin kept: the amount less any fee the recipient paid; the amount when the operation has one side',
+  )
+  netAmount: JsonDecimal | null;
+  @nullableAmount(100, 'The cash handed over or paid in, or the amount paid to or from a bank; null for a movement between coins')
+  cashAmount: JsonDecimal | null;
+  @nullableAmount(10, 'The amount of the invoice or merchant payment; null for other operations')
+  invoiceAmount: JsonDecimal | null;
+  /** The invoice this operation paid (its `identifier`); null for other operations. */
+  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  invoiceIdentifier: string | null;
+  /** The merchant's coin an invoice or merchant payment paid into; null for other operations. */
+  @ApiProperty({ type: String, nullable: true, example: '1000000001' })
+  merchantCoinSerial: string | null;
+  /** The name of the point of sale a merchant payment was taken at; null for other operations. */
+  @ApiProperty({ type: String, nullable: true })
+  posCompanyName: string | null;
+  /** The caller's category the operation is tagged with (the first by name), and its picture; null when untagged. */
+  @ApiProperty({ type: String, nullable: true })
+  categoryName: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  categoryImageLink: string | null;
+}
+
+/**
+ * One side of an exchange as a record: the side (OperationChildDto) with the exchange's own fields and, for its coin,
+ * what a record says (its `from`/`to` are the side's main leg's, `amount` what the side sold or bought, `commission` the
+ * fee on the sold side, 0 on the bought one).
+ */
+export class OperationRecordChildDto extends IntersectionType(
+  OperationChildDto,
+  IntersectionType(
+    PickType(OperationDto, ['requestIdentifier', 'requestStatus', 'description', 'sender', 'recipient'] as const),
+    OperationRecordFieldsDto,
+  ),
+) {
+  @ApiAmount(100, 'What the side sold (the fee not included) or bought')
+  amount: JsonDecimal;
+  @ApiAmount(0, 'The exchange’s fee on the sold side; 0 on the bought side')
+  commission: JsonDecimal;
+  /** The side's main leg's coins: the sold coin and where it went, or where the bought amount came from and the bought coin. */
+  from: OperationCoinDto;
+  to: OperationCoinDto;
+}
+
+/**
+ * An operation as the family's records show it: the operation (OperationDto) and what its screens read of it
+ * (OperationRecordFieldsDto), with `coin` and the amounts that moved on it.
+ */
+export class OperationRecordDto extends IntersectionType(OmitType(OperationDto, ['children'] as const), OperationRecordFieldsDto) {
+  /** The coin `incomingAmount` and `outgoingAmount` are of: `clientCoin`, else the paying coin; null only when the operation names no coin. */
+  @ApiProperty({ type: () => OperationCoinDto, nullable: true })
+  coin: OperationCoinDto | null;
+  @nullableAmount(10, 'What entered `coin`, net of any fee it paid; null when `coin` paid')
+  incomingAmount: JsonDecimal | null;
+  @nullableAmount(10, 'What left `coin`, the fee paid on top not included; null when `coin` received')
+  outgoingAmount: JsonDecimal | null;
+  /** An exchange's sold and bought sides, each as a record; empty for any other operation. */
+  @ApiProperty({ type: () => OperationRecordChildDto, isArray: true })
+  children: OperationRecordChildDto[];
+}
+
+/** The answer of a request that moved money, with its operation as the family's records show it. */
+export class OperationRecordResultDto {
+  status: 'ok';
+  message: string;
+  process: OperationRecordDto;
 }
