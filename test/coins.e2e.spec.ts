@@ -525,6 +525,28 @@ describe('issue 43: the customer directory cannot be walked — payee lookups ar
     expect([200, 404]).toContain((await serialOf(world.raw, other, '198.51.100.3', walker.login)).status);
   });
 
+  it('counts a transfer calculate as a lookup: it names the payee (paymentToolDetails.recipientFullName), so a walk by calculate meets the 429 too', async () => {
+    const address = '198.51.100.5';
+    const payer = await world.user();
+    const alice = await world.user({ name: 'Alice Liddell' });
+    const [paying, paid] = await world.pair(payer, alice, '10.00');
+    const body = { paymentTool: { type: 'COIN', srcValue: paying.serial, destValue: paid.serial }, amount: '1.00' };
+    const calculate = () => world.raw.request('POST', '/api/v1/transfers/calculate', { token: payer.token, headers: from(address), body });
+    for (let i = 0; i < 5; i++) {
+      const priced = await calculate();
+      expectStatus(priced, 200);
+      expect(priced.body.paymentToolDetails).toMatchObject({ srcId: paying.serial, destId: paid.serial, recipientFullName: 'Alice L.' });
+    }
+    expectLimited(await calculate(), 720);
+    // The transfer itself names no one and is not limited.
+    const sent = await world.raw.request('POST', '/api/v1/transfers', {
+      token: payer.token,
+      headers: { ...from(address), 'Idempotency-Key': `walk-${paying.serial}` },
+      body,
+    });
+    expectStatus(sent, 201);
+  });
+
   it('holds across instances: the count is kept in PostgreSQL, not in each instance', async () => {
     const second = await startServer({ ...LIMITS, DATABASE_URL: world.raw.databaseUrl });
     servers.push(second);

@@ -176,12 +176,15 @@ describe('currencies and issuers', () => {
       expect(created.body.issuer).toEqual({
         id: expect.any(String),
         sn: expect.any(Number),
+        snPrefix: expect.stringMatching(/^[1-9][0-9]*$/),
         currencyCode: currency.code,
         name: 'First bank',
         description: 'Settles in USD',
         active: true,
         currency,
       });
+      // The family's name of the serial number, as text.
+      expect(created.body.issuer.snPrefix).toBe(String(created.body.issuer.sn));
       const list = await server.request('GET', ISSUERS, { token: admin });
       expect(list.body.records).toContainEqual(created.body.issuer);
     });

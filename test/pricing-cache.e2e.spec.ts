@@ -15,10 +15,12 @@ function dbCalls(header: string | null): number {
 }
 
 /**
- * Statements `POST /transfers/calculate` runs besides pricing: reading the two coins (the token is cached). Pricing
- * runs none once the coins, the contract and its profiles are known (PricingCache), one after a change.
+ * Statements `POST /transfers/calculate` runs besides pricing: reading the two coins, and, since it names the payee
+ * (issue 45), counting the payee lookup (the caller's count and the address's) and reading the payee's name (the
+ * token is cached). Pricing runs none once the coins, the contract and its profiles are known (PricingCache), one
+ * after a change.
  */
-const READ_CALLS = 1;
+const READ_CALLS = 4;
 
 /**
  * The terms a flow is priced by are kept in memory (src/platform/commissions/pricing-cache.ts): every change to a

@@ -54,6 +54,7 @@ describe('smart cards (issue 13)', () => {
       organizationId: alice.organizationId,
       associatedCoinSerial: coin.serial,
       currencyCode: world.currency.code,
+      paymentSystem: 'internal',
     });
     // Only the last four digits are kept.
     const { rows } = await server.db.query('SELECT * FROM smart_cards WHERE id = $1', [card.id]);

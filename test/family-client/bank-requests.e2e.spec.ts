@@ -330,6 +330,9 @@ describe('family client: bank top-ups, bank withdrawals and cash desks (issue 31
     expect(coins.body.coins.find((c: { serial: string }) => c.serial === coin.serial)).toMatchObject({
       amount: '100.00',
       availableAmount: '80.00',
+      heldAmount: '20.00',
+      // Once the request is accepted, the held 20.00 leaves: what the coin will hold.
+      futureAmount: '80.00',
     });
   });
 
@@ -342,6 +345,7 @@ describe('family client: bank top-ups, bank withdrawals and cash desks (issue 31
       amountToSend: '10.00',
       commissionAmount: '0.00',
       currency: { code: world.currency.code },
+      issuer: { id: world.issuer.id, sn: world.issuer.sn, currency: world.currency.code },
     });
   });
 

@@ -34,6 +34,8 @@ describe('family client: start-up catalogs, wallets, transfers', () => {
       sn: expect.anything(),
       currency: expect.objectContaining({ code: world.currency.code }),
     });
+    // The issuers table's type declares snPrefix (the create form sends it): the serial number, as text.
+    expect(issuer.snPrefix).toBe(String(issuer.sn));
   });
 
   it('POST /coins — the create-wallet form sends { name, issuerId }', async () => {
@@ -89,9 +91,11 @@ describe('family client: start-up catalogs, wallets, transfers', () => {
       commissionAmountPush: '0.00',
       recipientAmountPush: '20.00',
       senderAmountPush: '20.00',
-      issuer: { currency: world.currency.code },
-      paymentToolDetails: { type: 'COIN', srcValue: from.serial, destValue: to.serial },
+      issuer: { id: world.issuer.id, sn: world.issuer.sn, currency: world.currency.code },
+      paymentToolDetails: { type: 'COIN', srcValue: from.serial, destValue: to.serial, srcId: from.serial, destId: to.serial },
     });
+    // The details step and the save-template form show the payee as a payee check names it.
+    expect(priced.body.paymentToolDetails.recipientFullName).toBe('Test I.');
     expectError(
       await req('POST', '/transfers/calculate', payer.token, transferBody(from.serial, to.serial, null)),
       400,

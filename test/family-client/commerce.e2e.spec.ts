@@ -39,7 +39,7 @@ describe('family client: vouchers and points of sale', () => {
         senderAmountPush: '51.00',
         recipientAmountPush: '50.00',
         commissionAmountPush: '1.00',
-        issuer: { currency: world.currency.code },
+        issuer: { id: world.issuer.id, sn: world.issuer.sn, currency: world.currency.code },
       });
       // A calculation moves nothing; the purchase then charges what it said.
       expect(await balanceOf(world.server, creator.token, wallet.serial)).toBe('100.00');
@@ -88,6 +88,8 @@ describe('family client: vouchers and points of sale', () => {
         amount: '25.00',
         issuer: { currency: world.currency.code },
       });
+      // The client types the answer's coin as a wallet: a voucher's value is whole, nothing held, no credit.
+      expect(created.body.coin).toMatchObject({ availableAmount: '25.00', heldAmount: '0.00', futureAmount: '25.00', creditLimit: '0.00' });
       expect(created.body.name).toBe(`Voucher 25.00 ${world.currency.code}`);
       expect(created.body.process).toMatchObject({ type: 'voucher_create', status: 'processed', amount: '25.00' });
       // A retry takes effect once, and no longer shows the PIN.
@@ -165,6 +167,8 @@ describe('family client: vouchers and points of sale', () => {
       const info = await req('GET', `/prepaid-coins/${serial}/view`, bearer.token);
       expect(info.status).toBe(200);
       expect(info.body).toMatchObject({ serial, amount: '12.50', issuer: { currency: world.currency.code } });
+      // Declared by the client's type: a voucher viewed here is never activated yet (a redeemed one is a 409 below).
+      expect(info.body).toHaveProperty('activatedAt', null);
       // The form finds the wallet to credit by the issuer's id, as the wallets list answers it.
       const wallets = await req('GET', '/coins', bearer.token);
       expect(wallets.body.coins.find((c: any) => c.issuer.id === info.body.issuer.id)?.serial).toBe(target.serial);
@@ -188,7 +192,7 @@ describe('family client: vouchers and points of sale', () => {
         transactionAmount: '30.00',
         commissionAmountPush: '0.00',
         recipientAmountPush: '30.00',
-        issuer: { currency: world.currency.code },
+        issuer: { id: world.issuer.id, sn: world.issuer.sn, currency: world.currency.code },
       });
       expect(await balanceOf(world.server, bearer.token, target.serial)).toBe('0.00');
       // Another voucher's PIN under this serial is as unknown as a wrong one.

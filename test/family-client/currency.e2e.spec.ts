@@ -103,6 +103,9 @@ describe('family client: currencies, issuers, an organization’s coins, transla
         name: expect.any(String),
         amount: '12.50',
         availableAmount: '12.50',
+        // Declared by the client's coin type: nothing held, so the future balance is the balance; no credit.
+        futureAmount: '12.50',
+        creditLimit: '0.00',
         issuer: { id: world.issuer.id, currency: world.currency.code },
       });
     }

@@ -236,6 +236,7 @@ describe('family client: invoices and invoice templates', () => {
       transactionAmount: '25.00',
       senderAmountPush: '25.00',
       commissionAmountPush: '0.00',
+      issuer: { id: world.issuer.id, sn: world.issuer.sn, currency: world.currency.code },
     });
     expect(price.body.currency).toBe(world.currency.code);
   });
@@ -424,7 +425,7 @@ describe('family client: invoices and invoice templates', () => {
       commissionAmountPush: '0.00',
       senderAmountPush: '25.00',
       transactionAmount: '25.00',
-      issuer: { currency: world.currency.code },
+      issuer: { id: world.issuer.id, sn: world.issuer.sn, currency: world.currency.code },
       currency: world.currency.code,
     });
     // The payer's coin is not answered: a merchant needs the price, not its customer's serial (issue 43).

@@ -131,6 +131,8 @@ describe('family client: system operations (issue 32)', () => {
         name: expect.any(String),
         amount: expect.anything(),
         availableAmount: expect.anything(),
+        futureAmount: expect.anything(),
+        creditLimit: expect.anything(),
         issuer: expect.objectContaining({ id: world.issuer.id, sn: world.issuer.sn, currency: world.currency.code }),
       }),
     ]);

@@ -55,7 +55,11 @@ describe('family client: wallets and smart cards', () => {
       cardNumber: expect.stringMatching(/^\*{4} \*{4} \*{4} \d{4}$/),
       expirationDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       expirationStatus: 'ACTIVE',
+      // The service's own card belongs to no card scheme (the details page would otherwise show 'Mastercard').
+      paymentSystem: 'internal',
     });
+    // No CVV exists, and none is ever answered.
+    expect(created.body.smartCard).not.toHaveProperty('cvv');
     // active: false issues it blocked.
     const blocked = await createCard(alice, coin, { name: 'Spare', active: false });
     expect(blocked.body.smartCard).toMatchObject({ active: false, status: 'blocked' });
@@ -73,7 +77,9 @@ describe('family client: wallets and smart cards', () => {
     const list = await world.server.request('GET', '/api/v1/smart-cards/my', { token: alice.token });
     expectStatus(list, 200);
     const active = list.body.records.filter((card: any) => card.active);
-    expect(active).toEqual([expect.objectContaining({ id: kept.id, name: 'Groceries', cardNumber: kept.cardNumber })]);
+    expect(active).toEqual([
+      expect.objectContaining({ id: kept.id, name: 'Groceries', cardNumber: kept.cardNumber, paymentSystem: 'internal' }),
+    ]);
     expect(list.body.records).toHaveLength(2);
   });
 
@@ -85,6 +91,9 @@ describe('family client: wallets and smart cards', () => {
     expectStatus(read, 200);
     const [first] = read.body.records;
     expect(first).toMatchObject({ id: card.id, name: 'Groceries', cardNumber: card.cardNumber, expirationDate: card.expirationDate });
+    // The card details show paymentSystem (and cvv, which no card of the service has: never answered).
+    expect(first.paymentSystem).toBe('internal');
+    expect(first).not.toHaveProperty('cvv');
     const bob = await world.user();
     expectError(await world.server.request('GET', `/api/v1/smart-cards/my/${card.id}`, { token: bob.token }), 404);
   });
@@ -97,7 +106,13 @@ describe('family client: wallets and smart cards', () => {
     const path = `/api/v1/smart-cards/my/number/${encodeURIComponent(card.cardNumber)}`;
     const changed = await world.server.request('PATCH', path, { token: alice.token, body: { name: 'Travel', active: false } });
     expectStatus(changed, 200);
-    expect(changed.body.smartCard).toMatchObject({ id: card.id, name: 'Travel', active: false, status: 'blocked' });
+    expect(changed.body.smartCard).toMatchObject({
+      id: card.id,
+      name: 'Travel',
+      active: false,
+      status: 'blocked',
+      paymentSystem: 'internal',
+    });
     // By id too; active: true unblocks.
     const back = await world.server.request('PATCH', `/api/v1/smart-cards/my/number/${card.id}`, {
       token: alice.token,
@@ -153,6 +168,8 @@ describe('family client: wallets and smart cards', () => {
       },
     ]);
     expect((bySerial.get(other.serial) as any).smartCards).toEqual([]);
+    // Declared by the client's wallet type: nothing held, so the future balance is the balance; no credit.
+    expect(bySerial.get(coin.serial)).toMatchObject({ amount: '10.00', futureAmount: '10.00', creditLimit: '0.00' });
   });
 
   it('GET /contact-book/contact — the transfer form lists every contact; reads contacts[] (id, firstName, nickname, lastName, email, phoneNumber)', async () => {
@@ -272,7 +289,7 @@ describe('family client: wallets and smart cards', () => {
         commissionAmountPush: '0.80',
         recipientAmountPush: '40.00',
         senderAmountPush: '40.80',
-        issuer: { currency: world.currency.code },
+        issuer: { id: world.issuer.id, sn: world.issuer.sn, currency: world.currency.code },
         amountToSend: '40.00',
         commissionAmount: '0.80',
       });

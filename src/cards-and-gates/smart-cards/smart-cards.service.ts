@@ -282,5 +282,6 @@ function toCardDto(row: SmartCardRow): SmartCardDto {
     organizationId: row.organization_id,
     associatedCoinSerial: row.coin_serial,
     currencyCode: row.code,
+    paymentSystem: row.provider ?? 'internal',
   };
 }

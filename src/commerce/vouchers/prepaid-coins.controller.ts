@@ -11,7 +11,7 @@ import {
 import { RequirePermissions } from '../../platform/access/access.decorators';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
-import { amountOf } from '../../platform/common/json-decimal';
+import { amountOf, JsonDecimal } from '../../platform/common/json-decimal';
 import { scaleOf } from '../../platform/common/money';
 import { SerialParam } from '../../platform/common/validators';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
@@ -69,6 +69,11 @@ export class PrepaidCoinsController {
         serial: voucher.serial,
         name: voucher.name,
         amount: voucher.amount,
+        // A voucher's value is whole and free: nothing of it is held, and it can only be redeemed in full.
+        availableAmount: voucher.amount,
+        heldAmount: zeroLike(voucher.amount),
+        futureAmount: voucher.amount,
+        creditLimit: zeroLike(voucher.amount),
         issuer: voucher.issuer,
         active: true,
         type: 'prepaid',
@@ -124,6 +129,8 @@ export class PrepaidCoinsController {
       amount: amountOf(voucher.amount, scaleOf(voucher.fraction)),
       issuer: issuerOf(voucher),
       createdAt: voucher.created_at.toISOString(),
+      // A redeemed voucher is a 409 here: what this answers is never activated.
+      activatedAt: null,
       expiresAt: voucher.expires_at?.toISOString() ?? null,
     };
   }
@@ -162,4 +169,9 @@ export class PrepaidCoinsController {
     const redeemed = await this.vouchers.redeem(principal, { code: dto.prepaidPin, coinSerial: dto.destSerial }, serial);
     return { status: 'ok', message: 'Voucher redeemed', ...redeemed };
   }
+}
+
+/** Zero with as many decimals as `amount` (its currency's). */
+function zeroLike(amount: JsonDecimal): JsonDecimal {
+  return amountOf('0', amount.text.split('.')[1]?.length ?? 0);
 }

@@ -237,12 +237,15 @@ export class CoinsService {
 export function toCoin(row: CoinRow): CoinDto {
   const scale = scaleOf(row.currency.fraction);
   const balance = new Money(row.balance);
+  const available = amountOf(balance.minus(row.held), scale);
   return {
     serial: row.serial,
     name: row.name,
     amount: amountOf(balance, scale),
-    availableAmount: amountOf(balance.minus(row.held), scale),
+    availableAmount: available,
     heldAmount: amountOf(row.held, scale),
+    futureAmount: available,
+    creditLimit: amountOf('0', scale),
     issuer: { id: row.issuer_id, sn: Number(row.issuer_sn), currency: row.currency.code, symbol: row.currency.symbol },
     currency: toCurrency(row.currency),
     type: row.type,

@@ -16,8 +16,8 @@ const PAYEE_LOOKUP = 'payee_lookup';
 
 /**
  * Every way a customer learns whose a coin is, or which coin a login or a contact pays into — `POST /coins/validate`,
- * `POST /coins/serial`, `GET /contact-book/contact/{id}/coin` and `POST /templates/transfer` (whose answer names the
- * payee of a coin typed in) — counts as one payee lookup, against the caller
+ * `POST /coins/serial`, `GET /contact-book/contact/{id}/coin`, `POST /templates/transfer` and `POST /transfers/calculate`
+ * (whose answers name the payee of a coin typed in) — counts as one payee lookup, against the caller
  * (PAYEE_LOOKUPS_PER_HOUR) and the client address (PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR, for many accounts on one
  * machine), across every instance (the kernel's RateLimiter: a burst of that many, then refilled over the hour). A
  * payment form makes a few a payment; a walk through the customer directory (40 serials gave 14 names, issue 43) meets

@@ -15,6 +15,7 @@ function toIssuer(row: IssuerRow): IssuerDto {
   return {
     id: row.id,
     sn: Number(row.sn),
+    snPrefix: String(row.sn),
     currencyCode: row.currency.code,
     name: row.name,
     description: row.description,

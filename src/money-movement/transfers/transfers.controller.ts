@@ -1,10 +1,20 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import { RequirePermissions } from '../../platform/access/access.decorators';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { clientAddress } from '../../platform/common/http';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
+import { PAYEE_LOOKUPS_LIMITED } from '../coins/payee-lookups';
 import { TransferCalculationDto, TransferRequestDto } from './dto/transfer.dto';
 import { TransfersService } from './transfers.service';
 
@@ -39,7 +49,12 @@ export class TransfersController {
   @ApiOkResponse({ type: TransferCalculationDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ description: 'exception.smart_card.blocked: a smart card named is blocked', type: ErrorResponseDto })
-  calculate(@Body() dto: TransferRequestDto, @CurrentPrincipal() principal: Principal): Promise<TransferCalculationDto> {
-    return this.transfers.calculate(principal, dto);
+  @ApiTooManyRequestsResponse(PAYEE_LOOKUPS_LIMITED)
+  calculate(
+    @Body() dto: TransferRequestDto,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: ApiRequest,
+  ): Promise<TransferCalculationDto> {
+    return this.transfers.calculateForPayer(principal, dto, clientAddress(request));
   }
 }

@@ -10,7 +10,14 @@ import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
 import type { Locked, LockedCoin } from '../../platform/ledger/ledger.types';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { CARD_NUMBER_PATTERN, PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
+import type { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
+import { OrganizationsService } from '../../platform/organizations/organizations.service';
+import { PayeeLookups } from '../coins/payee-lookups';
+import { payeeDisplayName } from '../coins/payee-name';
 import type { TransferCalculationDto, TransferRequestDto } from './dto/transfer.dto';
+
+/** A transfer's price without the payee's name: the tools as sent. */
+export type TransferPrice = Omit<TransferCalculationDto, 'paymentToolDetails'> & Pick<CalculationDto, 'paymentToolDetails'>;
 
 interface Checked {
   payer: LockedCoin;
@@ -26,19 +33,56 @@ export class TransfersService {
     private readonly ledger: LedgerService,
     private readonly tools: PaymentToolsService,
     private readonly commissions: CommissionsService,
+    private readonly organizations: OrganizationsService,
+    private readonly lookups: PayeeLookups,
   ) {}
 
-  async calculate(principal: Principal, dto: TransferRequestDto): Promise<TransferCalculationDto> {
-    const [src, dst] = await this.coins(principal, dto);
-    const { payer, amount, quote } = await this.check(principal, dto, { coins: await this.ledger.read([src, dst]), holds: [] }, src, dst);
-    const scale = scaleOf(payer.fraction);
+  /** The price of a transfer: what `POST /transfers/calculate` answers but the payee's name (templates price so). */
+  async calculate(principal: Principal, dto: TransferRequestDto): Promise<TransferPrice> {
+    return (await this.priced(principal, dto)).price;
+  }
+
+  /**
+   * `POST /transfers/calculate`: the price, and the tools as the payment form shows them, the receiving coin's owner by
+   * the name a payee check gives. So it is a payee lookup, counted against the caller and `address` as
+   * `POST /coins/validate` is (a 429 when none is left).
+   */
+  async calculateForPayer(principal: Principal, dto: TransferRequestDto, address: string): Promise<TransferCalculationDto> {
+    await this.lookups.count(principal, address);
+    const { price, payer, payee } = await this.priced(principal, dto);
+    const owner = await this.organizations.record(payee.organization_id);
     return {
+      ...price,
+      paymentToolDetails: {
+        ...price.paymentToolDetails,
+        srcId: payer.serial,
+        destId: payee.serial,
+        recipientFullName: payeeDisplayName(owner?.type ?? '', owner?.name ?? payee.organization_name),
+      },
+    };
+  }
+
+  private async priced(
+    principal: Principal,
+    dto: TransferRequestDto,
+  ): Promise<{ price: TransferPrice; payer: LockedCoin; payee: LockedCoin }> {
+    const [src, dst] = await this.coins(principal, dto);
+    const { payer, payee, amount, quote } = await this.check(
+      principal,
+      dto,
+      { coins: await this.ledger.read([src, dst]), holds: [] },
+      src,
+      dst,
+    );
+    const scale = scaleOf(payer.fraction);
+    const price = {
       ...calculationOf(amount, quote, payer, { ...dto.paymentTool, destValue: answerable(dto.paymentTool.destValue) }),
       currency: payer.code,
       payerAmount: amountOf(quote.payerAmount, scale),
       payeeAmount: amountOf(quote.payeeAmount, scale),
       commission: amountOf(quote.commission, scale),
     };
+    return { price, payer, payee };
   }
 
   /**

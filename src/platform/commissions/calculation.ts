@@ -8,7 +8,7 @@ import type { CalculationDto } from './dto/calculation.dto';
 export function calculationOf(
   amount: Money,
   quote: Quote,
-  payer: Pick<LockedCoin, 'code' | 'symbol' | 'fraction'>,
+  payer: Pick<LockedCoin, 'issuer_id' | 'issuer_sn' | 'code' | 'symbol' | 'fraction'>,
   tool: { type: string; srcValue: string | null; destValue: string | null },
 ): CalculationDto {
   const scale = scaleOf(payer.fraction);
@@ -19,7 +19,7 @@ export function calculationOf(
     senderAmountPush: amountOf(quote.payerAmount, scale),
     recipientAmountPush: amountOf(quote.payeeAmount, scale),
     commissionAmountPush: amountOf(quote.commission, scale),
-    issuer: { currency: payer.code, symbol: payer.symbol },
+    issuer: { id: payer.issuer_id, sn: Number(payer.issuer_sn), currency: payer.code, symbol: payer.symbol },
     paymentToolDetails: { type: tool.type, srcValue: tool.srcValue, destValue: tool.destValue, currency: payer.code, symbol: payer.symbol },
   };
 }

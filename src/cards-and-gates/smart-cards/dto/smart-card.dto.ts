@@ -115,6 +115,13 @@ export class SmartCardDto {
   /** The coin's currency code (as `currency`). */
   @ApiProperty({ example: 'USD' })
   currencyCode: string;
+  /**
+   * The network the card pays through, which the family's card details show: the card-issuing provider (`provider`)
+   * for a card a gate issued; `internal` for the service's own cards, which belong to no card scheme and pay only
+   * between the service's coins.
+   */
+  @ApiProperty({ example: 'internal' })
+  paymentSystem: string;
 }
 
 export class SmartCardResponseDto {

@@ -273,6 +273,14 @@ export class PrepaidCoinDto {
   name: string;
   @ApiAmount(25, 'What the voucher credits when redeemed')
   amount: JsonDecimal;
+  @ApiAmount(25, 'The whole amount: a voucher is redeemed in full')
+  availableAmount: JsonDecimal;
+  @ApiAmount(0, 'Always 0: nothing of a voucher is held')
+  heldAmount: JsonDecimal;
+  @ApiAmount(25, 'The whole amount, as availableAmount')
+  futureAmount: JsonDecimal;
+  @ApiAmount(0, 'Always 0: the service lends nothing')
+  creditLimit: JsonDecimal;
   issuer: CoinIssuerDto;
   /** Whether it can still be redeemed. */
   active: boolean;
@@ -327,6 +335,9 @@ export class PrepaidCoinInfoDto {
   issuer: CoinIssuerDto;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
+  /** When it was redeemed: always null, since a voucher already redeemed is a 409 here. */
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null })
+  activatedAt: null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   expiresAt: string | null;
 }

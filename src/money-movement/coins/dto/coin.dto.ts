@@ -89,6 +89,13 @@ export class CoinDto {
   availableAmount: JsonDecimal;
   @ApiAmount(25, 'Reserved by pending requests')
   heldAmount: JsonDecimal;
+  @ApiAmount(
+    100.5,
+    'The balance once the pending requests are decided as asked: the balance less what they hold (only outgoing amounts are held; money coming in counts once it is on the coin)',
+  )
+  futureAmount: JsonDecimal;
+  @ApiAmount(0, 'How far below zero the coin may go: always 0, the service lends nothing')
+  creditLimit: JsonDecimal;
   issuer: CoinIssuerDto;
   /** The coin's currency. */
   currency: CurrencyDto;

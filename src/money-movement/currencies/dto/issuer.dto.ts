@@ -55,6 +55,9 @@ export class IssuerDto {
   /** The issuer's serial number. */
   @ApiProperty({ type: 'integer' })
   sn: number;
+  /** The same serial number as text: the family's name for it (what `POST /issuers` takes as `snPrefix`). */
+  @ApiProperty({ example: '2001', pattern: '^[1-9][0-9]{0,14}$' })
+  snPrefix: string;
   /** The code of the currency it issues. */
   @ApiProperty({ example: 'USD' })
   currencyCode: string;

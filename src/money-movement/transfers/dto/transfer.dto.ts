@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsObject, registerDecorator, ValidateNested, ValidationArguments } from 'class-validator';
-import { CalculationDto } from '../../../platform/commissions/dto/calculation.dto';
+import { CalculationDto, PaymentToolDetailsDto } from '../../../platform/commissions/dto/calculation.dto';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
@@ -73,7 +73,24 @@ export class TransferRequestDto extends OperationTextDto {
   amount: string | number;
 }
 
+/** The tools of a transfer as the family's payment form shows them before paying. */
+export class TransferPaymentToolDetailsDto extends PaymentToolDetailsDto {
+  /** The paying coin's serial (srcValue may be a card's number or id). */
+  @ApiProperty({ example: '1000000001' })
+  srcId: string;
+  /** The receiving coin's serial (destValue may be a card's number or id). */
+  @ApiProperty({ example: '1000000002' })
+  destId: string;
+  /**
+   * The receiving coin's owner as a payee check shows it (`POST /coins/validate`): a person's first name and initial
+   * (`Alice L.`), a merchant's name, a name that is a login masked; never the full name, e-mail or phone.
+   */
+  @ApiProperty({ example: 'Alice L.' })
+  recipientFullName: string;
+}
+
 export class TransferCalculationDto extends CalculationDto {
+  override paymentToolDetails: TransferPaymentToolDetailsDto;
   /** The currency's code. */
   @ApiProperty({ example: 'USD' })
   currency: string;

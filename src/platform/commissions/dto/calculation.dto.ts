@@ -1,13 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { JsonDecimal } from '../../common/json-decimal';
 import { ApiAmount } from '../../common/money-validators';
-
-export class CalculationIssuerDto {
-  @ApiProperty({ example: 'USD' })
-  currency: string;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
-  symbol: string | null;
-}
+import { IssuerRefDto } from '../../ledger/dto/operation.dto';
 
 export class PaymentToolDetailsDto {
   @ApiProperty({ enum: ['COIN', 'SMART_CARD', 'VOUCHER'] })
@@ -36,6 +30,7 @@ export class CalculationDto {
   recipientAmountPush: JsonDecimal;
   @ApiAmount(0.1, "The operator's fee")
   commissionAmountPush: JsonDecimal;
-  issuer: CalculationIssuerDto;
+  /** The issuer of the amounts (the payer coin's): its id and serial number, its currency's code and symbol. */
+  issuer: IssuerRefDto;
   paymentToolDetails: PaymentToolDetailsDto;
 }
