@@ -518,8 +518,8 @@ describe('issue 43: the customer directory cannot be walked — payee lookups ar
       }),
       720,
     );
-    // Another account on the same address has its own 5, but the address only 3 more (8 in all).
-    for (let i = 0; i < 3; i++) expect([200, 404]).toContain((await serialOf(world.raw, other, address, walker.login)).status);
+    // Another account on the same address has its own 5, but the address only 3 more (8 in all): three other logins.
+    for (let i = 0; i < 3; i++) expect([200, 404]).toContain((await serialOf(world.raw, other, address, `nobody-${i}@example.com`)).status);
     expectLimited(await serialOf(world.raw, other, address, walker.login), 450);
     // Elsewhere, that account still has lookups left.
     expect([200, 404]).toContain((await serialOf(world.raw, other, '198.51.100.3', walker.login)).status);
@@ -531,13 +531,19 @@ describe('issue 43: the customer directory cannot be walked — payee lookups ar
     const alice = await world.user({ name: 'Alice Liddell' });
     const [paying, paid] = await world.pair(payer, alice, '10.00');
     const body = { paymentTool: { type: 'COIN', srcValue: paying.serial, destValue: paid.serial }, amount: '1.00' };
-    const calculate = () => world.raw.request('POST', '/api/v1/transfers/calculate', { token: payer.token, headers: from(address), body });
-    for (let i = 0; i < 5; i++) {
-      const priced = await calculate();
-      expectStatus(priced, 200);
-      expect(priced.body.paymentToolDetails).toMatchObject({ srcId: paying.serial, destId: paid.serial, recipientFullName: 'Alice L.' });
-    }
-    expectLimited(await calculate(), 720);
+    const calculate = (destValue: string) =>
+      world.raw.request('POST', '/api/v1/transfers/calculate', {
+        token: payer.token,
+        headers: from(address),
+        body: { ...body, paymentTool: { ...body.paymentTool, destValue } },
+      });
+    const priced = await calculate(paid.serial);
+    expectStatus(priced, 200);
+    expect(priced.body.paymentToolDetails).toMatchObject({ srcId: paying.serial, destId: paid.serial, recipientFullName: 'Alice L.' });
+    // Four more payees (serials next to it, whoever's they are), then a sixth is refused.
+    for (let i = 1n; i <= 4n; i++)
+      expect([200, 400, 404, 422]).toContain((await calculate((BigInt(paid.serial) + i * 1000n).toString())).status);
+    expectLimited(await calculate((BigInt(paid.serial) + 5000n).toString()), 720);
     // The transfer itself names no one and is not limited.
     const sent = await world.raw.request('POST', '/api/v1/transfers', {
       token: payer.token,
@@ -551,10 +557,36 @@ describe('issue 43: the customer directory cannot be walked — payee lookups ar
     const second = await startServer({ ...LIMITS, DATABASE_URL: world.raw.databaseUrl });
     servers.push(second);
     const payer = await world.user();
-    const coin = await world.coin(await world.user());
-    for (const server of [world.raw, second, world.raw, second, second])
-      expectStatus(await validate(server, payer, '198.51.100.4', coin.serial), 200);
-    expectLimited(await validate(world.raw, payer, '198.51.100.4', coin.serial), 720);
-    expectLimited(await validate(second, payer, '198.51.100.4', coin.serial), 720);
+    const coins = [];
+    for (let i = 0; i < 7; i++) coins.push(await world.coin(await world.user()));
+    for (const [i, server] of [world.raw, second, world.raw, second, second].entries())
+      expectStatus(await validate(server, payer, '198.51.100.4', coins[i].serial), 200);
+    expectLimited(await validate(world.raw, payer, '198.51.100.4', coins[5].serial), 720);
+    expectLimited(await validate(second, payer, '198.51.100.4', coins[6].serial), 720);
+  });
+
+  it('counts a payee once an hour: the form’s check and calculation of one payee, and paying the same payees again, cost one lookup each; a refused lookup marks nothing', async () => {
+    const address = '198.51.100.6';
+    const payer = await world.user();
+    const payees = [];
+    for (let i = 0; i < 6; i++) payees.push(await world.coin(await world.user()));
+    const [paying] = await world.pair(payer, await world.user(), '10.00');
+    const calculate = (serial: string) =>
+      world.raw.request('POST', '/api/v1/transfers/calculate', {
+        token: payer.token,
+        headers: from(address),
+        body: { paymentTool: { type: 'COIN', srcValue: paying.serial, destValue: serial }, amount: '1.00' },
+      });
+    // Five payees, each checked, priced and checked again: five lookups, none refused.
+    for (const payee of payees.slice(0, 5)) {
+      expectStatus(await validate(world.raw, payer, address, payee.serial), 200);
+      expectStatus(await calculate(payee.serial), 200);
+      expectStatus(await validate(world.raw, payer, address, payee.serial), 200);
+    }
+    // A sixth payee is refused, and stays refused when asked again (the refusal did not mark it seen).
+    expectLimited(await validate(world.raw, payer, address, payees[5].serial), 720);
+    expectLimited(await validate(world.raw, payer, address, payees[5].serial), 720);
+    // The five already looked up still answer.
+    expectStatus(await calculate(payees[0].serial), 200);
   });
 });

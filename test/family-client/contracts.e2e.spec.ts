@@ -77,6 +77,20 @@ describe('family client: contracts and commission profiles', () => {
       expect(answer.body.records.every((r: any) => r.organizationType === 'individual')).toBe(true);
     });
 
+    it('POST /contracts/view — the compliance manager’s contracts screen (the client routes it to administrator, compliance_manager and cfo) lists contracts and their profiles, and changes nothing', async () => {
+      const compliance = await world.user({ role: 'compliance_manager' });
+      const listed = await api('POST', '/contracts/view', { filter: { types: ['individual'] }, pageNumber: 0 }, compliance.token);
+      expectStatus(listed, 200);
+      expect(listed.body.records.length).toBeGreaterThan(0);
+      const contract = listed.body.records[0];
+      expectStatus(await api('GET', `/contracts/${contract.id}/commission-profiles`, undefined, compliance.token), 200);
+      expectError(
+        await api('PATCH', `/contracts/${contract.id}`, { name: 'Renamed' }, compliance.token),
+        403,
+        'exception.access.permission_missing',
+      );
+    });
+
     it('POST /contracts/view — unknown types, person types and sort fields are a 400 naming them', async () => {
       expectError(await api('POST', '/contracts/view', { filter: { types: ['alien'] } }), 400, 'exception.validation', 'filter.types');
       expectError(

@@ -81,7 +81,7 @@ function documents(doc: Schema, call: string, field: string): boolean {
     return undefined;
   };
   const [method, path] = call.split(' ');
-  const want = `/api/v1${path.split('?')[0]}`;
+  const want = `/api/v1${path.split('?')[0]}`.replace(/\/$/, ''); // the client asks `…/payer-fields/`: the route answers both
   const operation = Object.entries<Schema>(doc.paths).find(
     ([p, item]) => p.replace(/\{[^}]+\}/g, '{}') === want && item[method.toLowerCase()],
   )?.[1][method.toLowerCase()];
@@ -139,11 +139,11 @@ describe("the family client's declared answer fields (issue 45)", () => {
     const stale: string[] = [];
     for (const e of explained) {
       expect(e.why).toMatch(/\.(ts|vue):\d+/);
-      for (const call of e.calls) {
-        for (const field of e.fields) {
-          if (!declared.some((d) => d.call === call && covers(field, d.field))) stale.push(`${call}  ${field}: not declared by the client`);
-          else if (documents(doc, call, field)) stale.push(`${call}  ${field}: answered, yet explained as not`);
-        }
+      // A row may name several calls and the fields of each: every field is declared by one of them at least.
+      for (const field of e.fields) {
+        const declaring = e.calls.filter((call) => declared.some((d) => d.call === call && covers(field, d.field)));
+        if (declaring.length === 0) stale.push(`${e.calls.join(', ')}  ${field}: not declared by the client`);
+        for (const call of declaring) if (documents(doc, call, field)) stale.push(`${call}  ${field}: answered, yet explained as not`);
       }
     }
     expect(stale).toEqual([]);

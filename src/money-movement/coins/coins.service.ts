@@ -197,7 +197,7 @@ export class CoinsService {
    * against the caller and `address` (PayeeLookups), so the customer directory cannot be walked.
    */
   async validate(principal: Principal, address: string, serial: string): Promise<PayeeCoinDto> {
-    await this.lookups.count(principal, address);
+    await this.lookups.count(principal, address, `coin:${serial}`);
     const row = await this.coins.bySerial(serial);
     const owner =
       row && row.type === 'client' && row.active && !row.closed_at ? await this.organizations.record(row.organization_id) : undefined;
@@ -213,7 +213,7 @@ export class CoinsService {
    * limits the walk, and the answer holds a serial, no name.
    */
   async serialOf(principal: Principal, address: string, login: string, currencyCode: string): Promise<string> {
-    await this.lookups.count(principal, address);
+    await this.lookups.count(principal, address, `login:${login.toLowerCase()}:${currencyCode}`);
     const serial = await this.mainSerialOf(login, currencyCode);
     if (!serial) throw new ApiError('exception.coin.not_found', `No ${currencyCode} coin for that login`);
     return serial;

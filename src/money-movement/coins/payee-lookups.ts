@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Principal } from '../../platform/access/principal';
 import { RateLimiter } from '../../platform/access/rate-limiter';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
@@ -13,6 +14,8 @@ export const PAYEE_LOOKUPS_LIMITED = {
 
 /** The limit's name in the kernel's rate limiter (its buckets' key). */
 const PAYEE_LOOKUP = 'payee_lookup';
+/** The payees a user looked up within the hour (a bucket of one per user and payee): looking one up again is free. */
+const PAYEE_SEEN = 'payee_seen';
 
 /**
  * Every way a customer learns whose a coin is, or which coin a login or a contact pays into — `POST /coins/validate`,
@@ -25,13 +28,33 @@ const PAYEE_LOOKUP = 'payee_lookup';
  */
 @Injectable()
 export class PayeeLookups {
+  private readonly seenKey = randomBytes(32);
+
   constructor(
     private readonly limiter: RateLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Counts one lookup of the caller from `address`; a 429 when either has none left this hour. */
-  async count(principal: Pick<Principal, 'userId'>, address: string): Promise<void> {
+  /**
+   * Counts one lookup of the caller from `address`; a 429 when either has none left this hour. `payee` names what is
+   * looked up (`coin:<serial>`, `login:<login>:<currency>`, …): a payee the same user looked up within the hour is not
+   * counted again, so a payment form's check and calculation of one payee, or paying the same payees again, cost one
+   * lookup each. Only a counted lookup marks its payee seen, so a refused one cannot be repeated for free.
+   */
+  async count(principal: Pick<Principal, 'userId'>, address: string, payee: string): Promise<void> {
+    // Kept as a keyed hash (a card number never reaches the database); the key is this process's, so another instance
+    // counts a payee once more — stricter, never looser.
+    const seen = { key: `${principal.userId}:${createHmac('sha256', this.seenKey).update(payee).digest('base64url')}`, limit: 1 };
+    if (!(await this.limiter.tryTake(PAYEE_SEEN, seen, 3600))) return;
+    try {
+      await this.countOne(principal, address);
+    } catch (error) {
+      await this.limiter.giveBack(PAYEE_SEEN, [seen]);
+      throw error;
+    }
+  }
+
+  private async countOne(principal: Pick<Principal, 'userId'>, address: string): Promise<void> {
     await this.limiter.take(
       PAYEE_LOOKUP,
       [

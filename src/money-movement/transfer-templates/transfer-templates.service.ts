@@ -61,7 +61,7 @@ export class TransferTemplatesService {
     const payerCoin = dto.payerCoin ?? dto.paymentTool!.srcValue;
     const payeeCoin = dto.payeeCoin ?? dto.paymentTool!.destValue;
     if (payerCoin === payeeCoin) throw ApiError.invalid('payeeCoin', 'must be another coin than payerCoin');
-    if (address !== undefined) await this.lookups.count(principal, address);
+    if (address !== undefined) await this.lookups.count(principal, address, `coin:${payeeCoin}`);
     const coins = await this.ledger.read([payerCoin, payeeCoin]);
     const locked = { coins, holds: [] };
     const payer = this.tools.payer(locked, payerCoin, principal, 'payerCoin');

@@ -48,7 +48,8 @@ export class TransfersService {
    * `POST /coins/validate` is (a 429 when none is left).
    */
   async calculateForPayer(principal: Principal, dto: TransferRequestDto, address: string): Promise<TransferCalculationDto> {
-    await this.lookups.count(principal, address);
+    // The payee as a payee check names it (`coin:<serial>`), so the form's check and calculation count once.
+    await this.lookups.count(principal, address, `${dto.paymentTool.type === 'COIN' ? 'coin' : 'card'}:${dto.paymentTool.destValue}`);
     const { price, payer, payee } = await this.priced(principal, dto);
     const owner = await this.organizations.record(payee.organization_id);
     return {

@@ -83,7 +83,7 @@ export class ContactBookService {
    * lookup, counted against the caller and `address` (a contact is any e-mail or phone number, added at no cost).
    */
   async coin(principal: Principal, address: string, id: string, currency: string): Promise<string> {
-    await this.lookups.count(principal, address);
+    await this.lookups.count(principal, address, `contact:${id}:${currency}`);
     const contact = await this.contacts.get(principal.userId, id);
     if (!contact) throw new ApiError('exception.contact.not_found');
     const serial = await this.contacts.coinOf(contact, currency);

@@ -33,6 +33,11 @@ export class RateLimiter {
     }
   }
 
+  /** One hit of `subject` if it has one left (true), else nothing (false): for a limit that decides, not refuses. */
+  async tryTake(name: string, subject: RateLimitSubject, windowSeconds: number): Promise<boolean> {
+    return (await this.limits.take(name, subject.key, subject.limit, windowSeconds)).taken;
+  }
+
   /**
    * Gives a hit taken by `take` back to each subject: the work turned out not to be what the limit counts (a right
    * one-time code, where only wrong ones count). Taken and given back in one transaction, the two cancel out.

@@ -147,6 +147,8 @@ const INVOICE_DATA: ApiPropertyOptions = {
       nullable: true,
       description: 'How many, as the issuer sent it.',
     },
+    terms: { type: 'string', nullable: true, description: 'The terms of payment, as the issuer sent them.' },
+    invoiceName: { type: 'string', nullable: true, description: "A name for the invoice's product, as the issuer sent it." },
   },
 };
 
