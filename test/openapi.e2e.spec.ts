@@ -2,9 +2,10 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { RulesetDefinition, Spectral } from '@stoplight/spectral-core';
 import { oas } from '@stoplight/spectral-rulesets';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openApiShape, shapeFile } from './helpers/openapi-shape';
 import { startServer, TestServer } from './helpers/server';
 
 describe('OpenAPI document and Swagger UI', () => {
@@ -112,6 +113,21 @@ describe('OpenAPI document and Swagger UI', () => {
     await server.request('GET', '/api/v1/actuator/health', { headers: { 'x-request-id': 'openapi-warnings-marker' } });
     expect(await server.waitForLog('openapi-warnings-marker')).toBeDefined();
     expect(server.logs.filter((line) => line.includes('Duplicate DTO'))).toEqual([]);
+  });
+
+  it('keeps its shape: the operations, their ids, parameters, bodies, status codes and schemas of test/fixtures/openapi-shape.json', async () => {
+    const shape = openApiShape((await server.request('GET', '/swagger/openapi.json')).body);
+    const file = join(__dirname, 'fixtures', 'openapi-shape.json');
+    if (process.env.UPDATE_OPENAPI_SHAPE === '1') writeFileSync(file, shapeFile(shape));
+    const kept = JSON.parse(readFileSync(file, 'utf8'));
+    const changed = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+      [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k])).sort();
+    // By name first (a readable failure), then whole.
+    expect({ operations: changed(shape.operations, kept.operations), schemas: changed(shape.schemas, kept.schemas) }).toEqual({
+      operations: [],
+      schemas: [],
+    });
+    expect(shape).toEqual(kept);
   });
 
   it('serves Swagger UI at /swagger/ui/', async () => {
