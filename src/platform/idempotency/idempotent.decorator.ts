@@ -20,6 +20,18 @@ export interface IdempotentOptions {
  */
 export function Idempotent(options: IdempotentOptions = {}): MethodDecorator {
   return applyDecorators(
+    IdempotentRoute(options),
+    ApiConflictResponse({
+      description: 'The state forbids it, or a request with the same Idempotency-Key is still running',
+      type: ErrorResponseDto,
+    }),
+    ApiUnprocessableEntityResponse({ description: 'The Idempotency-Key was used with another body', type: ErrorResponseDto }),
+  );
+}
+
+/** Idempotent's behaviour and its header, without its error responses: `@Route` describes those with the route's own. */
+export function IdempotentRoute(options: IdempotentOptions = {}): MethodDecorator {
+  return applyDecorators(
     SetMetadata(IDEMPOTENT_KEY, true),
     SetMetadata(GROUP_COMMIT_KEY, options.groupCommit === true),
     UseInterceptors(IdempotencyInterceptor),
@@ -28,10 +40,5 @@ export function Idempotent(options: IdempotentOptions = {}): MethodDecorator {
       required: false,
       description: 'Retries with the same key and body take effect once (1–255 printable characters)',
     }),
-    ApiConflictResponse({
-      description: 'The state forbids it, or a request with the same Idempotency-Key is still running',
-      type: ErrorResponseDto,
-    }),
-    ApiUnprocessableEntityResponse({ description: 'The Idempotency-Key was used with another body', type: ErrorResponseDto }),
   );
 }
