@@ -260,7 +260,14 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
   ],
   // The family's contracts screen is the compliance manager's too (read-only): which contract, commissions and limits
   // a customer is under is what a compliance review weighs.
-  compliance_manager: [...STAFF_READ, ...COMPLIANCE, 'USER_ACTION_REVERSER', 'CONTRACT_VIEWER', 'COMMISSION_VIEWER', 'LIMIT_PROFILE_VIEWER'],
+  compliance_manager: [
+    ...STAFF_READ,
+    ...COMPLIANCE,
+    'USER_ACTION_REVERSER',
+    'CONTRACT_VIEWER',
+    'COMMISSION_VIEWER',
+    'LIMIT_PROFILE_VIEWER',
+  ],
   compliance_specialist: [...STAFF_READ, ...COMPLIANCE],
   customer_support: [...STAFF_READ, 'PROFILE_MANAGER'],
   antifraud_specialist: [...STAFF_READ],
