@@ -16,12 +16,15 @@ describe('issue 46: codes and notices by e-mail and SMS', () => {
   const env: Record<string, string> = {
     ONE_TIME_CODE_LOG: codes,
     ONE_TIME_CODE_RESEND_SECONDS: '0',
-    ONE_TIME_CODES_PER_HOUR: '1000',
+    // Three codes an hour per login: a code whose message failed must not use one up (item 2).
+    ONE_TIME_CODES_PER_HOUR: '3',
     ONE_TIME_CODES_PER_ADDRESS_PER_HOUR: '1000000',
     ONE_TIME_CODE_FAILURES_PER_ADDRESS_PER_HOUR: '1000000',
     MAIL_FROM: 'finapi <no-reply@finapi.test>',
     SMS_GATEWAY_SECRET: gateway.secret,
     MESSAGES_TIMEOUT_MS: '1500',
+    MESSAGES_RETRY_BASE_MS: '200',
+    MESSAGES_MAX_ATTEMPTS: '3',
   };
   beforeAll(async () => {
     env.SMTP_URL = await mailbox.start();
@@ -36,6 +39,28 @@ describe('issue 46: codes and notices by e-mail and SMS', () => {
     world.server.request(method, `/api/v1${path}`, { ...(token ? { token } : {}), ...(body !== undefined ? { body } : {}) });
   const email = (tag: string) => `${tag}-${randomBytes(4).toString('hex')}@example.com`;
   const phone = () => `+3706${String(randomBytes(4).readUInt32BE() % 10_000_000).padStart(7, '0')}`;
+  /** The newest message row to `to` (what staff and the dispatcher see), its secret included. */
+  const messageTo = async (to: string) =>
+    (
+      await world.raw.db.query<{
+        id: string;
+        status: string;
+        attempts: number;
+        secret: Buffer | null;
+        code_id: string | null;
+        last_error: string | null;
+      }>('SELECT id, status, attempts, secret, code_id, last_error FROM messages WHERE recipient = $1 ORDER BY created_at DESC LIMIT 1', [
+        to,
+      ])
+    ).rows[0];
+  /** Waits until the newest message to `to` is `status` (the dispatcher recorded its outcome); fails after 30 s. */
+  const messageBecomes = async (to: string, status: string) => {
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+      const row = await messageTo(to);
+      if (row?.status === status) return row;
+    }
+    throw new Error(`the message to ${to} never became ${status}: ${JSON.stringify(await messageTo(to))}`);
+  };
   /** Nothing of `code` in the log sender's file nor in the service's log. */
   const leakedNowhere = (code: string, to: string) => {
     expect(messagesSent(codes).filter((m) => m.to === to)).toEqual([]);
@@ -79,6 +104,87 @@ describe('issue 46: codes and notices by e-mail and SMS', () => {
       expect(reset.status).toBe(200);
       expect((await req('POST', '/authorization', undefined, { login, password: 'recover-pass-2' })).status).toBe(200);
       leakedNowhere(recovery, login);
+    });
+  });
+
+  describe('item 2: delivered reliably through the messages outbox', () => {
+    it('answers without waiting for a stalled SMTP server, keeps the code only sealed meanwhile, and sends it on a later attempt', async () => {
+      const login = email('stalled');
+      mailbox.answers.push('stall');
+      const started = Date.now();
+      expect((await req('POST', '/registration', undefined, { login, role: 'individual' })).status).toBe(200);
+      // The request did not wait for the server: answered before the first attempt could even time out.
+      expect(Date.now() - started).toBeLessThan(1500);
+      const mail = await mailbox.mail(login);
+      const otp = codeIn(mail.text);
+      const sent = await messageBecomes(login, 'sent');
+      expect(sent.attempts).toBe(2);
+      expect(sent.secret).toBeNull();
+      expect((await req('POST', '/registration/confirm', undefined, { login, otp, password: 'stalled-pass-1' })).status).toBe(200);
+      expect(mailbox.to(login)).toHaveLength(1);
+    });
+
+    it('seals a code until it is sent: the waiting row holds the code only encrypted, and nothing once sent', async () => {
+      const login = email('sealed');
+      mailbox.answers.push('refuse');
+      await req('POST', '/registration', undefined, { login, role: 'individual' });
+      const waiting = await messageTo(login);
+      expect(waiting.status).toBe('pending');
+      expect(waiting.secret).toBeInstanceOf(Buffer);
+      const otp = await mailbox.code(login, 'sign up');
+      expect(waiting.secret!.includes(Buffer.from(otp))).toBe(false);
+      expect(waiting.secret!.length).toBeGreaterThanOrEqual(12 + 16 + 6);
+      const sent = await messageBecomes(login, 'sent');
+      expect(sent).toMatchObject({ secret: null, attempts: 2 });
+    });
+
+    it('retries an SMS gateway that answers 503 or does not answer, and sends the message once', async () => {
+      const login = phone();
+      gateway.answers.push(503, 'hang');
+      const before = gateway.attempts;
+      await req('POST', '/registration', undefined, { login, role: 'individual' });
+      const sms = await gateway.sms(login);
+      expect(sms.verified).toBe(true);
+      const sent = await messageBecomes(login, 'sent');
+      expect(sent.attempts).toBe(3);
+      expect(gateway.attempts - before).toBe(3);
+      expect(gateway.to(login)).toHaveLength(1);
+      // Every attempt carried the same id, so a gateway that took one and lost its answer would not send it twice.
+      expect(sms.idempotencyKey).toBe(sent.id);
+    });
+
+    it('gives up on a refused mail, shows it as undeliverable (staff view, metrics), and its code does not count against the owner', async () => {
+      const login = email('refused');
+      for (let i = 0; i < 3; i++) {
+        mailbox.answers.push('reject');
+        expect((await req('POST', '/registration', undefined, { login, role: 'individual' })).status).toBe(200);
+        const failed = await messageBecomes(login, 'failed');
+        expect(failed.secret).toBeNull();
+        expect(failed.last_error).toMatch(/^SMTP 550/);
+      }
+      // Three codes were asked this hour (the limit), none delivered: the fourth is not refused, and arrives.
+      expect((await req('POST', '/registration', undefined, { login, role: 'individual' })).status).toBe(200);
+      const otp = await mailbox.code(login, 'sign up');
+      expect((await req('POST', '/registration/confirm', undefined, { login, otp, password: 'refused-pass-1' })).status).toBe(200);
+      const view = await req('POST', '/messages/view', world.admin, { filter: { statuses: 'failed', to: login } });
+      expect(view.status).toBe(200);
+      expect(view.body.records).toHaveLength(3);
+      expect(view.body.records[0]).toMatchObject({
+        channel: 'email',
+        to: login,
+        kind: 'code',
+        template: 'registration',
+        status: 'failed',
+        attempts: 1,
+      });
+      expect(view.body.records[0].lastError).toMatch(/^SMTP 550/);
+      expect(view.text).not.toContain(otp);
+      const customer = await world.user();
+      expect((await req('POST', '/messages/view', customer.token, {})).status).toBe(403);
+      const metrics = await req('GET', '/actuator/prometheus', world.admin);
+      expect(metrics.text).toMatch(/^finapi_messages_total\{channel="email",outcome="failed"\} [1-9]/m);
+      expect(metrics.text).toMatch(/^finapi_messages\{status="failed"\} [1-9]/m);
+      expect(metrics.text).toMatch(/^finapi_messages_total\{channel="email",outcome="sent"\} [1-9]/m);
     });
   });
 });

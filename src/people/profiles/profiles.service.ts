@@ -321,7 +321,7 @@ export class ProfilesService {
       const payload = changeRequest(person, 'staff', principal.userId);
       await this.codes.issue({ purpose: 'contact_change', target, address, payload, deliver: true });
       const told = addressOf(person);
-      if (told) this.codes.notify(told, 'login_change_requested', { newLogin: target });
+      if (told) await this.codes.notify(told, 'login_change_requested', { newLogin: target });
       await this.actions.record({
         userId,
         actorUserId: principal.userId,

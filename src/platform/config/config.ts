@@ -143,6 +143,10 @@ export interface AppConfig {
   messagesToLog: boolean;
   /** One attempt's timeout (SMTP connection, greeting and each exchange; the SMS gateway's whole request). */
   messagesTimeoutMs: number;
+  /** How often each instance's message dispatcher looks for due messages besides being woken at each commit; the first retry's delay (doubling); attempts before a message fails for good. */
+  messagesPollMs: number;
+  messagesRetryBaseMs: number;
+  messagesMaxAttempts: number;
   /** NODE_ENV=test: the ledger refuses to post for a request not marked `@Idempotent()`, so a route that forgets it fails its tests. */
   requireIdempotentPostings: boolean;
 }
@@ -463,6 +467,9 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     loginChallengeByAddress: !env.LOGIN_CHALLENGE_BY_ADDRESS?.trim() || flag(env, 'LOGIN_CHALLENGE_BY_ADDRESS'),
     ...messageSenders(env, nodeEnv === 'production'),
     messagesTimeoutMs: int(env, 'MESSAGES_TIMEOUT_MS', 10_000, 100, 120_000),
+    messagesPollMs: int(env, 'MESSAGES_POLL_MS', 1000, 50, 3_600_000),
+    messagesRetryBaseMs: int(env, 'MESSAGES_RETRY_BASE_MS', 5000, 10, 3_600_000),
+    messagesMaxAttempts: int(env, 'MESSAGES_MAX_ATTEMPTS', 10, 1, 50),
     oneTimeCodeLog: resolve(env.ONE_TIME_CODE_LOG?.trim() || join(env.DATA_DIR?.trim() || './data', 'one-time-codes.log')),
   };
 }
