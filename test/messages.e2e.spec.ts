@@ -187,4 +187,90 @@ describe('issue 46: codes and notices by e-mail and SMS', () => {
       expect(metrics.text).toMatch(/^finapi_messages_total\{channel="email",outcome="sent"\} [1-9]/m);
     });
   });
+
+  describe('item 3: two-step login per user', () => {
+    /** The security page's body, as the family's web client sends it (security-form.vue: `{security}` only). */
+    const form = (twoFactorsAuthEnabled: boolean, email = false) => ({
+      security: {
+        twoFactorsAuthEnabled,
+        transactionNotification: { email, phone: false },
+        authorizationNotification: { email: false, phone: false },
+      },
+    });
+    /** A customer signed up with a mailed code (their login proven), and their token. */
+    const customer = async (tag: string) => {
+      const login = email(tag);
+      await req('POST', '/registration', undefined, { login, role: 'individual' });
+      const otp = await mailbox.code(login, 'sign up');
+      const password = `${tag}-pass-1`;
+      expect((await req('POST', '/registration/confirm', undefined, { login, otp, password })).status).toBe(200);
+      const token = (await req('POST', '/authorization', undefined, { login, password })).body.authorizationToken.token as string;
+      return { login, password, token };
+    };
+
+    it('twoFactorsAuthEnabled: true asks this user, and only them, for a code mailed at each login, bound to its challenge', async () => {
+      const alice = await customer('two-step');
+      const bob = await customer('one-step');
+      const on = await req('PATCH', '/profiles/my/security-settings', alice.token, form(true));
+      expect(on.status).toBe(200);
+      expect(on.body.profile.security.twoFactorsAuthEnabled).toBe(true);
+      const step = await req('POST', '/authorization', undefined, { login: alice.login, password: alice.password });
+      expect(step.status).toBe(200);
+      expect(step.body).toMatchObject({ action: 'OTP_SENT', challengeId: expect.any(String) });
+      expect(step.body.authorizationToken).toBeUndefined();
+      const otp = await mailbox.code(alice.login, 'log in');
+      const confirmed = await req('POST', '/authorization/confirm', undefined, {
+        login: alice.login,
+        otp,
+        challengeId: step.body.challengeId,
+      });
+      expect(confirmed.status).toBe(200);
+      expect(confirmed.body.authorizationToken.token).toEqual(expect.any(String));
+      // Another user, with the setting off (LOGIN_CONFIRMATION is off here), logs in with the password alone.
+      expect(
+        (await req('POST', '/authorization', undefined, { login: bob.login, password: bob.password })).body.authorizationToken,
+      ).toBeDefined();
+      // While it is on, the family's form saves the other settings as before (it sends twoFactorsAuthEnabled: true again).
+      const saved = await req('PATCH', '/profiles/my/security-settings', alice.token, form(true, true));
+      expect(saved.status).toBe(200);
+      expect(saved.body.profile.security).toMatchObject({ twoFactorsAuthEnabled: true, transactionNotification: { email: true } });
+    });
+
+    it('turning it off takes a code: the form alone sends one and changes nothing; a wrong one is refused; the right one turns it off', async () => {
+      const alice = await customer('two-step-off');
+      expect((await req('PATCH', '/profiles/my/security-settings', alice.token, form(true))).status).toBe(200);
+      const asked = await req('PATCH', '/profiles/my/security-settings', alice.token, form(false, true));
+      expect(asked.status).toBe(400);
+      expect(asked.body).toMatchObject({ code: 'exception.two_factor.code_required', errors: [{ parameter: 'otp' }] });
+      expect((await req('GET', '/profiles/my', alice.token)).body.profile.security).toMatchObject({
+        twoFactorsAuthEnabled: true,
+        transactionNotification: { email: false },
+      });
+      const otp = await mailbox.code(alice.login, 'two-step login off');
+      const wrong = String((Number(otp) + 1) % 1_000_000).padStart(6, '0');
+      const refused = await req('PATCH', '/profiles/my/security-settings', alice.token, { ...form(false), otp: wrong });
+      expect(refused.status).toBe(400);
+      expect(refused.body.code).toBe('exception.confirmation_code.not_found');
+      expect((await req('GET', '/profiles/my', alice.token)).body.profile.security.twoFactorsAuthEnabled).toBe(true);
+      const off = await req('PATCH', '/profiles/my/security-settings', alice.token, { ...form(false), otp });
+      expect(off.status).toBe(200);
+      expect(off.body.profile.security.twoFactorsAuthEnabled).toBe(false);
+      expect(
+        (await req('POST', '/authorization', undefined, { login: alice.login, password: alice.password })).body.authorizationToken,
+      ).toBeDefined();
+    });
+
+    it('staff with PROFILE_MANAGER turn it off for a user who lost their phone, without a code', async () => {
+      const alice = await customer('two-step-staff');
+      expect((await req('PATCH', '/profiles/my/security-settings', alice.token, form(true))).status).toBe(200);
+      const me = await req('GET', '/profiles/my', alice.token);
+      const userId = me.body.user?.id ?? me.body.profile?.id;
+      const support = await world.user({ role: 'customer_support' });
+      const off = await req('PATCH', `/profiles/${userId}/security-settings`, support.token, form(false));
+      expect(off.status).toBe(200);
+      expect(
+        (await req('POST', '/authorization', undefined, { login: alice.login, password: alice.password })).body.authorizationToken,
+      ).toBeDefined();
+    });
+  });
 });

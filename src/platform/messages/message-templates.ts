@@ -62,6 +62,10 @@ const LANGUAGES: Record<MessageLocale, Language> = {
         body: (d) =>
           `Your login was changed${d.newLogin ? ` to ${d.newLogin}` : ''}. If you did not do it, enter this code with a new password to take your login back.`,
       },
+      two_factor_off: {
+        what: 'turn two-step login off',
+        body: () => `Enter this code to turn two-step login off. If you did not ask for it, someone has your password: change it now.`,
+      },
     },
     notices: {
       login_change_requested: {
@@ -108,6 +112,11 @@ const LANGUAGES: Record<MessageLocale, Language> = {
         what: 'Ihren Login zurückzuholen',
         body: (d) =>
           `Ihr Login wurde${d.newLogin ? ` in ${d.newLogin}` : ''} geändert. Wenn Sie es nicht waren, holen Sie ihn mit diesem Code und einem neuen Passwort zurück.`,
+      },
+      two_factor_off: {
+        what: 'die zweistufige Anmeldung auszuschalten',
+        body: () =>
+          `Geben Sie diesen Code ein, um die zweistufige Anmeldung auszuschalten. Wenn Sie das nicht angefordert haben, kennt jemand Ihr Passwort: ändern Sie es jetzt.`,
       },
     },
     notices: {

@@ -11,6 +11,8 @@ export const CODE_PURPOSES = [
   'contact_change',
   'contact_change_owner',
   'contact_restore',
+  /** Turning two-step login off (issue 46): the owner proves they still read their login. */
+  'two_factor_off',
 ] as const;
 export type CodePurpose = (typeof CODE_PURPOSES)[number];
 
