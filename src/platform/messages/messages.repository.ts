@@ -40,7 +40,7 @@ export interface MessageFilter {
   recipient?: string;
 }
 
-/** messages: the outbox of codes and notices (migration 1763804350000). */
+/** messages: the outbox of codes and notices (migration 1763804520000). */
 @Injectable()
 export class MessagesRepository {
   constructor(private readonly db: Database) {}

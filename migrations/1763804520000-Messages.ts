@@ -7,8 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * message may still be sent: the CHECK holds that no sent or failed row keeps it. A code whose message was never
  * delivered is marked on its row (`undelivered`) and no longer counts against its owner's limits.
  */
-export class Messages1763804350000 implements MigrationInterface {
-  name = 'Messages1763804350000';
+export class Messages1763804520000 implements MigrationInterface {
+  name = 'Messages1763804520000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`

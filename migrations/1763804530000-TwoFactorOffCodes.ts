@@ -6,8 +6,8 @@ const BEFORE = `'registration', 'login', 'password_recovery', 'contact_change', 
  * Issue 46, item 3: a user who turned two-step login on turns it off only with a code sent to their login
  * (`two_factor_off`); its codes and streaks of wrong codes are of a purpose of their own.
  */
-export class TwoFactorOffCodes1763804360000 implements MigrationInterface {
-  name = 'TwoFactorOffCodes1763804360000';
+export class TwoFactorOffCodes1763804530000 implements MigrationInterface {
+  name = 'TwoFactorOffCodes1763804530000';
 
   async up(q: QueryRunner): Promise<void> {
     for (const table of ['one_time_codes', 'one_time_code_failures']) {
