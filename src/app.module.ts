@@ -46,6 +46,7 @@ import { UserActionsModule } from './platform/user-actions/user-actions.module';
 import { UsersModule } from './platform/users/users.module';
 import { VouchersModule } from './commerce/vouchers/vouchers.module';
 import { OutboxModule } from './platform/outbox/outbox.module';
+import { MessagesModule } from './platform/messages/messages.module';
 import { OneTimeCodesModule } from './platform/one-time-codes/one-time-codes.module';
 import { RegistrationModule } from './people/registration/registration.module';
 import { WebhooksModule } from './operators/webhooks/webhooks.module';
@@ -66,6 +67,7 @@ export class AppModule {
         OrganizationsModule,
         UserActionsModule,
         OutboxModule,
+        MessagesModule,
         OneTimeCodesModule,
         AccessModule,
         LedgerModule,

@@ -16,6 +16,7 @@ const PLATFORM: Record<string, number> = {
   organizations: 3,
   'user-actions': 3,
   outbox: 3,
+  messages: 4,
   'one-time-codes': 4,
   access: 4,
   users: 5,

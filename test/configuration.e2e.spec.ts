@@ -147,4 +147,44 @@ describe('start-up output', () => {
       expect(faults[0]).not.toContain('"err"');
     }
   }, 120_000);
+
+  it('issue 46: with NODE_ENV=production refuses to start with only the log sender, and refuses a bad sender setting (exit 78, naming it)', async () => {
+    const production = { NODE_ENV: 'production', AUDIT_CHAIN_KEY: 'a'.repeat(64), DATABASE_URL: NOWHERE };
+    const refusal = async (env: Record<string, string>) => {
+      const refused = await run(MAIN, [], { ...serviceEnv(await freePort()), ...env });
+      return { code: refused.code, msg: refused.lines.map((l) => json(l)?.msg) };
+    };
+    expect(await refusal(production)).toEqual({
+      code: 78,
+      msg: [
+        "Invalid configuration: SMTP_URL or SMS_GATEWAY_URL must be set when NODE_ENV is production: codes would reach no one but the log sender's file; set MESSAGES_LOG_ONLY=true to run so on purpose",
+      ],
+    });
+    expect(await refusal({ SMTP_URL: 'http://mail.example.com', MAIL_FROM: 'no-reply@example.com', DATABASE_URL: NOWHERE })).toEqual({
+      code: 78,
+      msg: [
+        'Invalid configuration: SMTP_URL must be a URL like smtp://user:password@mail.example.com:587 (STARTTLS) or smtps://…:465 (TLS)',
+      ],
+    });
+    expect(
+      await refusal({ SMTP_URL: 'smtp://mail.example.com?starttls=maybe', MAIL_FROM: 'no-reply@example.com', DATABASE_URL: NOWHERE }),
+    ).toEqual({
+      code: 78,
+      msg: ['Invalid configuration: SMTP_URL ?starttls= must be one of required, optional, off, got "maybe"'],
+    });
+    expect(await refusal({ SMTP_URL: 'smtp://mail.example.com', DATABASE_URL: NOWHERE })).toEqual({
+      code: 78,
+      msg: ['Invalid configuration: MAIL_FROM must be set with SMTP_URL: the From of every e-mail, e.g. finapi <no-reply@example.com>'],
+    });
+    expect(await refusal({ SMS_GATEWAY_URL: 'https://sms.example.com/send', DATABASE_URL: NOWHERE })).toEqual({
+      code: 78,
+      msg: [
+        'Invalid configuration: SMS_GATEWAY_SECRET must be set with SMS_GATEWAY_URL (16 to 256 printable characters): it signs each request',
+      ],
+    });
+    expect(await refusal({ ...production, MESSAGES_LOG_ONLY: 'yes' })).toEqual({
+      code: 78,
+      msg: ['Invalid configuration: MESSAGES_LOG_ONLY must be true or false, got "yes"'],
+    });
+  }, 120_000);
 });

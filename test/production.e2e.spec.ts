@@ -354,7 +354,12 @@ describe('The container recipe, read', () => {
     const { loadConfig } = require(join(DIST, 'src', 'platform', 'config', 'config.js')) as {
       loadConfig: (env: NodeJS.ProcessEnv) => { databaseUrl?: string; readDatabaseUrl?: string };
     };
-    const vars = { AUDIT_CHAIN_KEY: randomBytes(32).toString('hex'), ADMIN_PASSWORD: 'a long, uncommon password' };
+    const vars = {
+      AUDIT_CHAIN_KEY: randomBytes(32).toString('hex'),
+      ADMIN_PASSWORD: 'a long, uncommon password',
+      SMTP_URL: 'smtp://mail.example.com:587',
+      MAIL_FROM: 'finapi <no-reply@example.com>',
+    };
     for (const [, instance] of instances) {
       const env = Object.fromEntries(Object.entries(instance.environment!).map(([k, v]) => [k, interpolate(v, vars)]));
       const config = loadConfig({ ...imageEnv(), ...env });
@@ -433,7 +438,12 @@ describe('The image, installed and started as the Dockerfile does', () => {
 
   it("starts with its CMD, ENV and compose's environment on an external PostgreSQL: healthy, pages and Swagger UI served, HEALTHCHECK passes, SIGTERM ends it with 0", async () => {
     const databaseUrl = await createDatabase();
-    const vars = { AUDIT_CHAIN_KEY: randomBytes(32).toString('hex'), ADMIN_PASSWORD: 'a long, uncommon password' };
+    const vars = {
+      AUDIT_CHAIN_KEY: randomBytes(32).toString('hex'),
+      ADMIN_PASSWORD: 'a long, uncommon password',
+      SMTP_URL: 'smtp://mail.example.com:587',
+      MAIL_FROM: 'finapi <no-reply@example.com>',
+    };
     const composeEnv = Object.fromEntries(Object.entries(instances[0][1].environment!).map(([k, v]) => [k, interpolate(v, vars)]));
     // The compose network's hosts are this suite's database (a replica of itself, as test/read-replica does).
     const service = await startLikeTheImage(app, {

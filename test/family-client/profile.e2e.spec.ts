@@ -109,13 +109,14 @@ describe('family client: profile', () => {
       authorizationNotification: { phone: false, email: false },
     });
     expect((await req('GET', '/profiles/my', alice.token)).body.profile.security).toEqual(saved.body.profile.security);
-    // This service has no second factor: switching it on is refused rather than pretended.
+    // Two-step login sends codes to the login (issue 46): a login no code reaches (neither an address nor a phone
+    // number) is refused it rather than locked out. test/messages.e2e.spec.ts turns it on and off for a reachable one.
     expectError(
       await req('PATCH', '/profiles/my/security-settings', alice.token, {
         security: { ...securityForm.security, twoFactorsAuthEnabled: true },
       }),
       400,
-      'exception.validation',
+      'exception.two_factor.unreachable',
       'security.twoFactorsAuthEnabled',
     );
     expectError(await req('PATCH', '/profiles/my/security-settings', alice.token, { security: {} }), 400, 'exception.validation');

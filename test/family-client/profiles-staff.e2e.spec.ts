@@ -248,7 +248,7 @@ describe('family client: a user’s details, staff side', () => {
         security: { ...securityForm.security, twoFactorsAuthEnabled: true },
       }),
       400,
-      'exception.validation',
+      'exception.two_factor.unreachable',
     );
     expect((await req('GET', `/profiles/${alice.id}`, support.token)).body.profile.security).toEqual(securityForm.security);
   });

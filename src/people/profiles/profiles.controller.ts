@@ -27,6 +27,7 @@ import {
   UpdateMyPersonDto,
   UpdateMyProfileDto,
   UpdateMySecurityDto,
+  UpdateMySecuritySettingsDto,
   UserProfileResponseDto,
 } from './dto/people.dto';
 import { ProfileDto } from './dto/profile.dto';
@@ -79,14 +80,27 @@ export class ProfilesController {
     return { status: 'ok', message: 'Profile updated', profile: await this.profiles.updateMyPerson(principal, dto) };
   }
 
-  /** The caller's security settings: notifications of transactions and of log-ins. Two-factor authentication is not offered. */
+  /**
+   * The caller's security settings: notifications of transactions and of log-ins, and two-step login
+   * (`twoFactorsAuthEnabled`). Turning two-step login off takes the code the same request without `otp` sends.
+   */
   @Patch('my/security-settings')
   @RequirePermissions('PROFILE_OWNER')
   @ApiOperation({ summary: "Edit the caller's security settings", operationId: 'updateMySecuritySettings' })
   @ApiOkResponse({ type: MyProfileResponseDto })
-  @ApiBadRequestResponse({ description: 'exception.validation: a setting missing, or twoFactorsAuthEnabled true', type: ErrorResponseDto })
-  async updateMySecurity(@Body() dto: UpdateMySecurityDto, @CurrentPrincipal() principal: Principal): Promise<MyProfileResponseDto> {
-    return { status: 'ok', message: 'Security settings updated', profile: await this.profiles.updateMySecurity(principal, dto) };
+  @ApiBadRequestResponse({
+    description:
+      'exception.validation: a setting missing; exception.two_factor.unreachable: two-step login for a login no code reaches; exception.two_factor.code_required: turning it off without otp (a code was sent); exception.confirmation_code.not_found: a wrong otp',
+    type: ErrorResponseDto,
+  })
+  @ApiTooManyRequestsResponse({ description: 'exception.rate_limited: too many codes or wrong codes', type: ErrorResponseDto })
+  async updateMySecurity(
+    @Body() dto: UpdateMySecuritySettingsDto,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: ApiRequest,
+  ): Promise<MyProfileResponseDto> {
+    const profile = await this.profiles.updateMySecurity(principal, dto, clientAddress(request));
+    return { status: 'ok', message: 'Security settings updated', profile };
   }
 
   /** A user's profile with the identification status of their organization: the user themself, or staff with PROFILE_VIEWER. */
@@ -186,13 +200,16 @@ export class ProfilesController {
     return { status: 'ok', message: 'A code was sent to the new login; it becomes the user’s once they confirm it', profile };
   }
 
-  /** Staff set a user's security settings, the whole of them under `security`. Two-factor authentication is not offered. */
+  /** Staff set a user's security settings, the whole of them under `security`; two-step login on or off needs no code from staff. */
   @Patch(':userId/security-settings')
   @ApiParam(USER_ID)
   @RequirePermissions('PROFILE_MANAGER')
   @ApiOperation({ summary: "Set a user's security settings", operationId: 'updateUserSecuritySettings' })
   @ApiOkResponse({ type: UserProfileResponseDto })
-  @ApiBadRequestResponse({ description: 'exception.validation: a setting missing, or twoFactorsAuthEnabled true', type: ErrorResponseDto })
+  @ApiBadRequestResponse({
+    description: 'exception.validation: a setting missing; exception.two_factor.unreachable: two-step login for a login no code reaches',
+    type: ErrorResponseDto,
+  })
   @ApiForbiddenResponse(OUTRANKED)
   @ApiNotFoundResponse(NO_PROFILE)
   async editSecurity(

@@ -4,7 +4,7 @@ import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
-import { OneTimeCodesService } from '../../platform/one-time-codes/one-time-codes.service';
+import { OneTimeCodesService, WRONG_CODE } from '../../platform/one-time-codes/one-time-codes.service';
 import { UserActionsService } from '../../platform/user-actions/user-actions.service';
 import { contactOf, loginKind } from '../../platform/users/users.service';
 import type {
@@ -14,6 +14,7 @@ import type {
   UpdateMyPersonDto,
   UpdateMyProfileDto,
   UpdateMySecurityDto,
+  UpdateMySecuritySettingsDto,
   UserProfileDto,
 } from './dto/people.dto';
 import type { ProfileDataDto, ProfileDto } from './dto/profile.dto';
@@ -51,6 +52,17 @@ const DAY_MS = 86_400_000;
 function namesOf(row: Pick<PersonRow, 'name' | 'first_name' | 'last_name'>): { first: string; last: string } {
   const [first, ...rest] = row.name.split(' ');
   return { first: row.first_name ?? first, last: row.last_name ?? (row.first_name ? '' : rest.join(' ')) };
+}
+
+/** Two-step login sends its codes to the login: one no code reaches (neither an e-mail address nor a phone number) cannot have it. */
+function refuseUnreachable(login: string): void {
+  if (loginKind(login) !== 'other') return;
+  throw new ApiError('exception.two_factor.unreachable', undefined, [
+    {
+      parameter: 'security.twoFactorsAuthEnabled',
+      message: 'your login is neither an e-mail address nor a phone number: no code can reach it',
+    },
+  ]);
 }
 
 /** The security settings with every absent one false. */
@@ -225,9 +237,38 @@ export class ProfilesService {
     return this.editMine(principal, Object.keys(dto.person).sort(), () => this.profiles.updatePerson(principal.userId, fields));
   }
 
-  async updateMySecurity(principal: Principal, dto: UpdateMySecurityDto): Promise<ProfileDataDto> {
+  /**
+   * The caller's security settings (issue 46). Turning two-step login on needs a login a code reaches; turning it off
+   * needs the `two_factor_off` code sent to the login: without `otp` the request sends one, changes nothing and
+   * answers `400 exception.two_factor.code_required` (naming `otp`); with it, the code is checked (a wrong one counts
+   * as any wrong code does) and the settings change in the transaction that uses it. Other changes need no code.
+   */
+  async updateMySecurity(principal: Principal, dto: UpdateMySecuritySettingsDto, address: string): Promise<ProfileDataDto> {
     const settings = securityOf(dto.security);
-    return this.editMine(principal, ['security'], () => this.profiles.setSecurity(principal.userId, settings));
+    const person = (await this.profiles.person(principal.userId))!;
+    const current = securityOf(person.security_settings);
+    const edit = () => this.editMine(principal, ['security'], () => this.profiles.setSecurity(principal.userId, settings));
+    if (settings.twoFactorsAuthEnabled && !current.twoFactorsAuthEnabled) refuseUnreachable(person.login);
+    if (!current.twoFactorsAuthEnabled || settings.twoFactorsAuthEnabled) return edit();
+    if (!dto.otp) {
+      await this.codes.issue({
+        purpose: 'two_factor_off',
+        target: person.login,
+        address,
+        payload: { userId: principal.userId },
+        deliver: true,
+      });
+      throw new ApiError('exception.two_factor.code_required', undefined, [
+        { parameter: 'otp', message: 'a code was sent to your login: send it as otp to turn two-step login off' },
+      ]);
+    }
+    return this.codes.consume(
+      { purpose: 'two_factor_off', target: person.login, code: dto.otp, address, userId: principal.userId },
+      async (payload) => {
+        if (payload.userId !== principal.userId) throw WRONG_CODE();
+        return edit();
+      },
+    );
   }
 
   /** One edit of the caller's own profile, recorded as a user action; answers the profile as `GET /profiles/my` does. */
@@ -292,9 +333,13 @@ export class ProfilesService {
     return this.editByStaff(principal, userId, ['business'], (person) => this.profiles.setBusiness(person.organization_id, business));
   }
 
+  /** Staff set a user's settings: two-step login on (for a login a code reaches) or off (a user who lost their phone) without a code. */
   editSecurity(principal: Principal, userId: string, dto: UpdateMySecurityDto): Promise<UserProfileDto> {
     const settings = securityOf(dto.security);
-    return this.editByStaff(principal, userId, ['security'], () => this.profiles.setSecurity(userId, settings));
+    return this.editByStaff(principal, userId, ['security'], async (person) => {
+      if (settings.twoFactorsAuthEnabled && !securityOf(person.security_settings).twoFactorsAuthEnabled) refuseUnreachable(person.login);
+      await this.profiles.setSecurity(userId, settings);
+    });
   }
 
   /**
@@ -321,7 +366,7 @@ export class ProfilesService {
       const payload = changeRequest(person, 'staff', principal.userId);
       await this.codes.issue({ purpose: 'contact_change', target, address, payload, deliver: true });
       const told = addressOf(person);
-      if (told) this.codes.notify(told, 'login_change_requested', { newLogin: target });
+      if (told) await this.codes.notify(told, 'login_change_requested', { newLogin: target });
       await this.actions.record({
         userId,
         actorUserId: principal.userId,

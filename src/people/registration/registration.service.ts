@@ -261,7 +261,7 @@ export class RegistrationService {
     });
     if (loginIs === 'other') return;
     // The old login is told; when it was proven (now, by its code, or before), it may take the login back.
-    this.codes.notify(user.login, 'login_changed', { newLogin: target });
+    await this.codes.notify(user.login, 'login_changed', { newLogin: target });
     if (request.proof === 'owner_code' || loginProven(user)) {
       const restore: RestorePayload = {
         userId: user.id,

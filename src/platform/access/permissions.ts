@@ -64,6 +64,8 @@ export const PERMISSIONS = {
   CASH_OUT_CODE_CREATOR: "Create one-time cash-out codes for the organization's own coins, to take cash out at a cash desk",
   WEBHOOK_OWNER: "Register the organization's webhook endpoints, see their deliveries and send them again",
   ACTUATOR_METRICS_VIEWER: 'Scrape the Prometheus metrics',
+  MESSAGE_VIEWER:
+    'See the messages sent to users (one-time codes and notices): where each went, pending, sent or undeliverable; never a code',
   DASHBOARD_VIEWER: "See the operator's dashboard: volumes, open holds, failed logins, webhook failures",
   PROFILE_OWNER: "See and edit one's own profile, and ask to reset one's own identification",
   PROFILE_VIEWER: "See any user's profile and identification reset requests, and ask to reset an identification",
@@ -199,8 +201,8 @@ const PRICING: Permission[] = [
  */
 const TREASURY: Permission[] = ['EXCHANGE_RATE_MANAGER', 'EXCHANGE_RESERVE_MANAGER', 'VOUCHER_MANAGER', 'SYSTEM_OPERATION_CREATOR'];
 
-/** Who runs the service: metrics, the dashboard, the operator's own webhooks (users On Hold), the scheduler (administrators). */
-const OPERATIONS: Permission[] = ['WEBHOOK_OWNER', 'ACTUATOR_METRICS_VIEWER', 'DASHBOARD_VIEWER', 'SCHEDULER_OPERATOR'];
+/** Who runs the service: metrics, the dashboard, the operator's own webhooks (users On Hold), the scheduler, the messages outbox (administrators). */
+const OPERATIONS: Permission[] = ['WEBHOOK_OWNER', 'ACTUATOR_METRICS_VIEWER', 'DASHBOARD_VIEWER', 'SCHEDULER_OPERATOR', 'MESSAGE_VIEWER'];
 
 /** Each role's permissions. */
 export const GRANTS: Record<Role, readonly Permission[]> = {
@@ -269,7 +271,7 @@ export const GRANTS: Record<Role, readonly Permission[]> = {
     'LIMIT_PROFILE_VIEWER',
   ],
   compliance_specialist: [...STAFF_READ, ...COMPLIANCE],
-  customer_support: [...STAFF_READ, 'PROFILE_MANAGER'],
+  customer_support: [...STAFF_READ, 'PROFILE_MANAGER', 'MESSAGE_VIEWER'],
   antifraud_specialist: [...STAFF_READ],
   individual: CUSTOMER,
   merchant: [...CUSTOMER, ...SHOP],

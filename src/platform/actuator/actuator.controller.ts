@@ -2,7 +2,8 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { Public, RequirePermissions, RequirePermissionsOrToken } from '../access/access.decorators';
-import { dbPoolConnections, holdsOpen, ledgerPostingsWaiting, metricsRegistry } from '../common/metrics';
+import { dbPoolConnections, holdsOpen, ledgerPostingsWaiting, messagesWaiting, metricsRegistry } from '../common/metrics';
+import { MessagesService } from '../messages/messages.service';
 import { LedgerService } from '../ledger/ledger.service';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { ApiError } from '../common/api-error';
@@ -25,6 +26,7 @@ export class ActuatorController {
     private readonly ledger: LedgerService,
     private readonly repository: ActuatorRepository,
     private readonly shutdown: ShutdownState,
+    private readonly messages: MessagesService,
   ) {}
 
   /** Every API with the permissions it requires and the roles that hold them, grouped by module. */
@@ -117,7 +119,7 @@ export class ActuatorController {
 
   /**
    * The Prometheus text format: request durations by route template, requests in flight, the database
-   * pool, ledger operations, postings waiting for a group, holds, idempotent replays, failed logins, webhook deliveries, the event
+   * pool, ledger operations, postings waiting for a group, holds, idempotent replays, failed logins, webhook deliveries, messages (sent, retried, failed; pending and undeliverable), the event
    * loop and the process. For a scraper: `Authorization: Bearer <METRICS_TOKEN>`.
    */
   @Get('prometheus')
@@ -130,6 +132,7 @@ export class ActuatorController {
     for (const [state, value] of Object.entries(pool)) dbPoolConnections.set({ state }, value);
     holdsOpen.set(await this.repository.openHolds());
     ledgerPostingsWaiting.set(this.ledger.waiting());
+    for (const [status, value] of Object.entries(await this.messages.counts())) messagesWaiting.set({ status }, value);
     return metricsRegistry.metrics();
   }
 }

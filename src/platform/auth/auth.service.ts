@@ -135,7 +135,8 @@ export class AuthService {
       // password change, a recovery, a release or a deactivation and got here after it would otherwise answer a
       // token that change never revoked (issue 43).
       if (!(await this.users.recordSuccess(user.id, user.password_hash))) return undefined;
-      if (this.config.loginConfirmation === 'always') {
+      // LOGIN_CONFIRMATION=always for everyone, or the user's own two-step login (issue 46): the same challenge-bound codes.
+      if (this.config.loginConfirmation === 'always' || user.security_settings?.twoFactorsAuthEnabled === true) {
         // The code is bound to this challenge: the confirmation must carry its id (or come from this address).
         const challengeId = await this.codes.challenge(user.login, address);
         return { ...CODE_SENT, message: 'Confirm the login with the code sent to it (POST /authorization/confirm)', challengeId };

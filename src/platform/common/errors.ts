@@ -47,6 +47,14 @@ export const ERRORS = {
     status: 400,
     message: 'The code is wrong, used or expired; ask for a new one',
   },
+  'exception.two_factor.code_required': {
+    status: 400,
+    message: 'Turning two-step login off takes the code just sent to your login (otp)',
+  },
+  'exception.two_factor.unreachable': {
+    status: 400,
+    message: 'Two-step login needs a login a code can reach: an e-mail address or a phone number',
+  },
   'exception.registration.disabled': { status: 403, message: 'Signing up yourself is not open for this role; ask the operator' },
   'exception.password.reused': { status: 400, message: 'The new password is one of your last 5 passwords; choose another' },
   'exception.access.forbidden': { status: 403, message: 'You are not permitted to do this' },

@@ -81,6 +81,20 @@ export const webhookDeliveries = new Counter({
   registers: [metricsRegistry],
 });
 
+export const messagesSent = new Counter({
+  name: 'finapi_messages_total',
+  help: 'Attempts to send a message (a one-time code or a notice) by channel (email, sms, log, none) and outcome: sent, retry (will be tried again), failed (given up)',
+  labelNames: ['channel', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const messagesWaiting = new Gauge({
+  name: 'finapi_messages',
+  help: 'Messages not sent, by status: pending (queued or being retried), failed (undeliverable: given up), read at scrape time',
+  labelNames: ['status'] as const,
+  registers: [metricsRegistry],
+});
+
 /** Read on each scrape from whatever the app registers (the database pool, the open holds). */
 export const dbPoolConnections = new Gauge({
   name: 'finapi_db_pool_connections',

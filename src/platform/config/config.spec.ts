@@ -22,6 +22,8 @@ const CONTAINER_ENV = {
   NODE_VERSION: '20.19.5',
   YARN_VERSION: '1.22.22',
   NODE_ENV: 'production',
+  SMTP_URL: 'smtp://mail.example.com:587',
+  MAIL_FROM: 'finapi <no-reply@example.com>',
   NODE_OPTIONS: '--max-old-space-size=512',
   KUBERNETES_SERVICE_HOST: '10.96.0.1',
   KUBERNETES_SERVICE_PORT: '443',
@@ -93,11 +95,29 @@ describe('settings', () => {
     expect(misspeltSetting(names, settingNames())).toBeUndefined();
   });
 
+  it('issue 46: with NODE_ENV=production, the log sender carries messages only when said explicitly', () => {
+    const production = { NODE_ENV: 'production', AUDIT_CHAIN_KEY: KEY, DATABASE_URL: 'postgres://x@db/finapi' };
+    expect(() => loadConfig(production)).toThrow(
+      'Invalid configuration: SMTP_URL or SMS_GATEWAY_URL must be set when NODE_ENV is production',
+    );
+    expect(loadConfig({ ...production, MESSAGES_LOG_ONLY: 'true' })).toMatchObject({ messagesToLog: true, smtpUrl: undefined });
+    expect(loadConfig({ ...production, SMS_GATEWAY_URL: 'https://sms.example.com', SMS_GATEWAY_SECRET: 'x'.repeat(16) })).toMatchObject({
+      messagesToLog: false,
+      smsGatewayUrl: 'https://sms.example.com',
+    });
+    expect(loadConfig({})).toMatchObject({ messagesToLog: true });
+    expect(() => loadConfig({ MAIL_FROM: 'nobody' })).toThrow(
+      'Invalid configuration: MAIL_FROM must be an address or a name and <address>',
+    );
+  });
+
   it('with NODE_ENV=production, asks for DATABASE_URL rather than start the embedded PostgreSQL, unless EMBEDDED_POSTGRES=true', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', AUDIT_CHAIN_KEY: KEY })).toThrow(
       'Invalid configuration: DATABASE_URL must be set when NODE_ENV is production (postgres://user:password@host:5432/database); set EMBEDDED_POSTGRES=true to run the embedded PostgreSQL instead',
     );
-    expect(loadConfig({ NODE_ENV: 'production', AUDIT_CHAIN_KEY: KEY, EMBEDDED_POSTGRES: 'true' })).toMatchObject({
+    expect(
+      loadConfig({ NODE_ENV: 'production', AUDIT_CHAIN_KEY: KEY, EMBEDDED_POSTGRES: 'true', MESSAGES_LOG_ONLY: 'true' }),
+    ).toMatchObject({
       databaseUrl: undefined,
       embeddedPostgres: true,
     });

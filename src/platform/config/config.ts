@@ -3,6 +3,9 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { passwordProblem } from './password-policy';
 
+/** How SMTP_URL's `?starttls=` asks for STARTTLS (smtp:// only; smtps:// is TLS from the first byte): required by default. */
+export const STARTTLS_MODES = ['required', 'optional', 'off'] as const;
+
 export { PASSWORD_MAX_BYTES, PASSWORD_MIN_BYTES } from './password-policy';
 
 /** The service's settings, read once from the environment and validated before anything starts. */
@@ -125,6 +128,25 @@ export interface AppConfig {
   oneTimeCodeLockSeconds: number;
   /** Where the log sender appends the codes it delivers (one JSON line each), apart from the service's log. */
   oneTimeCodeLog: string;
+  /** SMTP_URL: the e-mail sender's server (`smtp://` with STARTTLS as `?starttls=` says, `smtps://` TLS); unset: no e-mail sender. */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM: the From of every e-mail (`finapi <no-reply@example.com>`); required with SMTP_URL. */
+  mailFrom: string | undefined;
+  /** SMS_GATEWAY_URL: where SMS are POSTed (signed JSON); unset: no SMS sender. SMS_GATEWAY_SECRET keys the signature. */
+  smsGatewayUrl: string | undefined;
+  smsGatewaySecret: string | undefined;
+  /**
+   * Whether a message no gateway carries (no SMTP_URL for an e-mail address, no SMS_GATEWAY_URL for a phone number, a
+   * login that is neither) goes to the log sender's file: outside production always; in production only with
+   * MESSAGES_LOG_ONLY=true, else such a message fails (and shows among the undeliverable ones).
+   */
+  messagesToLog: boolean;
+  /** One attempt's timeout (SMTP connection, greeting and each exchange; the SMS gateway's whole request). */
+  messagesTimeoutMs: number;
+  /** How often each instance's message dispatcher looks for due messages besides being woken at each commit; the first retry's delay (doubling); attempts before a message fails for good. */
+  messagesPollMs: number;
+  messagesRetryBaseMs: number;
+  messagesMaxAttempts: number;
   /** NODE_ENV=test: the ledger refuses to post for a request not marked `@Idempotent()`, so a route that forgets it fails its tests. */
   requireIdempotentPostings: boolean;
 }
@@ -443,8 +465,73 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     oneTimeCodeFailuresBeforeLock: int(env, 'ONE_TIME_CODE_FAILURES_BEFORE_LOCK', 100, 1, 100),
     oneTimeCodeLockSeconds: int(env, 'ONE_TIME_CODE_LOCK_SECONDS', 24 * 3600, 0, 30 * 24 * 3600),
     loginChallengeByAddress: !env.LOGIN_CHALLENGE_BY_ADDRESS?.trim() || flag(env, 'LOGIN_CHALLENGE_BY_ADDRESS'),
+    ...messageSenders(env, nodeEnv === 'production'),
+    messagesTimeoutMs: int(env, 'MESSAGES_TIMEOUT_MS', 10_000, 100, 120_000),
+    messagesPollMs: int(env, 'MESSAGES_POLL_MS', 1000, 50, 3_600_000),
+    messagesRetryBaseMs: int(env, 'MESSAGES_RETRY_BASE_MS', 5000, 10, 3_600_000),
+    messagesMaxAttempts: int(env, 'MESSAGES_MAX_ATTEMPTS', 10, 1, 50),
     oneTimeCodeLog: resolve(env.ONE_TIME_CODE_LOG?.trim() || join(env.DATA_DIR?.trim() || './data', 'one-time-codes.log')),
   };
+}
+
+/** The senders of messages: SMTP_URL and MAIL_FROM, SMS_GATEWAY_URL and its secret, and whether the log sender may carry any. */
+function messageSenders(
+  env: NodeJS.ProcessEnv,
+  production: boolean,
+): Pick<AppConfig, 'smtpUrl' | 'mailFrom' | 'smsGatewayUrl' | 'smsGatewaySecret' | 'messagesToLog'> {
+  const smtpUrl = smtpUrlOf(env);
+  const mailFrom = env.MAIL_FROM?.trim() || undefined;
+  if (smtpUrl && !mailFrom)
+    throw new ConfigError('MAIL_FROM', 'must be set with SMTP_URL: the From of every e-mail, e.g. finapi <no-reply@example.com>');
+  if (mailFrom && !/^(?:[^<>\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(mailFrom)) {
+    throw new ConfigError('MAIL_FROM', `must be an address or a name and <address>, got "${mailFrom}"`);
+  }
+  const smsGatewayUrl = env.SMS_GATEWAY_URL?.trim() || undefined;
+  if (smsGatewayUrl) {
+    let url: URL | undefined;
+    try {
+      url = new URL(smsGatewayUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password) {
+      throw new ConfigError('SMS_GATEWAY_URL', `must be an http:// or https:// URL without credentials, got "${smsGatewayUrl}"`);
+    }
+  }
+  const smsGatewaySecret = secretToken(env, 'SMS_GATEWAY_SECRET');
+  if (smsGatewayUrl && !smsGatewaySecret) {
+    throw new ConfigError('SMS_GATEWAY_SECRET', 'must be set with SMS_GATEWAY_URL (16 to 256 printable characters): it signs each request');
+  }
+  const logOnly = flag(env, 'MESSAGES_LOG_ONLY');
+  if (production && !logOnly && !smtpUrl && !smsGatewayUrl) {
+    throw new ConfigError(
+      'SMTP_URL',
+      "or SMS_GATEWAY_URL must be set when NODE_ENV is production: codes would reach no one but the log sender's file; set MESSAGES_LOG_ONLY=true to run so on purpose",
+    );
+  }
+  return { smtpUrl, mailFrom, smsGatewayUrl, smsGatewaySecret, messagesToLog: !production || logOnly };
+}
+
+/** SMTP_URL: `smtp://[user:password@]host[:port][?starttls=required|optional|off]` or `smtps://…` (TLS from the start). */
+function smtpUrlOf(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.SMTP_URL?.trim() || undefined;
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  const shape = 'must be a URL like smtp://user:password@mail.example.com:587 (STARTTLS) or smtps://…:465 (TLS)';
+  if (!url || !['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname) throw new ConfigError('SMTP_URL', shape);
+  for (const [name, value] of url.searchParams) {
+    if (name !== 'starttls' || url.protocol === 'smtps:')
+      throw new ConfigError('SMTP_URL', `takes no ?${name}= (${shape}, ?starttls= with smtp:// only)`);
+    if (!(STARTTLS_MODES as readonly string[]).includes(value)) {
+      throw new ConfigError('SMTP_URL', `?starttls= must be one of ${STARTTLS_MODES.join(', ')}, got "${value}"`);
+    }
+  }
+  return raw;
 }
 
 /** SCHEDULER_TEST_CLOCK: a clock tests drive must never be on in production, where it would pay before the due date. */

@@ -2,15 +2,14 @@ import { Global, Logger, Module } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
 import { auditChainKey } from '../config/audit-chain-key';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { LogCodeSender } from './log-code-sender';
 import { OneTimeCodesRepository } from './one-time-codes.repository';
 import { OneTimeCodesService } from './one-time-codes.service';
-import { CODE_KEY, CODE_SENDER } from './one-time-codes.types';
+import { CODE_KEY } from './one-time-codes.types';
 
 /**
  * Global: sign-up, login confirmation, recovery and the change of login issue and check codes here. The codes' key
  * is derived from the action log's (AUDIT_CHAIN_KEY, or the one kept in DATA_DIR): one secret to keep, never stored
- * beside the hashes. Another sender is another provider of CODE_SENDER.
+ * beside the hashes. Codes and notices leave through the messages outbox (MessagesService), after the commit.
  */
 @Global()
 @Module({
@@ -26,7 +25,6 @@ import { CODE_KEY, CODE_SENDER } from './one-time-codes.types';
           .update('one-time-codes')
           .digest(),
     },
-    { provide: CODE_SENDER, useClass: LogCodeSender },
     OneTimeCodesRepository,
     OneTimeCodesService,
   ],

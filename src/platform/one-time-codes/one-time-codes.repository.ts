@@ -28,12 +28,13 @@ export class OneTimeCodesRepository {
 
   /**
    * Seconds since the login's last code of this purpose asked from `address`, and how many codes (of any purpose) the
-   * address asked for the login in the last hour: a login's budgets are each asking address's own.
+   * address asked for the login in the last hour: a login's budgets are each asking address's own. A code whose message
+   * could not be delivered (issue 46) counts in neither.
    */
   async recent(purpose: CodePurpose, target: string, address: string): Promise<{ since: number | null; lastHour: number }> {
     const [row] = await this.db.query<{ since: number | null; last_hour: number }>(
       `SELECT EXTRACT(EPOCH FROM now() - max(created_at) FILTER (WHERE purpose = $2))::float8 AS since, count(*)::int AS last_hour
-         FROM one_time_codes WHERE target = $1 AND address = $3 AND created_at > now() - interval '1 hour'`,
+         FROM one_time_codes WHERE target = $1 AND address = $3 AND NOT undelivered AND created_at > now() - interval '1 hour'`,
       [target, purpose, address],
     );
     return { since: row.since, lastHour: row.last_hour };

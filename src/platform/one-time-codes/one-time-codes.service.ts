@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../common/api-error';
 import { RateLimiter, RateLimitSubject } from '../access/rate-limiter';
@@ -8,7 +8,8 @@ import { SUPPORT_ORGANIZATION_ID } from '../organizations/organization.types';
 import { OutboxService } from '../outbox/outbox.service';
 import { UserActionsService } from '../user-actions/user-actions.service';
 import { CodeRow, OneTimeCodesRepository } from './one-time-codes.repository';
-import { CODE_KEY, CODE_SENDER, CodePurpose, CodeSender, NoticeTemplate } from './one-time-codes.types';
+import { MessagesService } from '../messages/messages.service';
+import { CODE_KEY, CodePurpose, NoticeTemplate } from './one-time-codes.types';
 
 const CODE_SPACE = 1_000_000;
 const CODE_SHAPE = /^\d{6}$/;
@@ -77,15 +78,13 @@ type AddressCount = 'issued' | 'failed';
  */
 @Injectable()
 export class OneTimeCodesService {
-  private readonly logger = new Logger('OneTimeCodes');
-
   constructor(
     private readonly codes: OneTimeCodesRepository,
     private readonly uow: UnitOfWork,
     private readonly outbox: OutboxService,
     private readonly actions: UserActionsService,
     private readonly limiter: RateLimiter,
-    @Inject(CODE_SENDER) private readonly sender: CodeSender,
+    private readonly messages: MessagesService,
     @Inject(CODE_KEY) private readonly key: Buffer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -220,13 +219,8 @@ export class OneTimeCodesService {
         to: target,
         expiresAt: sentUntil.toISOString(),
       });
-      this.uow.afterCommit(() =>
-        this.sender
-          .send({ kind: 'code', purpose, to: target, code, expiresAt: sentUntil, details: request.details })
-          .catch((error: unknown) => {
-            this.logger.error(`Could not deliver a ${purpose} code (${error instanceof Error ? error.message : String(error)})`);
-          }),
-      );
+      // Sent by the messages outbox after the commit: no request waits for a gateway, and a rolled-back code is never sent.
+      await this.messages.queueCode({ codeId: id, purpose, to: target, code, expiresAt: sentUntil, details: request.details });
     });
   }
 
@@ -321,15 +315,11 @@ export class OneTimeCodesService {
   }
 
   /**
-   * Sends a notice — a message without a secret — to `to` once the open transaction commits (never after a rollback).
-   * A failure is logged, never answered.
+   * Sends a notice — a message without a secret — to `to` through the messages outbox: written in the open
+   * transaction, sent once it commits (never after a rollback).
    */
-  notify(to: string, template: NoticeTemplate, details: Record<string, string>): void {
-    this.uow.afterCommit(() =>
-      this.sender.send({ kind: 'notice', to, template, details }).catch((error: unknown) => {
-        this.logger.error(`Could not deliver a ${template} notice (${error instanceof Error ? error.message : String(error)})`);
-      }),
-    );
+  async notify(to: string, template: NoticeTemplate, details: Record<string, string>): Promise<void> {
+    await this.messages.queueNotice(to, template, details);
   }
 
   /** Constant-time; an expired code, a stand-in or a malformed guess never matches (but is compared all the same). */

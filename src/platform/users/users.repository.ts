@@ -9,6 +9,8 @@ export interface UserRow {
   id: string;
   login: string;
   name: string;
+  /** The user's security settings (users.security_settings): `twoFactorsAuthEnabled` asks a code at each login (issue 46). */
+  security_settings?: { twoFactorsAuthEnabled?: boolean };
   password_hash: string;
   status: UserStatus;
   failed_attempts: number;

@@ -186,6 +186,18 @@ export class UpdateMySecurityDto {
   security: SecurityDto;
 }
 
+/**
+ * The caller's own settings (`PATCH /profiles/my/security-settings`): the family's form sends `security` alone. Turning
+ * two-step login off takes `otp` too, the code the same request without it sent to the login.
+ */
+export class UpdateMySecuritySettingsDto extends UpdateMySecurityDto {
+  /** The `two_factor_off` code sent to the caller's login, to turn two-step login off. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{6}$/, { message: 'must be the 6-digit code sent to your login' })
+  otp?: string;
+}
+
 export const IDENTIFICATION_DECISIONS = ['none', 'pending', 'approved', 'declined', 'review_required'] as const;
 
 /** A change of the identification status of the user's organization, with its reason. */

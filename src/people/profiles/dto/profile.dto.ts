@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Equals, IsBoolean, IsObject, ValidateNested } from 'class-validator';
+import { IsBoolean, IsObject, ValidateNested } from 'class-validator';
 import { ROLES } from '../../../platform/access/permissions';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/organizations/organization.types';
 import { OrganizationRefDto } from '../../../platform/organizations/dto/organization.dto';
@@ -102,9 +102,12 @@ export class NotificationChannelsDto {
 
 /** The user's security settings. */
 export class SecurityDto {
-  /** Two-factor authentication: this service has none, so it is always false (true is refused). */
+  /**
+   * Two-step login (issue 46): true, each password login of the user is confirmed with a one-time code sent to their
+   * login, as with LOGIN_CONFIRMATION=always. Turning it on needs a login a code can reach (an e-mail address or a phone
+   * number); turning it off needs a code too (`otp` beside `security`).
+   */
   @IsBoolean()
-  @Equals(false, { message: 'twoFactorsAuthEnabled: two-factor authentication is not offered; it can only be false' })
   twoFactorsAuthEnabled: boolean;
   /** Where the user wants to hear of their transactions. */
   @IsObject()

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import type { CodeSender, Delivery } from './one-time-codes.types';
+import type { CodeSender, Delivery } from './message.types';
 
 /**
  * The default sender: appends one JSON line per code to ONE_TIME_CODE_LOG (mode 0600), a file of its own, so the

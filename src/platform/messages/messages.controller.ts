@@ -1,0 +1,45 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequirePermissions } from '../access/access.decorators';
+import { MessagePageDto, MessageViewDto } from './dto/messages.dto';
+import { MessagesService } from './messages.service';
+
+@ApiTags('messages')
+@Controller('messages')
+export class MessagesController {
+  constructor(private readonly messages: MessagesService) {}
+
+  /**
+   * The messages outbox, newest first: each one-time code and notice, where it went (e-mail, SMS, the log sender), and
+   * how it fared — `failed` lists the undeliverable ones with the server's last answer. Never a message's text or code.
+   */
+  @Post('view')
+  @HttpCode(200)
+  @RequirePermissions('MESSAGE_VIEWER')
+  @ApiOperation({ summary: 'Search the messages sent to users', operationId: 'viewMessages' })
+  @ApiOkResponse({ type: MessagePageDto })
+  async view(@Body() dto: MessageViewDto): Promise<MessagePageDto> {
+    const page = await this.messages.view(
+      { statuses: dto.filter?.statuses, channels: dto.filter?.channels, recipient: dto.filter?.to?.toLowerCase() },
+      dto,
+    );
+    return {
+      ...page,
+      records: page.records.map((m) => ({
+        id: m.id,
+        channel: m.channel,
+        to: m.recipient,
+        kind: m.kind,
+        template: m.template,
+        locale: m.locale,
+        status: m.status,
+        attempts: m.attempts,
+        lastError: m.last_error,
+        nextAttemptAt: m.status === 'pending' ? m.next_attempt_at.toISOString() : null,
+        lastAttemptAt: m.last_attempt_at?.toISOString() ?? null,
+        sentAt: m.sent_at?.toISOString() ?? null,
+        createdAt: m.created_at.toISOString(),
+      })),
+    };
+  }
+}
