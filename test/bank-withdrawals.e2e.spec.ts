@@ -37,6 +37,10 @@ describe('bank withdrawals and bank accounts (issue 12): requests hold until acc
       status: 'APPROVED',
       userId: alice.id,
       details: {
+        // The family's details: the account's id, its number (the IBAN) and its bank in the catalogue (issue 45).
+        id: created.body.bankAccount.id,
+        number: IBAN,
+        bankId: null,
         bankAccountNumber: IBAN,
         iban: IBAN,
         fullName: 'Alice Liddell',

@@ -617,7 +617,7 @@ describe('contracts, commission profiles and rules', () => {
     const find = (method: string, path: string) => routes.find((r: any) => r.HTTP_method === method && r.path === path);
     expect(find('POST', '/api/v1/contracts/{contractId}/commission-profiles/{profileId}/commission-rule/view')).toMatchObject({
       permissions: ['COMMISSION_VIEWER'],
-      roles: ['administrator', 'cfo', 'accountant'],
+      roles: ['administrator', 'cfo', 'compliance_manager', 'accountant'],
     });
     expect(find('PUT', '/api/v1/organizations/{organizationId}/contract')).toMatchObject({ permissions: ['CONTRACT_MANAGER'] });
     expect(find('POST', '/api/v1/commissions/calculate')).toMatchObject({ permissions: ['COMMISSION_VIEWER'] });

@@ -216,7 +216,9 @@ const CHILD_RECORD_FIELDS = [
 ];
 const without = (value: any, keys: string[]) => Object.fromEntries(Object.entries(value).filter(([key]) => !keys.includes(key)));
 /** The operation of an answer that may be the family's record. */
-function operationOf(answer: any): any {
+function operationOf(answered: any): any {
+  // A withdrawal request's answer names its holder and bank beside its operation (POST /bank-withdrawals).
+  const answer = 'bankInfo' in answered ? without(answered, ['fullName', 'bankInfo']) : answered;
   if (!('netAmount' in answer)) return answer;
   const sides = answer.children.map((side: any) => ({ ...without(side, CHILD_RECORD_FIELDS), coin: side.coin }));
   return { ...without(answer, RECORD_FIELDS), children: sides };
