@@ -466,7 +466,8 @@ describe('money safety (issue 29, 4): the action chain resists someone who can w
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Four starts of the service (two refused, two whole): a minute each on a loaded machine.
+  }, 240_000);
 });
 
 describe('the kernel rule (issue 29): a route that posts without @Idempotent() fails in the tests', () => {
