@@ -69,7 +69,7 @@ interface ActionRecord {
 
 /** Runs the operator's CLI, `npm run admin:release -- <login>` (the built script), on the suite's database. */
 function releaseByCli(login: string, databaseUrl: string): Promise<{ code: number | null; output: string }> {
-  const script = join(process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist'), 'src', 'platform', 'auth', 'admin-release.js');
+  const script = join(process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist'), 'src', 'admin-release.js');
   const child = spawn(process.execPath, [script, login], {
     env: {
       PATH: process.env.PATH,

@@ -238,11 +238,11 @@ describe('4. a way back when every administrator is On Hold', () => {
 
   it('npm run admin:release -- <login> releases the account, prints a temporary password once and records actor cli', async () => {
     const scripts = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).scripts;
-    expect(scripts['admin:release']).toContain('node dist/src/platform/auth/admin-release.js');
+    expect(scripts['admin:release']).toContain('node dist/src/admin-release.js');
     await hold(server, ADMIN_LOGIN);
     expect((await server.request('POST', AUTH, { body: { login: ADMIN_LOGIN, password: ADMIN_PASSWORD } })).status).toBe(403);
 
-    const run = await runScript('platform/auth/admin-release', [ADMIN_LOGIN.toUpperCase()], { DATABASE_URL: server.databaseUrl });
+    const run = await runScript('admin-release', [ADMIN_LOGIN.toUpperCase()], { DATABASE_URL: server.databaseUrl });
     expect({ code: run.code, output: run.output }).toEqual({
       code: 0,
       output: expect.stringContaining('Temporary password (shown once): '),
@@ -268,11 +268,11 @@ describe('4. a way back when every administrator is On Hold', () => {
   });
 
   it('says so, in one line, for an unknown login or without one', async () => {
-    const unknown = await runScript('platform/auth/admin-release', ['nobody-at-all'], { DATABASE_URL: server.databaseUrl });
+    const unknown = await runScript('admin-release', ['nobody-at-all'], { DATABASE_URL: server.databaseUrl });
     expect(unknown.code).toBe(1);
     expect(unknown.output).toContain('No such user');
     expect(unknown.output).not.toMatch(/\n\s+at /);
-    const bare = await runScript('platform/auth/admin-release', [], { DATABASE_URL: server.databaseUrl });
+    const bare = await runScript('admin-release', [], { DATABASE_URL: server.databaseUrl });
     expect(bare.code).toBe(64);
     expect(bare.output).toContain('usage: npm run admin:release -- <login>');
   });
@@ -617,7 +617,7 @@ describe('12. a first start as root, from a directory the database user cannot e
         expect(admin.status).toBe(200);
 
         // The recovery command finds the same embedded server from the same directory.
-        const run = await runScript('platform/auth/admin-release', [ADMIN_LOGIN], {}, join(app, 'dist'), app);
+        const run = await runScript('admin-release', [ADMIN_LOGIN], {}, join(app, 'dist'), app);
         expect({ code: run.code, output: run.output }).toEqual({
           code: 0,
           output: expect.stringContaining('Temporary password (shown once): '),

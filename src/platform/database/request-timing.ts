@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
-import type { TransactionMeta } from './transaction-context';
+import type { TransactionMeta } from './transaction-meta';
 
 /**
  * What one API request spent waiting for PostgreSQL, answered in its `Server-Timing` header; its id, for log lines;

@@ -11,10 +11,10 @@ import {
   currentTransaction,
   currentTransactionMeta,
   TransactionContext,
-  TransactionMeta,
   transactionStorage,
   withTransactionMeta,
 } from './transaction-context';
+import type { TransactionMeta } from './transaction-meta';
 
 export type { TransactionMeta };
 

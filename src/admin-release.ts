@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { AppModule } from '../../app.module';
-import { AuthService } from './auth.service';
-import { ApiError } from '../common/api-error';
-import { ConfigError, loadConfig } from '../config/config';
-import { EmbeddedPostgresError, startEmbeddedPostgres } from '../database/embedded-postgres';
+import { AppModule } from './app.module';
+import { AuthService } from './platform/auth/auth.service';
+import { ApiError } from './platform/common/api-error';
+import { ConfigError, loadConfig } from './platform/config/config';
+import { EmbeddedPostgresError, startEmbeddedPostgres } from './platform/database/embedded-postgres';
 
 const USAGE = 'usage: npm run admin:release -- <login>';
 
