@@ -107,14 +107,7 @@ export class ContactBookController {
     id: 'getContactCoin',
     summary: "A contact's coin in a currency",
     answer: ContactCoinResponseDto,
-    errors: [
-      'exception.contact.not_found',
-      'exception.contact.no_coin',
-      [
-        'exception.rate_limited',
-        'the caller (PAYEE_LOOKUPS_PER_HOUR) or its address (PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR) has no payee lookup left',
-      ],
-    ],
+    errors: ['exception.contact.not_found', 'exception.contact.no_coin', ['exception.rate_limited', 'no payee lookup left (Retry-After)']],
   })
   async coin(
     @UuidParam('id') id: string,
