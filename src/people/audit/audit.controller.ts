@@ -1,18 +1,8 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { Route } from '../../platform/common/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
-import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { AuditService } from './audit.service';
 import {
   ActionReverseDto,
@@ -23,7 +13,7 @@ import {
   UserActionViewDto,
 } from './dto/audit.dto';
 
-const ACTION_ID = { name: 'actionId', schema: { type: 'string', format: 'uuid' } } as const;
+const VIEWER = { access: ['USER_ACTION_VIEWER'] } as const;
 
 /** The user action log for staff: what every user did and had done to them, and what each action touched. */
 @ApiTags('user-actions')
@@ -32,37 +22,37 @@ export class AuditController {
   constructor(private readonly audit: AuditService) {}
 
   /** Every recorded action, newest first: actor, target user, action, address, details, time. */
-  @Post('users/view/actions')
-  @HttpCode(200)
-  @RequirePermissions('USER_ACTION_VIEWER')
-  @ApiOperation({ summary: 'Search the user action log', operationId: 'searchUserActionLog' })
-  @ApiOkResponse({ type: UserActionRecordPageDto })
+  @Route('POST', 'users/view/actions', {
+    ...VIEWER,
+    id: 'searchUserActionLog',
+    summary: 'Search the user action log',
+    status: 200,
+    answer: UserActionRecordPageDto,
+  })
   view(@Body() dto: UserActionViewDto): Promise<UserActionRecordPageDto> {
     return this.audit.view(dto);
   }
 
   /** The object marks of an action: the objects it created or changed, each with its state now, and whether it can be reversed. */
-  @Get('users/view/:actionId/action-reverse')
-  @ApiParam(ACTION_ID)
-  @RequirePermissions('USER_ACTION_VIEWER')
-  @ApiOperation({ summary: 'The objects an action touched', operationId: 'getUserActionMarks' })
-  @ApiOkResponse({ type: ActionReverseDto })
-  @ApiNotFoundResponse({ description: 'exception.user_action.not_found', type: ErrorResponseDto })
+  @Route('GET', 'users/view/:actionId/action-reverse', {
+    ...VIEWER,
+    id: 'getUserActionMarks',
+    summary: 'The objects an action touched',
+    answer: ActionReverseDto,
+    errors: ['exception.user_action.not_found'],
+  })
   async marks(@UuidParam('actionId') id: string): Promise<ActionReverseDto> {
     return { status: 'ok', message: 'OK', ...(await this.audit.marks(id)) };
   }
 
   /** Reverses the money operation an action made (the ledger's linked reversal); a second reversal is a 409. */
-  @Post('users/view/:actionId/reverse')
-  @ApiParam(ACTION_ID)
-  @RequirePermissions('USER_ACTION_REVERSER')
-  @Idempotent()
-  @ApiOperation({ summary: 'Reverse what an action did', operationId: 'reverseUserAction' })
-  @ApiCreatedResponse({ type: ReverseUserActionResultDto })
-  @ApiNotFoundResponse({ description: 'exception.user_action.not_found', type: ErrorResponseDto })
-  @ApiConflictResponse({
-    description: 'exception.user_action.not_reversible (no money moved), or the operation is already reversed',
-    type: ErrorResponseDto,
+  @Route('POST', 'users/view/:actionId/reverse', {
+    id: 'reverseUserAction',
+    summary: 'Reverse what an action did',
+    access: ['USER_ACTION_REVERSER'],
+    idempotent: true,
+    answer: ReverseUserActionResultDto,
+    errors: ['exception.user_action.not_found', 'exception.user_action.not_reversible', 'exception.transaction.already_reversed'],
   })
   async reverse(
     @UuidParam('actionId') id: string,
@@ -73,10 +63,12 @@ export class AuditController {
   }
 
   /** Verifies the action log's hash chain: each action carries the hash of the one before; an edited or removed row breaks it. */
-  @Get('actuator/audit-check')
-  @RequirePermissions('AUDIT_CHECKER')
-  @ApiOperation({ summary: 'Verify the hash chain of the action log', operationId: 'auditCheck' })
-  @ApiOkResponse({ type: AuditCheckDto })
+  @Route('GET', 'actuator/audit-check', {
+    id: 'auditCheck',
+    summary: 'Verify the hash chain of the action log',
+    access: ['AUDIT_CHECKER'],
+    answer: AuditCheckDto,
+  })
   async check(): Promise<AuditCheckDto> {
     const result = await this.audit.check();
     return { status: 'ok', message: result.intact ? 'The action log is intact' : 'The action log was altered', ...result };

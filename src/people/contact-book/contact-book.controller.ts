@@ -1,19 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-} from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
-import { PAYEE_LOOKUPS_LIMITED } from '../../money-movement/coins/payee-lookups';
+import { Body, Controller, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { clientAddress } from '../../platform/common/http';
+import { Route } from '../../platform/common/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { ContactBookService } from './contact-book.service';
 import {
@@ -29,8 +18,8 @@ import {
   UpdateContactDto,
 } from './dto/contact.dto';
 
-const CONTACT_ID = { name: 'id', schema: { type: 'string', format: 'uuid' } } as const;
-const NO_CONTACT = { description: "exception.contact.not_found: no such contact in the caller's book", type: ErrorResponseDto };
+const OWNER = { access: ['CONTACT_BOOK_OWNER'] } as const;
+const ONE = { ...OWNER, answer: ContactResponseDto, errors: ['exception.contact.not_found'] } as const;
 
 /** The caller's own contact book. */
 @ApiTags('contact-book')
@@ -42,49 +31,45 @@ export class ContactBookController {
    * The caller adds a contact to their own book: a name and at least a phone number, an e-mail or a coin (an open
    * client coin). One already in the book by phone number or e-mail is a 409.
    */
-  @Post('contact')
-  @RequirePermissions('CONTACT_BOOK_OWNER')
-  @ApiOperation({ summary: 'Add a contact', operationId: 'createContact' })
-  @ApiCreatedResponse({ type: ContactResponseDto })
-  @ApiConflictResponse({
-    description: 'exception.contact.duplicate: a contact with this phone number or e-mail exists',
-    type: ErrorResponseDto,
+  @Route('POST', 'contact', {
+    ...OWNER,
+    id: 'createContact',
+    summary: 'Add a contact',
+    answer: ContactResponseDto,
+    errors: ['exception.contact.duplicate'],
   })
   async create(@Body() dto: CreateContactDto, @CurrentPrincipal() principal: Principal): Promise<ContactResponseDto> {
     return { status: 'ok', message: 'Contact added', contact: await this.contacts.create(principal, dto) };
   }
 
   /** Adds many contacts at once and answers only those this call created: ones already in the book (by phone or e-mail) are skipped. */
-  @Post('contact/list')
-  @RequirePermissions('CONTACT_BOOK_OWNER')
-  @ApiOperation({ summary: 'Add many contacts; answers only the new ones', operationId: 'createContacts' })
-  @ApiCreatedResponse({ type: ContactListResponseDto })
+  @Route('POST', 'contact/list', {
+    ...OWNER,
+    id: 'createContacts',
+    summary: 'Add many contacts; answers only the new ones',
+    answer: ContactListResponseDto,
+  })
   async createMany(@Body() dto: CreateContactsDto, @CurrentPrincipal() principal: Principal): Promise<ContactListResponseDto> {
     const records = await this.contacts.createMany(principal, dto.contacts);
     return { status: 'ok', message: `${records.length} contact(s) added`, records };
   }
 
   /** Every contact of the caller, by name, unpaged (at most 10,000): the family's client lists them so to pick a payee. */
-  @Get('contact')
-  @RequirePermissions('CONTACT_BOOK_OWNER')
-  @ApiOperation({ summary: "Every contact of the caller's book", operationId: 'listAllContacts' })
-  @ApiOkResponse({ type: ContactBookDto })
+  @Route('GET', 'contact', { ...OWNER, id: 'listAllContacts', summary: "Every contact of the caller's book", answer: ContactBookDto })
   async all(@CurrentPrincipal() principal: Principal): Promise<ContactBookDto> {
     const { records, truncated } = await this.contacts.all(principal);
-    return {
-      status: 'ok',
-      message: 'OK',
-      contacts: records.map((c) => ({ ...c, nickname: c.name, firstName: c.name, lastName: null, ownerId: principal.userId })),
-      truncated,
-    };
+    const contacts = records.map((c) => ({ ...c, nickname: c.name, firstName: c.name, lastName: null, ownerId: principal.userId }));
+    return { status: 'ok', message: 'OK', contacts, truncated };
   }
 
   /** The caller's own contacts by name; `filter.text` finds part of a name, phone number or e-mail. */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('CONTACT_BOOK_OWNER')
-  @ApiOperation({ summary: "Search the caller's contacts, by name", operationId: 'viewContacts' })
-  @ApiOkResponse({ type: ContactPageDto })
+  @Route('POST', 'view', {
+    ...OWNER,
+    id: 'viewContacts',
+    summary: "Search the caller's contacts, by name",
+    status: 200,
+    answer: ContactPageDto,
+  })
   view(@Body() dto: ContactViewDto, @CurrentPrincipal() principal: Principal): Promise<ContactPageDto> {
     return this.contacts.view(principal, dto);
   }
@@ -93,13 +78,12 @@ export class ContactBookController {
    * Changes the fields sent of one of the caller's contacts; null clears a field, but a contact keeps a phone number,
    * an e-mail or a coin (400). Another's contact is a 404; a phone number or e-mail already in the book is a 409.
    */
-  @Patch('contact/:id')
-  @ApiParam(CONTACT_ID)
-  @RequirePermissions('CONTACT_BOOK_OWNER')
-  @ApiOperation({ summary: 'Change a contact (null clears a field)', operationId: 'updateContact' })
-  @ApiOkResponse({ type: ContactResponseDto })
-  @ApiNotFoundResponse(NO_CONTACT)
-  @ApiConflictResponse({ description: 'exception.contact.duplicate', type: ErrorResponseDto })
+  @Route('PATCH', 'contact/:id', {
+    ...ONE,
+    id: 'updateContact',
+    summary: 'Change a contact (null clears a field)',
+    errors: [...ONE.errors, 'exception.contact.duplicate'],
+  })
   async update(
     @UuidParam('id') id: string,
     @Body() dto: UpdateContactDto,
@@ -109,12 +93,7 @@ export class ContactBookController {
   }
 
   /** Deletes one of the caller's contacts and answers it; another's contact is a 404. */
-  @Delete('contact/:id')
-  @ApiParam(CONTACT_ID)
-  @RequirePermissions('CONTACT_BOOK_OWNER')
-  @ApiOperation({ summary: 'Delete a contact', operationId: 'deleteContact' })
-  @ApiOkResponse({ type: ContactResponseDto })
-  @ApiNotFoundResponse(NO_CONTACT)
+  @Route('DELETE', 'contact/:id', { ...ONE, id: 'deleteContact', summary: 'Delete a contact' })
   async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ContactResponseDto> {
     return { status: 'ok', message: 'Contact deleted', contact: await this.contacts.delete(principal, id) };
   }
@@ -123,13 +102,13 @@ export class ContactBookController {
    * The coin to pay the contact in a currency: the contact's own coin, or the main coin of the registered user it is. A
    * payee lookup (a contact is any e-mail or phone number), limited as `POST /coins/serial` is.
    */
-  @Get('contact/:id/coin')
-  @ApiParam(CONTACT_ID)
-  @RequirePermissions('CONTACT_BOOK_OWNER')
-  @ApiOperation({ summary: "A contact's coin in a currency", operationId: 'getContactCoin' })
-  @ApiOkResponse({ type: ContactCoinResponseDto })
-  @ApiNotFoundResponse({ description: 'exception.contact.not_found, or exception.contact.no_coin', type: ErrorResponseDto })
-  @ApiTooManyRequestsResponse(PAYEE_LOOKUPS_LIMITED)
+  @Route('GET', 'contact/:id/coin', {
+    ...OWNER,
+    id: 'getContactCoin',
+    summary: "A contact's coin in a currency",
+    answer: ContactCoinResponseDto,
+    errors: ['exception.contact.not_found', 'exception.contact.no_coin', ['exception.rate_limited', 'no payee lookup left (Retry-After)']],
+  })
   async coin(
     @UuidParam('id') id: string,
     @Query() query: ContactCoinQueryDto,

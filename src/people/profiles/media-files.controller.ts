@@ -1,23 +1,10 @@
 import { Readable } from 'node:stream';
-import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query, Req, StreamableFile } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Header, Inject, Query, Req, StreamableFile } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import {
-  ApiBody,
-  ApiConflictResponse,
-  ApiConsumes,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiPayloadTooLargeResponse,
-  ApiTags,
-  ApiUnsupportedMediaTypeResponse,
-} from '@nestjs/swagger';
-import { Public, RequirePermissions } from '../../platform/access/access.decorators';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { Route } from '../../platform/common/route.decorator';
 import { MULTIPART_ROUTE, readUploadedFile } from '../../platform/common/upload';
 import { UuidParam } from '../../platform/common/validators';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
@@ -33,10 +20,29 @@ import { ProfileDocumentPageDto, ProfileDocumentResponseDto, ProfileDocumentView
 import { MediaFilesService } from './media-files.service';
 import type { ServedFile } from '../../platform/files/file-sources.service';
 
-const DOCUMENT_ID = { name: 'id', schema: { type: 'string', format: 'uuid' } } as const;
-const NO_DOCUMENT = { description: 'exception.profile_document.not_found', type: ErrorResponseDto };
-const DECIDED = { description: 'exception.profile_document.decided: already approved or declined', type: ErrorResponseDto };
-const NO_FILE = { description: 'exception.media_file.not_found: no such file, or not one the caller may see', type: ErrorResponseDto };
+const OWNER = { access: ['PROFILE_OWNER'] } as const;
+const DECIDE = {
+  access: ['IDENTIFICATION_MANAGER'],
+  status: 200,
+  answer: ProfileDocumentResponseDto,
+  errors: ['exception.profile_document.not_found', 'exception.profile_document.decided'],
+} as const;
+const BINARY = { schema: { type: 'string', format: 'binary' } } as const;
+/** The types of a scan. */
+const SCAN = { 'image/jpeg': BINARY, 'image/png': BINARY, 'application/pdf': BINARY };
+
+/**
+ * A file served to a browser: an uploaded PDF opened from the API's origin runs nothing there and loads nothing; a link
+ * carrying the caller's token in its path is never sent on as a referrer (and, as every API answer, never cached).
+ */
+function Served(content: Record<string, object>): MethodDecorator {
+  return applyDecorators(
+    Header('Content-Security-Policy', "default-src 'none'; sandbox"),
+    Header('Referrer-Policy', 'no-referrer'),
+    ApiParam({ name: 'name', schema: { type: 'string' } }),
+    ApiOkResponse({ description: 'The file', content }),
+  );
+}
 
 @ApiTags('media-files')
 @Controller('media-files')
@@ -47,27 +53,24 @@ export class MediaFilesController {
   ) {}
 
   /** Uploads a scan of a document: a JPEG, PNG or PDF (told by its content), in the form field `file`. Link it with POST /profile-documents. */
-  @Post()
+  @Route('POST', '', {
+    ...OWNER,
+    id: 'uploadMediaFile',
+    summary: 'Upload a media file',
+    answer: MediaFileResponseDto,
+    errors: [
+      ['exception.media_file.too_large', 'over MEDIA_FILE_MAX_BYTES'],
+      'exception.media_file.unsupported_type',
+      ['exception.request.unsupported_media_type', 'not multipart/form-data'],
+    ],
+  })
   @RouteConfig(MULTIPART_ROUTE)
-  @RequirePermissions('PROFILE_OWNER')
-  @ApiOperation({ summary: 'Upload a media file', operationId: 'uploadMediaFile' })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: MediaFileUploadDto })
-  @ApiCreatedResponse({ type: MediaFileResponseDto })
-  @ApiPayloadTooLargeResponse({ description: 'exception.media_file.too_large: over MEDIA_FILE_MAX_BYTES', type: ErrorResponseDto })
-  @ApiUnsupportedMediaTypeResponse({
-    description:
-      'exception.media_file.unsupported_type: not a JPEG, PNG or PDF; exception.request.unsupported_media_type: not multipart/form-data',
-    type: ErrorResponseDto,
-  })
   async upload(@Req() request: ApiRequest, @CurrentPrincipal() principal: Principal): Promise<MediaFileResponseDto> {
     const limit = this.config.mediaFileMaxBytes;
-    const upload = await readUploadedFile(
-      request,
-      'file',
-      limit,
-      () => new ApiError('exception.media_file.too_large', `The file is larger than ${limit} bytes`),
-    );
+    const tooLarge = () => new ApiError('exception.media_file.too_large', `The file is larger than ${limit} bytes`);
+    const upload = await readUploadedFile(request, 'file', limit, tooLarge);
     return { status: 'ok', message: 'File uploaded', file: await this.media.upload(principal, upload) };
   }
 
@@ -77,27 +80,13 @@ export class MediaFilesController {
    * Authorization header, the caller's token: the family's clients link scans as `/media-files/{id}/{token}` (an
    * image sends no header). The request log writes that segment redacted.
    */
-  @Get(':id/:name')
-  // An uploaded PDF opened from the API's origin runs nothing there and loads nothing.
-  @Header('Content-Security-Policy', "default-src 'none'; sandbox")
-  // The family's file links carry the caller's token in the path: never sent on as a referrer (and, as every API
-  // answer, never cached: Cache-Control no-store).
-  @Header('Referrer-Policy', 'no-referrer')
-  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
-  @ApiParam({ name: 'name', schema: { type: 'string' } })
-  @RequirePermissions('PROFILE_OWNER')
-  @ApiOperation({ summary: 'Download a media file', operationId: 'downloadMediaFile' })
-  @ApiOkResponse({
-    description: 'The file',
-    content: {
-      'image/jpeg': { schema: { type: 'string', format: 'binary' } },
-      'image/png': { schema: { type: 'string', format: 'binary' } },
-      'application/pdf': { schema: { type: 'string', format: 'binary' } },
-      // A file another module produced for the caller: a data export's CSV.
-      'text/csv': { schema: { type: 'string' } },
-    },
+  @Route('GET', ':id/:name', {
+    ...OWNER,
+    id: 'downloadMediaFile',
+    summary: 'Download a media file',
+    errors: ['exception.media_file.not_found'],
   })
-  @ApiNotFoundResponse(NO_FILE)
+  @Served({ ...SCAN, 'text/csv': { schema: { type: 'string' } } })
   async download(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<StreamableFile> {
     return streamed(await this.media.download(principal, id));
   }
@@ -121,29 +110,19 @@ export class MediaLinksController {
    * review pages that show it as an image: an `<img>` sends no Authorization header. An expired or altered link is a
    * 404, as for no such file.
    */
-  @Get(':id/:name')
-  @Public()
-  @Header('Content-Security-Policy', "default-src 'none'; sandbox")
-  @Header('Referrer-Policy', 'no-referrer')
-  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
-  @ApiParam({ name: 'name', schema: { type: 'string' } })
-  @ApiOperation({ summary: 'Download a media file by a signed link', operationId: 'downloadLinkedMediaFile' })
-  @ApiOkResponse({
-    description: 'The file',
-    content: {
-      'image/jpeg': { schema: { type: 'string', format: 'binary' } },
-      'image/png': { schema: { type: 'string', format: 'binary' } },
-      'application/pdf': { schema: { type: 'string', format: 'binary' } },
-    },
+  @Route('GET', ':id/:name', {
+    id: 'downloadLinkedMediaFile',
+    summary: 'Download a media file by a signed link',
+    access: 'public',
+    errors: [['exception.media_file.not_found', 'no such file, or the link has expired or is not its own']],
   })
-  @ApiNotFoundResponse({
-    description: 'exception.media_file.not_found: no such file, or the link has expired or is not its own',
-    type: ErrorResponseDto,
-  })
+  @Served(SCAN)
   async download(@UuidParam('id') id: string, @Query() query: MediaLinkQueryDto): Promise<StreamableFile> {
     return streamed(await this.media.downloadLinked(id, query.expires, query.signature));
   }
 }
+
+const DOCUMENTS = { ...OWNER, status: 200, answer: ProfileDocumentsResponseDto } as const;
 
 @ApiTags('profile-documents')
 @Controller('profile-documents')
@@ -151,31 +130,24 @@ export class ProfileDocumentsController {
   constructor(private readonly media: MediaFilesService) {}
 
   /** The caller's identity documents: each uploaded file linked to their profile, and a tax id given by its number. */
-  @Get()
-  @RequirePermissions('PROFILE_OWNER')
-  @ApiOperation({ summary: "The caller's profile documents", operationId: 'getProfileDocuments' })
-  @ApiOkResponse({ type: ProfileDocumentsResponseDto })
+  @Route('GET', '', { ...DOCUMENTS, id: 'getProfileDocuments', summary: "The caller's profile documents" })
   async list(@CurrentPrincipal() principal: Principal): Promise<ProfileDocumentsResponseDto> {
     return { status: 'ok', message: 'OK', documents: await this.media.documents(principal) };
   }
 
   /** Links an uploaded file of the caller as their document of `type`, pending review (it replaces one of that type). */
-  @Post()
-  @HttpCode(200)
-  @RequirePermissions('PROFILE_OWNER')
-  @ApiOperation({ summary: 'Link an uploaded file as a profile document', operationId: 'linkProfileDocument' })
-  @ApiOkResponse({ type: ProfileDocumentsResponseDto })
-  @ApiNotFoundResponse(NO_FILE)
+  @Route('POST', '', {
+    ...DOCUMENTS,
+    id: 'linkProfileDocument',
+    summary: 'Link an uploaded file as a profile document',
+    errors: ['exception.media_file.not_found'],
+  })
   async link(@Body() dto: LinkProfileDocumentDto, @CurrentPrincipal() principal: Principal): Promise<ProfileDocumentsResponseDto> {
     return { status: 'ok', message: 'Document linked', documents: await this.media.link(principal, dto) };
   }
 
   /** Gives the caller's tax id by its number instead of a scan, pending review. */
-  @Post('identifier')
-  @HttpCode(200)
-  @RequirePermissions('PROFILE_OWNER')
-  @ApiOperation({ summary: 'Give a profile document by its number', operationId: 'setProfileDocumentIdentifier' })
-  @ApiOkResponse({ type: ProfileDocumentsResponseDto })
+  @Route('POST', 'identifier', { ...DOCUMENTS, id: 'setProfileDocumentIdentifier', summary: 'Give a profile document by its number' })
   async identifier(
     @Body() dto: ProfileDocumentIdentifierDto,
     @CurrentPrincipal() principal: Principal,
@@ -184,37 +156,25 @@ export class ProfileDocumentsController {
   }
 
   /** Staff search identity documents: by organization (`orgIds`), user, status and type, each with its file in full. */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('PROFILE_VIEWER')
-  @ApiOperation({ summary: 'Search profile documents', operationId: 'viewProfileDocuments' })
-  @ApiOkResponse({ type: ProfileDocumentPageDto })
+  @Route('POST', 'view', {
+    id: 'viewProfileDocuments',
+    summary: 'Search profile documents',
+    access: ['PROFILE_VIEWER'],
+    status: 200,
+    answer: ProfileDocumentPageDto,
+  })
   view(@Body() dto: ProfileDocumentViewDto): Promise<ProfileDocumentPageDto> {
     return this.media.view(dto);
   }
 
   /** Compliance approves a pending document (the family's decision, without a body). */
-  @Post(':id/approve')
-  @HttpCode(200)
-  @ApiParam(DOCUMENT_ID)
-  @RequirePermissions('IDENTIFICATION_MANAGER')
-  @ApiOperation({ summary: 'Approve a profile document', operationId: 'approveProfileDocument' })
-  @ApiOkResponse({ type: ProfileDocumentResponseDto })
-  @ApiNotFoundResponse(NO_DOCUMENT)
-  @ApiConflictResponse(DECIDED)
+  @Route('POST', ':id/approve', { ...DECIDE, id: 'approveProfileDocument', summary: 'Approve a profile document' })
   async approve(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ProfileDocumentResponseDto> {
     return { status: 'ok', message: 'Document approved', document: await this.media.decide(principal, id, true) };
   }
 
   /** Compliance declines a pending document (without a body): the user links another. */
-  @Post(':id/decline')
-  @HttpCode(200)
-  @ApiParam(DOCUMENT_ID)
-  @RequirePermissions('IDENTIFICATION_MANAGER')
-  @ApiOperation({ summary: 'Decline a profile document', operationId: 'declineProfileDocument' })
-  @ApiOkResponse({ type: ProfileDocumentResponseDto })
-  @ApiNotFoundResponse(NO_DOCUMENT)
-  @ApiConflictResponse(DECIDED)
+  @Route('POST', ':id/decline', { ...DECIDE, id: 'declineProfileDocument', summary: 'Decline a profile document' })
   async decline(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ProfileDocumentResponseDto> {
     return { status: 'ok', message: 'Document declined', document: await this.media.decide(principal, id, false) };
   }

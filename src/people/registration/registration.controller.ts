@@ -1,19 +1,10 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiForbiddenResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-} from '@nestjs/swagger';
-import { Public, RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { CODE_CHECK_LIMITED, CODE_RATE_LIMITED, WRONG_CODE_ANSWER } from '../../platform/auth/auth.controller';
+import { CODE_ERRORS } from '../../platform/auth/code-errors';
 import { CodeSentResponseDto, PasswordRecoveredResponseDto, PasswordRecoveryConfirmDto } from '../../platform/auth/dto/authorization.dto';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { clientAddress } from '../../platform/common/http';
+import { Route } from '../../platform/common/route.decorator';
 import {
   ContactChangeDto,
   ContactChangedResponseDto,
@@ -26,7 +17,9 @@ import {
 import { RegistrationService } from './registration.service';
 
 const CODE_SENT: CodeSentResponseDto = { status: 'ok', message: 'If the login may have a code, one was sent to it', action: 'OTP_SENT' };
-const LOGIN_TAKEN = { description: 'exception.user.login_taken: the login was taken meanwhile', type: ErrorResponseDto };
+const PUBLIC = { access: 'public', status: 200 } as const;
+const OWNER = { access: ['PROFILE_OWNER'], status: 200 } as const;
+const LOGIN_TAKEN = ['exception.user.login_taken', 'the login was taken meanwhile'] as const;
 
 /** Signing up yourself (the family's `entrance` screens): a code to the login, then the password with the code. */
 @ApiTags('registration')
@@ -35,50 +28,42 @@ export class RegistrationController {
   constructor(private readonly registration: RegistrationService) {}
 
   /** Public: whoever signs up has no account yet. An existing login gets the same answer (nothing is sent to it). */
-  @Post()
-  @HttpCode(200)
-  @Public()
-  @ApiOperation({ summary: 'Sign up: send a code to the login', operationId: 'register' })
-  @ApiOkResponse({ type: CodeSentResponseDto })
-  @ApiBadRequestResponse({
-    description: 'exception.validation: the login is no e-mail address nor phone number, or an unknown role',
-    type: ErrorResponseDto,
+  @Route('POST', '', {
+    ...PUBLIC,
+    id: 'register',
+    summary: 'Sign up: send a code to the login',
+    answer: CodeSentResponseDto,
+    errors: [
+      ['exception.registration.disabled', 'signing up is closed for this role (SELF_REGISTRATION_*), and always for staff roles'],
+      CODE_ERRORS.sendLimited,
+    ],
   })
-  @ApiForbiddenResponse({
-    description: 'exception.registration.disabled: signing up is closed for this role (SELF_REGISTRATION_*), and always for staff roles',
-    type: ErrorResponseDto,
-  })
-  @ApiTooManyRequestsResponse(CODE_RATE_LIMITED)
   async register(@Body() dto: RegistrationDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
     await this.registration.register(dto, clientAddress(request));
     return CODE_SENT;
   }
 
   /** Public, as above; the code stands for the login. */
-  @Post('confirm')
-  @HttpCode(200)
-  @Public()
-  @ApiOperation({ summary: 'Finish signing up: the code and a password', operationId: 'confirmRegistration' })
-  @ApiOkResponse({ type: RegisteredResponseDto })
-  @ApiBadRequestResponse({ ...WRONG_CODE_ANSWER, description: `${WRONG_CODE_ANSWER.description}, or the password is unfit` })
-  @ApiForbiddenResponse({
-    description: 'exception.registration.disabled: signing up was closed for the role since',
-    type: ErrorResponseDto,
+  @Route('POST', 'confirm', {
+    ...PUBLIC,
+    id: 'confirmRegistration',
+    summary: 'Finish signing up: the code and a password',
+    answer: RegisteredResponseDto,
+    errors: [CODE_ERRORS.wrong, ['exception.registration.disabled', 'closed for the role since'], LOGIN_TAKEN, CODE_ERRORS.checkLimited],
   })
-  @ApiConflictResponse(LOGIN_TAKEN)
-  @ApiTooManyRequestsResponse(CODE_CHECK_LIMITED)
   async confirm(@Body() dto: RegistrationConfirmDto, @Req() request: ApiRequest): Promise<RegisteredResponseDto> {
     await this.registration.confirm(dto, clientAddress(request));
     return { status: 'ok', message: 'Signed up; log in with the login and password', action: 'REGISTERED' };
   }
 
   /** Public, as above. The same answer whether or not a sign-up was pending for the login. */
-  @Post('resend-otp')
-  @HttpCode(200)
-  @Public()
-  @ApiOperation({ summary: 'Send a new sign-up code', operationId: 'resendRegistrationCode' })
-  @ApiOkResponse({ type: CodeSentResponseDto })
-  @ApiTooManyRequestsResponse(CODE_RATE_LIMITED)
+  @Route('POST', 'resend-otp', {
+    ...PUBLIC,
+    id: 'resendRegistrationCode',
+    summary: 'Send a new sign-up code',
+    answer: CodeSentResponseDto,
+    errors: [CODE_ERRORS.sendLimited],
+  })
   async resend(@Body() dto: ResendDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
     await this.registration.resend(dto.login, clientAddress(request));
     return CODE_SENT;
@@ -99,20 +84,14 @@ export class ContactController {
    * Sends a code to the new login (an e-mail address or a phone number) and, without `password`, one to the current
    * login. A login another user has gets the same answer, and no code to it; the login staff asked for sends nothing
    * more (the user confirms the code sent then); one's own login, while nobody proved it, gets a code that proves it.
+   * A wrong `password` counts toward the hold, as at a password change.
    */
-  @Post()
-  @HttpCode(200)
-  @RequirePermissions('PROFILE_OWNER')
-  @ApiOperation({ summary: 'Change your login: send a code to the new one (and one to the current one)', operationId: 'changeMyContact' })
-  @ApiOkResponse({ type: CodeSentResponseDto })
-  @ApiBadRequestResponse({
-    description:
-      'exception.validation: no e-mail address nor phone number, already your login (proven), a wrong `password` (counted toward the hold, as at a password change), or no `password` while your login is no address a code can reach',
-    type: ErrorResponseDto,
-  })
-  @ApiTooManyRequestsResponse({
-    description: `${CODE_RATE_LIMITED.description}; or too many failed password checks from this address this minute`,
-    type: ErrorResponseDto,
+  @Route('POST', '', {
+    ...OWNER,
+    id: 'changeMyContact',
+    summary: 'Change your login: send a code to the new one (and one to the current one)',
+    answer: CodeSentResponseDto,
+    errors: [CODE_ERRORS.sendLimited, CODE_ERRORS.checksLimited],
   })
   async change(
     @Body() dto: ContactChangeDto,
@@ -127,17 +106,13 @@ export class ContactController {
    * With the code (asked without the password: the current login's code, then the new login's, 12 digits): the new login
    * becomes the caller's contact of its kind, verified, and their login when of that kind; every other session ends.
    */
-  @Post('confirm')
-  @HttpCode(200)
-  @RequirePermissions('PROFILE_OWNER')
-  @ApiOperation({ summary: 'Confirm the new login with its code', operationId: 'confirmMyContact' })
-  @ApiOkResponse({ type: ContactChangedResponseDto })
-  @ApiBadRequestResponse({
-    ...WRONG_CODE_ANSWER,
-    description: `${WRONG_CODE_ANSWER.description}; exception.validation on \`otp\`: the change needs the code sent to your current login too`,
+  @Route('POST', 'confirm', {
+    ...OWNER,
+    id: 'confirmMyContact',
+    summary: 'Confirm the new login with its code',
+    answer: ContactChangedResponseDto,
+    errors: [CODE_ERRORS.wrong, LOGIN_TAKEN, CODE_ERRORS.checkLimited],
   })
-  @ApiConflictResponse(LOGIN_TAKEN)
-  @ApiTooManyRequestsResponse(CODE_CHECK_LIMITED)
   async confirm(
     @Body() dto: LoginCodeDto,
     @CurrentPrincipal() principal: Principal,
@@ -151,17 +126,18 @@ export class ContactController {
    * Public: the old address of a changed login takes it back with the code it got (within LOGIN_CHANGE_UNDO_SECONDS) and
    * sets a new password; every session of the user ends. Whoever changed it may hold the sessions and the password.
    */
-  @Post('restore')
-  @HttpCode(200)
-  @Public()
-  @ApiOperation({ summary: 'Take a changed login back with the code sent to the old one', operationId: 'restoreMyContact' })
-  @ApiOkResponse({ type: PasswordRecoveredResponseDto })
-  @ApiBadRequestResponse({
-    ...WRONG_CODE_ANSWER,
-    description: `${WRONG_CODE_ANSWER.description}, or newUserPassword unfit; exception.password.reused: one of the last 5 passwords (the code stays usable)`,
+  @Route('POST', 'restore', {
+    ...PUBLIC,
+    id: 'restoreMyContact',
+    summary: 'Take a changed login back with the code sent to the old one',
+    answer: PasswordRecoveredResponseDto,
+    errors: [
+      CODE_ERRORS.wrong,
+      CODE_ERRORS.reused,
+      ['exception.user.login_taken', 'another user has the old login now'],
+      CODE_ERRORS.checkLimited,
+    ],
   })
-  @ApiConflictResponse({ description: 'exception.user.login_taken: another user has the old login now', type: ErrorResponseDto })
-  @ApiTooManyRequestsResponse(CODE_CHECK_LIMITED)
   async restore(@Body() dto: PasswordRecoveryConfirmDto, @Req() request: ApiRequest): Promise<PasswordRecoveredResponseDto> {
     await this.registration.restoreContact(dto, clientAddress(request));
     return { status: 'ok', message: 'Login restored and password changed; log in with them', action: 'PASSWORD_CHANGED' };

@@ -1,13 +1,12 @@
-import { Controller, Get, Header } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Header } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
-import { Public, RequirePermissions, RequirePermissionsOrToken } from '../access/access.decorators';
 import { dbPoolConnections, holdsOpen, ledgerPostingsWaiting, messagesWaiting, metricsRegistry } from '../common/metrics';
 import { MessagesService } from '../messages/messages.service';
 import { LedgerService } from '../ledger/ledger.service';
-import { ErrorResponseDto } from '../common/error-response.dto';
 import { ApiError } from '../common/api-error';
 import { outages } from '../common/outage';
+import { Route } from '../common/route.decorator';
 import { ApiListDto, HealthDto, HealthIndicatorDto, InfoDto, LedgerCheckDto, LivenessDto } from './actuator.dto';
 import { ActuatorRepository } from './actuator.repository';
 import { ActuatorService } from './actuator.service';
@@ -15,6 +14,8 @@ import { ShutdownState } from './shutdown';
 
 /** How long a health check waits for the database: a probe answers fast, whatever the database does. */
 const HEALTH_TIMEOUT_MS = 1000;
+const PUBLIC = { access: 'public' } as const;
+const DATABASE_DOWN = 'the database does not answer within a second, or is a read-only standby';
 
 @ApiTags('actuator')
 @Controller('actuator')
@@ -30,24 +31,20 @@ export class ActuatorController {
   ) {}
 
   /** Every API with the permissions it requires and the roles that hold them, grouped by module. */
-  @Get('api-list')
-  @Public()
-  @ApiOperation({ summary: 'List every API with its permissions and roles', operationId: 'apiList' })
-  @ApiOkResponse({ type: ApiListDto })
+  @Route('GET', 'api-list', { ...PUBLIC, id: 'apiList', summary: 'List every API with its permissions and roles', answer: ApiListDto })
   apiList(): ApiListDto {
     return this.actuator.apiList();
   }
 
   /** Health: 200 when the database takes writes (it answers within a second and is no standby), else 503. */
-  @Get('health')
-  @Public()
-  @HealthCheck({ swaggerDocumentation: false })
-  @ApiOperation({ summary: 'Health: whether the database takes writes', operationId: 'health' })
-  @ApiOkResponse({ type: HealthDto })
-  @ApiServiceUnavailableResponse({
-    description: 'The database does not answer within a second, or is a read-only standby',
-    type: ErrorResponseDto,
+  @Route('GET', 'health', {
+    ...PUBLIC,
+    id: 'health',
+    summary: 'Health: whether the database takes writes',
+    answer: HealthDto,
+    errors: [['exception.unavailable', DATABASE_DOWN]],
   })
+  @HealthCheck({ swaggerDocumentation: false })
   @ApiExtraModels(HealthIndicatorDto)
   async check(): Promise<HealthCheckResult> {
     const state = await this.repository.databaseState(HEALTH_TIMEOUT_MS);
@@ -65,18 +62,14 @@ export class ActuatorController {
    * For a load balancer or an orchestrator: whether to send this instance requests. As `health`, and 503 from the
    * moment a shutdown starts, while the instance still serves the requests that reach it (SHUTDOWN_DELAY_SECONDS).
    */
-  @Get('health/readiness')
-  @Public()
-  @HealthCheck({ swaggerDocumentation: false })
-  @ApiOperation({
+  @Route('GET', 'health/readiness', {
+    ...PUBLIC,
+    id: 'readiness',
     summary: 'Readiness: whether the database takes writes, 503 once the instance is shutting down',
-    operationId: 'readiness',
+    answer: HealthDto,
+    errors: [['exception.unavailable', `the instance is shutting down, or ${DATABASE_DOWN}`]],
   })
-  @ApiOkResponse({ type: HealthDto })
-  @ApiServiceUnavailableResponse({
-    description: 'The instance is shutting down, or the database does not answer within a second, or is a read-only standby',
-    type: ErrorResponseDto,
-  })
+  @HealthCheck({ swaggerDocumentation: false })
   readiness(): Promise<HealthCheckResult> {
     if (this.shutdown.isDraining) throw new ApiError('exception.unavailable', 'This instance is shutting down');
     return this.check();
@@ -86,11 +79,13 @@ export class ActuatorController {
    * For an orchestrator: whether the process runs. It reads no database, so a database outage does not make every
    * instance restart.
    */
-  @Get('health/liveness')
-  @Public()
+  @Route('GET', 'health/liveness', {
+    ...PUBLIC,
+    id: 'liveness',
+    summary: 'Liveness: the process answers, without reading the database',
+    answer: LivenessDto,
+  })
   @HealthCheck({ swaggerDocumentation: false })
-  @ApiOperation({ summary: 'Liveness: the process answers, without reading the database', operationId: 'liveness' })
-  @ApiOkResponse({ type: LivenessDto })
   liveness(): LivenessDto {
     return { status: 'ok' };
   }
@@ -99,19 +94,13 @@ export class ActuatorController {
    * Which service and API release answers, with its build (package version, start time, commit): for clients and
    * monitors, without a token.
    */
-  @Get('info')
-  @Public()
-  @ApiOperation({ summary: 'Service name, API version and build', operationId: 'info' })
-  @ApiOkResponse({ type: InfoDto })
+  @Route('GET', 'info', { ...PUBLIC, id: 'info', summary: 'Service name, API version and build', answer: InfoDto })
   info(): InfoDto {
     return this.actuator.info();
   }
 
   /** Recomputes every coin balance from its ledger entries and checks every operation sums to zero. */
-  @Get('ledger-check')
-  @RequirePermissions('LEDGER_AUDITOR')
-  @ApiOperation({ summary: 'Check the ledger', operationId: 'ledgerCheck' })
-  @ApiOkResponse({ type: LedgerCheckDto })
+  @Route('GET', 'ledger-check', { id: 'ledgerCheck', summary: 'Check the ledger', access: ['LEDGER_AUDITOR'], answer: LedgerCheckDto })
   async ledgerCheck(): Promise<LedgerCheckDto> {
     const result = await this.ledger.check();
     return { status: 'ok', balanced: result.mismatches.length === 0, ...result };
@@ -122,10 +111,12 @@ export class ActuatorController {
    * pool, ledger operations, postings waiting for a group, holds, idempotent replays, failed logins, webhook deliveries, messages (sent, retried, failed; pending and undeliverable), the event
    * loop and the process. For a scraper: `Authorization: Bearer <METRICS_TOKEN>`.
    */
-  @Get('prometheus')
-  @RequirePermissionsOrToken('metricsToken', 'ACTUATOR_METRICS_VIEWER')
+  @Route('GET', 'prometheus', {
+    id: 'prometheusMetrics',
+    summary: 'Prometheus metrics',
+    access: { permissions: ['ACTUATOR_METRICS_VIEWER'], orToken: 'metricsToken' },
+  })
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiOperation({ summary: 'Prometheus metrics', operationId: 'prometheusMetrics' })
   @ApiOkResponse({ description: 'Metrics in the Prometheus text format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } })
   async prometheus(): Promise<string> {
     const pool = this.repository.pool();

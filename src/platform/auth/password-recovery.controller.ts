@@ -1,11 +1,13 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
-import { Public } from '../access/access.decorators';
+import { Body, Controller, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiRequest } from '../access/principal';
 import { clientAddress } from '../common/http';
-import { CODE_CHECK_LIMITED, CODE_RATE_LIMITED, WRONG_CODE_ANSWER } from './auth.controller';
+import { Route } from '../common/route.decorator';
 import { AuthService } from './auth.service';
+import { CODE_ERRORS } from './code-errors';
 import { CodeSentResponseDto, LoginDto, PasswordRecoveredResponseDto, PasswordRecoveryConfirmDto } from './dto/authorization.dto';
+
+const PUBLIC = { access: 'public', status: 200 } as const;
 
 /** Recovering a forgotten password with a code sent to the login (the family's `entrance` screens). */
 @ApiTags('authorization')
@@ -14,12 +16,13 @@ export class PasswordRecoveryController {
   constructor(private readonly auth: AuthService) {}
 
   /** Public: whoever forgot their password has no token. The same answer for an unknown login (nothing is sent then). */
-  @Post()
-  @HttpCode(200)
-  @Public()
-  @ApiOperation({ summary: 'Send a password recovery code to the login', operationId: 'recoverPassword' })
-  @ApiOkResponse({ type: CodeSentResponseDto })
-  @ApiTooManyRequestsResponse(CODE_RATE_LIMITED)
+  @Route('POST', '', {
+    ...PUBLIC,
+    id: 'recoverPassword',
+    summary: 'Send a password recovery code to the login',
+    answer: CodeSentResponseDto,
+    errors: [CODE_ERRORS.sendLimited],
+  })
   recover(@Body() dto: LoginDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
     return this.auth.recoverPassword(dto.login, clientAddress(request));
   }
@@ -29,16 +32,13 @@ export class PasswordRecoveryController {
    * password. A user On Hold or deactivated is never recovered: their codes were burnt by the hold or the
    * deactivation, and the answer is a wrong code's (only an administrator releases or activates them).
    */
-  @Post('confirm')
-  @HttpCode(200)
-  @Public()
-  @ApiOperation({ summary: 'Set a new password with the recovery code', operationId: 'confirmPasswordRecovery' })
-  @ApiOkResponse({ type: PasswordRecoveredResponseDto })
-  @ApiBadRequestResponse({
-    ...WRONG_CODE_ANSWER,
-    description: `${WRONG_CODE_ANSWER.description}, or newUserPassword unfit; exception.password.reused: one of the last 5 passwords (the code stays usable)`,
+  @Route('POST', 'confirm', {
+    ...PUBLIC,
+    id: 'confirmPasswordRecovery',
+    summary: 'Set a new password with the recovery code',
+    answer: PasswordRecoveredResponseDto,
+    errors: [CODE_ERRORS.wrong, CODE_ERRORS.reused, CODE_ERRORS.checkLimited],
   })
-  @ApiTooManyRequestsResponse(CODE_CHECK_LIMITED)
   async confirm(@Body() dto: PasswordRecoveryConfirmDto, @Req() request: ApiRequest): Promise<PasswordRecoveredResponseDto> {
     await this.auth.confirmRecovery(dto, clientAddress(request));
     return { status: 'ok', message: 'Password changed; log in with it', action: 'PASSWORD_CHANGED' };

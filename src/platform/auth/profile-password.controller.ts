@@ -1,10 +1,10 @@
-import { Body, Controller, Patch, Req } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
-import { RequirePermissions } from '../access/access.decorators';
+import { Body, Controller, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
-import { ErrorResponseDto } from '../common/error-response.dto';
 import { clientAddress } from '../common/http';
+import { Route } from '../common/route.decorator';
 import { AuthService } from './auth.service';
+import { CODE_ERRORS } from './code-errors';
 import { ChangeMyPasswordDto, PasswordChangedResponseDto } from './dto/authorization.dto';
 
 /** The family's profile pages change the password here: the rules of `POST /authorization/password`, the session kept. */
@@ -14,16 +14,17 @@ export class ProfilePasswordController {
   constructor(private readonly auth: AuthService) {}
 
   /** Changes the caller's password; the presented token stays valid and every other session of the user ends. */
-  @Patch()
-  @RequirePermissions('PROFILE_OWNER')
-  @ApiOperation({ summary: "Change the caller's password from the profile page", operationId: 'updateMyPassword' })
-  @ApiOkResponse({ type: PasswordChangedResponseDto })
-  @ApiBadRequestResponse({
-    description:
-      'exception.validation: a wrong currentUserPassword, an unfit newUserPassword or a confirmPassword that differs; exception.password.reused: newUserPassword is one of your last 5 passwords',
-    type: ErrorResponseDto,
+  @Route('PATCH', '', {
+    id: 'updateMyPassword',
+    summary: "Change the caller's password from the profile page",
+    access: ['PROFILE_OWNER'],
+    answer: PasswordChangedResponseDto,
+    errors: [
+      ['exception.validation', 'a wrong currentUserPassword, an unfit newUserPassword or a confirmPassword that differs'],
+      CODE_ERRORS.reused,
+      CODE_ERRORS.checksLimited,
+    ],
   })
-  @ApiTooManyRequestsResponse({ description: 'Too many failed validations from this address this minute', type: ErrorResponseDto })
   async change(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: ChangeMyPasswordDto,

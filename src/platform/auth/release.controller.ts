@@ -1,17 +1,20 @@
-import { Body, Controller, Delete, HttpCode, Patch, Post, Req } from '@nestjs/common';
-import { ApiConflictResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequirePermissions } from '../access/access.decorators';
+import { Body, Controller, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
-import { ErrorResponseDto } from '../common/error-response.dto';
 import { clientAddress } from '../common/http';
+import { Route } from '../common/route.decorator';
 import { UuidParam } from '../common/validators';
 import { UpdateUserDto, UserStatusResponseDto } from '../users/dto/users.dto';
 import { UsersService } from '../users/users.service';
 import { AuthService } from './auth.service';
 import { ReleaseResponseDto, SessionsEndedResponseDto } from './dto/authorization.dto';
 
-const STATUS_FORBIDDEN =
-  'exception.access.permission_missing, or exception.user.status_forbidden: the user holds permissions the caller lacks';
+/** Activating or deactivating a user: not one holding permissions the caller lacks, nor oneself. */
+const SET_ACTIVE = {
+  access: ['USER_MANAGER'],
+  answer: UserStatusResponseDto,
+  errors: ['exception.user.status_forbidden', 'exception.user.not_found', 'exception.user.self_deactivation'],
+} as const;
 
 /**
  * Releasing a user, ending their sessions, deactivating and activating them act on their credentials and tokens, so
@@ -28,42 +31,23 @@ export class ReleaseController {
   /**
    * Releases a user On Hold, or one whose temporary password expired or was used without a password
    * change: answers a temporary password, shown once, valid 24 hours, usable once. Only a releaser
-   * holding every permission of the user's roles may release them.
+   * holding every permission of the user's roles may release them. `unban` is the family's name for it (the user's
+   * page "Unban").
    */
-  @Post(':id/release')
-  @HttpCode(200)
-  @RequirePermissions('USER_RELEASER')
-  @ApiOperation({ summary: 'Release a user On Hold with a temporary password', operationId: 'releaseUser' })
-  @ApiOkResponse({ type: ReleaseResponseDto })
-  @ApiForbiddenResponse({
-    description: 'exception.access.permission_missing, or exception.user.release_forbidden: the user holds permissions the releaser lacks',
-    type: ErrorResponseDto,
-  })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({
-    description: 'exception.user.not_on_hold: neither On Hold nor left with a spent temporary password',
-    type: ErrorResponseDto,
+  @Route('POST', ':id/release', {
+    id: 'releaseUser',
+    aliases: { ':id/unban': 'unbanUser' },
+    summary: 'Release (unban) a user On Hold with a temporary password',
+    access: ['USER_RELEASER'],
+    status: 200,
+    answer: ReleaseResponseDto,
+    errors: [
+      'exception.user.release_forbidden',
+      'exception.user.not_found',
+      ['exception.user.not_on_hold', 'neither On Hold nor left with a spent temporary password'],
+    ],
   })
   release(@UuidParam('id') id: string, @CurrentPrincipal() actor: Principal, @Req() request: ApiRequest): Promise<ReleaseResponseDto> {
-    return this.auth.release({ id }, actor, clientAddress(request));
-  }
-
-  /** The family's name for a release (the user's page "Unban"): the same act, answering the temporary password to give them. */
-  @Post(':id/unban')
-  @HttpCode(200)
-  @RequirePermissions('USER_RELEASER')
-  @ApiOperation({ summary: 'Unban (release) a user On Hold with a temporary password', operationId: 'unbanUser' })
-  @ApiOkResponse({ type: ReleaseResponseDto })
-  @ApiForbiddenResponse({
-    description: 'exception.access.permission_missing, or exception.user.release_forbidden: the user holds permissions the releaser lacks',
-    type: ErrorResponseDto,
-  })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({
-    description: 'exception.user.not_on_hold: neither On Hold nor left with a spent temporary password',
-    type: ErrorResponseDto,
-  })
-  unban(@UuidParam('id') id: string, @CurrentPrincipal() actor: Principal, @Req() request: ApiRequest): Promise<ReleaseResponseDto> {
     return this.auth.release({ id }, actor, clientAddress(request));
   }
 
@@ -72,13 +56,7 @@ export class ReleaseController {
    * memberships and history, cannot log in, and their sessions end at once. Setting the state the user already has
    * changes nothing (`action: UNCHANGED`).
    */
-  @Patch(':id')
-  @RequirePermissions('USER_MANAGER')
-  @ApiOperation({ summary: 'Activate or deactivate a user', operationId: 'updateUserActive' })
-  @ApiOkResponse({ type: UserStatusResponseDto })
-  @ApiForbiddenResponse({ description: STATUS_FORBIDDEN, type: ErrorResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.user.self_deactivation: a user may not change their own state', type: ErrorResponseDto })
+  @Route('PATCH', ':id', { ...SET_ACTIVE, id: 'updateUserActive', summary: 'Activate or deactivate a user' })
   async update(
     @UuidParam('id') id: string,
     @Body() dto: UpdateUserDto,
@@ -99,13 +77,7 @@ export class ReleaseController {
    * action log) — so the user is deactivated, as `PATCH /users/{id}` with `{"active": false}` does, and stays
    * listed with `active: false`. `PATCH` with `{"active": true}` undoes it.
    */
-  @Delete(':id')
-  @RequirePermissions('USER_MANAGER')
-  @ApiOperation({ summary: 'Delete a user: deactivates them, never erases', operationId: 'deleteUser' })
-  @ApiOkResponse({ type: UserStatusResponseDto })
-  @ApiForbiddenResponse({ description: STATUS_FORBIDDEN, type: ErrorResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.user.self_deactivation: a user may not delete themselves', type: ErrorResponseDto })
+  @Route('DELETE', ':id', { ...SET_ACTIVE, id: 'deleteUser', summary: 'Delete a user: deactivates them, never erases' })
   async remove(
     @UuidParam('id') id: string,
     @CurrentPrincipal() actor: Principal,
@@ -121,15 +93,13 @@ export class ReleaseController {
   }
 
   /** Ends every live session (token) of a user, e.g. of a lost device or a leaving employee. */
-  @Delete(':id/sessions')
-  @RequirePermissions('USER_SESSION_REVOKER')
-  @ApiOperation({ summary: "End all of a user's sessions", operationId: 'endUserSessions' })
-  @ApiOkResponse({ type: SessionsEndedResponseDto })
-  @ApiForbiddenResponse({
-    description: 'exception.access.permission_missing, or exception.user.sessions_forbidden: the user holds permissions the caller lacks',
-    type: ErrorResponseDto,
+  @Route('DELETE', ':id/sessions', {
+    id: 'endUserSessions',
+    summary: "End all of a user's sessions",
+    access: ['USER_SESSION_REVOKER'],
+    answer: SessionsEndedResponseDto,
+    errors: ['exception.user.sessions_forbidden', 'exception.user.not_found'],
   })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
   async endSessions(
     @UuidParam('id') id: string,
     @CurrentPrincipal() actor: Principal,

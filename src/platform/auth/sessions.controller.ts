@@ -1,9 +1,8 @@
-import { Controller, Delete, Get, Req } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequirePermissions } from '../access/access.decorators';
+import { Controller, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
-import { ErrorResponseDto } from '../common/error-response.dto';
 import { clientAddress } from '../common/http';
+import { Route } from '../common/route.decorator';
 import { UuidParam } from '../common/validators';
 import { AuthService } from './auth.service';
 import { SessionEndedResponseDto, SessionListResponseDto } from './dto/authorization.dto';
@@ -15,20 +14,19 @@ export class SessionsController {
   constructor(private readonly auth: AuthService) {}
 
   /** Lists the caller's live tokens: id, issued, expires, client address and whether it is the one presented. */
-  @Get()
-  @RequirePermissions()
-  @ApiOperation({ summary: "List the caller's live sessions", operationId: 'listSessions' })
-  @ApiOkResponse({ type: SessionListResponseDto })
+  @Route('GET', '', { id: 'listSessions', summary: "List the caller's live sessions", access: [], answer: SessionListResponseDto })
   async list(@CurrentPrincipal() principal: Principal): Promise<SessionListResponseDto> {
     return { status: 'ok', message: 'OK', records: await this.auth.sessions(principal) };
   }
 
   /** Ends one of the caller's sessions (the current one too); another user's or an ended one is a 404. */
-  @Delete(':id')
-  @RequirePermissions()
-  @ApiOperation({ summary: 'End one of the caller’s sessions', operationId: 'endSession' })
-  @ApiOkResponse({ type: SessionEndedResponseDto })
-  @ApiNotFoundResponse({ description: 'exception.session.not_found', type: ErrorResponseDto })
+  @Route('DELETE', ':id', {
+    id: 'endSession',
+    summary: 'End one of the caller’s sessions',
+    access: [],
+    answer: SessionEndedResponseDto,
+    errors: ['exception.session.not_found'],
+  })
   async end(
     @UuidParam('id') id: string,
     @CurrentPrincipal() principal: Principal,

@@ -128,5 +128,8 @@ export function Route(method: RouteMethod, path: string, spec: RouteSpec): Metho
     // it cannot see here (a 200 for every route): the route's own status replaces its guess.
     const responses = Reflect.getMetadata(API_RESPONSE, descriptor.value as object) as Record<string, unknown>;
     for (const code of Object.keys(responses)) if (/^2\d\d$/.test(code) && Number(code) !== status) delete responses[code];
+    // The plugin also turns the handler's JSDoc into `ApiOperation({ description })`, applied after this decorator and
+    // with an empty summary: the route's summary goes back once the class is declared (its decorators run synchronously).
+    queueMicrotask(() => ApiOperation({ summary: spec.summary })(target, key, descriptor));
   };
 }

@@ -1,9 +1,8 @@
-import { Controller, Get, Param } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { Public } from '../access/access.decorators';
+import { Controller, Param } from '@nestjs/common';
+import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../common/api-error';
-import { ErrorResponseDto } from '../common/error-response.dto';
 import { ErrorCode, ERRORS } from '../common/errors';
+import { Route } from '../common/route.decorator';
 
 /** Locales with their own messages; any other answers English. */
 const MESSAGES: Record<string, Partial<Record<ErrorCode, string>>> = { en: {} };
@@ -12,12 +11,14 @@ const MESSAGES: Record<string, Partial<Record<ErrorCode, string>>> = { en: {} };
 @Controller('i18n')
 export class I18nController {
   /** Every error `code` the service can answer, with its message: clients translate errors by code. Unknown locales fall back to `en`. */
-  @Get('export/:file')
-  @Public()
-  @ApiOperation({ summary: 'Error messages by code, for a locale', operationId: 'exportMessages' })
+  @Route('GET', 'export/:file', {
+    id: 'exportMessages',
+    summary: 'Error messages by code, for a locale',
+    access: 'public',
+    errors: [['exception.not_found', 'not `<locale>.json`']],
+  })
   @ApiParam({ name: 'file', description: 'The locale with `.json`, e.g. `en.json`', example: 'en.json' })
   @ApiOkResponse({ schema: { type: 'object', additionalProperties: { type: 'string' } } })
-  @ApiNotFoundResponse({ description: 'Not `<locale>.json`', type: ErrorResponseDto })
   export(@Param('file') file: string): Record<string, string> {
     const match = /^([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?)\.json$/.exec(file);
     if (!match) throw new ApiError('exception.not_found', 'Ask for <locale>.json, e.g. en.json');

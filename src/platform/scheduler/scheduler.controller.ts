@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequirePermissions } from '../access/access.decorators';
+import { Body, Controller, Inject } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../common/api-error';
+import { Route } from '../common/route.decorator';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { RunSchedulerDto, SchedulerRunDto } from './dto/scheduler.dto';
 import { isCalendarDate, utcToday } from './scheduler.clock';
@@ -19,11 +19,13 @@ export class SchedulerController {
    * Runs now what each instance's poll would run: every due date up to today not yet run. Not `@Idempotent()`: each
    * due date it runs is posted under its own key and recorded once, so calling it again runs only what has become due.
    */
-  @Post('run')
-  @HttpCode(200)
-  @RequirePermissions('SCHEDULER_OPERATOR')
-  @ApiOperation({ summary: 'Run the scheduled work due now', operationId: 'runScheduler' })
-  @ApiOkResponse({ type: SchedulerRunDto })
+  @Route('POST', 'run', {
+    id: 'runScheduler',
+    summary: 'Run the scheduled work due now',
+    access: ['SCHEDULER_OPERATOR'],
+    status: 200,
+    answer: SchedulerRunDto,
+  })
   async run(@Body() dto: RunSchedulerDto): Promise<SchedulerRunDto> {
     if (dto.today !== undefined && !this.config.schedulerTestClock) {
       throw ApiError.invalid('today', 'may only be given when the service runs with SCHEDULER_TEST_CLOCK=true');

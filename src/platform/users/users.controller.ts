@@ -1,10 +1,9 @@
-import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequirePermissions } from '../access/access.decorators';
+import { Body, Controller, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
-import { ErrorResponseDto } from '../common/error-response.dto';
 import { clientAddress } from '../common/http';
 import { PageRequestDto } from '../common/paging.dto';
+import { Route } from '../common/route.decorator';
 import { UuidParam } from '../common/validators';
 import { UserActionPageDto } from '../user-actions/dto/user-action.dto';
 import { CreatedUserDto, CreateUserDto, UserPageDto, UserResponseDto, UserViewDto } from './dto/users.dto';
@@ -16,22 +15,19 @@ export class UsersController {
   constructor(private readonly users: UsersService) {}
 
   /** Creates a user with one membership. */
-  @Post()
-  @RequirePermissions('USER_MANAGER')
-  @ApiOperation({ summary: 'Create a user', operationId: 'createUser' })
-  @ApiCreatedResponse({ type: CreatedUserDto })
-  @ApiNotFoundResponse({ description: 'organizationId does not exist', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.user.login_taken', type: ErrorResponseDto })
+  @Route('POST', '', {
+    id: 'createUser',
+    summary: 'Create a user',
+    access: ['USER_MANAGER'],
+    answer: CreatedUserDto,
+    errors: [['exception.organization.not_found', 'organizationId does not exist'], 'exception.user.login_taken'],
+  })
   async create(@Body() dto: CreateUserDto, @CurrentPrincipal() actor: Principal, @Req() request: ApiRequest): Promise<CreatedUserDto> {
     return { status: 'ok', message: 'User created', ...(await this.users.create(dto, actor, clientAddress(request))) };
   }
 
   /** Searches users by status, role and login. */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('USER_VIEWER')
-  @ApiOperation({ summary: 'Search users', operationId: 'viewUsers' })
-  @ApiOkResponse({ type: UserPageDto })
+  @Route('POST', 'view', { id: 'viewUsers', summary: 'Search users', access: ['USER_VIEWER'], status: 200, answer: UserPageDto })
   view(@Body() dto: UserViewDto): Promise<UserPageDto> {
     return this.users.view(dto);
   }
@@ -40,22 +36,26 @@ export class UsersController {
    * A user with their contact, status (active or On Hold), failed attempts and memberships (organization and role): for
    * staff with USER_VIEWER. An unknown id is a 404.
    */
-  @Get(':id')
-  @RequirePermissions('USER_VIEWER')
-  @ApiOperation({ summary: 'Get a user', operationId: 'getUser' })
-  @ApiOkResponse({ type: UserResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @Route('GET', ':id', {
+    id: 'getUser',
+    summary: 'Get a user',
+    access: ['USER_VIEWER'],
+    answer: UserResponseDto,
+    errors: ['exception.user.not_found'],
+  })
   async get(@UuidParam('id') id: string): Promise<UserResponseDto> {
     return { status: 'ok', message: 'OK', user: await this.users.get(id) };
   }
 
   /** The user's recorded actions, newest first: logins, failures, holds, releases, password changes. */
-  @Post(':id/actions/view')
-  @HttpCode(200)
-  @RequirePermissions('USER_ACTION_VIEWER')
-  @ApiOperation({ summary: "List a user's recorded actions", operationId: 'viewUserActions' })
-  @ApiOkResponse({ type: UserActionPageDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @Route('POST', ':id/actions/view', {
+    id: 'viewUserActions',
+    summary: "List a user's recorded actions",
+    access: ['USER_ACTION_VIEWER'],
+    status: 200,
+    answer: UserActionPageDto,
+    errors: ['exception.user.not_found'],
+  })
   actions(@UuidParam('id') id: string, @Body() page: PageRequestDto): Promise<UserActionPageDto> {
     return this.users.actions(id, page);
   }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType, PartialType, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -51,24 +51,8 @@ class ParticipantsDto {
   destParticipantSpecification?: ParticipantSpecificationDto;
 }
 
-export class CreateCommissionProfileDto extends ParticipantsDto {
-  /** The operation flow the profile prices (`GET /operation-flows`); required unless `operationFlowId` names it. */
-  @ApiPropertyOptional({ enum: OPERATION_FLOW_NAMES, example: 'client_transaction_transfer' })
-  @ValidateIf((o: CreateCommissionProfileDto) => o.operationFlowId === undefined || o.flow !== undefined)
-  @IsIn(OPERATION_FLOW_NAMES, { message: `must be one of ${OPERATION_FLOW_NAMES.join(', ')} (or give operationFlowId)` })
-  flow?: OperationFlow;
-
-  /** The family's name for `flow`: the `id` of an operation flow (`GET /operation-flows`). Must agree with flow when both are given. */
-  @ApiPropertyOptional({ enum: OPERATION_FLOW_NAMES, example: 'client_transaction_transfer' })
-  @IsOptional()
-  @IsIn(OPERATION_FLOW_NAMES)
-  operationFlowId?: OperationFlow;
-
-  /** The issuer (currency) whose coins the profile prices; one profile per contract, flow and issuer. */
-  @ApiProperty({ format: 'uuid' })
-  @IsUUID()
-  issuerId: string;
-
+/** What a profile of either kind takes besides its participants, flow and issuers. */
+class ProfileSettingsDto {
   @ApiPropertyOptional({ maxLength: 200 })
   @OptionalText(200)
   @IsString()
@@ -86,6 +70,25 @@ export class CreateCommissionProfileDto extends ParticipantsDto {
   active?: boolean;
 }
 
+export class CreateCommissionProfileDto extends IntersectionType(ParticipantsDto, ProfileSettingsDto) {
+  /** The operation flow the profile prices (`GET /operation-flows`); required unless `operationFlowId` names it. */
+  @ApiPropertyOptional({ enum: OPERATION_FLOW_NAMES, example: 'client_transaction_transfer' })
+  @ValidateIf((o: CreateCommissionProfileDto) => o.operationFlowId === undefined || o.flow !== undefined)
+  @IsIn(OPERATION_FLOW_NAMES, { message: `must be one of ${OPERATION_FLOW_NAMES.join(', ')} (or give operationFlowId)` })
+  flow?: OperationFlow;
+
+  /** The family's name for `flow`: the `id` of an operation flow (`GET /operation-flows`). Must agree with flow when both are given. */
+  @ApiPropertyOptional({ enum: OPERATION_FLOW_NAMES, example: 'client_transaction_transfer' })
+  @IsOptional()
+  @IsIn(OPERATION_FLOW_NAMES)
+  operationFlowId?: OperationFlow;
+
+  /** The issuer (currency) whose coins the profile prices; one profile per contract, flow and issuer. */
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  issuerId: string;
+}
+
 /** The flow and the issuer of a profile are fixed; delete it and create another to change them. */
 export class UpdateCommissionProfileDto extends PartialType(
   PickType(CreateCommissionProfileDto, ['name', 'description', 'active'] as const),
@@ -96,7 +99,7 @@ export class UpdateCommissionProfileDto extends PartialType(
  * another's. It prices exchanges from `sourceIssuerId` to `destinationIssuerId`, ahead of the flow's profile for the
  * source issuer alone (which prices exchanges to any other currency).
  */
-export class CreateMultiCurrencyProfileDto extends ParticipantsDto {
+export class CreateMultiCurrencyProfileDto extends IntersectionType(ParticipantsDto, ProfileSettingsDto) {
   @ApiProperty({ enum: OPERATION_FLOW_NAMES, example: 'exchange' })
   @IsDefined()
   @IsIn(OPERATION_FLOW_NAMES)
@@ -111,22 +114,6 @@ export class CreateMultiCurrencyProfileDto extends ParticipantsDto {
   @ApiProperty({ format: 'uuid' })
   @IsUUID()
   destinationIssuerId: string;
-
-  @ApiPropertyOptional({ maxLength: 200 })
-  @OptionalText(200)
-  @IsString()
-  name?: string;
-
-  @ApiPropertyOptional({ maxLength: 500 })
-  @OptionalText(500)
-  @IsString()
-  description?: string;
-
-  /** An inactive profile charges nothing. Default true. */
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
-  active?: boolean;
 }
 
 /** A participant specification as answered: always `no` (every participant). */
