@@ -22,7 +22,7 @@ import type { AppConfig, TrustProxy } from './platform/config/config';
 import { registerPages, securityHeaders } from './platform/pages/pages';
 import { prepareSchema } from './platform/database/migrations';
 import { currentRequestId, RequestTiming, serverTimingHeader, withRequestTiming } from './platform/database/request-timing';
-import { routeOperationId } from './platform/common/route.decorator';
+import { routeOperationId } from './platform/http/route.decorator';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** A client's X-Request-Id is kept only in this shape (it reaches logs and answers); else the service makes its own. */

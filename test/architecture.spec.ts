@@ -21,6 +21,8 @@ const PLATFORM: Record<string, number> = {
   users: 5,
   ledger: 5,
   idempotency: 5,
+  // The one route decorator: it states a route's access (4) and idempotency (5) with its OpenAPI operation.
+  http: 5,
   scheduler: 5,
   commissions: 6,
   'payment-tools': 6,

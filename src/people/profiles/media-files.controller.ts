@@ -4,7 +4,7 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
-import { Route } from '../../platform/common/route.decorator';
+import { Route } from '../../platform/http/route.decorator';
 import { MULTIPART_ROUTE, readUploadedFile } from '../../platform/common/upload';
 import { UuidParam } from '../../platform/common/validators';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';

@@ -4,7 +4,7 @@ import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/p
 import { CODE_ERRORS } from '../../platform/auth/code-errors';
 import { CodeSentResponseDto, PasswordRecoveredResponseDto, PasswordRecoveryConfirmDto } from '../../platform/auth/dto/authorization.dto';
 import { clientAddress } from '../../platform/common/http';
-import { Route } from '../../platform/common/route.decorator';
+import { Route } from '../../platform/http/route.decorator';
 import {
   ContactChangeDto,
   ContactChangedResponseDto,

@@ -6,7 +6,7 @@ import { MessagesService } from '../messages/messages.service';
 import { LedgerService } from '../ledger/ledger.service';
 import { ApiError } from '../common/api-error';
 import { outages } from '../common/outage';
-import { Route } from '../common/route.decorator';
+import { Route } from '../http/route.decorator';
 import { ApiListDto, HealthDto, HealthIndicatorDto, InfoDto, LedgerCheckDto, LivenessDto } from './actuator.dto';
 import { ActuatorRepository } from './actuator.repository';
 import { ActuatorService } from './actuator.service';

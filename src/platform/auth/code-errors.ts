@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../common/route.decorator';
+import type { RouteSpec } from '../http/route.decorator';
 
 type RouteError = NonNullable<RouteSpec['errors']>[number];
 

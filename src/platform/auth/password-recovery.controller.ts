@@ -2,7 +2,7 @@ import { Body, Controller, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiRequest } from '../access/principal';
 import { clientAddress } from '../common/http';
-import { Route } from '../common/route.decorator';
+import { Route } from '../http/route.decorator';
 import { AuthService } from './auth.service';
 import { CODE_ERRORS } from './code-errors';
 import { CodeSentResponseDto, LoginDto, PasswordRecoveredResponseDto, PasswordRecoveryConfirmDto } from './dto/authorization.dto';

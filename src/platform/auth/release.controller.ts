@@ -2,7 +2,7 @@ import { Body, Controller, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
 import { clientAddress } from '../common/http';
-import { Route } from '../common/route.decorator';
+import { Route } from '../http/route.decorator';
 import { UuidParam } from '../common/validators';
 import { UpdateUserDto, UserStatusResponseDto } from '../users/dto/users.dto';
 import { UsersService } from '../users/users.service';

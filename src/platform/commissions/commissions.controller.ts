@@ -1,6 +1,6 @@
 import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Route } from '../common/route.decorator';
+import { Route } from '../http/route.decorator';
 import { OPERATION_FLOW_NAMES } from '../ledger/operation-types';
 import { toFlowDto } from './commission.mapper';
 import { CommissionsService } from './commissions.service';

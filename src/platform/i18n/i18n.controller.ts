@@ -2,7 +2,7 @@ import { Controller, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../common/api-error';
 import { ErrorCode, ERRORS } from '../common/errors';
-import { Route } from '../common/route.decorator';
+import { Route } from '../http/route.decorator';
 
 /** Locales with their own messages; any other answers English. */
 const MESSAGES: Record<string, Partial<Record<ErrorCode, string>>> = { en: {} };

@@ -1,7 +1,7 @@
 import { Body, Controller, Inject } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../common/api-error';
-import { Route } from '../common/route.decorator';
+import { Route } from '../http/route.decorator';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { RunSchedulerDto, SchedulerRunDto } from './dto/scheduler.dto';
 import { isCalendarDate, utcToday } from './scheduler.clock';

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
 import { clientAddress } from '../common/http';
 import { PageRequestDto } from '../common/paging.dto';
-import { Route } from '../common/route.decorator';
+import { Route } from '../http/route.decorator';
 import { UuidParam } from '../common/validators';
 import { UserActionPageDto } from '../user-actions/dto/user-action.dto';
 import { CreatedUserDto, CreateUserDto, UserPageDto, UserResponseDto, UserViewDto } from './dto/users.dto';

@@ -3,8 +3,8 @@ import { ApiBearerAuth, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { ACCESS_KEY, AccessRule, StaticTokenName } from '../access/access.decorators';
 import type { Permission } from '../access/permissions';
 import { IdempotentOptions, IdempotentRoute } from '../idempotency/idempotent.decorator';
-import { ErrorResponseDto } from './error-response.dto';
-import { ERRORS, ErrorCode } from './errors';
+import { ErrorResponseDto } from '../common/error-response.dto';
+import { ERRORS, ErrorCode } from '../common/errors';
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
