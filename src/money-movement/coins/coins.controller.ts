@@ -28,7 +28,10 @@ import {
 const OWNER = { access: ['COIN_OWNER'] } as const;
 /** One of the caller's coins; another organization's, like an unknown one, is a 404. */
 const ONE = { ...OWNER, answer: CoinResponseDto, errors: ['exception.coin.not_found'] } as const;
-const CLOSURE = { access: ['COIN_CLOSURE'], idempotent: true, answer: CloseCoinResponseDto } as const;
+/** A payee lookup (see PayeeLookups): a payee not found, or the caller out of lookups. */
+const LOOKUP = { ...OWNER, status: 200, errors: ['exception.coin.not_found', PAYEE_LOOKUP_LIMIT] } as const;
+const CLOSURE = { access: ['COIN_CLOSURE'], idempotent: true, answer: CloseCoinResponseDto, errors: ['exception.coin.not_found'] } as const;
+const NOT_EMPTY = ['exception.coin.not_empty', 'exception.coin.closed', 'exception.coin.pending_requests'] as const;
 
 @ApiTags('coins')
 @Controller()
@@ -40,10 +43,9 @@ export class CoinsController {
 
   /** Opens a coin for the caller's organization; the first coin of a currency becomes its main one. */
   @Route('POST', 'coins', {
-    ...OWNER,
+    ...ONE,
     id: 'createCoin',
     summary: 'Open a coin',
-    answer: CoinResponseDto,
     errors: ['exception.issuer.not_found', 'exception.issuer.inactive'],
   })
   async create(@Body() dto: CreateCoinDto, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
@@ -70,7 +72,7 @@ export class CoinsController {
     id: 'listOrganizationCoins',
     summary: "An organization's coins",
     answer: CoinListDto,
-    errors: [['exception.organization.not_found', 'no such organization, or not one the caller may see']],
+    errors: ['exception.organization.not_found'],
   })
   async ofOrganization(
     @UuidParam('organizationId') organizationId: string,
@@ -97,14 +99,7 @@ export class CoinsController {
    * the same 404. A payee lookup: at most PAYEE_LOOKUPS_PER_HOUR per user and PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR per
    * client address, then a 429.
    */
-  @Route('POST', 'coins/validate', {
-    ...OWNER,
-    id: 'validateCoin',
-    summary: "Check a payee's coin",
-    status: 200,
-    answer: ValidateCoinResponseDto,
-    errors: [['exception.coin.not_found', 'no payee coin with that serial'], PAYEE_LOOKUP_LIMIT],
-  })
+  @Route('POST', 'coins/validate', { ...LOOKUP, id: 'validateCoin', summary: "Check a payee's coin", answer: ValidateCoinResponseDto })
   async validate(
     @Body() dto: ValidateCoinDto,
     @CurrentPrincipal() principal: Principal,
@@ -119,12 +114,10 @@ export class CoinsController {
    * `POST /coins/validate` is.
    */
   @Route('POST', 'coins/serial', {
-    ...OWNER,
+    ...LOOKUP,
     id: 'coinSerialByLogin',
     summary: "A contact's coin by login",
-    status: 200,
     answer: CoinSerialResponseDto,
-    errors: [['exception.coin.not_found', 'no such coin for that login'], PAYEE_LOOKUP_LIMIT],
   })
   async serialOf(
     @Body() dto: CoinSerialRequestDto,
@@ -142,7 +135,7 @@ export class CoinsController {
     id: 'setMainCoin',
     summary: 'Make a coin the main one of its currency',
     status: 200,
-    errors: ['exception.coin.not_found', 'exception.coin.inactive'],
+    errors: [...ONE.errors, 'exception.coin.inactive'],
   })
   async setMain(@Body() dto: SetMainCoinDto, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
     return { status: 'ok', message: 'Main coin set', coin: await this.coins.setMain(principal, dto.serial) };
@@ -162,7 +155,7 @@ export class CoinsController {
     ...ONE,
     id: 'updateCoin',
     summary: 'Rename, deactivate or reactivate a coin',
-    errors: ['exception.coin.not_found', 'exception.coin.closed'],
+    errors: [...ONE.errors, 'exception.coin.closed'],
   })
   async update(
     @SerialParam() serial: string,
@@ -173,13 +166,7 @@ export class CoinsController {
   }
 
   /** Closes a coin (release 4.10.0: COIN_CLOSURE replaces COIN_OWNER here). A non-empty coin needs transferToCoinSerial. */
-  @Route('POST', 'close/coin/:serial', {
-    ...CLOSURE,
-    id: 'closeCoin',
-    summary: 'Close a coin',
-    status: 200,
-    errors: ['exception.coin.not_found'],
-  })
+  @Route('POST', 'close/coin/:serial', { ...CLOSURE, id: 'closeCoin', summary: 'Close a coin', status: 200 })
   async close(
     @SerialParam() serial: string,
     @Body() dto: CloseCoinDto,
@@ -196,19 +183,14 @@ export class CoinsController {
     ...CLOSURE,
     id: 'deleteCoin',
     summary: 'Delete an empty coin',
-    errors: ['exception.coin.not_found', 'exception.coin.not_empty', 'exception.coin.closed', 'exception.coin.pending_requests'],
+    errors: [...CLOSURE.errors, ...NOT_EMPTY],
   })
   remove(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<CloseCoinResponseDto> {
     return this.close(serial, {}, principal);
   }
 
   /** The same as `POST /close/coin/{serial}`: existing clients send PUT (another method, so another handler). */
-  @Route('PUT', 'close/coin/:serial', {
-    ...CLOSURE,
-    id: 'closeCoinPut',
-    summary: 'Close a coin (PUT)',
-    errors: ['exception.coin.not_found'],
-  })
+  @Route('PUT', 'close/coin/:serial', { ...CLOSURE, id: 'closeCoinPut', summary: 'Close a coin (PUT)' })
   closePut(
     @SerialParam() serial: string,
     @Body() dto: CloseCoinDto,
