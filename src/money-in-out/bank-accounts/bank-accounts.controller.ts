@@ -1,8 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { Route } from '../../platform/common/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { BankAccountsService } from './bank-accounts.service';
 import {
@@ -14,18 +13,28 @@ import {
   UpdateBankAccountDto,
 } from './dto/bank-account.dto';
 
+/** One of the organization's bank accounts; another organization's, like an unknown one, is a 404. */
+const ONE = { access: ['BANK_ACCOUNT_OWNER'], answer: BankAccountResponseDto, errors: ['exception.bank_account.not_found'] } as const;
+/** Compliance decides an account; the same decision again is a 409. */
+const DECISION = {
+  ...ONE,
+  access: ['BANK_ACCOUNT_APPROVER'],
+  status: 200,
+  errors: [...ONE.errors, 'exception.bank_account.decided'],
+} as const;
+
 @ApiTags('bank-accounts')
 @Controller('bank-accounts')
 export class BankAccountsController {
   constructor(private readonly accounts: BankAccountsService) {}
 
   /** Adds a bank account of the caller's organization; the IBAN's check digits are verified (ISO 13616). */
-  @Post()
-  @RequirePermissions('BANK_ACCOUNT_OWNER')
-  @ApiOperation({ summary: 'Add a bank account', operationId: 'createBankAccount' })
-  @ApiCreatedResponse({ type: BankAccountResponseDto })
-  @ApiNotFoundResponse({ description: 'bankId is not in the catalog', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.bank_account.iban_taken', type: ErrorResponseDto })
+  @Route('POST', '', {
+    ...ONE,
+    id: 'createBankAccount',
+    summary: 'Add a bank account',
+    errors: [['exception.bank_catalog.not_found', 'bankId is not in the catalog'], 'exception.bank_account.iban_taken'],
+  })
   async create(@Body() dto: CreateBankAccountDto, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
     return { status: 'ok', message: 'Bank account added', bankAccount: await this.accounts.create(principal, dto) };
   }
@@ -34,56 +43,42 @@ export class BankAccountsController {
    * The bank accounts the caller's organization keeps for withdrawals; with BANK_ACCOUNT_APPROVER (compliance) every
    * organization's. Filters and sort are the family's compliance screen's; newest first by default.
    */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('BANK_ACCOUNT_VIEWER')
-  @ApiOperation({ summary: 'Search bank accounts', operationId: 'viewBankAccounts' })
-  @ApiOkResponse({ type: BankAccountPageDto })
+  @Route('POST', 'view', {
+    access: ['BANK_ACCOUNT_VIEWER'],
+    id: 'viewBankAccounts',
+    summary: 'Search bank accounts',
+    status: 200,
+    answer: BankAccountPageDto,
+  })
   view(@Body() dto: BankAccountViewDto, @CurrentPrincipal() principal: Principal): Promise<BankAccountPageDto> {
     return this.accounts.view(principal, dto);
   }
 
   /** Approves an account (compliance): it takes withdrawals. An approved account again is a 409. */
-  @Post(':id/approve')
-  @HttpCode(200)
-  @RequirePermissions('BANK_ACCOUNT_APPROVER')
-  @ApiOperation({ summary: 'Approve a bank account', operationId: 'approveBankAccount' })
-  @ApiOkResponse({ type: BankAccountResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.bank_account.decided: it is approved already', type: ErrorResponseDto })
+  @Route('POST', ':id/approve', { ...DECISION, id: 'approveBankAccount', summary: 'Approve a bank account' })
   async approve(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
     return { status: 'ok', message: 'Bank account approved', bankAccount: await this.accounts.decide(principal, id, 'APPROVED') };
   }
 
   /** Rejects an account (compliance): it takes no withdrawals until approved. A rejected account again is a 409. */
-  @Post(':id/reject')
-  @HttpCode(200)
-  @RequirePermissions('BANK_ACCOUNT_APPROVER')
-  @ApiOperation({ summary: 'Reject a bank account', operationId: 'rejectBankAccount' })
-  @ApiOkResponse({ type: BankAccountResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.bank_account.decided: it is rejected already', type: ErrorResponseDto })
+  @Route('POST', ':id/reject', { ...DECISION, id: 'rejectBankAccount', summary: 'Reject a bank account' })
   async reject(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
     return { status: 'ok', message: 'Bank account rejected', bankAccount: await this.accounts.decide(principal, id, 'REJECTED') };
   }
 
   /** One of the organization's bank accounts; another organization's, like an unknown one, is a 404. */
-  @Get(':id')
-  @RequirePermissions('BANK_ACCOUNT_OWNER')
-  @ApiOperation({ summary: 'Get a bank account', operationId: 'getBankAccount' })
-  @ApiOkResponse({ type: BankAccountResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @Route('GET', ':id', { ...ONE, id: 'getBankAccount', summary: 'Get a bank account' })
   async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
     return { status: 'ok', message: 'OK', bankAccount: await this.accounts.get(principal, id) };
   }
 
   /** Changes the fields sent of one of the organization's bank accounts; the others keep their values (an empty body is a 400). */
-  @Patch(':id')
-  @RequirePermissions('BANK_ACCOUNT_OWNER')
-  @ApiOperation({ summary: 'Change a bank account', operationId: 'updateBankAccount' })
-  @ApiOkResponse({ type: BankAccountResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'Another account of the organization has this IBAN', type: ErrorResponseDto })
+  @Route('PATCH', ':id', {
+    ...ONE,
+    id: 'updateBankAccount',
+    summary: 'Change a bank account',
+    errors: [...ONE.errors, 'exception.bank_account.iban_taken'],
+  })
   async update(
     @UuidParam('id') id: string,
     @Body() dto: UpdateBankAccountDto,
@@ -93,11 +88,7 @@ export class BankAccountsController {
   }
 
   /** Removes the account; withdrawals already made to it keep their copy of its details. */
-  @Delete(':id')
-  @RequirePermissions('BANK_ACCOUNT_OWNER')
-  @ApiOperation({ summary: 'Remove a bank account', operationId: 'deleteBankAccount' })
-  @ApiOkResponse({ type: BankAccountDeletedDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @Route('DELETE', ':id', { ...ONE, id: 'deleteBankAccount', summary: 'Remove a bank account', answer: BankAccountDeletedDto })
   async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountDeletedDto> {
     await this.accounts.delete(principal, id);
     return { status: 'ok', message: 'Bank account removed', id };

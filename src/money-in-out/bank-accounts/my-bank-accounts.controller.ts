@@ -1,13 +1,14 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { MAX_UNPAGED_RECORDS } from '../../platform/common/paging.dto';
+import { Route } from '../../platform/common/route.decorator';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import { BankAccountsService } from './bank-accounts.service';
 import { MyBankAccountListDto, MyBankAccountPageDto, MyBankAccountViewDto } from './dto/bank-account.dto';
+
+const OWNER = { access: ['BANK_ACCOUNT_OWNER'] } as const;
 
 /** The caller's bank accounts under the paths the family's web client reads them by. */
 @ApiTags('bank-accounts')
@@ -20,24 +21,25 @@ export class MyBankAccountsController {
   ) {}
 
   /** Every bank account of the caller's organization (at most 10,000), with `details` (the withdrawal form fills itself from them). */
-  @Get('profiles/my/bank-accounts')
-  @RequirePermissions('BANK_ACCOUNT_OWNER')
-  @ApiOperation({ summary: "Every bank account of the caller's organization", operationId: 'listMyBankAccounts' })
-  @ApiOkResponse({ type: MyBankAccountListDto })
+  @Route('GET', 'profiles/my/bank-accounts', {
+    ...OWNER,
+    id: 'listMyBankAccounts',
+    summary: "Every bank account of the caller's organization",
+    answer: MyBankAccountListDto,
+  })
   async list(@CurrentPrincipal() principal: Principal): Promise<MyBankAccountListDto> {
     const page = await this.accounts.mine(principal, { all: true, pageSize: MAX_UNPAGED_RECORDS });
     return { status: 'ok', message: 'OK', records: page.records };
   }
 
   /** The caller's bank accounts, paged, with `details`; `filter.coinSerial` names one of the caller's coins (else 404). */
-  @Post('my/bank-accounts/view')
-  @HttpCode(200)
-  @RequirePermissions('BANK_ACCOUNT_OWNER')
-  @ApiOperation({ summary: "Search the caller's bank accounts (the family client's account details)", operationId: 'viewMyBankAccounts' })
-  @ApiOkResponse({ type: MyBankAccountPageDto })
-  @ApiNotFoundResponse({
-    description: "exception.coin.not_found: filter.coinSerial is not one of the caller's coins",
-    type: ErrorResponseDto,
+  @Route('POST', 'my/bank-accounts/view', {
+    ...OWNER,
+    id: 'viewMyBankAccounts',
+    summary: "Search the caller's bank accounts (the family client's account details)",
+    status: 200,
+    answer: MyBankAccountPageDto,
+    errors: [['exception.coin.not_found', "filter.coinSerial is not one of the caller's coins"]],
   })
   async view(@Body() dto: MyBankAccountViewDto, @CurrentPrincipal() principal: Principal): Promise<MyBankAccountPageDto> {
     const serial = dto.filter?.coinSerial;

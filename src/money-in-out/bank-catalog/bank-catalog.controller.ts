@@ -1,11 +1,10 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Inject, Query, Req } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiBody, ApiConflictResponse, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import type { ApiRequest } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
+import { Route } from '../../platform/common/route.decorator';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { MULTIPART_ROUTE, readUpload } from '../../platform/common/upload';
 import { BankCatalogService } from './bank-catalog.service';
 import {
@@ -17,6 +16,8 @@ import {
   CreateBankDto,
 } from './dto/bank-catalog.dto';
 
+const MANAGER = { access: ['BANK_CATALOG_MANAGER'] } as const;
+
 @ApiTags('bank-catalog')
 @Controller('bank-catalog')
 export class BankCatalogController {
@@ -26,20 +27,19 @@ export class BankCatalogController {
   ) {}
 
   /** A page of the catalog, by bank name; `country` and `search` (part of the name or BIC) narrow it. */
-  @Get()
-  @RequirePermissions('BANK_CATALOG_VIEWER')
-  @ApiOperation({ summary: 'Browse the bank catalog', operationId: 'viewBankCatalog' })
-  @ApiOkResponse({ type: BankPageDto })
+  @Route('GET', '', { access: ['BANK_CATALOG_VIEWER'], id: 'viewBankCatalog', summary: 'Browse the bank catalog', answer: BankPageDto })
   view(@Query() query: BankCatalogQueryDto): Promise<BankPageDto> {
     return this.catalog.view(query);
   }
 
   /** Adds one bank; its BIC must be new to the catalog. */
-  @Post()
-  @RequirePermissions('BANK_CATALOG_MANAGER')
-  @ApiOperation({ summary: 'Add a bank to the catalog', operationId: 'createBank' })
-  @ApiCreatedResponse({ type: BankResponseDto })
-  @ApiConflictResponse({ description: 'exception.bank_catalog.bic_taken', type: ErrorResponseDto })
+  @Route('POST', '', {
+    ...MANAGER,
+    id: 'createBank',
+    summary: 'Add a bank to the catalog',
+    answer: BankResponseDto,
+    errors: ['exception.bank_catalog.bic_taken'],
+  })
   async create(@Body() dto: CreateBankDto): Promise<BankResponseDto> {
     return { status: 'ok', message: 'Bank added', bank: await this.catalog.create(dto) };
   }
@@ -52,14 +52,17 @@ export class BankCatalogController {
    * line is a 400 naming its line and column, and nothing is imported. A bank whose BIC the
    * catalog has is updated. See docs/bank-catalog-example.csv.
    */
-  @Post('import')
-  @HttpCode(200)
+  @Route('POST', 'import', {
+    ...MANAGER,
+    id: 'importBankCatalog',
+    summary: 'Import the bank catalog from a CSV file',
+    status: 200,
+    answer: BankImportResultDto,
+    errors: ['exception.bank_catalog.invalid_file', 'exception.bank_catalog.file_too_large'],
+  })
   @RouteConfig(MULTIPART_ROUTE)
-  @RequirePermissions('BANK_CATALOG_MANAGER')
-  @ApiOperation({ summary: 'Import the bank catalog from a CSV file', operationId: 'importBankCatalog' })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: BankImportUploadDto })
-  @ApiOkResponse({ type: BankImportResultDto })
   async import(@Req() request: ApiRequest): Promise<BankImportResultDto> {
     const limit = this.config.bankCatalogImportMaxBytes;
     const file = await readUpload(

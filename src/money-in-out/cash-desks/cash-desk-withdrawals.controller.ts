@@ -1,39 +1,22 @@
-import { applyDecorators, Body, Controller, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { Route } from '../../platform/common/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
-import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { RequestCalculationDto } from '../bank-top-ups/dto/bank-calculation.dto';
 import { CashDeskWithdrawalsService } from './cash-desk-withdrawals.service';
 import { CashDeskWithdrawalRequestDto, CashDeskWithdrawalResultDto } from './dto/cash-desk.dto';
 
-const DESK = {
-  name: 'cashDeskId',
-  schema: { type: 'string', format: 'uuid' },
-  description: 'The cash desk (an organization of type cash_desk)',
-};
-/** The refusals both routes share. */
-const WithdrawalErrors = () =>
-  applyDecorators(
-    ApiBadRequestResponse({ description: 'exception.validation: a malformed body, or a technical coin', type: ErrorResponseDto }),
-    ApiForbiddenResponse({ description: 'Only an individual or a merchant withdraws at a cash desk', type: ErrorResponseDto }),
-    ApiNotFoundResponse({
-      description: 'exception.coin.not_found (not the caller’s coin) or exception.cash_desk.not_found',
-      type: ErrorResponseDto,
-    }),
-  );
+/** What both routes share: the customer's permission and refusals (`cashDeskId` is a cash desk, an organization of type cash_desk). */
+const WITHDRAWAL = {
+  access: ['CASH_OUT_CODE_CREATOR'],
+  errors: [
+    ['exception.access.forbidden', 'only an individual or a merchant withdraws at a cash desk'],
+    ['exception.coin.not_found', 'not the caller’s coin'],
+    'exception.cash_desk.not_found',
+    ['exception.cash_desk.no_cash_coin', 'the desk pays out no cash of this coin’s issuer'],
+  ],
+} as const;
 
 /** A customer withdraws cash at a cash desk (the family's withdrawal form). */
 @ApiTags('cash-desks')
@@ -42,16 +25,12 @@ export class CashDeskWithdrawalsController {
   constructor(private readonly withdrawals: CashDeskWithdrawalsService) {}
 
   /** The fee and what each side pays and gets, without moving money. */
-  @Post(':cashDeskId/calculate')
-  @HttpCode(200)
-  @RequirePermissions('CASH_OUT_CODE_CREATOR')
-  @ApiParam(DESK)
-  @ApiOperation({ summary: 'Calculate a withdrawal at a cash desk', operationId: 'calculateCashDeskWithdrawal' })
-  @ApiOkResponse({ type: RequestCalculationDto })
-  @WithdrawalErrors()
-  @ApiConflictResponse({
-    description: 'exception.cash_desk.no_cash_coin: the desk pays out no cash of this coin’s issuer',
-    type: ErrorResponseDto,
+  @Route('POST', ':cashDeskId/calculate', {
+    ...WITHDRAWAL,
+    id: 'calculateCashDeskWithdrawal',
+    summary: 'Calculate a withdrawal at a cash desk',
+    status: 200,
+    answer: RequestCalculationDto,
   })
   calculate(
     @UuidParam('cashDeskId') deskId: string,
@@ -65,16 +44,13 @@ export class CashDeskWithdrawalsController {
    * The customer's coin pays the desk's cash coin of its issuer the amount (and a fee on top, by their contract) at
    * once, a `cash_desk_redeem` operation; the desk hands the cash to `receiverName`.
    */
-  @Post(':cashDeskId')
-  @RequirePermissions('CASH_OUT_CODE_CREATOR')
-  @Idempotent({ groupCommit: true })
-  @ApiParam(DESK)
-  @ApiOperation({ summary: 'Withdraw cash at a cash desk', operationId: 'createCashDeskWithdrawal' })
-  @ApiCreatedResponse({ type: CashDeskWithdrawalResultDto })
-  @WithdrawalErrors()
-  @ApiConflictResponse({
-    description: 'Insufficient funds, a closed or inactive coin, or exception.cash_desk.no_cash_coin',
-    type: ErrorResponseDto,
+  @Route('POST', ':cashDeskId', {
+    ...WITHDRAWAL,
+    idempotent: { groupCommit: true },
+    id: 'createCashDeskWithdrawal',
+    summary: 'Withdraw cash at a cash desk',
+    answer: CashDeskWithdrawalResultDto,
+    errors: [...WITHDRAWAL.errors, 'exception.coin.insufficient_funds', 'exception.coin.inactive'],
   })
   async withdraw(
     @UuidParam('cashDeskId') deskId: string,

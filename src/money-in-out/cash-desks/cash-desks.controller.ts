@@ -1,20 +1,10 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { DeclineDto } from '../../platform/common/request-view.dto';
+import { Route } from '../../platform/common/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
-import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { CashDeskOperationsService } from './cash-desk-operations.service';
 import { CashDesksService } from './cash-desks.service';
 import { CashOutCodesService } from './cash-out-codes.service';
@@ -35,18 +25,33 @@ import {
   OpenCashCoinDto,
 } from './dto/cash-desk.dto';
 
+const MANAGER = { access: ['CASH_DESK_MANAGER'] } as const;
+const VIEWER = { access: ['CASH_DESK_VIEWER'] } as const;
+/** A decision on a pending operation: it moves money, and a decided one is a 409. */
+const DECISION = {
+  status: 200,
+  idempotent: true,
+  answer: CashDeskOperationResultDto,
+  errors: ['exception.cash_desk_operation.not_found', 'exception.cash_desk_operation.decided'],
+} as const;
+/** By the customer, on their coin. */
+const CUSTOMER = { ...DECISION, access: ['CASH_DESK_CONFIRMER'] } as const;
+/** By the desk's cashier. */
+const DESK = { ...DECISION, access: ['CASH_DESK_OPERATOR'] } as const;
+
 @ApiTags('cash-desks')
 @Controller('cash-desks')
 export class CashDesksController {
   constructor(private readonly desks: CashDesksService) {}
 
   /** Creates a cash desk (an organization of type `cash_desk`) with a cash coin per issuer given; cashiers join it through `POST /users`. */
-  @Post()
-  @RequirePermissions('CASH_DESK_MANAGER')
-  @ApiOperation({ summary: 'Create a cash desk', operationId: 'createCashDesk' })
-  @ApiCreatedResponse({ type: CashDeskResultDto })
-  @ApiNotFoundResponse({ description: 'An issuer does not exist', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'An issuer or its currency is inactive', type: ErrorResponseDto })
+  @Route('POST', '', {
+    ...MANAGER,
+    id: 'createCashDesk',
+    summary: 'Create a cash desk',
+    answer: CashDeskResultDto,
+    errors: ['exception.issuer.not_found', 'exception.issuer.inactive'],
+  })
   async create(@Body() dto: CreateCashDeskDto): Promise<CashDeskResultDto> {
     return { status: 'ok', message: 'Cash desk created', cashDesk: await this.desks.create(dto) };
   }
@@ -56,23 +61,26 @@ export class CashDesksController {
    * cashiers for their desk, also see its cash coins; others see names only. With `coinSerial`, only the desks that
    * hold a cash coin of that coin's issuer.
    */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('CASH_DESK_VIEWER')
-  @ApiOperation({ summary: 'List cash desks', operationId: 'viewCashDesks' })
-  @ApiOkResponse({ type: CashDeskPageDto })
-  @ApiNotFoundResponse({ description: 'exception.coin.not_found: no such coin of the caller’s (any, for staff)', type: ErrorResponseDto })
+  @Route('POST', 'view', {
+    ...VIEWER,
+    id: 'viewCashDesks',
+    summary: 'List cash desks',
+    status: 200,
+    answer: CashDeskPageDto,
+    errors: [['exception.coin.not_found', 'no such coin of the caller’s (any, for staff)']],
+  })
   view(@Body() dto: CashDeskViewDto, @CurrentPrincipal() principal: Principal): Promise<CashDeskPageDto> {
     return this.desks.view(principal, dto);
   }
 
   /** Opens the desk's cash coin of another issuer (one per issuer). */
-  @Post(':id/coins')
-  @RequirePermissions('CASH_DESK_MANAGER')
-  @ApiOperation({ summary: "Open a cash desk's cash coin", operationId: 'openCashDeskCoin' })
-  @ApiCreatedResponse({ type: CashCoinResultDto })
-  @ApiNotFoundResponse({ description: 'No such cash desk or issuer', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.cash_desk.coin_exists, or the issuer is inactive', type: ErrorResponseDto })
+  @Route('POST', ':id/coins', {
+    ...MANAGER,
+    id: 'openCashDeskCoin',
+    summary: "Open a cash desk's cash coin",
+    answer: CashCoinResultDto,
+    errors: ['exception.cash_desk.not_found', 'exception.issuer.not_found', 'exception.cash_desk.coin_exists', 'exception.issuer.inactive'],
+  })
   async openCoin(@UuidParam('id') id: string, @Body() dto: OpenCashCoinDto): Promise<CashCoinResultDto> {
     return { status: 'ok', message: 'Cash coin opened', coin: await this.desks.openCoin(id, dto.issuerId) };
   }
@@ -92,13 +100,14 @@ export class CashDeskOperationsController {
    * (specification 7 and 8). What the payer pays is held until the customer confirms or the desk completes (a
    * `cash_out` only after presenting the customer's cash-out code), or it is declined.
    */
-  @Post()
-  @RequirePermissions('CASH_DESK_OPERATOR')
-  @Idempotent()
-  @ApiOperation({ summary: 'Enter a cash desk operation', operationId: 'createCashDeskOperation' })
-  @ApiCreatedResponse({ type: CashDeskOperationResultDto })
-  @ApiNotFoundResponse({ description: 'No such coin', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'Insufficient funds, a closed coin, or no cash coin of the issuer', type: ErrorResponseDto })
+  @Route('POST', '', {
+    access: ['CASH_DESK_OPERATOR'],
+    idempotent: true,
+    id: 'createCashDeskOperation',
+    summary: 'Enter a cash desk operation',
+    answer: CashDeskOperationResultDto,
+    errors: ['exception.coin.not_found', 'exception.coin.insufficient_funds', 'exception.coin.closed', 'exception.cash_desk.no_cash_coin'],
+  })
   async create(@Body() dto: CashDeskOperationRequestDto, @CurrentPrincipal() principal: Principal): Promise<CashDeskOperationResultDto> {
     return { status: 'ok', message: 'Cash desk operation entered', ...(await this.operations.create(principal, dto)) };
   }
@@ -108,34 +117,38 @@ export class CashDeskOperationsController {
    * the desk will hand over, shown only in this answer, valid CASH_OUT_CODE_TTL_SECONDS (10 minutes by default).
    * They read it out to the cashier, who presents it with `POST …/{id}/authorize`.
    */
-  @Post('cash-out-codes')
-  @RequirePermissions('CASH_OUT_CODE_CREATOR')
-  @ApiOperation({ summary: 'Create a one-time cash-out code (the customer)', operationId: 'createCashOutCode' })
-  @ApiCreatedResponse({ type: CashOutCodeResultDto })
-  @ApiNotFoundResponse({ description: 'No such coin of the caller’s organization', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.coin.inactive', type: ErrorResponseDto })
+  @Route('POST', 'cash-out-codes', {
+    access: ['CASH_OUT_CODE_CREATOR'],
+    id: 'createCashOutCode',
+    summary: 'Create a one-time cash-out code (the customer)',
+    answer: CashOutCodeResultDto,
+    errors: [['exception.coin.not_found', 'no such coin of the caller’s organization'], 'exception.coin.inactive'],
+  })
   async createCode(@Body() dto: CreateCashOutCodeDto, @CurrentPrincipal() principal: Principal): Promise<CashOutCodeResultDto> {
     return { status: 'ok', message: 'Cash-out code created', cashOutCode: await this.codes.create(principal, dto) };
   }
 
   /** The fee and what each side pays and gets, without moving money. */
-  @Post('calculate')
-  @HttpCode(200)
-  @RequirePermissions('CASH_DESK_OPERATOR')
-  @ApiOperation({ summary: 'Calculate a cash desk operation', operationId: 'calculateCashDeskOperation' })
-  @ApiOkResponse({ type: CalculationDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.cash_desk.no_cash_coin', type: ErrorResponseDto })
+  @Route('POST', 'calculate', {
+    access: ['CASH_DESK_OPERATOR'],
+    id: 'calculateCashDeskOperation',
+    summary: 'Calculate a cash desk operation',
+    status: 200,
+    answer: CalculationDto,
+    errors: ['exception.coin.not_found', 'exception.cash_desk.no_cash_coin'],
+  })
   calculate(@Body() dto: CashDeskOperationRequestDto, @CurrentPrincipal() principal: Principal): Promise<CalculationDto> {
     return this.operations.calculate(principal, dto);
   }
 
   /** Staff see every desk's operations, a desk's cashiers their desk's, customers those on their coins. */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('CASH_DESK_VIEWER')
-  @ApiOperation({ summary: 'Search cash desk operations', operationId: 'viewCashDeskOperations' })
-  @ApiOkResponse({ type: CashDeskOperationPageDto })
+  @Route('POST', 'view', {
+    ...VIEWER,
+    id: 'viewCashDeskOperations',
+    summary: 'Search cash desk operations',
+    status: 200,
+    answer: CashDeskOperationPageDto,
+  })
   view(@Body() dto: CashDeskOperationViewDto, @CurrentPrincipal() principal: Principal): Promise<CashDeskOperationPageDto> {
     return this.operations.view(principal, dto);
   }
@@ -144,24 +157,19 @@ export class CashDeskOperationsController {
    * A cash desk operation with its status. Staff with TRANSACTION_AUDITOR see every one, a desk's cashiers their
    * desk's, customers those on their coins; any other is a 404.
    */
-  @Get(':id')
-  @RequirePermissions('CASH_DESK_VIEWER')
-  @ApiOperation({ summary: 'Get a cash desk operation', operationId: 'getCashDeskOperation' })
-  @ApiOkResponse({ type: CashDeskOperationRecordResultDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @Route('GET', ':id', {
+    ...VIEWER,
+    id: 'getCashDeskOperation',
+    summary: 'Get a cash desk operation',
+    answer: CashDeskOperationRecordResultDto,
+    errors: ['exception.cash_desk_operation.not_found'],
+  })
   async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<CashDeskOperationRecordResultDto> {
     return { status: 'ok', message: 'OK', cashDeskOperation: await this.operations.get(principal, id) };
   }
 
   /** The customer confirms a pending operation on their coin: it settles in place. */
-  @Post(':id/confirm')
-  @HttpCode(200)
-  @RequirePermissions('CASH_DESK_CONFIRMER')
-  @Idempotent()
-  @ApiOperation({ summary: 'Confirm a cash desk operation (the customer)', operationId: 'confirmCashDeskOperation' })
-  @ApiOkResponse({ type: CashDeskOperationResultDto })
-  @ApiNotFoundResponse({ description: 'No such operation on the caller’s coins', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.cash_desk_operation.decided', type: ErrorResponseDto })
+  @Route('POST', ':id/confirm', { ...CUSTOMER, id: 'confirmCashDeskOperation', summary: 'Confirm a cash desk operation (the customer)' })
   async confirm(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<CashDeskOperationResultDto> {
     return { status: 'ok', message: 'Cash desk operation confirmed', ...(await this.operations.confirm(principal, id)) };
   }
@@ -172,28 +180,27 @@ export class CashDeskOperationsController {
    * moves no money itself. A wrong, expired, used or burnt code, or one made for another coin or amount, is a
    * `403 exception.cash_out_code.invalid` and counts as a wrong try: after 5 the coin's live codes are burnt.
    */
-  @Post(':id/authorize')
-  @HttpCode(200)
-  @RequirePermissions('CASH_DESK_OPERATOR')
-  @ApiOperation({ summary: "Present a customer's cash-out code (the desk)", operationId: 'authorizeCashDeskOperation' })
-  @ApiOkResponse({ type: CashDeskOperationRecordResultDto })
-  @ApiForbiddenResponse({ description: 'exception.cash_out_code.invalid', type: ErrorResponseDto })
-  @ApiNotFoundResponse({ description: 'No such operation of the caller’s desk', type: ErrorResponseDto })
-  @ApiConflictResponse({
-    description:
-      'exception.cash_desk_operation.not_cash_out, exception.cash_desk_operation.authorized, exception.cash_desk_operation.decided',
-    type: ErrorResponseDto,
+  @Route('POST', ':id/authorize', {
+    access: ['CASH_DESK_OPERATOR'],
+    id: 'authorizeCashDeskOperation',
+    summary: "Present a customer's cash-out code (the desk)",
+    status: 200,
+    answer: CashDeskOperationRecordResultDto,
+    errors: [
+      'exception.cash_out_code.invalid',
+      'exception.cash_desk_operation.not_found',
+      'exception.cash_desk_operation.not_cash_out',
+      'exception.cash_desk_operation.authorized',
+      'exception.cash_desk_operation.decided',
+    ],
   })
   async authorize(
     @UuidParam('id') id: string,
     @Body() dto: AuthorizeCashOutDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<CashDeskOperationRecordResultDto> {
-    return {
-      status: 'ok',
-      message: 'Cash-out authorized by the customer’s code',
-      cashDeskOperation: await this.operations.authorize(principal, id, dto.cashOutCode),
-    };
+    const cashDeskOperation = await this.operations.authorize(principal, id, dto.cashOutCode);
+    return { status: 'ok', message: 'Cash-out authorized by the customer’s code', cashDeskOperation };
   }
 
   /**
@@ -201,15 +208,12 @@ export class CashDeskOperationsController {
    * any desk's `cash_in`. A `cash_out` only its desk completes, after presenting the customer's code (else
    * `403 exception.cash_desk_operation.consent_required`, and nothing moves).
    */
-  @Post(':id/complete')
-  @HttpCode(200)
-  @RequirePermissions('CASH_DESK_OPERATOR')
-  @Idempotent()
-  @ApiOperation({ summary: 'Complete a cash desk operation (the desk)', operationId: 'completeCashDeskOperation' })
-  @ApiOkResponse({ type: CashDeskOperationResultDto })
-  @ApiForbiddenResponse({ description: 'exception.cash_desk_operation.consent_required', type: ErrorResponseDto })
-  @ApiNotFoundResponse({ description: 'No such operation of the caller’s desk', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.cash_desk_operation.decided', type: ErrorResponseDto })
+  @Route('POST', ':id/complete', {
+    ...DESK,
+    id: 'completeCashDeskOperation',
+    summary: 'Complete a cash desk operation (the desk)',
+    errors: [...DESK.errors, 'exception.cash_desk_operation.consent_required'],
+  })
   async complete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<CashDeskOperationResultDto> {
     return { status: 'ok', message: 'Cash desk operation completed', ...(await this.operations.complete(principal, id)) };
   }
@@ -218,14 +222,7 @@ export class CashDeskOperationsController {
    * The customer refuses a pending operation on their coin — a cash-out they did not ask for, or one they changed
    * their mind about: the hold is released and the desk can no longer complete it.
    */
-  @Post(':id/refuse')
-  @HttpCode(200)
-  @RequirePermissions('CASH_DESK_CONFIRMER')
-  @Idempotent()
-  @ApiOperation({ summary: 'Refuse a cash desk operation (the customer)', operationId: 'refuseCashDeskOperation' })
-  @ApiOkResponse({ type: CashDeskOperationResultDto })
-  @ApiNotFoundResponse({ description: 'No such operation on the caller’s coins', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.cash_desk_operation.decided', type: ErrorResponseDto })
+  @Route('POST', ':id/refuse', { ...CUSTOMER, id: 'refuseCashDeskOperation', summary: 'Refuse a cash desk operation (the customer)' })
   async refuse(
     @UuidParam('id') id: string,
     @Body() dto: DeclineDto,
@@ -235,14 +232,7 @@ export class CashDeskOperationsController {
   }
 
   /** The desk's cashier (or staff with CASH_DESK_SUPERVISOR) declines a pending operation: the hold is released. */
-  @Post(':id/decline')
-  @HttpCode(200)
-  @RequirePermissions('CASH_DESK_OPERATOR')
-  @Idempotent()
-  @ApiOperation({ summary: 'Decline a cash desk operation', operationId: 'declineCashDeskOperation' })
-  @ApiOkResponse({ type: CashDeskOperationResultDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.cash_desk_operation.decided', type: ErrorResponseDto })
+  @Route('POST', ':id/decline', { ...DESK, id: 'declineCashDeskOperation', summary: 'Decline a cash desk operation' })
   async decline(
     @UuidParam('id') id: string,
     @Body() dto: DeclineDto,

@@ -1,23 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Req } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-} from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { clientAddress } from '../../platform/common/http';
-import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
+import { Route } from '../../platform/common/route.decorator';
 import { SerialParam, UuidParam } from '../../platform/common/validators';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import { CoinsService } from './coins.service';
-import { PAYEE_LOOKUPS_LIMITED } from './payee-lookups';
+import { PAYEE_LOOKUP_LIMIT } from './payee-lookups';
 import {
   CloseCoinDto,
   CloseCoinResponseDto,
@@ -36,6 +25,14 @@ import {
   SetMainCoinDto,
 } from './dto/coin.dto';
 
+const OWNER = { access: ['COIN_OWNER'] } as const;
+/** One of the caller's coins; another organization's, like an unknown one, is a 404. */
+const ONE = { ...OWNER, answer: CoinResponseDto, errors: ['exception.coin.not_found'] } as const;
+/** A payee lookup (see PayeeLookups): a payee not found, or the caller out of lookups. */
+const LOOKUP = { ...OWNER, status: 200, errors: ['exception.coin.not_found', PAYEE_LOOKUP_LIMIT] } as const;
+const CLOSURE = { access: ['COIN_CLOSURE'], idempotent: true, answer: CloseCoinResponseDto, errors: ['exception.coin.not_found'] } as const;
+const NOT_EMPTY = ['exception.coin.not_empty', 'exception.coin.closed', 'exception.coin.pending_requests'] as const;
+
 @ApiTags('coins')
 @Controller()
 export class CoinsController {
@@ -45,12 +42,12 @@ export class CoinsController {
   ) {}
 
   /** Opens a coin for the caller's organization; the first coin of a currency becomes its main one. */
-  @Post('coins')
-  @RequirePermissions('COIN_OWNER')
-  @ApiOperation({ summary: 'Open a coin', operationId: 'createCoin' })
-  @ApiCreatedResponse({ type: CoinResponseDto })
-  @ApiNotFoundResponse({ description: 'No such issuer', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'The issuer or currency is inactive', type: ErrorResponseDto })
+  @Route('POST', 'coins', {
+    ...ONE,
+    id: 'createCoin',
+    summary: 'Open a coin',
+    errors: ['exception.issuer.not_found', 'exception.issuer.inactive'],
+  })
   async create(@Body() dto: CreateCoinDto, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
     return { status: 'ok', message: 'Coin created', coin: await this.coins.create(principal, dto) };
   }
@@ -59,10 +56,7 @@ export class CoinsController {
    * Every coin of the caller's organization, closed ones included, by serial: balance, held and available amounts,
    * currency, whether it is the main one, and the smart cards standing for it (`smartCards`, their numbers masked).
    */
-  @Get('coins')
-  @RequirePermissions('COIN_OWNER')
-  @ApiOperation({ summary: "The organization's coins", operationId: 'listCoins' })
-  @ApiOkResponse({ type: MyCoinListDto })
+  @Route('GET', 'coins', { ...OWNER, id: 'listCoins', summary: "The organization's coins", answer: MyCoinListDto })
   async list(@CurrentPrincipal() principal: Principal): Promise<MyCoinListDto> {
     const [coins, cards] = await Promise.all([this.coins.list(principal), this.tools.listed('SMART_CARD', principal.organizationId)]);
     const bySerial = new Map<string, CoinSmartCardDto[]>();
@@ -73,14 +67,12 @@ export class CoinsController {
   }
 
   /** An organization's coins: its members, or staff with COIN_VIEWER (ORGANIZATION_VIEWER is every role's; the scope is checked). */
-  @Get('organizations/:organizationId/coins')
-  @ApiParam({ name: 'organizationId', schema: { type: 'string', format: 'uuid' } })
-  @RequirePermissions('ORGANIZATION_VIEWER')
-  @ApiOperation({ summary: "An organization's coins", operationId: 'listOrganizationCoins' })
-  @ApiOkResponse({ type: CoinListDto })
-  @ApiNotFoundResponse({
-    description: 'exception.organization.not_found: no such organization, or not one the caller may see',
-    type: ErrorResponseDto,
+  @Route('GET', 'organizations/:organizationId/coins', {
+    access: ['ORGANIZATION_VIEWER'],
+    id: 'listOrganizationCoins',
+    summary: "An organization's coins",
+    answer: CoinListDto,
+    errors: ['exception.organization.not_found'],
   })
   async ofOrganization(
     @UuidParam('organizationId') organizationId: string,
@@ -90,11 +82,13 @@ export class CoinsController {
   }
 
   /** Staff search over every organization's coins, technical coins included. */
-  @Post('coins/view')
-  @HttpCode(200)
-  @RequirePermissions('COIN_VIEWER')
-  @ApiOperation({ summary: 'Search all coins (staff)', operationId: 'viewCoins' })
-  @ApiOkResponse({ type: CoinPageDto })
+  @Route('POST', 'coins/view', {
+    access: ['COIN_VIEWER'],
+    id: 'viewCoins',
+    summary: 'Search all coins (staff)',
+    status: 200,
+    answer: CoinPageDto,
+  })
   view(@Body() dto: CoinViewDto): Promise<CoinPageDto> {
     return this.coins.view(dto);
   }
@@ -105,13 +99,7 @@ export class CoinsController {
    * the same 404. A payee lookup: at most PAYEE_LOOKUPS_PER_HOUR per user and PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR per
    * client address, then a 429.
    */
-  @Post('coins/validate')
-  @HttpCode(200)
-  @RequirePermissions('COIN_OWNER')
-  @ApiOperation({ summary: "Check a payee's coin", operationId: 'validateCoin' })
-  @ApiOkResponse({ type: ValidateCoinResponseDto })
-  @ApiNotFoundResponse({ description: 'exception.coin.not_found: no payee coin with that serial', type: ErrorResponseDto })
-  @ApiTooManyRequestsResponse(PAYEE_LOOKUPS_LIMITED)
+  @Route('POST', 'coins/validate', { ...LOOKUP, id: 'validateCoin', summary: "Check a payee's coin", answer: ValidateCoinResponseDto })
   async validate(
     @Body() dto: ValidateCoinDto,
     @CurrentPrincipal() principal: Principal,
@@ -125,33 +113,30 @@ export class CoinsController {
    * contact. An unknown login, a staff login, or no such coin are the same 404. A payee lookup, limited as
    * `POST /coins/validate` is.
    */
-  @Post('coins/serial')
-  @HttpCode(200)
-  @RequirePermissions('COIN_OWNER')
-  @ApiOperation({ summary: "A contact's coin by login", operationId: 'coinSerialByLogin' })
-  @ApiOkResponse({ type: CoinSerialResponseDto })
-  @ApiNotFoundResponse({ description: 'exception.coin.not_found: no such coin for that login', type: ErrorResponseDto })
-  @ApiTooManyRequestsResponse(PAYEE_LOOKUPS_LIMITED)
+  @Route('POST', 'coins/serial', {
+    ...LOOKUP,
+    id: 'coinSerialByLogin',
+    summary: "A contact's coin by login",
+    answer: CoinSerialResponseDto,
+  })
   async serialOf(
     @Body() dto: CoinSerialRequestDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
   ): Promise<CoinSerialResponseDto> {
-    return {
-      status: 'ok',
-      message: 'OK',
-      serial: await this.coins.serialOf(principal, clientAddress(request), dto.login, dto.currencyCode),
-    };
+    const serial = await this.coins.serialOf(principal, clientAddress(request), dto.login, dto.currencyCode);
+    return { status: 'ok', message: 'OK', serial };
   }
 
   /** Chooses the main coin of a currency (release 4.10.0: COIN_MAIN_STATUS_SETTER). */
-  @Post('coins/set-main')
-  @HttpCode(200)
-  @RequirePermissions('COIN_MAIN_STATUS_SETTER')
-  @ApiOperation({ summary: 'Make a coin the main one of its currency', operationId: 'setMainCoin' })
-  @ApiOkResponse({ type: CoinResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'The coin is closed or inactive', type: ErrorResponseDto })
+  @Route('POST', 'coins/set-main', {
+    ...ONE,
+    access: ['COIN_MAIN_STATUS_SETTER'],
+    id: 'setMainCoin',
+    summary: 'Make a coin the main one of its currency',
+    status: 200,
+    errors: [...ONE.errors, 'exception.coin.inactive'],
+  })
   async setMain(@Body() dto: SetMainCoinDto, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
     return { status: 'ok', message: 'Main coin set', coin: await this.coins.setMain(principal, dto.serial) };
   }
@@ -160,22 +145,18 @@ export class CoinsController {
    * One coin of the caller's organization with its balance, held and available amounts; another organization's, like an
    * unknown one, is a 404.
    */
-  @Get('coins/:serial')
-  @RequirePermissions('COIN_OWNER')
-  @ApiOperation({ summary: 'One of the organization’s coins', operationId: 'getCoin' })
-  @ApiOkResponse({ type: CoinResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @Route('GET', 'coins/:serial', { ...ONE, id: 'getCoin', summary: 'One of the organization’s coins' })
   async get(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
     return { status: 'ok', message: 'OK', coin: await this.coins.get(principal, serial) };
   }
 
   /** Renames a coin, or deactivates or reactivates it; a renaming alone leaves it as active as it was. */
-  @Patch('coins/:serial')
-  @RequirePermissions('COIN_OWNER')
-  @ApiOperation({ summary: 'Rename, deactivate or reactivate a coin', operationId: 'updateCoin' })
-  @ApiOkResponse({ type: CoinResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'The coin is closed', type: ErrorResponseDto })
+  @Route('PATCH', 'coins/:serial', {
+    ...ONE,
+    id: 'updateCoin',
+    summary: 'Rename, deactivate or reactivate a coin',
+    errors: [...ONE.errors, 'exception.coin.closed'],
+  })
   async update(
     @SerialParam() serial: string,
     @Body() dto: UpdateCoinDto,
@@ -185,13 +166,7 @@ export class CoinsController {
   }
 
   /** Closes a coin (release 4.10.0: COIN_CLOSURE replaces COIN_OWNER here). A non-empty coin needs transferToCoinSerial. */
-  @Post('close/coin/:serial')
-  @HttpCode(200)
-  @RequirePermissions('COIN_CLOSURE')
-  @Idempotent()
-  @ApiOperation({ summary: 'Close a coin', operationId: 'closeCoin' })
-  @ApiOkResponse({ type: CloseCoinResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @Route('POST', 'close/coin/:serial', { ...CLOSURE, id: 'closeCoin', summary: 'Close a coin', status: 200 })
   async close(
     @SerialParam() serial: string,
     @Body() dto: CloseCoinDto,
@@ -204,25 +179,18 @@ export class CoinsController {
    * Deletes (closes) an empty coin: `POST /close/coin/{serial}` without a coin to receive a balance. A coin with money
    * on it is a 409 (`exception.coin.not_empty`): close it with `transferToCoinSerial` instead.
    */
-  @Delete('coins/:serial')
-  @RequirePermissions('COIN_CLOSURE')
-  @Idempotent()
-  @ApiOperation({ summary: 'Delete an empty coin', operationId: 'deleteCoin' })
-  @ApiOkResponse({ type: CloseCoinResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'The coin is not empty, already closed, or holds amounts', type: ErrorResponseDto })
+  @Route('DELETE', 'coins/:serial', {
+    ...CLOSURE,
+    id: 'deleteCoin',
+    summary: 'Delete an empty coin',
+    errors: [...CLOSURE.errors, ...NOT_EMPTY],
+  })
   remove(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<CloseCoinResponseDto> {
     return this.close(serial, {}, principal);
   }
 
-  /** The same as `POST /close/coin/{serial}`: existing clients send PUT. */
-  @Put('close/coin/:serial')
-  @HttpCode(200)
-  @RequirePermissions('COIN_CLOSURE')
-  @Idempotent()
-  @ApiOperation({ summary: 'Close a coin (PUT)', operationId: 'closeCoinPut' })
-  @ApiOkResponse({ type: CloseCoinResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  /** The same as `POST /close/coin/{serial}`: existing clients send PUT (another method, so another handler). */
+  @Route('PUT', 'close/coin/:serial', { ...CLOSURE, id: 'closeCoinPut', summary: 'Close a coin (PUT)' })
   closePut(
     @SerialParam() serial: string,
     @Body() dto: CloseCoinDto,

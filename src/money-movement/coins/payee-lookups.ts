@@ -5,12 +5,14 @@ import { RateLimiter } from '../../platform/access/rate-limiter';
 import { ErrorResponseDto } from '../../platform/common/error-response.dto';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 
-/** The 429 of a payee lookup (see PayeeLookups). */
-export const PAYEE_LOOKUPS_LIMITED = {
-  description:
-    'exception.rate_limited: the caller (PAYEE_LOOKUPS_PER_HOUR) or its address (PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR) has no payee lookup left; Retry-After says when one is back',
-  type: ErrorResponseDto,
-};
+/** The 429 of a payee lookup (see PayeeLookups), as a route's `errors` entry. */
+export const PAYEE_LOOKUP_LIMIT = [
+  'exception.rate_limited',
+  'the caller (PAYEE_LOOKUPS_PER_HOUR) or its address (PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR) has no payee lookup left; Retry-After says when one is back',
+] as const;
+
+/** The same 429 for a route still declared with `@ApiTooManyRequestsResponse`. */
+export const PAYEE_LOOKUPS_LIMITED = { description: PAYEE_LOOKUP_LIMIT.join(': '), type: ErrorResponseDto };
 
 /** The limit's name in the kernel's rate limiter (its buckets' key). */
 const PAYEE_LOOKUP = 'payee_lookup';

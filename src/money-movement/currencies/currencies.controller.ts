@@ -1,7 +1,6 @@
-import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../../platform/common/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { CurrenciesService } from './currencies.service';
 import {
@@ -14,47 +13,50 @@ import {
 } from './dto/currency.dto';
 import { CreateIssuerDto, IssuerListDto, IssuerResponseDto, UpdateIssuerDto } from './dto/issuer.dto';
 
+const CURRENCY = { access: ['CURRENCY_MANAGER'], answer: CurrencyResponseDto } as const;
+const ISSUER = { access: ['ISSUER_MANAGER'], answer: IssuerResponseDto } as const;
+
 @ApiTags('currencies')
 @Controller('currencies')
 export class CurrenciesController {
   constructor(private readonly currencies: CurrenciesService) {}
 
   /** Creates a currency; `fraction` (release 4.10.0) sets its minor units. */
-  @Post()
-  @RequirePermissions('CURRENCY_MANAGER')
-  @ApiOperation({ summary: 'Create a currency', operationId: 'createCurrency' })
-  @ApiCreatedResponse({ type: CurrencyResponseDto })
-  @ApiConflictResponse({ description: 'The code or digital code is taken', type: ErrorResponseDto })
+  @Route('POST', '', {
+    ...CURRENCY,
+    id: 'createCurrency',
+    summary: 'Create a currency',
+    errors: ['exception.currency.code_taken', 'exception.currency.digital_code_taken'],
+  })
   async create(@Body() dto: CreateCurrencyDto): Promise<CurrencyResponseDto> {
     return { status: 'ok', message: 'Currency created', currency: await this.currencies.createCurrency(dto) };
   }
 
   /** Every currency, active or not, by code, with its minor units (`fraction`). */
-  @Get()
-  @RequirePermissions('CURRENCY_VIEWER')
-  @ApiOperation({ summary: 'List currencies', operationId: 'listCurrencies' })
-  @ApiOkResponse({ type: CurrencyListDto })
+  @Route('GET', '', { access: ['CURRENCY_VIEWER'], id: 'listCurrencies', summary: 'List currencies', answer: CurrencyListDto })
   async list(): Promise<CurrencyListDto> {
     return { status: 'ok', message: 'OK', currencies: await this.currencies.listCurrencies() };
   }
 
   /** Currencies by code, active and part of the name, a page at a time, sorted by code unless by name. */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('CURRENCY_VIEWER')
-  @ApiOperation({ summary: 'Search currencies', operationId: 'viewCurrencies' })
-  @ApiOkResponse({ type: CurrencyPageDto })
+  @Route('POST', 'view', {
+    access: ['CURRENCY_VIEWER'],
+    id: 'viewCurrencies',
+    summary: 'Search currencies',
+    status: 200,
+    answer: CurrencyPageDto,
+  })
   view(@Body() dto: CurrencyViewDto): Promise<CurrencyPageDto> {
     return this.currencies.viewCurrencies(dto);
   }
 
   /** The fraction can change only while no coin holds the currency. */
-  @Patch(':id')
-  @RequirePermissions('CURRENCY_MANAGER')
-  @ApiOperation({ summary: 'Change a currency', operationId: 'updateCurrency' })
-  @ApiOkResponse({ type: CurrencyResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.currency.fraction_locked', type: ErrorResponseDto })
+  @Route('PATCH', ':id', {
+    ...CURRENCY,
+    id: 'updateCurrency',
+    summary: 'Change a currency',
+    errors: ['exception.currency.not_found', 'exception.currency.fraction_locked'],
+  })
   async update(@UuidParam('id') id: string, @Body() dto: UpdateCurrencyDto): Promise<CurrencyResponseDto> {
     return { status: 'ok', message: 'Currency updated', currency: await this.currencies.updateCurrency(id, dto) };
   }
@@ -69,12 +71,15 @@ export class IssuersController {
    * Creates an issuer of a currency, numbered `snPrefix` (the family's name of its `sn`) or the next free number. The
    * deprecated orderNumber and orderQuote are accepted only as null.
    */
-  @Post()
-  @RequirePermissions('ISSUER_MANAGER')
-  @ApiOperation({ summary: 'Create a currency issuer', operationId: 'createIssuer' })
-  @ApiCreatedResponse({ type: IssuerResponseDto })
-  @ApiNotFoundResponse({ description: 'No currency with that code', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.issuer.sn_taken: another issuer has the snPrefix', type: ErrorResponseDto })
+  @Route('POST', '', {
+    ...ISSUER,
+    id: 'createIssuer',
+    summary: 'Create a currency issuer',
+    errors: [
+      ['exception.currency.not_found', 'no currency with that code'],
+      ['exception.issuer.sn_taken', 'another issuer has the snPrefix'],
+    ],
+  })
   async create(@Body() dto: CreateIssuerDto): Promise<IssuerResponseDto> {
     return { status: 'ok', message: 'Issuer created', issuer: await this.currencies.createIssuer(dto) };
   }
@@ -83,10 +88,7 @@ export class IssuersController {
    * Every currency issuer with its currency. A coin is opened in an issuer's currency; an inactive issuer opens none
    * (409).
    */
-  @Get()
-  @RequirePermissions('ISSUER_VIEWER')
-  @ApiOperation({ summary: 'List issuers', operationId: 'listIssuers' })
-  @ApiOkResponse({ type: IssuerListDto })
+  @Route('GET', '', { access: ['ISSUER_VIEWER'], id: 'listIssuers', summary: 'List issuers', answer: IssuerListDto })
   async list(): Promise<IssuerListDto> {
     return { status: 'ok', message: 'OK', records: await this.currencies.listIssuers() };
   }
@@ -95,11 +97,7 @@ export class IssuersController {
    * Changes the name, description or active of an issuer (staff with ISSUER_MANAGER); its currency never changes. An
    * inactive issuer opens no new coins.
    */
-  @Patch(':id')
-  @RequirePermissions('ISSUER_MANAGER')
-  @ApiOperation({ summary: 'Change an issuer', operationId: 'updateIssuer' })
-  @ApiOkResponse({ type: IssuerResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @Route('PATCH', ':id', { ...ISSUER, id: 'updateIssuer', summary: 'Change an issuer', errors: ['exception.issuer.not_found'] })
   async update(@UuidParam('id') id: string, @Body() dto: UpdateIssuerDto): Promise<IssuerResponseDto> {
     return { status: 'ok', message: 'Issuer updated', issuer: await this.currencies.updateIssuer(id, dto) };
   }

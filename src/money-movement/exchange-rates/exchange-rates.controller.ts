@@ -1,17 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller, Param } from '@nestjs/common';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { Route } from '../../platform/common/route.decorator';
 import {
   CreateExchangeRateDto,
   CURRENCY_CODE,
@@ -31,55 +22,54 @@ function CodeParam(name: string): ParameterDecorator {
   });
 }
 
+/** A currency code's path parameter in the document (finishDocument types ids and serials, not codes). */
+const codeParam = (name: string, description: string, example: string) =>
+  ApiParam({ name, description, schema: { type: 'string', pattern: CURRENCY_CODE.source, example } });
+
+const UNKNOWN_CODE = ['exception.currency.not_found', 'a currency code is unknown'] as const;
+
 @ApiTags('exchange-rates')
 @Controller('exchange-rates')
 export class ExchangeRatesController {
   constructor(private readonly rates: ExchangeRatesService) {}
 
   /** Sets the rate of an ordered currency pair from `validFrom` (default now); earlier rates stay for the record. */
-  @Post()
-  @RequirePermissions('EXCHANGE_RATE_MANAGER')
-  @ApiOperation({ summary: 'Set an exchange rate', operationId: 'createExchangeRate' })
-  @ApiCreatedResponse({ type: ExchangeRateResponseDto })
-  @ApiNotFoundResponse({ description: 'exception.currency.not_found: a currency code is unknown', type: ErrorResponseDto })
-  @ApiConflictResponse({
-    description: 'exception.exchange_rate.duplicate: the pair already has a rate taking effect then',
-    type: ErrorResponseDto,
+  @Route('POST', '', {
+    access: ['EXCHANGE_RATE_MANAGER'],
+    id: 'createExchangeRate',
+    summary: 'Set an exchange rate',
+    answer: ExchangeRateResponseDto,
+    errors: [UNKNOWN_CODE, ['exception.exchange_rate.duplicate', 'the pair already has a rate taking effect then']],
   })
   async create(@Body() dto: CreateExchangeRateDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeRateResponseDto> {
     return { status: 'ok', message: 'Exchange rate set', rate: await this.rates.create(principal, dto) };
   }
 
   /** Rates, newest validFrom first; `filter.current` keeps the rate in force of each pair. */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('EXCHANGE_RATE_VIEWER')
-  @ApiOperation({ summary: 'Search exchange rates', operationId: 'viewExchangeRates' })
-  @ApiOkResponse({ type: ExchangeRatePageDto })
+  @Route('POST', 'view', {
+    access: ['EXCHANGE_RATE_VIEWER'],
+    id: 'viewExchangeRates',
+    summary: 'Search exchange rates',
+    status: 200,
+    answer: ExchangeRatePageDto,
+  })
   view(@Body() dto: ExchangeRateViewDto): Promise<ExchangeRatePageDto> {
     return this.rates.view(dto);
   }
 
   /** The rate in force now of the ordered pair `from` → `to` (currency codes). */
-  @Get(':from/:to')
-  @RequirePermissions('EXCHANGE_RATE_VIEWER')
-  @ApiParam({
-    name: 'from',
-    description: 'Code of the currency sold',
-    schema: { type: 'string', pattern: CURRENCY_CODE.source, example: 'EUR' },
+  @Route('GET', ':from/:to', {
+    access: ['EXCHANGE_RATE_VIEWER'],
+    id: 'getExchangeRate',
+    summary: 'The current rate of a currency pair',
+    answer: ExchangeRateResponseDto,
+    errors: [
+      UNKNOWN_CODE,
+      ['exception.exchange.rate_missing', 'both currencies exist but no rate of this ordered pair is in force (never a 404)'],
+    ],
   })
-  @ApiParam({
-    name: 'to',
-    description: 'Code of the currency bought',
-    schema: { type: 'string', pattern: CURRENCY_CODE.source, example: 'USD' },
-  })
-  @ApiOperation({ summary: 'The current rate of a currency pair', operationId: 'getExchangeRate' })
-  @ApiOkResponse({ type: ExchangeRateResponseDto })
-  @ApiNotFoundResponse({ description: 'exception.currency.not_found: a currency code is unknown', type: ErrorResponseDto })
-  @ApiConflictResponse({
-    description: 'exception.exchange.rate_missing: both currencies exist but no rate of this ordered pair is in force (never a 404)',
-    type: ErrorResponseDto,
-  })
+  @codeParam('from', 'Code of the currency sold', 'EUR')
+  @codeParam('to', 'Code of the currency bought', 'USD')
   async current(@CodeParam('from') from: string, @CodeParam('to') to: string): Promise<ExchangeRateResponseDto> {
     return { status: 'ok', message: 'OK', rate: await this.rates.currentByCodes(from, to) };
   }

@@ -1,16 +1,7 @@
-import { Body, Controller, Delete, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { Route } from '../../platform/common/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import {
   CategoryTagResponseDto,
@@ -23,7 +14,11 @@ import {
 } from './dto/transaction-category.dto';
 import { TransactionCategoriesService } from './transaction-categories.service';
 
-const OPERATION_ID = { name: 'operationId', description: 'An operation the organization takes part in' } as const;
+const OWNER = { access: ['TRANSACTION_CATEGORY_OWNER'] } as const;
+/** One of the caller's categories, by `id`. */
+const ONE = { ...OWNER, errors: ['exception.transaction_category.not_found'] } as const;
+/** The operations of the organization, seen through one of the caller's categories. */
+const TAGGING = { ...ONE, access: ['TRANSACTION_CATEGORY_OWNER', 'TRANSACTION_VIEWER'] } as const;
 
 /** The caller's own categories, and the operations they tag with them. */
 @ApiTags('transaction-categories')
@@ -35,11 +30,13 @@ export class TransactionCategoriesController {
    * The caller makes a category of their own to tag operations with (name, colour, icon); a second category of the same
    * name is a 409.
    */
-  @Post()
-  @RequirePermissions('TRANSACTION_CATEGORY_OWNER')
-  @ApiOperation({ summary: 'Create a transaction category', operationId: 'createTransactionCategory' })
-  @ApiCreatedResponse({ type: TransactionCategoryResponseDto })
-  @ApiConflictResponse({ description: 'exception.transaction_category.name_taken', type: ErrorResponseDto })
+  @Route('POST', '', {
+    ...OWNER,
+    id: 'createTransactionCategory',
+    summary: 'Create a transaction category',
+    answer: TransactionCategoryResponseDto,
+    errors: ['exception.transaction_category.name_taken'],
+  })
   async create(
     @Body() dto: CreateTransactionCategoryDto,
     @CurrentPrincipal() principal: Principal,
@@ -48,32 +45,36 @@ export class TransactionCategoriesController {
   }
 
   /** The caller's categories, by name unless sorted otherwise. */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('TRANSACTION_CATEGORY_OWNER')
-  @ApiOperation({ summary: "Search the caller's transaction categories", operationId: 'viewTransactionCategories' })
-  @ApiOkResponse({ type: TransactionCategoryPageDto })
+  @Route('POST', 'view', {
+    ...OWNER,
+    id: 'viewTransactionCategories',
+    summary: "Search the caller's transaction categories",
+    status: 200,
+    answer: TransactionCategoryPageDto,
+  })
   view(@Body() dto: TransactionCategoryViewDto, @CurrentPrincipal() principal: Principal): Promise<TransactionCategoryPageDto> {
     return this.categories.view(principal, dto);
   }
 
   /** Deletes one of the caller's categories and its tags; answers the deleted category. */
-  @Delete(':id')
-  @RequirePermissions('TRANSACTION_CATEGORY_OWNER')
-  @ApiOperation({ summary: 'Delete a transaction category', operationId: 'deleteTransactionCategory' })
-  @ApiOkResponse({ type: TransactionCategoryResponseDto })
-  @ApiNotFoundResponse({ description: 'exception.transaction_category.not_found', type: ErrorResponseDto })
+  @Route('DELETE', ':id', {
+    ...ONE,
+    id: 'deleteTransactionCategory',
+    summary: 'Delete a transaction category',
+    answer: TransactionCategoryResponseDto,
+  })
   async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<TransactionCategoryResponseDto> {
     return { status: 'ok', message: 'Category deleted', category: await this.categories.delete(principal, id) };
   }
 
   /** The operations tagged with the category (for the organization the caller acts for), newest first by default. */
-  @Post(':id/operations/view')
-  @HttpCode(200)
-  @RequirePermissions('TRANSACTION_CATEGORY_OWNER', 'TRANSACTION_VIEWER')
-  @ApiOperation({ summary: 'Search the operations tagged with a category', operationId: 'viewTransactionCategoryOperations' })
-  @ApiOkResponse({ type: TaggedOperationPageDto })
-  @ApiNotFoundResponse({ description: 'exception.transaction_category.not_found', type: ErrorResponseDto })
+  @Route('POST', ':id/operations/view', {
+    ...TAGGING,
+    id: 'viewTransactionCategoryOperations',
+    summary: 'Search the operations tagged with a category',
+    status: 200,
+    answer: TaggedOperationPageDto,
+  })
   operations(
     @UuidParam('id') id: string,
     @Body() dto: TaggedOperationViewDto,
@@ -82,17 +83,14 @@ export class TransactionCategoriesController {
     return this.categories.operationsOf(principal, id, dto);
   }
 
-  /** Tags an operation the caller's organization takes part in; tagging it again changes nothing. */
-  @Post(':id/operations/:operationId')
-  @ApiParam(OPERATION_ID)
-  @HttpCode(200)
-  @RequirePermissions('TRANSACTION_CATEGORY_OWNER', 'TRANSACTION_VIEWER')
-  @ApiOperation({ summary: 'Tag an operation with a category', operationId: 'tagOperationWithCategory' })
-  @ApiOkResponse({ type: CategoryTagResponseDto })
-  @ApiNotFoundResponse({
-    description:
-      'exception.transaction_category.not_found, or exception.transaction.not_found: no operation the organization takes part in',
-    type: ErrorResponseDto,
+  /** Tags an operation the caller's organization takes part in (`operationId`); tagging it again changes nothing. */
+  @Route('POST', ':id/operations/:operationId', {
+    ...TAGGING,
+    id: 'tagOperationWithCategory',
+    summary: 'Tag an operation with a category',
+    status: 200,
+    answer: CategoryTagResponseDto,
+    errors: [...ONE.errors, ['exception.transaction.not_found', 'no operation the organization takes part in']],
   })
   async tag(
     @UuidParam('id') id: string,
@@ -106,14 +104,12 @@ export class TransactionCategoriesController {
    * Takes one of the caller's categories off an operation of their organization; answers the category. An operation not
    * tagged with it is a 404 (exception.transaction_category.not_tagged).
    */
-  @Delete(':id/operations/:operationId')
-  @ApiParam(OPERATION_ID)
-  @RequirePermissions('TRANSACTION_CATEGORY_OWNER')
-  @ApiOperation({ summary: 'Remove a category from an operation', operationId: 'untagOperationFromCategory' })
-  @ApiOkResponse({ type: CategoryTagResponseDto })
-  @ApiNotFoundResponse({
-    description: 'exception.transaction_category.not_found or exception.transaction_category.not_tagged',
-    type: ErrorResponseDto,
+  @Route('DELETE', ':id/operations/:operationId', {
+    ...ONE,
+    id: 'untagOperationFromCategory',
+    summary: 'Remove a category from an operation',
+    answer: CategoryTagResponseDto,
+    errors: [...ONE.errors, 'exception.transaction_category.not_tagged'],
   })
   async untag(
     @UuidParam('id') id: string,

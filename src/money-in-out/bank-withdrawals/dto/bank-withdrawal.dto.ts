@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Expose, Transform, Type } from 'class-transformer';
 import { IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { BankDetailsDto } from '../../bank-accounts/dto/bank-account.dto';
+import { BankAccountDto, BankDetailsDto } from '../../bank-accounts/dto/bank-account.dto';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { CUSTOM_INFORMATION_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
@@ -113,14 +113,8 @@ export class WithdrawalBankInfoDto extends BankInfoDto {
   iban: string;
 }
 
-export class BankDetailsRecordDto {
-  iban: string;
-  @ApiProperty({ type: String, nullable: true })
-  bic: string | null;
-  accountHolder: string;
-  @ApiProperty({ type: String, nullable: true })
-  bankName: string | null;
-}
+/** The bank details a withdrawal was paid to, as they were: a bank account's. */
+export class BankDetailsRecordDto extends PickType(BankAccountDto, ['iban', 'bic', 'accountHolder', 'bankName'] as const) {}
 
 export const BANK_WITHDRAWAL_TRANSACTION_TYPES = ['hold', 'redeem', 'commission'] as const satisfies readonly LegType[];
 

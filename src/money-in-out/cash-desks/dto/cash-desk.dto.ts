@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -28,6 +29,20 @@ export const CASH_DESK_OPERATION_TYPES = ['cash_in', 'cash_out'] as const;
 export const CASH_DESK_OPERATION_STATUSES = ['pending', 'processed', 'declined'] as const;
 /** A cash-out code: 8 decimal digits, short enough to read out at the desk. */
 export const CASH_OUT_CODE = /^[0-9]{8}$/;
+
+// The fields the desk's requests and a customer's share, in the order stacked decorators run (the last first), so that
+// a request's errors keep their order; the document states the limits itself (the Swagger plugin reads only a
+// property's own decorators).
+/** What is paid, as a client sends it: a decimal string or a JSON number. */
+const AmountInput = () => applyDecorators(IsAmount(), ApiProperty({ example: '50.00', oneOf: [{ type: 'string' }, { type: 'number' }] }));
+/** A person's name, 1 to FULL_NAME_MAX characters. */
+const PersonName = () =>
+  applyDecorators(
+    MaxLength(FULL_NAME_MAX),
+    MinLength(1),
+    IsString(),
+    ApiProperty({ minLength: 1, maxLength: FULL_NAME_MAX, example: 'Alice Liddell' }),
+  );
 
 export class CreateCashDeskDto {
   /** The desk's name, 1 to 200 characters. */
@@ -120,15 +135,11 @@ export class CashDeskOperationRequestDto extends OperationTextDto {
   coinSerial: string;
 
   /** Must not be 0 (specification 2.3 and 8); positive, with no more decimals than the currency allows. */
-  @ApiProperty({ example: '50.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @AmountInput()
   amount: string | number;
 
   /** The customer's full name as on the document, 1 to 255 characters (specification 2.3: bounded). */
-  @ApiProperty({ maxLength: FULL_NAME_MAX, example: 'Alice Liddell' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(FULL_NAME_MAX)
+  @PersonName()
   fullName: string;
 
   @IsDefined()
@@ -208,8 +219,7 @@ export class CreateCashOutCodeDto {
   coinSerial: string;
 
   /** The exact amount the desk will hand over (the fee, if any, comes on top); positive, with no more decimals than the currency allows. */
-  @ApiProperty({ example: '50.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @AmountInput()
   amount: string | number;
 }
 
@@ -255,15 +265,11 @@ export class CashDeskWithdrawalRequestDto {
   coin: string;
 
   /** What the desk hands over (a fee, if any, comes on top); positive, with no more decimals than the currency allows. */
-  @ApiProperty({ example: '50.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @AmountInput()
   amount: string | number;
 
   /** Who collects the cash at the desk, 1 to 255 characters. */
-  @ApiProperty({ maxLength: FULL_NAME_MAX, example: 'Alice Liddell' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(FULL_NAME_MAX)
+  @PersonName()
   @Matches(/\S/, { message: 'must not be blank' })
   receiverName: string;
 }

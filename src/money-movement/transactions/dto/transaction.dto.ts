@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
@@ -8,6 +9,22 @@ import { OperationAmountDetailsDto, OperationDto, OperationRecordDto } from '../
 import { FAMILY_STATUS_NAMES, OPERATION_STATUSES, TYPE_FILTER_NAMES } from '../../../platform/ledger/operation-types';
 
 const STATUS_FILTER_NAMES = [...OPERATION_STATUSES, ...Object.keys(FAMILY_STATUS_NAMES)];
+
+/**
+ * A filter of texts: one or a list of at most 100, each at most `maxLength` characters. Listed in the order stacked
+ * decorators run (the last first), so that a request's errors keep their order; the document states the limits itself
+ * (the Swagger plugin reads only a property's own decorators).
+ */
+const TextList = (maxLength: number) =>
+  applyDecorators(
+    MaxLength(maxLength, { each: true }),
+    IsString({ each: true }),
+    ArrayMaxSize(100),
+    IsArray(),
+    AsList(),
+    IsOptional(),
+    ApiPropertyOptional({ type: 'array', maxItems: 100, items: { type: 'string', maxLength } }),
+  );
 
 export class TransactionFilterDto {
   @UuidList()
@@ -25,13 +42,7 @@ export class TransactionFilterDto {
   statuses?: string[];
 
   /** Operations made with one of these request identifiers (the Idempotency-Key of the request, `requestIdentifier` in answers). */
-  @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
-  @AsList()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  @MaxLength(255, { each: true })
+  @TextList(255)
   paymentIdentifiers?: string[];
 
   /** Operations created at or after this instant (ISO 8601). */
@@ -57,13 +68,7 @@ export class TransactionFilterDto {
   @UuidList()
   orgIds?: string[];
 
-  @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
-  @AsList()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  @MaxLength(10, { each: true })
+  @TextList(10)
   currencyCodes?: string[];
 }
 
