@@ -56,8 +56,8 @@ export class GateProvidersController {
   constructor(private readonly gates: GatesService) {}
 
   /**
-   * Staff (GATE_PROVIDER_MANAGER) add an outside payment provider; its name is unique (409 otherwise). Without
-   * `settings.secret` a callback secret is generated, and it is never answered: set it when the provider must know it.
+   * Staff (GATE_PROVIDER_MANAGER) add an outside payment provider; its name is unique (409 otherwise). Without `settings.secret` a callback
+   * secret is generated, and it is never answered: set it when the provider must know it.
    */
   @Route('POST', '', {
     ...PROVIDER_MANAGER,
@@ -70,18 +70,13 @@ export class GateProvidersController {
     return { status: 'ok', message: 'Gate provider added', gateProvider: await this.gates.createProvider(dto) };
   }
 
-  /**
-   * Every gate provider, active or not, with its settings but never its secret: for staff with GATE_PROVIDER_VIEWER.
-   */
+  /** Every gate provider, active or not, with its settings but never its secret: for staff with GATE_PROVIDER_VIEWER. */
   @Route('GET', '', { ...PROVIDER_VIEWER, id: 'listGateProviders', summary: 'The gate providers', answer: GateProviderListDto })
   async list(): Promise<GateProviderListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.providers() };
   }
 
-  /**
-   * One gate provider with its settings; the callback secret is never answered (`hasSecret` says one is set). An
-   * unknown id is a 404.
-   */
+  /** One gate provider with its settings; the callback secret is never answered (`hasSecret` says one is set). An unknown id is a 404. */
   @Route('GET', ':gateProviderId', {
     ...PROVIDER_VIEWER,
     id: 'getGateProvider',
@@ -94,8 +89,8 @@ export class GateProvidersController {
   }
 
   /**
-   * A provider's settings as the family's gate-settings screen lists them (`fields [{name, label, type, value, secret,
-   * set}]`): every setting the provider takes; a secret is write-only, answered as `set` with a null value.
+   * A provider's settings as the family's gate-settings screen lists them (`fields [{name, label, type, value, secret, set}]`): every
+   * setting the provider takes; a secret is write-only, answered as `set` with a null value.
    */
   @Route('GET', ':gateProviderId/settings', {
     ...PROVIDER_VIEWER,
@@ -109,10 +104,9 @@ export class GateProvidersController {
   }
 
   /**
-   * Changes some settings: by name as the family's screen sends them (`fields [{name, value}]`, checked against the
-   * provider's settings), or as properties (latencyMs, failAbove, asyncAbove, failureRate, secret). Nothing to change,
-   * an unknown name or a bad value is a 400 and changes nothing; null removes a knob. The secret is write-only. In the
-   * action log (`gate_provider_settings_changed`, by name only).
+   * Changes some settings: by name as the family's screen sends them (`fields [{name, value}]`, checked against the provider's settings),
+   * or as properties (latencyMs, failAbove, asyncAbove, failureRate, secret). Nothing to change, an unknown name or a bad value is a 400
+   * and changes nothing; null removes a knob. The secret is write-only. In the action log (`gate_provider_settings_changed`, by name only).
    */
   @Route('PATCH', ':gateProviderId/settings', {
     ...PROVIDER_MANAGER,
@@ -138,9 +132,9 @@ export class GateProductsController {
   constructor(private readonly gates: GatesService) {}
 
   /**
-   * Staff (GATE_PRODUCT_MANAGER) add a product a provider sells in a currency, with the fields the payer fills in.
-   * minAmount and maxAmount are mandatory (section 2.3): a payment outside them is refused. An unknown provider or
-   * currency is a 404; a product name the provider has is a 409.
+   * Staff (GATE_PRODUCT_MANAGER) add a product a provider sells in a currency, with the fields the payer fills in. minAmount and maxAmount
+   * are mandatory (section 2.3): a payment outside them is refused. An unknown provider or currency is a 404; a product name the provider
+   * has is a 409.
    */
   @Route('POST', '', {
     access: ['GATE_PRODUCT_MANAGER'],
@@ -153,18 +147,13 @@ export class GateProductsController {
     return { status: 'ok', message: 'Gate product added', product: await this.gates.createProduct(dto) };
   }
 
-  /**
-   * What a customer can pay through a gate now: the active products of active providers, by provider and product name.
-   */
+  /** What a customer can pay through a gate now: the active products of active providers, by provider and product name. */
   @Route('GET', 'available', { ...CREATOR, id: 'availableGateProducts', summary: 'The gate products on sale', answer: GateProductListDto })
   async available(): Promise<GateProductListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ available: true }) };
   }
 
-  /**
-   * Staff (GATE_PROVIDER_VIEWER) see every product of a provider, those off sale included. An unknown provider is a
-   * 404.
-   */
+  /** Staff (GATE_PROVIDER_VIEWER) see every product of a provider, those off sale included. An unknown provider is a 404. */
   @Route('GET', 'gate-provider/:gateProviderId/view', {
     ...PROVIDER_VIEWER,
     id: 'viewGateProviderProducts',
@@ -176,10 +165,7 @@ export class GateProductsController {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ providerId: id, available: false }) };
   }
 
-  /**
-   * The products a customer can pay for through one provider now: active, of an active provider. An unknown provider is
-   * a 404.
-   */
+  /** The products a customer can pay for through one provider now: active, of an active provider. An unknown provider is a 404. */
   @Route('GET', 'gate-provider/:gateProviderId/available', {
     ...CREATOR,
     id: 'availableGateProviderProducts',
@@ -199,9 +185,9 @@ export class GateTransactionsController {
   constructor(private readonly transactions: GateTransactionsService) {}
 
   /**
-   * The provider methods the caller's coin (`serial`) can use for `txType` (TOPUP: money in through an acquiring
-   * provider; REDEEM: money out to a card through a payout provider): each product on sale in the coin's currency, as `{gateProvider {id, name, gate {name}}, way}` (the way
-   * is the product's name). Another's coin, like an unknown one, is a 404.
+   * The provider methods the caller's coin (`serial`) can use for `txType` (TOPUP: money in through an acquiring provider; REDEEM: money
+   * out to a card through a payout provider): each product on sale in the coin's currency, as `{gateProvider {id, name, gate {name}}, way}`
+   * (the way is the product's name). Another's coin, like an unknown one, is a 404.
    */
   @Route('POST', 'methods/view', {
     ...CREATOR,
@@ -216,10 +202,10 @@ export class GateTransactionsController {
   }
 
   /**
-   * The price of a TOPUP or a REDEEM through a provider's method (its `way`, which may be left out when the provider
-   * has one for the coin's currency), priced as its execution will be; moves nothing. For a TOPUP `sourceAmount` is
-   * what the card is charged and `amountToSend` what reaches the coin; for a REDEEM `sourceAmount` is what leaves the
-   * coin and `amountToSend` what the card receives; `commissionAmount` is the fee.
+   * The price of a TOPUP or a REDEEM through a provider's method (its `way`, which may be left out when the provider has one for the coin's
+   * currency), priced as its execution will be; moves nothing. For a TOPUP `sourceAmount` is what the card is charged and `amountToSend`
+   * what reaches the coin; for a REDEEM `sourceAmount` is what leaves the coin and `amountToSend` what the card receives;
+   * `commissionAmount` is the fee.
    */
   @Route('POST', 'transactions/calculate', {
     ...CREATOR,
@@ -234,12 +220,11 @@ export class GateTransactionsController {
   }
 
   /**
-   * A payment to a product (`productId`, `coinSerial`, `type` payment | payout | card_issue) holds amount + fee and
-   * answers `provider_assigned`; the provider is called after the commit. Poll GET …/{id} or use webhooks. A TOPUP
-   * through a provider `method` (`coin`, `method {gateProviderId, way}`) answers `initiated`, moving nothing: its
-   * payer's fields follow with `POST …/{id}/submit`, and the provider's charge then credits the coin. A REDEEM (the
-   * same body, `type: REDEEM`, a payout provider's method) holds amount + fee from the coin at once and answers
-   * `initiated`: its submit sends it to the provider, whose refusal gives the money back.
+   * A payment to a product (`productId`, `coinSerial`, `type` payment | payout | card_issue) holds amount + fee and answers
+   * `provider_assigned`; the provider is called after the commit. Poll GET …/{id} or use webhooks. A TOPUP through a provider `method`
+   * (`coin`, `method {gateProviderId, way}`) answers `initiated`, moving nothing: its payer's fields follow with `POST …/{id}/submit`, and
+   * the provider's charge then credits the coin. A REDEEM (the same body, `type: REDEEM`, a payout provider's method) holds amount + fee
+   * from the coin at once and answers `initiated`: its submit sends it to the provider, whose refusal gives the money back.
    */
   @Route('POST', 'transactions', {
     ...CREATOR,
@@ -259,8 +244,8 @@ export class GateTransactionsController {
   }
 
   /**
-   * The gate payments of the caller's organization, newest first, by status and product; staff with TRANSACTION_AUDITOR
-   * see every organization's.
+   * The gate payments of the caller's organization, newest first, by status and product; staff with TRANSACTION_AUDITOR see every
+   * organization's.
    */
   @Route('POST', 'transactions/view', {
     ...VIEWER,
@@ -274,9 +259,8 @@ export class GateTransactionsController {
   }
 
   /**
-   * A gate payment with its status, amount, fee, operation and the provider's reference: poll it after
-   * `provider_assigned`. Another organization's (unless the caller has TRANSACTION_AUDITOR), like an unknown one, is a
-   * 404.
+   * A gate payment with its status, amount, fee, operation and the provider's reference: poll it after `provider_assigned`. Another
+   * organization's (unless the caller has TRANSACTION_AUDITOR), like an unknown one, is a 404.
    */
   @Route('GET', 'transactions/:id', {
     ...VIEWER,
@@ -290,8 +274,8 @@ export class GateTransactionsController {
   }
 
   /**
-   * The fields the transaction's payer fills in (its product's), as one option named `default`, each with a pattern
-   * its value must match. The family's web client asks with a trailing slash (`…/payer-fields/`), which answers too.
+   * The fields the transaction's payer fills in (its product's), as one option named `default`, each with a pattern its value must match.
+   * The family's web client asks with a trailing slash (`…/payer-fields/`), which answers too.
    */
   @Route('GET', 'transactions/:id/payer-fields', {
     ...VIEWER,
@@ -305,9 +289,8 @@ export class GateTransactionsController {
   }
 
   /**
-   * A TOPUP's or a REDEEM's payer's fields (`optionName` default, `fields [{name, value}]`), checked against its
-   * product's: it then goes to its provider (`provider_assigned`, called after the commit); a TOPUP's charge credits
-   * the coin, a REDEEM's payout takes what was held.
+   * A TOPUP's or a REDEEM's payer's fields (`optionName` default, `fields [{name, value}]`), checked against its product's: it then goes to
+   * its provider (`provider_assigned`, called after the commit); a TOPUP's charge credits the coin, a REDEEM's payout takes what was held.
    * Once: a transaction not waiting for them is a 409.
    */
   @Route('POST', 'transactions/:id/submit', {
@@ -359,9 +342,9 @@ export class GateCommissionsController {
   constructor(private readonly commissions: GateCommissionsService) {}
 
   /**
-   * Staff (COMMISSION_MANAGER) give a contract its gate commission profile for a provider and a currency (the family's
-   * `currencyCode`; without it, every currency): one per contract, provider and currency (409 for a second). Its rules
-   * and commission settings then price the gate payments of the contract's organizations. In the action log.
+   * Staff (COMMISSION_MANAGER) give a contract its gate commission profile for a provider and a currency (the family's `currencyCode`;
+   * without it, every currency): one per contract, provider and currency (409 for a second). Its rules and commission settings then price
+   * the gate payments of the contract's organizations. In the action log.
    */
   @Route('POST', '', {
     ...COMMISSION_MANAGER,
@@ -380,8 +363,8 @@ export class GateCommissionsController {
   }
 
   /**
-   * A contract's gate commission profiles, one per provider and currency (`providerCurrency`), each with its provider
-   * rules. An unknown contract is a 404.
+   * A contract's gate commission profiles, one per provider and currency (`providerCurrency`), each with its provider rules. An unknown
+   * contract is a 404.
    */
   @Route('GET', '', {
     ...COMMISSION_VIEWER,
@@ -395,9 +378,8 @@ export class GateCommissionsController {
   }
 
   /**
-   * A gate commission profile's commission settings: per transaction type (TOPUP, REDEEM) its TOTAL commission (what
-   * the payer pays) and PROVIDER commission (what the provider charges the operator out of it), each with only the
-   * values its type uses.
+   * A gate commission profile's commission settings: per transaction type (TOPUP, REDEEM) its TOTAL commission (what the payer pays) and
+   * PROVIDER commission (what the provider charges the operator out of it), each with only the values its type uses.
    */
   @Route('GET', ':profileId/commission-settings-records', {
     ...COMMISSION_VIEWER,
@@ -411,10 +393,9 @@ export class GateCommissionsController {
   }
 
   /**
-   * Sets a transaction type's commissions, new or changed alike (the family's form sends both): `totalCommission`
-   * prices the payer's TOPUP or REDEEM through the commission service (ahead of the provider rule; a product rule
-   * still comes first), `providerCommission` is recorded. A commission left out is removed. Answers the type's
-   * records; in the action log.
+   * Sets a transaction type's commissions, new or changed alike (the family's form sends both): `totalCommission` prices the payer's TOPUP
+   * or REDEEM through the commission service (ahead of the provider rule; a product rule still comes first), `providerCommission` is
+   * recorded. A commission left out is removed. Answers the type's records; in the action log.
    */
   @Route('POST', ':profileId/commission-settings-records/set-up-commission-settings', {
     ...COMMISSION_MANAGER,
@@ -435,8 +416,8 @@ export class GateCommissionsController {
   }
 
   /**
-   * A gate commission profile with its provider rules (its product rules: `POST …/commission-product-rule/view`). A
-   * profile of another contract is a 404.
+   * A gate commission profile with its provider rules (its product rules: `POST …/commission-product-rule/view`). A profile of another
+   * contract is a 404.
    */
   @Route('GET', ':profileId', {
     ...COMMISSION_VIEWER,
@@ -450,8 +431,8 @@ export class GateCommissionsController {
   }
 
   /**
-   * Deletes a gate commission profile with its provider and product rules, and answers it as it was; gate payments it
-   * priced keep their fee.
+   * Deletes a gate commission profile with its provider and product rules, and answers it as it was; gate payments it priced keep their
+   * fee.
    */
   @Route('DELETE', ':profileId', {
     ...COMMISSION_MANAGER,
@@ -465,8 +446,8 @@ export class GateCommissionsController {
   }
 
   /**
-   * A fee on every product of the profile's provider over [beginDate, endDate), collected by the operator or the
-   * provider: endDate is mandatory (section 2.3); values are never negative.
+   * A fee on every product of the profile's provider over [beginDate, endDate), collected by the operator or the provider: endDate is
+   * mandatory (section 2.3); values are never negative.
    */
   @Route('POST', ':profileId/commission-provider-rule', {
     ...COMMISSION_MANAGER,
@@ -484,9 +465,8 @@ export class GateCommissionsController {
   }
 
   /**
-   * A fee on one product of the profile's provider, over [beginDate, endDate) (endDate optional): while it holds it
-   * beats the provider rule. `collector` says who takes the fee: the operator or the provider. A product of another
-   * provider is a 404.
+   * A fee on one product of the profile's provider, over [beginDate, endDate) (endDate optional): while it holds it beats the provider
+   * rule. `collector` says who takes the fee: the operator or the provider. A product of another provider is a 404.
    */
   @Route('POST', ':profileId/commission-product-rule', {
     ...COMMISSION_MANAGER,
@@ -503,9 +483,7 @@ export class GateCommissionsController {
     return { status: 'ok', message: 'Product rule added', rule: await this.commissions.addProductRule(contractId, profileId, dto) };
   }
 
-  /**
-   * The product rules of a gate commission profile, latest first; `filter.productIds` narrows them to some products.
-   */
+  /** The product rules of a gate commission profile, latest first; `filter.productIds` narrows them to some products. */
   @Route('POST', ':profileId/commission-product-rule/view', {
     ...COMMISSION_VIEWER,
     id: 'viewGateProductRules',

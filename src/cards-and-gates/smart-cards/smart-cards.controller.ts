@@ -45,8 +45,8 @@ export class SmartCardsController {
   }
 
   /**
-   * Issues a card for one of the caller's coins as the family's client asks for one (`associatedCoinSerial`); with
-   * `cardNumber`, the number of a card the holder holds, to be paid to by it (kept only as a keyed hash).
+   * Issues a card for one of the caller's coins as the family's client asks for one (`associatedCoinSerial`); with `cardNumber`, the number
+   * of a card the holder holds, to be paid to by it (kept only as a keyed hash).
    */
   @Route('POST', 'my', {
     ...MINE,
@@ -64,8 +64,8 @@ export class SmartCardsController {
   }
 
   /**
-   * Renames, blocks (`active: false`) or unblocks one of the caller's cards, named by its id or by its masked number
-   * as answered (when no other card of the caller ends with the same four digits).
+   * Renames, blocks (`active: false`) or unblocks one of the caller's cards, named by its id or by its masked number as answered (when no
+   * other card of the caller ends with the same four digits).
    */
   @Route('PATCH', 'my/number/:card', {
     ...MINE,

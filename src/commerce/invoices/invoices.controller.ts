@@ -36,9 +36,9 @@ export class InvoicesController {
   constructor(private readonly invoices: InvoicesService) {}
 
   /**
-   * The caller's organization bills a payer: the invoice names one of its own coins to be paid into (`recipientCoin`,
-   * never a technical coin) and the amount, which must equal the items' total when items are given. It is payable
-   * (`initiated`) until paid, withdrawn or past `expiresAt`.
+   * The caller's organization bills a payer: the invoice names one of its own coins to be paid into (`recipientCoin`, never a technical
+   * coin) and the amount, which must equal the items' total when items are given. It is payable (`initiated`) until paid, withdrawn or past
+   * `expiresAt`.
    */
   @Route('POST', '', { ...ISSUER, id: 'createInvoice', summary: 'Issue an invoice', answer: InvoiceResponseDto, errors: [RECIPIENT_COIN] })
   async create(@Body() dto: CreateInvoiceDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
@@ -46,9 +46,9 @@ export class InvoicesController {
   }
 
   /**
-   * Before issuing: what paying `amount` into `recipientCoin` (one of the caller's coins) would cost the payer, fee
-   * included, priced by the payer's terms when `payerContact` is a customer with a main coin in the currency, else by
-   * the recipient's. Nothing is stored; the payment prices it again.
+   * Before issuing: what paying `amount` into `recipientCoin` (one of the caller's coins) would cost the payer, fee included, priced by the
+   * payer's terms when `payerContact` is a customer with a main coin in the currency, else by the recipient's. Nothing is stored; the
+   * payment prices it again.
    */
   @Route('POST', 'calculate', {
     ...ISSUER,
@@ -63,10 +63,10 @@ export class InvoicesController {
   }
 
   /**
-   * The caller's invoices: `filter.direction` OUTGOING (the default) those its organization issued (every one for
-   * auditors without a direction), INCOMING those it pays (its login is their payerContact, or its coin paid them).
-   * `totalPrice` filters by issuer and amount together, or by a bare amount; the status `approved` is `pending`. `sort`
-   * by one of createdAt (the default, newest first), totalPrice, status.
+   * The caller's invoices: `filter.direction` OUTGOING (the default) those its organization issued (every one for auditors without a
+   * direction), INCOMING those it pays (its login is their payerContact, or its coin paid them). `totalPrice` filters by issuer and amount
+   * together, or by a bare amount; the status `approved` is `pending`. `sort` by one of createdAt (the default, newest first), totalPrice,
+   * status.
    */
   @Route('POST', 'view', { ...ISSUER, id: 'viewInvoices', summary: "Search the caller's invoices", status: 200, answer: InvoicePageDto })
   view(@Body() dto: InvoiceViewDto, @CurrentPrincipal() principal: Principal): Promise<InvoicePageDto> {
@@ -74,9 +74,8 @@ export class InvoicesController {
   }
 
   /**
-   * An invoice of the caller's organization (any invoice for staff with TRANSACTION_AUDITOR), read now: one past its
-   * expiry is `expired` even before the sweep marks it. Another organization's is a 404; a payer prices an invoice with
-   * `POST …/{id}/calculate`.
+   * An invoice of the caller's organization (any invoice for staff with TRANSACTION_AUDITOR), read now: one past its expiry is `expired`
+   * even before the sweep marks it. Another organization's is a 404; a payer prices an invoice with `POST …/{id}/calculate`.
    */
   @Route('GET', ':id', { ...ONE, id: 'getInvoice', summary: 'An invoice of the caller' })
   async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
@@ -95,8 +94,8 @@ export class InvoicesController {
   }
 
   /**
-   * What paying the invoice from one of the caller's coins would cost, fee included, without moving money. The coin
-   * must be of the invoice's issuer and not its recipient coin (400); an expired or no longer payable invoice is a 409.
+   * What paying the invoice from one of the caller's coins would cost, fee included, without moving money. The coin must be of the
+   * invoice's issuer and not its recipient coin (400); an expired or no longer payable invoice is a 409.
    */
   @Route('POST', ':id/calculate', {
     ...PAYER,
@@ -139,9 +138,8 @@ export class InvoiceTemplatesController {
   constructor(private readonly invoices: InvoicesService) {}
 
   /**
-   * Saves an invoice draft under a name, to issue invoices from later (`POST /invoice-templates/{id}/invoices`). The
-   * draft's recipientCoin must be one of the organization's coins: without one the template is refused with a 404
-   * (section 7).
+   * Saves an invoice draft under a name, to issue invoices from later (`POST /invoice-templates/{id}/invoices`). The draft's recipientCoin
+   * must be one of the organization's coins: without one the template is refused with a 404 (section 7).
    */
   @Route('POST', '', {
     ...TEMPLATE,
@@ -166,8 +164,8 @@ export class InvoiceTemplatesController {
   }
 
   /**
-   * Deletes one of the organization's invoice templates and answers it; invoices already issued from it stay. Another
-   * organization's is a 404.
+   * Deletes one of the organization's invoice templates and answers it; invoices already issued from it stay. Another organization's is a
+   * 404.
    */
   @Route('DELETE', ':id', { ...TEMPLATE, id: 'deleteInvoiceTemplate', summary: 'Delete an invoice template', errors: [NO_TEMPLATE] })
   async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplateResponseDto> {
@@ -175,8 +173,8 @@ export class InvoiceTemplatesController {
   }
 
   /**
-   * Renames and redrafts one of the organization's templates with the same body as its creation, checked the same way;
-   * invoices already issued from it keep what they were issued with. Another organization's is a 404.
+   * Renames and redrafts one of the organization's templates with the same body as its creation, checked the same way; invoices already
+   * issued from it keep what they were issued with. Another organization's is a 404.
    */
   @Route('PATCH', ':id', {
     ...TEMPLATE,
@@ -193,8 +191,8 @@ export class InvoiceTemplatesController {
   }
 
   /**
-   * Issues an invoice from one of the organization's templates, with the amount, payer contact and expiry given now
-   * where the template has none (an amount nowhere is a 400). Checked as `POST /invoices` would.
+   * Issues an invoice from one of the organization's templates, with the amount, payer contact and expiry given now where the template has
+   * none (an amount nowhere is a 400). Checked as `POST /invoices` would.
    */
   @Route('POST', ':id/invoices', {
     ...ISSUER,

@@ -45,8 +45,8 @@ export class MerchantPaymentsController {
   }
 
   /**
-   * The merchant payments the caller's organization made or took, newest first; staff with TRANSACTION_AUDITOR see
-   * every one. What a payment bought: `GET …/{identifier}/merchant-purchases`.
+   * The merchant payments the caller's organization made or took, newest first; staff with TRANSACTION_AUDITOR see every one. What a
+   * payment bought: `GET …/{identifier}/merchant-purchases`.
    */
   @Route('POST', 'view', {
     ...VIEWER,
@@ -85,9 +85,9 @@ export class PosTransactionsController {
   constructor(private readonly payments: MerchantPaymentsService) {}
 
   /**
-   * The operations of the payments taken at one of the merchant's own points of sale, newest first, with the filters,
-   * sort and paging of `POST /transactions/view`; it covers the newest 10,000 payments there. Another merchant's point
-   * of sale, like a missing or deleted one, is a 404.
+   * The operations of the payments taken at one of the merchant's own points of sale, newest first, with the filters, sort and paging of
+   * `POST /transactions/view`; it covers the newest 10,000 payments there. Another merchant's point of sale, like a missing or deleted one,
+   * is a 404.
    */
   @Route('POST', ':posId/transactions/view', {
     access: ['POINT_OF_SALE_MANAGER'],

@@ -30,8 +30,8 @@ export class MerchantProductsController {
   constructor(private readonly products: MerchantProductsService) {}
 
   /**
-   * A merchant adds a product to its own catalogue (active unless said otherwise). A payment buys it by `items` only in
-   * a currency it has a price in (`POST …/{productId}/prices`).
+   * A merchant adds a product to its own catalogue (active unless said otherwise). A payment buys it by `items` only in a currency it has a
+   * price in (`POST …/{productId}/prices`).
    */
   @Route('POST', '', {
     ...MANAGER,
@@ -43,9 +43,7 @@ export class MerchantProductsController {
     return { status: 'ok', message: 'Product added', product: await this.products.create(principal, dto) };
   }
 
-  /**
-   * The merchant's own products with their prices, by category, part of the name and active; removed ones are left out.
-   */
+  /** The merchant's own products with their prices, by category, part of the name and active; removed ones are left out. */
   @Route('POST', 'view', {
     ...MANAGER,
     id: 'viewMerchantProducts',
@@ -69,8 +67,8 @@ export class MerchantProductsController {
   }
 
   /**
-   * One of the merchant's own products with its prices; another merchant's, like an unknown or removed one, is a 404 (a
-   * productId that is not a number: 400).
+   * One of the merchant's own products with its prices; another merchant's, like an unknown or removed one, is a 404 (a productId that is
+   * not a number: 400).
    */
   @Route('GET', ':productId', { ...ONE, id: 'getMerchantProduct', summary: 'A product with its prices' })
   @NumericId('productId')
@@ -79,8 +77,8 @@ export class MerchantProductsController {
   }
 
   /**
-   * Changes the fields sent of one of the merchant's own products (null clears category or description); `active:
-   * false` takes it off sale. Another merchant's is a 404.
+   * Changes the fields sent of one of the merchant's own products (null clears category or description); `active: false` takes it off sale.
+   * Another merchant's is a 404.
    */
   @Route('PATCH', ':productId', { ...ONE, id: 'updateMerchantProduct', summary: 'Change a product' })
   @NumericId('productId')
@@ -93,8 +91,8 @@ export class MerchantProductsController {
   }
 
   /**
-   * Removes one of the merchant's own products from the catalogue: it can no longer be bought, while payments that
-   * bought it keep their purchases. A removed or another merchant's product is a 404.
+   * Removes one of the merchant's own products from the catalogue: it can no longer be bought, while payments that bought it keep their
+   * purchases. A removed or another merchant's product is a 404.
    */
   @Route('DELETE', ':productId', { ...ONE, id: 'deleteMerchantProduct', summary: 'Remove a product from the catalogue' })
   @NumericId('productId')
@@ -103,8 +101,8 @@ export class MerchantProductsController {
   }
 
   /**
-   * The prices of one of the merchant's own products, one per currency. A productId that is not a number is a 400
-   * (section 7); an unknown one a 404.
+   * The prices of one of the merchant's own products, one per currency. A productId that is not a number is a 400 (section 7); an unknown
+   * one a 404.
    */
   @Route('GET', ':productId/prices', {
     ...ONE,
@@ -118,8 +116,8 @@ export class MerchantProductsController {
   }
 
   /**
-   * Prices one of the merchant's own products in a currency: one price per currency (a second is a 409), exact to the
-   * currency's minor units. An unknown currency is a 404.
+   * Prices one of the merchant's own products in a currency: one price per currency (a second is a 409), exact to the currency's minor
+   * units. An unknown currency is a 404.
    */
   @Route('POST', ':productId/prices', {
     ...MANAGER,
@@ -138,8 +136,8 @@ export class MerchantProductsController {
   }
 
   /**
-   * Removes a product's price in a currency: the product can no longer be bought in it. Answers the removed price; an
-   * unknown price is a 404.
+   * Removes a product's price in a currency: the product can no longer be bought in it. Answers the removed price; an unknown price is a
+   * 404.
    */
   @Route('DELETE', ':productId/prices/:priceId', {
     ...MANAGER,

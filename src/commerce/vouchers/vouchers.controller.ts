@@ -35,8 +35,8 @@ const REDEEM = { ...REDEEMER, errors: ['exception.voucher.not_found', CALLERS_CO
 const PREPAID_FIELDS: RequestFields = { coin: 'srcSerial', amount: 'prepaidAmount' };
 
 /**
- * Prepaid vouchers, under finapi's paths (`/vouchers`) and as the family's web client calls them (`/prepaid-coins`): the
- * same vouchers, money flows and rules, the client's addressed by their serial, its PIN being the voucher's code.
+ * Prepaid vouchers, under finapi's paths (`/vouchers`) and as the family's web client calls them (`/prepaid-coins`): the same vouchers,
+ * money flows and rules, the client's addressed by their serial, its PIN being the voucher's code.
  */
 @ApiTags('vouchers')
 @Controller()
