@@ -348,10 +348,7 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
   async calculate(principal: Principal, dto: GateCalculateDto): Promise<GateCalculationDto> {
     const coin = await this.ownCoin(principal, dto.serial);
     const product = await this.method(coin, dto.txType, dto.gateProviderId, dto.way, 'way');
-    const { quote } =
-      dto.txType === 'REDEEM'
-        ? await this.priceRedeem(principal, coin, product, dto.amount)
-        : await this.priceTopUp(principal, coin, product, dto.amount);
+    const { quote } = await this.price(principal, coin, product, dto.amount, dto.txType === 'REDEEM' ? 'REDEEM' : 'TOPUP');
     const scale = scaleOf(coin.fraction);
     return {
       status: 'ok',
@@ -404,7 +401,7 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
     return this.uow.run(async () => {
       const coin = await this.ownCoin(principal, dto.coinSerial);
       const product = await this.method(coin, 'TOPUP', method.gateProviderId, method.way, 'method.way');
-      const { amount, quote, pricing, settlement } = await this.priceTopUp(principal, coin, product, dto.amount);
+      const { amount, quote, pricing, settlement } = await this.price(principal, coin, product, dto.amount, 'TOPUP');
       const fields = checkFields(
         product.fields.map((f) => ({ ...f, required: false })),
         dto.fields ?? {},
@@ -499,52 +496,26 @@ export class GateTransactionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * A TOPUP's price: the gate terms in force for the payer's contract, the provider, the product and TOPUP (see
-   * GateCommissionsService.pricing), else the contract's own gate_payment commission; the gate-settlement coin is the payer (the provider charged the card),
-   * the caller's coin the payee. The amount must lie within the product's limits.
+   * A TOPUP's or a REDEEM's price, as its execution will quote it: the gate terms in force for the payer's contract, the
+   * provider, the product and the type (see GateCommissionsService.pricing), else the contract's own gate_payment
+   * commission. A TOPUP's payer is the gate-settlement coin (the provider charged the card) and its payee the caller's
+   * coin; a REDEEM's the other way round. The amount must lie within the product's limits.
    */
-  private async priceTopUp(principal: Principal, coin: LockedCoin, product: ProductRow, given: unknown) {
+  private async price(principal: Principal, coin: LockedCoin, product: ProductRow, given: unknown, type: 'TOPUP' | 'REDEEM') {
     const amount = parseAmount(given, scaleOf(coin.fraction));
     if (amount.lt(new Money(product.min_amount)) || amount.gt(new Money(product.max_amount))) {
       throw ApiError.invalid('amount', `must be from ${product.min_amount} to ${product.max_amount}`);
     }
     const settlement = await this.ledger.systemCoin(coin.issuer_id, 'gate_settlement');
+    // The contract's own gate_payment commission, looked up by the coins it prices (a REDEEM's by its payer alone).
+    const [payerSerial, payeeSerial] = type === 'TOPUP' ? [settlement, coin.serial] : [coin.serial, null];
     const pricing =
-      (await this.commissions.pricing(
-        principal.organizationId,
-        product.gate_provider_id,
-        product.id,
-        coin.issuer_id,
-        settlement,
-        'TOPUP',
-      )) ?? (await this.fees.pricing('gate_payment', settlement, coin.serial));
-    const payer = (await this.ledger.read([settlement])).get(settlement)!;
-    const quote = await this.fees.quote({ flow: 'gate_payment', amount, payer, payee: coin, pricing });
+      (await this.commissions.pricing(principal.organizationId, product.gate_provider_id, product.id, coin.issuer_id, settlement, type)) ??
+      (await this.fees.pricing('gate_payment', payerSerial, payeeSerial));
+    const gate = (await this.ledger.read([settlement])).get(settlement)!;
+    const [payer, payee] = type === 'TOPUP' ? [gate, coin] : [coin, gate];
+    const quote = await this.fees.quote({ flow: 'gate_payment', amount, payer, payee, pricing });
     return { amount, quote, pricing, settlement };
-  }
-
-  /**
-   * A REDEEM's price, as its hold will quote it: the gate terms in force for the payer's contract, the provider, the
-   * product and REDEEM, else the contract's own gate_payment commission; the caller's coin pays, the gate-settlement coin is paid.
-   */
-  private async priceRedeem(principal: Principal, coin: LockedCoin, product: ProductRow, given: unknown) {
-    const amount = parseAmount(given, scaleOf(coin.fraction));
-    if (amount.lt(new Money(product.min_amount)) || amount.gt(new Money(product.max_amount))) {
-      throw ApiError.invalid('amount', `must be from ${product.min_amount} to ${product.max_amount}`);
-    }
-    const settlement = await this.ledger.systemCoin(coin.issuer_id, 'gate_settlement');
-    const pricing =
-      (await this.commissions.pricing(
-        principal.organizationId,
-        product.gate_provider_id,
-        product.id,
-        coin.issuer_id,
-        settlement,
-        'REDEEM',
-      )) ?? (await this.fees.pricing('gate_payment', coin.serial, null));
-    const payee = (await this.ledger.read([settlement])).get(settlement)!;
-    const quote = await this.fees.quote({ flow: 'gate_payment', amount, payer: coin, payee, pricing });
-    return { amount, quote };
   }
 
   async get(principal: Principal, id: string): Promise<GateTransactionDto> {

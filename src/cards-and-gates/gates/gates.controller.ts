@@ -1,20 +1,8 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Patch, Post, Req } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiHeader,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
-import { Public, RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller, Headers, Req } from '@nestjs/common';
+import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { Route } from '../../platform/common/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
-import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import {
   CreateGateCommissionProfileDto,
   CreateGateProductDto,
@@ -53,8 +41,13 @@ import { GateCommissionsService } from './gate-commissions.service';
 import { GateTransactionsService } from './gate-transactions.service';
 import { GatesService } from './gates.service';
 
-const PROVIDER_ID = { name: 'gateProviderId', schema: { type: 'string', format: 'uuid' } } as const;
-const NO_PROVIDER = { description: 'exception.gate_provider.not_found', type: ErrorResponseDto };
+const PROVIDER_VIEWER = { access: ['GATE_PROVIDER_VIEWER'] } as const;
+const PROVIDER_MANAGER = { access: ['GATE_PROVIDER_MANAGER'] } as const;
+const CREATOR = { access: ['GATE_TRANSACTION_CREATOR'] } as const;
+const VIEWER = { access: ['GATE_TRANSACTION_VIEWER'] } as const;
+const NO_PROVIDER = ['exception.gate_provider.not_found'] as const;
+const NOT_CALLERS_COIN = ['exception.coin.not_found', "not the caller's"] as const;
+const NO_TRANSACTION = ['exception.gate_transaction.not_found'] as const;
 
 /** Outside payment providers (staff): a built-in simulated one stands for a real adapter. */
 @ApiTags('gate-providers')
@@ -63,69 +56,65 @@ export class GateProvidersController {
   constructor(private readonly gates: GatesService) {}
 
   /**
-   * Staff (GATE_PROVIDER_MANAGER) add an outside payment provider; its name is unique (409 otherwise). Without
-   * `settings.secret` a callback secret is generated, and it is never answered: set it when the provider must know it.
+   * Staff (GATE_PROVIDER_MANAGER) add an outside payment provider; its name is unique (409 otherwise). Without `settings.secret` a callback
+   * secret is generated, and it is never answered: set it when the provider must know it.
    */
-  @Post()
-  @RequirePermissions('GATE_PROVIDER_MANAGER')
-  @ApiOperation({ summary: 'Add a gate provider', operationId: 'createGateProvider' })
-  @ApiCreatedResponse({ type: GateProviderResponseDto })
-  @ApiConflictResponse({ description: 'exception.gate_provider.name_taken', type: ErrorResponseDto })
+  @Route('POST', '', {
+    ...PROVIDER_MANAGER,
+    id: 'createGateProvider',
+    summary: 'Add a gate provider',
+    answer: GateProviderResponseDto,
+    errors: ['exception.gate_provider.name_taken'],
+  })
   async create(@Body() dto: CreateGateProviderDto): Promise<GateProviderResponseDto> {
     return { status: 'ok', message: 'Gate provider added', gateProvider: await this.gates.createProvider(dto) };
   }
 
-  /**
-   * Every gate provider, active or not, with its settings but never its secret: for staff with GATE_PROVIDER_VIEWER.
-   */
-  @Get()
-  @RequirePermissions('GATE_PROVIDER_VIEWER')
-  @ApiOperation({ summary: 'The gate providers', operationId: 'listGateProviders' })
-  @ApiOkResponse({ type: GateProviderListDto })
+  /** Every gate provider, active or not, with its settings but never its secret: for staff with GATE_PROVIDER_VIEWER. */
+  @Route('GET', '', { ...PROVIDER_VIEWER, id: 'listGateProviders', summary: 'The gate providers', answer: GateProviderListDto })
   async list(): Promise<GateProviderListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.providers() };
   }
 
-  /**
-   * One gate provider with its settings; the callback secret is never answered (`hasSecret` says one is set). An
-   * unknown id is a 404.
-   */
-  @Get(':gateProviderId')
-  @ApiParam(PROVIDER_ID)
-  @RequirePermissions('GATE_PROVIDER_VIEWER')
-  @ApiOperation({ summary: 'A gate provider (never its secret)', operationId: 'getGateProvider' })
-  @ApiOkResponse({ type: GateProviderResponseDto })
-  @ApiNotFoundResponse(NO_PROVIDER)
+  /** One gate provider with its settings; the callback secret is never answered (`hasSecret` says one is set). An unknown id is a 404. */
+  @Route('GET', ':gateProviderId', {
+    ...PROVIDER_VIEWER,
+    id: 'getGateProvider',
+    summary: 'A gate provider (never its secret)',
+    answer: GateProviderResponseDto,
+    errors: NO_PROVIDER,
+  })
   async get(@UuidParam('gateProviderId') id: string): Promise<GateProviderResponseDto> {
     return { status: 'ok', message: 'OK', gateProvider: await this.gates.provider(id) };
   }
 
   /**
-   * A provider's settings as the family's gate-settings screen lists them (`fields [{name, label, type, value, secret,
-   * set}]`): every setting the provider takes; a secret is write-only, answered as `set` with a null value.
+   * A provider's settings as the family's gate-settings screen lists them (`fields [{name, label, type, value, secret, set}]`): every
+   * setting the provider takes; a secret is write-only, answered as `set` with a null value.
    */
-  @Get(':gateProviderId/settings')
-  @ApiParam(PROVIDER_ID)
-  @RequirePermissions('GATE_PROVIDER_VIEWER')
-  @ApiOperation({ summary: "A gate provider's settings (secrets only as set)", operationId: 'getGateProviderSettings' })
-  @ApiOkResponse({ type: GateSettingsResponseDto })
-  @ApiNotFoundResponse(NO_PROVIDER)
+  @Route('GET', ':gateProviderId/settings', {
+    ...PROVIDER_VIEWER,
+    id: 'getGateProviderSettings',
+    summary: "A gate provider's settings (secrets only as set)",
+    answer: GateSettingsResponseDto,
+    errors: NO_PROVIDER,
+  })
   async getSettings(@UuidParam('gateProviderId') id: string): Promise<GateSettingsResponseDto> {
     return { status: 'ok', message: 'OK', fields: await this.gates.settings(id) };
   }
 
   /**
-   * Changes some settings: by name as the family's screen sends them (`fields [{name, value}]`, checked against the
-   * provider's settings), or as properties (latencyMs, failAbove, asyncAbove, failureRate, secret). Nothing to change,
-   * an unknown name or a bad value is a 400 and changes nothing; null removes a knob. The secret is write-only. In the
-   * action log (`gate_provider_settings_changed`, by name only).
+   * Changes some settings: by name as the family's screen sends them (`fields [{name, value}]`, checked against the provider's settings),
+   * or as properties (latencyMs, failAbove, asyncAbove, failureRate, secret). Nothing to change, an unknown name or a bad value is a 400
+   * and changes nothing; null removes a knob. The secret is write-only. In the action log (`gate_provider_settings_changed`, by name only).
    */
-  @Patch(':gateProviderId/settings')
-  @ApiParam(PROVIDER_ID)
-  @RequirePermissions('GATE_PROVIDER_MANAGER')
-  @ApiOperation({ summary: "Change a gate provider's settings", operationId: 'updateGateProviderSettings' })
-  @ApiOkResponse({ type: GateSettingsChangedDto })
-  @ApiNotFoundResponse(NO_PROVIDER)
+  @Route('PATCH', ':gateProviderId/settings', {
+    ...PROVIDER_MANAGER,
+    id: 'updateGateProviderSettings',
+    summary: "Change a gate provider's settings",
+    answer: GateSettingsChangedDto,
+    errors: NO_PROVIDER,
+  })
   async settings(
     @UuidParam('gateProviderId') id: string,
     @Body() dto: UpdateGateSettingsDto,
@@ -143,55 +132,47 @@ export class GateProductsController {
   constructor(private readonly gates: GatesService) {}
 
   /**
-   * Staff (GATE_PRODUCT_MANAGER) add a product a provider sells in a currency, with the fields the payer fills in.
-   * minAmount and maxAmount are mandatory (section 2.3): a payment outside them is refused. An unknown provider or
-   * currency is a 404; a product name the provider has is a 409.
+   * Staff (GATE_PRODUCT_MANAGER) add a product a provider sells in a currency, with the fields the payer fills in. minAmount and maxAmount
+   * are mandatory (section 2.3): a payment outside them is refused. An unknown provider or currency is a 404; a product name the provider
+   * has is a 409.
    */
-  @Post()
-  @RequirePermissions('GATE_PRODUCT_MANAGER')
-  @ApiOperation({ summary: 'Add a gate product', operationId: 'createGateProduct' })
-  @ApiCreatedResponse({ type: GateProductResponseDto })
-  @ApiNotFoundResponse({ description: 'exception.gate_provider.not_found, or exception.currency.not_found', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.gate_product.name_taken', type: ErrorResponseDto })
+  @Route('POST', '', {
+    access: ['GATE_PRODUCT_MANAGER'],
+    id: 'createGateProduct',
+    summary: 'Add a gate product',
+    answer: GateProductResponseDto,
+    errors: [...NO_PROVIDER, 'exception.currency.not_found', 'exception.gate_product.name_taken'],
+  })
   async create(@Body() dto: CreateGateProductDto): Promise<GateProductResponseDto> {
     return { status: 'ok', message: 'Gate product added', product: await this.gates.createProduct(dto) };
   }
 
-  /**
-   * What a customer can pay through a gate now: the active products of active providers, by provider and product name.
-   */
-  @Get('available')
-  @RequirePermissions('GATE_TRANSACTION_CREATOR')
-  @ApiOperation({ summary: 'The gate products on sale', operationId: 'availableGateProducts' })
-  @ApiOkResponse({ type: GateProductListDto })
+  /** What a customer can pay through a gate now: the active products of active providers, by provider and product name. */
+  @Route('GET', 'available', { ...CREATOR, id: 'availableGateProducts', summary: 'The gate products on sale', answer: GateProductListDto })
   async available(): Promise<GateProductListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ available: true }) };
   }
 
-  /**
-   * Staff (GATE_PROVIDER_VIEWER) see every product of a provider, those off sale included. An unknown provider is a
-   * 404.
-   */
-  @Get('gate-provider/:gateProviderId/view')
-  @ApiParam(PROVIDER_ID)
-  @RequirePermissions('GATE_PROVIDER_VIEWER')
-  @ApiOperation({ summary: 'Every product of a gate provider (staff)', operationId: 'viewGateProviderProducts' })
-  @ApiOkResponse({ type: GateProductListDto })
-  @ApiNotFoundResponse(NO_PROVIDER)
+  /** Staff (GATE_PROVIDER_VIEWER) see every product of a provider, those off sale included. An unknown provider is a 404. */
+  @Route('GET', 'gate-provider/:gateProviderId/view', {
+    ...PROVIDER_VIEWER,
+    id: 'viewGateProviderProducts',
+    summary: 'Every product of a gate provider (staff)',
+    answer: GateProductListDto,
+    errors: NO_PROVIDER,
+  })
   async ofProvider(@UuidParam('gateProviderId') id: string): Promise<GateProductListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ providerId: id, available: false }) };
   }
 
-  /**
-   * The products a customer can pay for through one provider now: active, of an active provider. An unknown provider is
-   * a 404.
-   */
-  @Get('gate-provider/:gateProviderId/available')
-  @ApiParam(PROVIDER_ID)
-  @RequirePermissions('GATE_TRANSACTION_CREATOR')
-  @ApiOperation({ summary: "A gate provider's products on sale", operationId: 'availableGateProviderProducts' })
-  @ApiOkResponse({ type: GateProductListDto })
-  @ApiNotFoundResponse(NO_PROVIDER)
+  /** The products a customer can pay for through one provider now: active, of an active provider. An unknown provider is a 404. */
+  @Route('GET', 'gate-provider/:gateProviderId/available', {
+    ...CREATOR,
+    id: 'availableGateProviderProducts',
+    summary: "A gate provider's products on sale",
+    answer: GateProductListDto,
+    errors: NO_PROVIDER,
+  })
   async availableOfProvider(@UuidParam('gateProviderId') id: string): Promise<GateProductListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ providerId: id, available: true }) };
   }
@@ -204,118 +185,123 @@ export class GateTransactionsController {
   constructor(private readonly transactions: GateTransactionsService) {}
 
   /**
-   * The provider methods the caller's coin (`serial`) can use for `txType` (TOPUP: money in through an acquiring
-   * provider; REDEEM: money out to a card through a payout provider): each product on sale in the coin's currency, as `{gateProvider {id, name, gate {name}}, way}` (the way
-   * is the product's name). Another's coin, like an unknown one, is a 404.
+   * The provider methods the caller's coin (`serial`) can use for `txType` (TOPUP: money in through an acquiring provider; REDEEM: money
+   * out to a card through a payout provider): each product on sale in the coin's currency, as `{gateProvider {id, name, gate {name}}, way}`
+   * (the way is the product's name). Another's coin, like an unknown one, is a 404.
    */
-  @Post('methods/view')
-  @HttpCode(200)
-  @RequirePermissions('GATE_TRANSACTION_CREATOR')
-  @ApiOperation({ summary: 'The provider methods of a coin', operationId: 'viewGateMethods' })
-  @ApiOkResponse({ type: GateMethodListDto })
-  @ApiNotFoundResponse({ description: "exception.coin.not_found (not the caller's)", type: ErrorResponseDto })
+  @Route('POST', 'methods/view', {
+    ...CREATOR,
+    id: 'viewGateMethods',
+    summary: 'The provider methods of a coin',
+    status: 200,
+    answer: GateMethodListDto,
+    errors: [NOT_CALLERS_COIN],
+  })
   async methods(@Body() dto: GateMethodsViewDto, @CurrentPrincipal() principal: Principal): Promise<GateMethodListDto> {
     return { status: 'ok', message: 'OK', records: await this.transactions.methods(principal, dto) };
   }
 
   /**
-   * The price of a TOPUP or a REDEEM through a provider's method (its `way`, which may be left out when the provider
-   * has one for the coin's currency), priced as its execution will be; moves nothing. For a TOPUP `sourceAmount` is
-   * what the card is charged and `amountToSend` what reaches the coin; for a REDEEM `sourceAmount` is what leaves the
-   * coin and `amountToSend` what the card receives; `commissionAmount` is the fee.
+   * The price of a TOPUP or a REDEEM through a provider's method (its `way`, which may be left out when the provider has one for the coin's
+   * currency), priced as its execution will be; moves nothing. For a TOPUP `sourceAmount` is what the card is charged and `amountToSend`
+   * what reaches the coin; for a REDEEM `sourceAmount` is what leaves the coin and `amountToSend` what the card receives;
+   * `commissionAmount` is the fee.
    */
-  @Post('transactions/calculate')
-  @HttpCode(200)
-  @RequirePermissions('GATE_TRANSACTION_CREATOR')
-  @ApiOperation({ summary: 'Price a TOPUP or a REDEEM through a gate', operationId: 'calculateGateTransaction' })
-  @ApiOkResponse({ type: GateCalculationDto })
-  @ApiNotFoundResponse({
-    description: "exception.gate_product.not_found (no such method), or exception.coin.not_found (not the caller's)",
-    type: ErrorResponseDto,
+  @Route('POST', 'transactions/calculate', {
+    ...CREATOR,
+    id: 'calculateGateTransaction',
+    summary: 'Price a TOPUP or a REDEEM through a gate',
+    status: 200,
+    answer: GateCalculationDto,
+    errors: [['exception.gate_product.not_found', 'no such method'], NOT_CALLERS_COIN],
   })
   calculate(@Body() dto: GateCalculateDto, @CurrentPrincipal() principal: Principal): Promise<GateCalculationDto> {
     return this.transactions.calculate(principal, dto);
   }
 
   /**
-   * A payment to a product (`productId`, `coinSerial`, `type` payment | payout | card_issue) holds amount + fee and
-   * answers `provider_assigned`; the provider is called after the commit. Poll GET …/{id} or use webhooks. A TOPUP
-   * through a provider `method` (`coin`, `method {gateProviderId, way}`) answers `initiated`, moving nothing: its
-   * payer's fields follow with `POST …/{id}/submit`, and the provider's charge then credits the coin. A REDEEM (the
-   * same body, `type: REDEEM`, a payout provider's method) holds amount + fee from the coin at once and answers
-   * `initiated`: its submit sends it to the provider, whose refusal gives the money back.
+   * A payment to a product (`productId`, `coinSerial`, `type` payment | payout | card_issue) holds amount + fee and answers
+   * `provider_assigned`; the provider is called after the commit. Poll GET …/{id} or use webhooks. A TOPUP through a provider `method`
+   * (`coin`, `method {gateProviderId, way}`) answers `initiated`, moving nothing: its payer's fields follow with `POST …/{id}/submit`, and
+   * the provider's charge then credits the coin. A REDEEM (the same body, `type: REDEEM`, a payout provider's method) holds amount + fee
+   * from the coin at once and answers `initiated`: its submit sends it to the provider, whose refusal gives the money back.
    */
-  @Post('transactions')
-  @RequirePermissions('GATE_TRANSACTION_CREATOR')
-  @Idempotent({ groupCommit: true })
-  @ApiOperation({ summary: 'Pay, top up or withdraw through a gate', operationId: 'createGateTransaction' })
-  @ApiCreatedResponse({ type: GateOwnTransactionResponseDto })
-  @ApiNotFoundResponse({
-    description: "exception.gate_product.not_found (or no such method), or exception.coin.not_found (not the caller's)",
-    type: ErrorResponseDto,
+  @Route('POST', 'transactions', {
+    ...CREATOR,
+    id: 'createGateTransaction',
+    summary: 'Pay, top up or withdraw through a gate',
+    idempotent: { groupCommit: true },
+    answer: GateOwnTransactionResponseDto,
+    errors: [
+      ['exception.gate_product.not_found', 'no such product or method'],
+      NOT_CALLERS_COIN,
+      'exception.coin.insufficient_funds',
+      'exception.coin.inactive',
+    ],
   })
-  @ApiConflictResponse({ description: 'exception.coin.insufficient_funds, exception.coin.inactive', type: ErrorResponseDto })
   async create(@Body() dto: CreateGateTransactionDto, @CurrentPrincipal() principal: Principal): Promise<GateOwnTransactionResponseDto> {
     return { status: 'ok', message: 'Gate transaction started', transaction: await this.transactions.create(principal, dto) };
   }
 
   /**
-   * The gate payments of the caller's organization, newest first, by status and product; staff with TRANSACTION_AUDITOR
-   * see every organization's.
+   * The gate payments of the caller's organization, newest first, by status and product; staff with TRANSACTION_AUDITOR see every
+   * organization's.
    */
-  @Post('transactions/view')
-  @HttpCode(200)
-  @RequirePermissions('GATE_TRANSACTION_VIEWER')
-  @ApiOperation({ summary: "Search the organization's gate transactions (every one for auditors)", operationId: 'viewGateTransactions' })
-  @ApiOkResponse({ type: GateTransactionPageDto })
+  @Route('POST', 'transactions/view', {
+    ...VIEWER,
+    id: 'viewGateTransactions',
+    summary: "Search the organization's gate transactions (every one for auditors)",
+    status: 200,
+    answer: GateTransactionPageDto,
+  })
   view(@Body() dto: GateTransactionViewDto, @CurrentPrincipal() principal: Principal): Promise<GateTransactionPageDto> {
     return this.transactions.view(principal, dto);
   }
 
   /**
-   * A gate payment with its status, amount, fee, operation and the provider's reference: poll it after
-   * `provider_assigned`. Another organization's (unless the caller has TRANSACTION_AUDITOR), like an unknown one, is a
-   * 404.
+   * A gate payment with its status, amount, fee, operation and the provider's reference: poll it after `provider_assigned`. Another
+   * organization's (unless the caller has TRANSACTION_AUDITOR), like an unknown one, is a 404.
    */
-  @Get('transactions/:id')
-  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
-  @RequirePermissions('GATE_TRANSACTION_VIEWER')
-  @ApiOperation({ summary: 'A gate transaction', operationId: 'getGateTransaction' })
-  @ApiOkResponse({ type: GateTransactionResponseDto })
-  @ApiNotFoundResponse({ description: 'exception.gate_transaction.not_found', type: ErrorResponseDto })
+  @Route('GET', 'transactions/:id', {
+    ...VIEWER,
+    id: 'getGateTransaction',
+    summary: 'A gate transaction',
+    answer: GateTransactionResponseDto,
+    errors: NO_TRANSACTION,
+  })
   async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<GateTransactionResponseDto> {
     return { status: 'ok', message: 'OK', transaction: await this.transactions.get(principal, id) };
   }
 
   /**
-   * The fields the transaction's payer fills in (its product's), as one option named `default`, each with a pattern
-   * its value must match. The family's web client asks with a trailing slash (`…/payer-fields/`), which answers too.
+   * The fields the transaction's payer fills in (its product's), as one option named `default`, each with a pattern its value must match.
+   * The family's web client asks with a trailing slash (`…/payer-fields/`), which answers too.
    */
-  @Get('transactions/:id/payer-fields')
-  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
-  @RequirePermissions('GATE_TRANSACTION_VIEWER')
-  @ApiOperation({ summary: "A gate transaction's payer fields", operationId: 'getGatePayerFields' })
-  @ApiOkResponse({ type: PayerFieldsResponseDto })
-  @ApiNotFoundResponse({ description: 'exception.gate_transaction.not_found', type: ErrorResponseDto })
+  @Route('GET', 'transactions/:id/payer-fields', {
+    ...VIEWER,
+    id: 'getGatePayerFields',
+    summary: "A gate transaction's payer fields",
+    answer: PayerFieldsResponseDto,
+    errors: NO_TRANSACTION,
+  })
   async payerFields(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<PayerFieldsResponseDto> {
     return { status: 'ok', message: 'OK', options: await this.transactions.payerFields(principal, id) };
   }
 
   /**
-   * A TOPUP's or a REDEEM's payer's fields (`optionName` default, `fields [{name, value}]`), checked against its
-   * product's: it then goes to its provider (`provider_assigned`, called after the commit); a TOPUP's charge credits
-   * the coin, a REDEEM's payout takes what was held.
+   * A TOPUP's or a REDEEM's payer's fields (`optionName` default, `fields [{name, value}]`), checked against its product's: it then goes to
+   * its provider (`provider_assigned`, called after the commit); a TOPUP's charge credits the coin, a REDEEM's payout takes what was held.
    * Once: a transaction not waiting for them is a 409.
    */
-  @Post('transactions/:id/submit')
-  @HttpCode(200)
-  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
-  @RequirePermissions('GATE_TRANSACTION_CREATOR')
-  @Idempotent()
-  @ApiOperation({ summary: "Submit a TOPUP's or a REDEEM's payer fields", operationId: 'submitGatePayer' })
-  @ApiOkResponse({ type: GateOwnTransactionResponseDto })
-  @ApiNotFoundResponse({ description: 'exception.gate_transaction.not_found', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.gate_transaction.submitted', type: ErrorResponseDto })
+  @Route('POST', 'transactions/:id/submit', {
+    ...CREATOR,
+    id: 'submitGatePayer',
+    summary: "Submit a TOPUP's or a REDEEM's payer fields",
+    idempotent: true,
+    status: 200,
+    answer: GateOwnTransactionResponseDto,
+    errors: [...NO_TRANSACTION, 'exception.gate_transaction.submitted'],
+  })
   async submit(
     @UuidParam('id') id: string,
     @Body() dto: SubmitPayerDto,
@@ -325,15 +311,15 @@ export class GateTransactionsController {
   }
 
   /** A provider's asynchronous outcome, signed with its secret; applied once per transaction. */
-  @Post('callbacks/:gateProviderId')
-  @HttpCode(200)
-  @Public()
-  @ApiParam(PROVIDER_ID)
+  @Route('POST', 'callbacks/:gateProviderId', {
+    access: 'public',
+    id: 'gateProviderCallback',
+    summary: "A gate provider's callback",
+    status: 200,
+    answer: GateCallbackResponseDto,
+    errors: ['exception.gate.signature_invalid', ...NO_PROVIDER, ...NO_TRANSACTION],
+  })
   @ApiHeader({ name: 'X-Gate-Signature', required: true, description: "Hex HMAC-SHA256 of the raw body with the provider's secret" })
-  @ApiOperation({ summary: "A gate provider's callback", operationId: 'gateProviderCallback' })
-  @ApiOkResponse({ type: GateCallbackResponseDto })
-  @ApiUnauthorizedResponse({ description: 'exception.gate.signature_invalid', type: ErrorResponseDto })
-  @ApiNotFoundResponse({ description: 'exception.gate_provider.not_found, exception.gate_transaction.not_found', type: ErrorResponseDto })
   async callback(
     @UuidParam('gateProviderId') providerId: string,
     @Headers('x-gate-signature') signature: string | undefined,
@@ -345,9 +331,9 @@ export class GateTransactionsController {
   }
 }
 
-const CONTRACT_ID = { name: 'contractId', schema: { type: 'string', format: 'uuid' } } as const;
-const PROFILE_ID = { name: 'profileId', schema: { type: 'string', format: 'uuid' } } as const;
-const NO_PROFILE = { description: 'exception.contract.not_found, or exception.gate_commission_profile.not_found', type: ErrorResponseDto };
+const COMMISSION_VIEWER = { access: ['COMMISSION_VIEWER'] } as const;
+const COMMISSION_MANAGER = { access: ['COMMISSION_MANAGER'] } as const;
+const NO_PROFILE = ['exception.contract.not_found', 'exception.gate_commission_profile.not_found'] as const;
 
 /** A contract's gate commissions: per provider, provider rules (endDate mandatory) and product rules. */
 @ApiTags('gate-commissions')
@@ -356,130 +342,120 @@ export class GateCommissionsController {
   constructor(private readonly commissions: GateCommissionsService) {}
 
   /**
-   * Staff (COMMISSION_MANAGER) give a contract its gate commission profile for a provider and a currency (the family's
-   * `currencyCode`; without it, every currency): one per contract, provider and currency (409 for a second). Its rules
-   * and commission settings then price the gate payments of the contract's organizations. In the action log.
+   * Staff (COMMISSION_MANAGER) give a contract its gate commission profile for a provider and a currency (the family's `currencyCode`;
+   * without it, every currency): one per contract, provider and currency (409 for a second). Its rules and commission settings then price
+   * the gate payments of the contract's organizations. In the action log.
    */
-  @Post()
-  @ApiParam(CONTRACT_ID)
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Add a gate commission profile', operationId: 'createGateCommissionProfile' })
-  @ApiCreatedResponse({ type: GateCommissionProfileResponseDto })
-  @ApiNotFoundResponse({
-    description: 'exception.contract.not_found, exception.gate_provider.not_found, exception.currency.not_found',
-    type: ErrorResponseDto,
+  @Route('POST', '', {
+    ...COMMISSION_MANAGER,
+    id: 'createGateCommissionProfile',
+    summary: 'Add a gate commission profile',
+    answer: GateCommissionProfileResponseDto,
+    errors: ['exception.contract.not_found', ...NO_PROVIDER, 'exception.currency.not_found', 'exception.gate_commission_profile.exists'],
   })
-  @ApiConflictResponse({ description: 'exception.gate_commission_profile.exists', type: ErrorResponseDto })
   async create(
     @UuidParam('contractId') contractId: string,
     @Body() dto: CreateGateCommissionProfileDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<GateCommissionProfileResponseDto> {
-    return {
-      status: 'ok',
-      message: 'Gate commission profile added',
-      profile: await this.commissions.createProfile(principal, contractId, dto),
-    };
+    const profile = await this.commissions.createProfile(principal, contractId, dto);
+    return { status: 'ok', message: 'Gate commission profile added', profile };
   }
 
   /**
-   * A contract's gate commission profiles, one per provider and currency (`providerCurrency`), each with its provider
-   * rules. An unknown contract is a 404.
+   * A contract's gate commission profiles, one per provider and currency (`providerCurrency`), each with its provider rules. An unknown
+   * contract is a 404.
    */
-  @Get()
-  @ApiParam(CONTRACT_ID)
-  @RequirePermissions('COMMISSION_VIEWER')
-  @ApiOperation({ summary: "A contract's gate commission profiles", operationId: 'listGateCommissionProfiles' })
-  @ApiOkResponse({ type: GateCommissionProfileListDto })
-  @ApiNotFoundResponse({ description: 'exception.contract.not_found', type: ErrorResponseDto })
+  @Route('GET', '', {
+    ...COMMISSION_VIEWER,
+    id: 'listGateCommissionProfiles',
+    summary: "A contract's gate commission profiles",
+    answer: GateCommissionProfileListDto,
+    errors: ['exception.contract.not_found'],
+  })
   async list(@UuidParam('contractId') contractId: string): Promise<GateCommissionProfileListDto> {
     return { status: 'ok', message: 'OK', records: await this.commissions.profiles(contractId) };
   }
 
   /**
-   * A gate commission profile's commission settings: per transaction type (TOPUP, REDEEM) its TOTAL commission (what
-   * the payer pays) and PROVIDER commission (what the provider charges the operator out of it), each with only the
-   * values its type uses.
+   * A gate commission profile's commission settings: per transaction type (TOPUP, REDEEM) its TOTAL commission (what the payer pays) and
+   * PROVIDER commission (what the provider charges the operator out of it), each with only the values its type uses.
    */
-  @Get(':profileId/commission-settings-records')
-  @ApiParam(CONTRACT_ID)
-  @ApiParam(PROFILE_ID)
-  @RequirePermissions('COMMISSION_VIEWER')
-  @ApiOperation({ summary: "A gate commission profile's commission settings", operationId: 'listGateCommissionSettings' })
-  @ApiOkResponse({ type: GateCommissionSettingListDto })
-  @ApiNotFoundResponse(NO_PROFILE)
+  @Route('GET', ':profileId/commission-settings-records', {
+    ...COMMISSION_VIEWER,
+    id: 'listGateCommissionSettings',
+    summary: "A gate commission profile's commission settings",
+    answer: GateCommissionSettingListDto,
+    errors: NO_PROFILE,
+  })
   async settings(@UuidParam('contractId') contractId: string, @UuidParam('profileId') id: string): Promise<GateCommissionSettingListDto> {
     return { status: 'ok', message: 'OK', records: await this.commissions.settings(contractId, id) };
   }
 
   /**
-   * Sets a transaction type's commissions, new or changed alike (the family's form sends both): `totalCommission`
-   * prices the payer's TOPUP or REDEEM through the commission service (ahead of the provider rule; a product rule
-   * still comes first), `providerCommission` is recorded. A commission left out is removed. Answers the type's
-   * records; in the action log.
+   * Sets a transaction type's commissions, new or changed alike (the family's form sends both): `totalCommission` prices the payer's TOPUP
+   * or REDEEM through the commission service (ahead of the provider rule; a product rule still comes first), `providerCommission` is
+   * recorded. A commission left out is removed. Answers the type's records; in the action log.
    */
-  @Post(':profileId/commission-settings-records/set-up-commission-settings')
-  @HttpCode(200)
-  @ApiParam(CONTRACT_ID)
-  @ApiParam(PROFILE_ID)
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: "Set a transaction type's gate commissions", operationId: 'setUpGateCommissionSettings' })
-  @ApiOkResponse({ type: GateCommissionSettingListDto })
-  @ApiNotFoundResponse(NO_PROFILE)
+  @Route('POST', ':profileId/commission-settings-records/set-up-commission-settings', {
+    ...COMMISSION_MANAGER,
+    id: 'setUpGateCommissionSettings',
+    summary: "Set a transaction type's gate commissions",
+    status: 200,
+    answer: GateCommissionSettingListDto,
+    errors: NO_PROFILE,
+  })
   async setUp(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') id: string,
     @Body() dto: SetUpGateCommissionSettingsDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<GateCommissionSettingListDto> {
-    return {
-      status: 'ok',
-      message: 'Commission settings set',
-      records: await this.commissions.setUpSettings(principal, contractId, id, dto),
-    };
+    const records = await this.commissions.setUpSettings(principal, contractId, id, dto);
+    return { status: 'ok', message: 'Commission settings set', records };
   }
 
   /**
-   * A gate commission profile with its provider rules (its product rules: `POST …/commission-product-rule/view`). A
-   * profile of another contract is a 404.
+   * A gate commission profile with its provider rules (its product rules: `POST …/commission-product-rule/view`). A profile of another
+   * contract is a 404.
    */
-  @Get(':profileId')
-  @ApiParam(CONTRACT_ID)
-  @ApiParam(PROFILE_ID)
-  @RequirePermissions('COMMISSION_VIEWER')
-  @ApiOperation({ summary: 'A gate commission profile with its provider rules', operationId: 'getGateCommissionProfile' })
-  @ApiOkResponse({ type: GateCommissionProfileResponseDto })
-  @ApiNotFoundResponse(NO_PROFILE)
+  @Route('GET', ':profileId', {
+    ...COMMISSION_VIEWER,
+    id: 'getGateCommissionProfile',
+    summary: 'A gate commission profile with its provider rules',
+    answer: GateCommissionProfileResponseDto,
+    errors: NO_PROFILE,
+  })
   async get(@UuidParam('contractId') contractId: string, @UuidParam('profileId') id: string): Promise<GateCommissionProfileResponseDto> {
     return { status: 'ok', message: 'OK', profile: await this.commissions.profile(contractId, id) };
   }
 
   /**
-   * Deletes a gate commission profile with its provider and product rules, and answers it as it was; gate payments it
-   * priced keep their fee.
+   * Deletes a gate commission profile with its provider and product rules, and answers it as it was; gate payments it priced keep their
+   * fee.
    */
-  @Delete(':profileId')
-  @ApiParam(CONTRACT_ID)
-  @ApiParam(PROFILE_ID)
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Delete a gate commission profile and its rules', operationId: 'deleteGateCommissionProfile' })
-  @ApiOkResponse({ type: GateCommissionProfileResponseDto })
-  @ApiNotFoundResponse(NO_PROFILE)
+  @Route('DELETE', ':profileId', {
+    ...COMMISSION_MANAGER,
+    id: 'deleteGateCommissionProfile',
+    summary: 'Delete a gate commission profile and its rules',
+    answer: GateCommissionProfileResponseDto,
+    errors: NO_PROFILE,
+  })
   async delete(@UuidParam('contractId') contractId: string, @UuidParam('profileId') id: string): Promise<GateCommissionProfileResponseDto> {
     return { status: 'ok', message: 'Gate commission profile deleted', profile: await this.commissions.deleteProfile(contractId, id) };
   }
 
   /**
-   * A fee on every product of the profile's provider over [beginDate, endDate), collected by the operator or the
-   * provider: endDate is mandatory (section 2.3); values are never negative.
+   * A fee on every product of the profile's provider over [beginDate, endDate), collected by the operator or the provider: endDate is
+   * mandatory (section 2.3); values are never negative.
    */
-  @Post(':profileId/commission-provider-rule')
-  @ApiParam(CONTRACT_ID)
-  @ApiParam(PROFILE_ID)
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Add a provider commission rule', operationId: 'createGateProviderRule' })
-  @ApiCreatedResponse({ type: GateCommissionRuleResponseDto })
-  @ApiNotFoundResponse(NO_PROFILE)
+  @Route('POST', ':profileId/commission-provider-rule', {
+    ...COMMISSION_MANAGER,
+    id: 'createGateProviderRule',
+    summary: 'Add a provider commission rule',
+    answer: GateCommissionRuleResponseDto,
+    errors: NO_PROFILE,
+  })
   async providerRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
@@ -489,17 +465,16 @@ export class GateCommissionsController {
   }
 
   /**
-   * A fee on one product of the profile's provider, over [beginDate, endDate) (endDate optional): while it holds it
-   * beats the provider rule. `collector` says who takes the fee: the operator or the provider. A product of another
-   * provider is a 404.
+   * A fee on one product of the profile's provider, over [beginDate, endDate) (endDate optional): while it holds it beats the provider
+   * rule. `collector` says who takes the fee: the operator or the provider. A product of another provider is a 404.
    */
-  @Post(':profileId/commission-product-rule')
-  @ApiParam(CONTRACT_ID)
-  @ApiParam(PROFILE_ID)
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Add a product commission rule', operationId: 'createGateProductRule' })
-  @ApiCreatedResponse({ type: GateCommissionRuleResponseDto })
-  @ApiNotFoundResponse({ description: 'No such contract, profile, or product of its provider', type: ErrorResponseDto })
+  @Route('POST', ':profileId/commission-product-rule', {
+    ...COMMISSION_MANAGER,
+    id: 'createGateProductRule',
+    summary: 'Add a product commission rule',
+    answer: GateCommissionRuleResponseDto,
+    errors: [...NO_PROFILE, ['exception.gate_product.not_found', 'no such product of the profile’s provider']],
+  })
   async productRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
@@ -508,17 +483,15 @@ export class GateCommissionsController {
     return { status: 'ok', message: 'Product rule added', rule: await this.commissions.addProductRule(contractId, profileId, dto) };
   }
 
-  /**
-   * The product rules of a gate commission profile, latest first; `filter.productIds` narrows them to some products.
-   */
-  @Post(':profileId/commission-product-rule/view')
-  @HttpCode(200)
-  @ApiParam(CONTRACT_ID)
-  @ApiParam(PROFILE_ID)
-  @RequirePermissions('COMMISSION_VIEWER')
-  @ApiOperation({ summary: "Search a gate commission profile's product rules", operationId: 'viewGateProductRules' })
-  @ApiOkResponse({ type: GateCommissionRulePageDto })
-  @ApiNotFoundResponse(NO_PROFILE)
+  /** The product rules of a gate commission profile, latest first; `filter.productIds` narrows them to some products. */
+  @Route('POST', ':profileId/commission-product-rule/view', {
+    ...COMMISSION_VIEWER,
+    id: 'viewGateProductRules',
+    summary: "Search a gate commission profile's product rules",
+    status: 200,
+    answer: GateCommissionRulePageDto,
+    errors: NO_PROFILE,
+  })
   productRules(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,

@@ -1,18 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { Route } from '../../platform/common/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
-import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import {
   CreateInvoiceDto,
   CreateInvoiceTemplateDto,
@@ -30,8 +20,14 @@ import {
 } from './dto/invoice.dto';
 import { InvoicesService } from './invoices.service';
 
-const INVOICE_ID = { name: 'id', schema: { type: 'string', format: 'uuid' } } as const;
-const NO_INVOICE = { description: 'exception.invoice.not_found', type: ErrorResponseDto };
+const ISSUER = { access: ['INVOICE_ISSUER'] } as const;
+const PAYER = { access: ['INVOICE_PAYER'] } as const;
+const ONE = { ...ISSUER, answer: InvoiceResponseDto, errors: ['exception.invoice.not_found'] } as const;
+const RECIPIENT_COIN = ['exception.coin.not_found', "recipientCoin is not the caller's"] as const;
+const PAYABLE = ['exception.invoice.not_found', ['exception.coin.not_found', "not the caller's"], 'exception.invoice.expired'] as const;
+const TEMPLATE = { ...ISSUER, answer: InvoiceTemplateResponseDto } as const;
+const NO_TEMPLATE = 'exception.invoice_template.not_found';
+const DRAFT_COIN = ['exception.coin.not_found', "invoiceDraft.recipientCoin missing, or not the caller's"] as const;
 
 /** Invoices: issued by a merchant or an individual into one of its coins, paid by any customer. */
 @ApiTags('invoices')
@@ -40,91 +36,75 @@ export class InvoicesController {
   constructor(private readonly invoices: InvoicesService) {}
 
   /**
-   * The caller's organization bills a payer: the invoice names one of its own coins to be paid into (`recipientCoin`,
-   * never a technical coin) and the amount, which must equal the items' total when items are given. It is payable
-   * (`initiated`) until paid, withdrawn or past `expiresAt`.
+   * The caller's organization bills a payer: the invoice names one of its own coins to be paid into (`recipientCoin`, never a technical
+   * coin) and the amount, which must equal the items' total when items are given. It is payable (`initiated`) until paid, withdrawn or past
+   * `expiresAt`.
    */
-  @Post()
-  @RequirePermissions('INVOICE_ISSUER')
-  @ApiOperation({ summary: 'Issue an invoice', operationId: 'createInvoice' })
-  @ApiCreatedResponse({ type: InvoiceResponseDto })
-  @ApiNotFoundResponse({ description: "exception.coin.not_found: recipientCoin is not the caller's", type: ErrorResponseDto })
+  @Route('POST', '', { ...ISSUER, id: 'createInvoice', summary: 'Issue an invoice', answer: InvoiceResponseDto, errors: [RECIPIENT_COIN] })
   async create(@Body() dto: CreateInvoiceDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
     return { status: 'ok', message: 'Invoice issued', invoice: await this.invoices.create(principal, dto) };
   }
 
   /**
-   * Before issuing: what paying `amount` into `recipientCoin` (one of the caller's coins) would cost the payer, fee
-   * included, priced by the payer's terms when `payerContact` is a customer with a main coin in the currency, else by
-   * the recipient's. Nothing is stored; the payment prices it again.
+   * Before issuing: what paying `amount` into `recipientCoin` (one of the caller's coins) would cost the payer, fee included, priced by the
+   * payer's terms when `payerContact` is a customer with a main coin in the currency, else by the recipient's. Nothing is stored; the
+   * payment prices it again.
    */
-  @Post('calculate')
-  @HttpCode(200)
-  @RequirePermissions('INVOICE_ISSUER')
-  @ApiOperation({ summary: 'The price of an invoice before issuing it', operationId: 'estimateInvoice' })
-  @ApiOkResponse({ type: InvoiceCalculationDto })
-  @ApiNotFoundResponse({ description: "exception.coin.not_found: recipientCoin is not the caller's", type: ErrorResponseDto })
+  @Route('POST', 'calculate', {
+    ...ISSUER,
+    id: 'estimateInvoice',
+    summary: 'The price of an invoice before issuing it',
+    status: 200,
+    answer: InvoiceCalculationDto,
+    errors: [RECIPIENT_COIN],
+  })
   estimate(@Body() dto: InvoiceEstimateDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceCalculationDto> {
     return this.invoices.estimate(principal, dto);
   }
 
   /**
-   * The caller's invoices: `filter.direction` OUTGOING (the default) those its organization issued (every one for
-   * auditors without a direction), INCOMING those it pays (its login is their payerContact, or its coin paid them).
-   * `totalPrice` filters by issuer and amount together, or by a bare amount; the status `approved` is `pending`. `sort`
-   * by one of createdAt (the default, newest first), totalPrice, status.
+   * The caller's invoices: `filter.direction` OUTGOING (the default) those its organization issued (every one for auditors without a
+   * direction), INCOMING those it pays (its login is their payerContact, or its coin paid them). `totalPrice` filters by issuer and amount
+   * together, or by a bare amount; the status `approved` is `pending`. `sort` by one of createdAt (the default, newest first), totalPrice,
+   * status.
    */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('INVOICE_ISSUER')
-  @ApiOperation({ summary: "Search the caller's invoices", operationId: 'viewInvoices' })
-  @ApiOkResponse({ type: InvoicePageDto })
+  @Route('POST', 'view', { ...ISSUER, id: 'viewInvoices', summary: "Search the caller's invoices", status: 200, answer: InvoicePageDto })
   view(@Body() dto: InvoiceViewDto, @CurrentPrincipal() principal: Principal): Promise<InvoicePageDto> {
     return this.invoices.view(principal, dto);
   }
 
   /**
-   * An invoice of the caller's organization (any invoice for staff with TRANSACTION_AUDITOR), read now: one past its
-   * expiry is `expired` even before the sweep marks it. Another organization's is a 404; a payer prices an invoice with
-   * `POST …/{id}/calculate`.
+   * An invoice of the caller's organization (any invoice for staff with TRANSACTION_AUDITOR), read now: one past its expiry is `expired`
+   * even before the sweep marks it. Another organization's is a 404; a payer prices an invoice with `POST …/{id}/calculate`.
    */
-  @Get(':id')
-  @ApiParam(INVOICE_ID)
-  @RequirePermissions('INVOICE_ISSUER')
-  @ApiOperation({ summary: 'An invoice of the caller', operationId: 'getInvoice' })
-  @ApiOkResponse({ type: InvoiceResponseDto })
-  @ApiNotFoundResponse(NO_INVOICE)
+  @Route('GET', ':id', { ...ONE, id: 'getInvoice', summary: 'An invoice of the caller' })
   async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
     return { status: 'ok', message: 'OK', invoice: await this.invoices.get(principal, id) };
   }
 
   /** Withdraws an unpaid invoice (its issuer) or rejects it (its payer: the caller whose login is its payerContact); it becomes `declined`. */
-  @Delete(':id')
-  @ApiParam(INVOICE_ID)
-  @RequirePermissions('INVOICE_ISSUER')
-  @ApiOperation({ summary: 'Withdraw or reject an unpaid invoice', operationId: 'deleteInvoice' })
-  @ApiOkResponse({ type: InvoiceResponseDto })
-  @ApiNotFoundResponse(NO_INVOICE)
-  @ApiConflictResponse({ description: 'exception.invoice.not_payable: paid, expired or withdrawn already', type: ErrorResponseDto })
+  @Route('DELETE', ':id', {
+    ...ONE,
+    id: 'deleteInvoice',
+    summary: 'Withdraw or reject an unpaid invoice',
+    errors: [...ONE.errors, ['exception.invoice.not_payable', 'paid, expired or withdrawn already']],
+  })
   async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
     return { status: 'ok', message: 'Invoice withdrawn', invoice: await this.invoices.delete(principal, id) };
   }
 
   /**
-   * What paying the invoice from one of the caller's coins would cost, fee included, without moving money. The coin
-   * must be of the invoice's issuer and not its recipient coin (400); an expired or no longer payable invoice is a 409.
+   * What paying the invoice from one of the caller's coins would cost, fee included, without moving money. The coin must be of the
+   * invoice's issuer and not its recipient coin (400); an expired or no longer payable invoice is a 409.
    */
-  @Post(':id/calculate')
-  @HttpCode(200)
-  @ApiParam(INVOICE_ID)
-  @RequirePermissions('INVOICE_PAYER')
-  @ApiOperation({ summary: 'The price of paying an invoice from a coin', operationId: 'calculateInvoicePayment' })
-  @ApiOkResponse({ type: InvoiceCalculationDto })
-  @ApiNotFoundResponse({
-    description: "exception.invoice.not_found, or exception.coin.not_found (not the caller's)",
-    type: ErrorResponseDto,
+  @Route('POST', ':id/calculate', {
+    ...PAYER,
+    id: 'calculateInvoicePayment',
+    summary: 'The price of paying an invoice from a coin',
+    status: 200,
+    answer: InvoiceCalculationDto,
+    errors: [...PAYABLE, 'exception.invoice.not_payable'],
   })
-  @ApiConflictResponse({ description: 'exception.invoice.expired, exception.invoice.not_payable', type: ErrorResponseDto })
   calculate(
     @UuidParam('id') id: string,
     @Body() dto: PayInvoiceDto,
@@ -134,19 +114,13 @@ export class InvoicesController {
   }
 
   /** Pays an invoice from one of the caller's coins; two payers at once make one payment (the other: 409). */
-  @Post(':id/pay')
-  @ApiParam(INVOICE_ID)
-  @RequirePermissions('INVOICE_PAYER')
-  @Idempotent({ groupCommit: true })
-  @ApiOperation({ summary: 'Pay an invoice', operationId: 'payInvoice' })
-  @ApiCreatedResponse({ type: InvoicePaymentResponseDto })
-  @ApiNotFoundResponse({
-    description: "exception.invoice.not_found, or exception.coin.not_found (not the caller's)",
-    type: ErrorResponseDto,
-  })
-  @ApiConflictResponse({
-    description: 'exception.invoice.expired, exception.invoice.not_payable (paid already), exception.coin.insufficient_funds',
-    type: ErrorResponseDto,
+  @Route('POST', ':id/pay', {
+    ...PAYER,
+    id: 'payInvoice',
+    summary: 'Pay an invoice',
+    idempotent: { groupCommit: true },
+    answer: InvoicePaymentResponseDto,
+    errors: [...PAYABLE, ['exception.invoice.not_payable', 'paid already'], 'exception.coin.insufficient_funds'],
   })
   async pay(
     @UuidParam('id') id: string,
@@ -164,61 +138,50 @@ export class InvoiceTemplatesController {
   constructor(private readonly invoices: InvoicesService) {}
 
   /**
-   * Saves an invoice draft under a name, to issue invoices from later (`POST /invoice-templates/{id}/invoices`). The
-   * draft's recipientCoin must be one of the organization's coins: without one the template is refused with a 404
-   * (section 7).
+   * Saves an invoice draft under a name, to issue invoices from later (`POST /invoice-templates/{id}/invoices`). The draft's recipientCoin
+   * must be one of the organization's coins: without one the template is refused with a 404 (section 7).
    */
-  @Post()
-  @RequirePermissions('INVOICE_ISSUER')
-  @ApiOperation({ summary: 'Save an invoice template', operationId: 'createInvoiceTemplate' })
-  @ApiCreatedResponse({ type: InvoiceTemplateResponseDto })
-  @ApiNotFoundResponse({
-    description: "exception.coin.not_found: no invoiceDraft.recipientCoin, or not the caller's",
-    type: ErrorResponseDto,
+  @Route('POST', '', {
+    ...TEMPLATE,
+    id: 'createInvoiceTemplate',
+    summary: 'Save an invoice template',
+    errors: [DRAFT_COIN, 'exception.invoice_template.name_taken'],
   })
-  @ApiConflictResponse({ description: 'exception.invoice_template.name_taken', type: ErrorResponseDto })
   async create(@Body() dto: CreateInvoiceTemplateDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplateResponseDto> {
     return { status: 'ok', message: 'Template saved', template: await this.invoices.createTemplate(principal, dto) };
   }
 
   /** The invoice templates of the caller's organization, by name. */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('INVOICE_ISSUER')
-  @ApiOperation({ summary: "The caller's invoice templates", operationId: 'viewInvoiceTemplates' })
-  @ApiOkResponse({ type: InvoiceTemplatePageDto })
+  @Route('POST', 'view', {
+    ...ISSUER,
+    id: 'viewInvoiceTemplates',
+    summary: "The caller's invoice templates",
+    status: 200,
+    answer: InvoiceTemplatePageDto,
+  })
   view(@Body() dto: InvoiceTemplateViewDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplatePageDto> {
     return this.invoices.templates(principal, dto);
   }
 
   /**
-   * Deletes one of the organization's invoice templates and answers it; invoices already issued from it stay. Another
-   * organization's is a 404.
+   * Deletes one of the organization's invoice templates and answers it; invoices already issued from it stay. Another organization's is a
+   * 404.
    */
-  @Delete(':id')
-  @ApiParam(INVOICE_ID)
-  @RequirePermissions('INVOICE_ISSUER')
-  @ApiOperation({ summary: 'Delete an invoice template', operationId: 'deleteInvoiceTemplate' })
-  @ApiOkResponse({ type: InvoiceTemplateResponseDto })
-  @ApiNotFoundResponse({ description: 'exception.invoice_template.not_found', type: ErrorResponseDto })
+  @Route('DELETE', ':id', { ...TEMPLATE, id: 'deleteInvoiceTemplate', summary: 'Delete an invoice template', errors: [NO_TEMPLATE] })
   async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplateResponseDto> {
     return { status: 'ok', message: 'Template deleted', template: await this.invoices.deleteTemplate(principal, id) };
   }
 
   /**
-   * Renames and redrafts one of the organization's templates with the same body as its creation, checked the same way;
-   * invoices already issued from it keep what they were issued with. Another organization's is a 404.
+   * Renames and redrafts one of the organization's templates with the same body as its creation, checked the same way; invoices already
+   * issued from it keep what they were issued with. Another organization's is a 404.
    */
-  @Patch(':id')
-  @ApiParam(INVOICE_ID)
-  @RequirePermissions('INVOICE_ISSUER')
-  @ApiOperation({ summary: 'Update an invoice template', operationId: 'updateInvoiceTemplate' })
-  @ApiOkResponse({ type: InvoiceTemplateResponseDto })
-  @ApiNotFoundResponse({
-    description: "exception.invoice_template.not_found, or exception.coin.not_found (invoiceDraft.recipientCoin not the caller's)",
-    type: ErrorResponseDto,
+  @Route('PATCH', ':id', {
+    ...TEMPLATE,
+    id: 'updateInvoiceTemplate',
+    summary: 'Update an invoice template',
+    errors: [NO_TEMPLATE, DRAFT_COIN, 'exception.invoice_template.name_taken'],
   })
-  @ApiConflictResponse({ description: 'exception.invoice_template.name_taken', type: ErrorResponseDto })
   async update(
     @UuidParam('id') id: string,
     @Body() dto: CreateInvoiceTemplateDto,
@@ -228,15 +191,16 @@ export class InvoiceTemplatesController {
   }
 
   /**
-   * Issues an invoice from one of the organization's templates, with the amount, payer contact and expiry given now
-   * where the template has none (an amount nowhere is a 400). Checked as `POST /invoices` would.
+   * Issues an invoice from one of the organization's templates, with the amount, payer contact and expiry given now where the template has
+   * none (an amount nowhere is a 400). Checked as `POST /invoices` would.
    */
-  @Post(':id/invoices')
-  @ApiParam(INVOICE_ID)
-  @RequirePermissions('INVOICE_ISSUER')
-  @ApiOperation({ summary: 'Issue an invoice from a template', operationId: 'issueInvoiceFromTemplate' })
-  @ApiCreatedResponse({ type: InvoiceResponseDto })
-  @ApiNotFoundResponse({ description: 'exception.invoice_template.not_found', type: ErrorResponseDto })
+  @Route('POST', ':id/invoices', {
+    ...ISSUER,
+    id: 'issueInvoiceFromTemplate',
+    summary: 'Issue an invoice from a template',
+    answer: InvoiceResponseDto,
+    errors: [NO_TEMPLATE],
+  })
   async issue(
     @UuidParam('id') id: string,
     @Body() dto: IssueFromTemplateDto,

@@ -1,17 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller, Param } from '@nestjs/common';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { OperationRecordPageDto, TransactionViewDto } from '../../money-movement/transactions/dto/transaction.dto';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
-import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
+import { Route } from '../../platform/common/route.decorator';
+import { UuidParam } from '../../platform/common/validators';
 import {
   CreateMerchantPaymentDto,
   MerchantPaymentPageDto,
@@ -21,56 +13,95 @@ import {
 } from './dto/merchant-payment.dto';
 import { MerchantPaymentsService } from './merchant-payments.service';
 
+const VIEWER = { access: ['MERCHANT_PAYMENT_VIEWER'] } as const;
+
 @ApiTags('merchant-payments')
 @Controller('merchant-payments')
 export class MerchantPaymentsController {
   constructor(private readonly payments: MerchantPaymentsService) {}
 
   /** Pays a merchant (or at a point of sale) with the payer's coin, smart card or a voucher; an invalid method or value is a 400. */
-  @Post()
-  @RequirePermissions('MERCHANT_PAYMENT_CREATOR')
-  @Idempotent({ groupCommit: true })
-  @ApiOperation({ summary: 'Pay a merchant', operationId: 'createMerchantPayment' })
-  @ApiCreatedResponse({ type: MerchantPaymentResponseDto })
-  @ApiNotFoundResponse({
-    description:
-      'exception.merchant.not_found, exception.point_of_sale.not_found, exception.merchant_product.not_found, exception.coin.not_found, exception.payment_tool.not_found, exception.voucher.not_found',
-    type: ErrorResponseDto,
-  })
-  @ApiConflictResponse({
-    description: 'exception.coin.insufficient_funds, exception.coin.inactive, a voucher spent or blocked',
-    type: ErrorResponseDto,
+  @Route('POST', '', {
+    access: ['MERCHANT_PAYMENT_CREATOR'],
+    id: 'createMerchantPayment',
+    summary: 'Pay a merchant',
+    idempotent: { groupCommit: true },
+    answer: MerchantPaymentResponseDto,
+    errors: [
+      'exception.merchant.not_found',
+      'exception.point_of_sale.not_found',
+      'exception.merchant_product.not_found',
+      'exception.coin.not_found',
+      'exception.payment_tool.not_found',
+      'exception.voucher.not_found',
+      'exception.coin.insufficient_funds',
+      'exception.coin.inactive',
+      ['exception.voucher.redeemed', 'the voucher is spent'],
+      'exception.voucher.blocked',
+    ],
   })
   async pay(@Body() dto: CreateMerchantPaymentDto, @CurrentPrincipal() principal: Principal): Promise<MerchantPaymentResponseDto> {
     return { status: 'ok', message: 'Merchant paid', ...(await this.payments.pay(principal, dto)) };
   }
 
   /**
-   * The merchant payments the caller's organization made or took, newest first; staff with TRANSACTION_AUDITOR see
-   * every one. What a payment bought: `GET …/{identifier}/merchant-purchases`.
+   * The merchant payments the caller's organization made or took, newest first; staff with TRANSACTION_AUDITOR see every one. What a
+   * payment bought: `GET …/{identifier}/merchant-purchases`.
    */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('MERCHANT_PAYMENT_VIEWER')
-  @ApiOperation({ summary: 'The merchant payments the organization took or made', operationId: 'viewMerchantPayments' })
-  @ApiOkResponse({ type: MerchantPaymentPageDto })
+  @Route('POST', 'view', {
+    ...VIEWER,
+    id: 'viewMerchantPayments',
+    summary: 'The merchant payments the organization took or made',
+    status: 200,
+    answer: MerchantPaymentPageDto,
+  })
   view(@Body() dto: MerchantPaymentViewDto, @CurrentPrincipal() principal: Principal): Promise<MerchantPaymentPageDto> {
     return this.payments.view(principal, dto);
   }
 
   /** What a payment bought; an invalid or unknown identifier is a 404 (section 7). */
-  @Get(':identifier/merchant-purchases')
+  @Route('GET', ':identifier/merchant-purchases', {
+    ...VIEWER,
+    id: 'listMerchantPurchases',
+    summary: 'The purchases of a merchant payment',
+    answer: MerchantPurchaseListDto,
+    errors: ['exception.merchant_payment.not_found'],
+  })
   @ApiParam({
     name: 'identifier',
     type: String,
     description: 'The payment id; any value that names none of the payments the caller may see, a malformed one included, answers 404',
     extensions: { 'x-malformed-is-not-found': true },
   })
-  @RequirePermissions('MERCHANT_PAYMENT_VIEWER')
-  @ApiOperation({ summary: 'The purchases of a merchant payment', operationId: 'listMerchantPurchases' })
-  @ApiOkResponse({ type: MerchantPurchaseListDto })
-  @ApiNotFoundResponse({ description: 'exception.merchant_payment.not_found', type: ErrorResponseDto })
   async purchases(@Param('identifier') identifier: string, @CurrentPrincipal() principal: Principal): Promise<MerchantPurchaseListDto> {
     return { status: 'ok', message: 'OK', records: await this.payments.purchases(principal, identifier) };
+  }
+}
+
+/** The payments taken at a point of sale, under its path. */
+@ApiTags('points-of-sale')
+@Controller('points-of-sale')
+export class PosTransactionsController {
+  constructor(private readonly payments: MerchantPaymentsService) {}
+
+  /**
+   * The operations of the payments taken at one of the merchant's own points of sale, newest first, with the filters, sort and paging of
+   * `POST /transactions/view`; it covers the newest 10,000 payments there. Another merchant's point of sale, like a missing or deleted one,
+   * is a 404.
+   */
+  @Route('POST', ':posId/transactions/view', {
+    access: ['POINT_OF_SALE_MANAGER'],
+    id: 'viewPointOfSaleTransactions',
+    summary: 'The transactions of a point of sale',
+    status: 200,
+    answer: OperationRecordPageDto,
+    errors: [['exception.point_of_sale.not_found', "missing, deleted, or another merchant's"]],
+  })
+  view(
+    @UuidParam('posId') posId: string,
+    @Body() dto: TransactionViewDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<OperationRecordPageDto> {
+    return this.payments.atPointOfSale(principal, posId, dto);
   }
 }

@@ -2,10 +2,9 @@ import { Module } from '@nestjs/common';
 import { PointsOfSaleModule } from '../points-of-sale/points-of-sale.module';
 import { TransactionsModule } from '../../money-movement/transactions/transactions.module';
 import { VouchersModule } from '../vouchers/vouchers.module';
-import { MerchantPaymentsController } from './merchant-payments.controller';
+import { MerchantPaymentsController, PosTransactionsController } from './merchant-payments.controller';
 import { MerchantPaymentsRepository } from './merchant-payments.repository';
 import { MerchantPaymentsService } from './merchant-payments.service';
-import { PosTransactionsController } from './pos-transactions.controller';
 
 @Module({
   imports: [PointsOfSaleModule, VouchersModule, TransactionsModule],

@@ -1,22 +1,20 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
-import { UuidParam } from '../../platform/common/validators';
-import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
+import { amountOf, JsonDecimal } from '../../platform/common/json-decimal';
+import { scaleOf } from '../../platform/common/money';
+import { Route } from '../../platform/common/route.decorator';
+import { SerialParam, UuidParam } from '../../platform/common/validators';
 import {
+  CreatePrepaidCoinDto,
   CreateVoucherDto,
   ExpireDueDto,
   ExpiredVouchersDto,
+  PrepaidCoinActivatedDto,
+  PrepaidCoinCalculationDto,
+  PrepaidCoinCreatedDto,
+  PrepaidCoinInfoDto,
+  RedeemPrepaidCoinDto,
   RedeemVoucherDto,
   VoucherBlockedDto,
   VoucherCreatedDto,
@@ -24,84 +22,187 @@ import {
   VoucherRedeemedDto,
   VoucherViewDto,
 } from './dto/voucher.dto';
-import { VouchersService } from './vouchers.service';
+import { issuerOf, RequestFields, VouchersService } from './vouchers.service';
 
+const OWNER = { access: ['VOUCHER_OWNER'] } as const;
+const REDEEMER = { access: ['VOUCHER_REDEEMER'] } as const;
+const CALLERS_COIN = ['exception.coin.not_found', "the coin does not exist or is not the caller's"] as const;
+const SPENT = ['exception.voucher.redeemed', 'exception.voucher.blocked', 'exception.voucher.expired'] as const;
+/** Buying a voucher: from the caller's coin, paid at once. */
+const BUY = { ...OWNER, idempotent: true, errors: [CALLERS_COIN, 'exception.coin.insufficient_funds', 'exception.coin.inactive'] } as const;
+/** Redeeming a voucher by its code into the caller's coin. */
+const REDEEM = { ...REDEEMER, errors: ['exception.voucher.not_found', CALLERS_COIN, ...SPENT] } as const;
+const PREPAID_FIELDS: RequestFields = { coin: 'srcSerial', amount: 'prepaidAmount' };
+
+/**
+ * Prepaid vouchers, under finapi's paths (`/vouchers`) and as the family's web client calls them (`/prepaid-coins`): the same vouchers,
+ * money flows and rules, the client's addressed by their serial, its PIN being the voucher's code.
+ */
 @ApiTags('vouchers')
-@Controller('vouchers')
+@Controller()
 export class VouchersController {
   constructor(private readonly vouchers: VouchersService) {}
 
   /** Buys a prepaid voucher from one of the caller's coins; the answer shows its code once. */
-  @Post()
-  @RequirePermissions('VOUCHER_OWNER')
-  @ApiConflictResponse({
-    description: 'exception.coin.insufficient_funds, exception.coin.inactive',
-    type: ErrorResponseDto,
-  })
-  @Idempotent()
-  @ApiOperation({ summary: 'Buy a prepaid voucher', operationId: 'createVoucher' })
-  @ApiCreatedResponse({ type: VoucherCreatedDto })
-  @ApiNotFoundResponse({ description: "exception.coin.not_found: the coin does not exist or is not the caller's", type: ErrorResponseDto })
+  @Route('POST', 'vouchers', { ...BUY, id: 'createVoucher', summary: 'Buy a prepaid voucher', answer: VoucherCreatedDto })
   async create(@Body() dto: CreateVoucherDto, @CurrentPrincipal() principal: Principal): Promise<VoucherCreatedDto> {
     const { voucher, code, process } = await this.vouchers.create(principal, dto);
     return { status: 'ok', message: 'Voucher created', voucher, code, process };
   }
 
   /** The vouchers the caller's organization bought, newest first. */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('VOUCHER_OWNER')
-  @ApiOperation({ summary: "Search the caller's vouchers", operationId: 'viewVouchers' })
-  @ApiOkResponse({ type: VoucherPageDto })
+  @Route('POST', 'vouchers/view', {
+    ...OWNER,
+    id: 'viewVouchers',
+    summary: "Search the caller's vouchers",
+    status: 200,
+    answer: VoucherPageDto,
+    aliases: { 'prepaid-coins/view': 'viewPrepaidCoins' },
+  })
   view(@Body() dto: VoucherViewDto, @CurrentPrincipal() principal: Principal): Promise<VoucherPageDto> {
     return this.vouchers.view(principal, dto);
   }
 
   /** Credits a voucher's amount to one of the caller's coins in its currency, once (the code is the bearer secret). */
-  @Post('redeem')
-  @RequirePermissions('VOUCHER_REDEEMER')
-  @ApiConflictResponse({
-    description: 'exception.voucher.redeemed, exception.voucher.blocked, exception.voucher.expired: the voucher can no longer be redeemed',
-    type: ErrorResponseDto,
-  })
-  @Idempotent({ groupCommit: true })
-  @ApiOperation({ summary: 'Redeem a prepaid voucher', operationId: 'redeemVoucher' })
-  @ApiCreatedResponse({ type: VoucherRedeemedDto })
-  @ApiNotFoundResponse({
-    description: "exception.voucher.not_found: no voucher has this code; exception.coin.not_found: the coin is not the caller's",
-    type: ErrorResponseDto,
+  @Route('POST', 'vouchers/redeem', {
+    ...REDEEM,
+    idempotent: { groupCommit: true },
+    id: 'redeemVoucher',
+    summary: 'Redeem a prepaid voucher',
+    answer: VoucherRedeemedDto,
   })
   async redeem(@Body() dto: RedeemVoucherDto, @CurrentPrincipal() principal: Principal): Promise<VoucherRedeemedDto> {
     return { status: 'ok', message: 'Voucher redeemed', ...(await this.vouchers.redeem(principal, dto)) };
   }
 
   /** Returns the money of pending vouchers past their expiry to their creators now (each instance also does so periodically). */
-  @Post('expire-due')
-  @HttpCode(200)
-  @RequirePermissions('VOUCHER_MANAGER')
-  @Idempotent()
-  @ApiOperation({ summary: 'Expire the vouchers past their expiry', operationId: 'expireDueVouchers' })
-  @ApiOkResponse({ type: ExpiredVouchersDto })
+  @Route('POST', 'vouchers/expire-due', {
+    access: ['VOUCHER_MANAGER'],
+    id: 'expireDueVouchers',
+    summary: 'Expire the vouchers past their expiry',
+    idempotent: true,
+    status: 200,
+    answer: ExpiredVouchersDto,
+  })
   async expireDue(@Body() dto: ExpireDueDto): Promise<ExpiredVouchersDto> {
     return { status: 'ok', message: 'OK', expired: await this.vouchers.expireDue(dto.limit ?? 1000) };
   }
 
   /** Blocks one of the caller's pending vouchers: its amount returns to the creator's coin at once. */
-  @Post(':id/block')
-  @HttpCode(200)
-  @RequirePermissions('VOUCHER_OWNER')
-  @ApiConflictResponse({
-    description:
-      'exception.voucher.redeemed, exception.voucher.blocked, exception.voucher.expired: the voucher is no longer pending; ' +
-      "exception.coin.closed: neither the creator's coin nor its main coin of the currency can receive the money",
-    type: ErrorResponseDto,
+  @Route('POST', 'vouchers/:id/block', {
+    ...OWNER,
+    id: 'blockVoucher',
+    summary: 'Block a prepaid voucher',
+    idempotent: true,
+    status: 200,
+    answer: VoucherBlockedDto,
+    errors: [
+      'exception.voucher.not_found',
+      ...SPENT,
+      ['exception.coin.closed', "neither the creator's coin nor its main coin of the currency can receive the money"],
+    ],
   })
-  @Idempotent()
-  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
-  @ApiOperation({ summary: 'Block a prepaid voucher', operationId: 'blockVoucher' })
-  @ApiOkResponse({ type: VoucherBlockedDto })
-  @ApiNotFoundResponse({ description: 'exception.voucher.not_found', type: ErrorResponseDto })
   async block(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<VoucherBlockedDto> {
     return { status: 'ok', message: 'Voucher blocked', ...(await this.vouchers.block(principal, id)) };
   }
+
+  /** Buys a voucher from one of the caller's coins (as `POST /vouchers`); the answer shows its PIN once. */
+  @Route('POST', 'prepaid-coins', {
+    ...BUY,
+    id: 'createPrepaidCoin',
+    summary: 'Buy a prepaid voucher (the client’s prepaid coin)',
+    answer: PrepaidCoinCreatedDto,
+  })
+  async createPrepaid(@Body() dto: CreatePrepaidCoinDto, @CurrentPrincipal() principal: Principal): Promise<PrepaidCoinCreatedDto> {
+    const bought = { coinSerial: dto.srcSerial, amount: dto.prepaidAmount };
+    const { voucher, code, process } = await this.vouchers.create(principal, bought, PREPAID_FIELDS);
+    const { serial, name, amount, issuer } = voucher;
+    // A voucher's value is whole and free: nothing of it is held, and it can only be redeemed in full.
+    const [availableAmount, futureAmount, heldAmount, creditLimit] = [amount, amount, zeroLike(amount), zeroLike(amount)];
+    const coin = { serial, name, amount, availableAmount, heldAmount, futureAmount, creditLimit, issuer };
+    return {
+      status: 'ok',
+      message: 'Voucher created',
+      coin: { ...coin, active: true, type: 'prepaid', main: false },
+      pin: code,
+      name,
+      voucher,
+      process,
+    };
+  }
+
+  /** The price of buying a voucher of this amount from this coin: the `voucher` flow's fee, as the purchase would be charged. */
+  @Route('POST', 'prepaid-coins/calculate', {
+    ...OWNER,
+    id: 'calculatePrepaidCoin',
+    summary: 'Price a prepaid voucher',
+    status: 200,
+    answer: PrepaidCoinCalculationDto,
+    errors: [CALLERS_COIN, ['exception.commission.exceeds_amount', 'the fee would leave the voucher worth nothing']],
+  })
+  calculate(@Body() dto: CreatePrepaidCoinDto, @CurrentPrincipal() principal: Principal): Promise<PrepaidCoinCalculationDto> {
+    return this.vouchers.calculate(principal, dto.srcSerial, dto.prepaidAmount, PREPAID_FIELDS);
+  }
+
+  /** A pending voucher's name, amount and issuer, from its serial, for whoever is about to redeem it. */
+  @Route('GET', 'prepaid-coins/:serial/view', {
+    ...REDEEMER,
+    id: 'getPrepaidCoin',
+    summary: 'A prepaid voucher, by its serial',
+    answer: PrepaidCoinInfoDto,
+    errors: ['exception.voucher.not_found', ...SPENT],
+  })
+  async info(@SerialParam('serial') serial: string): Promise<PrepaidCoinInfoDto> {
+    const voucher = await this.vouchers.info(serial);
+    return {
+      status: 'ok',
+      message: 'OK',
+      serial: voucher.serial,
+      name: voucher.prepaid_name,
+      amount: amountOf(voucher.amount, scaleOf(voucher.fraction)),
+      issuer: issuerOf(voucher),
+      createdAt: voucher.created_at.toISOString(),
+      // A redeemed voucher is a 409 here: what this answers is never activated.
+      activatedAt: null,
+      expiresAt: voucher.expires_at?.toISOString() ?? null,
+    };
+  }
+
+  /** The price of redeeming the voucher into the caller's coin: no fee, the coin receives its whole amount. */
+  @Route('POST', 'prepaid-coins/:serial/calculate', {
+    ...REDEEM,
+    id: 'calculatePrepaidCoinActivation',
+    summary: 'Price the redemption of a prepaid voucher',
+    status: 200,
+    answer: PrepaidCoinCalculationDto,
+  })
+  calculateActivation(
+    @SerialParam('serial') serial: string,
+    @Body() dto: RedeemPrepaidCoinDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<PrepaidCoinCalculationDto> {
+    return this.vouchers.calculateRedeem(principal, serial, dto.prepaidPin, dto.destSerial);
+  }
+
+  /** Redeems the voucher of this serial with its PIN into one of the caller's coins in its currency, once (as `POST /vouchers/redeem`). */
+  @Route('POST', 'prepaid-coins/:serial/activate', {
+    ...REDEEM,
+    id: 'activatePrepaidCoin',
+    summary: 'Redeem a prepaid voucher',
+    idempotent: { groupCommit: true },
+    answer: PrepaidCoinActivatedDto,
+  })
+  async activate(
+    @SerialParam('serial') serial: string,
+    @Body() dto: RedeemPrepaidCoinDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<PrepaidCoinActivatedDto> {
+    const redeemed = await this.vouchers.redeem(principal, { code: dto.prepaidPin, coinSerial: dto.destSerial }, serial);
+    return { status: 'ok', message: 'Voucher redeemed', ...redeemed };
+  }
+}
+
+/** Zero with as many decimals as `amount` (its currency's). */
+function zeroLike(amount: JsonDecimal): JsonDecimal {
+  return amountOf('0', amount.text.split('.')[1]?.length ?? 0);
 }

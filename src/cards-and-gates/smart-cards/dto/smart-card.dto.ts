@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { Serial, SERIAL_PATTERN } from '../../../platform/common/validators';
@@ -5,17 +6,24 @@ import { Serial, SERIAL_PATTERN } from '../../../platform/common/validators';
 export const CARD_STATUSES = ['active', 'blocked'] as const;
 export type CardStatus = (typeof CARD_STATUSES)[number];
 
+/** A card's name: 1 to 100 characters, not blank. */
+function CardName({ required = true } = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ example: 'Daily card', minLength: 1, maxLength: 100, pattern: '\\S', required }),
+    IsString(),
+    MinLength(1),
+    MaxLength(100),
+    Matches(/\S/, { message: 'must not be blank' }),
+  );
+}
+
 export class IssueSmartCardDto {
   /** The coin the card pays from: one of the caller's organization's client coins, not closed. */
   @Serial()
   coinSerial: string;
 
   /** A name for the card, 1 to 100 characters. */
-  @ApiProperty({ example: 'Daily card', minLength: 1, maxLength: 100 })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @CardName()
   name: string;
 }
 
@@ -29,11 +37,7 @@ export class CreateMySmartCardDto {
   associatedCoinSerial: string;
 
   /** A name for the card, 1 to 100 characters. */
-  @ApiProperty({ example: 'Daily card', minLength: 1, maxLength: 100 })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @CardName()
   name: string;
 
   /** `false` issues the card blocked; true or absent, active. */
@@ -55,12 +59,8 @@ export class CreateMySmartCardDto {
 
 /** A change of one of the caller's cards: its name, and `active` (false blocks it, true unblocks it). */
 export class UpdateMySmartCardDto {
-  @ApiPropertyOptional({ example: 'Daily card', minLength: 1, maxLength: 100 })
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @CardName({ required: false })
   name?: string;
 
   @ApiPropertyOptional()

@@ -43,8 +43,24 @@ export class InvoiceItemDto {
   price: string | number;
 }
 
+/** The payer and the items, sent alike for an invoice and a template's draft. */
+abstract class InvoicePayerItemsDto {
+  /** Whom the invoice is for: an e-mail address or a phone number, as the issuer knows them. */
+  @OptionalText(254)
+  @ApiPropertyOptional({ type: String, maxLength: 254 })
+  payerContact?: string;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => InvoiceItemDto)
+  @ApiPropertyOptional({ type: [InvoiceItemDto] })
+  items?: InvoiceItemDto[];
+}
+
 /** What an invoice (or a template's draft) holds. */
-export class InvoiceDraftDto {
+export class InvoiceDraftDto extends InvoicePayerItemsDto {
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -61,19 +77,6 @@ export class InvoiceDraftDto {
   @IsAmount()
   amount?: string | number;
 
-  /** Whom the invoice is for: an e-mail address or a phone number, as the issuer knows them. */
-  @OptionalText(254)
-  @ApiPropertyOptional({ type: String, maxLength: 254 })
-  payerContact?: string;
-
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => InvoiceItemDto)
-  @ApiPropertyOptional({ type: [InvoiceItemDto] })
-  items?: InvoiceItemDto[];
-
   /** Anything the issuer wants back with the invoice (an order number). */
   @IsOptional()
   @IsObject()
@@ -87,7 +90,7 @@ export class InvoiceDraftDto {
   expiresAt?: string | null;
 }
 
-export class CreateInvoiceDto {
+export class CreateInvoiceDto extends InvoicePayerItemsDto {
   @IsString()
   @MinLength(1)
   @MaxLength(200)
@@ -101,19 +104,6 @@ export class CreateInvoiceDto {
   @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
   @IsAmount()
   amount: string | number;
-
-  /** Whom the invoice is for: an e-mail address or a phone number, as the issuer knows them. */
-  @OptionalText(254)
-  @ApiPropertyOptional({ type: String, maxLength: 254 })
-  payerContact?: string;
-
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => InvoiceItemDto)
-  @ApiPropertyOptional({ type: [InvoiceItemDto] })
-  items?: InvoiceItemDto[];
 
   @IsOptional()
   @IsObject()
