@@ -107,6 +107,10 @@ describe('issue 46: codes and notices by e-mail and SMS', () => {
       const reset = await req('POST', '/password/recovery/confirm', undefined, { login, otp: recovery, newUserPassword: 'recover-pass-2' });
       expect(reset.status).toBe(200);
       expect((await req('POST', '/authorization', undefined, { login, password: 'recover-pass-2' })).status).toBe(200);
+      // The owner is told their password was set anew (item 3), in a mail of its own without the code.
+      const told = await mailbox.mail(login, (m) => m.subject === 'Your password was changed');
+      expect(told.text).toContain('set anew with a recovery code');
+      expect(told.text).not.toContain(recovery);
       leakedNowhere(recovery, login);
     });
   });
