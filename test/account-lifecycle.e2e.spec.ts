@@ -425,7 +425,10 @@ describe('issue 43: the account lifecycle, row by row (docs/security.md)', () =>
       await settled();
       expect(sentTo(unproven.login)).toEqual([]);
       expect(sentTo(owner.login, (m) => !m.purpose)).toEqual([
-        expect.objectContaining({ notice: 'password_changed', details: expect.objectContaining({ how: 'recovered', address: owner.from }) }),
+        expect.objectContaining({
+          notice: 'password_changed',
+          details: expect.objectContaining({ how: 'recovered', address: owner.from }),
+        }),
       ]);
       expect(await logOf(owner.id, 'password_recovered')).toEqual([expect.objectContaining({ address: owner.from, actorUserId: null })]);
 
@@ -671,7 +674,9 @@ describe('issue 43: the account lifecycle, row by row (docs/security.md)', () =>
         await settled();
         expect(
           sentTo(user.login, (m) => m.purpose !== 'contact_change' && m.purpose !== 'login' && m.purpose !== 'password_recovery'),
-        ).toEqual([{ at: expect.any(String), to: user.login, notice: 'user_held', details: { failedAttempts: '3', at: expect.any(String) } }]);
+        ).toEqual([
+          { at: expect.any(String), to: user.login, notice: 'user_held', details: { failedAttempts: '3', at: expect.any(String) } },
+        ]);
         const record = await logOf(user.id, 'login_failed', 'user_held', 'login_refused_on_hold');
         expect(record.map((r) => r.action)).toEqual(['login_failed', 'login_failed', 'login_failed', 'user_held', 'login_refused_on_hold']);
         expect(record[3].details).toMatchObject({ failedAttempts: 3, revokedCodes: 1 });

@@ -386,7 +386,9 @@ describe('issue 46: codes and notices by e-mail and SMS', () => {
         newUserPassword: 'lifecycle-pass-2',
       });
       expect(changed.status).toBe(200);
-      expect((await mailbox.mail(grace.login, (m) => m.subject === 'Your password was changed')).text).toContain('Your password was changed at');
+      expect((await mailbox.mail(grace.login, (m) => m.subject === 'Your password was changed')).text).toContain(
+        'Your password was changed at',
+      );
       for (let i = 1; i <= 3; i++) await req('POST', '/authorization', undefined, { login: grace.login, password: `wrong-${i}-password` });
       const held = await mailbox.mail(grace.login, (m) => m.subject === 'Your account was put On Hold');
       expect(held.text).toContain('After 3 wrong passwords in a row');

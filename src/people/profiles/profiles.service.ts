@@ -202,7 +202,13 @@ export class ProfilesService {
     return {
       status: 'ok',
       message: 'OK',
-      user: { id: principal.userId, login: user.login, name: user.name, status: user.status, ...(user.locale ? { locale: user.locale } : {}) },
+      user: {
+        id: principal.userId,
+        login: user.login,
+        name: user.name,
+        status: user.status,
+        ...(user.locale ? { locale: user.locale } : {}),
+      },
       role: principal.role,
       organization: {
         id: principal.organizationId,

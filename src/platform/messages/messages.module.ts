@@ -8,6 +8,7 @@ import { MessageSenders } from './message-senders';
 import { MessagesController } from './messages.controller';
 import { MessagesRepository } from './messages.repository';
 import { MESSAGE_KEY, MessagesService } from './messages.service';
+import { NoticesRepository } from './notices.repository';
 import { NoticesService } from './notices.service';
 
 /**
@@ -36,6 +37,7 @@ import { NoticesService } from './notices.service';
     MessagesRepository,
     MessagesService,
     MessageDispatcher,
+    NoticesRepository,
     NoticesService,
   ],
   exports: [MessagesService, NoticesService],

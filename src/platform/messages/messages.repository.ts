@@ -85,7 +85,14 @@ export class MessagesRepository {
    * channel reaches is written failed at once, as `insert` does.
    */
   async insertNotices(
-    notices: { id: string; channel: MessageChannel | undefined; recipient: string; template: string; locale: string; details: Record<string, string> }[],
+    notices: {
+      id: string;
+      channel: MessageChannel | undefined;
+      recipient: string;
+      template: string;
+      locale: string;
+      details: Record<string, string>;
+    }[],
   ): Promise<void> {
     if (!notices.length) return;
     await this.db.query(

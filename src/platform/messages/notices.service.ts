@@ -1,34 +1,16 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Database } from '../database/database';
 import { DatabaseNotifications } from '../database/notifications';
-import { currentTransaction } from '../database/transaction-context';
+import { UnitOfWork } from '../database/unit-of-work';
 import type { OperationCoinDto, OperationDto } from '../ledger/dto/operation.dto';
 import { DomainEvent, OnDomainEvent } from '../outbox/domain-events';
 import { addressKind, type NoticeTemplate } from './message.types';
 import { MessagesService } from './messages.service';
+import { NoticesRepository, type NoticeChannels, type NoticeReader } from './notices.repository';
+
+export type { NoticeChannels, NoticeReader } from './notices.repository';
 
 /** The channel the database announces changes of who asked for transaction notices on (migration 1763804540000). */
 const NOTICES_CHANNEL = 'finapi_notices';
-
-/** Whether a user's `transactionNotification` asks for a notice: the predicate of the partial index users_transaction_notices_idx. */
-const WANTS_TRANSACTION_NOTICES = `((u.security_settings -> 'transactionNotification' ->> 'email') = 'true'
-    OR (u.security_settings -> 'transactionNotification' ->> 'phone') = 'true')`;
-
-/** The channels a notification setting asks for (`transactionNotification`, `authorizationNotification`). */
-export interface NoticeChannels {
-  email?: boolean;
-  phone?: boolean;
-}
-
-/** A user as their notices need them: where they can be reached, and their language. */
-export interface NoticeReader {
-  login: string;
-  email?: string | null;
-  email_verified?: boolean;
-  phone_number?: string | null;
-  phone_verified?: boolean;
-  locale?: string | null;
-}
 
 /**
  * Where the notices a setting asks for go: `email: true` to the login when it is an e-mail address, else to the
@@ -51,11 +33,6 @@ export function noticeAddresses(user: NoticeReader, channels: NoticeChannels | u
 /** Where a notice about the account goes: the login when a message reaches it, else the user's e-mail, else their phone. */
 export function accountAddress(user: NoticeReader): string | undefined {
   return addressKind(user.login) ? user.login : (user.email ?? user.phone_number ?? undefined);
-}
-
-interface ReaderRow extends NoticeReader {
-  organization_id: string;
-  channels: NoticeChannels | null;
 }
 
 /** The side of a money movement one organization is on: the coin money left, the coin it came into, or both. */
@@ -89,8 +66,9 @@ export class NoticesService implements OnModuleInit {
   };
 
   constructor(
-    private readonly db: Database,
+    private readonly repository: NoticesRepository,
     private readonly notifications: DatabaseNotifications,
+    private readonly uow: UnitOfWork,
     private readonly messages: MessagesService,
   ) {}
 
@@ -103,7 +81,7 @@ export class NoticesService implements OnModuleInit {
    * moment it commits (the others when the database announces it).
    */
   settingsChanged(): void {
-    const open = currentTransaction();
+    const open = this.uow.current();
     if (!open) this.forget();
     else if (!open.onCommit.includes(this.forget)) open.onCommit.push(this.forget);
   }
@@ -144,13 +122,7 @@ export class NoticesService implements OnModuleInit {
   private async moneyMoved(operation: OperationDto): Promise<void> {
     const sides = sidesOf(operation);
     if (!sides.size || !(await this.anyListens([...sides.keys()]))) return;
-    const readers = await this.db.query<ReaderRow>(
-      `SELECT m.organization_id, u.login, u.email, u.email_verified, u.phone_number, u.phone_verified, u.locale,
-              u.security_settings -> 'transactionNotification' AS channels
-         FROM memberships m JOIN users u ON u.id = m.user_id
-        WHERE m.organization_id = ANY($1::uuid[]) AND u.deactivated_at IS NULL AND ${WANTS_TRANSACTION_NOTICES}`,
-      [[...sides.keys()]],
-    );
+    const readers = await this.repository.readers([...sides.keys()]);
     const notices = readers.flatMap((reader) => {
       const notice = noticeOf(operation, sides.get(reader.organization_id)!);
       return noticeAddresses(reader, reader.channels ?? undefined).map((to) => ({ to, ...notice, locale: reader.locale }));
@@ -164,10 +136,7 @@ export class NoticesService implements OnModuleInit {
     let listening = this.listening;
     if (!listening) {
       const generation = this.generation;
-      const rows = await this.db.query<{ organization_id: string }>(
-        `SELECT DISTINCT m.organization_id FROM users u JOIN memberships m ON m.user_id = u.id WHERE ${WANTS_TRANSACTION_NOTICES}`,
-      );
-      listening = new Set(rows.map((r) => r.organization_id));
+      listening = new Set(await this.repository.listeningOrganizations());
       if (generation === this.generation && this.notifications.live()) this.listening = listening;
     }
     return organizations.some((o) => listening.has(o));
@@ -208,7 +177,6 @@ function noticeOf(operation: OperationDto, side: Side): { template: NoticeTempla
     const fee: Record<string, string> = Number(String(operation.commission)) > 0 ? { commission: String(operation.commission) } : {};
     return { template: 'money_sent', details: { ...common, ...amount, ...fee, ...to, coin: side.out.name } };
   }
-  const from: Record<string, string> =
-    operation.from && !operation.from.technical ? { counterparty: operation.from.organizationName } : {};
+  const from: Record<string, string> = operation.from && !operation.from.technical ? { counterparty: operation.from.organizationName } : {};
   return { template: 'money_received', details: { ...common, ...amount, ...from, coin: side.in!.name } };
 }
