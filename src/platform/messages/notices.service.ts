@@ -1,13 +1,37 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DatabaseNotifications } from '../database/notifications';
 import { UnitOfWork } from '../database/unit-of-work';
-import type { OperationCoinDto, OperationDto } from '../ledger/dto/operation.dto';
 import { DomainEvent, OnDomainEvent } from '../outbox/domain-events';
 import { addressKind, type NoticeTemplate } from './message.types';
 import { MessagesService } from './messages.service';
 import { NoticesRepository, type NoticeChannels, type NoticeReader } from './notices.repository';
 
 export type { NoticeChannels, NoticeReader } from './notices.repository';
+
+/** A coin on one side of a money movement, as the ledger's OperationDto names it (the ledger is a layer above). */
+interface MovedCoin {
+  name: string;
+  organizationId: string;
+  organizationName: string;
+  /** A system coin: no reader's. */
+  technical: boolean;
+  issuer: { currency: string };
+}
+
+/** What a notice reads of a money movement: the ledger's OperationDto (`operation.processed`, a reversal's `reversal`). */
+interface MovedMoney {
+  id: string;
+  type: string;
+  createdAt: string;
+  updatedAt: string;
+  amount: { toString(): string };
+  commission: { toString(): string };
+  currency: string;
+  from: MovedCoin | null;
+  to: MovedCoin | null;
+  /** An exchange's sides: the sold, then the bought. */
+  children: { coin: MovedCoin; outgoingAmount: { toString(): string } | null; incomingAmount: { toString(): string } | null }[];
+}
 
 /** The channel the database announces changes of who asked for transaction notices on (migration 1763804540000). */
 const NOTICES_CHANNEL = 'finapi_notices';
@@ -37,8 +61,8 @@ export function accountAddress(user: NoticeReader): string | undefined {
 
 /** The side of a money movement one organization is on: the coin money left, the coin it came into, or both. */
 interface Side {
-  out?: OperationCoinDto;
-  in?: OperationCoinDto;
+  out?: MovedCoin;
+  in?: MovedCoin;
 }
 
 /**
@@ -87,12 +111,12 @@ export class NoticesService implements OnModuleInit {
   }
 
   @OnDomainEvent('operation.processed', { phase: 'in-transaction' })
-  async processed({ data }: DomainEvent<OperationDto>): Promise<void> {
+  async processed({ data }: DomainEvent<MovedMoney>): Promise<void> {
     await this.moneyMoved(data);
   }
 
   @OnDomainEvent('operation.reversed', { phase: 'in-transaction' })
-  async reversed({ data }: DomainEvent<{ operationId: string; reversal: OperationDto }>): Promise<void> {
+  async reversed({ data }: DomainEvent<{ operationId: string; reversal: MovedMoney }>): Promise<void> {
     await this.moneyMoved(data.reversal);
   }
 
@@ -119,7 +143,7 @@ export class NoticesService implements OnModuleInit {
   }
 
   /** Tells the users of the organizations whose coins `operation` moved money on, who asked for it. */
-  private async moneyMoved(operation: OperationDto): Promise<void> {
+  private async moneyMoved(operation: MovedMoney): Promise<void> {
     const sides = sidesOf(operation);
     if (!sides.size || !(await this.anyListens([...sides.keys()]))) return;
     const readers = await this.repository.readers([...sides.keys()]);
@@ -144,9 +168,9 @@ export class NoticesService implements OnModuleInit {
 }
 
 /** The customers' organizations a movement touched (a system coin's is no reader's), each with its side. */
-function sidesOf(operation: OperationDto): Map<string, Side> {
+function sidesOf(operation: MovedMoney): Map<string, Side> {
   const sides = new Map<string, Side>();
-  const side = (coin: OperationCoinDto | null, which: keyof Side) => {
+  const side = (coin: MovedCoin | null, which: keyof Side) => {
     if (!coin || coin.technical) return;
     sides.set(coin.organizationId, { ...sides.get(coin.organizationId), [which]: coin });
   };
@@ -156,7 +180,7 @@ function sidesOf(operation: OperationDto): Map<string, Side> {
 }
 
 /** What a movement tells one side: sent, received, or moved between its own coins. Never a secret. */
-function noticeOf(operation: OperationDto, side: Side): { template: NoticeTemplate; details: Record<string, string> } {
+function noticeOf(operation: MovedMoney, side: Side): { template: NoticeTemplate; details: Record<string, string> } {
   const common = { type: operation.type, operationId: operation.id, at: operation.updatedAt ?? operation.createdAt };
   const amount = { amount: String(operation.amount), currency: operation.currency };
   if (side.out && side.in) {
