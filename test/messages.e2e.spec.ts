@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { codeLogFile, messagesSent } from './helpers/code-log';
-import { codeIn, Mailbox } from './helpers/mailbox';
+import { codeIn, Mailbox, mailpitApi } from './helpers/mailbox';
 import { SmsReceiver } from './helpers/sms-receiver';
 import { Actor } from './helpers/actors';
 import { expectStatus, transfer } from './helpers/money';
@@ -95,6 +98,30 @@ describe('issue 46: codes and notices by e-mail and SMS', () => {
       expect((await req('POST', '/registration/confirm', undefined, { login, otp, password: 'texted-pass-1' })).status).toBe(200);
       expect((await req('POST', '/authorization', undefined, { login, password: 'texted-pass-1' })).status).toBe(200);
       leakedNowhere(otp, login);
+    });
+
+    it('docs/authentication.md’s sign-up walk-through reads the code from the mailbox (a Mailpit’s API over it) with SMTP configured', async () => {
+      const doc = readFileSync(join(__dirname, '..', 'docs', 'authentication.md'), 'utf8');
+      const signUp = doc.slice(doc.indexOf('\n## Signing up'));
+      const json = /^json\(\) \{.*\}$/m.exec(signUp)![0];
+      const codeFor = /^code_for\(\) \{\n[\s\S]*?\n\}$/m.exec(signUp)![0];
+      const login = email('walked');
+      expect((await req('POST', '/registration', undefined, { login, role: 'individual' })).status).toBe(200);
+      const mailpit = await mailpitApi(mailbox);
+      try {
+        const read = await new Promise<string>((resolve, reject) =>
+          execFile(
+            'bash',
+            ['-c', `${json}\n${codeFor}\ncode_for registration ${login}`],
+            { env: { PATH: process.env.PATH, MAILPIT_URL: mailpit.url, ONE_TIME_CODE_LOG: codes }, timeout: 30_000 },
+            (error, stdout) => (error ? reject(error) : resolve(stdout.trim())),
+          ),
+        );
+        expect(read).toBe(await mailbox.code(login, 'sign up'));
+        expect((await req('POST', '/registration/confirm', undefined, { login, otp: read, password: 'walked-pass-1' })).status).toBe(200);
+      } finally {
+        await mailpit.stop();
+      }
     });
 
     it('recovers a password with a code read from the mailbox', async () => {
