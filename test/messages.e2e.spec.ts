@@ -456,6 +456,18 @@ describe('issue 46: codes and notices by e-mail and SMS', () => {
       expect(changed.status).toBe(200);
       await mailbox.mail(heidi.login, (m) => m.subject === 'Ihr Passwort wurde geändert');
       expect((await notices(heidi.login)).every((n) => n.locale === 'de')).toBe(true);
+      // Her codes too: with two-step login on, the login's code comes in German.
+      const twoStep = { security: { ...settings({ email: true }).security, twoFactorsAuthEnabled: true } };
+      expect((await req('PATCH', '/profiles/my/security-settings', heidi.token, twoStep)).status).toBe(200);
+      const step = await req('POST', '/authorization', undefined, { login: heidi.login, password: 'heidi-pass-2' });
+      expect(step.body.action).toBe('OTP_SENT');
+      const otp = await mailbox.code(heidi.login, 'Ihr finapi-Code, um sich anzumelden');
+      const confirmed = await req('POST', '/authorization/confirm', undefined, {
+        login: heidi.login,
+        otp,
+        challengeId: step.body.challengeId,
+      });
+      expect(confirmed.status).toBe(200);
     });
   });
 });

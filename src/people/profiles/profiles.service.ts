@@ -275,6 +275,7 @@ export class ProfilesService {
         address,
         payload: { userId: principal.userId },
         deliver: true,
+        locale: person.locale,
       });
       throw new ApiError('exception.two_factor.code_required', undefined, [
         { parameter: 'otp', message: 'a code was sent to your login: send it as otp to turn two-step login off' },

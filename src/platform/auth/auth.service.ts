@@ -140,7 +140,7 @@ export class AuthService {
       // LOGIN_CONFIRMATION=always for everyone, or the user's own two-step login (issue 46): the same challenge-bound codes.
       if (this.config.loginConfirmation === 'always' || user.security_settings?.twoFactorsAuthEnabled === true) {
         // The code is bound to this challenge: the confirmation must carry its id (or come from this address).
-        const challengeId = await this.codes.challenge(user.login, address);
+        const challengeId = await this.codes.challenge(user.login, address, user.locale);
         return { ...CODE_SENT, message: 'Confirm the login with the code sent to it (POST /authorization/confirm)', challengeId };
       }
       return this.succeed(user, 'full', address);
@@ -215,7 +215,7 @@ export class AuthService {
   async recoverPassword(login: string, address: string): Promise<CodeSentResponseDto> {
     const user = await this.users.findByLogin(login);
     const deliver = user?.status === 'active' && !user.deactivated_at && loginProven(user);
-    await this.codes.issue({ purpose: 'password_recovery', target: login.toLowerCase(), address, deliver });
+    await this.codes.issue({ purpose: 'password_recovery', target: login.toLowerCase(), address, deliver, locale: user?.locale });
     return CODE_SENT;
   }
 
