@@ -372,26 +372,36 @@ describe('issue 46: codes and notices by e-mail and SMS', () => {
         expectStatus(answer, 201);
         return dbCalls(answer);
       };
-      await topUp(d.serial);
-      const quiet = await topUp(d.serial);
+      /**
+       * What a top-up costs once the instance heard every change: the same three times in a row. (A change of settings
+       * is forgotten here at its commit and again when its NOTIFY comes back a few milliseconds later: each of the two
+       * top-ups after them may read the list once more.)
+       */
+      const steady = async (serial: string) => {
+        const costs = [await topUp(serial), await topUp(serial), await topUp(serial)];
+        while (costs.length < 12 && new Set(costs.slice(-3)).size > 1) costs.push(await topUp(serial));
+        if (new Set(costs.slice(-3)).size > 1) throw new Error(`the cost of a top-up never settled: ${costs.join(', ')}`);
+        return costs[costs.length - 1];
+      };
+      const quiet = await steady(d.serial);
       expect(quiet).toBeGreaterThan(0);
-      // Someone else asks: the list of organizations listened to is read once more, then a quiet movement costs as before.
+      // Someone else asks: the list of organizations listened to is read again, then a quiet movement costs as before.
       await ask(erin, { email: true });
-      await topUp(d.serial);
-      expect(await topUp(d.serial)).toBe(quiet);
-      // Erin's movement reads her organization's readers and queues her notice: two statements more, and the mail comes.
-      expect(await topUp(e.serial)).toBe(quiet + 2);
+      expect(await steady(d.serial)).toBe(quiet);
+      // Erin's movements read her organization's readers and queue her notice: two statements more, and the mail comes.
+      expect(await steady(e.serial)).toBe(quiet + 2);
       await mailbox.mail(erin.login, (m) => m.subject === `You received 1.00 ${world.currency.code}`);
       expectStatus(await transfer(world.server, erin.token, e.serial, d.serial, '2.50'), 201);
       await mailbox.mail(erin.login, (m) => m.subject === `You sent 2.50 ${world.currency.code}`);
       // Dave (the payee of all of them) and Carol asked nothing: no message was even written for them.
       expect(await notices(carol.login)).toEqual([]);
       expect(await notices(dave.login)).toEqual([]);
-      // Erin turns it off: her next movement tells no one, and costs no statement more once the list is read again.
+      // Erin turns it off: her movements tell no one, and cost no statement more once the list is read again.
+      const told = (await notices(erin.login)).length;
       await ask(erin, {});
-      await topUp(e.serial);
-      expect(await topUp(e.serial)).toBe(quiet);
-      expect((await notices(erin.login)).map((n) => n.template)).toEqual(['money_received', 'money_sent']);
+      expect(await steady(e.serial)).toBe(quiet);
+      expect(await notices(erin.login)).toHaveLength(told);
+      expect(new Set((await notices(erin.login)).map((n) => n.template))).toEqual(new Set(['money_received', 'money_sent']));
     });
 
     it('tells of a login when authorizationNotification asks for it: where from and when', async () => {
