@@ -421,10 +421,15 @@ describe('issue 43: the account lifecycle, row by row (docs/security.md)', () =>
       expect(await refusedOn(B, onB)).not.toBe(Infinity);
       expectError(await logIn(A(), owner.login, owner.password, owner.from), 401);
       expectStatus(await logIn(A(), owner.login, password, owner.from), 200);
-      // Who is told: nobody; the codes were the only messages.
+      // Who is told: the owner, at their login, that the password was set anew (issue 46: no code, no new password in it).
       await settled();
       expect(sentTo(unproven.login)).toEqual([]);
-      expect(sentTo(owner.login, (m) => !m.purpose)).toEqual([]);
+      expect(sentTo(owner.login, (m) => !m.purpose)).toEqual([
+        expect.objectContaining({
+          notice: 'password_changed',
+          details: expect.objectContaining({ how: 'recovered', address: owner.from }),
+        }),
+      ]);
       expect(await logOf(owner.id, 'password_recovered')).toEqual([expect.objectContaining({ address: owner.from, actorUserId: null })]);
 
       // Limits: an address presents ONE_TIME_CODE_FAILURES_PER_ADDRESS_PER_HOUR wrong codes, then 429 before any compare…
@@ -589,7 +594,7 @@ describe('issue 43: the account lifecycle, row by row (docs/security.md)', () =>
       ]);
     });
 
-    it('password change: the user’s own session and current password; PATCH keeps the session presented, POST ends it too and answers new tokens; nobody is told; password_changed; a wrong current password counts toward the hold; the last 5 are refused', async () => {
+    it('password change: the user’s own session and current password; PATCH keeps the session presented, POST ends it too and answers new tokens; the user is told; password_changed; a wrong current password counts toward the hold; the last 5 are refused', async () => {
       const user = await aPerson();
       const onB = await sessionOnB(user);
       const second = (await logIn(A(), user.login, user.password, user.from)).body.authorizationToken.token as string;
@@ -622,9 +627,12 @@ describe('issue 43: the account lifecycle, row by row (docs/security.md)', () =>
       expectStatus(posted, 200);
       expect(await works(user.token)).toBe(401);
       expect(await works(posted.body.authorizationToken.token)).toBe(200);
-      // Codes and who is told: nothing is sent.
+      // Codes: none. Who is told: the user, at their login, of each change (issue 46).
       await settled();
-      expect(sentTo(user.login, (m) => m.purpose !== 'login')).toEqual([]);
+      expect(sentTo(user.login, (m) => m.purpose !== 'login')).toEqual([
+        expect.objectContaining({ notice: 'password_changed', details: expect.objectContaining({ how: 'changed', address: user.from }) }),
+        expect.objectContaining({ notice: 'password_changed', details: expect.objectContaining({ how: 'changed', address: user.from }) }),
+      ]);
       expect(await logOf(user.id, 'password_change_failed', 'password_changed')).toEqual([
         expect.objectContaining({ action: 'password_change_failed', address: user.from }),
         expect.objectContaining({ action: 'password_changed', address: user.from }),
@@ -632,7 +640,7 @@ describe('issue 43: the account lifecycle, row by row (docs/security.md)', () =>
       ]);
     });
 
-    it('hold: anyone, by three wrong passwords in a row; every session ends and the codes asked before are burnt; the operator’s staff are told (user.on_hold), not the user; user_held; while held the right password gets the paced 403', async () => {
+    it('hold: anyone, by three wrong passwords in a row; every session ends and the codes asked before are burnt; the operator’s staff are told (user.on_hold), and the user; user_held; while held the right password gets the paced 403', async () => {
       const receiver = new Receiver();
       const url = await receiver.start();
       try {
@@ -659,14 +667,16 @@ describe('issue 43: the account lifecycle, row by row (docs/security.md)', () =>
           'exception.confirmation_code.not_found',
         );
         expectError(await logIn(A(), user.login, user.password, user.from), 403, 'exception.authorization.user_on_hold');
-        // Who is told: the operator's staff, by webhook; the user is sent nothing.
+        // Who is told: the operator's staff, by webhook; the user, at their login, a notice without the address of the guesser.
         expect(await within(30_000, async () => receiver.ofType('user.on_hold').some((r) => r.event.data.userId === user.id))).not.toBe(
           Infinity,
         );
         await settled();
         expect(
           sentTo(user.login, (m) => m.purpose !== 'contact_change' && m.purpose !== 'login' && m.purpose !== 'password_recovery'),
-        ).toEqual([]);
+        ).toEqual([
+          { at: expect.any(String), to: user.login, notice: 'user_held', details: { failedAttempts: '3', at: expect.any(String) } },
+        ]);
         const record = await logOf(user.id, 'login_failed', 'user_held', 'login_refused_on_hold');
         expect(record.map((r) => r.action)).toEqual(['login_failed', 'login_failed', 'login_failed', 'user_held', 'login_refused_on_hold']);
         expect(record[3].details).toMatchObject({ failedAttempts: 3, revokedCodes: 1 });
@@ -675,7 +685,7 @@ describe('issue 43: the account lifecycle, row by row (docs/security.md)', () =>
       }
     });
 
-    it('release: an administrator (or the operator’s CLI) only, of a user On Hold or whose codes stopped; a temporary password answered once, every session ends, codes burnt and stops lifted; user_released; nobody is told', async () => {
+    it('release: an administrator (or the operator’s CLI) only, of a user On Hold or whose codes stopped; a temporary password answered once, every session ends, codes burnt and stops lifted; user_released; the user is told', async () => {
       const admin = await aPerson({ role: 'administrator' });
       const support = await aPerson({ role: 'customer_support' });
       const user = await aCustomer('released');
@@ -723,9 +733,12 @@ describe('issue 43: the account lifecycle, row by row (docs/security.md)', () =>
       const before = codesOf(user.login, 'password_recovery');
       expectStatus(await post('/password/recovery', { login: user.login }, anAddress()), 200);
       await code(user.login, 'password_recovery', before + 1);
-      // Who is told: nobody; nothing is sent at a release.
+      // Who is told: the user, at their login, at each release (issue 46); never the temporary password.
       await settled();
-      expect(sentTo(user.login, (m) => !m.purpose)).toEqual([]);
+      expect(sentTo(user.login, (m) => !m.purpose)).toEqual([
+        { at: expect.any(String), to: user.login, notice: 'user_released', details: { at: expect.any(String) } },
+        { at: expect.any(String), to: user.login, notice: 'user_released', details: { at: expect.any(String) } },
+      ]);
       expect(await logOf(user.id, 'user_released')).toEqual([
         expect.objectContaining({
           actorUserId: admin.id,
@@ -751,7 +764,7 @@ describe('issue 43: the account lifecycle, row by row (docs/security.md)', () =>
       ]);
     });
 
-    it('deactivation: an administrator only, never of themselves; every session ends and the codes asked before are burnt; logins refused; activation brings neither back; user_deactivated and user_activated; nobody is told', async () => {
+    it('deactivation: an administrator only, never of themselves; every session ends and the codes asked before are burnt; logins refused; activation brings neither back; user_deactivated and user_activated; the user is told of a deactivation', async () => {
       const admin = await aPerson({ role: 'administrator' });
       const user = await aCustomer('deactivated');
       const onB = await sessionOnB(user);
@@ -781,8 +794,9 @@ describe('issue 43: the account lifecycle, row by row (docs/security.md)', () =>
       // DELETE is a deactivation too.
       const deleted = await call(A(), 'DELETE', `/users/${user.id}`, { token: admin.token, from: admin.from });
       expect(deleted.body).toMatchObject({ action: 'USER_DEACTIVATED', user: { active: false } });
+      // Who is told: the user, at their login, of each deactivation (issue 46); of the activation, nobody.
       await settled();
-      expect(sentTo(user.login, (m) => !m.purpose)).toEqual([]);
+      expect(sentTo(user.login, (m) => !m.purpose).map((m) => m.notice)).toEqual(['user_deactivated', 'user_deactivated']);
       expect(await logOf(user.id, 'user_deactivated', 'user_activated')).toEqual([
         expect.objectContaining({
           action: 'user_deactivated',

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { createServer } from 'node:http';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
@@ -102,4 +103,32 @@ export function codeIn(text: string): string {
   const match = /(?:Your code|Ihr Code): (\d{6})/.exec(text) ?? /^(\d{6}) /.exec(text);
   if (!match) throw new Error(`no code in "${text}"`);
   return match[1];
+}
+
+/**
+ * The two calls of Mailpit's HTTP API (a mail catcher for development: SMTP on 1025, this API on 8025) that
+ * docs/authentication.md's walk-through makes, answered from `mailbox`: `GET /api/v1/search?query=to:<address>` (the
+ * newest first) and `GET /api/v1/message/<ID>` (with its `Text`). Answers the API's URL (MAILPIT_URL).
+ */
+export async function mailpitApi(mailbox: Mailbox): Promise<{ url: string; stop: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://mailpit');
+    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (url.pathname === '/api/v1/search') {
+      const to = /(?:^|\s)to:"?([^"\s]+)"?/.exec(url.searchParams.get('query') ?? '')?.[1] ?? '';
+      const found = mailbox.received.map((mail, i) => ({ mail, ID: String(i) })).filter(({ mail }) => mail.to.includes(to));
+      const messages = found.reverse().map(({ mail, ID }) => ({ ID, Subject: mail.subject, To: mail.to.map((Address) => ({ Address })) }));
+      return send(200, { total: messages.length, messages_count: messages.length, messages });
+    }
+    const id = /^\/api\/v1\/message\/(\d+)$/.exec(url.pathname)?.[1];
+    const mail = id === undefined ? undefined : mailbox.received[Number(id)];
+    if (mail) return send(200, { ID: id, Subject: mail.subject, Text: mail.text });
+    send(404, { error: 'not found' });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return {
+    url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

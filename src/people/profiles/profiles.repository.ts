@@ -14,6 +14,8 @@ export interface PersonRow {
   person_phone_number: string | null;
   description: string | null;
   security_settings: Partial<SecuritySettings>;
+  /** The language of the user's messages (`de`, `en-GB`…); null: English. */
+  locale: string | null;
   postal_address: PostalAddress;
   /** The business of the organization the profile is shown in. */
   business: Business;
@@ -72,6 +74,7 @@ export interface PersonFields {
   email?: string | null;
   phoneNumber?: string | null;
   description?: string | null;
+  locale?: string | null;
 }
 
 export interface ResetRequestRow {
@@ -98,7 +101,7 @@ export class ProfilesRepository {
   async person(userId: string, lock = false): Promise<PersonRow | undefined> {
     const [row] = await this.db.query<PersonRow>(
       `SELECT u.id, u.login, u.name, u.status, u.first_name, u.last_name, u.middle_name,
-              u.person_email, u.person_phone_number, u.description, u.security_settings, to_char(u.birth_date, 'YYYY-MM-DD') AS birth_date, u.address,
+              u.person_email, u.person_phone_number, u.description, u.security_settings, u.locale, to_char(u.birth_date, 'YYYY-MM-DD') AS birth_date, u.address,
               u.postal_address, o.business, u.email, u.email_verified, u.phone_number, u.phone_verified,
               o.id AS organization_id, o.type AS organization_type, o.name AS organization_name, o.identification_status,
               o.contract_id, o.person_type, m.role
@@ -118,7 +121,7 @@ export class ProfilesRepository {
   ): Promise<(UserPersonRow & { memberships: { organizationId: string; roleName: string }[] | null }) | undefined> {
     const [row] = await this.db.query<UserPersonRow & { memberships: { organizationId: string; roleName: string }[] | null }>(
       `SELECT u.id, u.login, u.name, u.status, u.first_name, u.last_name, u.middle_name,
-              u.person_email, u.person_phone_number, u.description, u.security_settings, to_char(u.birth_date, 'YYYY-MM-DD') AS birth_date,
+              u.person_email, u.person_phone_number, u.description, u.security_settings, u.locale, to_char(u.birth_date, 'YYYY-MM-DD') AS birth_date,
               u.address, u.postal_address, (SELECT o.business FROM organizations o WHERE o.id = $2) AS business,
               u.email, u.email_verified, u.phone_number, u.phone_verified,
               (SELECT json_agg(json_build_object('organizationId', m.organization_id, 'roleName', m.role) ORDER BY m.created_at, m.id)
@@ -157,6 +160,7 @@ export class ProfilesRepository {
     if (fields.email !== undefined) set('person_email', fields.email);
     if (fields.phoneNumber !== undefined) set('person_phone_number', fields.phoneNumber);
     if (fields.description !== undefined) set('description', fields.description);
+    if (fields.locale !== undefined) set('locale', fields.locale);
     if (!sets.length) return;
     await this.db.query(`UPDATE users SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
   }

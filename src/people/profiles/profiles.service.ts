@@ -4,6 +4,7 @@ import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { NoticesService } from '../../platform/messages/notices.service';
 import { OneTimeCodesService, WRONG_CODE } from '../../platform/one-time-codes/one-time-codes.service';
 import { UserActionsService } from '../../platform/user-actions/user-actions.service';
 import { contactOf, loginKind } from '../../platform/users/users.service';
@@ -117,6 +118,12 @@ function businessOf({ companyName, type, vat, administrator }: UpdateBusinessDto
 
 const kindOf = loginKind;
 
+/** A language tag as kept: its language lower-case (`DE-at` → `de-at`). */
+function languageTag(tag: string): string {
+  const [language, ...rest] = tag.split('-');
+  return [language.toLowerCase(), ...rest].join('-');
+}
+
 /** Where a notice to the user goes: their login when a message can reach it, else their e-mail, else their phone. */
 function addressOf(person: Pick<PersonRow, 'login' | 'email' | 'phone_number'>): string | undefined {
   return kindOf(person.login) !== 'other' ? person.login : (person.email ?? person.phone_number ?? undefined);
@@ -155,7 +162,7 @@ function toProfile(row: PersonRow): UserProfileDto {
   const [first, ...rest] = row.name.split(' ');
   return {
     ...familyProfile(row, { type: row.organization_type, identificationStatus: row.identification_status, name: row.organization_name }),
-    user: { id: row.id, login: row.login, name: row.name, status: row.status },
+    user: { id: row.id, login: row.login, name: row.name, status: row.status, ...(row.locale ? { locale: row.locale } : {}) },
     role: [{ code: row.role }],
     organization: {
       id: row.organization_id,
@@ -184,6 +191,7 @@ export class ProfilesService {
     private readonly actions: UserActionsService,
     private readonly uow: UnitOfWork,
     private readonly codes: OneTimeCodesService,
+    private readonly notices: NoticesService,
   ) {}
 
   /** What the strategy read with the token, and the person, contact and memberships (one more query). */
@@ -194,7 +202,13 @@ export class ProfilesService {
     return {
       status: 'ok',
       message: 'OK',
-      user: { id: principal.userId, login: user.login, name: user.name, status: user.status },
+      user: {
+        id: principal.userId,
+        login: user.login,
+        name: user.name,
+        status: user.status,
+        ...(user.locale ? { locale: user.locale } : {}),
+      },
       role: principal.role,
       organization: {
         id: principal.organizationId,
@@ -225,7 +239,7 @@ export class ProfilesService {
       ]);
     }
     return this.uow.run(async () => {
-      await this.profiles.updatePerson(principal.userId, dto);
+      await this.profiles.updatePerson(principal.userId, { ...dto, locale: dto.locale ? languageTag(dto.locale) : dto.locale });
       await this.actions.record({ userId: principal.userId, action: 'profile_changed', details: { fields: Object.keys(dto).sort() } });
       return toProfile((await this.profiles.person(principal.userId))!);
     });
@@ -247,7 +261,11 @@ export class ProfilesService {
     const settings = securityOf(dto.security);
     const person = (await this.profiles.person(principal.userId))!;
     const current = securityOf(person.security_settings);
-    const edit = () => this.editMine(principal, ['security'], () => this.profiles.setSecurity(principal.userId, settings));
+    const edit = () =>
+      this.editMine(principal, ['security'], async () => {
+        await this.profiles.setSecurity(principal.userId, settings);
+        this.notices.settingsChanged();
+      });
     if (settings.twoFactorsAuthEnabled && !current.twoFactorsAuthEnabled) refuseUnreachable(person.login);
     if (!current.twoFactorsAuthEnabled || settings.twoFactorsAuthEnabled) return edit();
     if (!dto.otp) {
@@ -257,6 +275,7 @@ export class ProfilesService {
         address,
         payload: { userId: principal.userId },
         deliver: true,
+        locale: person.locale,
       });
       throw new ApiError('exception.two_factor.code_required', undefined, [
         { parameter: 'otp', message: 'a code was sent to your login: send it as otp to turn two-step login off' },
@@ -339,6 +358,7 @@ export class ProfilesService {
     return this.editByStaff(principal, userId, ['security'], async (person) => {
       if (settings.twoFactorsAuthEnabled && !securityOf(person.security_settings).twoFactorsAuthEnabled) refuseUnreachable(person.login);
       await this.profiles.setSecurity(userId, settings);
+      this.notices.settingsChanged();
     });
   }
 

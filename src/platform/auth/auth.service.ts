@@ -11,6 +11,7 @@ import { PASSWORD_HISTORY } from '../config/password-policy';
 import { UnitOfWork } from '../database/unit-of-work';
 import { SUPPORT_ORGANIZATION_ID } from '../organizations/organization.types';
 import { WRONG_CODE, OneTimeCodesService } from '../one-time-codes/one-time-codes.service';
+import { NoticesService } from '../messages/notices.service';
 import { OutboxService } from '../outbox/outbox.service';
 import type { UserAction } from '../user-actions/user-action.types';
 import { UserActionsService } from '../user-actions/user-actions.service';
@@ -85,6 +86,7 @@ export class AuthService {
     private readonly uow: UnitOfWork,
     private readonly outbox: OutboxService,
     private readonly codes: OneTimeCodesService,
+    private readonly notices: NoticesService,
   ) {}
 
   /**
@@ -138,7 +140,7 @@ export class AuthService {
       // LOGIN_CONFIRMATION=always for everyone, or the user's own two-step login (issue 46): the same challenge-bound codes.
       if (this.config.loginConfirmation === 'always' || user.security_settings?.twoFactorsAuthEnabled === true) {
         // The code is bound to this challenge: the confirmation must carry its id (or come from this address).
-        const challengeId = await this.codes.challenge(user.login, address);
+        const challengeId = await this.codes.challenge(user.login, address, user.locale);
         return { ...CODE_SENT, message: 'Confirm the login with the code sent to it (POST /authorization/confirm)', challengeId };
       }
       return this.succeed(user, 'full', address);
@@ -213,7 +215,7 @@ export class AuthService {
   async recoverPassword(login: string, address: string): Promise<CodeSentResponseDto> {
     const user = await this.users.findByLogin(login);
     const deliver = user?.status === 'active' && !user.deactivated_at && loginProven(user);
-    await this.codes.issue({ purpose: 'password_recovery', target: login.toLowerCase(), address, deliver });
+    await this.codes.issue({ purpose: 'password_recovery', target: login.toLowerCase(), address, deliver, locale: user?.locale });
     return CODE_SENT;
   }
 
@@ -240,6 +242,7 @@ export class AuthService {
       await this.users.setPassword(user.id, passwordHash, null);
       await this.tokens.revokeAll(user.id);
       await this.actions.record({ userId: user.id, action: 'password_recovered', login: user.login, address });
+      await this.notices.account(user, 'password_changed', { how: 'recovered', address });
     });
   }
 
@@ -297,6 +300,7 @@ export class AuthService {
       await this.users.setPassword(user.id, passwordHash, null);
       await this.tokens.revokeAll(user.id, how.keepPresentedToken ? principal.tokenId : null);
       await this.actions.record({ userId: user.id, action: 'password_changed', login: user.login, address });
+      await this.notices.account(locked, 'password_changed', { how: 'changed', address });
       if (how.keepPresentedToken) return undefined;
       const response = await this.issue({ ...locked, password_change_required: false }, 'full', address);
       return { ...response, message: 'Password changed' };
@@ -375,6 +379,7 @@ export class AuthService {
           ...(by === 'cli' ? { actor: 'cli' } : {}),
         },
       });
+      await this.notices.account(user, 'user_released');
     });
     return {
       status: 'ok',
@@ -416,6 +421,7 @@ export class AuthService {
           ? {}
           : { endedSessions, ...(revokedCodes ? { revokedCodes } : {}), ...(how === 'deleted' ? { deleteRequested: true } : {}) },
       });
+      if (!active) await this.notices.account(user, 'user_deactivated');
       return true;
     });
   }
@@ -532,6 +538,9 @@ export class AuthService {
           login: failure.login,
           failedAttempts: failure.failedAttempts,
         });
+        // The owner is told too, at their login: someone tried their password three times.
+        const held = await this.users.findById(failure.userId);
+        if (held) await this.notices.account(held, 'user_held', { failedAttempts: String(failure.failedAttempts) });
       }
       await this.actions.record(...recorded);
       return failure;
@@ -576,6 +585,8 @@ export class AuthService {
     details?: Record<string, unknown>,
   ): Promise<AuthorizationResponseDto> {
     await this.actions.record({ userId: user.id, action: 'login_succeeded', login: user.login, address, ...(details && { details }) });
+    // A notice of the login when the user's authorizationNotification asks for it: read with the user, no statement otherwise.
+    await this.notices.login(user, address);
     return this.issue(user, scope, address);
   }
 

@@ -17,7 +17,7 @@ interface CodeText {
 }
 
 interface NoticeText {
-  subject: string;
+  subject: string | ((details: Details) => string);
   body: (details: Details) => string;
 }
 
@@ -31,6 +31,15 @@ interface Language {
 }
 
 const NOT_YOU_EN = 'If you did not ask for it, ignore this message: nothing changes without the code.';
+const NOT_YOU_MONEY_EN = 'If you did not do it, change your password now and contact support.';
+const NOT_YOU_MONEY_DE = 'Wenn Sie es nicht waren, ändern Sie jetzt Ihr Passwort und wenden Sie sich an den Support.';
+
+/** An instant as a notice names it: `2025-11-29 10:15 UTC` (the same in every language). */
+function when(at: string | undefined): string {
+  const date = at ? new Date(at) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
+}
+
 const NOT_YOU_DE = 'Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese Nachricht: ohne den Code ändert sich nichts.';
 
 /**
@@ -77,6 +86,52 @@ const LANGUAGES: Record<MessageLocale, Language> = {
         subject: 'Your login was changed',
         body: (d) =>
           `Your login was changed to ${d.newLogin ?? 'another address'}. If you did not do it, use the code we sent you to take it back.`,
+      },
+      money_sent: {
+        subject: (d) => `You sent ${d.amount} ${d.currency}`,
+        body: (d) =>
+          `${d.amount} ${d.currency} left your coin ${d.coin}${d.counterparty ? ` to ${d.counterparty}` : ''}${
+            d.commission ? `, with a fee of ${d.commission} ${d.currency}` : ''
+          } (${d.type}, operation ${d.operationId}, ${when(d.at)}). ${NOT_YOU_MONEY_EN}`,
+      },
+      money_received: {
+        subject: (d) => `You received ${d.amount} ${d.currency}`,
+        body: (d) =>
+          `${d.amount} ${d.currency} came into your coin ${d.coin}${d.counterparty ? ` from ${d.counterparty}` : ''} (${d.type}, operation ${
+            d.operationId
+          }, ${when(d.at)}).`,
+      },
+      money_moved: {
+        subject: (d) => `${d.amount} ${d.currency} moved between your coins`,
+        body: (d) =>
+          `${d.amount} ${d.currency} moved from your coin ${d.coin} to your coin ${d.toCoin}${
+            d.toAmount ? `, which received ${d.toAmount} ${d.toCurrency}` : ''
+          } (${d.type}, operation ${d.operationId}, ${when(d.at)}). ${NOT_YOU_MONEY_EN}`,
+      },
+      login: {
+        subject: 'A login to your finapi account',
+        body: (d) => `Someone logged in to your account from ${d.address} at ${when(d.at)}. If it was not you, change your password now.`,
+      },
+      password_changed: {
+        subject: 'Your password was changed',
+        body: (d) =>
+          `Your password was ${d.how === 'recovered' ? 'set anew with a recovery code' : 'changed'} at ${when(d.at)}${
+            d.address ? ` from ${d.address}` : ''
+          }. If you did not do it, recover your password now and contact support.`,
+      },
+      user_held: {
+        subject: 'Your account was put On Hold',
+        body: (d) =>
+          `After ${d.failedAttempts} wrong passwords in a row, your account was put On Hold at ${when(d.at)}: nobody can log in to it until an administrator releases it. Contact support to have it released.`,
+      },
+      user_released: {
+        subject: 'Your account was released',
+        body: (d) =>
+          `An administrator released your account at ${when(d.at)} with a temporary password, which they give you. Log in with it and choose a new password. If you did not ask for it, contact support.`,
+      },
+      user_deactivated: {
+        subject: 'Your account was deactivated',
+        body: (d) => `Your account was deactivated at ${when(d.at)}: nobody can log in to it. Contact support if you think this is wrong.`,
       },
     },
   },
@@ -130,6 +185,54 @@ const LANGUAGES: Record<MessageLocale, Language> = {
         body: (d) =>
           `Ihr Login wurde in ${d.newLogin ?? 'eine andere Adresse'} geändert. Wenn Sie es nicht waren, holen Sie ihn mit dem gesendeten Code zurück.`,
       },
+      money_sent: {
+        subject: (d) => `Sie haben ${d.amount} ${d.currency} gesendet`,
+        body: (d) =>
+          `${d.amount} ${d.currency} gingen von Ihrem Wallet ${d.coin}${d.counterparty ? ` an ${d.counterparty}` : ''}${
+            d.commission ? `, mit einer Gebühr von ${d.commission} ${d.currency}` : ''
+          } (${d.type}, Vorgang ${d.operationId}, ${when(d.at)}). ${NOT_YOU_MONEY_DE}`,
+      },
+      money_received: {
+        subject: (d) => `Sie haben ${d.amount} ${d.currency} erhalten`,
+        body: (d) =>
+          `${d.amount} ${d.currency} gingen auf Ihrem Wallet ${d.coin} ein${d.counterparty ? `, von ${d.counterparty}` : ''} (${d.type}, Vorgang ${
+            d.operationId
+          }, ${when(d.at)}).`,
+      },
+      money_moved: {
+        subject: (d) => `${d.amount} ${d.currency} zwischen Ihren Wallets bewegt`,
+        body: (d) =>
+          `${d.amount} ${d.currency} gingen von Ihrem Wallet ${d.coin} auf Ihr Wallet ${d.toCoin}${
+            d.toAmount ? `, das ${d.toAmount} ${d.toCurrency} erhielt` : ''
+          } (${d.type}, Vorgang ${d.operationId}, ${when(d.at)}). ${NOT_YOU_MONEY_DE}`,
+      },
+      login: {
+        subject: 'Eine Anmeldung bei Ihrem finapi-Konto',
+        body: (d) =>
+          `Jemand hat sich am ${when(d.at)} von ${d.address} aus bei Ihrem Konto angemeldet. Wenn Sie es nicht waren, ändern Sie jetzt Ihr Passwort.`,
+      },
+      password_changed: {
+        subject: 'Ihr Passwort wurde geändert',
+        body: (d) =>
+          `Ihr Passwort wurde am ${when(d.at)}${d.address ? ` von ${d.address} aus` : ''} ${
+            d.how === 'recovered' ? 'mit einem Wiederherstellungscode neu gesetzt' : 'geändert'
+          }. Wenn Sie es nicht waren, setzen Sie Ihr Passwort jetzt neu und wenden Sie sich an den Support.`,
+      },
+      user_held: {
+        subject: 'Ihr Konto wurde gesperrt',
+        body: (d) =>
+          `Nach ${d.failedAttempts} falschen Passwörtern in Folge wurde Ihr Konto am ${when(d.at)} gesperrt (On Hold): niemand kann sich anmelden, bis ein Administrator es freigibt. Wenden Sie sich an den Support, um es freigeben zu lassen.`,
+      },
+      user_released: {
+        subject: 'Ihr Konto wurde freigegeben',
+        body: (d) =>
+          `Ein Administrator hat Ihr Konto am ${when(d.at)} mit einem vorläufigen Passwort freigegeben, das er Ihnen mitteilt. Melden Sie sich damit an und wählen Sie ein neues Passwort. Wenn Sie das nicht angefordert haben, wenden Sie sich an den Support.`,
+      },
+      user_deactivated: {
+        subject: 'Ihr Konto wurde deaktiviert',
+        body: (d) =>
+          `Ihr Konto wurde am ${when(d.at)} deaktiviert: niemand kann sich anmelden. Wenden Sie sich an den Support, wenn Sie das für einen Fehler halten.`,
+      },
     },
   },
 };
@@ -140,7 +243,8 @@ export function renderMessage(delivery: Delivery): RenderedMessage {
   const details = delivery.details ?? {};
   if (delivery.kind === 'notice') {
     const notice = language.notices[delivery.template];
-    return { subject: notice.subject, text: `${notice.body(details)}\n\n${language.footer}\n`, sms: notice.body(details) };
+    const subject = typeof notice.subject === 'function' ? notice.subject(details) : notice.subject;
+    return { subject, text: `${notice.body(details)}\n\n${language.footer}\n`, sms: notice.body(details) };
   }
   const text = language.codes[delivery.purpose];
   const expiresAt = delivery.expiresAt.toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -22,6 +22,22 @@ export const NOTICE_TEMPLATES = [
   'login_change_requested',
   /** The reader's login (or contact) changed to `newLogin`; a `contact_restore` code sent beside it takes it back. */
   'login_changed',
+  /** Money left the reader's coin: `amount` `currency` (`commission` on top, when any) to `counterparty`, by operation `operationId` (`type`) at `at`. */
+  'money_sent',
+  /** Money came into the reader's coin: `amount` `currency` from `counterparty` (a top-up: none), by `operationId` (`type`) at `at`. */
+  'money_received',
+  /** Money moved between the reader's own coins (an exchange: `amount` `currency` into `toAmount` `toCurrency`). */
+  'money_moved',
+  /** A login to the reader's account succeeded from `address` at `at`. */
+  'login',
+  /** The reader's password was changed (`how`: `changed` by them, `recovered` with a code) at `at`. */
+  'password_changed',
+  /** The reader's account was put On Hold after `failedAttempts` wrong passwords in a row, at `at`. */
+  'user_held',
+  /** An administrator released the reader's account with a temporary password, at `at`. */
+  'user_released',
+  /** The reader's account was deactivated by staff, at `at`. */
+  'user_deactivated',
 ] as const;
 export type NoticeTemplate = (typeof NOTICE_TEMPLATES)[number];
 

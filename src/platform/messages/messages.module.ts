@@ -8,9 +8,12 @@ import { MessageSenders } from './message-senders';
 import { MessagesController } from './messages.controller';
 import { MessagesRepository } from './messages.repository';
 import { MESSAGE_KEY, MessagesService } from './messages.service';
+import { NoticesRepository } from './notices.repository';
+import { NoticesService } from './notices.service';
 
 /**
- * Global: the messages outbox (issue 46). One-time codes and notices are queued here in the transaction that makes
+ * Global: the messages outbox (issue 46). One-time codes and notices (NoticesService: of money movements, logins and
+ * account events) are queued here in the transaction that makes
  * them and sent by the dispatcher through the configured senders (SMTP, the SMS gateway, the log sender). The key that
  * seals a code until it is sent is derived from the action log's (AUDIT_CHAIN_KEY), never stored beside the rows.
  */
@@ -34,7 +37,9 @@ import { MESSAGE_KEY, MessagesService } from './messages.service';
     MessagesRepository,
     MessagesService,
     MessageDispatcher,
+    NoticesRepository,
+    NoticesService,
   ],
-  exports: [MessagesService],
+  exports: [MessagesService, NoticesService],
 })
 export class MessagesModule {}

@@ -81,6 +81,31 @@ export class MessagesRepository {
   }
 
   /**
+   * Notices (no secret, no code) in one statement: what a money movement queues for every reader it tells. One no
+   * channel reaches is written failed at once, as `insert` does.
+   */
+  async insertNotices(
+    notices: {
+      id: string;
+      channel: MessageChannel | undefined;
+      recipient: string;
+      template: string;
+      locale: string;
+      details: Record<string, string>;
+    }[],
+  ): Promise<void> {
+    if (!notices.length) return;
+    await this.db.query(
+      `INSERT INTO messages (id, channel, recipient, kind, template, locale, details, status, last_error)
+       SELECT n.id, n.channel, n.recipient, 'notice', n.template, n.locale, n.details,
+              CASE WHEN n.channel IS NULL THEN 'failed' ELSE 'pending' END,
+              CASE WHEN n.channel IS NULL THEN 'no configured sender reaches this recipient' END
+         FROM jsonb_to_recordset($1::jsonb) AS n(id uuid, channel text, recipient text, template text, locale text, details jsonb)`,
+      [JSON.stringify(notices.map((n) => ({ ...n, channel: n.channel ?? null })))],
+    );
+  }
+
+  /**
    * Claims up to `limit` due messages. SKIP LOCKED lets instances claim side by side; moving next_attempt_at `leaseMs`
    * ahead leases each row, and counting the attempt names the claim (finish() only records the claim's own outcome).
    */

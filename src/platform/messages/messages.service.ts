@@ -51,19 +51,39 @@ export class MessagesService {
   }
 
   /** Queues a notice (no secret) to `to`. */
-  async queueNotice(to: string, template: NoticeTemplate, details: Record<string, string>, locale?: string): Promise<void> {
+  async queueNotice(to: string, template: NoticeTemplate, details: Record<string, string>, locale?: string | null): Promise<void> {
     await this.queue({
       id: randomUUID(),
       channel: this.senders.channelOf(to),
       recipient: to,
       kind: 'notice',
       template,
-      locale: localeOf(locale),
+      locale: localeOf(locale ?? undefined),
       details,
       secret: null,
       codeId: null,
       expiresAt: null,
     });
+  }
+
+  /** Queues notices (no secret), in one statement: each `to` its template, details and locale. */
+  async queueNotices(
+    notices: { to: string; template: NoticeTemplate; details: Record<string, string>; locale?: string | null }[],
+  ): Promise<void> {
+    if (!notices.length) return;
+    await this.uow.run(() =>
+      this.messages.insertNotices(
+        notices.map((n) => ({
+          id: randomUUID(),
+          channel: this.senders.channelOf(n.to),
+          recipient: n.to,
+          template: n.template,
+          locale: localeOf(n.locale ?? undefined),
+          details: n.details,
+        })),
+      ),
+    );
+    this.uow.afterCommit(() => this.listeners.forEach((wake) => wake()));
   }
 
   /** Called after every commit that queued a message (the dispatcher). */

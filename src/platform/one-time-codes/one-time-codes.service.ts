@@ -32,6 +32,8 @@ export interface CodeRequest {
   ttlSeconds?: number;
   /** What the message says beside the code, never a secret (a restore code names the login it undoes). */
   details?: Record<string, string>;
+  /** The language of the message: the user's `locale`, when the login is a user's (English otherwise). */
+  locale?: string | null;
   /**
    * false for a code that only ever follows the use of limited ones (a restore code after a change of login): the
    * login's cooldown and hourly number do not refuse it (it still counts toward them for the codes after it).
@@ -98,9 +100,9 @@ export class OneTimeCodesService {
    * The password step of a confirmed login: a login code bound to a new challenge, sent to the login. Answers the
    * challenge's id, a 256-bit secret kept only as a keyed hash, which the confirmation (and a resend) must carry.
    */
-  async challenge(target: string, address: string): Promise<string> {
+  async challenge(target: string, address: string, locale?: string | null): Promise<string> {
     const challengeId = randomBytes(32).toString('base64url');
-    await this.store({ purpose: 'login', target, address, deliver: true }, this.challengeHash(challengeId), null);
+    await this.store({ purpose: 'login', target, address, deliver: true, locale }, this.challengeHash(challengeId), null);
     return challengeId;
   }
 
@@ -220,7 +222,15 @@ export class OneTimeCodesService {
         expiresAt: sentUntil.toISOString(),
       });
       // Sent by the messages outbox after the commit: no request waits for a gateway, and a rolled-back code is never sent.
-      await this.messages.queueCode({ codeId: id, purpose, to: target, code, expiresAt: sentUntil, details: request.details });
+      await this.messages.queueCode({
+        codeId: id,
+        purpose,
+        to: target,
+        code,
+        expiresAt: sentUntil,
+        details: request.details,
+        locale: request.locale ?? undefined,
+      });
     });
   }
 

@@ -9,8 +9,13 @@ export interface UserRow {
   id: string;
   login: string;
   name: string;
-  /** The user's security settings (users.security_settings): `twoFactorsAuthEnabled` asks a code at each login (issue 46). */
-  security_settings?: { twoFactorsAuthEnabled?: boolean };
+  /**
+   * The user's security settings (users.security_settings): `twoFactorsAuthEnabled` asks a code at each login,
+   * `authorizationNotification` a notice of each (issue 46).
+   */
+  security_settings?: { twoFactorsAuthEnabled?: boolean; authorizationNotification?: { email?: boolean; phone?: boolean } };
+  /** The language of the user's messages (`de`, `en`…); null: English. */
+  locale?: string | null;
   password_hash: string;
   status: UserStatus;
   failed_attempts: number;

@@ -91,6 +91,17 @@ export class UpdateMyProfileDto {
   @OptionalText(500)
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
   address?: string | null;
+
+  /**
+   * The language of the messages finapi sends the user (codes and notices), a language tag: `de`, `en-GB`… One
+   * without texts of its own (only `en` and `de` have them) reads English; null goes back to English.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: 'locale must be a language tag such as de or en-GB' })
+  @MaxLength(35)
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'de', maxLength: 35 })
+  locale?: string | null;
 }
 
 /** Names as the family's profile form sends them: first and last required, a middle name optional (null clears it). */

@@ -16,6 +16,8 @@ export class ProfileUserDto {
   name: string;
   @ApiProperty({ enum: ['active', 'on_hold'] })
   status: string;
+  /** The language of the user's messages (issue 46), as set with `PATCH /profiles/my`; absent: English. */
+  locale?: string;
 }
 
 export class NamePlainDto {
