@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { Route } from '../../platform/common/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { CommissionProfilesService } from '../../platform/commissions/commission-profiles.service';
 import {
+  CommissionProfileDto,
   CommissionProfilePageDto,
   CommissionProfileResponseDto,
   CommissionProfileViewDto,
@@ -16,6 +16,7 @@ import {
 } from '../../platform/commissions/dto/commission-profile.dto';
 import {
   CommissionConditionDto,
+  CommissionRuleDto,
   CommissionRulePageDto,
   CommissionRuleResponseDto,
   CommissionRuleViewDto,
@@ -24,7 +25,33 @@ import {
 } from '../../platform/commissions/dto/commission-rule.dto';
 import { ContractsService } from './contracts.service';
 
-const NOT_FOUND = 'No such contract, profile or rule (a malformed id is a 400)';
+const VIEWER = { access: ['COMMISSION_VIEWER'] } as const;
+const MANAGER = { access: ['COMMISSION_MANAGER'] } as const;
+// What is unknown answers a 404 (a malformed id is a 400): the contract, the profile, the rule, the condition.
+const CONTRACT = ['exception.contract.not_found'] as const;
+const PROFILE = [...CONTRACT, 'exception.commission.profile_not_found'] as const;
+const RULE = [...PROFILE, 'exception.commission.rule_not_found'] as const;
+const CONDITION = [...RULE, 'exception.commission.condition_not_found'] as const;
+const OVERLAP = 'exception.commission.condition_overlap';
+
+const NEW_PROFILE = {
+  ...MANAGER,
+  answer: CommissionProfileResponseDto,
+  errors: [...CONTRACT, 'exception.issuer.not_found', 'exception.commission.profile_exists'],
+} as const;
+const PROFILES = { ...VIEWER, answer: CommissionProfilePageDto, errors: CONTRACT } as const;
+const PROFILE_READ = { ...VIEWER, answer: CommissionProfileResponseDto, errors: PROFILE } as const;
+const PROFILE_CHANGE = { ...MANAGER, answer: CommissionProfileResponseDto, errors: PROFILE } as const;
+const RULE_READ = { ...VIEWER, answer: CommissionRuleResponseDto, errors: RULE } as const;
+const RULE_WRITE = {
+  ...MANAGER,
+  answer: CommissionRuleResponseDto,
+  errors: [...RULE, 'exception.commission.rule_overlap', OVERLAP],
+} as const;
+const CONDITION_WRITE = { ...MANAGER, answer: CommissionRuleResponseDto, errors: [...RULE, OVERLAP] } as const;
+
+const RULES = ':profileId/commission-rule';
+const ONE_RULE = `${RULES}/:ruleId`;
 
 /**
  * A contract's commission profiles (one per flow and issuer), their rules and the rules'
@@ -44,23 +71,13 @@ export class CommissionProfilesController {
    * `operationFlowId`) and an issuer: one per flow and issuer (409 for a second). Its rules then price that flow for the
    * contract's organizations; the fees go to the issuer's commission coin. Recorded in the action log.
    */
-  @Post()
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Create a commission profile', operationId: 'createCommissionProfile' })
-  @ApiCreatedResponse({ type: CommissionProfileResponseDto })
-  @ApiNotFoundResponse({ description: 'No such contract or issuer', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.commission.profile_exists', type: ErrorResponseDto })
-  async create(
+  @Route('POST', '', { ...NEW_PROFILE, id: 'createCommissionProfile', summary: 'Create a commission profile' })
+  create(
     @UuidParam('contractId') contractId: string,
     @Body() dto: CreateCommissionProfileDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<CommissionProfileResponseDto> {
-    await this.contracts.get(contractId);
-    return {
-      status: 'ok',
-      message: 'Commission profile created',
-      profile: await this.profiles.createProfile(contractId, dto, principal.userId),
-    };
+    return this.profile(contractId, 'Commission profile created', () => this.profiles.createProfile(contractId, dto, principal.userId));
   }
 
   /**
@@ -68,98 +85,69 @@ export class CommissionProfilesController {
    * currency to the destination issuer's: it prices those exchanges ahead of the flow's profile for the source issuer
    * alone. One per flow and pair of issuers (409). Recorded in the action log.
    */
-  @Post('multi-currency')
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Create a multi-currency commission profile', operationId: 'createMultiCurrencyCommissionProfile' })
-  @ApiCreatedResponse({ type: CommissionProfileResponseDto })
-  @ApiNotFoundResponse({ description: 'No such contract or issuer', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.commission.profile_exists', type: ErrorResponseDto })
-  async createMultiCurrency(
+  @Route('POST', 'multi-currency', {
+    ...NEW_PROFILE,
+    id: 'createMultiCurrencyCommissionProfile',
+    summary: 'Create a multi-currency commission profile',
+  })
+  createMultiCurrency(
     @UuidParam('contractId') contractId: string,
     @Body() dto: CreateMultiCurrencyProfileDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<CommissionProfileResponseDto> {
-    await this.contracts.get(contractId);
-    return {
-      status: 'ok',
-      message: 'Commission profile created',
-      profile: await this.profiles.createMultiCurrencyProfile(contractId, dto, principal.userId),
-    };
+    const created = () => this.profiles.createMultiCurrencyProfile(contractId, dto, principal.userId);
+    return this.profile(contractId, 'Commission profile created', created);
   }
 
   /** Every commission profile of a contract (the family's list; `POST …/view` filters and pages). An unknown contract is a 404. */
-  @Get()
-  @RequirePermissions('COMMISSION_VIEWER')
-  @ApiOperation({ summary: "List a contract's commission profiles", operationId: 'listCommissionProfiles' })
-  @ApiOkResponse({ type: CommissionProfilePageDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  async list(@UuidParam('contractId') contractId: string): Promise<CommissionProfilePageDto> {
-    await this.contracts.get(contractId);
-    return this.profiles.viewProfiles(contractId, { all: true });
+  @Route('GET', '', { ...PROFILES, id: 'listCommissionProfiles', summary: "List a contract's commission profiles" })
+  list(@UuidParam('contractId') contractId: string): Promise<CommissionProfilePageDto> {
+    return this.view(contractId, { all: true });
   }
 
   /** A contract's commission profiles, by flow, issuer and active. An unknown contract is a 404. */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('COMMISSION_VIEWER')
-  @ApiOperation({ summary: "Search a contract's commission profiles", operationId: 'viewCommissionProfiles' })
-  @ApiOkResponse({ type: CommissionProfilePageDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  async view(@UuidParam('contractId') contractId: string, @Body() dto: CommissionProfileViewDto): Promise<CommissionProfilePageDto> {
-    await this.contracts.get(contractId);
-    return this.profiles.viewProfiles(contractId, dto);
+  @Route('POST', 'view', { ...PROFILES, id: 'viewCommissionProfiles', summary: "Search a contract's commission profiles", status: 200 })
+  view(@UuidParam('contractId') contractId: string, @Body() dto: CommissionProfileViewDto): Promise<CommissionProfilePageDto> {
+    return this.checked(contractId, () => this.profiles.viewProfiles(contractId, dto));
   }
 
   /**
    * One commission profile of a contract (its rules: `POST …/commission-rule/view`). A profile of another contract is a
    * 404.
    */
-  @Get(':profileId')
-  @RequirePermissions('COMMISSION_VIEWER')
-  @ApiOperation({ summary: 'Get a commission profile', operationId: 'getCommissionProfile' })
-  @ApiOkResponse({ type: CommissionProfileResponseDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  async get(@UuidParam('contractId') contractId: string, @UuidParam('profileId') profileId: string): Promise<CommissionProfileResponseDto> {
-    await this.contracts.get(contractId);
-    return { status: 'ok', message: 'OK', profile: await this.profiles.getProfile(contractId, profileId) };
+  @Route('GET', ':profileId', { ...PROFILE_READ, id: 'getCommissionProfile', summary: 'Get a commission profile' })
+  get(@UuidParam('contractId') contractId: string, @UuidParam('profileId') profileId: string): Promise<CommissionProfileResponseDto> {
+    return this.profile(contractId, 'OK', () => this.profiles.getProfile(contractId, profileId));
   }
 
   /**
    * Changes a profile's name, description or active; its flow and issuer never change. An inactive profile prices
    * nothing: the flow is then free for the contract's organizations.
    */
-  @Patch(':profileId')
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Change a commission profile', operationId: 'updateCommissionProfile' })
-  @ApiOkResponse({ type: CommissionProfileResponseDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  async update(
+  @Route('PATCH', ':profileId', { ...PROFILE_CHANGE, id: 'updateCommissionProfile', summary: 'Change a commission profile' })
+  update(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() dto: UpdateCommissionProfileDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<CommissionProfileResponseDto> {
-    await this.contracts.get(contractId);
-    return {
-      status: 'ok',
-      message: 'Commission profile updated',
-      profile: await this.profiles.updateProfile(contractId, profileId, dto, principal.userId),
-    };
+    const updated = () => this.profiles.updateProfile(contractId, profileId, dto, principal.userId);
+    return this.profile(contractId, 'Commission profile updated', updated);
   }
 
   /** Deletes the profile with its rules and conditions; operations it priced keep their commission. */
-  @Delete(':profileId')
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Delete a commission profile', operationId: 'deleteCommissionProfile' })
-  @ApiOkResponse({ type: DeletedDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
+  @Route('DELETE', ':profileId', {
+    ...PROFILE_CHANGE,
+    id: 'deleteCommissionProfile',
+    summary: 'Delete a commission profile',
+    answer: DeletedDto,
+  })
   async delete(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @CurrentPrincipal() principal: Principal,
   ): Promise<DeletedDto> {
-    await this.contracts.get(contractId);
-    await this.profiles.deleteProfile(contractId, profileId, principal.userId);
+    await this.checked(contractId, () => this.profiles.deleteProfile(contractId, profileId, principal.userId));
     return { status: 'ok', message: 'Commission profile deleted', id: profileId };
   }
 
@@ -167,146 +155,106 @@ export class CommissionProfilesController {
    * Creates a rule, with its conditions if given; who pays is `payer` or the family's `direction` (`OUT` sender, `IN`
    * recipient, `SHARED` split). Active rules of one profile never overlap in time (409).
    */
-  @Post(':profileId/commission-rule')
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Create a commission rule', operationId: 'createCommissionRule' })
-  @ApiCreatedResponse({ type: CommissionRuleResponseDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.commission.rule_overlap, exception.commission.condition_overlap', type: ErrorResponseDto })
-  async createRule(
+  @Route('POST', RULES, { ...RULE_WRITE, id: 'createCommissionRule', summary: 'Create a commission rule' })
+  createRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() dto: CreateCommissionRuleDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<CommissionRuleResponseDto> {
-    await this.contracts.get(contractId);
-    return {
-      status: 'ok',
-      message: 'Commission rule created',
-      rule: await this.profiles.createRule(contractId, profileId, dto, principal.userId),
-    };
+    return this.rule(contractId, 'Commission rule created', () => this.profiles.createRule(contractId, profileId, dto, principal.userId));
   }
 
   /** The profile's rules by date: `filterCriteria` is mandatory (400 without it; release 4.10.0). */
-  @Post(':profileId/commission-rule/view')
-  @HttpCode(200)
-  @RequirePermissions('COMMISSION_VIEWER')
-  @ApiOperation({ summary: "Search a profile's commission rules", operationId: 'viewCommissionRules' })
-  @ApiOkResponse({ type: CommissionRulePageDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  async viewRules(
+  @Route('POST', `${RULES}/view`, {
+    ...VIEWER,
+    id: 'viewCommissionRules',
+    summary: "Search a profile's commission rules",
+    status: 200,
+    answer: CommissionRulePageDto,
+    errors: PROFILE,
+  })
+  viewRules(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() dto: CommissionRuleViewDto,
   ): Promise<CommissionRulePageDto> {
-    await this.contracts.get(contractId);
-    return this.profiles.viewRules(contractId, profileId, dto);
+    return this.checked(contractId, () => this.profiles.viewRules(contractId, profileId, dto));
   }
 
   /** One rule of a commission profile with its conditions (amount ranges and their values). */
-  @Get(':profileId/commission-rule/:ruleId')
-  @RequirePermissions('COMMISSION_VIEWER')
-  @ApiOperation({ summary: 'Get a commission rule', operationId: 'getCommissionRule' })
-  @ApiOkResponse({ type: CommissionRuleResponseDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  async getRule(
+  @Route('GET', ONE_RULE, { ...RULE_READ, id: 'getCommissionRule', summary: 'Get a commission rule' })
+  getRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
   ): Promise<CommissionRuleResponseDto> {
-    await this.contracts.get(contractId);
-    return { status: 'ok', message: 'OK', rule: await this.profiles.getRule(contractId, profileId, ruleId) };
+    return this.rule(contractId, 'OK', () => this.profiles.getRule(contractId, profileId, ruleId));
   }
 
   /** Changes a rule; `conditions`, when given, replaces all of them. */
-  @Patch(':profileId/commission-rule/:ruleId')
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Change a commission rule', operationId: 'updateCommissionRule' })
-  @ApiOkResponse({ type: CommissionRuleResponseDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.commission.rule_overlap, exception.commission.condition_overlap', type: ErrorResponseDto })
-  async updateRule(
+  @Route('PATCH', ONE_RULE, { ...RULE_WRITE, id: 'updateCommissionRule', summary: 'Change a commission rule' })
+  updateRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
     @Body() dto: UpdateCommissionRuleDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<CommissionRuleResponseDto> {
-    await this.contracts.get(contractId);
-    return {
-      status: 'ok',
-      message: 'Commission rule updated',
-      rule: await this.profiles.updateRule(contractId, profileId, ruleId, dto, principal.userId),
-    };
+    const updated = () => this.profiles.updateRule(contractId, profileId, ruleId, dto, principal.userId);
+    return this.rule(contractId, 'Commission rule updated', updated);
   }
 
   /** Deletes a rule with its conditions; operations it priced keep their commission. */
-  @Delete(':profileId/commission-rule/:ruleId')
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Delete a commission rule', operationId: 'deleteCommissionRule' })
-  @ApiOkResponse({ type: DeletedDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
+  @Route('DELETE', ONE_RULE, {
+    ...RULE_READ,
+    ...MANAGER,
+    id: 'deleteCommissionRule',
+    summary: 'Delete a commission rule',
+    answer: DeletedDto,
+  })
   async deleteRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
     @CurrentPrincipal() principal: Principal,
   ): Promise<DeletedDto> {
-    await this.contracts.get(contractId);
-    await this.profiles.deleteRule(contractId, profileId, ruleId, principal.userId);
+    await this.checked(contractId, () => this.profiles.deleteRule(contractId, profileId, ruleId, principal.userId));
     return { status: 'ok', message: 'Commission rule deleted', id: ruleId };
   }
 
-  /** Adds a condition; its amount range must not meet another condition of the rule (409). Answers the rule. */
-  @Post(':profileId/commission-rule/:ruleId/conditions')
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Add a condition to a commission rule', operationId: 'addCommissionCondition' })
-  @ApiCreatedResponse({ type: CommissionRuleResponseDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.commission.condition_overlap', type: ErrorResponseDto })
-  async addCondition(
+  /**
+   * Adds a condition; its amount range must not meet another condition of the rule (409). Answers the rule. The
+   * family's path `…/condition` is the same route.
+   */
+  @Route('POST', `${ONE_RULE}/conditions`, {
+    ...CONDITION_WRITE,
+    id: 'addCommissionCondition',
+    summary: 'Add a condition to a commission rule',
+    aliases: { [`${ONE_RULE}/condition`]: 'createCommissionCondition' },
+  })
+  addCondition(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
     @Body() dto: CommissionConditionDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<CommissionRuleResponseDto> {
-    await this.contracts.get(contractId);
-    return {
-      status: 'ok',
-      message: 'Condition added',
-      rule: await this.profiles.addCondition(contractId, profileId, ruleId, dto, principal.userId),
-    };
-  }
-
-  /** The family's path for adding a condition (`…/condition`): the same as `POST …/conditions`. */
-  @Post(':profileId/commission-rule/:ruleId/condition')
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Add a condition to a commission rule (the family’s path)', operationId: 'createCommissionCondition' })
-  @ApiCreatedResponse({ type: CommissionRuleResponseDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.commission.condition_overlap', type: ErrorResponseDto })
-  createCondition(
-    @UuidParam('contractId') contractId: string,
-    @UuidParam('profileId') profileId: string,
-    @UuidParam('ruleId') ruleId: string,
-    @Body() dto: CommissionConditionDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<CommissionRuleResponseDto> {
-    return this.addCondition(contractId, profileId, ruleId, dto, principal);
+    const added = () => this.profiles.addCondition(contractId, profileId, ruleId, dto, principal.userId);
+    return this.rule(contractId, 'Condition added', added);
   }
 
   /**
    * Replaces a condition's amount range and commission (it keeps its id); the range must not meet another condition of
    * the rule (409). Answers the rule.
    */
-  @Put(':profileId/commission-rule/:ruleId/condition/:conditionId')
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Replace a condition of a commission rule', operationId: 'updateCommissionCondition' })
-  @ApiOkResponse({ type: CommissionRuleResponseDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.commission.condition_overlap', type: ErrorResponseDto })
-  async updateCondition(
+  @Route('PUT', `${ONE_RULE}/condition/:conditionId`, {
+    ...CONDITION_WRITE,
+    id: 'updateCommissionCondition',
+    summary: 'Replace a condition of a commission rule',
+    errors: [...CONDITION, OVERLAP],
+  })
+  updateCondition(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
@@ -314,48 +262,44 @@ export class CommissionProfilesController {
     @Body() dto: CommissionConditionDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<CommissionRuleResponseDto> {
-    await this.contracts.get(contractId);
-    return {
-      status: 'ok',
-      message: 'Condition updated',
-      rule: await this.profiles.updateCondition(contractId, profileId, ruleId, conditionId, dto, principal.userId),
-    };
+    const updated = () => this.profiles.updateCondition(contractId, profileId, ruleId, conditionId, dto, principal.userId);
+    return this.rule(contractId, 'Condition updated', updated);
   }
 
-  /** Removes a condition; answers the rule. */
-  @Delete(':profileId/commission-rule/:ruleId/conditions/:conditionId')
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Remove a condition from a commission rule', operationId: 'deleteCommissionCondition' })
-  @ApiOkResponse({ type: CommissionRuleResponseDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  async deleteCondition(
+  /** Removes a condition; answers the rule. The family's path `…/condition/{conditionId}` is the same route. */
+  @Route('DELETE', `${ONE_RULE}/conditions/:conditionId`, {
+    ...CONDITION_WRITE,
+    id: 'deleteCommissionCondition',
+    summary: 'Remove a condition from a commission rule',
+    errors: CONDITION,
+    aliases: { [`${ONE_RULE}/condition/:conditionId`]: 'removeCommissionCondition' },
+  })
+  deleteCondition(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
     @UuidParam('conditionId') conditionId: string,
     @CurrentPrincipal() principal: Principal,
   ): Promise<CommissionRuleResponseDto> {
-    await this.contracts.get(contractId);
-    return {
-      status: 'ok',
-      message: 'Condition removed',
-      rule: await this.profiles.deleteCondition(contractId, profileId, ruleId, conditionId, principal.userId),
-    };
+    const removed = () => this.profiles.deleteCondition(contractId, profileId, ruleId, conditionId, principal.userId);
+    return this.rule(contractId, 'Condition removed', removed);
   }
 
-  /** The family's path for removing a condition (`…/condition/{conditionId}`): the same as `DELETE …/conditions/{conditionId}`. */
-  @Delete(':profileId/commission-rule/:ruleId/condition/:conditionId')
-  @RequirePermissions('COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Remove a condition from a commission rule (the family’s path)', operationId: 'removeCommissionCondition' })
-  @ApiOkResponse({ type: CommissionRuleResponseDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  removeCondition(
-    @UuidParam('contractId') contractId: string,
-    @UuidParam('profileId') profileId: string,
-    @UuidParam('ruleId') ruleId: string,
-    @UuidParam('conditionId') conditionId: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<CommissionRuleResponseDto> {
-    return this.deleteCondition(contractId, profileId, ruleId, conditionId, principal);
+  /** The contract first (an unknown one is a 404 before anything else), then the work. */
+  private async checked<T>(contractId: string, work: () => Promise<T>): Promise<T> {
+    await this.contracts.get(contractId);
+    return work();
+  }
+
+  private async profile(
+    contractId: string,
+    message: string,
+    work: () => Promise<CommissionProfileDto>,
+  ): Promise<CommissionProfileResponseDto> {
+    return { status: 'ok', message, profile: await this.checked(contractId, work) };
+  }
+
+  private async rule(contractId: string, message: string, work: () => Promise<CommissionRuleDto>): Promise<CommissionRuleResponseDto> {
+    return { status: 'ok', message, rule: await this.checked(contractId, work) };
   }
 }

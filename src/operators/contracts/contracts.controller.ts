@@ -1,8 +1,7 @@
-import { Body, Controller, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { Route } from '../../platform/common/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { ContractsService } from './contracts.service';
 import {
@@ -18,6 +17,16 @@ import {
   UpdateContractDto,
 } from './dto/contract.dto';
 
+const VIEWER = { access: ['CONTRACT_VIEWER'] } as const;
+const MANAGER = { access: ['CONTRACT_MANAGER'] } as const;
+const NOT_FOUND = 'exception.contract.not_found';
+/** An organization's contract changed: both must exist, the contract be active and, unless global, no other's. */
+const ASSIGN = {
+  ...MANAGER,
+  answer: OrganizationContractDto,
+  errors: ['exception.organization.not_found', NOT_FOUND, 'exception.contract.inactive', 'exception.contract.in_use'],
+} as const;
+
 @ApiTags('contracts')
 @Controller('contracts')
 export class ContractsController {
@@ -27,10 +36,7 @@ export class ContractsController {
    * Staff (CONTRACT_MANAGER) create a contract for a type of organization; it prices nothing until it has commission
    * profiles, and serves an organization once assigned to it (`PUT /organizations/{organizationId}/contract`).
    */
-  @Post()
-  @RequirePermissions('CONTRACT_MANAGER')
-  @ApiOperation({ summary: 'Create a contract', operationId: 'createContract' })
-  @ApiCreatedResponse({ type: ContractResponseDto })
+  @Route('POST', '', { ...MANAGER, id: 'createContract', summary: 'Create a contract', answer: ContractResponseDto })
   async create(@Body() dto: CreateContractDto): Promise<ContractResponseDto> {
     return { status: 'ok', message: 'Contract created', contract: await this.contracts.create(dto) };
   }
@@ -39,11 +45,7 @@ export class ContractsController {
    * Contracts by id, organization type (`organizationTypes`, or the family's `types`), person type, active, global, part
    * of the name or description and creation date; by name unless sorted otherwise.
    */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('CONTRACT_VIEWER')
-  @ApiOperation({ summary: 'Search contracts', operationId: 'viewContracts' })
-  @ApiOkResponse({ type: ContractPageDto })
+  @Route('POST', 'view', { ...VIEWER, id: 'viewContracts', summary: 'Search contracts', status: 200, answer: ContractPageDto })
   view(@Body() dto: ContractViewDto): Promise<ContractPageDto> {
     return this.contracts.view(dto);
   }
@@ -52,48 +54,37 @@ export class ContractsController {
    * The family's way to move an organization to another contract (its user-profile screen): as
    * `PUT /organizations/{organizationId}/contract`, recorded in the action log.
    */
-  @Patch()
-  @RequirePermissions('CONTRACT_MANAGER')
-  @ApiOperation({ summary: "Change an organization's contract", operationId: 'changeOrganizationContract' })
-  @ApiOkResponse({ type: OrganizationContractDto })
-  @ApiNotFoundResponse({ description: 'No such organization or contract', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.contract.inactive, exception.contract.in_use', type: ErrorResponseDto })
-  async change(@Body() dto: ChangeOrganizationContractDto, @CurrentPrincipal() principal: Principal): Promise<OrganizationContractDto> {
-    return {
-      status: 'ok',
-      message: 'Contract assigned',
-      organizationId: dto.organizationId,
-      contract: await this.contracts.assign(dto.organizationId, dto.contractId, principal.userId),
-    };
+  @Route('PATCH', '', { ...ASSIGN, id: 'changeOrganizationContract', summary: "Change an organization's contract" })
+  change(@Body() dto: ChangeOrganizationContractDto, @CurrentPrincipal() principal: Principal): Promise<OrganizationContractDto> {
+    return assigned(this.contracts, dto.organizationId, dto.contractId, principal);
   }
 
   /** A contract; an unknown one is a 404. */
-  @Get(':id')
-  @RequirePermissions('CONTRACT_VIEWER')
-  @ApiOperation({ summary: 'Get a contract', operationId: 'getContract' })
-  @ApiOkResponse({ type: ContractResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @Route('GET', ':id', { ...VIEWER, id: 'getContract', summary: 'Get a contract', answer: ContractResponseDto, errors: [NOT_FOUND] })
   async get(@UuidParam('id') id: string): Promise<ContractResponseDto> {
     return { status: 'ok', message: 'OK', contract: await this.contracts.get(id) };
   }
 
   /** Changes name, description, personType or active; a default contract stays active (409). */
-  @Patch(':id')
-  @RequirePermissions('CONTRACT_MANAGER')
-  @ApiOperation({ summary: 'Change a contract', operationId: 'updateContract' })
-  @ApiOkResponse({ type: ContractResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.contract.default_locked', type: ErrorResponseDto })
+  @Route('PATCH', ':id', {
+    ...MANAGER,
+    id: 'updateContract',
+    summary: 'Change a contract',
+    answer: ContractResponseDto,
+    errors: [NOT_FOUND, 'exception.contract.default_locked'],
+  })
   async update(@UuidParam('id') id: string, @Body() dto: UpdateContractDto): Promise<ContractResponseDto> {
     return { status: 'ok', message: 'Contract updated', contract: await this.contracts.update(id, dto) };
   }
 
   /** A new contract for the same organization type, with copies of the original's commission profiles, rules and conditions. */
-  @Post(':id/copy')
-  @RequirePermissions('CONTRACT_MANAGER', 'COMMISSION_MANAGER')
-  @ApiOperation({ summary: 'Copy a contract with its commission profiles', operationId: 'copyContract' })
-  @ApiCreatedResponse({ type: ContractCopyResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @Route('POST', ':id/copy', {
+    access: ['CONTRACT_MANAGER', 'COMMISSION_MANAGER'],
+    id: 'copyContract',
+    summary: 'Copy a contract with its commission profiles',
+    answer: ContractCopyResponseDto,
+    errors: [NOT_FOUND],
+  })
   async copy(@UuidParam('id') id: string, @Body() dto: CopyContractDto): Promise<ContractCopyResponseDto> {
     return { status: 'ok', message: 'Contract copied', ...(await this.contracts.copy(id, dto)) };
   }
@@ -109,22 +100,18 @@ export class OrganizationContractsController {
    * (409) and, unless global, belong to no other organization (409). The login's
    * `contract_info.id` and the organization's commissions follow it at once.
    */
-  @Put(':organizationId/contract')
-  @RequirePermissions('CONTRACT_MANAGER')
-  @ApiOperation({ summary: "Assign an organization's contract", operationId: 'assignContract' })
-  @ApiOkResponse({ type: OrganizationContractDto })
-  @ApiNotFoundResponse({ description: 'No such organization or contract', type: ErrorResponseDto })
-  @ApiConflictResponse({ description: 'exception.contract.inactive, exception.contract.in_use', type: ErrorResponseDto })
-  async assign(
+  @Route('PUT', ':organizationId/contract', { ...ASSIGN, id: 'assignContract', summary: "Assign an organization's contract" })
+  assign(
     @UuidParam('organizationId') organizationId: string,
     @Body() dto: AssignContractDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<OrganizationContractDto> {
-    return {
-      status: 'ok',
-      message: 'Contract assigned',
-      organizationId,
-      contract: await this.contracts.assign(organizationId, dto.contractId, principal.userId),
-    };
+    return assigned(this.contracts, organizationId, dto.contractId, principal);
   }
+}
+
+/** Both ways of assigning a contract answer the same: the organization and its contract, recorded in the action log. */
+async function assigned(contracts: ContractsService, organizationId: string, contractId: string, principal: Principal) {
+  const contract = await contracts.assign(organizationId, contractId, principal.userId);
+  return { status: 'ok', message: 'Contract assigned', organizationId, contract } as const;
 }

@@ -1,6 +1,6 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Controller, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../../platform/common/route.decorator';
 import { DashboardDto, DashboardQueryDto } from './dashboard.dto';
 import { DashboardService } from './dashboard.service';
 
@@ -10,10 +10,7 @@ export class DashboardController {
   constructor(private readonly dashboard: DashboardService) {}
 
   /** Volumes per UTC day and currency, open holds, failed logins and webhook failures: the console's dashboard page (/dashboard). */
-  @Get()
-  @RequirePermissions('DASHBOARD_VIEWER')
-  @ApiOperation({ summary: "The operator's dashboard figures", operationId: 'dashboard' })
-  @ApiOkResponse({ type: DashboardDto })
+  @Route('GET', '', { access: ['DASHBOARD_VIEWER'], id: 'dashboard', summary: "The operator's dashboard figures", answer: DashboardDto })
   figures(@Query() query: DashboardQueryDto): Promise<DashboardDto> {
     return this.dashboard.figures(query.days ?? 14);
   }

@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Patch, Post } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller, createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { Route } from '../../platform/common/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import {
   CreateGateLimitProfileDto,
@@ -11,28 +11,51 @@ import {
   LimitProfileResponseDto,
   UpdateLimitProfileDto,
 } from './dto/limit-profile.dto';
+import { LimitOwner } from './limit-profiles.repository';
 import { LimitProfilesService } from './limit-profiles.service';
 
-const NOT_FOUND = 'No such contract, profile or limit profile (a malformed id is a 400)';
-const EXISTS = 'exception.limit_profile.exists: the profile has a limit of this kind already';
+const PROFILE = 'commission-profiles/:profileId/limit-profiles';
+const GATE_PROFILE = `gate-${PROFILE}`;
+const NOT_FOUND = [
+  'exception.contract.not_found',
+  'exception.commission.profile_not_found',
+  'exception.gate_commission_profile.not_found',
+] as const;
+const VIEWER = { access: ['LIMIT_PROFILE_VIEWER'], answer: LimitProfileListDto, errors: NOT_FOUND } as const;
+const MANAGER = { access: ['LIMIT_PROFILE_MANAGER'], answer: LimitProfileResponseDto } as const;
+const CREATE = {
+  ...MANAGER,
+  errors: [...NOT_FOUND, ['exception.limit_profile.exists', 'the profile has a limit of this kind already']],
+} as const;
+
+/** Whose limits the path names: a gate commission profile's (`…/gate-commission-profiles/…`, an alias) or a commission profile's. */
+const OwnerKind = createParamDecorator((_: unknown, ctx: ExecutionContext): LimitOwner['kind'] =>
+  (ctx.switchToHttp().getRequest<FastifyRequest>().routeOptions.url ?? '').includes(`/${GATE_PROFILE}`) ? 'gate' : 'commission',
+);
 
 /**
  * The limit profiles of a contract's commission profiles and gate commission profiles (the client's limit tabs): the
- * kernel refuses, with a 409 `exception.limit.exceeded` naming the limit, any priced operation that would pass one.
+ * kernel refuses, with a 409 `exception.limit.exceeded` naming the limit, any priced operation that would pass one. The
+ * two halves share their reads and changes (one handler, the gate path an alias); their creations take different bodies.
  */
 @ApiTags('commissions')
 @Controller('contracts/:contractId')
 export class LimitProfilesController {
   constructor(private readonly limits: LimitProfilesService) {}
 
-  /** The limits of a commission profile, oldest first. Staff with LIMIT_PROFILE_VIEWER. */
-  @Get('commission-profiles/:profileId/limit-profiles')
-  @RequirePermissions('LIMIT_PROFILE_VIEWER')
-  @ApiOperation({ summary: "List a commission profile's limits", operationId: 'listLimitProfiles' })
-  @ApiOkResponse({ type: LimitProfileListDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  async list(@UuidParam('contractId') contractId: string, @UuidParam('profileId') profileId: string): Promise<LimitProfileListDto> {
-    return { status: 'ok', message: 'OK', records: await this.limits.list(contractId, { kind: 'commission', profileId }) };
+  /** The limits of a commission profile or of a gate commission profile, oldest first. Staff with LIMIT_PROFILE_VIEWER. */
+  @Route('GET', PROFILE, {
+    ...VIEWER,
+    id: 'listLimitProfiles',
+    summary: "List a profile's limits",
+    aliases: { [GATE_PROFILE]: 'listGateLimitProfiles' },
+  })
+  async list(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') profileId: string,
+    @OwnerKind() kind: LimitOwner['kind'],
+  ): Promise<LimitProfileListDto> {
+    return { status: 'ok', message: 'OK', records: await this.limits.list(contractId, { kind, profileId }) };
   }
 
   /**
@@ -40,83 +63,51 @@ export class LimitProfilesController {
    * week, month, quarter, year (UTC) or ever, for each organization of the contract, on the profile's flow and
    * currency. One limit of each kind per profile (409); a quantity counts periods only (400). In the action log.
    */
-  @Post('commission-profiles/:profileId/limit-profiles')
-  @RequirePermissions('LIMIT_PROFILE_MANAGER')
-  @ApiOperation({ summary: 'Create a limit of a commission profile', operationId: 'createLimitProfile' })
-  @ApiCreatedResponse({ type: LimitProfileResponseDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  @ApiConflictResponse({ description: EXISTS, type: ErrorResponseDto })
-  async create(
+  @Route('POST', PROFILE, { ...CREATE, id: 'createLimitProfile', summary: 'Create a limit of a commission profile' })
+  create(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() dto: CreateLimitProfileDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<LimitProfileResponseDto> {
-    const limitProfile = await this.limits.create(principal, contractId, { kind: 'commission', profileId }, dto);
-    return { status: 'ok', message: 'Limit profile created', limitProfile };
-  }
-
-  /** Changes a limit's value or active (the client's edit form); the next operation is held to it. In the action log. */
-  @Patch('commission-profiles/:profileId/limit-profiles/:limitId')
-  @RequirePermissions('LIMIT_PROFILE_MANAGER')
-  @ApiOperation({ summary: 'Change a limit of a commission profile', operationId: 'updateLimitProfile' })
-  @ApiOkResponse({ type: LimitProfileResponseDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  async update(
-    @UuidParam('contractId') contractId: string,
-    @UuidParam('profileId') profileId: string,
-    @UuidParam('limitId') limitId: string,
-    @Body() dto: UpdateLimitProfileDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<LimitProfileResponseDto> {
-    const limitProfile = await this.limits.update(principal, contractId, { kind: 'commission', profileId }, limitId, dto);
-    return { status: 'ok', message: 'Limit profile updated', limitProfile };
-  }
-
-  /** The limits of a gate commission profile, oldest first. Staff with LIMIT_PROFILE_VIEWER. */
-  @Get('gate-commission-profiles/:profileId/limit-profiles')
-  @RequirePermissions('LIMIT_PROFILE_VIEWER')
-  @ApiOperation({ summary: "List a gate commission profile's limits", operationId: 'listGateLimitProfiles' })
-  @ApiOkResponse({ type: LimitProfileListDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  async listGate(@UuidParam('contractId') contractId: string, @UuidParam('profileId') profileId: string): Promise<LimitProfileListDto> {
-    return { status: 'ok', message: 'OK', records: await this.limits.list(contractId, { kind: 'gate', profileId }) };
+    return this.created(this.limits.create(principal, contractId, { kind: 'commission', profileId }, dto));
   }
 
   /**
    * Gives a gate commission profile a limit for its `TOPUP` or `REDEEM` transactions (`productId` null: every
    * product). One limit of each kind per transaction type (409). In the action log.
    */
-  @Post('gate-commission-profiles/:profileId/limit-profiles')
-  @RequirePermissions('LIMIT_PROFILE_MANAGER')
-  @ApiOperation({ summary: 'Create a limit of a gate commission profile', operationId: 'createGateLimitProfile' })
-  @ApiCreatedResponse({ type: LimitProfileResponseDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  @ApiConflictResponse({ description: EXISTS, type: ErrorResponseDto })
-  async createGate(
+  @Route('POST', GATE_PROFILE, { ...CREATE, id: 'createGateLimitProfile', summary: 'Create a limit of a gate commission profile' })
+  createGate(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() dto: CreateGateLimitProfileDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<LimitProfileResponseDto> {
-    const limitProfile = await this.limits.create(principal, contractId, { kind: 'gate', profileId }, dto);
-    return { status: 'ok', message: 'Limit profile created', limitProfile };
+    return this.created(this.limits.create(principal, contractId, { kind: 'gate', profileId }, dto));
   }
 
-  /** Changes a gate limit's value or active. In the action log. */
-  @Patch('gate-commission-profiles/:profileId/limit-profiles/:limitId')
-  @RequirePermissions('LIMIT_PROFILE_MANAGER')
-  @ApiOperation({ summary: 'Change a limit of a gate commission profile', operationId: 'updateGateLimitProfile' })
-  @ApiOkResponse({ type: LimitProfileResponseDto })
-  @ApiNotFoundResponse({ description: NOT_FOUND, type: ErrorResponseDto })
-  async updateGate(
+  /** Changes a limit's value or active (the client's edit form); the next operation is held to it. In the action log. */
+  @Route('PATCH', `${PROFILE}/:limitId`, {
+    ...MANAGER,
+    id: 'updateLimitProfile',
+    summary: 'Change a limit of a profile',
+    errors: [...NOT_FOUND, 'exception.limit_profile.not_found'],
+    aliases: { [`${GATE_PROFILE}/:limitId`]: 'updateGateLimitProfile' },
+  })
+  async update(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('limitId') limitId: string,
+    @OwnerKind() kind: LimitOwner['kind'],
     @Body() dto: UpdateLimitProfileDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<LimitProfileResponseDto> {
-    const limitProfile = await this.limits.update(principal, contractId, { kind: 'gate', profileId }, limitId, dto);
+    const limitProfile = await this.limits.update(principal, contractId, { kind, profileId }, limitId, dto);
     return { status: 'ok', message: 'Limit profile updated', limitProfile };
+  }
+
+  private async created(limitProfile: Promise<LimitProfileResponseDto['limitProfile']>): Promise<LimitProfileResponseDto> {
+    return { status: 'ok', message: 'Limit profile created', limitProfile: await limitProfile };
   }
 }

@@ -1,9 +1,8 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Controller, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
-import { SERIAL_PATTERN, SerialParam } from '../../platform/common/validators';
+import { Route } from '../../platform/common/route.decorator';
+import { SerialParam } from '../../platform/common/validators';
 import {
   CoinsReportDto,
   DailyOutflowsDto,
@@ -13,6 +12,9 @@ import {
   ReportRangeQueryDto,
 } from './dto/reporting.dto';
 import { ReportingService } from './reporting.service';
+
+const CURRENCY = { access: ['COIN_REPORT_VIEWER'], errors: [['exception.currency.not_found', 'no currency with this code']] } as const;
+const COIN = { access: ['COIN_REPORT_VIEWER'], errors: [['exception.coin.not_found', "not one of the organization's coins"]] } as const;
 
 /** A wallet dashboard's figures, over the caller's organization's own coins only. */
 @ApiTags('reporting')
@@ -24,11 +26,12 @@ export class ReportingController {
    * The total of the organization's open coins in a currency, each coin converted into it at the rate in force
    * from its own currency (exact, and rounded half-even to the currency's minor unit), and each coin's share of it.
    */
-  @Get()
-  @RequirePermissions('COIN_REPORT_VIEWER')
-  @ApiOperation({ summary: 'Total and share of each coin, converted into a currency', operationId: 'reportCoins' })
-  @ApiOkResponse({ type: CoinsReportDto })
-  @ApiNotFoundResponse({ description: 'exception.currency.not_found: no currency with this code', type: ErrorResponseDto })
+  @Route('GET', '', {
+    ...CURRENCY,
+    id: 'reportCoins',
+    summary: 'Total and share of each coin, converted into a currency',
+    answer: CoinsReportDto,
+  })
   coins(@Query() query: ReportCurrencyQueryDto, @CurrentPrincipal() principal: Principal): Promise<CoinsReportDto> {
     return this.reporting.coins(principal, query.currency);
   }
@@ -37,11 +40,12 @@ export class ReportingController {
    * What entered and left the organization's coins of a currency in [from, to). A move between two
    * of the organization's own coins is left out of both sums; a reversal counts as a flow the other way.
    */
-  @Get('funds-flows')
-  @RequirePermissions('COIN_REPORT_VIEWER')
-  @ApiOperation({ summary: 'Inflow and outflow of the organization in a currency', operationId: 'reportFundsFlows' })
-  @ApiOkResponse({ type: FundsFlowsDto })
-  @ApiNotFoundResponse({ description: 'exception.currency.not_found: no currency with this code', type: ErrorResponseDto })
+  @Route('GET', 'funds-flows', {
+    ...CURRENCY,
+    id: 'reportFundsFlows',
+    summary: 'Inflow and outflow of the organization in a currency',
+    answer: FundsFlowsDto,
+  })
   fundsFlows(@Query() query: ReportCurrencyRangeQueryDto, @CurrentPrincipal() principal: Principal): Promise<FundsFlowsDto> {
     return this.reporting.fundsFlows(principal, query);
   }
@@ -50,22 +54,23 @@ export class ReportingController {
    * What left the organization's coins of a currency in [from, to) (at most 366 days; moves between its own coins left
    * out): per category the caller tagged the operations with, and per UTC day.
    */
-  @Get('outflows')
-  @RequirePermissions('COIN_REPORT_VIEWER')
-  @ApiOperation({ summary: 'Outflow per category and per day in a currency', operationId: 'reportDailyOutflows' })
-  @ApiOkResponse({ type: DailyOutflowsDto })
-  @ApiNotFoundResponse({ description: 'exception.currency.not_found: no currency with this code', type: ErrorResponseDto })
+  @Route('GET', 'outflows', {
+    ...CURRENCY,
+    id: 'reportDailyOutflows',
+    summary: 'Outflow per category and per day in a currency',
+    answer: DailyOutflowsDto,
+  })
   outflows(@Query() query: ReportCurrencyRangeQueryDto, @CurrentPrincipal() principal: Principal): Promise<DailyOutflowsDto> {
     return this.reporting.outflows(principal, query);
   }
 
   /** What left one of the organization's coins in [from, to) (at most 366 days), to any other coin: per category and per UTC day. */
-  @Get('outflows/:serial')
-  @RequirePermissions('COIN_REPORT_VIEWER')
-  @ApiOperation({ summary: 'Outflow of one coin per category and per day', operationId: 'reportCoinOutflows' })
-  @ApiParam({ name: 'serial', description: "One of the organization's coins", schema: { type: 'string', pattern: SERIAL_PATTERN.source } })
-  @ApiOkResponse({ type: DailyOutflowsDto })
-  @ApiNotFoundResponse({ description: "exception.coin.not_found: not one of the organization's coins", type: ErrorResponseDto })
+  @Route('GET', 'outflows/:serial', {
+    ...COIN,
+    id: 'reportCoinOutflows',
+    summary: 'Outflow of one coin per category and per day',
+    answer: DailyOutflowsDto,
+  })
   coinOutflows(
     @SerialParam() serial: string,
     @Query() query: ReportRangeQueryDto,
@@ -75,12 +80,12 @@ export class ReportingController {
   }
 
   /** What entered and left one of the organization's coins in [from, to), from or to any other coin (the organization's own included). */
-  @Get('funds-flows/:serial')
-  @RequirePermissions('COIN_REPORT_VIEWER')
-  @ApiOperation({ summary: 'Inflow and outflow of one coin', operationId: 'reportCoinFundsFlows' })
-  @ApiParam({ name: 'serial', description: "One of the organization's coins", schema: { type: 'string', pattern: SERIAL_PATTERN.source } })
-  @ApiOkResponse({ type: FundsFlowsDto })
-  @ApiNotFoundResponse({ description: "exception.coin.not_found: not one of the organization's coins", type: ErrorResponseDto })
+  @Route('GET', 'funds-flows/:serial', {
+    ...COIN,
+    id: 'reportCoinFundsFlows',
+    summary: 'Inflow and outflow of one coin',
+    answer: FundsFlowsDto,
+  })
   coinFundsFlows(
     @SerialParam() serial: string,
     @Query() query: ReportRangeQueryDto,

@@ -2,11 +2,11 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { CsvColumn, csvHeader, csvRecord } from '../../platform/common/csv';
-import { formatAmount, Money, scaleOf } from '../../platform/common/money';
+import { Money, scaleOf } from '../../platform/common/money';
 import { FileSourcesService } from '../../platform/files/file-sources.service';
 import { FAMILY_STATUS_NAMES, familyTypeOf, serviceTypesOf } from '../../platform/ledger/operation-types';
 import type { DataExportInfoDto, DataExportRequestDto } from './dto/data-export.dto';
-import { CSV_COLUMNS, STATEMENT_PAGE } from './statements.service';
+import { CSV_COLUMNS, entryCells, STATEMENT_PAGE } from './statements.service';
 import { DataExportFilter, DataExportRow, DataExportsRepository, StatementCoinRow, StatementsRepository } from './statements.repository';
 
 /** The export's columns: the coin, then a statement's. */
@@ -97,20 +97,7 @@ export class DataExportService implements OnModuleInit {
         for (const e of page) {
           balance = balance.plus(e.amount);
           if (!keep(e)) continue;
-          chunk += csvRecord(EXPORT_COLUMNS, [
-            coin.serial,
-            coin.code,
-            e.id,
-            e.operation_id,
-            familyTypeOf(e.type),
-            e.status,
-            e.created_at.toISOString(),
-            e.description,
-            formatAmount(e.amount, scale),
-            formatAmount(balance, scale),
-            e.counterparty_serial,
-            e.counterparty_organization_id,
-          ]);
+          chunk += csvRecord(EXPORT_COLUMNS, [coin.serial, coin.code, ...entryCells(e, balance, scale, familyTypeOf(e.type))]);
         }
         if (chunk.length > 64 * 1024 || page.length < STATEMENT_PAGE) {
           yield chunk;

@@ -1,10 +1,9 @@
-import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags, getSchemaPath, ApiExtraModels } from '@nestjs/swagger';
+import { Controller, Query, StreamableFile } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
-import { RequirePermissions } from '../../platform/access/access.decorators';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
-import { SERIAL_PATTERN, SerialParam } from '../../platform/common/validators';
+import { Route } from '../../platform/common/route.decorator';
+import { SerialParam } from '../../platform/common/validators';
 import { StatementDto, StatementQueryDto } from './dto/statement.dto';
 import { StatementsService } from './statements.service';
 
@@ -19,19 +18,17 @@ export class StatementsController {
    * as CSV (`format=csv`: a header row, an `opening_balance` row, the entries, a `closing_balance` row).
    * The coin's organization, and staff with COIN_VIEWER; anyone else gets a 404.
    */
-  @Get(':serial/statement')
-  @RequirePermissions('COIN_STATEMENT_VIEWER')
-  @ApiOperation({ summary: "A coin's statement with running balances (JSON or CSV)", operationId: 'coinStatement' })
-  @ApiParam({ name: 'serial', schema: { type: 'string', pattern: SERIAL_PATTERN.source } })
   @ApiExtraModels(StatementDto)
   @ApiOkResponse({
     description: 'The statement; `text/csv` with format=csv',
-    content: {
-      'application/json': { schema: { $ref: getSchemaPath(StatementDto) } },
-      'text/csv': { schema: { type: 'string' } },
-    },
+    content: { 'application/json': { schema: { $ref: getSchemaPath(StatementDto) } }, 'text/csv': { schema: { type: 'string' } } },
   })
-  @ApiNotFoundResponse({ description: 'No such coin, or not the caller’s', type: ErrorResponseDto })
+  @Route('GET', ':serial/statement', {
+    access: ['COIN_STATEMENT_VIEWER'],
+    id: 'coinStatement',
+    summary: "A coin's statement with running balances (JSON or CSV)",
+    errors: [['exception.coin.not_found', 'no such coin, or not the caller’s']],
+  })
   async statement(
     @SerialParam() serial: string,
     @Query() query: StatementQueryDto,

@@ -25,6 +25,34 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
   { name: 'counterpartyOrganizationId', type: 'text' },
 ];
 
+/**
+ * A statement line's cells after the coin's (CSV_COLUMNS): the entry, its operation (`type` as named by the caller),
+ * the amount and the running balance after it, the counterparty. A statement's CSV and a data export share them.
+ */
+export function entryCells(row: StatementEntryRow, balance: Money, scale: number, type = row.type): Array<string | null> {
+  return [
+    row.id,
+    row.operation_id,
+    type,
+    row.status,
+    row.created_at.toISOString(),
+    row.description,
+    formatAmount(row.amount, scale),
+    formatAmount(balance, scale),
+    row.counterparty_serial,
+    row.counterparty_organization_id,
+  ];
+}
+
+/** What a statement's body is made of: the coin, its balance at the start, the range and the entries in it. */
+interface StatementParts {
+  coin: StatementCoinRow;
+  opening: Money;
+  from: string | null;
+  to: string;
+  rows: AsyncIterable<StatementEntryRow>;
+}
+
 /** A statement ready to stream: its chunks are produced page by page as the client reads. */
 export interface Statement {
   serial: string;
@@ -52,9 +80,8 @@ export class StatementsService {
       throw ApiError.invalid('dateTo', 'must be later than dateFrom (dateTo defaults to now)');
     const opening = new Money(from === null ? '0' : await this.statements.balanceBefore(serial, from));
     const format = query.format ?? 'json';
-    const rows = this.entries(serial, from ?? '-infinity', to);
-    const chunks = format === 'csv' ? csv(coin, opening, from, to, rows) : json(coin, opening, from, to, rows);
-    return { serial, format, chunks };
+    const parts = { coin, opening, from, to, rows: this.entries(serial, from ?? '-infinity', to) };
+    return { serial, format, chunks: format === 'csv' ? csv(parts) : json(parts) };
   }
 
   private async *entries(serial: string, from: string, to: string): AsyncGenerator<StatementEntryRow> {
@@ -68,13 +95,7 @@ export class StatementsService {
   }
 }
 
-async function* json(
-  coin: StatementCoinRow,
-  opening: Money,
-  from: string | null,
-  to: string,
-  rows: AsyncIterable<StatementEntryRow>,
-): AsyncGenerator<string> {
+async function* json({ coin, opening, from, to, rows }: StatementParts): AsyncGenerator<string> {
   const scale = scaleOf(coin.fraction);
   const instant = (t: string | null) => (t === null ? 'null' : JSON.stringify(new Date(t).toISOString()));
   yield (
@@ -103,13 +124,7 @@ async function* json(
   yield `${chunk}],"closingBalance":${formatAmount(balance, scale)}}`;
 }
 
-async function* csv(
-  coin: StatementCoinRow,
-  opening: Money,
-  from: string | null,
-  to: string,
-  rows: AsyncIterable<StatementEntryRow>,
-): AsyncGenerator<string> {
+async function* csv({ coin, opening, from, to, rows }: StatementParts): AsyncGenerator<string> {
   const scale = scaleOf(coin.fraction);
   const line = (cells: Array<string | null>) => csvRecord(CSV_COLUMNS, cells);
   yield csvHeader(CSV_COLUMNS);
@@ -129,18 +144,7 @@ async function* csv(
   let chunk = '';
   for await (const row of rows) {
     balance = balance.plus(row.amount);
-    chunk += line([
-      row.id,
-      row.operation_id,
-      row.type,
-      row.status,
-      row.created_at.toISOString(),
-      row.description,
-      formatAmount(row.amount, scale),
-      formatAmount(balance, scale),
-      row.counterparty_serial,
-      row.counterparty_organization_id,
-    ]);
+    chunk += line(entryCells(row, balance, scale));
     if (chunk.length > 64 * 1024) {
       yield chunk;
       chunk = '';

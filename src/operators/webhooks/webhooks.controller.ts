@@ -1,16 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import { RequirePermissions } from '../../platform/access/access.decorators';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { ErrorResponseDto } from '../../platform/common/error-response.dto';
+import { Route } from '../../platform/common/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import {
   CreateWebhookDto,
@@ -26,38 +17,31 @@ import {
 } from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
 
+const OWNER = { access: ['WEBHOOK_OWNER'] } as const;
+/** One of the organization's webhooks: another organization's, like a missing one, is a 404. */
+const ONE = { ...OWNER, errors: ['exception.webhook.not_found'] } as const;
+const URL_REFUSED = ['exception.webhook.url_refused', 'not https, or not a public address'] as const;
+
 @ApiTags('webhooks')
 @Controller('webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   /** Registers an endpoint of the caller's organization; the signing secret is in this answer only. */
-  @Post()
-  @RequirePermissions('WEBHOOK_OWNER')
-  @ApiOperation({ summary: 'Register a webhook endpoint', operationId: 'createWebhook' })
-  @ApiCreatedResponse({ type: WebhookSecretResponseDto })
-  @ApiUnprocessableEntityResponse({
-    description: 'exception.webhook.url_refused: not https, or not a public address',
-    type: ErrorResponseDto,
-  })
-  @ApiConflictResponse({
-    description: 'exception.webhook.limit_reached: the organization already has WEBHOOKS_PER_ORGANIZATION webhooks',
-    type: ErrorResponseDto,
+  @Route('POST', '', {
+    ...OWNER,
+    id: 'createWebhook',
+    summary: 'Register a webhook endpoint',
+    answer: WebhookSecretResponseDto,
+    errors: [URL_REFUSED, ['exception.webhook.limit_reached', 'the organization already has WEBHOOKS_PER_ORGANIZATION webhooks']],
   })
   async create(@Body() dto: CreateWebhookDto, @CurrentPrincipal() principal: Principal): Promise<WebhookSecretResponseDto> {
-    return {
-      status: 'ok',
-      message: 'Webhook registered; keep the secret, it is not shown again',
-      webhook: await this.webhooks.create(principal, dto),
-    };
+    const webhook = await this.webhooks.create(principal, dto);
+    return { status: 'ok', message: 'Webhook registered; keep the secret, it is not shown again', webhook };
   }
 
   /** The webhook endpoints of the caller's organization, never their signing secrets. */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('WEBHOOK_OWNER')
-  @ApiOperation({ summary: "List the organization's webhooks", operationId: 'viewWebhooks' })
-  @ApiOkResponse({ type: WebhookPageDto })
+  @Route('POST', 'view', { ...OWNER, id: 'viewWebhooks', summary: "List the organization's webhooks", status: 200, answer: WebhookPageDto })
   view(@Body() dto: WebhookViewDto, @CurrentPrincipal() principal: Principal): Promise<WebhookPageDto> {
     return this.webhooks.view(principal, dto);
   }
@@ -66,24 +50,18 @@ export class WebhooksController {
    * One of the organization's webhook endpoints; the signing secret is shown only when registered or rotated. Another
    * organization's is a 404.
    */
-  @Get(':id')
-  @RequirePermissions('WEBHOOK_OWNER')
-  @ApiOperation({ summary: 'Get a webhook (without its secret)', operationId: 'getWebhook' })
-  @ApiOkResponse({ type: WebhookResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @Route('GET', ':id', { ...ONE, id: 'getWebhook', summary: 'Get a webhook (without its secret)', answer: WebhookResponseDto })
   async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookResponseDto> {
     return { status: 'ok', message: 'OK', webhook: await this.webhooks.get(principal, id) };
   }
 
   /** Changes the fields sent; `enabled: false` stops new events reaching it. */
-  @Patch(':id')
-  @RequirePermissions('WEBHOOK_OWNER')
-  @ApiOperation({ summary: 'Change a webhook', operationId: 'updateWebhook' })
-  @ApiOkResponse({ type: WebhookResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiUnprocessableEntityResponse({
-    description: 'exception.webhook.url_refused: not https, or not a public address',
-    type: ErrorResponseDto,
+  @Route('PATCH', ':id', {
+    ...ONE,
+    id: 'updateWebhook',
+    summary: 'Change a webhook',
+    answer: WebhookResponseDto,
+    errors: [...ONE.errors, URL_REFUSED],
   })
   async update(
     @UuidParam('id') id: string,
@@ -97,41 +75,36 @@ export class WebhooksController {
    * Removes one of the organization's webhook endpoints with its deliveries: no event reaches it any more. Another
    * organization's is a 404.
    */
-  @Delete(':id')
-  @RequirePermissions('WEBHOOK_OWNER')
-  @ApiOperation({ summary: 'Remove a webhook and its deliveries', operationId: 'deleteWebhook' })
-  @ApiOkResponse({ type: WebhookDeletedDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @Route('DELETE', ':id', { ...ONE, id: 'deleteWebhook', summary: 'Remove a webhook and its deliveries', answer: WebhookDeletedDto })
   async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookDeletedDto> {
     await this.webhooks.delete(principal, id);
     return { status: 'ok', message: 'Webhook removed', id };
   }
 
   /** A new signing secret, shown once; the old one stops signing at once. */
-  @Post(':id/rotate-secret')
-  @HttpCode(200)
-  @RequirePermissions('WEBHOOK_OWNER')
-  @ApiOperation({ summary: "Rotate a webhook's signing secret", operationId: 'rotateWebhookSecret' })
-  @ApiOkResponse({ type: WebhookSecretResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @Route('POST', ':id/rotate-secret', {
+    ...ONE,
+    id: 'rotateWebhookSecret',
+    summary: "Rotate a webhook's signing secret",
+    status: 200,
+    answer: WebhookSecretResponseDto,
+  })
   async rotate(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookSecretResponseDto> {
-    return {
-      status: 'ok',
-      message: 'Secret rotated; keep it, it is not shown again',
-      webhook: await this.webhooks.rotateSecret(principal, id),
-    };
+    const webhook = await this.webhooks.rotateSecret(principal, id);
+    return { status: 'ok', message: 'Secret rotated; keep it, it is not shown again', webhook };
   }
 
   /**
    * The deliveries of one of the organization's webhooks, newest first, by status: each attempt count, the receiver's
    * last HTTP status and when it is retried. Another organization's webhook is a 404.
    */
-  @Post(':id/deliveries/view')
-  @HttpCode(200)
-  @RequirePermissions('WEBHOOK_OWNER')
-  @ApiOperation({ summary: "List a webhook's deliveries, newest first", operationId: 'viewWebhookDeliveries' })
-  @ApiOkResponse({ type: DeliveryPageDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @Route('POST', ':id/deliveries/view', {
+    ...ONE,
+    id: 'viewWebhookDeliveries',
+    summary: "List a webhook's deliveries, newest first",
+    status: 200,
+    answer: DeliveryPageDto,
+  })
   deliveries(
     @UuidParam('id') id: string,
     @Body() dto: DeliveryViewDto,
@@ -141,12 +114,14 @@ export class WebhooksController {
   }
 
   /** Sends a delivery again at once (whatever its status), with a fresh count of attempts and the same `webhook-id`. */
-  @Post('deliveries/:deliveryId/redeliver')
-  @HttpCode(200)
-  @RequirePermissions('WEBHOOK_OWNER')
-  @ApiOperation({ summary: 'Send a webhook delivery again', operationId: 'redeliverWebhookDelivery' })
-  @ApiOkResponse({ type: DeliveryResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @Route('POST', 'deliveries/:deliveryId/redeliver', {
+    ...OWNER,
+    id: 'redeliverWebhookDelivery',
+    summary: 'Send a webhook delivery again',
+    status: 200,
+    answer: DeliveryResponseDto,
+    errors: ['exception.webhook.delivery_not_found'],
+  })
   async redeliver(@UuidParam('deliveryId') deliveryId: string, @CurrentPrincipal() principal: Principal): Promise<DeliveryResponseDto> {
     return { status: 'ok', message: 'Delivery queued', delivery: await this.webhooks.redeliver(principal, deliveryId) };
   }

@@ -120,14 +120,21 @@ export class CoinsReportDto {
   coinsDetail: CoinShareDto[];
 }
 
-/** What entered and what left in the range. */
-export class FundsFlowsDto {
-  status: 'ok';
-  message: string;
+/**
+ * The currency a flows report counts in. (A base class of explicit properties only: the plugin's would follow a
+ * subclass's own in the schema's `required` list.)
+ */
+export class ReportCurrencyDto {
   @ApiProperty({ example: 'USD' })
   currencyCode: string;
   @ApiProperty({ type: String, nullable: true, example: '$' })
   currencySymbol: string | null;
+}
+
+/** What entered and what left in the range. */
+export class FundsFlowsDto extends ReportCurrencyDto {
+  status: 'ok';
+  message: string;
   @ApiAmount(250, 'The sum of the money that entered, from outside (see the endpoint)')
   inflowSum: JsonDecimal;
   @ApiAmount(120.5, 'The sum of the money that left, as a positive amount')
@@ -170,13 +177,9 @@ export class CategoryOutflowDto {
  * What left in the range: per category of the caller (`records`, the largest first) and per UTC day
  * (`days`: one for every day the range touches, oldest first).
  */
-export class DailyOutflowsDto {
+export class DailyOutflowsDto extends ReportCurrencyDto {
   status: 'ok';
   message: string;
-  @ApiProperty({ example: 'USD' })
-  currencyCode: string;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
-  currencySymbol: string | null;
   @ApiProperty({ format: 'date-time' })
   from: string;
   @ApiProperty({ format: 'date-time' })

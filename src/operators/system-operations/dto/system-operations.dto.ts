@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { StaffCoinDto } from '../../../money-movement/coins/dto/coin.dto';
@@ -6,7 +6,7 @@ import { IsAmount } from '../../../platform/common/money-validators';
 import { FULL_NAME_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { NameSortDto, PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { AsList, Serial } from '../../../platform/common/validators';
-import { NamedContractInfoDto } from '../../../platform/organizations/dto/organization.dto';
+import { NamedContractInfoDto, OrganizationFilterDto } from '../../../platform/organizations/dto/organization.dto';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/organizations/organization.types';
 
 /** The types `POST /organizations` lists: the organizations' own, and the gate providers as `gate_provider`. */
@@ -39,7 +39,7 @@ export class OrganizationTypeRefDto {
   code?: string;
 }
 
-export class SystemOrganizationFilterDto {
+export class SystemOrganizationFilterDto extends PickType(OrganizationFilterDto, ['identificationStatuses'] as const) {
   @IsOptional()
   @AsList()
   @IsArray()
@@ -62,14 +62,6 @@ export class SystemOrganizationFilterDto {
   @IsUUID()
   @ApiPropertyOptional({ format: 'uuid' })
   emitentId?: string;
-
-  @IsOptional()
-  @AsList()
-  @IsArray()
-  @ArrayMaxSize(6)
-  @IsIn(IDENTIFICATION_STATUSES, { each: true })
-  @ApiPropertyOptional({ type: [String], enum: IDENTIFICATION_STATUSES })
-  identificationStatuses?: string[];
 
   /** Names containing this text (case-insensitive). */
   @IsOptional()
