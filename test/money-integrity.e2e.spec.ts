@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Actor } from './helpers/actors';
-import { aFee, percent } from './helpers/commissions';
+import { aFee, ConditionBody, percent } from './helpers/commissions';
 import { aRate, exchange, fundReserve, sumsPerCurrency } from './helpers/exchange';
 import { integrityMix } from './helpers/integrity-mix';
 import { aCoin, aCurrency, anIssuer, CoinBody, coinOf, Dec, expectAnswersReadBack, expectBalancedLedger, fund } from './helpers/money';
@@ -40,39 +40,18 @@ describe(`money integrity: a random mix of every money flow in parallel (seed ${
       const actor = await world.user();
       customers.push({ actor, coin: await world.coin(actor) });
     }
-    // Fees on several flows, paid by the sender or the recipient.
-    await aFee(world.server, world.admin, {
-      organizationId: customers[0].actor.organizationId,
-      issuerId: world.issuer.id,
-      flow: 'client_transaction_transfer',
-      conditions: percent('1.5'),
-    });
-    await aFee(world.server, world.admin, {
-      organizationId: customers[1].actor.organizationId,
-      issuerId: world.issuer.id,
-      flow: 'bank_withdrawal',
-      conditions: [{ beginAmount: '0', commission: { type: 'fixed', valueFixed: '0.75' } }],
-    });
-    await aFee(world.server, world.admin, {
-      organizationId: customers[2].actor.organizationId,
-      issuerId: world.issuer.id,
-      flow: 'bank_topup',
-      conditions: percent('0.5'),
-      payer: 'recipient',
-    });
-    await aFee(world.server, world.admin, {
-      organizationId: customers[3].actor.organizationId,
-      issuerId: world.issuer.id,
-      flow: 'cash_out',
-      conditions: percent('2'),
-    });
-    await aFee(world.server, world.admin, {
-      organizationId: customers[4].actor.organizationId,
-      issuerId: world.issuer.id,
-      flow: 'cash_in',
-      conditions: percent('1'),
-      payer: 'recipient',
-    });
+    // Fees on several flows, paid by the sender or the recipient: customer i pays (or receives less) on flow i.
+    const fees: [flow: string, conditions: ConditionBody[], payer?: 'recipient'][] = [
+      ['client_transaction_transfer', percent('1.5')],
+      ['bank_withdrawal', [{ beginAmount: '0', commission: { type: 'fixed', valueFixed: '0.75' } }]],
+      ['bank_topup', percent('0.5'), 'recipient'],
+      ['cash_out', percent('2')],
+      ['cash_in', percent('1'), 'recipient'],
+    ];
+    for (const [i, [flow, conditions, payer]] of fees.entries()) {
+      const fee = { organizationId: customers[i].actor.organizationId, issuerId: world.issuer.id, flow, conditions };
+      await aFee(world.server, world.admin, { ...fee, payer });
+    }
     desk = (
       await world.server.request('POST', '/api/v1/cash-desks', {
         token: world.admin,
