@@ -1,8 +1,7 @@
-import { createHmac } from 'node:crypto';
 import type { Actor } from './helpers/actors';
 import { aFee, ConditionBody, percent } from './helpers/commissions';
 import { aRate, exchange, fundReserve, sumsPerCurrency } from './helpers/exchange';
-import { integrityMix } from './helpers/integrity-mix';
+import { finishGateTransactions, integrityMix } from './helpers/integrity-mix';
 import { aCoin, aCurrency, anIssuer, CoinBody, coinOf, Dec, expectAnswersReadBack, expectBalancedLedger, fund } from './helpers/money';
 import type { ApiResponse } from './helpers/server';
 import { moneyWorld, MoneyWorld } from './helpers/world';
@@ -458,28 +457,7 @@ describe('money integrity with gate payments in the mix (issue 14)', () => {
       );
     }
     // Every payment waiting for its callback gets it, twice; then all are finished.
-    const final = async () =>
-      Promise.all(
-        started.map(async (s) => (await server.request('GET', `/api/v1/gate/transactions/${s.id}`, { token: s.token })).body.transaction),
-      );
-    for (let round = 0; round < 100; round++) {
-      const all = await final();
-      const waiting = all.filter((t) => t.status === 'pending' && t.providerReference);
-      for (const t of waiting) {
-        const body = JSON.stringify({ reference: t.providerReference, status: 'processed' });
-        const signature = createHmac('sha256', secret).update(body).digest('hex');
-        for (let i = 0; i < 2; i++) {
-          const answer = await server.request('POST', `/api/v1/gate/callbacks/${provider.id}`, {
-            rawBody: body,
-            headers: { 'content-type': 'application/json', 'x-gate-signature': signature },
-          });
-          expect(answer.status).toBe(200);
-        }
-      }
-      if (all.every((t) => t.status === 'processed' || t.status === 'failure')) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const transactions = await final();
+    const transactions = await finishGateTransactions(server, started, secret);
     const outcomes = transactions.reduce<Record<string, number>>((o, t) => ({ ...o, [t.status]: (o[t.status] ?? 0) + 1 }), {});
     expect({
       outcomes,

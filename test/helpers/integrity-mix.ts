@@ -1,7 +1,8 @@
+import { createHmac } from 'node:crypto';
 import type { Actor } from './actors';
 import { CoinBody, Dec } from './money';
 import { generator } from './random';
-import type { ApiResponse } from './server';
+import type { ApiResponse, TestServer } from './server';
 import type { MoneyWorld } from './world';
 
 /** An operation as an answer states it: what its legs moved. */
@@ -130,4 +131,39 @@ export function integrityMix(world: MoneyWorld, options: { seed: number; batches
       expect({ context: at, total: new Dec(closed.total).toFixed(2) }).toEqual({ context: at, total: '0.00' });
     },
   };
+}
+
+/**
+ * Reads the gate transactions `started` until every one is finished (processed or failed), sending each one still
+ * waiting for its provider the provider's signed callback twice (each answered 200; `calledBack` hears each).
+ * Answers the transactions as last read.
+ */
+export async function finishGateTransactions(
+  server: TestServer,
+  started: { id: string; token: string }[],
+  secret: string,
+  calledBack: () => void = () => undefined,
+): Promise<any[]> {
+  const read = () =>
+    Promise.all(
+      started.map(async (s) => (await server.request('GET', `/api/v1/gate/transactions/${s.id}`, { token: s.token })).body.transaction),
+    );
+  for (let round = 0; round < 100; round++) {
+    const all = await read();
+    for (const t of all.filter((x) => x.status === 'pending' && x.providerReference)) {
+      const body = JSON.stringify({ reference: t.providerReference, status: 'processed' });
+      const signature = createHmac('sha256', secret).update(body).digest('hex');
+      for (let i = 0; i < 2; i++) {
+        const answer = await server.request('POST', `/api/v1/gate/callbacks/${t.gateProviderId}`, {
+          rawBody: body,
+          headers: { 'content-type': 'application/json', 'x-gate-signature': signature },
+        });
+        expect(answer.status).toBe(200);
+      }
+      calledBack();
+    }
+    if (all.every((t) => t.status === 'processed' || t.status === 'failure')) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return read();
 }
