@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { adminToken, aUser, login } from './helpers/actors';
+import { aUser, login, serviceWithAdmin } from './helpers/actors';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, startServer, TestServer } from './helpers/server';
 
 const AUTH = '/api/v1/authorization';
@@ -8,11 +8,7 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 describe('authorization', () => {
   let server: TestServer;
   let admin: string;
-
-  beforeAll(async () => {
-    server = await startServer();
-    admin = await adminToken(server);
-  });
+  beforeAll(async () => ({ server, admin } = await serviceWithAdmin()));
   afterAll(() => server.stop());
 
   it('answers the specification 2.2 shape with a token per membership', async () => {

@@ -1,5 +1,5 @@
 import { moneyWorld, MoneyWorld } from './helpers/world';
-import { Actor, adminToken, aUser, login as logIn, uniqueLogin } from './helpers/actors';
+import { Actor, aUser, login as logIn, uniqueLogin, serviceWithAdmin } from './helpers/actors';
 import {
   aCoin,
   aCurrency,
@@ -299,10 +299,7 @@ describe('coins', () => {
 describe('staff coin search', () => {
   let server: TestServer;
   let admin: string;
-  beforeAll(async () => {
-    server = await startServer();
-    admin = await adminToken(server);
-  });
+  beforeAll(async () => ({ server, admin } = await serviceWithAdmin()));
   afterAll(() => server.stop());
 
   it('lets COIN_VIEWER staff find any coin, and nobody else', async () => {

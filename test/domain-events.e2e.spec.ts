@@ -1,8 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { createDatabase } from './helpers/server';
-
-const HARNESS = join(process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist'), 'test', 'harness', 'domain-events-harness.js');
+import { harnessObservations } from './helpers/harness';
 
 /**
  * The in-process event bus (src/platform/outbox/domain-events.ts), driven with two modules' handlers on a real
@@ -13,14 +9,7 @@ describe('domain events: one module reacts to another’s event, in its transact
   let out: any;
 
   beforeAll(async () => {
-    const databaseUrl = await createDatabase();
-    const run = spawnSync(process.execPath, [HARNESS], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    if (run.status !== 0) throw new Error(`the harness failed (${run.status}):\n${run.stderr}\n${run.stdout}`);
-    out = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    out = await harnessObservations('domain-events-harness');
   });
 
   it('runs in-transaction handlers in order inside the change, before the publisher goes on; after-commit ones after the commit, in order', () => {

@@ -1,5 +1,5 @@
 import { Client, Pool } from 'pg';
-import { adminToken } from './helpers/actors';
+import { serviceWithAdmin } from './helpers/actors';
 import { ADMIN_LOGIN, startExpectingFailure, startServer, TestServer } from './helpers/server';
 
 function expectErrorShape(body: Record<string, unknown>, code: string): void {
@@ -10,10 +10,7 @@ function expectErrorShape(body: Record<string, unknown>, code: string): void {
 describe('the error contract', () => {
   let server: TestServer;
   let admin: string;
-  beforeAll(async () => {
-    server = await startServer();
-    admin = await adminToken(server);
-  });
+  beforeAll(async () => ({ server, admin } = await serviceWithAdmin()));
   afterAll(() => server.stop());
 
   it('answers validation failures with 400 and field paths', async () => {

@@ -1,8 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { createDatabase } from './helpers/server';
-
-const HARNESS = join(process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist'), 'test', 'harness', 'explain-harness.js');
+import { harnessObservations } from './helpers/harness';
 
 /**
  * Every index on the write path earns its keep: each index of `operations`, `ledger_entries` and `holds` (written by
@@ -20,14 +16,7 @@ describe('indexes on the write path', () => {
   };
 
   beforeAll(async () => {
-    const databaseUrl = await createDatabase();
-    const run = spawnSync(process.execPath, [HARNESS], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl },
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
-    if (run.status !== 0) throw new Error(`the harness failed (${run.status}):\n${run.stderr}\n${run.stdout}`);
-    out = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    out = await harnessObservations('explain-harness', 120_000);
   }, 150_000);
 
   it('are the eleven a transfer writes, plus the ones only holds and reversals write', () => {

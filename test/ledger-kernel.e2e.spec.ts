@@ -1,21 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { createDatabase } from './helpers/server';
-
-const HARNESS = join(process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist'), 'test', 'harness', 'ledger-harness.js');
+import { harnessObservations } from './helpers/harness';
 
 describe('the ledger kernel on a real database: holds and settlement in place', () => {
   let out: any;
 
   beforeAll(async () => {
-    const databaseUrl = await createDatabase();
-    const run = spawnSync(process.execPath, [HARNESS], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    if (run.status !== 0) throw new Error(`the harness failed (${run.status}):\n${run.stderr}\n${run.stdout}`);
-    out = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    out = await harnessObservations('ledger-harness');
   });
 
   it('places a hold: the operation is pending, the amount held, visible to the holder, not spendable', () => {

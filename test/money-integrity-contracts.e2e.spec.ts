@@ -1,6 +1,7 @@
 import type { Actor } from './helpers/actors';
 import { aContract, assignContract } from './helpers/commissions';
 import { aRate, fundReserve, sumsPerCurrency } from './helpers/exchange';
+import { integrityMix } from './helpers/integrity-mix';
 import {
   aCoin,
   aCurrency,
@@ -11,13 +12,9 @@ import {
   expectBalancedLedger,
   expectCoinsMatchAnswers,
 } from './helpers/money';
-import { generator } from './helpers/random';
-import type { ApiResponse } from './helpers/server';
 import { moneyWorld } from './helpers/world';
 
 const SEED = Number(process.env.INTEGRITY_SEED ?? 20261127);
-const BATCHES = 5;
-const PER_BATCH = 24;
 
 /**
  * Money integrity of the family's commission settings (issue 32), in the style of money-integrity.e2e.spec.ts: fees
@@ -30,27 +27,10 @@ const PER_BATCH = 24;
  */
 describe(`money integrity: shared and multi-currency commissions in parallel (seed ${SEED}; INTEGRITY_SEED=… to replay)`, () => {
   const world = moneyWorld();
-  const random = generator(SEED);
-  const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)];
-  const amount = (max = 3000) => ((Math.floor(random() * max) + 1) / 100).toFixed(2);
+  const mix = integrityMix(world, { seed: SEED, batches: 5, perBatch: 24 });
+  const { pick, amount, key, note } = mix;
 
   let customers: { actor: Actor; coin: CoinBody; dollars: CoinBody }[];
-  const processed = new Map<string, { transactions: { from: { serial: string }; to: { serial: string }; amount: string }[] }>();
-  const outcomes = new Map<string, number>();
-  const answers: unknown[] = [];
-  /** Per Idempotency-Key retried, the operation ids its answers named. */
-  const retried = new Map<string, Set<string>>();
-  let keys = 0;
-
-  const note = (what: string, response: ApiResponse) => {
-    outcomes.set(`${what} ${response.status}`, (outcomes.get(`${what} ${response.status}`) ?? 0) + 1);
-    const process = response.body?.process;
-    if (!process) return response;
-    if (response.status < 300 && process.status === 'processed') processed.set(process.id, process);
-    if (response.status < 300) answers.push(process);
-    return response;
-  };
-
   const post = async (path: string, body: unknown) => {
     const response = await world.server.request('POST', `/api/v1${path}`, { token: world.admin, body });
     if (response.status !== 201) throw new Error(`${path}: ${response.status} ${response.text}`);
@@ -117,24 +97,17 @@ describe(`money integrity: shared and multi-currency commissions in parallel (se
   const others = (c: (typeof customers)[number]) => customers.filter((o) => o !== c);
 
   const actions: Record<string, () => Promise<unknown>> = {
-    async transfer() {
-      const from = pick(customers);
-      note('transfer', await send(from, pick(others(from)), amount(3000), `t-${SEED}-${keys++}`));
-    },
+    transfer: () => mix.transfer(customers),
     async overdraft() {
       const from = pick(customers);
-      note('transfer', await send(from, pick(others(from)), '100000.00', `o-${SEED}-${keys++}`));
+      note('transfer', await send(from, pick(others(from)), '100000.00', key('o')));
     },
     async retriedTransfer() {
       const from = pick(customers);
       const to = pick(others(from));
-      const key = `r-${SEED}-${keys++}`;
+      const retry = key('r');
       const value = amount(2000);
-      const all = await Promise.all([send(from, to, value, key), send(from, to, value, key), send(from, to, value, key)]);
-      for (const a of all) {
-        note('retried transfer', a);
-        if (a.status === 201) retried.set(key, (retried.get(key) ?? new Set()).add(a.body.process.id));
-      }
+      await mix.thrice('retried transfer', retry, () => send(from, to, value, retry));
     },
     async exchange() {
       const { actor, coin, dollars } = pick(customers);
@@ -142,52 +115,32 @@ describe(`money integrity: shared and multi-currency commissions in parallel (se
         'exchange',
         await world.server.request('POST', '/api/v1/exchange', {
           token: actor.token,
-          headers: { 'Idempotency-Key': `x-${SEED}-${keys++}` },
+          headers: { 'Idempotency-Key': key('x') },
           body: { fromCoin: coin.serial, toCoin: dollars.serial, amount: amount(2000), direction: 'sell' },
         }),
       );
     },
-    async topUp() {
-      const { coin } = pick(customers);
-      note(
-        'top-up',
-        await world.server.request('POST', '/api/v1/bank-top-ups', {
-          token: world.admin,
-          body: { coinSerial: coin.serial, amount: amount() },
-        }),
-      );
-    },
+    topUp: () => mix.topUp(customers),
   };
 
   it('keeps every balance equal to its entries and to what the answers said moved; a retried key moves money once', async () => {
     // The opening balances and the dollar reserve moved too (from the issuers' bank-settlement coins).
-    const opening = await world.raw.db.query(`SELECT id FROM operations`);
-    for (const { id } of opening.rows) {
-      const read = await world.server.request('GET', `/api/v1/transactions/${id}`, { token: world.admin });
-      if (read.status === 200 && read.body.process?.status === 'processed') processed.set(id, read.body.process);
-    }
-    const kinds = Object.keys(actions);
-    for (let batch = 0; batch < BATCHES; batch++) {
-      await Promise.all(Array.from({ length: PER_BATCH }, () => actions[pick(kinds)]()));
-    }
-    const context = `seed ${SEED}, outcomes ${JSON.stringify(Object.fromEntries(outcomes))}`;
-    for (const what of ['transfer 201', 'transfer 409', 'retried transfer 201', 'exchange 201']) {
-      expect({ what, context, ran: (outcomes.get(what) ?? 0) > 0 }).toEqual({ what, context, ran: true });
-    }
+    await mix.readOpening();
+    await mix.run(actions);
+    mix.expectRan(['transfer 201', 'transfer 409', 'retried transfer 201', 'exchange 201']);
+    const context = mix.context();
     // Shared fees were charged: some operation's commission is split between a sender's extra and a payee's shortfall.
     const [{ n: feesCharged }] = (
       await world.raw.db.query(`SELECT count(*)::int AS n FROM operations WHERE details->'commission'->>'payer' = 'shared'`)
     ).rows;
     expect({ context, feesCharged: feesCharged > 0 }).toEqual({ context, feesCharged: true });
-    // One Idempotency-Key, one operation, however many answered it.
-    expect(retried.size).toBeGreaterThan(0);
-    for (const [key, ids] of retried) expect({ key, operations: ids.size }).toEqual({ key, operations: 1 });
+    mix.expectRetriedOnce();
     // Σ per currency is unchanged: zero, the ledger is closed.
     for (const [code, total] of Object.entries(await sumsPerCurrency(world.raw))) {
       expect({ context, code, total: new Dec(total).isZero() }).toEqual({ context, code, total: true });
     }
-    await expectCoinsMatchAnswers(world.raw.db, processed.values(), context);
+    await expectCoinsMatchAnswers(world.raw.db, mix.processed.values(), context);
     await expectBalancedLedger(world.server, world.admin);
-    expect(await expectAnswersReadBack(world.server, world.admin, answers)).toBeGreaterThan(30);
+    expect(await expectAnswersReadBack(world.server, world.admin, mix.answers)).toBeGreaterThan(30);
   });
 });

@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto';
 import type { Actor } from './helpers/actors';
 import { DEFAULT_CONTRACTS } from './helpers/commissions';
+import { finishGateTransactions } from './helpers/integrity-mix';
 import { CoinBody, Dec, expectBalancedLedger } from './helpers/money';
 import { generator } from './helpers/random';
 import { moneyWorld } from './helpers/world';
@@ -142,28 +142,7 @@ describe(`money integrity with gate top-ups in the mix (issue 31; seed ${SEED})`
     }
 
     // Every TOPUP waiting for the provider's confirmation gets it, twice; then all are finished.
-    const final = () =>
-      Promise.all(
-        started.map(async (s) => (await server.request('GET', `/api/v1/gate/transactions/${s.id}`, { token: s.token })).body.transaction),
-      );
-    for (let round = 0; round < 100; round++) {
-      const all = await final();
-      for (const t of all.filter((x) => x.status === 'pending' && x.providerReference)) {
-        const body = JSON.stringify({ reference: t.providerReference, status: 'processed' });
-        const signature = createHmac('sha256', secret).update(body).digest('hex');
-        for (let i = 0; i < 2; i++) {
-          const answer = await server.request('POST', `/api/v1/gate/callbacks/${t.gateProviderId}`, {
-            rawBody: body,
-            headers: { 'content-type': 'application/json', 'x-gate-signature': signature },
-          });
-          expect(answer.status).toBe(200);
-        }
-        note('called back');
-      }
-      if (all.every((t) => t.status === 'processed' || t.status === 'failure')) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const transactions = await final();
+    const transactions = await finishGateTransactions(server, started, secret, () => note('called back'));
     const statuses = transactions.reduce<Record<string, number>>((o, t) => ({ ...o, [t.status]: (o[t.status] ?? 0) + 1 }), {});
     const context = { seed: SEED, statuses, outcomes: Object.fromEntries(outcomes) };
     expect({

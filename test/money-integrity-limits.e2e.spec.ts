@@ -1,13 +1,11 @@
 import type { Actor } from './helpers/actors';
 import { aContract, aLimit, aProfile, aRule, assignContract, percent } from './helpers/commissions';
+import { integrityMix } from './helpers/integrity-mix';
 import { CoinBody, Dec, expectAnswersReadBack, expectBalancedLedger, expectCoinsMatchAnswers } from './helpers/money';
-import { generator } from './helpers/random';
 import type { ApiResponse } from './helpers/server';
 import { moneyWorld } from './helpers/world';
 
 const SEED = Number(process.env.INTEGRITY_SEED ?? 20261127);
-const BATCHES = 5;
-const PER_BATCH = 24;
 const PER_DAY = '150.00';
 const PER_OPERATION = '60.00';
 const COUNT_PER_DAY = 8;
@@ -30,26 +28,19 @@ const BANK = { iban: 'DE89 3704 0044 0532 0130 00', accountHolder: 'Limited cust
  */
 describe(`money integrity: transfers, reversals and withdrawal requests under limits in parallel (seed ${SEED}; INTEGRITY_SEED=… to replay)`, () => {
   const world = moneyWorld();
-  const random = generator(SEED);
-  const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)];
-  const amount = (max: number) => ((Math.floor(random() * max) + 1) / 100).toFixed(2);
+  const mix = integrityMix(world, { seed: SEED, batches: 5, perBatch: 24 });
+  const { random, pick, amount, key } = mix;
 
   let limited: { actor: Actor; coins: CoinBody[] }[];
   let payees: CoinBody[];
-  const processed = new Map<string, { transactions: { from: { serial: string }; to: { serial: string }; amount: string }[] }>();
-  const outcomes = new Map<string, number>();
-  const answers: unknown[] = [];
-  const retried = new Map<string, Set<string>>();
   /** Transfers of the limited customers that staff may still reverse. */
   const reversible: string[] = [];
-  let keys = 0;
 
   const note = (what: string, response: ApiResponse) => {
-    const outcome = `${what} ${response.status}${response.status === 409 ? ` ${response.body.code}` : ''}`;
-    outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    mix.tally(`${what} ${response.status}${response.status === 409 ? ` ${response.body.code}` : ''}`);
     if (response.status < 300 && response.body?.process) {
-      processed.set(response.body.process.id, response.body.process);
-      answers.push(response.body.process);
+      mix.processed.set(response.body.process.id, response.body.process);
+      mix.answers.push(response.body.process);
       if (what.endsWith('transfer') && response.status === 201 && !reversible.includes(response.body.process.id)) {
         reversible.push(response.body.process.id);
       }
@@ -92,21 +83,13 @@ describe(`money integrity: transfers, reversals and withdrawal requests under li
     },
     async keyed() {
       const { actor, coins } = pick(limited);
-      note('transfer', await send(actor, pick(coins).serial, pick(payees).serial, amount(5000), `k-${SEED}-${keys++}`));
+      note('transfer', await send(actor, pick(coins).serial, pick(payees).serial, amount(5000), key('k')));
     },
     async retried() {
       const { actor, coins } = pick(limited);
-      const key = `r-${SEED}-${keys++}`;
+      const retry = key('r');
       const [from, to, value] = [pick(coins).serial, pick(payees).serial, amount(4000)];
-      const all = await Promise.all([
-        send(actor, from, to, value, key),
-        send(actor, from, to, value, key),
-        send(actor, from, to, value, key),
-      ]);
-      for (const a of all) {
-        note('retried transfer', a);
-        if (a.status === 201) retried.set(key, (retried.get(key) ?? new Set()).add(a.body.process.id));
-      }
+      await mix.thrice('retried transfer', retry, () => send(actor, from, to, value, retry), note);
     },
     async reversal() {
       // The draws come first, so a seed draws the same numbers whatever the answers' timing.
@@ -139,17 +122,9 @@ describe(`money integrity: transfers, reversals and withdrawal requests under li
   };
 
   it('never moves more than a limit allows, counts exactly what settled (a reversal or a decline gives back), and keeps every balance equal to its entries', async () => {
-    const opening = await world.raw.db.query(`SELECT id FROM operations`);
-    for (const { id } of opening.rows) {
-      const read = await world.server.request('GET', `/api/v1/transactions/${id}`, { token: world.admin });
-      if (read.status === 200 && read.body.process?.status === 'processed') processed.set(id, read.body.process);
-    }
-    const kinds = Object.keys(actions);
-    for (let batch = 0; batch < BATCHES; batch++) {
-      await Promise.all(Array.from({ length: PER_BATCH }, () => actions[pick(kinds)]()));
-    }
-    const context = `seed ${SEED}, outcomes ${JSON.stringify(Object.fromEntries(outcomes))}`;
-    for (const what of [
+    await mix.readOpening();
+    await mix.run(actions);
+    mix.expectRan([
       'transfer 201',
       'transfer 409 exception.limit.exceeded',
       'retried transfer 201',
@@ -157,11 +132,9 @@ describe(`money integrity: transfers, reversals and withdrawal requests under li
       'withdrawal 201',
       'accept 200',
       'decline 200',
-    ]) {
-      expect({ what, context, ran: (outcomes.get(what) ?? 0) > 0 }).toEqual({ what, context, ran: true });
-    }
-    expect(retried.size).toBeGreaterThan(0);
-    for (const [key, ids] of retried) expect({ key, operations: ids.size }).toEqual({ key, operations: 1 });
+    ]);
+    mix.expectRetriedOnce();
+    const context = mix.context();
 
     const db = world.raw.db;
     const organizations = limited.map((l) => l.actor.organizationId);
@@ -238,11 +211,9 @@ describe(`money integrity: transfers, reversals and withdrawal requests under li
     );
     expect({ context, undone: undone.rows.map((r) => r.status) }).toEqual({ context, undone: ['declined', 'reversed'] });
 
-    const currency = world.currency.id;
-    const [closed] = (await db.query(`SELECT COALESCE(sum(balance), 0)::text AS total FROM coins WHERE currency_id = $1`, [currency])).rows;
-    expect({ context, total: new Dec(closed.total).toFixed(2) }).toEqual({ context, total: '0.00' });
-    await expectCoinsMatchAnswers(db, processed.values(), context, currency);
+    await mix.expectClosed();
+    await expectCoinsMatchAnswers(db, mix.processed.values(), context, world.currency.id);
     await expectBalancedLedger(world.server, world.admin);
-    expect(await expectAnswersReadBack(world.server, world.admin, answers)).toBeGreaterThan(10);
+    expect(await expectAnswersReadBack(world.server, world.admin, mix.answers)).toBeGreaterThan(10);
   });
 });

@@ -1,15 +1,13 @@
-import { createHmac } from 'node:crypto';
 import type { Actor } from './helpers/actors';
-import { aFee, percent } from './helpers/commissions';
+import { aFee, ConditionBody, percent } from './helpers/commissions';
 import { aRate, exchange, fundReserve, sumsPerCurrency } from './helpers/exchange';
+import { finishGateTransactions, integrityMix } from './helpers/integrity-mix';
 import { aCoin, aCurrency, anIssuer, CoinBody, coinOf, Dec, expectAnswersReadBack, expectBalancedLedger, fund } from './helpers/money';
 import type { ApiResponse } from './helpers/server';
 import { moneyWorld, MoneyWorld } from './helpers/world';
 import { generator } from './helpers/random';
 
 const SEED = Number(process.env.INTEGRITY_SEED ?? 20261123);
-const BATCHES = 6;
-const PER_BATCH = 30;
 const document = { documentType: 'passport', documentNumber: 'X1' };
 
 /**
@@ -22,28 +20,17 @@ const document = { documentType: 'passport', documentNumber: 'X1' };
  */
 describe(`money integrity: a random mix of every money flow in parallel (seed ${SEED}; INTEGRITY_SEED=… to replay)`, () => {
   const world = moneyWorld();
-  const random = generator(SEED);
-  const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)];
-  const cents = (max: number) => (Math.floor(random() * max) + 1) / 100;
-  const amount = (max = 5000) => cents(max).toFixed(2);
+  const mix = integrityMix(world, { seed: SEED, batches: 6, perBatch: 30, amountMax: 5000 });
+  const { random, pick, amount } = mix;
 
   let customers: { actor: Actor; coin: CoinBody }[];
   let cashier: Actor;
   let desk: { id: string; coins: { serial: string }[] };
-  /** Every operation answered as processed, by id (a settled request is answered again with all its legs). */
-  const processed = new Map<string, { transactions: { from: { serial: string }; to: { serial: string }; amount: string }[] }>();
-  const outcomes = new Map<string, number>();
-  /** Every operation a request answered, in any status. */
-  const answers: unknown[] = [];
-
   const note = (what: string, response: ApiResponse) => {
-    outcomes.set(`${what} ${response.status}`, (outcomes.get(`${what} ${response.status}`) ?? 0) + 1);
+    if (!response.body?.process) return mix.note(what, response);
     // POST /bank-withdrawals adds what the family's success screen reads of the withdrawal; the rest is the operation.
-    const { cashAmount: _cashAmount, clientCoin: _clientCoin, ...process } = response.body?.process ?? {};
-    if (!response.body?.process) return response;
-    if (response.status < 300 && process?.status === 'processed') processed.set(process.id, process);
-    if (response.status < 300 && process) answers.push(process);
-    return response;
+    const { cashAmount: _cashAmount, clientCoin: _clientCoin, ...process } = response.body.process;
+    return mix.note(what, response, process);
   };
 
   beforeAll(async () => {
@@ -52,39 +39,18 @@ describe(`money integrity: a random mix of every money flow in parallel (seed ${
       const actor = await world.user();
       customers.push({ actor, coin: await world.coin(actor) });
     }
-    // Fees on several flows, paid by the sender or the recipient.
-    await aFee(world.server, world.admin, {
-      organizationId: customers[0].actor.organizationId,
-      issuerId: world.issuer.id,
-      flow: 'client_transaction_transfer',
-      conditions: percent('1.5'),
-    });
-    await aFee(world.server, world.admin, {
-      organizationId: customers[1].actor.organizationId,
-      issuerId: world.issuer.id,
-      flow: 'bank_withdrawal',
-      conditions: [{ beginAmount: '0', commission: { type: 'fixed', valueFixed: '0.75' } }],
-    });
-    await aFee(world.server, world.admin, {
-      organizationId: customers[2].actor.organizationId,
-      issuerId: world.issuer.id,
-      flow: 'bank_topup',
-      conditions: percent('0.5'),
-      payer: 'recipient',
-    });
-    await aFee(world.server, world.admin, {
-      organizationId: customers[3].actor.organizationId,
-      issuerId: world.issuer.id,
-      flow: 'cash_out',
-      conditions: percent('2'),
-    });
-    await aFee(world.server, world.admin, {
-      organizationId: customers[4].actor.organizationId,
-      issuerId: world.issuer.id,
-      flow: 'cash_in',
-      conditions: percent('1'),
-      payer: 'recipient',
-    });
+    // Fees on several flows, paid by the sender or the recipient: customer i pays (or receives less) on flow i.
+    const fees: [flow: string, conditions: ConditionBody[], payer?: 'recipient'][] = [
+      ['client_transaction_transfer', percent('1.5')],
+      ['bank_withdrawal', [{ beginAmount: '0', commission: { type: 'fixed', valueFixed: '0.75' } }]],
+      ['bank_topup', percent('0.5'), 'recipient'],
+      ['cash_out', percent('2')],
+      ['cash_in', percent('1'), 'recipient'],
+    ];
+    for (const [i, [flow, conditions, payer]] of fees.entries()) {
+      const fee = { organizationId: customers[i].actor.organizationId, issuerId: world.issuer.id, flow, conditions };
+      await aFee(world.server, world.admin, { ...fee, payer });
+    }
     desk = (
       await world.server.request('POST', '/api/v1/cash-desks', {
         token: world.admin,
@@ -99,16 +65,7 @@ describe(`money integrity: a random mix of every money flow in parallel (seed ${
   });
 
   const actions: Record<string, () => Promise<unknown>> = {
-    async directTopUp() {
-      const { coin } = pick(customers);
-      note(
-        'top-up',
-        await world.server.request('POST', '/api/v1/bank-top-ups', {
-          token: world.admin,
-          body: { coinSerial: coin.serial, amount: amount() },
-        }),
-      );
-    },
+    directTopUp: () => mix.topUp(customers),
     async requestedTopUp() {
       const { actor, coin } = pick(customers);
       const asked = note(
@@ -213,13 +170,10 @@ describe(`money integrity: a random mix of every money flow in parallel (seed ${
   };
 
   it('keeps every balance equal to its entries and to what the answers said moved, with nothing negative', async () => {
-    const kinds = Object.keys(actions);
-    for (let batch = 0; batch < BATCHES; batch++) {
-      await Promise.all(Array.from({ length: PER_BATCH }, () => actions[pick(kinds)]()));
-    }
-    const context = `seed ${SEED}, outcomes ${JSON.stringify(Object.fromEntries(outcomes))}`;
+    await mix.run(actions);
+    const context = mix.context();
     // Every kind of flow really ran and succeeded at least once.
-    for (const what of [
+    mix.expectRan([
       'top-up 201',
       'top-up accept 200',
       'withdrawal request 201',
@@ -229,14 +183,11 @@ describe(`money integrity: a random mix of every money flow in parallel (seed ${
       'cash_out 201',
       'cash_out authorize 200',
       'cash_out complete 200',
-    ]) {
-      expect({ what, context, ran: (outcomes.get(what) ?? 0) > 0 }).toEqual({ what, context, ran: true });
-    }
+    ]);
     const db = world.raw.db;
     const currency = world.currency.id;
     // The ledger is closed: client and system balances sum to zero.
-    const [closed] = (await db.query(`SELECT COALESCE(sum(balance), 0)::text AS total FROM coins WHERE currency_id = $1`, [currency])).rows;
-    expect({ context, total: new Dec(closed.total).toFixed(2) }).toEqual({ context, total: '0.00' });
+    await mix.expectClosed();
     // What the answers said crossed the service's edge (from or to a system coin) is what client coins hold.
     const system = new Set<string>(
       (await db.query(`SELECT serial::text AS serial FROM coins WHERE type = 'system' AND currency_id = $1`, [currency])).rows.map(
@@ -246,7 +197,7 @@ describe(`money integrity: a random mix of every money flow in parallel (seed ${
     let external = new Dec(0);
     const expected = new Map<string, InstanceType<typeof Dec>>();
     const add = (serial: string, value: InstanceType<typeof Dec>) => expected.set(serial, (expected.get(serial) ?? new Dec(0)).plus(value));
-    for (const process of processed.values()) {
+    for (const process of mix.processed.values()) {
       for (const leg of process.transactions) {
         const value = new Dec(String(leg.amount));
         add(leg.from.serial, value.negated());
@@ -298,7 +249,7 @@ describe(`money integrity: a random mix of every money flow in parallel (seed ${
     expect(strayHolds.n).toBe(0);
     await expectBalancedLedger(world.server, world.admin);
     // Every answer was the operation as it is read back (pending ones settled since aside).
-    expect(await expectAnswersReadBack(world.server, world.admin, answers)).toBeGreaterThan(50);
+    expect(await expectAnswersReadBack(world.server, world.admin, mix.answers)).toBeGreaterThan(50);
   });
 });
 
@@ -506,28 +457,7 @@ describe('money integrity with gate payments in the mix (issue 14)', () => {
       );
     }
     // Every payment waiting for its callback gets it, twice; then all are finished.
-    const final = async () =>
-      Promise.all(
-        started.map(async (s) => (await server.request('GET', `/api/v1/gate/transactions/${s.id}`, { token: s.token })).body.transaction),
-      );
-    for (let round = 0; round < 100; round++) {
-      const all = await final();
-      const waiting = all.filter((t) => t.status === 'pending' && t.providerReference);
-      for (const t of waiting) {
-        const body = JSON.stringify({ reference: t.providerReference, status: 'processed' });
-        const signature = createHmac('sha256', secret).update(body).digest('hex');
-        for (let i = 0; i < 2; i++) {
-          const answer = await server.request('POST', `/api/v1/gate/callbacks/${provider.id}`, {
-            rawBody: body,
-            headers: { 'content-type': 'application/json', 'x-gate-signature': signature },
-          });
-          expect(answer.status).toBe(200);
-        }
-      }
-      if (all.every((t) => t.status === 'processed' || t.status === 'failure')) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const transactions = await final();
+    const transactions = await finishGateTransactions(server, started, secret);
     const outcomes = transactions.reduce<Record<string, number>>((o, t) => ({ ...o, [t.status]: (o[t.status] ?? 0) + 1 }), {});
     expect({
       outcomes,

@@ -1,13 +1,10 @@
-import { adminToken, aUser } from './helpers/actors';
-import { startServer, TestServer } from './helpers/server';
+import { aUser, serviceWithAdmin } from './helpers/actors';
+import type { TestServer } from './helpers/server';
 
 describe('money smoke', () => {
   let server: TestServer;
   let admin: string;
-  beforeAll(async () => {
-    server = await startServer();
-    admin = await adminToken(server);
-  });
+  beforeAll(async () => ({ server, admin } = await serviceWithAdmin()));
   afterAll(() => server.stop());
 
   it('creates a currency, an issuer, coins, tops up and transfers', async () => {

@@ -1,8 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { createDatabase } from './helpers/server';
-
-const HARNESS = join(process.env.FINAPI_DIST ?? join(__dirname, '..', 'dist'), 'test', 'harness', 'payer-tools-harness.js');
+import { harnessObservations } from './helpers/harness';
 
 /**
  * What the voucher and smart-card modules export for the flows that build on them (a merchant payment paid
@@ -13,14 +9,7 @@ describe('vouchers and smart cards as other flows use them (issue 13, for gates 
   let out: any;
 
   beforeAll(async () => {
-    const databaseUrl = await createDatabase();
-    const run = spawnSync(process.execPath, [HARNESS], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    if (run.status !== 0) throw new Error(`the harness failed (${run.status}):\n${run.stderr}\n${run.stdout}`);
-    out = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    out = await harnessObservations('payer-tools-harness');
   });
 
   it('spends a voucher in another flow’s operation: claim locks it, the flow moves its amount out of the reserve, and that closes it', () => {

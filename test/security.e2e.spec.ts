@@ -4,7 +4,7 @@ import { chmod, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROLES } from '../src/platform/access/permissions';
-import { adminToken, aUser, login, uniqueLogin } from './helpers/actors';
+import { adminToken, aUser, login, uniqueLogin, serviceWithAdmin } from './helpers/actors';
 import { copyInstallation } from './helpers/install';
 import { runRunbook } from './helpers/runbook';
 import {
@@ -168,10 +168,7 @@ describe('2 and 3. the per-address limit holds under parallel requests, and wron
 describe('3. a wrong current password counts toward the hold', () => {
   let server: TestServer;
   let admin: string;
-  beforeAll(async () => {
-    server = await startServer();
-    admin = await adminToken(server);
-  });
+  beforeAll(async () => ({ server, admin } = await serviceWithAdmin()));
   afterAll(() => server.stop());
 
   const change = (token: string, currentPassword: string) =>
@@ -391,10 +388,7 @@ describe('6. TRUST_PROXY trusts a number of hops or a list of proxies, never eve
 describe('7. passwords: no common ones, not the login, never cut at 72 bytes', () => {
   let server: TestServer;
   let admin: string;
-  beforeAll(async () => {
-    server = await startServer();
-    admin = await adminToken(server);
-  });
+  beforeAll(async () => ({ server, admin } = await serviceWithAdmin()));
   afterAll(() => server.stop());
 
   const create = (loginName: string, password: string) =>
@@ -446,10 +440,7 @@ describe('7. passwords: no common ones, not the login, never cut at 72 bytes', (
 describe('8. sessions', () => {
   let server: TestServer;
   let admin: string;
-  beforeAll(async () => {
-    server = await startServer();
-    admin = await adminToken(server);
-  });
+  beforeAll(async () => ({ server, admin } = await serviceWithAdmin()));
   afterAll(() => server.stop());
 
   const SESSIONS = `${AUTH}/sessions`;

@@ -5,6 +5,7 @@ import { Pool } from 'pg';
 import { PRIMARY_POOL } from '../../src/platform/database/primary-pool';
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { DomainEvent, DomainEvents, OnDomainEvent } from '../../src/platform/outbox/domain-events';
+import { printObservations } from './harness';
 
 /**
  * Drives the in-process event bus (DomainEvents, what OutboxService.emit hands each event to) with two modules'
@@ -84,7 +85,7 @@ async function until(done: () => boolean): Promise<void> {
 
 const settle = () => new Promise((r) => setTimeout(r, 100));
 
-async function main(): Promise<void> {
+async function main(): Promise<Record<string, unknown>> {
   const pool = new Pool({ connectionString: process.env.DATABASE_URL!, max: 4 });
   await pool.query('CREATE TABLE reactions (seq serial PRIMARY KEY, what text NOT NULL)');
   const app = await busOf(pool, [Invoicing, Reporting]);
@@ -162,10 +163,7 @@ async function main(): Promise<void> {
     await app.close();
     await pool.end();
   }
-  process.stdout.write(`${JSON.stringify(out)}\n`);
+  return out;
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+printObservations(main);

@@ -1,15 +1,11 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { Client } from 'pg';
-import { AppModule } from '../../src/app.module';
 import { Money } from '../../src/platform/common/money';
-import { loadConfig } from '../../src/platform/config/config';
 import { CurrenciesService } from '../../src/money-movement/currencies/currencies.service';
 import { Database } from '../../src/platform/database/database';
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { LedgerService } from '../../src/platform/ledger/ledger.service';
 import { OperationSearch, OperationsRepository } from '../../src/platform/ledger/operations.repository';
 import { InvoicesRepository } from '../../src/commerce/invoices/invoices.repository';
+import { harnessApp, printObservations } from './harness';
 
 /**
  * Which endpoint query each index on the write path (operations, ledger_entries, holds) serves. On a database
@@ -27,10 +23,8 @@ function planNodes(value: unknown): Record<string, unknown>[] {
   return [value as Record<string, unknown>, ...Object.values(value).flatMap(planNodes)];
 }
 
-async function main(): Promise<void> {
-  const url = process.env.DATABASE_URL!;
-  const config = loadConfig({ ...process.env, BCRYPT_COST: '4', ADMIN_PASSWORD: 'harness-password-1', LOG_LEVEL: 'silent' });
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, url), { logger: false });
+async function main(): Promise<unknown> {
+  const { app, db, close } = await harnessApp();
   const database = app.get(Database);
   const captured: { label: string; sql: string; params: unknown[] }[] = [];
   let label: string | undefined;
@@ -50,8 +44,6 @@ async function main(): Promise<void> {
   const ledger = app.get(LedgerService);
   const uow = app.get(UnitOfWork);
   const operations = app.get(OperationsRepository, { strict: false });
-  const db = new Client({ connectionString: url });
-  await db.connect();
   try {
     const currencies = app.get(CurrenciesService);
     await currencies.createCurrency({ code: 'MNY', name: 'Main' });
@@ -232,14 +224,10 @@ async function main(): Promise<void> {
     const indexes = (
       await db.query(`SELECT indexname FROM pg_indexes WHERE tablename IN ('operations', 'ledger_entries', 'holds') ORDER BY indexname`)
     ).rows.map((r) => r.indexname as string);
-    process.stdout.write(`${JSON.stringify({ indexes, used, seqScans, genericSeqScans, genericPlanned, statements: captured.length })}\n`);
+    return { indexes, used, seqScans, genericSeqScans, genericPlanned, statements: captured.length };
   } finally {
-    await db.end();
-    await app.close();
+    await close();
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+printObservations(main);

@@ -1,39 +1,22 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { Client } from 'pg';
-import { AppModule } from '../../src/app.module';
-import { ApiError } from '../../src/platform/common/api-error';
 import { Money } from '../../src/platform/common/money';
-import { loadConfig } from '../../src/platform/config/config';
 import { CurrenciesService } from '../../src/money-movement/currencies/currencies.service';
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { LedgerService } from '../../src/platform/ledger/ledger.service';
 import { OperationsService } from '../../src/platform/ledger/operations.service';
 import type { Principal } from '../../src/platform/access/principal';
+import { attempt, harnessApp, printObservations } from './harness';
 
 /**
  * Drives the ledger kernel directly against a real PostgreSQL (DATABASE_URL), for what no route
  * exercises yet: holds placed, captured and released, and a pending operation settled in place.
  * Prints one JSON object of observations; test/ledger-kernel.e2e.spec.ts asserts on it.
  */
-async function main(): Promise<void> {
-  const url = process.env.DATABASE_URL!;
-  const config = loadConfig({ ...process.env, BCRYPT_COST: '4', ADMIN_PASSWORD: 'harness-password-1', LOG_LEVEL: 'silent' });
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, url), { logger: false });
+async function main(): Promise<Record<string, unknown>> {
+  const { app, db, close } = await harnessApp();
   const ledger = app.get(LedgerService);
   const operations = app.get(OperationsService);
   const uow = app.get(UnitOfWork);
-  const db = new Client({ connectionString: url });
-  await db.connect();
   const out: Record<string, unknown> = {};
-  const attempt = async (run: () => Promise<unknown>) => {
-    try {
-      await run();
-      return 'accepted';
-    } catch (error) {
-      return error instanceof ApiError ? `${error.status} ${error.code}` : `bug: ${(error as Error).message}`;
-    }
-  };
   const coin = async (serial: string) =>
     (await db.query('SELECT balance::text AS balance, held::text AS held FROM coins WHERE serial = $1', [serial])).rows[0];
   try {
@@ -150,13 +133,9 @@ async function main(): Promise<void> {
     out.reversed = { status: reversal.status, coin: await coin(serial) };
     out.check = await ledger.check();
   } finally {
-    await db.end();
-    await app.close();
+    await close();
   }
-  process.stdout.write(`${JSON.stringify(out)}\n`);
+  return out;
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+printObservations(main);

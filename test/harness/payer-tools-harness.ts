@@ -1,17 +1,13 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { Client } from 'pg';
 import type { Principal } from '../../src/platform/access/principal';
-import { AppModule } from '../../src/app.module';
 import { ApiError } from '../../src/platform/common/api-error';
 import { Money } from '../../src/platform/common/money';
-import { loadConfig } from '../../src/platform/config/config';
 import { CurrenciesService } from '../../src/money-movement/currencies/currencies.service';
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { LedgerService } from '../../src/platform/ledger/ledger.service';
 import { PaymentToolsService } from '../../src/platform/payment-tools/payment-tools.service';
 import { SmartCardsService } from '../../src/cards-and-gates/smart-cards/smart-cards.service';
 import { VouchersService } from '../../src/commerce/vouchers/vouchers.service';
+import { attempt, harnessApp, printObservations } from './harness';
 
 /**
  * Drives what the smart-card and voucher modules export for the flows built on them (merchant payments
@@ -21,32 +17,14 @@ import { VouchersService } from '../../src/commerce/vouchers/vouchers.service';
  * provider's card, byProviderReference, coinOf and the SMART_CARD resolver. Prints one JSON object of
  * observations; test/payer-tools.e2e.spec.ts asserts on it.
  */
-async function main(): Promise<void> {
-  const url = process.env.DATABASE_URL!;
-  const config = loadConfig({
-    ...process.env,
-    BCRYPT_COST: '4',
-    ADMIN_PASSWORD: 'harness-password-1',
-    LOG_LEVEL: 'silent',
-    VOUCHER_EXPIRY_SWEEP_SECONDS: '0',
-  });
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, url), { logger: false });
+async function main(): Promise<Record<string, unknown>> {
+  const { app, db, close } = await harnessApp({ VOUCHER_EXPIRY_SWEEP_SECONDS: '0' });
   const ledger = app.get(LedgerService);
   const uow = app.get(UnitOfWork);
   const vouchers = app.get(VouchersService);
   const cards = app.get(SmartCardsService);
   const tools = app.get(PaymentToolsService);
-  const db = new Client({ connectionString: url });
-  await db.connect();
   const out: Record<string, unknown> = {};
-  const attempt = async (run: () => Promise<unknown>) => {
-    try {
-      await run();
-      return 'accepted';
-    } catch (error) {
-      return error instanceof ApiError ? `${error.status} ${error.code}` : `bug: ${(error as Error).message}`;
-    }
-  };
   const balance = async (serial: string) =>
     (await db.query('SELECT balance::text AS balance FROM coins WHERE serial = $1', [serial])).rows[0].balance as string;
   const voucherRow = async (id: string) =>
@@ -176,13 +154,9 @@ async function main(): Promise<void> {
     out.check = await ledger.check();
     out.wallet = await balance(wallet);
   } finally {
-    await db.end();
-    await app.close();
+    await close();
   }
-  process.stdout.write(`${JSON.stringify(out)}\n`);
+  return out;
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+printObservations(main);

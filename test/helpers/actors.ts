@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, TestServer } from './server';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, startServer, TestServer } from './server';
 
 export interface Actor {
   id: string;
@@ -18,6 +18,12 @@ export async function login(server: TestServer, loginName: string, password: str
 
 export async function adminToken(server: TestServer): Promise<string> {
   return login(server, ADMIN_LOGIN, ADMIN_PASSWORD);
+}
+
+/** A service started on a fresh database (`env` adds to its environment) and its administrator's token. */
+export async function serviceWithAdmin(env?: Record<string, string>): Promise<{ server: TestServer; admin: string }> {
+  const server = await startServer(env);
+  return { server, admin: await adminToken(server) };
 }
 
 export function uniqueLogin(prefix = 'user'): string {
