@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { amountOf, JsonDecimal } from '../../platform/common/json-decimal';
 import { scaleOf } from '../../platform/common/money';
-import { Route } from '../../platform/common/route.decorator';
+import { Route } from '../../platform/http/route.decorator';
 import { SerialParam, UuidParam } from '../../platform/common/validators';
 import {
   CreatePrepaidCoinDto,

@@ -3,7 +3,7 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import type { ApiRequest } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
-import { Route } from '../../platform/common/route.decorator';
+import { Route } from '../../platform/http/route.decorator';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { MULTIPART_ROUTE, readUpload } from '../../platform/common/upload';
 import { BankCatalogService } from './bank-catalog.service';

@@ -2,7 +2,7 @@ import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { OptionalDeclineDto, RequestIdParam } from '../../platform/common/request-view.dto';
-import { Route } from '../../platform/common/route.decorator';
+import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { RequestCalculationDto } from '../bank-top-ups/dto/bank-calculation.dto';
 import { BankWithdrawalsService } from './bank-withdrawals.service';

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
 import { DeclineDto } from '../../platform/common/request-view.dto';
-import { Route } from '../../platform/common/route.decorator';
+import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { CashDeskOperationsService } from './cash-desk-operations.service';
 import { CashDesksService } from './cash-desks.service';

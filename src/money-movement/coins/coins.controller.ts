@@ -2,7 +2,7 @@ import { Body, Controller, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { clientAddress } from '../../platform/common/http';
-import { Route } from '../../platform/common/route.decorator';
+import { Route } from '../../platform/http/route.decorator';
 import { SerialParam, UuidParam } from '../../platform/common/validators';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import { CoinsService } from './coins.service';

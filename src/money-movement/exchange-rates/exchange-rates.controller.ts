@@ -2,7 +2,7 @@ import { Body, Controller, Param } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
-import { Route } from '../../platform/common/route.decorator';
+import { Route } from '../../platform/http/route.decorator';
 import {
   CreateExchangeRateDto,
   CURRENCY_CODE,

@@ -1,7 +1,7 @@
 import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/common/route.decorator';
+import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { CreateSubscriptionDto, SubscriptionListDto, SubscriptionResponseDto } from './dto/subscription.dto';
 import { SubscriptionsService } from './subscriptions.service';

@@ -1,6 +1,6 @@
 import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Route } from '../../platform/common/route.decorator';
+import { Route } from '../../platform/http/route.decorator';
 import { DashboardDto, DashboardQueryDto } from './dashboard.dto';
 import { DashboardService } from './dashboard.service';
 

@@ -2,7 +2,7 @@ import { Body, Controller, createParamDecorator, ExecutionContext } from '@nestj
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/common/route.decorator';
+import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import {
   CreateGateLimitProfileDto,

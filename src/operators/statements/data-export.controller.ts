@@ -2,7 +2,7 @@ import { Body, Controller, StreamableFile } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/common/route.decorator';
+import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { DataExportService } from './data-export.service';
 import { DataExportInfoDto, DataExportRequestDto, DataExportStartedDto } from './dto/data-export.dto';

@@ -2,7 +2,7 @@ import { Controller, Query, StreamableFile } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/common/route.decorator';
+import { Route } from '../../platform/http/route.decorator';
 import { SerialParam } from '../../platform/common/validators';
 import { StatementDto, StatementQueryDto } from './dto/statement.dto';
 import { StatementsService } from './statements.service';

@@ -1,6 +1,6 @@
 import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Route } from '../../platform/common/route.decorator';
+import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { OperationRecordResultDto } from '../../platform/ledger/dto/operation.dto';
 import { ProviderCoinListDto, SystemOperationDto, SystemOrganizationPageDto, SystemOrganizationViewDto } from './dto/system-operations.dto';
