@@ -99,8 +99,9 @@ describe('who outranks whom (releases, ending sessions)', () => {
     for (const p of ['CONTRACT_MANAGER', 'COMMISSION_MANAGER', 'LIMIT_PROFILE_MANAGER'] as const) {
       expect(holders(p)).toEqual(['administrator', 'cfo']);
     }
+    // The compliance manager reads them too: the family's contracts screen is theirs (issue 45).
     for (const p of ['CONTRACT_VIEWER', 'COMMISSION_VIEWER', 'LIMIT_PROFILE_VIEWER'] as const) {
-      expect(holders(p)).toEqual(['accountant', 'administrator', 'cfo']);
+      expect(holders(p)).toEqual(['accountant', 'administrator', 'cfo', 'compliance_manager']);
     }
   });
 
