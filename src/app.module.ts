@@ -50,6 +50,7 @@ import { MessagesModule } from './platform/messages/messages.module';
 import { OneTimeCodesModule } from './platform/one-time-codes/one-time-codes.module';
 import { RegistrationModule } from './people/registration/registration.module';
 import { WebhooksModule } from './operators/webhooks/webhooks.module';
+import { MessagesViewModule } from './operators/messages/messages.module';
 import { StatementsModule } from './operators/statements/statements.module';
 import { DashboardModule } from './operators/dashboard/dashboard.module';
 import { SystemOperationsModule } from './operators/system-operations/system-operations.module';
@@ -112,6 +113,7 @@ export class AppModule {
         I18nModule,
         ActuatorModule,
         WebhooksModule,
+        MessagesViewModule,
         StatementsModule,
         DashboardModule,
         SystemOperationsModule,

@@ -5,7 +5,6 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { LogCodeSender } from './log-code-sender';
 import { MessageDispatcher } from './message-dispatcher';
 import { MessageSenders } from './message-senders';
-import { MessagesController } from './messages.controller';
 import { MessagesRepository } from './messages.repository';
 import { MESSAGE_KEY, MessagesService } from './messages.service';
 import { NoticesRepository } from './notices.repository';
@@ -19,7 +18,6 @@ import { NoticesService } from './notices.service';
  */
 @Global()
 @Module({
-  controllers: [MessagesController],
   providers: [
     {
       provide: MESSAGE_KEY,

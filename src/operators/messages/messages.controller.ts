@@ -1,8 +1,8 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequirePermissions } from '../access/access.decorators';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Route } from '../../platform/http/route.decorator';
+import { MessagesService } from '../../platform/messages/messages.service';
 import { MessagePageDto, MessageViewDto } from './dto/messages.dto';
-import { MessagesService } from './messages.service';
 
 @ApiTags('messages')
 @Controller('messages')
@@ -13,11 +13,13 @@ export class MessagesController {
    * The messages outbox, newest first: each one-time code and notice, where it went (e-mail, SMS, the log sender), and
    * how it fared — `failed` lists the undeliverable ones with the server's last answer. Never a message's text or code.
    */
-  @Post('view')
-  @HttpCode(200)
-  @RequirePermissions('MESSAGE_VIEWER')
-  @ApiOperation({ summary: 'Search the messages sent to users', operationId: 'viewMessages' })
-  @ApiOkResponse({ type: MessagePageDto })
+  @Route('POST', 'view', {
+    id: 'viewMessages',
+    summary: 'Search the messages sent to users',
+    access: ['MESSAGE_VIEWER'],
+    status: 200,
+    answer: MessagePageDto,
+  })
   async view(@Body() dto: MessageViewDto): Promise<MessagePageDto> {
     const page = await this.messages.view(
       { statuses: dto.filter?.statuses, channels: dto.filter?.channels, recipient: dto.filter?.to?.toLowerCase() },

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { PageDto, PageRequestDto } from '../../common/paging.dto';
-import { AsList } from '../../common/validators';
+import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
+import { AsList } from '../../../platform/common/validators';
 
 export const MESSAGE_STATUSES = ['pending', 'sent', 'failed'] as const;
 export const MESSAGE_CHANNELS = ['email', 'sms', 'log'] as const;

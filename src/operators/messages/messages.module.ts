@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { MessagesController } from './messages.controller';
+
+/** The staff's view of the messages outbox (issue 46): the outbox itself is the platform's (MessagesModule, global). */
+@Module({ controllers: [MessagesController] })
+export class MessagesViewModule {}
