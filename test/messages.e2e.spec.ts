@@ -295,6 +295,19 @@ describe('issue 46: codes and notices by e-mail and SMS', () => {
       ).toBeDefined();
     });
 
+    it('turning it off, asked again and again, meets the codes’ hourly limit: a 429 with Retry-After, and nothing changed', async () => {
+      const alice = await customer('two-step-often');
+      expect((await req('PATCH', '/profiles/my/security-settings', alice.token, form(true))).status).toBe(200);
+      // ONE_TIME_CODES_PER_HOUR is 3 here, and the sign-up's code was one of them.
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await req('PATCH', '/profiles/my/security-settings', alice.token, form(false)));
+      expect(answers.map((a) => a.status)).toEqual([400, 400, 429]);
+      expect(answers[1].body.code).toBe('exception.two_factor.code_required');
+      expect(answers[2].body.code).toBe('exception.rate_limited');
+      expect(Number(answers[2].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await req('GET', '/profiles/my', alice.token)).body.profile.security.twoFactorsAuthEnabled).toBe(true);
+    });
+
     it('staff with PROFILE_MANAGER turn it off for a user who lost their phone, without a code', async () => {
       const alice = await customer('two-step-staff');
       expect((await req('PATCH', '/profiles/my/security-settings', alice.token, form(true))).status).toBe(200);
