@@ -8,7 +8,7 @@ import { OutboxService } from '../../platform/outbox/outbox.service';
 import { AddressRefused, addressProblem, guardedLookup } from './webhook-address';
 import { backoffMs, MAX_ATTEMPTS, sign } from './webhook-signature';
 import { ClaimedDelivery, WebhooksRepository } from './webhooks.repository';
-import { logFailure } from '../../platform/common/outage';
+import { ClaimLoop } from '../../platform/common/claim-loop';
 
 const BATCH = 20;
 
@@ -19,63 +19,30 @@ const BATCH = 20;
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly loop: ClaimLoop<ClaimedDelivery>;
   private readonly logger = new Logger(WebhookDispatcher.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopped = false;
-
   constructor(
     private readonly webhooks: WebhooksRepository,
     private readonly outbox: OutboxService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.loop = new ClaimLoop<ClaimedDelivery>({
+      logger: this.logger,
+      what: 'webhook',
+      pollMs: this.config.webhookPollMs,
+      claim: () => this.webhooks.claim(BATCH, 2 * this.config.webhookTimeoutMs + 1000),
+      deliver: (d) => this.deliver(d),
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.outbox.onEmitted(() => this.wake());
-    this.timer = setInterval(() => this.wake(), this.config.webhookPollMs);
-    this.timer.unref();
-    this.wake();
+    this.outbox.onEmitted(() => this.loop.wake());
+    this.loop.start();
   }
 
   /** Background work stops before the pools close (actuator/shutdown.ts). */
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  /** Runs a round now, or right after the one running. */
-  wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.rounds()
-      .catch((error: unknown) =>
-        logFailure(
-          this.logger,
-          'the webhook dispatch',
-          error,
-          `webhook dispatch failed: ${error instanceof Error ? error.message : String(error)}`,
-        ),
-      )
-      .finally(() => {
-        this.running = undefined;
-      });
-  }
-
-  private async rounds(): Promise<void> {
-    do {
-      this.again = false;
-      for (;;) {
-        if (this.stopped) return;
-        const claimed = await this.webhooks.claim(BATCH, 2 * this.config.webhookTimeoutMs + 1000);
-        if (!claimed.length) break;
-        await Promise.all(claimed.map((d) => this.deliver(d)));
-      }
-    } while (this.again && !this.stopped);
+  onModuleDestroy(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async deliver(d: ClaimedDelivery): Promise<void> {

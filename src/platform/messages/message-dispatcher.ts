@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { messagesSent } from '../common/metrics';
-import { logFailure } from '../common/outage';
+import { ClaimLoop } from '../common/claim-loop';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { openSecret } from './message-secret';
 import { MessageSenders } from './message-senders';
@@ -29,65 +29,32 @@ export function messageBackoffMs(baseMs: number, attempts: number): number {
  */
 @Injectable()
 export class MessageDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly loop: ClaimLoop<ClaimedMessage>;
   private readonly logger = new Logger(MessageDispatcher.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopped = false;
-
   constructor(
     private readonly messages: MessagesRepository,
     private readonly service: MessagesService,
     private readonly senders: MessageSenders,
     @Inject(MESSAGE_KEY) private readonly key: Buffer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.loop = new ClaimLoop<ClaimedMessage>({
+      logger: this.logger,
+      what: 'message',
+      pollMs: this.config.messagesPollMs,
+      claim: () => this.messages.claim(BATCH, 3 * this.config.messagesTimeoutMs + 5000),
+      deliver: (m) => this.deliver(m),
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.service.onQueued(() => this.wake());
-    this.timer = setInterval(() => this.wake(), this.config.messagesPollMs);
-    this.timer.unref();
-    this.wake();
+    this.service.onQueued(() => this.loop.wake());
+    this.loop.start();
   }
 
   /** Background work stops before the pools close (actuator/shutdown.ts). */
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  /** Runs a round now, or right after the one running. */
-  wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.rounds()
-      .catch((error: unknown) =>
-        logFailure(
-          this.logger,
-          'the message dispatch',
-          error,
-          `message dispatch failed: ${error instanceof Error ? error.message : String(error)}`,
-        ),
-      )
-      .finally(() => {
-        this.running = undefined;
-      });
-  }
-
-  private async rounds(): Promise<void> {
-    do {
-      this.again = false;
-      for (;;) {
-        if (this.stopped) return;
-        const claimed = await this.messages.claim(BATCH, 3 * this.config.messagesTimeoutMs + 5000);
-        if (!claimed.length) break;
-        await Promise.all(claimed.map((m) => this.deliver(m)));
-      }
-    } while (this.again && !this.stopped);
+  onModuleDestroy(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async deliver(m: ClaimedMessage): Promise<void> {
