@@ -28,7 +28,10 @@ export interface RouteSpec {
   idempotent?: true | IdempotentOptions;
   /** The success status; by default 201 for POST, 200 otherwise. */
   status?: number;
-  /** The success answer's type; `[T]` a list of T. Left out: the answer is not described. */
+  /**
+   * The success answer's type; `[T]` a list of T. Left out: the handler's declared return type (`Promise<T>`), as the Swagger
+   * CLI plugin reads it — state it only where the handler returns something else (a stream, a union).
+   */
   answer?: Type | readonly [Type];
   /**
    * The errors the route answers beyond every route's (400 invalid input, 401, 403, 503): codes of the error catalogue
@@ -40,6 +43,12 @@ export interface RouteSpec {
    * `{ ':profileId/commission-rule/:ruleId/condition': 'createCommissionCondition' }`. One handler answers them all.
    */
   aliases?: Record<string, string>;
+}
+
+/** What the Swagger CLI plugin records of a handler's answer, read from its return type. */
+interface GuessedAnswer {
+  type?: unknown;
+  isArray?: boolean;
 }
 
 /** @nestjs/swagger's metadata key of a handler's responses (its constants are not exported). */
@@ -123,11 +132,15 @@ export function Route(method: RouteMethod, path: string, spec: RouteSpec): Metho
     const handlers = OPERATION_IDS.get(controller) ?? new Map<string, string[]>();
     if (handlers.has(String(key))) throw new Error(`${controller}.${String(key)} has two @Route decorators`);
     OPERATION_IDS.set(controller, handlers.set(String(key), ids));
+    // The Swagger CLI plugin guesses the success answer from the return type, with a status from `@Post`/`@HttpCode` that
+    // it cannot see here (a 200 for every route): its type is the answer unless the spec names one, under the route's status.
+    const guessed = (Reflect.getMetadata(API_RESPONSE, descriptor.value as object) as Record<string, GuessedAnswer> | undefined)?.['200'];
     apply(target, key, descriptor);
-    // The Swagger CLI plugin guesses a success answer from the return type and a status from `@Post`/`@HttpCode`, which
-    // it cannot see here (a 200 for every route): the route's own status replaces its guess.
-    const responses = Reflect.getMetadata(API_RESPONSE, descriptor.value as object) as Record<string, unknown>;
+    const responses = Reflect.getMetadata(API_RESPONSE, descriptor.value as object) as Record<string, GuessedAnswer>;
     for (const code of Object.keys(responses)) if (/^2\d\d$/.test(code) && Number(code) !== status) delete responses[code];
+    if (!spec.answer && guessed?.type && status !== 200) {
+      responses[status] = { ...responses[status], type: guessed.type, isArray: guessed.isArray };
+    }
     // The plugin also turns the handler's JSDoc into `ApiOperation({ description })`, applied after this decorator and
     // with an empty summary: the route's summary goes back once the class is declared (its decorators run synchronously).
     queueMicrotask(() => ApiOperation({ summary: spec.summary })(target, key, descriptor));
