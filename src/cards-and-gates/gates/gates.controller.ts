@@ -63,7 +63,6 @@ export class GateProvidersController {
     ...PROVIDER_MANAGER,
     id: 'createGateProvider',
     summary: 'Add a gate provider',
-    answer: GateProviderResponseDto,
     errors: ['exception.gate_provider.name_taken'],
   })
   async create(@Body() dto: CreateGateProviderDto): Promise<GateProviderResponseDto> {
@@ -71,7 +70,7 @@ export class GateProvidersController {
   }
 
   /** Every gate provider, active or not, with its settings but never its secret: for staff with GATE_PROVIDER_VIEWER. */
-  @Route('GET', '', { ...PROVIDER_VIEWER, id: 'listGateProviders', summary: 'The gate providers', answer: GateProviderListDto })
+  @Route('GET', '', { ...PROVIDER_VIEWER, id: 'listGateProviders', summary: 'The gate providers' })
   async list(): Promise<GateProviderListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.providers() };
   }
@@ -81,7 +80,6 @@ export class GateProvidersController {
     ...PROVIDER_VIEWER,
     id: 'getGateProvider',
     summary: 'A gate provider (never its secret)',
-    answer: GateProviderResponseDto,
     errors: NO_PROVIDER,
   })
   async get(@UuidParam('gateProviderId') id: string): Promise<GateProviderResponseDto> {
@@ -96,7 +94,6 @@ export class GateProvidersController {
     ...PROVIDER_VIEWER,
     id: 'getGateProviderSettings',
     summary: "A gate provider's settings (secrets only as set)",
-    answer: GateSettingsResponseDto,
     errors: NO_PROVIDER,
   })
   async getSettings(@UuidParam('gateProviderId') id: string): Promise<GateSettingsResponseDto> {
@@ -112,7 +109,6 @@ export class GateProvidersController {
     ...PROVIDER_MANAGER,
     id: 'updateGateProviderSettings',
     summary: "Change a gate provider's settings",
-    answer: GateSettingsChangedDto,
     errors: NO_PROVIDER,
   })
   async settings(
@@ -140,7 +136,6 @@ export class GateProductsController {
     access: ['GATE_PRODUCT_MANAGER'],
     id: 'createGateProduct',
     summary: 'Add a gate product',
-    answer: GateProductResponseDto,
     errors: [...NO_PROVIDER, 'exception.currency.not_found', 'exception.gate_product.name_taken'],
   })
   async create(@Body() dto: CreateGateProductDto): Promise<GateProductResponseDto> {
@@ -148,7 +143,7 @@ export class GateProductsController {
   }
 
   /** What a customer can pay through a gate now: the active products of active providers, by provider and product name. */
-  @Route('GET', 'available', { ...CREATOR, id: 'availableGateProducts', summary: 'The gate products on sale', answer: GateProductListDto })
+  @Route('GET', 'available', { ...CREATOR, id: 'availableGateProducts', summary: 'The gate products on sale' })
   async available(): Promise<GateProductListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ available: true }) };
   }
@@ -158,7 +153,6 @@ export class GateProductsController {
     ...PROVIDER_VIEWER,
     id: 'viewGateProviderProducts',
     summary: 'Every product of a gate provider (staff)',
-    answer: GateProductListDto,
     errors: NO_PROVIDER,
   })
   async ofProvider(@UuidParam('gateProviderId') id: string): Promise<GateProductListDto> {
@@ -170,7 +164,6 @@ export class GateProductsController {
     ...CREATOR,
     id: 'availableGateProviderProducts',
     summary: "A gate provider's products on sale",
-    answer: GateProductListDto,
     errors: NO_PROVIDER,
   })
   async availableOfProvider(@UuidParam('gateProviderId') id: string): Promise<GateProductListDto> {
@@ -194,7 +187,6 @@ export class GateTransactionsController {
     id: 'viewGateMethods',
     summary: 'The provider methods of a coin',
     status: 200,
-    answer: GateMethodListDto,
     errors: [NOT_CALLERS_COIN],
   })
   async methods(@Body() dto: GateMethodsViewDto, @CurrentPrincipal() principal: Principal): Promise<GateMethodListDto> {
@@ -212,7 +204,6 @@ export class GateTransactionsController {
     id: 'calculateGateTransaction',
     summary: 'Price a TOPUP or a REDEEM through a gate',
     status: 200,
-    answer: GateCalculationDto,
     errors: [['exception.gate_product.not_found', 'no such method'], NOT_CALLERS_COIN],
   })
   calculate(@Body() dto: GateCalculateDto, @CurrentPrincipal() principal: Principal): Promise<GateCalculationDto> {
@@ -231,7 +222,6 @@ export class GateTransactionsController {
     id: 'createGateTransaction',
     summary: 'Pay, top up or withdraw through a gate',
     idempotent: { groupCommit: true },
-    answer: GateOwnTransactionResponseDto,
     errors: [
       ['exception.gate_product.not_found', 'no such product or method'],
       NOT_CALLERS_COIN,
@@ -252,7 +242,6 @@ export class GateTransactionsController {
     id: 'viewGateTransactions',
     summary: "Search the organization's gate transactions (every one for auditors)",
     status: 200,
-    answer: GateTransactionPageDto,
   })
   view(@Body() dto: GateTransactionViewDto, @CurrentPrincipal() principal: Principal): Promise<GateTransactionPageDto> {
     return this.transactions.view(principal, dto);
@@ -262,13 +251,7 @@ export class GateTransactionsController {
    * A gate payment with its status, amount, fee, operation and the provider's reference: poll it after `provider_assigned`. Another
    * organization's (unless the caller has TRANSACTION_AUDITOR), like an unknown one, is a 404.
    */
-  @Route('GET', 'transactions/:id', {
-    ...VIEWER,
-    id: 'getGateTransaction',
-    summary: 'A gate transaction',
-    answer: GateTransactionResponseDto,
-    errors: NO_TRANSACTION,
-  })
+  @Route('GET', 'transactions/:id', { ...VIEWER, id: 'getGateTransaction', summary: 'A gate transaction', errors: NO_TRANSACTION })
   async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<GateTransactionResponseDto> {
     return { status: 'ok', message: 'OK', transaction: await this.transactions.get(principal, id) };
   }
@@ -281,7 +264,6 @@ export class GateTransactionsController {
     ...VIEWER,
     id: 'getGatePayerFields',
     summary: "A gate transaction's payer fields",
-    answer: PayerFieldsResponseDto,
     errors: NO_TRANSACTION,
   })
   async payerFields(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<PayerFieldsResponseDto> {
@@ -299,7 +281,6 @@ export class GateTransactionsController {
     summary: "Submit a TOPUP's or a REDEEM's payer fields",
     idempotent: true,
     status: 200,
-    answer: GateOwnTransactionResponseDto,
     errors: [...NO_TRANSACTION, 'exception.gate_transaction.submitted'],
   })
   async submit(
@@ -316,7 +297,6 @@ export class GateTransactionsController {
     id: 'gateProviderCallback',
     summary: "A gate provider's callback",
     status: 200,
-    answer: GateCallbackResponseDto,
     errors: ['exception.gate.signature_invalid', ...NO_PROVIDER, ...NO_TRANSACTION],
   })
   @ApiHeader({ name: 'X-Gate-Signature', required: true, description: "Hex HMAC-SHA256 of the raw body with the provider's secret" })
@@ -350,7 +330,6 @@ export class GateCommissionsController {
     ...COMMISSION_MANAGER,
     id: 'createGateCommissionProfile',
     summary: 'Add a gate commission profile',
-    answer: GateCommissionProfileResponseDto,
     errors: ['exception.contract.not_found', ...NO_PROVIDER, 'exception.currency.not_found', 'exception.gate_commission_profile.exists'],
   })
   async create(
@@ -370,7 +349,6 @@ export class GateCommissionsController {
     ...COMMISSION_VIEWER,
     id: 'listGateCommissionProfiles',
     summary: "A contract's gate commission profiles",
-    answer: GateCommissionProfileListDto,
     errors: ['exception.contract.not_found'],
   })
   async list(@UuidParam('contractId') contractId: string): Promise<GateCommissionProfileListDto> {
@@ -385,7 +363,6 @@ export class GateCommissionsController {
     ...COMMISSION_VIEWER,
     id: 'listGateCommissionSettings',
     summary: "A gate commission profile's commission settings",
-    answer: GateCommissionSettingListDto,
     errors: NO_PROFILE,
   })
   async settings(@UuidParam('contractId') contractId: string, @UuidParam('profileId') id: string): Promise<GateCommissionSettingListDto> {
@@ -402,7 +379,6 @@ export class GateCommissionsController {
     id: 'setUpGateCommissionSettings',
     summary: "Set a transaction type's gate commissions",
     status: 200,
-    answer: GateCommissionSettingListDto,
     errors: NO_PROFILE,
   })
   async setUp(
@@ -423,7 +399,6 @@ export class GateCommissionsController {
     ...COMMISSION_VIEWER,
     id: 'getGateCommissionProfile',
     summary: 'A gate commission profile with its provider rules',
-    answer: GateCommissionProfileResponseDto,
     errors: NO_PROFILE,
   })
   async get(@UuidParam('contractId') contractId: string, @UuidParam('profileId') id: string): Promise<GateCommissionProfileResponseDto> {
@@ -438,7 +413,6 @@ export class GateCommissionsController {
     ...COMMISSION_MANAGER,
     id: 'deleteGateCommissionProfile',
     summary: 'Delete a gate commission profile and its rules',
-    answer: GateCommissionProfileResponseDto,
     errors: NO_PROFILE,
   })
   async delete(@UuidParam('contractId') contractId: string, @UuidParam('profileId') id: string): Promise<GateCommissionProfileResponseDto> {
@@ -453,7 +427,6 @@ export class GateCommissionsController {
     ...COMMISSION_MANAGER,
     id: 'createGateProviderRule',
     summary: 'Add a provider commission rule',
-    answer: GateCommissionRuleResponseDto,
     errors: NO_PROFILE,
   })
   async providerRule(
@@ -472,7 +445,6 @@ export class GateCommissionsController {
     ...COMMISSION_MANAGER,
     id: 'createGateProductRule',
     summary: 'Add a product commission rule',
-    answer: GateCommissionRuleResponseDto,
     errors: [...NO_PROFILE, ['exception.gate_product.not_found', 'no such product of the profile’s provider']],
   })
   async productRule(
@@ -489,7 +461,6 @@ export class GateCommissionsController {
     id: 'viewGateProductRules',
     summary: "Search a gate commission profile's product rules",
     status: 200,
-    answer: GateCommissionRulePageDto,
     errors: NO_PROFILE,
   })
   productRules(

@@ -16,8 +16,8 @@ import { SmartCardsService } from './smart-cards.service';
 
 const OWNER = { access: ['SMART_CARD_OWNER'] } as const;
 const CALLERS_COIN = ['exception.coin.not_found', "the coin does not exist or is not the caller's"] as const;
-const MINE = { ...OWNER, answer: MySmartCardResponseDto } as const;
-const STATUS = { ...OWNER, status: 200, answer: SmartCardResponseDto, errors: ['exception.smart_card.not_found'] } as const;
+const MINE = { ...OWNER } as const;
+const STATUS = { ...OWNER, status: 200, errors: ['exception.smart_card.not_found'] } as const;
 /** The card under each of the family's names for it. */
 const mine = (message: string, card: SmartCardDto): MySmartCardResponseDto => ({
   status: 'ok',
@@ -33,13 +33,7 @@ export class SmartCardsController {
   constructor(private readonly cards: SmartCardsService) {}
 
   /** Issues a card for one of the caller's coins; the answer shows its number masked. */
-  @Route('POST', '', {
-    ...OWNER,
-    id: 'issueSmartCard',
-    summary: 'Issue a smart card',
-    answer: SmartCardResponseDto,
-    errors: [CALLERS_COIN, 'exception.coin.closed'],
-  })
+  @Route('POST', '', { ...OWNER, id: 'issueSmartCard', summary: 'Issue a smart card', errors: [CALLERS_COIN, 'exception.coin.closed'] })
   async issue(@Body() dto: IssueSmartCardDto, @CurrentPrincipal() principal: Principal): Promise<SmartCardResponseDto> {
     return { status: 'ok', message: 'Smart card issued', card: await this.cards.issue(principal, dto) };
   }
@@ -87,7 +81,7 @@ export class SmartCardsController {
   }
 
   /** The caller's organization's cards, newest first. */
-  @Route('GET', 'my', { ...OWNER, id: 'listMySmartCards', summary: "The caller's smart cards", answer: SmartCardListDto })
+  @Route('GET', 'my', { ...OWNER, id: 'listMySmartCards', summary: "The caller's smart cards" })
   async list(@CurrentPrincipal() principal: Principal): Promise<SmartCardListDto> {
     return { status: 'ok', message: 'OK', records: await this.cards.list(principal) };
   }

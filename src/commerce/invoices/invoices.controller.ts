@@ -22,10 +22,10 @@ import { InvoicesService } from './invoices.service';
 
 const ISSUER = { access: ['INVOICE_ISSUER'] } as const;
 const PAYER = { access: ['INVOICE_PAYER'] } as const;
-const ONE = { ...ISSUER, answer: InvoiceResponseDto, errors: ['exception.invoice.not_found'] } as const;
+const ONE = { ...ISSUER, errors: ['exception.invoice.not_found'] } as const;
 const RECIPIENT_COIN = ['exception.coin.not_found', "recipientCoin is not the caller's"] as const;
 const PAYABLE = ['exception.invoice.not_found', ['exception.coin.not_found', "not the caller's"], 'exception.invoice.expired'] as const;
-const TEMPLATE = { ...ISSUER, answer: InvoiceTemplateResponseDto } as const;
+const TEMPLATE = { ...ISSUER } as const;
 const NO_TEMPLATE = 'exception.invoice_template.not_found';
 const DRAFT_COIN = ['exception.coin.not_found', "invoiceDraft.recipientCoin missing, or not the caller's"] as const;
 
@@ -40,7 +40,7 @@ export class InvoicesController {
    * coin) and the amount, which must equal the items' total when items are given. It is payable (`initiated`) until paid, withdrawn or past
    * `expiresAt`.
    */
-  @Route('POST', '', { ...ISSUER, id: 'createInvoice', summary: 'Issue an invoice', answer: InvoiceResponseDto, errors: [RECIPIENT_COIN] })
+  @Route('POST', '', { ...ISSUER, id: 'createInvoice', summary: 'Issue an invoice', errors: [RECIPIENT_COIN] })
   async create(@Body() dto: CreateInvoiceDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
     return { status: 'ok', message: 'Invoice issued', invoice: await this.invoices.create(principal, dto) };
   }
@@ -55,7 +55,6 @@ export class InvoicesController {
     id: 'estimateInvoice',
     summary: 'The price of an invoice before issuing it',
     status: 200,
-    answer: InvoiceCalculationDto,
     errors: [RECIPIENT_COIN],
   })
   estimate(@Body() dto: InvoiceEstimateDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceCalculationDto> {
@@ -68,7 +67,7 @@ export class InvoicesController {
    * together, or by a bare amount; the status `approved` is `pending`. `sort` by one of createdAt (the default, newest first), totalPrice,
    * status.
    */
-  @Route('POST', 'view', { ...ISSUER, id: 'viewInvoices', summary: "Search the caller's invoices", status: 200, answer: InvoicePageDto })
+  @Route('POST', 'view', { ...ISSUER, id: 'viewInvoices', summary: "Search the caller's invoices", status: 200 })
   view(@Body() dto: InvoiceViewDto, @CurrentPrincipal() principal: Principal): Promise<InvoicePageDto> {
     return this.invoices.view(principal, dto);
   }
@@ -102,7 +101,6 @@ export class InvoicesController {
     id: 'calculateInvoicePayment',
     summary: 'The price of paying an invoice from a coin',
     status: 200,
-    answer: InvoiceCalculationDto,
     errors: [...PAYABLE, 'exception.invoice.not_payable'],
   })
   calculate(
@@ -119,7 +117,6 @@ export class InvoicesController {
     id: 'payInvoice',
     summary: 'Pay an invoice',
     idempotent: { groupCommit: true },
-    answer: InvoicePaymentResponseDto,
     errors: [...PAYABLE, ['exception.invoice.not_payable', 'paid already'], 'exception.coin.insufficient_funds'],
   })
   async pay(
@@ -152,13 +149,7 @@ export class InvoiceTemplatesController {
   }
 
   /** The invoice templates of the caller's organization, by name. */
-  @Route('POST', 'view', {
-    ...ISSUER,
-    id: 'viewInvoiceTemplates',
-    summary: "The caller's invoice templates",
-    status: 200,
-    answer: InvoiceTemplatePageDto,
-  })
+  @Route('POST', 'view', { ...ISSUER, id: 'viewInvoiceTemplates', summary: "The caller's invoice templates", status: 200 })
   view(@Body() dto: InvoiceTemplateViewDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplatePageDto> {
     return this.invoices.templates(principal, dto);
   }
@@ -198,7 +189,6 @@ export class InvoiceTemplatesController {
     ...ISSUER,
     id: 'issueInvoiceFromTemplate',
     summary: 'Issue an invoice from a template',
-    answer: InvoiceResponseDto,
     errors: [NO_TEMPLATE],
   })
   async issue(

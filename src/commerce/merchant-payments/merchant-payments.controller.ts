@@ -26,7 +26,6 @@ export class MerchantPaymentsController {
     id: 'createMerchantPayment',
     summary: 'Pay a merchant',
     idempotent: { groupCommit: true },
-    answer: MerchantPaymentResponseDto,
     errors: [
       'exception.merchant.not_found',
       'exception.point_of_sale.not_found',
@@ -53,7 +52,6 @@ export class MerchantPaymentsController {
     id: 'viewMerchantPayments',
     summary: 'The merchant payments the organization took or made',
     status: 200,
-    answer: MerchantPaymentPageDto,
   })
   view(@Body() dto: MerchantPaymentViewDto, @CurrentPrincipal() principal: Principal): Promise<MerchantPaymentPageDto> {
     return this.payments.view(principal, dto);
@@ -64,7 +62,6 @@ export class MerchantPaymentsController {
     ...VIEWER,
     id: 'listMerchantPurchases',
     summary: 'The purchases of a merchant payment',
-    answer: MerchantPurchaseListDto,
     errors: ['exception.merchant_payment.not_found'],
   })
   @ApiParam({
@@ -94,7 +91,6 @@ export class PosTransactionsController {
     id: 'viewPointOfSaleTransactions',
     summary: 'The transactions of a point of sale',
     status: 200,
-    answer: OperationRecordPageDto,
     errors: [['exception.point_of_sale.not_found', "missing, deleted, or another merchant's"]],
   })
   view(

@@ -19,7 +19,7 @@ import { MerchantProductsService } from './merchant-products.service';
 
 const MANAGER = { access: ['MERCHANT_PRODUCT_MANAGER'] } as const;
 const NO_PRODUCT = ['exception.merchant_product.not_found', "no such product of the caller's"] as const;
-const ONE = { ...MANAGER, answer: MerchantProductResponseDto, errors: [NO_PRODUCT] } as const;
+const ONE = { ...MANAGER, errors: [NO_PRODUCT] } as const;
 /** A numeric id: its pattern is the document's (finishDocument types only uuids and serials). */
 const NumericId = (name: string) => ApiParam({ name, schema: { type: 'string', pattern: PRODUCT_ID_PATTERN.source } });
 
@@ -33,35 +33,19 @@ export class MerchantProductsController {
    * A merchant adds a product to its own catalogue (active unless said otherwise). A payment buys it by `items` only in a currency it has a
    * price in (`POST …/{productId}/prices`).
    */
-  @Route('POST', '', {
-    ...MANAGER,
-    id: 'createMerchantProduct',
-    summary: 'Add a product to the catalogue',
-    answer: MerchantProductResponseDto,
-  })
+  @Route('POST', '', { ...MANAGER, id: 'createMerchantProduct', summary: 'Add a product to the catalogue' })
   async create(@Body() dto: CreateMerchantProductDto, @CurrentPrincipal() principal: Principal): Promise<MerchantProductResponseDto> {
     return { status: 'ok', message: 'Product added', product: await this.products.create(principal, dto) };
   }
 
   /** The merchant's own products with their prices, by category, part of the name and active; removed ones are left out. */
-  @Route('POST', 'view', {
-    ...MANAGER,
-    id: 'viewMerchantProducts',
-    summary: "Search the merchant's products",
-    status: 200,
-    answer: MerchantProductPageDto,
-  })
+  @Route('POST', 'view', { ...MANAGER, id: 'viewMerchantProducts', summary: "Search the merchant's products", status: 200 })
   view(@Body() dto: MerchantProductViewDto, @CurrentPrincipal() principal: Principal): Promise<MerchantProductPageDto> {
     return this.products.view(principal, dto);
   }
 
   /** The categories the merchant's own products use, alphabetically: to fill a filter. */
-  @Route('GET', 'categories', {
-    ...MANAGER,
-    id: 'listMerchantProductCategories',
-    summary: "The catalogue's categories",
-    answer: MerchantCategoriesDto,
-  })
+  @Route('GET', 'categories', { ...MANAGER, id: 'listMerchantProductCategories', summary: "The catalogue's categories" })
   async categories(@CurrentPrincipal() principal: Principal): Promise<MerchantCategoriesDto> {
     return { status: 'ok', message: 'OK', categories: await this.products.categories(principal) };
   }
@@ -104,12 +88,7 @@ export class MerchantProductsController {
    * The prices of one of the merchant's own products, one per currency. A productId that is not a number is a 400 (section 7); an unknown
    * one a 404.
    */
-  @Route('GET', ':productId/prices', {
-    ...ONE,
-    id: 'listMerchantProductPrices',
-    summary: "A product's prices",
-    answer: MerchantProductPriceListDto,
-  })
+  @Route('GET', ':productId/prices', { ...ONE, id: 'listMerchantProductPrices', summary: "A product's prices" })
   @NumericId('productId')
   async prices(@NumericIdParam('productId') id: string, @CurrentPrincipal() principal: Principal): Promise<MerchantProductPriceListDto> {
     return { status: 'ok', message: 'OK', records: await this.products.prices(principal, id) };
@@ -123,7 +102,6 @@ export class MerchantProductsController {
     ...MANAGER,
     id: 'createMerchantProductPrice',
     summary: 'Price a product in a currency',
-    answer: MerchantProductPriceResponseDto,
     errors: [NO_PRODUCT, 'exception.currency.not_found', 'exception.merchant_product_price.exists'],
   })
   @NumericId('productId')
@@ -143,7 +121,6 @@ export class MerchantProductsController {
     ...MANAGER,
     id: 'deleteMerchantProductPrice',
     summary: 'Remove a price',
-    answer: MerchantProductPriceResponseDto,
     errors: [NO_PRODUCT, 'exception.merchant_product_price.not_found'],
   })
   @NumericId('productId')

@@ -16,7 +16,7 @@ import { PointsOfSaleService } from './points-of-sale.service';
 /** The point of sale under the family's name (`pos`) and the service's first one (`pointOfSale`). */
 const both = (pos: PointOfSaleDto) => ({ pos, pointOfSale: pos });
 const MANAGER = { access: ['POINT_OF_SALE_MANAGER'] } as const;
-const ONE = { ...MANAGER, answer: PointOfSaleResponseDto, errors: ['exception.point_of_sale.not_found'] } as const;
+const ONE = { ...MANAGER, errors: ['exception.point_of_sale.not_found'] } as const;
 
 @ApiTags('points-of-sale')
 @Controller('points-of-sale')
@@ -24,30 +24,19 @@ export class PointsOfSaleController {
   constructor(private readonly points: PointsOfSaleService) {}
 
   /** A merchant adds a point of sale (a shop, a till) where customers pay it: a payment may name it with `posId`. */
-  @Route('POST', '', { ...MANAGER, id: 'createPointOfSale', summary: 'Add a point of sale', answer: PointOfSaleResponseDto })
+  @Route('POST', '', { ...MANAGER, id: 'createPointOfSale', summary: 'Add a point of sale' })
   async create(@Body() dto: CreatePointOfSaleDto, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
     return { status: 'ok', message: 'Point of sale added', ...both(await this.points.create(principal, dto)) };
   }
 
   /** The merchant's own points of sale; `filter.active` narrows them. Deleted ones are left out. */
-  @Route('POST', 'view', {
-    ...MANAGER,
-    id: 'viewPointsOfSale',
-    summary: "The merchant's points of sale",
-    status: 200,
-    answer: PointOfSalePageDto,
-  })
+  @Route('POST', 'view', { ...MANAGER, id: 'viewPointsOfSale', summary: "The merchant's points of sale", status: 200 })
   view(@Body() dto: PointOfSaleViewDto, @CurrentPrincipal() principal: Principal): Promise<PointOfSalePageDto> {
     return this.points.view(principal, dto);
   }
 
   /** Every point of sale of the merchant, by name, as the family's client lists them (at most 10,000; `truncated` says when more). */
-  @Route('GET', '', {
-    ...MANAGER,
-    id: 'listPointsOfSale',
-    summary: "The merchant's points of sale, all of them",
-    answer: PointOfSalePageDto,
-  })
+  @Route('GET', '', { ...MANAGER, id: 'listPointsOfSale', summary: "The merchant's points of sale, all of them" })
   list(@CurrentPrincipal() principal: Principal): Promise<PointOfSalePageDto> {
     return this.points.view(principal, { all: true });
   }

@@ -44,7 +44,7 @@ export class VouchersController {
   constructor(private readonly vouchers: VouchersService) {}
 
   /** Buys a prepaid voucher from one of the caller's coins; the answer shows its code once. */
-  @Route('POST', 'vouchers', { ...BUY, id: 'createVoucher', summary: 'Buy a prepaid voucher', answer: VoucherCreatedDto })
+  @Route('POST', 'vouchers', { ...BUY, id: 'createVoucher', summary: 'Buy a prepaid voucher' })
   async create(@Body() dto: CreateVoucherDto, @CurrentPrincipal() principal: Principal): Promise<VoucherCreatedDto> {
     const { voucher, code, process } = await this.vouchers.create(principal, dto);
     return { status: 'ok', message: 'Voucher created', voucher, code, process };
@@ -56,7 +56,6 @@ export class VouchersController {
     id: 'viewVouchers',
     summary: "Search the caller's vouchers",
     status: 200,
-    answer: VoucherPageDto,
     aliases: { 'prepaid-coins/view': 'viewPrepaidCoins' },
   })
   view(@Body() dto: VoucherViewDto, @CurrentPrincipal() principal: Principal): Promise<VoucherPageDto> {
@@ -69,7 +68,6 @@ export class VouchersController {
     idempotent: { groupCommit: true },
     id: 'redeemVoucher',
     summary: 'Redeem a prepaid voucher',
-    answer: VoucherRedeemedDto,
   })
   async redeem(@Body() dto: RedeemVoucherDto, @CurrentPrincipal() principal: Principal): Promise<VoucherRedeemedDto> {
     return { status: 'ok', message: 'Voucher redeemed', ...(await this.vouchers.redeem(principal, dto)) };
@@ -82,7 +80,6 @@ export class VouchersController {
     summary: 'Expire the vouchers past their expiry',
     idempotent: true,
     status: 200,
-    answer: ExpiredVouchersDto,
   })
   async expireDue(@Body() dto: ExpireDueDto): Promise<ExpiredVouchersDto> {
     return { status: 'ok', message: 'OK', expired: await this.vouchers.expireDue(dto.limit ?? 1000) };
@@ -95,7 +92,6 @@ export class VouchersController {
     summary: 'Block a prepaid voucher',
     idempotent: true,
     status: 200,
-    answer: VoucherBlockedDto,
     errors: [
       'exception.voucher.not_found',
       ...SPENT,
@@ -107,12 +103,7 @@ export class VouchersController {
   }
 
   /** Buys a voucher from one of the caller's coins (as `POST /vouchers`); the answer shows its PIN once. */
-  @Route('POST', 'prepaid-coins', {
-    ...BUY,
-    id: 'createPrepaidCoin',
-    summary: 'Buy a prepaid voucher (the client’s prepaid coin)',
-    answer: PrepaidCoinCreatedDto,
-  })
+  @Route('POST', 'prepaid-coins', { ...BUY, id: 'createPrepaidCoin', summary: 'Buy a prepaid voucher (the client’s prepaid coin)' })
   async createPrepaid(@Body() dto: CreatePrepaidCoinDto, @CurrentPrincipal() principal: Principal): Promise<PrepaidCoinCreatedDto> {
     const bought = { coinSerial: dto.srcSerial, amount: dto.prepaidAmount };
     const { voucher, code, process } = await this.vouchers.create(principal, bought, PREPAID_FIELDS);
@@ -137,7 +128,6 @@ export class VouchersController {
     id: 'calculatePrepaidCoin',
     summary: 'Price a prepaid voucher',
     status: 200,
-    answer: PrepaidCoinCalculationDto,
     errors: [CALLERS_COIN, ['exception.commission.exceeds_amount', 'the fee would leave the voucher worth nothing']],
   })
   calculate(@Body() dto: CreatePrepaidCoinDto, @CurrentPrincipal() principal: Principal): Promise<PrepaidCoinCalculationDto> {
@@ -149,7 +139,6 @@ export class VouchersController {
     ...REDEEMER,
     id: 'getPrepaidCoin',
     summary: 'A prepaid voucher, by its serial',
-    answer: PrepaidCoinInfoDto,
     errors: ['exception.voucher.not_found', ...SPENT],
   })
   async info(@SerialParam('serial') serial: string): Promise<PrepaidCoinInfoDto> {
@@ -174,7 +163,6 @@ export class VouchersController {
     id: 'calculatePrepaidCoinActivation',
     summary: 'Price the redemption of a prepaid voucher',
     status: 200,
-    answer: PrepaidCoinCalculationDto,
   })
   calculateActivation(
     @SerialParam('serial') serial: string,
@@ -190,7 +178,6 @@ export class VouchersController {
     id: 'activatePrepaidCoin',
     summary: 'Redeem a prepaid voucher',
     idempotent: { groupCommit: true },
-    answer: PrepaidCoinActivatedDto,
   })
   async activate(
     @SerialParam('serial') serial: string,

@@ -14,7 +14,7 @@ import {
 } from './dto/bank-account.dto';
 
 /** One of the organization's bank accounts; another organization's, like an unknown one, is a 404. */
-const ONE = { access: ['BANK_ACCOUNT_OWNER'], answer: BankAccountResponseDto, errors: ['exception.bank_account.not_found'] } as const;
+const ONE = { access: ['BANK_ACCOUNT_OWNER'], errors: ['exception.bank_account.not_found'] } as const;
 /** Compliance decides an account; the same decision again is a 409. */
 const DECISION = {
   ...ONE,
@@ -43,13 +43,7 @@ export class BankAccountsController {
    * The bank accounts the caller's organization keeps for withdrawals; with BANK_ACCOUNT_APPROVER (compliance) every
    * organization's. Filters and sort are the family's compliance screen's; newest first by default.
    */
-  @Route('POST', 'view', {
-    access: ['BANK_ACCOUNT_VIEWER'],
-    id: 'viewBankAccounts',
-    summary: 'Search bank accounts',
-    status: 200,
-    answer: BankAccountPageDto,
-  })
+  @Route('POST', 'view', { access: ['BANK_ACCOUNT_VIEWER'], id: 'viewBankAccounts', summary: 'Search bank accounts', status: 200 })
   view(@Body() dto: BankAccountViewDto, @CurrentPrincipal() principal: Principal): Promise<BankAccountPageDto> {
     return this.accounts.view(principal, dto);
   }
@@ -88,7 +82,7 @@ export class BankAccountsController {
   }
 
   /** Removes the account; withdrawals already made to it keep their copy of its details. */
-  @Route('DELETE', ':id', { ...ONE, id: 'deleteBankAccount', summary: 'Remove a bank account', answer: BankAccountDeletedDto })
+  @Route('DELETE', ':id', { ...ONE, id: 'deleteBankAccount', summary: 'Remove a bank account' })
   async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountDeletedDto> {
     await this.accounts.delete(principal, id);
     return { status: 'ok', message: 'Bank account removed', id };

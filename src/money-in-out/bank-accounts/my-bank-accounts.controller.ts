@@ -25,7 +25,6 @@ export class MyBankAccountsController {
     ...OWNER,
     id: 'listMyBankAccounts',
     summary: "Every bank account of the caller's organization",
-    answer: MyBankAccountListDto,
   })
   async list(@CurrentPrincipal() principal: Principal): Promise<MyBankAccountListDto> {
     const page = await this.accounts.mine(principal, { all: true, pageSize: MAX_UNPAGED_RECORDS });
@@ -38,7 +37,6 @@ export class MyBankAccountsController {
     id: 'viewMyBankAccounts',
     summary: "Search the caller's bank accounts (the family client's account details)",
     status: 200,
-    answer: MyBankAccountPageDto,
     errors: [['exception.coin.not_found', "filter.coinSerial is not one of the caller's coins"]],
   })
   async view(@Body() dto: MyBankAccountViewDto, @CurrentPrincipal() principal: Principal): Promise<MyBankAccountPageDto> {

@@ -27,19 +27,13 @@ export class BankCatalogController {
   ) {}
 
   /** A page of the catalog, by bank name; `country` and `search` (part of the name or BIC) narrow it. */
-  @Route('GET', '', { access: ['BANK_CATALOG_VIEWER'], id: 'viewBankCatalog', summary: 'Browse the bank catalog', answer: BankPageDto })
+  @Route('GET', '', { access: ['BANK_CATALOG_VIEWER'], id: 'viewBankCatalog', summary: 'Browse the bank catalog' })
   view(@Query() query: BankCatalogQueryDto): Promise<BankPageDto> {
     return this.catalog.view(query);
   }
 
   /** Adds one bank; its BIC must be new to the catalog. */
-  @Route('POST', '', {
-    ...MANAGER,
-    id: 'createBank',
-    summary: 'Add a bank to the catalog',
-    answer: BankResponseDto,
-    errors: ['exception.bank_catalog.bic_taken'],
-  })
+  @Route('POST', '', { ...MANAGER, id: 'createBank', summary: 'Add a bank to the catalog', errors: ['exception.bank_catalog.bic_taken'] })
   async create(@Body() dto: CreateBankDto): Promise<BankResponseDto> {
     return { status: 'ok', message: 'Bank added', bank: await this.catalog.create(dto) };
   }
@@ -57,7 +51,6 @@ export class BankCatalogController {
     id: 'importBankCatalog',
     summary: 'Import the bank catalog from a CSV file',
     status: 200,
-    answer: BankImportResultDto,
     errors: ['exception.bank_catalog.invalid_file', 'exception.bank_catalog.file_too_large'],
   })
   @RouteConfig(MULTIPART_ROUTE)

@@ -36,7 +36,6 @@ export class BankTopUpsController {
     idempotent: true,
     id: 'createBankTopUp',
     summary: 'Bank top-up of a coin',
-    answer: OperationResultDto,
     errors: ['exception.coin.not_found'],
   })
   async topUp(@Body() dto: BankTopUpDto): Promise<OperationResultDto> {
@@ -52,7 +51,6 @@ export class BankTopUpsController {
     idempotent: true,
     id: 'createBankTopUpRequest',
     summary: 'Request a bank top-up',
-    answer: BankTopUpRequestResultDto,
     errors: [['exception.coin.not_found', 'no such coin of the caller'], 'exception.bank_catalog.not_found'],
   })
   async request(@Body() dto: BankTopUpRequestDto, @CurrentPrincipal() principal: Principal): Promise<BankTopUpRequestResultDto> {
@@ -60,13 +58,7 @@ export class BankTopUpsController {
   }
 
   /** Searches top-up requests: staff every organization's, others their own. Newest first by default. */
-  @Route('POST', 'view', {
-    ...REQUESTER,
-    id: 'viewBankTopUpRequests',
-    summary: 'Search bank top-up requests',
-    status: 200,
-    answer: BankTopUpRequestPageDto,
-  })
+  @Route('POST', 'view', { ...REQUESTER, id: 'viewBankTopUpRequests', summary: 'Search bank top-up requests', status: 200 })
   view(@Body() dto: BankTopUpRequestViewDto, @CurrentPrincipal() principal: Principal): Promise<BankTopUpRequestPageDto> {
     return this.topUps.view(principal, dto);
   }
@@ -77,7 +69,6 @@ export class BankTopUpsController {
     id: 'calculateBankTopUp',
     summary: 'Calculate a bank top-up',
     status: 200,
-    answer: RequestCalculationDto,
     errors: ['exception.coin.not_found'],
   })
   calculate(@Body() dto: BankTopUpDto, @CurrentPrincipal() principal: Principal): Promise<RequestCalculationDto> {
@@ -92,7 +83,6 @@ export class BankTopUpsController {
     ...REQUESTER,
     id: 'getBankTopUpRequest',
     summary: 'Get a bank top-up request',
-    answer: BankTopUpRequestResultDto,
     errors: ['exception.bank_top_up.not_found'],
   })
   async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankTopUpRequestResultDto> {
@@ -107,7 +97,6 @@ export class BankTopUpsController {
     ...DECISION,
     id: 'acceptBankTopUpRequest',
     summary: 'Accept a bank top-up request',
-    answer: BankTopUpDecisionDto,
     errors: [...DECISION.errors, 'exception.coin.closed'],
   })
   async accept(@RequestIdParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankTopUpDecisionDto> {
@@ -115,12 +104,7 @@ export class BankTopUpsController {
   }
 
   /** Declines a `new` request (by its id or `requestIdentifier`), with a reason or none; nothing moves. */
-  @Route('POST', ':id/decline', {
-    ...DECISION,
-    id: 'declineBankTopUpRequest',
-    summary: 'Decline a bank top-up request',
-    answer: BankTopUpRequestResultDto,
-  })
+  @Route('POST', ':id/decline', { ...DECISION, id: 'declineBankTopUpRequest', summary: 'Decline a bank top-up request' })
   async decline(
     @RequestIdParam('id') id: string,
     @Body() dto: OptionalDeclineDto,

@@ -27,7 +27,6 @@ const DECISION = {
   access: ['BANK_WITHDRAWAL_MANAGER'],
   idempotent: true,
   status: 200,
-  answer: BankWithdrawalResultDto,
   errors: ['exception.bank_withdrawal.not_found', 'exception.bank_withdrawal.decided'],
 } as const;
 
@@ -42,12 +41,7 @@ export class BankWithdrawalsController {
    * until staff decide, as `create-request` does (whose answer differs: hence two routes). customInformation in request
    * and answer (release 4.10.0).
    */
-  @Route('POST', '', {
-    ...WITHDRAWAL,
-    id: 'createBankWithdrawal',
-    summary: 'Bank withdrawal from a coin',
-    answer: BankWithdrawalCreatedDto,
-  })
+  @Route('POST', '', { ...WITHDRAWAL, id: 'createBankWithdrawal', summary: 'Bank withdrawal from a coin' })
   async create(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalCreatedDto> {
     const created = await this.withdrawals.create(principal, dto);
     const message = created.bankWithdrawal.kind === 'direct' ? 'Bank withdrawal completed' : 'Bank withdrawal requested';
@@ -58,24 +52,13 @@ export class BankWithdrawalsController {
    * Requests a withdrawal from one of the caller's coins: the amount plus the fee is held
    * (`heldAmount` rises, `availableAmount` falls, the balance stays) until staff accept or decline.
    */
-  @Route('POST', 'create-request', {
-    ...WITHDRAWAL,
-    id: 'createBankWithdrawalRequest',
-    summary: 'Request a bank withdrawal',
-    answer: BankWithdrawalResultDto,
-  })
+  @Route('POST', 'create-request', { ...WITHDRAWAL, id: 'createBankWithdrawalRequest', summary: 'Request a bank withdrawal' })
   async request(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalResultDto> {
     return { status: 'ok', message: 'Bank withdrawal requested', ...(await this.withdrawals.request(principal, dto)) };
   }
 
   /** Searches withdrawals (customInformation in the filter and the answer, release 4.10.0): staff all, others their own. */
-  @Route('POST', 'view', {
-    ...REQUESTER,
-    id: 'viewBankWithdrawals',
-    summary: 'Search bank withdrawals',
-    status: 200,
-    answer: BankWithdrawalPageDto,
-  })
+  @Route('POST', 'view', { ...REQUESTER, id: 'viewBankWithdrawals', summary: 'Search bank withdrawals', status: 200 })
   view(@Body() dto: BankWithdrawalViewDto, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalPageDto> {
     return this.withdrawals.view(principal, dto);
   }
@@ -86,7 +69,6 @@ export class BankWithdrawalsController {
     id: 'calculateBankWithdrawal',
     summary: 'Calculate a bank withdrawal',
     status: 200,
-    answer: RequestCalculationDto,
     errors: ['exception.coin.not_found', 'exception.coin.inactive'],
   })
   calculate(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<RequestCalculationDto> {
@@ -101,7 +83,6 @@ export class BankWithdrawalsController {
     ...REQUESTER,
     id: 'getBankWithdrawal',
     summary: 'Get a bank withdrawal',
-    answer: BankWithdrawalRecordResultDto,
     errors: ['exception.bank_withdrawal.not_found'],
   })
   async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalRecordResultDto> {

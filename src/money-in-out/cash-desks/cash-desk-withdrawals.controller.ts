@@ -30,7 +30,6 @@ export class CashDeskWithdrawalsController {
     id: 'calculateCashDeskWithdrawal',
     summary: 'Calculate a withdrawal at a cash desk',
     status: 200,
-    answer: RequestCalculationDto,
   })
   calculate(
     @UuidParam('cashDeskId') deskId: string,
@@ -49,7 +48,6 @@ export class CashDeskWithdrawalsController {
     idempotent: { groupCommit: true },
     id: 'createCashDeskWithdrawal',
     summary: 'Withdraw cash at a cash desk',
-    answer: CashDeskWithdrawalResultDto,
     errors: [...WITHDRAWAL.errors, 'exception.coin.insufficient_funds', 'exception.coin.inactive'],
   })
   async withdraw(

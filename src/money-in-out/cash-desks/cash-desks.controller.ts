@@ -31,7 +31,6 @@ const VIEWER = { access: ['CASH_DESK_VIEWER'] } as const;
 const DECISION = {
   status: 200,
   idempotent: true,
-  answer: CashDeskOperationResultDto,
   errors: ['exception.cash_desk_operation.not_found', 'exception.cash_desk_operation.decided'],
 } as const;
 /** By the customer, on their coin. */
@@ -49,7 +48,6 @@ export class CashDesksController {
     ...MANAGER,
     id: 'createCashDesk',
     summary: 'Create a cash desk',
-    answer: CashDeskResultDto,
     errors: ['exception.issuer.not_found', 'exception.issuer.inactive'],
   })
   async create(@Body() dto: CreateCashDeskDto): Promise<CashDeskResultDto> {
@@ -66,7 +64,6 @@ export class CashDesksController {
     id: 'viewCashDesks',
     summary: 'List cash desks',
     status: 200,
-    answer: CashDeskPageDto,
     errors: [['exception.coin.not_found', 'no such coin of the caller’s (any, for staff)']],
   })
   view(@Body() dto: CashDeskViewDto, @CurrentPrincipal() principal: Principal): Promise<CashDeskPageDto> {
@@ -78,7 +75,6 @@ export class CashDesksController {
     ...MANAGER,
     id: 'openCashDeskCoin',
     summary: "Open a cash desk's cash coin",
-    answer: CashCoinResultDto,
     errors: ['exception.cash_desk.not_found', 'exception.issuer.not_found', 'exception.cash_desk.coin_exists', 'exception.issuer.inactive'],
   })
   async openCoin(@UuidParam('id') id: string, @Body() dto: OpenCashCoinDto): Promise<CashCoinResultDto> {
@@ -105,7 +101,6 @@ export class CashDeskOperationsController {
     idempotent: true,
     id: 'createCashDeskOperation',
     summary: 'Enter a cash desk operation',
-    answer: CashDeskOperationResultDto,
     errors: ['exception.coin.not_found', 'exception.coin.insufficient_funds', 'exception.coin.closed', 'exception.cash_desk.no_cash_coin'],
   })
   async create(@Body() dto: CashDeskOperationRequestDto, @CurrentPrincipal() principal: Principal): Promise<CashDeskOperationResultDto> {
@@ -121,7 +116,6 @@ export class CashDeskOperationsController {
     access: ['CASH_OUT_CODE_CREATOR'],
     id: 'createCashOutCode',
     summary: 'Create a one-time cash-out code (the customer)',
-    answer: CashOutCodeResultDto,
     errors: [['exception.coin.not_found', 'no such coin of the caller’s organization'], 'exception.coin.inactive'],
   })
   async createCode(@Body() dto: CreateCashOutCodeDto, @CurrentPrincipal() principal: Principal): Promise<CashOutCodeResultDto> {
@@ -134,7 +128,6 @@ export class CashDeskOperationsController {
     id: 'calculateCashDeskOperation',
     summary: 'Calculate a cash desk operation',
     status: 200,
-    answer: CalculationDto,
     errors: ['exception.coin.not_found', 'exception.cash_desk.no_cash_coin'],
   })
   calculate(@Body() dto: CashDeskOperationRequestDto, @CurrentPrincipal() principal: Principal): Promise<CalculationDto> {
@@ -142,13 +135,7 @@ export class CashDeskOperationsController {
   }
 
   /** Staff see every desk's operations, a desk's cashiers their desk's, customers those on their coins. */
-  @Route('POST', 'view', {
-    ...VIEWER,
-    id: 'viewCashDeskOperations',
-    summary: 'Search cash desk operations',
-    status: 200,
-    answer: CashDeskOperationPageDto,
-  })
+  @Route('POST', 'view', { ...VIEWER, id: 'viewCashDeskOperations', summary: 'Search cash desk operations', status: 200 })
   view(@Body() dto: CashDeskOperationViewDto, @CurrentPrincipal() principal: Principal): Promise<CashDeskOperationPageDto> {
     return this.operations.view(principal, dto);
   }
@@ -161,7 +148,6 @@ export class CashDeskOperationsController {
     ...VIEWER,
     id: 'getCashDeskOperation',
     summary: 'Get a cash desk operation',
-    answer: CashDeskOperationRecordResultDto,
     errors: ['exception.cash_desk_operation.not_found'],
   })
   async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<CashDeskOperationRecordResultDto> {
@@ -185,7 +171,6 @@ export class CashDeskOperationsController {
     id: 'authorizeCashDeskOperation',
     summary: "Present a customer's cash-out code (the desk)",
     status: 200,
-    answer: CashDeskOperationRecordResultDto,
     errors: [
       'exception.cash_out_code.invalid',
       'exception.cash_desk_operation.not_found',

@@ -27,10 +27,10 @@ import {
 
 const OWNER = { access: ['COIN_OWNER'] } as const;
 /** One of the caller's coins; another organization's, like an unknown one, is a 404. */
-const ONE = { ...OWNER, answer: CoinResponseDto, errors: ['exception.coin.not_found'] } as const;
+const ONE = { ...OWNER, errors: ['exception.coin.not_found'] } as const;
 /** A payee lookup (see PayeeLookups): a payee not found, or the caller out of lookups. */
 const LOOKUP = { ...OWNER, status: 200, errors: ['exception.coin.not_found', PAYEE_LOOKUP_LIMIT] } as const;
-const CLOSURE = { access: ['COIN_CLOSURE'], idempotent: true, answer: CloseCoinResponseDto, errors: ['exception.coin.not_found'] } as const;
+const CLOSURE = { access: ['COIN_CLOSURE'], idempotent: true, errors: ['exception.coin.not_found'] } as const;
 const NOT_EMPTY = ['exception.coin.not_empty', 'exception.coin.closed', 'exception.coin.pending_requests'] as const;
 
 @ApiTags('coins')
@@ -56,7 +56,7 @@ export class CoinsController {
    * Every coin of the caller's organization, closed ones included, by serial: balance, held and available amounts,
    * currency, whether it is the main one, and the smart cards standing for it (`smartCards`, their numbers masked).
    */
-  @Route('GET', 'coins', { ...OWNER, id: 'listCoins', summary: "The organization's coins", answer: MyCoinListDto })
+  @Route('GET', 'coins', { ...OWNER, id: 'listCoins', summary: "The organization's coins" })
   async list(@CurrentPrincipal() principal: Principal): Promise<MyCoinListDto> {
     const [coins, cards] = await Promise.all([this.coins.list(principal), this.tools.listed('SMART_CARD', principal.organizationId)]);
     const bySerial = new Map<string, CoinSmartCardDto[]>();
@@ -71,7 +71,6 @@ export class CoinsController {
     access: ['ORGANIZATION_VIEWER'],
     id: 'listOrganizationCoins',
     summary: "An organization's coins",
-    answer: CoinListDto,
     errors: ['exception.organization.not_found'],
   })
   async ofOrganization(
@@ -82,13 +81,7 @@ export class CoinsController {
   }
 
   /** Staff search over every organization's coins, technical coins included. */
-  @Route('POST', 'coins/view', {
-    access: ['COIN_VIEWER'],
-    id: 'viewCoins',
-    summary: 'Search all coins (staff)',
-    status: 200,
-    answer: CoinPageDto,
-  })
+  @Route('POST', 'coins/view', { access: ['COIN_VIEWER'], id: 'viewCoins', summary: 'Search all coins (staff)', status: 200 })
   view(@Body() dto: CoinViewDto): Promise<CoinPageDto> {
     return this.coins.view(dto);
   }
@@ -99,7 +92,7 @@ export class CoinsController {
    * the same 404. A payee lookup: at most PAYEE_LOOKUPS_PER_HOUR per user and PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR per
    * client address, then a 429.
    */
-  @Route('POST', 'coins/validate', { ...LOOKUP, id: 'validateCoin', summary: "Check a payee's coin", answer: ValidateCoinResponseDto })
+  @Route('POST', 'coins/validate', { ...LOOKUP, id: 'validateCoin', summary: "Check a payee's coin" })
   async validate(
     @Body() dto: ValidateCoinDto,
     @CurrentPrincipal() principal: Principal,
@@ -113,12 +106,7 @@ export class CoinsController {
    * contact. An unknown login, a staff login, or no such coin are the same 404. A payee lookup, limited as
    * `POST /coins/validate` is.
    */
-  @Route('POST', 'coins/serial', {
-    ...LOOKUP,
-    id: 'coinSerialByLogin',
-    summary: "A contact's coin by login",
-    answer: CoinSerialResponseDto,
-  })
+  @Route('POST', 'coins/serial', { ...LOOKUP, id: 'coinSerialByLogin', summary: "A contact's coin by login" })
   async serialOf(
     @Body() dto: CoinSerialRequestDto,
     @CurrentPrincipal() principal: Principal,

@@ -13,8 +13,8 @@ import {
 } from './dto/currency.dto';
 import { CreateIssuerDto, IssuerListDto, IssuerResponseDto, UpdateIssuerDto } from './dto/issuer.dto';
 
-const CURRENCY = { access: ['CURRENCY_MANAGER'], answer: CurrencyResponseDto } as const;
-const ISSUER = { access: ['ISSUER_MANAGER'], answer: IssuerResponseDto } as const;
+const CURRENCY = { access: ['CURRENCY_MANAGER'] } as const;
+const ISSUER = { access: ['ISSUER_MANAGER'] } as const;
 
 @ApiTags('currencies')
 @Controller('currencies')
@@ -33,19 +33,13 @@ export class CurrenciesController {
   }
 
   /** Every currency, active or not, by code, with its minor units (`fraction`). */
-  @Route('GET', '', { access: ['CURRENCY_VIEWER'], id: 'listCurrencies', summary: 'List currencies', answer: CurrencyListDto })
+  @Route('GET', '', { access: ['CURRENCY_VIEWER'], id: 'listCurrencies', summary: 'List currencies' })
   async list(): Promise<CurrencyListDto> {
     return { status: 'ok', message: 'OK', currencies: await this.currencies.listCurrencies() };
   }
 
   /** Currencies by code, active and part of the name, a page at a time, sorted by code unless by name. */
-  @Route('POST', 'view', {
-    access: ['CURRENCY_VIEWER'],
-    id: 'viewCurrencies',
-    summary: 'Search currencies',
-    status: 200,
-    answer: CurrencyPageDto,
-  })
+  @Route('POST', 'view', { access: ['CURRENCY_VIEWER'], id: 'viewCurrencies', summary: 'Search currencies', status: 200 })
   view(@Body() dto: CurrencyViewDto): Promise<CurrencyPageDto> {
     return this.currencies.viewCurrencies(dto);
   }
@@ -88,7 +82,7 @@ export class IssuersController {
    * Every currency issuer with its currency. A coin is opened in an issuer's currency; an inactive issuer opens none
    * (409).
    */
-  @Route('GET', '', { access: ['ISSUER_VIEWER'], id: 'listIssuers', summary: 'List issuers', answer: IssuerListDto })
+  @Route('GET', '', { access: ['ISSUER_VIEWER'], id: 'listIssuers', summary: 'List issuers' })
   async list(): Promise<IssuerListDto> {
     return { status: 'ok', message: 'OK', records: await this.currencies.listIssuers() };
   }

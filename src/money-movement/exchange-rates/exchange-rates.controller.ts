@@ -38,7 +38,6 @@ export class ExchangeRatesController {
     access: ['EXCHANGE_RATE_MANAGER'],
     id: 'createExchangeRate',
     summary: 'Set an exchange rate',
-    answer: ExchangeRateResponseDto,
     errors: [UNKNOWN_CODE, ['exception.exchange_rate.duplicate', 'the pair already has a rate taking effect then']],
   })
   async create(@Body() dto: CreateExchangeRateDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeRateResponseDto> {
@@ -46,13 +45,7 @@ export class ExchangeRatesController {
   }
 
   /** Rates, newest validFrom first; `filter.current` keeps the rate in force of each pair. */
-  @Route('POST', 'view', {
-    access: ['EXCHANGE_RATE_VIEWER'],
-    id: 'viewExchangeRates',
-    summary: 'Search exchange rates',
-    status: 200,
-    answer: ExchangeRatePageDto,
-  })
+  @Route('POST', 'view', { access: ['EXCHANGE_RATE_VIEWER'], id: 'viewExchangeRates', summary: 'Search exchange rates', status: 200 })
   view(@Body() dto: ExchangeRateViewDto): Promise<ExchangeRatePageDto> {
     return this.rates.view(dto);
   }
@@ -62,7 +55,6 @@ export class ExchangeRatesController {
     access: ['EXCHANGE_RATE_VIEWER'],
     id: 'getExchangeRate',
     summary: 'The current rate of a currency pair',
-    answer: ExchangeRateResponseDto,
     errors: [
       UNKNOWN_CODE,
       ['exception.exchange.rate_missing', 'both currencies exist but no rate of this ordered pair is in force (never a 404)'],

@@ -36,7 +36,6 @@ export class ExchangeController {
     idempotent: { groupCommit: true },
     id: 'createExchange',
     summary: 'Exchange between two currencies',
-    answer: ExchangeResultDto,
     errors: [
       ...EXCHANGE.errors,
       ['exception.exchange.reserve_insufficient', "the bought currency's reserve cannot pay the bought amount"],
@@ -50,7 +49,7 @@ export class ExchangeController {
   }
 
   /** What the exchange would sell, buy and cost at the rate in force, without moving money. */
-  @Route('POST', 'calculate', { ...CALCULATION, id: 'calculateExchange', summary: 'Calculate an exchange', answer: ExchangeCalculationDto })
+  @Route('POST', 'calculate', { ...CALCULATION, id: 'calculateExchange', summary: 'Calculate an exchange' })
   calculate(@Body() dto: ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeCalculationDto> {
     return this.exchange.calculate(principal, exchangeTermsOf(dto));
   }
@@ -60,12 +59,7 @@ export class ExchangeController {
    * `withdrawAmount` (what would leave fromCoin, the fee included) and `exchangeRate {id, rate, inIssuer, outIssuer}`.
    * Another answer than `POST /exchange/calculate`'s, so another route rather than an alias.
    */
-  @Route('POST', 'calculator', {
-    ...CALCULATION,
-    id: 'exchangeCalculator',
-    summary: 'Calculate an exchange (the web client’s calculator)',
-    answer: ExchangeCalculatorDto,
-  })
+  @Route('POST', 'calculator', { ...CALCULATION, id: 'exchangeCalculator', summary: 'Calculate an exchange (the web client’s calculator)' })
   calculator(@Body() dto: ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeCalculatorDto> {
     return this.exchange.calculator(principal, exchangeTermsOf(dto));
   }
@@ -76,7 +70,6 @@ export class ExchangeController {
     idempotent: true,
     id: 'fundExchangeReserve',
     summary: "Fund an issuer's exchange reserve",
-    answer: OperationResultDto,
     errors: ['exception.issuer.not_found', 'exception.issuer.inactive'],
   })
   async fund(@Body() dto: ReserveFundingDto): Promise<OperationResultDto> {

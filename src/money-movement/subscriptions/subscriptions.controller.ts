@@ -8,7 +8,7 @@ import { SubscriptionsService } from './subscriptions.service';
 
 const OWNER = { access: ['SUBSCRIPTION_OWNER'] } as const;
 /** One of the caller's subscriptions, answered. */
-const ONE = { ...OWNER, answer: SubscriptionResponseDto, errors: ['exception.subscription.not_found'] } as const;
+const ONE = { ...OWNER, errors: ['exception.subscription.not_found'] } as const;
 /** A change of its schedule, refused once it has ended. */
 const SCHEDULE = { ...ONE, errors: [...ONE.errors, ['exception.subscription.finished', 'it has ended (PROCESSED)']] } as const;
 
@@ -26,7 +26,6 @@ export class SubscriptionsController {
     access: ['SUBSCRIPTION_OWNER', 'TRANSFER_CREATOR'],
     id: 'createSubscription',
     summary: 'Create a subscription',
-    answer: SubscriptionResponseDto,
     errors: [['exception.transfer_template.not_found', "not one of the caller's templates"]],
   })
   async create(@Body() dto: CreateSubscriptionDto, @CurrentPrincipal() principal: Principal): Promise<SubscriptionResponseDto> {
@@ -34,7 +33,7 @@ export class SubscriptionsController {
   }
 
   /** Every subscription of the caller (for the organization they act for), oldest first, with its latest run. */
-  @Route('GET', '', { ...OWNER, id: 'listSubscriptions', summary: "The caller's subscriptions", answer: SubscriptionListDto })
+  @Route('GET', '', { ...OWNER, id: 'listSubscriptions', summary: "The caller's subscriptions" })
   async list(@CurrentPrincipal() principal: Principal): Promise<SubscriptionListDto> {
     return { status: 'ok', message: 'OK', subscriptions: await this.subscriptions.list(principal) };
   }

@@ -34,7 +34,6 @@ export class TransactionCategoriesController {
     ...OWNER,
     id: 'createTransactionCategory',
     summary: 'Create a transaction category',
-    answer: TransactionCategoryResponseDto,
     errors: ['exception.transaction_category.name_taken'],
   })
   async create(
@@ -45,24 +44,13 @@ export class TransactionCategoriesController {
   }
 
   /** The caller's categories, by name unless sorted otherwise. */
-  @Route('POST', 'view', {
-    ...OWNER,
-    id: 'viewTransactionCategories',
-    summary: "Search the caller's transaction categories",
-    status: 200,
-    answer: TransactionCategoryPageDto,
-  })
+  @Route('POST', 'view', { ...OWNER, id: 'viewTransactionCategories', summary: "Search the caller's transaction categories", status: 200 })
   view(@Body() dto: TransactionCategoryViewDto, @CurrentPrincipal() principal: Principal): Promise<TransactionCategoryPageDto> {
     return this.categories.view(principal, dto);
   }
 
   /** Deletes one of the caller's categories and its tags; answers the deleted category. */
-  @Route('DELETE', ':id', {
-    ...ONE,
-    id: 'deleteTransactionCategory',
-    summary: 'Delete a transaction category',
-    answer: TransactionCategoryResponseDto,
-  })
+  @Route('DELETE', ':id', { ...ONE, id: 'deleteTransactionCategory', summary: 'Delete a transaction category' })
   async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<TransactionCategoryResponseDto> {
     return { status: 'ok', message: 'Category deleted', category: await this.categories.delete(principal, id) };
   }
@@ -73,7 +61,6 @@ export class TransactionCategoriesController {
     id: 'viewTransactionCategoryOperations',
     summary: 'Search the operations tagged with a category',
     status: 200,
-    answer: TaggedOperationPageDto,
   })
   operations(
     @UuidParam('id') id: string,
@@ -89,7 +76,6 @@ export class TransactionCategoriesController {
     id: 'tagOperationWithCategory',
     summary: 'Tag an operation with a category',
     status: 200,
-    answer: CategoryTagResponseDto,
     errors: [...ONE.errors, ['exception.transaction.not_found', 'no operation the organization takes part in']],
   })
   async tag(
@@ -108,7 +94,6 @@ export class TransactionCategoriesController {
     ...ONE,
     id: 'untagOperationFromCategory',
     summary: 'Remove a category from an operation',
-    answer: CategoryTagResponseDto,
     errors: [...ONE.errors, 'exception.transaction_category.not_tagged'],
   })
   async untag(

@@ -15,7 +15,7 @@ export class TransactionsController {
   constructor(private readonly transactions: TransactionsService) {}
 
   /** Searches operations the caller's organization takes part in (every operation for auditors), newest first by default. */
-  @Route('POST', 'view', { ...VIEWER, id: 'viewTransactions', summary: 'Search transactions', status: 200, answer: HistoryPageDto })
+  @Route('POST', 'view', { ...VIEWER, id: 'viewTransactions', summary: 'Search transactions', status: 200 })
   view(@Body() dto: TransactionViewDto, @CurrentPrincipal() principal: Principal): Promise<HistoryPageDto> {
     return this.transactions.view(principal, dto);
   }
@@ -28,7 +28,6 @@ export class TransactionsController {
     ...VIEWER,
     id: 'getTransaction',
     summary: 'Get a transaction with its ledger entries',
-    answer: OperationResultDto,
     errors: ['exception.transaction.not_found'],
   })
   async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<OperationResultDto> {
@@ -41,7 +40,6 @@ export class TransactionsController {
     idempotent: true,
     id: 'reverseTransaction',
     summary: 'Reverse a completed operation (staff)',
-    answer: OperationResultDto,
     errors: ['exception.transaction.not_found', 'exception.transaction.already_reversed', 'exception.transaction.is_reversal'],
   })
   async reverse(@UuidParam('id') id: string, @Body() dto: ReverseOperationDto): Promise<OperationResultDto> {

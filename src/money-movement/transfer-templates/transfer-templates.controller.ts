@@ -21,8 +21,8 @@ import { TransferTemplatesService } from './transfer-templates.service';
 
 const OWNER = { access: ['TRANSFER_TEMPLATE_OWNER'] } as const;
 /** One of the caller's templates, answered; another user's is a 404. */
-const ONE = { ...OWNER, answer: TransferTemplateResponseDto, errors: ['exception.transfer_template.not_found'] } as const;
-const SAVED = { ...OWNER, answer: TransferTemplateResponseDto } as const;
+const ONE = { ...OWNER, errors: ['exception.transfer_template.not_found'] } as const;
+const SAVED = { ...OWNER } as const;
 const TEMPLATE_OR_COIN_GONE = ['exception.transfer_template.not_found', 'or a coin gone'] as const;
 
 /**
@@ -81,7 +81,7 @@ export class TransferTemplatesController {
   }
 
   /** Every template of the caller (for the organization they act for), by name, at most 1,000: the family's web client's list. */
-  @Route('GET', '', { ...OWNER, id: 'listTransferTemplates', summary: "The caller's transfer templates", answer: TransferTemplateListDto })
+  @Route('GET', '', { ...OWNER, id: 'listTransferTemplates', summary: "The caller's transfer templates" })
   async list(@CurrentPrincipal() principal: Principal): Promise<TransferTemplateListDto> {
     return { status: 'ok', message: 'OK', transferTemplates: await this.templates.list(principal) };
   }
@@ -110,7 +110,6 @@ export class TransferTemplatesController {
     id: 'calculateTransferTemplate',
     summary: 'Price a transfer template',
     status: 200,
-    answer: TemplateCalculationDto,
     errors: [TEMPLATE_OR_COIN_GONE],
   })
   calculate(
@@ -130,7 +129,6 @@ export class TransferTemplatesController {
     idempotent: true,
     id: 'executeTransferTemplate',
     summary: 'Execute a transfer template',
-    answer: TemplateExecutionDto,
     errors: [TEMPLATE_OR_COIN_GONE, 'exception.coin.insufficient_funds', 'exception.coin.inactive'],
   })
   async execute(
@@ -144,13 +142,7 @@ export class TransferTemplatesController {
   }
 
   /** The caller's templates (for the organization they act for), by name unless sorted otherwise. */
-  @Route('POST', 'view', {
-    ...OWNER,
-    id: 'viewTransferTemplates',
-    summary: "Search the caller's transfer templates",
-    status: 200,
-    answer: TransferTemplatePageDto,
-  })
+  @Route('POST', 'view', { ...OWNER, id: 'viewTransferTemplates', summary: "Search the caller's transfer templates", status: 200 })
   view(@Body() dto: TransferTemplateViewDto, @CurrentPrincipal() principal: Principal): Promise<TransferTemplatePageDto> {
     return this.templates.view(principal, dto);
   }

@@ -24,7 +24,6 @@ export class TransfersController {
     idempotent: { groupCommit: true },
     id: 'createTransfer',
     summary: 'Transfer between coins',
-    answer: OperationResultDto,
     errors: [
       ['exception.coin.not_found', 'a coin does not exist, or the payer coin is not the caller’s'],
       ['exception.payment_tool.not_found', 'a card does not exist, or the payer card is not the caller’s'],
@@ -40,7 +39,6 @@ export class TransfersController {
     id: 'calculateTransfer',
     summary: 'Calculate a transfer',
     status: 200,
-    answer: TransferCalculationDto,
     errors: ['exception.coin.not_found', ['exception.smart_card.blocked', 'a smart card named is blocked'], PAYEE_LOOKUP_LIMIT],
   })
   calculate(

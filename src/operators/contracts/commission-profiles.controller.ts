@@ -36,19 +36,17 @@ const OVERLAP = 'exception.commission.condition_overlap';
 
 const NEW_PROFILE = {
   ...MANAGER,
-  answer: CommissionProfileResponseDto,
   errors: [...CONTRACT, 'exception.issuer.not_found', 'exception.commission.profile_exists'],
 } as const;
-const PROFILES = { ...VIEWER, answer: CommissionProfilePageDto, errors: CONTRACT } as const;
-const PROFILE_READ = { ...VIEWER, answer: CommissionProfileResponseDto, errors: PROFILE } as const;
-const PROFILE_CHANGE = { ...MANAGER, answer: CommissionProfileResponseDto, errors: PROFILE } as const;
-const RULE_READ = { ...VIEWER, answer: CommissionRuleResponseDto, errors: RULE } as const;
+const PROFILES = { ...VIEWER, errors: CONTRACT } as const;
+const PROFILE_READ = { ...VIEWER, errors: PROFILE } as const;
+const PROFILE_CHANGE = { ...MANAGER, errors: PROFILE } as const;
+const RULE_READ = { ...VIEWER, errors: RULE } as const;
 const RULE_WRITE = {
   ...MANAGER,
-  answer: CommissionRuleResponseDto,
   errors: [...RULE, 'exception.commission.rule_overlap', OVERLAP],
 } as const;
-const CONDITION_WRITE = { ...MANAGER, answer: CommissionRuleResponseDto, errors: [...RULE, OVERLAP] } as const;
+const CONDITION_WRITE = { ...MANAGER, errors: [...RULE, OVERLAP] } as const;
 
 const RULES = ':profileId/commission-rule';
 const ONE_RULE = `${RULES}/:ruleId`;
@@ -136,12 +134,7 @@ export class CommissionProfilesController {
   }
 
   /** Deletes the profile with its rules and conditions; operations it priced keep their commission. */
-  @Route('DELETE', ':profileId', {
-    ...PROFILE_CHANGE,
-    id: 'deleteCommissionProfile',
-    summary: 'Delete a commission profile',
-    answer: DeletedDto,
-  })
+  @Route('DELETE', ':profileId', { ...PROFILE_CHANGE, id: 'deleteCommissionProfile', summary: 'Delete a commission profile' })
   async delete(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
@@ -171,7 +164,6 @@ export class CommissionProfilesController {
     id: 'viewCommissionRules',
     summary: "Search a profile's commission rules",
     status: 200,
-    answer: CommissionRulePageDto,
     errors: PROFILE,
   })
   viewRules(
@@ -206,13 +198,7 @@ export class CommissionProfilesController {
   }
 
   /** Deletes a rule with its conditions; operations it priced keep their commission. */
-  @Route('DELETE', ONE_RULE, {
-    ...RULE_READ,
-    ...MANAGER,
-    id: 'deleteCommissionRule',
-    summary: 'Delete a commission rule',
-    answer: DeletedDto,
-  })
+  @Route('DELETE', ONE_RULE, { ...RULE_READ, ...MANAGER, id: 'deleteCommissionRule', summary: 'Delete a commission rule' })
   async deleteRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,

@@ -23,7 +23,6 @@ const NOT_FOUND = 'exception.contract.not_found';
 /** An organization's contract changed: both must exist, the contract be active and, unless global, no other's. */
 const ASSIGN = {
   ...MANAGER,
-  answer: OrganizationContractDto,
   errors: ['exception.organization.not_found', NOT_FOUND, 'exception.contract.inactive', 'exception.contract.in_use'],
 } as const;
 
@@ -36,7 +35,7 @@ export class ContractsController {
    * Staff (CONTRACT_MANAGER) create a contract for a type of organization; it prices nothing until it has commission
    * profiles, and serves an organization once assigned to it (`PUT /organizations/{organizationId}/contract`).
    */
-  @Route('POST', '', { ...MANAGER, id: 'createContract', summary: 'Create a contract', answer: ContractResponseDto })
+  @Route('POST', '', { ...MANAGER, id: 'createContract', summary: 'Create a contract' })
   async create(@Body() dto: CreateContractDto): Promise<ContractResponseDto> {
     return { status: 'ok', message: 'Contract created', contract: await this.contracts.create(dto) };
   }
@@ -45,7 +44,7 @@ export class ContractsController {
    * Contracts by id, organization type (`organizationTypes`, or the family's `types`), person type, active, global, part
    * of the name or description and creation date; by name unless sorted otherwise.
    */
-  @Route('POST', 'view', { ...VIEWER, id: 'viewContracts', summary: 'Search contracts', status: 200, answer: ContractPageDto })
+  @Route('POST', 'view', { ...VIEWER, id: 'viewContracts', summary: 'Search contracts', status: 200 })
   view(@Body() dto: ContractViewDto): Promise<ContractPageDto> {
     return this.contracts.view(dto);
   }
@@ -60,7 +59,7 @@ export class ContractsController {
   }
 
   /** A contract; an unknown one is a 404. */
-  @Route('GET', ':id', { ...VIEWER, id: 'getContract', summary: 'Get a contract', answer: ContractResponseDto, errors: [NOT_FOUND] })
+  @Route('GET', ':id', { ...VIEWER, id: 'getContract', summary: 'Get a contract', errors: [NOT_FOUND] })
   async get(@UuidParam('id') id: string): Promise<ContractResponseDto> {
     return { status: 'ok', message: 'OK', contract: await this.contracts.get(id) };
   }
@@ -70,7 +69,6 @@ export class ContractsController {
     ...MANAGER,
     id: 'updateContract',
     summary: 'Change a contract',
-    answer: ContractResponseDto,
     errors: [NOT_FOUND, 'exception.contract.default_locked'],
   })
   async update(@UuidParam('id') id: string, @Body() dto: UpdateContractDto): Promise<ContractResponseDto> {
@@ -82,7 +80,6 @@ export class ContractsController {
     access: ['CONTRACT_MANAGER', 'COMMISSION_MANAGER'],
     id: 'copyContract',
     summary: 'Copy a contract with its commission profiles',
-    answer: ContractCopyResponseDto,
     errors: [NOT_FOUND],
   })
   async copy(@UuidParam('id') id: string, @Body() dto: CopyContractDto): Promise<ContractCopyResponseDto> {

@@ -21,8 +21,8 @@ const NOT_FOUND = [
   'exception.commission.profile_not_found',
   'exception.gate_commission_profile.not_found',
 ] as const;
-const VIEWER = { access: ['LIMIT_PROFILE_VIEWER'], answer: LimitProfileListDto, errors: NOT_FOUND } as const;
-const MANAGER = { access: ['LIMIT_PROFILE_MANAGER'], answer: LimitProfileResponseDto } as const;
+const VIEWER = { access: ['LIMIT_PROFILE_VIEWER'], errors: NOT_FOUND } as const;
+const MANAGER = { access: ['LIMIT_PROFILE_MANAGER'] } as const;
 const CREATE = {
   ...MANAGER,
   errors: [...NOT_FOUND, ['exception.limit_profile.exists', 'the profile has a limit of this kind already']],

@@ -17,19 +17,14 @@ export class DataExportController {
   constructor(private readonly exports: DataExportService) {}
 
   /** Starts an export of the caller's organization's history: the statement entries of its coins the filter covers. */
-  @Route('POST', 'init', {
-    ...VIEWER,
-    id: 'startDataExport',
-    summary: "Start an export of the caller's history",
-    answer: DataExportStartedDto,
-  })
+  @Route('POST', 'init', { ...VIEWER, id: 'startDataExport', summary: "Start an export of the caller's history" })
   async init(@Body() dto: DataExportRequestDto, @CurrentPrincipal() principal: Principal): Promise<DataExportStartedDto> {
     return { status: 'ok', message: 'Export started', id: await this.exports.start(principal, dto) };
   }
 
   /** The state of one of the caller's exports and where to fetch its file. */
   @ApiParam({ name: 'id', description: 'The id `POST /data-export/init` answered' })
-  @Route('GET', 'info/:id', { ...ONE, id: 'getDataExportInfo', summary: 'The state of an export', answer: DataExportInfoDto })
+  @Route('GET', 'info/:id', { ...ONE, id: 'getDataExportInfo', summary: 'The state of an export' })
   info(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<DataExportInfoDto> {
     return this.exports.info(principal, id);
   }

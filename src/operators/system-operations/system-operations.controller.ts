@@ -10,7 +10,6 @@ import { SystemOperationsService, SystemOperationType } from './system-operation
 const MOVE = {
   access: ['SYSTEM_OPERATION_CREATOR'],
   idempotent: true,
-  answer: OperationRecordResultDto,
   errors: [['exception.coin.not_found', 'no coin of that serial']],
 } as const;
 
@@ -56,7 +55,6 @@ export class SystemOperationsController {
     id: 'searchOrganizations',
     summary: 'Search organizations and gate providers (staff)',
     status: 200,
-    answer: SystemOrganizationPageDto,
   })
   organizations(@Body() dto: SystemOrganizationViewDto): Promise<SystemOrganizationPageDto> {
     return this.operations.organizations(dto);
@@ -67,7 +65,6 @@ export class SystemOperationsController {
     access: ['COIN_VIEWER'],
     id: 'listProviderCoins',
     summary: 'The coins of a cash desk or gate provider',
-    answer: ProviderCoinListDto,
     errors: [['exception.organization.not_found', 'no cash desk or gate provider of that id']],
   })
   async providerCoins(@UuidParam('id') id: string): Promise<ProviderCoinListDto> {

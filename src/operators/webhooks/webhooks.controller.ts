@@ -32,7 +32,6 @@ export class WebhooksController {
     ...OWNER,
     id: 'createWebhook',
     summary: 'Register a webhook endpoint',
-    answer: WebhookSecretResponseDto,
     errors: [URL_REFUSED, ['exception.webhook.limit_reached', 'the organization already has WEBHOOKS_PER_ORGANIZATION webhooks']],
   })
   async create(@Body() dto: CreateWebhookDto, @CurrentPrincipal() principal: Principal): Promise<WebhookSecretResponseDto> {
@@ -41,7 +40,7 @@ export class WebhooksController {
   }
 
   /** The webhook endpoints of the caller's organization, never their signing secrets. */
-  @Route('POST', 'view', { ...OWNER, id: 'viewWebhooks', summary: "List the organization's webhooks", status: 200, answer: WebhookPageDto })
+  @Route('POST', 'view', { ...OWNER, id: 'viewWebhooks', summary: "List the organization's webhooks", status: 200 })
   view(@Body() dto: WebhookViewDto, @CurrentPrincipal() principal: Principal): Promise<WebhookPageDto> {
     return this.webhooks.view(principal, dto);
   }
@@ -50,19 +49,13 @@ export class WebhooksController {
    * One of the organization's webhook endpoints; the signing secret is shown only when registered or rotated. Another
    * organization's is a 404.
    */
-  @Route('GET', ':id', { ...ONE, id: 'getWebhook', summary: 'Get a webhook (without its secret)', answer: WebhookResponseDto })
+  @Route('GET', ':id', { ...ONE, id: 'getWebhook', summary: 'Get a webhook (without its secret)' })
   async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookResponseDto> {
     return { status: 'ok', message: 'OK', webhook: await this.webhooks.get(principal, id) };
   }
 
   /** Changes the fields sent; `enabled: false` stops new events reaching it. */
-  @Route('PATCH', ':id', {
-    ...ONE,
-    id: 'updateWebhook',
-    summary: 'Change a webhook',
-    answer: WebhookResponseDto,
-    errors: [...ONE.errors, URL_REFUSED],
-  })
+  @Route('PATCH', ':id', { ...ONE, id: 'updateWebhook', summary: 'Change a webhook', errors: [...ONE.errors, URL_REFUSED] })
   async update(
     @UuidParam('id') id: string,
     @Body() dto: UpdateWebhookDto,
@@ -75,20 +68,14 @@ export class WebhooksController {
    * Removes one of the organization's webhook endpoints with its deliveries: no event reaches it any more. Another
    * organization's is a 404.
    */
-  @Route('DELETE', ':id', { ...ONE, id: 'deleteWebhook', summary: 'Remove a webhook and its deliveries', answer: WebhookDeletedDto })
+  @Route('DELETE', ':id', { ...ONE, id: 'deleteWebhook', summary: 'Remove a webhook and its deliveries' })
   async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookDeletedDto> {
     await this.webhooks.delete(principal, id);
     return { status: 'ok', message: 'Webhook removed', id };
   }
 
   /** A new signing secret, shown once; the old one stops signing at once. */
-  @Route('POST', ':id/rotate-secret', {
-    ...ONE,
-    id: 'rotateWebhookSecret',
-    summary: "Rotate a webhook's signing secret",
-    status: 200,
-    answer: WebhookSecretResponseDto,
-  })
+  @Route('POST', ':id/rotate-secret', { ...ONE, id: 'rotateWebhookSecret', summary: "Rotate a webhook's signing secret", status: 200 })
   async rotate(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookSecretResponseDto> {
     const webhook = await this.webhooks.rotateSecret(principal, id);
     return { status: 'ok', message: 'Secret rotated; keep it, it is not shown again', webhook };
@@ -103,7 +90,6 @@ export class WebhooksController {
     id: 'viewWebhookDeliveries',
     summary: "List a webhook's deliveries, newest first",
     status: 200,
-    answer: DeliveryPageDto,
   })
   deliveries(
     @UuidParam('id') id: string,
@@ -119,7 +105,6 @@ export class WebhooksController {
     id: 'redeliverWebhookDelivery',
     summary: 'Send a webhook delivery again',
     status: 200,
-    answer: DeliveryResponseDto,
     errors: ['exception.webhook.delivery_not_found'],
   })
   async redeliver(@UuidParam('deliveryId') deliveryId: string, @CurrentPrincipal() principal: Principal): Promise<DeliveryResponseDto> {

@@ -22,13 +22,7 @@ export class AuditController {
   constructor(private readonly audit: AuditService) {}
 
   /** Every recorded action, newest first: actor, target user, action, address, details, time. */
-  @Route('POST', 'users/view/actions', {
-    ...VIEWER,
-    id: 'searchUserActionLog',
-    summary: 'Search the user action log',
-    status: 200,
-    answer: UserActionRecordPageDto,
-  })
+  @Route('POST', 'users/view/actions', { ...VIEWER, id: 'searchUserActionLog', summary: 'Search the user action log', status: 200 })
   view(@Body() dto: UserActionViewDto): Promise<UserActionRecordPageDto> {
     return this.audit.view(dto);
   }
@@ -38,7 +32,6 @@ export class AuditController {
     ...VIEWER,
     id: 'getUserActionMarks',
     summary: 'The objects an action touched',
-    answer: ActionReverseDto,
     errors: ['exception.user_action.not_found'],
   })
   async marks(@UuidParam('actionId') id: string): Promise<ActionReverseDto> {
@@ -51,7 +44,6 @@ export class AuditController {
     summary: 'Reverse what an action did',
     access: ['USER_ACTION_REVERSER'],
     idempotent: true,
-    answer: ReverseUserActionResultDto,
     errors: ['exception.user_action.not_found', 'exception.user_action.not_reversible', 'exception.transaction.already_reversed'],
   })
   async reverse(
@@ -63,12 +55,7 @@ export class AuditController {
   }
 
   /** Verifies the action log's hash chain: each action carries the hash of the one before; an edited or removed row breaks it. */
-  @Route('GET', 'actuator/audit-check', {
-    id: 'auditCheck',
-    summary: 'Verify the hash chain of the action log',
-    access: ['AUDIT_CHECKER'],
-    answer: AuditCheckDto,
-  })
+  @Route('GET', 'actuator/audit-check', { id: 'auditCheck', summary: 'Verify the hash chain of the action log', access: ['AUDIT_CHECKER'] })
   async check(): Promise<AuditCheckDto> {
     const result = await this.audit.check();
     return { status: 'ok', message: result.intact ? 'The action log is intact' : 'The action log was altered', ...result };

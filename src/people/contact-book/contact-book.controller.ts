@@ -19,7 +19,7 @@ import {
 } from './dto/contact.dto';
 
 const OWNER = { access: ['CONTACT_BOOK_OWNER'] } as const;
-const ONE = { ...OWNER, answer: ContactResponseDto, errors: ['exception.contact.not_found'] } as const;
+const ONE = { ...OWNER, errors: ['exception.contact.not_found'] } as const;
 
 /** The caller's own contact book. */
 @ApiTags('contact-book')
@@ -31,31 +31,20 @@ export class ContactBookController {
    * The caller adds a contact to their own book: a name and at least a phone number, an e-mail or a coin (an open
    * client coin). One already in the book by phone number or e-mail is a 409.
    */
-  @Route('POST', 'contact', {
-    ...OWNER,
-    id: 'createContact',
-    summary: 'Add a contact',
-    answer: ContactResponseDto,
-    errors: ['exception.contact.duplicate'],
-  })
+  @Route('POST', 'contact', { ...OWNER, id: 'createContact', summary: 'Add a contact', errors: ['exception.contact.duplicate'] })
   async create(@Body() dto: CreateContactDto, @CurrentPrincipal() principal: Principal): Promise<ContactResponseDto> {
     return { status: 'ok', message: 'Contact added', contact: await this.contacts.create(principal, dto) };
   }
 
   /** Adds many contacts at once and answers only those this call created: ones already in the book (by phone or e-mail) are skipped. */
-  @Route('POST', 'contact/list', {
-    ...OWNER,
-    id: 'createContacts',
-    summary: 'Add many contacts; answers only the new ones',
-    answer: ContactListResponseDto,
-  })
+  @Route('POST', 'contact/list', { ...OWNER, id: 'createContacts', summary: 'Add many contacts; answers only the new ones' })
   async createMany(@Body() dto: CreateContactsDto, @CurrentPrincipal() principal: Principal): Promise<ContactListResponseDto> {
     const records = await this.contacts.createMany(principal, dto.contacts);
     return { status: 'ok', message: `${records.length} contact(s) added`, records };
   }
 
   /** Every contact of the caller, by name, unpaged (at most 10,000): the family's client lists them so to pick a payee. */
-  @Route('GET', 'contact', { ...OWNER, id: 'listAllContacts', summary: "Every contact of the caller's book", answer: ContactBookDto })
+  @Route('GET', 'contact', { ...OWNER, id: 'listAllContacts', summary: "Every contact of the caller's book" })
   async all(@CurrentPrincipal() principal: Principal): Promise<ContactBookDto> {
     const { records, truncated } = await this.contacts.all(principal);
     const contacts = records.map((c) => ({ ...c, nickname: c.name, firstName: c.name, lastName: null, ownerId: principal.userId }));
@@ -63,13 +52,7 @@ export class ContactBookController {
   }
 
   /** The caller's own contacts by name; `filter.text` finds part of a name, phone number or e-mail. */
-  @Route('POST', 'view', {
-    ...OWNER,
-    id: 'viewContacts',
-    summary: "Search the caller's contacts, by name",
-    status: 200,
-    answer: ContactPageDto,
-  })
+  @Route('POST', 'view', { ...OWNER, id: 'viewContacts', summary: "Search the caller's contacts, by name", status: 200 })
   view(@Body() dto: ContactViewDto, @CurrentPrincipal() principal: Principal): Promise<ContactPageDto> {
     return this.contacts.view(principal, dto);
   }
@@ -106,7 +89,6 @@ export class ContactBookController {
     ...OWNER,
     id: 'getContactCoin',
     summary: "A contact's coin in a currency",
-    answer: ContactCoinResponseDto,
     errors: ['exception.contact.not_found', 'exception.contact.no_coin', ['exception.rate_limited', 'no payee lookup left (Retry-After)']],
   })
   async coin(

@@ -22,7 +22,6 @@ export class OrganizationViewsController {
     ...VIEWER,
     id: 'getOrganization',
     summary: 'An organization',
-    answer: OrganizationResponseDto,
     errors: [['exception.organization.not_found', 'no such organization, or not one the caller may see']],
   })
   async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<OrganizationResponseDto> {
@@ -38,7 +37,6 @@ export class OrganizationViewsController {
     id: 'viewOrganizations',
     summary: 'Search organizations by name, type and identification status',
     status: 200,
-    answer: OrganizationPageDto,
   })
   view(@Body() dto: OrganizationViewDto, @CurrentPrincipal() principal: Principal): Promise<OrganizationPageDto> {
     return this.organizations.view(principal, dto);

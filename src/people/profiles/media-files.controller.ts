@@ -24,7 +24,6 @@ const OWNER = { access: ['PROFILE_OWNER'] } as const;
 const DECIDE = {
   access: ['IDENTIFICATION_MANAGER'],
   status: 200,
-  answer: ProfileDocumentResponseDto,
   errors: ['exception.profile_document.not_found', 'exception.profile_document.decided'],
 } as const;
 const BINARY = { schema: { type: 'string', format: 'binary' } } as const;
@@ -57,7 +56,6 @@ export class MediaFilesController {
     ...OWNER,
     id: 'uploadMediaFile',
     summary: 'Upload a media file',
-    answer: MediaFileResponseDto,
     errors: [
       ['exception.media_file.too_large', 'over MEDIA_FILE_MAX_BYTES'],
       'exception.media_file.unsupported_type',
@@ -122,7 +120,7 @@ export class MediaLinksController {
   }
 }
 
-const DOCUMENTS = { ...OWNER, status: 200, answer: ProfileDocumentsResponseDto } as const;
+const DOCUMENTS = { ...OWNER, status: 200 } as const;
 
 @ApiTags('profile-documents')
 @Controller('profile-documents')
@@ -156,13 +154,7 @@ export class ProfileDocumentsController {
   }
 
   /** Staff search identity documents: by organization (`orgIds`), user, status and type, each with its file in full. */
-  @Route('POST', 'view', {
-    id: 'viewProfileDocuments',
-    summary: 'Search profile documents',
-    access: ['PROFILE_VIEWER'],
-    status: 200,
-    answer: ProfileDocumentPageDto,
-  })
+  @Route('POST', 'view', { id: 'viewProfileDocuments', summary: 'Search profile documents', access: ['PROFILE_VIEWER'], status: 200 })
   view(@Body() dto: ProfileDocumentViewDto): Promise<ProfileDocumentPageDto> {
     return this.media.view(dto);
   }

@@ -26,21 +26,18 @@ const OWNER = { access: ['PROFILE_OWNER'] } as const;
 /** Staff edit a user's profile: not one of a user holding permissions the caller lacks. */
 const EDIT = {
   access: ['PROFILE_MANAGER'],
-  answer: UserProfileResponseDto,
   errors: ['exception.profile.edit_forbidden', 'exception.profile.not_found'],
 } as const;
 /** Compliance decides the identification of the user's organization. */
 const IDENTIFY = {
   access: ['IDENTIFICATION_MANAGER'],
   status: 200,
-  answer: UserProfileResponseDto,
   errors: ['exception.profile.not_found', 'exception.identification.unchanged'],
 } as const;
 /** Compliance decides a reset request. */
 const DECIDE_RESET = {
   access: ['IDENTIFICATION_MANAGER'],
   status: 200,
-  answer: ResetIdentificationRequestResponseDto,
   errors: ['exception.reset_identification_request.not_found', 'exception.reset_identification_request.decided'],
 } as const;
 const TWO_FACTOR_UNREACHABLE = 'exception.two_factor.unreachable';
@@ -49,27 +46,25 @@ const TWO_FACTOR_UNREACHABLE = 'exception.two_factor.unreachable';
 async function changed<T>(message: string, profile: Promise<T>): Promise<{ status: 'ok'; message: string; profile: T }> {
   return { status: 'ok', message, profile: await profile };
 }
-type Changed = Promise<UserProfileResponseDto>;
-
 @ApiTags('profiles')
 @Controller('profiles')
 export class ProfilesController {
   constructor(private readonly profiles: ProfilesService) {}
 
   /** The caller: user, person and contact, the membership's organization and role, its permissions, and every membership. */
-  @Route('GET', 'my', { id: 'getMyProfile', summary: "The caller's profile", access: [], answer: ProfileDto })
+  @Route('GET', 'my', { id: 'getMyProfile', summary: "The caller's profile", access: [] })
   my(@CurrentPrincipal() principal: Principal): Promise<ProfileDto> {
     return this.profiles.my(principal);
   }
 
   /** The caller edits their own person data: first and last name, birth date, address (null clears one). */
   @Route('PATCH', 'my', { ...OWNER, id: 'updateMyProfile', summary: "Edit the caller's own profile", answer: UserProfileResponseDto })
-  updateMine(@Body() dto: UpdateMyProfileDto, @CurrentPrincipal() principal: Principal): Changed {
+  updateMine(@Body() dto: UpdateMyProfileDto, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
     return changed('Profile updated', this.profiles.updateMine(principal, dto));
   }
 
   /** The family's person form: names, the person's own e-mail and phone, birth date, description (null clears one). */
-  @Route('PATCH', 'my/person', { ...OWNER, id: 'updateMyPerson', summary: "Edit the caller's person data", answer: MyProfileResponseDto })
+  @Route('PATCH', 'my/person', { ...OWNER, id: 'updateMyPerson', summary: "Edit the caller's person data" })
   updateMyPerson(@Body() dto: UpdateMyPersonDto, @CurrentPrincipal() principal: Principal): Promise<MyProfileResponseDto> {
     return changed('Profile updated', this.profiles.updateMyPerson(principal, dto));
   }
@@ -82,7 +77,6 @@ export class ProfilesController {
     ...OWNER,
     id: 'updateMySecuritySettings',
     summary: "Edit the caller's security settings",
-    answer: MyProfileResponseDto,
     errors: [
       TWO_FACTOR_UNREACHABLE,
       'exception.two_factor.code_required',
@@ -107,25 +101,37 @@ export class ProfilesController {
     answer: UserProfileResponseDto,
     errors: ['exception.profile.not_found'],
   })
-  get(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Changed {
+  get(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
     return changed('OK', this.profiles.get(principal, userId));
   }
 
   /** Staff edit a user's person, with the family's body: names, the person's own e-mail and phone, birth date, description (null clears one). */
   @Route('PATCH', ':userId/person', { ...EDIT, id: 'updateUserPerson', summary: "Edit a user's person data" })
-  editPerson(@UuidParam('userId') userId: string, @Body() dto: UpdateMyPersonDto, @CurrentPrincipal() principal: Principal): Changed {
+  editPerson(
+    @UuidParam('userId') userId: string,
+    @Body() dto: UpdateMyPersonDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<UserProfileResponseDto> {
     return changed('Profile updated', this.profiles.editPerson(principal, userId, dto));
   }
 
   /** Staff set a user's postal address by parts, the whole of it under `address` (an absent part is cleared). */
   @Route('PATCH', ':userId/address', { ...EDIT, id: 'updateUserAddress', summary: "Set a user's address" })
-  editAddress(@UuidParam('userId') userId: string, @Body() dto: UpdateAddressDto, @CurrentPrincipal() principal: Principal): Changed {
+  editAddress(
+    @UuidParam('userId') userId: string,
+    @Body() dto: UpdateAddressDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<UserProfileResponseDto> {
     return changed('Address updated', this.profiles.editAddress(principal, userId, dto));
   }
 
   /** Staff set the business of the user's organization, the whole of it at the top level (an absent field is cleared). */
   @Route('PATCH', ':userId/business', { ...EDIT, id: 'updateUserBusiness', summary: "Set the business of a user's organization" })
-  editBusiness(@UuidParam('userId') userId: string, @Body() dto: UpdateBusinessDto, @CurrentPrincipal() principal: Principal): Changed {
+  editBusiness(
+    @UuidParam('userId') userId: string,
+    @Body() dto: UpdateBusinessDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<UserProfileResponseDto> {
     return changed('Business updated', this.profiles.editBusiness(principal, userId, dto));
   }
 
@@ -150,7 +156,7 @@ export class ProfilesController {
     @Body() dto: UpdateUserLoginDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
-  ): Changed {
+  ): Promise<UserProfileResponseDto> {
     const profile = await this.profiles.editContact(principal, userId, dto.login, clientAddress(request));
     return { status: 'ok', message: 'A code was sent to the new login; it becomes the user’s once they confirm it', profile };
   }
@@ -162,19 +168,23 @@ export class ProfilesController {
     summary: "Set a user's security settings",
     errors: [...EDIT.errors, TWO_FACTOR_UNREACHABLE],
   })
-  editSecurity(@UuidParam('userId') userId: string, @Body() dto: UpdateMySecurityDto, @CurrentPrincipal() principal: Principal): Changed {
+  editSecurity(
+    @UuidParam('userId') userId: string,
+    @Body() dto: UpdateMySecurityDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<UserProfileResponseDto> {
     return changed('Security settings updated', this.profiles.editSecurity(principal, userId, dto));
   }
 
   /** Compliance approves the identification of the user's organization (the family's decision, without a body). */
   @Route('POST', ':userId/approve', { ...IDENTIFY, id: 'approveIdentification', summary: "Approve a user's identification" })
-  approveIdentification(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Changed {
+  approveIdentification(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
     return changed('Identification approved', this.profiles.decideIdentification(principal, userId, 'approve'));
   }
 
   /** Compliance declines the identification of the user's organization (without a body). */
   @Route('POST', ':userId/decline', { ...IDENTIFY, id: 'declineIdentification', summary: "Decline a user's identification" })
-  declineIdentification(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Changed {
+  declineIdentification(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
     return changed('Identification declined', this.profiles.decideIdentification(principal, userId, 'decline'));
   }
 
@@ -184,7 +194,7 @@ export class ProfilesController {
     @UuidParam('userId') userId: string,
     @Body() _dto: ResetIdentificationDto,
     @CurrentPrincipal() principal: Principal,
-  ): Changed {
+  ): Promise<UserProfileResponseDto> {
     return changed('Identification reset', this.profiles.decideIdentification(principal, userId, 'reset'));
   }
 
@@ -194,7 +204,7 @@ export class ProfilesController {
     @UuidParam('userId') userId: string,
     @Body() dto: ChangeIdentificationDto,
     @CurrentPrincipal() principal: Principal,
-  ): Changed {
+  ): Promise<UserProfileResponseDto> {
     return changed('Identification changed', this.profiles.changeIdentification(principal, userId, dto));
   }
 
@@ -203,7 +213,6 @@ export class ProfilesController {
     ...OWNER,
     id: 'createResetIdentificationRequest',
     summary: 'Ask to reset an approved identification',
-    answer: ResetIdentificationRequestResponseDto,
     errors: [
       'exception.profile.not_found',
       'exception.reset_identification_request.not_approved',
@@ -224,7 +233,6 @@ export class ProfilesController {
     id: 'viewResetIdentificationRequests',
     summary: "Search a user's identification reset requests",
     status: 200,
-    answer: ResetIdentificationRequestPageDto,
     errors: ['exception.profile.not_found'],
   })
   viewResets(

@@ -32,7 +32,6 @@ export class RegistrationController {
     ...PUBLIC,
     id: 'register',
     summary: 'Sign up: send a code to the login',
-    answer: CodeSentResponseDto,
     errors: [
       ['exception.registration.disabled', 'signing up is closed for this role (SELF_REGISTRATION_*), and always for staff roles'],
       CODE_ERRORS.sendLimited,
@@ -48,7 +47,6 @@ export class RegistrationController {
     ...PUBLIC,
     id: 'confirmRegistration',
     summary: 'Finish signing up: the code and a password',
-    answer: RegisteredResponseDto,
     errors: [CODE_ERRORS.wrong, ['exception.registration.disabled', 'closed for the role since'], LOGIN_TAKEN, CODE_ERRORS.checkLimited],
   })
   async confirm(@Body() dto: RegistrationConfirmDto, @Req() request: ApiRequest): Promise<RegisteredResponseDto> {
@@ -61,7 +59,6 @@ export class RegistrationController {
     ...PUBLIC,
     id: 'resendRegistrationCode',
     summary: 'Send a new sign-up code',
-    answer: CodeSentResponseDto,
     errors: [CODE_ERRORS.sendLimited],
   })
   async resend(@Body() dto: ResendDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
@@ -90,7 +87,6 @@ export class ContactController {
     ...OWNER,
     id: 'changeMyContact',
     summary: 'Change your login: send a code to the new one (and one to the current one)',
-    answer: CodeSentResponseDto,
     errors: [CODE_ERRORS.sendLimited, CODE_ERRORS.checksLimited],
   })
   async change(
@@ -110,7 +106,6 @@ export class ContactController {
     ...OWNER,
     id: 'confirmMyContact',
     summary: 'Confirm the new login with its code',
-    answer: ContactChangedResponseDto,
     errors: [CODE_ERRORS.wrong, LOGIN_TAKEN, CODE_ERRORS.checkLimited],
   })
   async confirm(
@@ -130,7 +125,6 @@ export class ContactController {
     ...PUBLIC,
     id: 'restoreMyContact',
     summary: 'Take a changed login back with the code sent to the old one',
-    answer: PasswordRecoveredResponseDto,
     errors: [
       CODE_ERRORS.wrong,
       CODE_ERRORS.reused,

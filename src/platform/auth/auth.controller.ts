@@ -30,7 +30,6 @@ export class AuthController {
     ...PUBLIC,
     id: 'login',
     summary: 'Log in with login and password',
-    answer: AuthorizationResponseDto,
     errors: [
       ['exception.authorization.invalid_credentials', 'wrong login or password (same answer for an unknown login)'],
       ['exception.authorization.user_on_hold', 'the user is On Hold (the same answer whatever the password)'],
@@ -51,7 +50,6 @@ export class AuthController {
     ...PUBLIC,
     id: 'confirmLogin',
     summary: 'Confirm a login with the code sent to it',
-    answer: AuthorizationResponseDto,
     errors: [CODE_ERRORS.wrong, ['exception.authorization.user_on_hold', 'put On Hold meanwhile'], CODE_ERRORS.checkLimited],
   })
   confirm(@Body() dto: LoginConfirmDto, @Req() request: ApiRequest): Promise<AuthorizationResponseDto> {
@@ -63,24 +61,13 @@ export class AuthController {
    * named by `challengeId`, or (LOGIN_CHALLENGE_BY_ADDRESS) the newest passed at this address — ending when that
    * challenge ends. The same answer otherwise, and nothing sent: new codes come only from a password step.
    */
-  @Route('POST', 'resend-otp', {
-    ...PUBLIC,
-    id: 'resendLoginCode',
-    summary: 'Send a new login code',
-    answer: CodeSentResponseDto,
-    errors: [CODE_ERRORS.sendLimited],
-  })
+  @Route('POST', 'resend-otp', { ...PUBLIC, id: 'resendLoginCode', summary: 'Send a new login code', errors: [CODE_ERRORS.sendLimited] })
   resend(@Body() dto: LoginResendDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
     return this.auth.resendLoginCode(dto.login, clientAddress(request), dto.challengeId);
   }
 
   /** Revokes the presented token. */
-  @Route('DELETE', '', {
-    id: 'logout',
-    summary: 'Log out: revoke the presented token',
-    access: 'password-change',
-    answer: LogoutResponseDto,
-  })
+  @Route('DELETE', '', { id: 'logout', summary: 'Log out: revoke the presented token', access: 'password-change' })
   async logout(@CurrentPrincipal() principal: Principal, @Req() request: ApiRequest): Promise<LogoutResponseDto> {
     await this.auth.logout(principal, clientAddress(request));
     return { status: 'ok', message: 'Token revoked', action: 'TOKEN_REVOKED' };
@@ -92,7 +79,6 @@ export class AuthController {
     summary: 'Change the password (required after a release)',
     access: 'password-change',
     status: 200,
-    answer: AuthorizationResponseDto,
     errors: [['exception.validation', 'a wrong currentPassword or an unfit newPassword'], CODE_ERRORS.reused, CODE_ERRORS.checksLimited],
   })
   changePassword(

@@ -20,7 +20,6 @@ export class PasswordRecoveryController {
     ...PUBLIC,
     id: 'recoverPassword',
     summary: 'Send a password recovery code to the login',
-    answer: CodeSentResponseDto,
     errors: [CODE_ERRORS.sendLimited],
   })
   recover(@Body() dto: LoginDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
@@ -36,7 +35,6 @@ export class PasswordRecoveryController {
     ...PUBLIC,
     id: 'confirmPasswordRecovery',
     summary: 'Set a new password with the recovery code',
-    answer: PasswordRecoveredResponseDto,
     errors: [CODE_ERRORS.wrong, CODE_ERRORS.reused, CODE_ERRORS.checkLimited],
   })
   async confirm(@Body() dto: PasswordRecoveryConfirmDto, @Req() request: ApiRequest): Promise<PasswordRecoveredResponseDto> {

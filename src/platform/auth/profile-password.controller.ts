@@ -18,7 +18,6 @@ export class ProfilePasswordController {
     id: 'updateMyPassword',
     summary: "Change the caller's password from the profile page",
     access: ['PROFILE_OWNER'],
-    answer: PasswordChangedResponseDto,
     errors: [
       ['exception.validation', 'a wrong currentUserPassword, an unfit newUserPassword or a confirmPassword that differs'],
       CODE_ERRORS.reused,

@@ -12,7 +12,6 @@ import { ReleaseResponseDto, SessionsEndedResponseDto } from './dto/authorizatio
 /** Activating or deactivating a user: not one holding permissions the caller lacks, nor oneself. */
 const SET_ACTIVE = {
   access: ['USER_MANAGER'],
-  answer: UserStatusResponseDto,
   errors: ['exception.user.status_forbidden', 'exception.user.not_found', 'exception.user.self_deactivation'],
 } as const;
 
@@ -40,7 +39,6 @@ export class ReleaseController {
     summary: 'Release (unban) a user On Hold with a temporary password',
     access: ['USER_RELEASER'],
     status: 200,
-    answer: ReleaseResponseDto,
     errors: [
       'exception.user.release_forbidden',
       'exception.user.not_found',
@@ -97,7 +95,6 @@ export class ReleaseController {
     id: 'endUserSessions',
     summary: "End all of a user's sessions",
     access: ['USER_SESSION_REVOKER'],
-    answer: SessionsEndedResponseDto,
     errors: ['exception.user.sessions_forbidden', 'exception.user.not_found'],
   })
   async endSessions(

@@ -14,7 +14,7 @@ export class SessionsController {
   constructor(private readonly auth: AuthService) {}
 
   /** Lists the caller's live tokens: id, issued, expires, client address and whether it is the one presented. */
-  @Route('GET', '', { id: 'listSessions', summary: "List the caller's live sessions", access: [], answer: SessionListResponseDto })
+  @Route('GET', '', { id: 'listSessions', summary: "List the caller's live sessions", access: [] })
   async list(@CurrentPrincipal() principal: Principal): Promise<SessionListResponseDto> {
     return { status: 'ok', message: 'OK', records: await this.auth.sessions(principal) };
   }
@@ -24,7 +24,6 @@ export class SessionsController {
     id: 'endSession',
     summary: 'End one of the caller’s sessions',
     access: [],
-    answer: SessionEndedResponseDto,
     errors: ['exception.session.not_found'],
   })
   async end(

@@ -21,7 +21,6 @@ export class CommissionsController {
     summary: 'Calculate a commission',
     access: ['COMMISSION_VIEWER'],
     status: 200,
-    answer: CommissionCalculationDto,
     errors: [['exception.coin.not_found', 'a coin does not exist']],
   })
   calculate(@Body() dto: CommissionCalculationRequestDto): Promise<CommissionCalculationDto> {
@@ -29,7 +28,7 @@ export class CommissionsController {
   }
 
   /** The operation flows a commission profile attaches to; a flow that exists as an operation has the operation type of the same name. */
-  @Route('GET', 'operation-flows', { id: 'listOperationFlows', summary: 'List operation flows', access: [], answer: OperationFlowListDto })
+  @Route('GET', 'operation-flows', { id: 'listOperationFlows', summary: 'List operation flows', access: [] })
   flows(): OperationFlowListDto {
     return { status: 'ok', message: 'OK', records: OPERATION_FLOW_NAMES.map(toFlowDto) };
   }

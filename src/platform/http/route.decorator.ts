@@ -138,7 +138,7 @@ export function Route(method: RouteMethod, path: string, spec: RouteSpec): Metho
     apply(target, key, descriptor);
     const responses = Reflect.getMetadata(API_RESPONSE, descriptor.value as object) as Record<string, GuessedAnswer>;
     for (const code of Object.keys(responses)) if (/^2\d\d$/.test(code) && Number(code) !== status) delete responses[code];
-    if (!spec.answer && guessed?.type && status !== 200) {
+    if (!spec.answer && guessed?.type) {
       responses[status] = { ...responses[status], type: guessed.type, isArray: guessed.isArray };
     }
     // The plugin also turns the handler's JSDoc into `ApiOperation({ description })`, applied after this decorator and

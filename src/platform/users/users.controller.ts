@@ -19,7 +19,6 @@ export class UsersController {
     id: 'createUser',
     summary: 'Create a user',
     access: ['USER_MANAGER'],
-    answer: CreatedUserDto,
     errors: [['exception.organization.not_found', 'organizationId does not exist'], 'exception.user.login_taken'],
   })
   async create(@Body() dto: CreateUserDto, @CurrentPrincipal() actor: Principal, @Req() request: ApiRequest): Promise<CreatedUserDto> {
@@ -27,7 +26,7 @@ export class UsersController {
   }
 
   /** Searches users by status, role and login. */
-  @Route('POST', 'view', { id: 'viewUsers', summary: 'Search users', access: ['USER_VIEWER'], status: 200, answer: UserPageDto })
+  @Route('POST', 'view', { id: 'viewUsers', summary: 'Search users', access: ['USER_VIEWER'], status: 200 })
   view(@Body() dto: UserViewDto): Promise<UserPageDto> {
     return this.users.view(dto);
   }
@@ -36,13 +35,7 @@ export class UsersController {
    * A user with their contact, status (active or On Hold), failed attempts and memberships (organization and role): for
    * staff with USER_VIEWER. An unknown id is a 404.
    */
-  @Route('GET', ':id', {
-    id: 'getUser',
-    summary: 'Get a user',
-    access: ['USER_VIEWER'],
-    answer: UserResponseDto,
-    errors: ['exception.user.not_found'],
-  })
+  @Route('GET', ':id', { id: 'getUser', summary: 'Get a user', access: ['USER_VIEWER'], errors: ['exception.user.not_found'] })
   async get(@UuidParam('id') id: string): Promise<UserResponseDto> {
     return { status: 'ok', message: 'OK', user: await this.users.get(id) };
   }
@@ -53,7 +46,6 @@ export class UsersController {
     summary: "List a user's recorded actions",
     access: ['USER_ACTION_VIEWER'],
     status: 200,
-    answer: UserActionPageDto,
     errors: ['exception.user.not_found'],
   })
   actions(@UuidParam('id') id: string, @Body() page: PageRequestDto): Promise<UserActionPageDto> {
