@@ -59,30 +59,20 @@ export class GateProvidersController {
    * Staff (GATE_PROVIDER_MANAGER) add an outside payment provider; its name is unique (409 otherwise). Without `settings.secret` a callback
    * secret is generated, and it is never answered: set it when the provider must know it.
    */
-  @Route('POST', '', {
-    ...PROVIDER_MANAGER,
-    id: 'createGateProvider',
-    summary: 'Add a gate provider',
-    errors: ['exception.gate_provider.name_taken'],
-  })
-  async create(@Body() dto: CreateGateProviderDto): Promise<GateProviderResponseDto> {
+  @Route('POST', '', { ...PROVIDER_MANAGER, summary: 'Add a gate provider', errors: ['exception.gate_provider.name_taken'] })
+  async createGateProvider(@Body() dto: CreateGateProviderDto): Promise<GateProviderResponseDto> {
     return { status: 'ok', message: 'Gate provider added', gateProvider: await this.gates.createProvider(dto) };
   }
 
   /** Every gate provider, active or not, with its settings but never its secret: for staff with GATE_PROVIDER_VIEWER. */
-  @Route('GET', '', { ...PROVIDER_VIEWER, id: 'listGateProviders', summary: 'The gate providers' })
-  async list(): Promise<GateProviderListDto> {
+  @Route('GET', '', { ...PROVIDER_VIEWER, summary: 'The gate providers' })
+  async listGateProviders(): Promise<GateProviderListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.providers() };
   }
 
   /** One gate provider with its settings; the callback secret is never answered (`hasSecret` says one is set). An unknown id is a 404. */
-  @Route('GET', ':gateProviderId', {
-    ...PROVIDER_VIEWER,
-    id: 'getGateProvider',
-    summary: 'A gate provider (never its secret)',
-    errors: NO_PROVIDER,
-  })
-  async get(@UuidParam('gateProviderId') id: string): Promise<GateProviderResponseDto> {
+  @Route('GET', ':gateProviderId', { ...PROVIDER_VIEWER, summary: 'A gate provider (never its secret)', errors: NO_PROVIDER })
+  async getGateProvider(@UuidParam('gateProviderId') id: string): Promise<GateProviderResponseDto> {
     return { status: 'ok', message: 'OK', gateProvider: await this.gates.provider(id) };
   }
 
@@ -92,11 +82,10 @@ export class GateProvidersController {
    */
   @Route('GET', ':gateProviderId/settings', {
     ...PROVIDER_VIEWER,
-    id: 'getGateProviderSettings',
     summary: "A gate provider's settings (secrets only as set)",
     errors: NO_PROVIDER,
   })
-  async getSettings(@UuidParam('gateProviderId') id: string): Promise<GateSettingsResponseDto> {
+  async getGateProviderSettings(@UuidParam('gateProviderId') id: string): Promise<GateSettingsResponseDto> {
     return { status: 'ok', message: 'OK', fields: await this.gates.settings(id) };
   }
 
@@ -105,13 +94,8 @@ export class GateProvidersController {
    * or as properties (latencyMs, failAbove, asyncAbove, failureRate, secret). Nothing to change, an unknown name or a bad value is a 400
    * and changes nothing; null removes a knob. The secret is write-only. In the action log (`gate_provider_settings_changed`, by name only).
    */
-  @Route('PATCH', ':gateProviderId/settings', {
-    ...PROVIDER_MANAGER,
-    id: 'updateGateProviderSettings',
-    summary: "Change a gate provider's settings",
-    errors: NO_PROVIDER,
-  })
-  async settings(
+  @Route('PATCH', ':gateProviderId/settings', { ...PROVIDER_MANAGER, summary: "Change a gate provider's settings", errors: NO_PROVIDER })
+  async updateGateProviderSettings(
     @UuidParam('gateProviderId') id: string,
     @Body() dto: UpdateGateSettingsDto,
     @CurrentPrincipal() principal: Principal,
@@ -134,39 +118,36 @@ export class GateProductsController {
    */
   @Route('POST', '', {
     access: ['GATE_PRODUCT_MANAGER'],
-    id: 'createGateProduct',
     summary: 'Add a gate product',
     errors: [...NO_PROVIDER, 'exception.currency.not_found', 'exception.gate_product.name_taken'],
   })
-  async create(@Body() dto: CreateGateProductDto): Promise<GateProductResponseDto> {
+  async createGateProduct(@Body() dto: CreateGateProductDto): Promise<GateProductResponseDto> {
     return { status: 'ok', message: 'Gate product added', product: await this.gates.createProduct(dto) };
   }
 
   /** What a customer can pay through a gate now: the active products of active providers, by provider and product name. */
-  @Route('GET', 'available', { ...CREATOR, id: 'availableGateProducts', summary: 'The gate products on sale' })
-  async available(): Promise<GateProductListDto> {
+  @Route('GET', 'available', { ...CREATOR, summary: 'The gate products on sale' })
+  async availableGateProducts(): Promise<GateProductListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ available: true }) };
   }
 
   /** Staff (GATE_PROVIDER_VIEWER) see every product of a provider, those off sale included. An unknown provider is a 404. */
   @Route('GET', 'gate-provider/:gateProviderId/view', {
     ...PROVIDER_VIEWER,
-    id: 'viewGateProviderProducts',
     summary: 'Every product of a gate provider (staff)',
     errors: NO_PROVIDER,
   })
-  async ofProvider(@UuidParam('gateProviderId') id: string): Promise<GateProductListDto> {
+  async viewGateProviderProducts(@UuidParam('gateProviderId') id: string): Promise<GateProductListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ providerId: id, available: false }) };
   }
 
   /** The products a customer can pay for through one provider now: active, of an active provider. An unknown provider is a 404. */
   @Route('GET', 'gate-provider/:gateProviderId/available', {
     ...CREATOR,
-    id: 'availableGateProviderProducts',
     summary: "A gate provider's products on sale",
     errors: NO_PROVIDER,
   })
-  async availableOfProvider(@UuidParam('gateProviderId') id: string): Promise<GateProductListDto> {
+  async availableGateProviderProducts(@UuidParam('gateProviderId') id: string): Promise<GateProductListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ providerId: id, available: true }) };
   }
 }
@@ -182,14 +163,8 @@ export class GateTransactionsController {
    * out to a card through a payout provider): each product on sale in the coin's currency, as `{gateProvider {id, name, gate {name}}, way}`
    * (the way is the product's name). Another's coin, like an unknown one, is a 404.
    */
-  @Route('POST', 'methods/view', {
-    ...CREATOR,
-    id: 'viewGateMethods',
-    summary: 'The provider methods of a coin',
-    status: 200,
-    errors: [NOT_CALLERS_COIN],
-  })
-  async methods(@Body() dto: GateMethodsViewDto, @CurrentPrincipal() principal: Principal): Promise<GateMethodListDto> {
+  @Route('POST', 'methods/view', { ...CREATOR, summary: 'The provider methods of a coin', status: 200, errors: [NOT_CALLERS_COIN] })
+  async viewGateMethods(@Body() dto: GateMethodsViewDto, @CurrentPrincipal() principal: Principal): Promise<GateMethodListDto> {
     return { status: 'ok', message: 'OK', records: await this.transactions.methods(principal, dto) };
   }
 
@@ -201,12 +176,11 @@ export class GateTransactionsController {
    */
   @Route('POST', 'transactions/calculate', {
     ...CREATOR,
-    id: 'calculateGateTransaction',
     summary: 'Price a TOPUP or a REDEEM through a gate',
     status: 200,
     errors: [['exception.gate_product.not_found', 'no such method'], NOT_CALLERS_COIN],
   })
-  calculate(@Body() dto: GateCalculateDto, @CurrentPrincipal() principal: Principal): Promise<GateCalculationDto> {
+  calculateGateTransaction(@Body() dto: GateCalculateDto, @CurrentPrincipal() principal: Principal): Promise<GateCalculationDto> {
     return this.transactions.calculate(principal, dto);
   }
 
@@ -219,7 +193,6 @@ export class GateTransactionsController {
    */
   @Route('POST', 'transactions', {
     ...CREATOR,
-    id: 'createGateTransaction',
     summary: 'Pay, top up or withdraw through a gate',
     idempotent: { groupCommit: true },
     errors: [
@@ -229,7 +202,10 @@ export class GateTransactionsController {
       'exception.coin.inactive',
     ],
   })
-  async create(@Body() dto: CreateGateTransactionDto, @CurrentPrincipal() principal: Principal): Promise<GateOwnTransactionResponseDto> {
+  async createGateTransaction(
+    @Body() dto: CreateGateTransactionDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<GateOwnTransactionResponseDto> {
     return { status: 'ok', message: 'Gate transaction started', transaction: await this.transactions.create(principal, dto) };
   }
 
@@ -239,11 +215,10 @@ export class GateTransactionsController {
    */
   @Route('POST', 'transactions/view', {
     ...VIEWER,
-    id: 'viewGateTransactions',
     summary: "Search the organization's gate transactions (every one for auditors)",
     status: 200,
   })
-  view(@Body() dto: GateTransactionViewDto, @CurrentPrincipal() principal: Principal): Promise<GateTransactionPageDto> {
+  viewGateTransactions(@Body() dto: GateTransactionViewDto, @CurrentPrincipal() principal: Principal): Promise<GateTransactionPageDto> {
     return this.transactions.view(principal, dto);
   }
 
@@ -251,8 +226,8 @@ export class GateTransactionsController {
    * A gate payment with its status, amount, fee, operation and the provider's reference: poll it after `provider_assigned`. Another
    * organization's (unless the caller has TRANSACTION_AUDITOR), like an unknown one, is a 404.
    */
-  @Route('GET', 'transactions/:id', { ...VIEWER, id: 'getGateTransaction', summary: 'A gate transaction', errors: NO_TRANSACTION })
-  async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<GateTransactionResponseDto> {
+  @Route('GET', 'transactions/:id', { ...VIEWER, summary: 'A gate transaction', errors: NO_TRANSACTION })
+  async getGateTransaction(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<GateTransactionResponseDto> {
     return { status: 'ok', message: 'OK', transaction: await this.transactions.get(principal, id) };
   }
 
@@ -260,13 +235,8 @@ export class GateTransactionsController {
    * The fields the transaction's payer fills in (its product's), as one option named `default`, each with a pattern its value must match.
    * The family's web client asks with a trailing slash (`…/payer-fields/`), which answers too.
    */
-  @Route('GET', 'transactions/:id/payer-fields', {
-    ...VIEWER,
-    id: 'getGatePayerFields',
-    summary: "A gate transaction's payer fields",
-    errors: NO_TRANSACTION,
-  })
-  async payerFields(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<PayerFieldsResponseDto> {
+  @Route('GET', 'transactions/:id/payer-fields', { ...VIEWER, summary: "A gate transaction's payer fields", errors: NO_TRANSACTION })
+  async getGatePayerFields(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<PayerFieldsResponseDto> {
     return { status: 'ok', message: 'OK', options: await this.transactions.payerFields(principal, id) };
   }
 
@@ -277,13 +247,12 @@ export class GateTransactionsController {
    */
   @Route('POST', 'transactions/:id/submit', {
     ...CREATOR,
-    id: 'submitGatePayer',
     summary: "Submit a TOPUP's or a REDEEM's payer fields",
     idempotent: true,
     status: 200,
     errors: [...NO_TRANSACTION, 'exception.gate_transaction.submitted'],
   })
-  async submit(
+  async submitGatePayer(
     @UuidParam('id') id: string,
     @Body() dto: SubmitPayerDto,
     @CurrentPrincipal() principal: Principal,
@@ -294,13 +263,12 @@ export class GateTransactionsController {
   /** A provider's asynchronous outcome, signed with its secret; applied once per transaction. */
   @Route('POST', 'callbacks/:gateProviderId', {
     access: 'public',
-    id: 'gateProviderCallback',
     summary: "A gate provider's callback",
     status: 200,
     errors: ['exception.gate.signature_invalid', ...NO_PROVIDER, ...NO_TRANSACTION],
   })
   @ApiHeader({ name: 'X-Gate-Signature', required: true, description: "Hex HMAC-SHA256 of the raw body with the provider's secret" })
-  async callback(
+  async gateProviderCallback(
     @UuidParam('gateProviderId') providerId: string,
     @Headers('x-gate-signature') signature: string | undefined,
     @Body() dto: GateCallbackDto,
@@ -328,11 +296,10 @@ export class GateCommissionsController {
    */
   @Route('POST', '', {
     ...COMMISSION_MANAGER,
-    id: 'createGateCommissionProfile',
     summary: 'Add a gate commission profile',
     errors: ['exception.contract.not_found', ...NO_PROVIDER, 'exception.currency.not_found', 'exception.gate_commission_profile.exists'],
   })
-  async create(
+  async createGateCommissionProfile(
     @UuidParam('contractId') contractId: string,
     @Body() dto: CreateGateCommissionProfileDto,
     @CurrentPrincipal() principal: Principal,
@@ -345,13 +312,8 @@ export class GateCommissionsController {
    * A contract's gate commission profiles, one per provider and currency (`providerCurrency`), each with its provider rules. An unknown
    * contract is a 404.
    */
-  @Route('GET', '', {
-    ...COMMISSION_VIEWER,
-    id: 'listGateCommissionProfiles',
-    summary: "A contract's gate commission profiles",
-    errors: ['exception.contract.not_found'],
-  })
-  async list(@UuidParam('contractId') contractId: string): Promise<GateCommissionProfileListDto> {
+  @Route('GET', '', { ...COMMISSION_VIEWER, summary: "A contract's gate commission profiles", errors: ['exception.contract.not_found'] })
+  async listGateCommissionProfiles(@UuidParam('contractId') contractId: string): Promise<GateCommissionProfileListDto> {
     return { status: 'ok', message: 'OK', records: await this.commissions.profiles(contractId) };
   }
 
@@ -361,11 +323,13 @@ export class GateCommissionsController {
    */
   @Route('GET', ':profileId/commission-settings-records', {
     ...COMMISSION_VIEWER,
-    id: 'listGateCommissionSettings',
     summary: "A gate commission profile's commission settings",
     errors: NO_PROFILE,
   })
-  async settings(@UuidParam('contractId') contractId: string, @UuidParam('profileId') id: string): Promise<GateCommissionSettingListDto> {
+  async listGateCommissionSettings(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') id: string,
+  ): Promise<GateCommissionSettingListDto> {
     return { status: 'ok', message: 'OK', records: await this.commissions.settings(contractId, id) };
   }
 
@@ -376,12 +340,11 @@ export class GateCommissionsController {
    */
   @Route('POST', ':profileId/commission-settings-records/set-up-commission-settings', {
     ...COMMISSION_MANAGER,
-    id: 'setUpGateCommissionSettings',
     summary: "Set a transaction type's gate commissions",
     status: 200,
     errors: NO_PROFILE,
   })
-  async setUp(
+  async setUpGateCommissionSettings(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') id: string,
     @Body() dto: SetUpGateCommissionSettingsDto,
@@ -395,13 +358,11 @@ export class GateCommissionsController {
    * A gate commission profile with its provider rules (its product rules: `POST …/commission-product-rule/view`). A profile of another
    * contract is a 404.
    */
-  @Route('GET', ':profileId', {
-    ...COMMISSION_VIEWER,
-    id: 'getGateCommissionProfile',
-    summary: 'A gate commission profile with its provider rules',
-    errors: NO_PROFILE,
-  })
-  async get(@UuidParam('contractId') contractId: string, @UuidParam('profileId') id: string): Promise<GateCommissionProfileResponseDto> {
+  @Route('GET', ':profileId', { ...COMMISSION_VIEWER, summary: 'A gate commission profile with its provider rules', errors: NO_PROFILE })
+  async getGateCommissionProfile(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') id: string,
+  ): Promise<GateCommissionProfileResponseDto> {
     return { status: 'ok', message: 'OK', profile: await this.commissions.profile(contractId, id) };
   }
 
@@ -409,13 +370,11 @@ export class GateCommissionsController {
    * Deletes a gate commission profile with its provider and product rules, and answers it as it was; gate payments it priced keep their
    * fee.
    */
-  @Route('DELETE', ':profileId', {
-    ...COMMISSION_MANAGER,
-    id: 'deleteGateCommissionProfile',
-    summary: 'Delete a gate commission profile and its rules',
-    errors: NO_PROFILE,
-  })
-  async delete(@UuidParam('contractId') contractId: string, @UuidParam('profileId') id: string): Promise<GateCommissionProfileResponseDto> {
+  @Route('DELETE', ':profileId', { ...COMMISSION_MANAGER, summary: 'Delete a gate commission profile and its rules', errors: NO_PROFILE })
+  async deleteGateCommissionProfile(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') id: string,
+  ): Promise<GateCommissionProfileResponseDto> {
     return { status: 'ok', message: 'Gate commission profile deleted', profile: await this.commissions.deleteProfile(contractId, id) };
   }
 
@@ -425,11 +384,10 @@ export class GateCommissionsController {
    */
   @Route('POST', ':profileId/commission-provider-rule', {
     ...COMMISSION_MANAGER,
-    id: 'createGateProviderRule',
     summary: 'Add a provider commission rule',
     errors: NO_PROFILE,
   })
-  async providerRule(
+  async createGateProviderRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() dto: CreateGateProviderRuleDto,
@@ -443,11 +401,10 @@ export class GateCommissionsController {
    */
   @Route('POST', ':profileId/commission-product-rule', {
     ...COMMISSION_MANAGER,
-    id: 'createGateProductRule',
     summary: 'Add a product commission rule',
     errors: [...NO_PROFILE, ['exception.gate_product.not_found', 'no such product of the profile’s provider']],
   })
-  async productRule(
+  async createGateProductRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() dto: CreateGateProductRuleDto,
@@ -458,12 +415,11 @@ export class GateCommissionsController {
   /** The product rules of a gate commission profile, latest first; `filter.productIds` narrows them to some products. */
   @Route('POST', ':profileId/commission-product-rule/view', {
     ...COMMISSION_VIEWER,
-    id: 'viewGateProductRules',
     summary: "Search a gate commission profile's product rules",
     status: 200,
     errors: NO_PROFILE,
   })
-  productRules(
+  viewGateProductRules(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() dto: GateProductRuleViewDto,

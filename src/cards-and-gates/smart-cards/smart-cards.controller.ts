@@ -33,8 +33,8 @@ export class SmartCardsController {
   constructor(private readonly cards: SmartCardsService) {}
 
   /** Issues a card for one of the caller's coins; the answer shows its number masked. */
-  @Route('POST', '', { ...OWNER, id: 'issueSmartCard', summary: 'Issue a smart card', errors: [CALLERS_COIN, 'exception.coin.closed'] })
-  async issue(@Body() dto: IssueSmartCardDto, @CurrentPrincipal() principal: Principal): Promise<SmartCardResponseDto> {
+  @Route('POST', '', { ...OWNER, summary: 'Issue a smart card', errors: [CALLERS_COIN, 'exception.coin.closed'] })
+  async issueSmartCard(@Body() dto: IssueSmartCardDto, @CurrentPrincipal() principal: Principal): Promise<SmartCardResponseDto> {
     return { status: 'ok', message: 'Smart card issued', card: await this.cards.issue(principal, dto) };
   }
 
@@ -44,7 +44,6 @@ export class SmartCardsController {
    */
   @Route('POST', 'my', {
     ...MINE,
-    id: 'createMySmartCard',
     summary: 'Issue a smart card (the family client’s form)',
     errors: [
       ['exception.validation', 'a malformed body, or a cardNumber failing the Luhn check'],
@@ -53,7 +52,7 @@ export class SmartCardsController {
       ['exception.conflict.duplicate', 'another card has this number'],
     ],
   })
-  async createMine(@Body() dto: CreateMySmartCardDto, @CurrentPrincipal() principal: Principal): Promise<MySmartCardResponseDto> {
+  async createMySmartCard(@Body() dto: CreateMySmartCardDto, @CurrentPrincipal() principal: Principal): Promise<MySmartCardResponseDto> {
     return mine('Smart card issued', await this.cards.issueMine(principal, dto));
   }
 
@@ -63,7 +62,6 @@ export class SmartCardsController {
    */
   @Route('PATCH', 'my/number/:card', {
     ...MINE,
-    id: 'updateMySmartCard',
     summary: 'Change one of the caller’s smart cards',
     errors: [
       ['exception.validation', 'nothing to change, or a full card number in the path'],
@@ -72,7 +70,7 @@ export class SmartCardsController {
     ],
   })
   @ApiParam({ name: 'card', type: String, description: 'The card id, or its masked number as answered (`**** **** **** 4242`)' })
-  async updateMine(
+  async updateMySmartCard(
     @Param('card') ref: string,
     @Body() dto: UpdateMySmartCardDto,
     @CurrentPrincipal() principal: Principal,
@@ -81,37 +79,32 @@ export class SmartCardsController {
   }
 
   /** The caller's organization's cards, newest first. */
-  @Route('GET', 'my', { ...OWNER, id: 'listMySmartCards', summary: "The caller's smart cards" })
-  async list(@CurrentPrincipal() principal: Principal): Promise<SmartCardListDto> {
+  @Route('GET', 'my', { ...OWNER, summary: "The caller's smart cards" })
+  async listMySmartCards(@CurrentPrincipal() principal: Principal): Promise<SmartCardListDto> {
     return { status: 'ok', message: 'OK', records: await this.cards.list(principal) };
   }
 
   /** One of the caller's cards. An invalid id — malformed, unknown or another organization's — is a 404 (specification section 7). */
-  @Route('GET', 'my/:id', {
-    ...MINE,
-    id: 'getMySmartCard',
-    summary: 'One of the caller’s smart cards',
-    errors: ['exception.smart_card.not_found'],
-  })
+  @Route('GET', 'my/:id', { ...MINE, summary: 'One of the caller’s smart cards', errors: ['exception.smart_card.not_found'] })
   @ApiParam({
     name: 'id',
     type: String,
     description: 'The card id; any value that names none of the caller’s cards, a malformed one included, answers 404',
     extensions: { 'x-malformed-is-not-found': true },
   })
-  async get(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<MySmartCardResponseDto> {
+  async getMySmartCard(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<MySmartCardResponseDto> {
     return mine('OK', await this.cards.get(principal, id));
   }
 
   /** Blocks a card: it pays nothing until unblocked. Blocking a blocked card changes nothing. */
-  @Route('POST', ':id/block', { ...STATUS, id: 'blockSmartCard', summary: 'Block a smart card' })
-  async block(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SmartCardResponseDto> {
+  @Route('POST', ':id/block', { ...STATUS, summary: 'Block a smart card' })
+  async blockSmartCard(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SmartCardResponseDto> {
     return { status: 'ok', message: 'Smart card blocked', card: await this.cards.setStatus(principal.organizationId, id, 'blocked') };
   }
 
   /** Unblocks a card. Unblocking an active card changes nothing. */
-  @Route('POST', ':id/unblock', { ...STATUS, id: 'unblockSmartCard', summary: 'Unblock a smart card' })
-  async unblock(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SmartCardResponseDto> {
+  @Route('POST', ':id/unblock', { ...STATUS, summary: 'Unblock a smart card' })
+  async unblockSmartCard(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SmartCardResponseDto> {
     return { status: 'ok', message: 'Smart card unblocked', card: await this.cards.setStatus(principal.organizationId, id, 'active') };
   }
 }

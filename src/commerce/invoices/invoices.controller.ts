@@ -40,8 +40,8 @@ export class InvoicesController {
    * coin) and the amount, which must equal the items' total when items are given. It is payable (`initiated`) until paid, withdrawn or past
    * `expiresAt`.
    */
-  @Route('POST', '', { ...ISSUER, id: 'createInvoice', summary: 'Issue an invoice', errors: [RECIPIENT_COIN] })
-  async create(@Body() dto: CreateInvoiceDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
+  @Route('POST', '', { ...ISSUER, summary: 'Issue an invoice', errors: [RECIPIENT_COIN] })
+  async createInvoice(@Body() dto: CreateInvoiceDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
     return { status: 'ok', message: 'Invoice issued', invoice: await this.invoices.create(principal, dto) };
   }
 
@@ -50,14 +50,8 @@ export class InvoicesController {
    * payer's terms when `payerContact` is a customer with a main coin in the currency, else by the recipient's. Nothing is stored; the
    * payment prices it again.
    */
-  @Route('POST', 'calculate', {
-    ...ISSUER,
-    id: 'estimateInvoice',
-    summary: 'The price of an invoice before issuing it',
-    status: 200,
-    errors: [RECIPIENT_COIN],
-  })
-  estimate(@Body() dto: InvoiceEstimateDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceCalculationDto> {
+  @Route('POST', 'calculate', { ...ISSUER, summary: 'The price of an invoice before issuing it', status: 200, errors: [RECIPIENT_COIN] })
+  estimateInvoice(@Body() dto: InvoiceEstimateDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceCalculationDto> {
     return this.invoices.estimate(principal, dto);
   }
 
@@ -67,8 +61,8 @@ export class InvoicesController {
    * together, or by a bare amount; the status `approved` is `pending`. `sort` by one of createdAt (the default, newest first), totalPrice,
    * status.
    */
-  @Route('POST', 'view', { ...ISSUER, id: 'viewInvoices', summary: "Search the caller's invoices", status: 200 })
-  view(@Body() dto: InvoiceViewDto, @CurrentPrincipal() principal: Principal): Promise<InvoicePageDto> {
+  @Route('POST', 'view', { ...ISSUER, summary: "Search the caller's invoices", status: 200 })
+  viewInvoices(@Body() dto: InvoiceViewDto, @CurrentPrincipal() principal: Principal): Promise<InvoicePageDto> {
     return this.invoices.view(principal, dto);
   }
 
@@ -76,19 +70,18 @@ export class InvoicesController {
    * An invoice of the caller's organization (any invoice for staff with TRANSACTION_AUDITOR), read now: one past its expiry is `expired`
    * even before the sweep marks it. Another organization's is a 404; a payer prices an invoice with `POST …/{id}/calculate`.
    */
-  @Route('GET', ':id', { ...ONE, id: 'getInvoice', summary: 'An invoice of the caller' })
-  async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
+  @Route('GET', ':id', { ...ONE, summary: 'An invoice of the caller' })
+  async getInvoice(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
     return { status: 'ok', message: 'OK', invoice: await this.invoices.get(principal, id) };
   }
 
   /** Withdraws an unpaid invoice (its issuer) or rejects it (its payer: the caller whose login is its payerContact); it becomes `declined`. */
   @Route('DELETE', ':id', {
     ...ONE,
-    id: 'deleteInvoice',
     summary: 'Withdraw or reject an unpaid invoice',
     errors: [...ONE.errors, ['exception.invoice.not_payable', 'paid, expired or withdrawn already']],
   })
-  async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
+  async deleteInvoice(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
     return { status: 'ok', message: 'Invoice withdrawn', invoice: await this.invoices.delete(principal, id) };
   }
 
@@ -98,12 +91,11 @@ export class InvoicesController {
    */
   @Route('POST', ':id/calculate', {
     ...PAYER,
-    id: 'calculateInvoicePayment',
     summary: 'The price of paying an invoice from a coin',
     status: 200,
     errors: [...PAYABLE, 'exception.invoice.not_payable'],
   })
-  calculate(
+  calculateInvoicePayment(
     @UuidParam('id') id: string,
     @Body() dto: PayInvoiceDto,
     @CurrentPrincipal() principal: Principal,
@@ -114,12 +106,11 @@ export class InvoicesController {
   /** Pays an invoice from one of the caller's coins; two payers at once make one payment (the other: 409). */
   @Route('POST', ':id/pay', {
     ...PAYER,
-    id: 'payInvoice',
     summary: 'Pay an invoice',
     idempotent: { groupCommit: true },
     errors: [...PAYABLE, ['exception.invoice.not_payable', 'paid already'], 'exception.coin.insufficient_funds'],
   })
-  async pay(
+  async payInvoice(
     @UuidParam('id') id: string,
     @Body() dto: PayInvoiceDto,
     @CurrentPrincipal() principal: Principal,
@@ -138,19 +129,17 @@ export class InvoiceTemplatesController {
    * Saves an invoice draft under a name, to issue invoices from later (`POST /invoice-templates/{id}/invoices`). The draft's recipientCoin
    * must be one of the organization's coins: without one the template is refused with a 404 (section 7).
    */
-  @Route('POST', '', {
-    ...TEMPLATE,
-    id: 'createInvoiceTemplate',
-    summary: 'Save an invoice template',
-    errors: [DRAFT_COIN, 'exception.invoice_template.name_taken'],
-  })
-  async create(@Body() dto: CreateInvoiceTemplateDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplateResponseDto> {
+  @Route('POST', '', { ...TEMPLATE, summary: 'Save an invoice template', errors: [DRAFT_COIN, 'exception.invoice_template.name_taken'] })
+  async createInvoiceTemplate(
+    @Body() dto: CreateInvoiceTemplateDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<InvoiceTemplateResponseDto> {
     return { status: 'ok', message: 'Template saved', template: await this.invoices.createTemplate(principal, dto) };
   }
 
   /** The invoice templates of the caller's organization, by name. */
-  @Route('POST', 'view', { ...ISSUER, id: 'viewInvoiceTemplates', summary: "The caller's invoice templates", status: 200 })
-  view(@Body() dto: InvoiceTemplateViewDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplatePageDto> {
+  @Route('POST', 'view', { ...ISSUER, summary: "The caller's invoice templates", status: 200 })
+  viewInvoiceTemplates(@Body() dto: InvoiceTemplateViewDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplatePageDto> {
     return this.invoices.templates(principal, dto);
   }
 
@@ -158,8 +147,8 @@ export class InvoiceTemplatesController {
    * Deletes one of the organization's invoice templates and answers it; invoices already issued from it stay. Another organization's is a
    * 404.
    */
-  @Route('DELETE', ':id', { ...TEMPLATE, id: 'deleteInvoiceTemplate', summary: 'Delete an invoice template', errors: [NO_TEMPLATE] })
-  async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplateResponseDto> {
+  @Route('DELETE', ':id', { ...TEMPLATE, summary: 'Delete an invoice template', errors: [NO_TEMPLATE] })
+  async deleteInvoiceTemplate(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplateResponseDto> {
     return { status: 'ok', message: 'Template deleted', template: await this.invoices.deleteTemplate(principal, id) };
   }
 
@@ -169,11 +158,10 @@ export class InvoiceTemplatesController {
    */
   @Route('PATCH', ':id', {
     ...TEMPLATE,
-    id: 'updateInvoiceTemplate',
     summary: 'Update an invoice template',
     errors: [NO_TEMPLATE, DRAFT_COIN, 'exception.invoice_template.name_taken'],
   })
-  async update(
+  async updateInvoiceTemplate(
     @UuidParam('id') id: string,
     @Body() dto: CreateInvoiceTemplateDto,
     @CurrentPrincipal() principal: Principal,
@@ -185,13 +173,8 @@ export class InvoiceTemplatesController {
    * Issues an invoice from one of the organization's templates, with the amount, payer contact and expiry given now where the template has
    * none (an amount nowhere is a 400). Checked as `POST /invoices` would.
    */
-  @Route('POST', ':id/invoices', {
-    ...ISSUER,
-    id: 'issueInvoiceFromTemplate',
-    summary: 'Issue an invoice from a template',
-    errors: [NO_TEMPLATE],
-  })
-  async issue(
+  @Route('POST', ':id/invoices', { ...ISSUER, summary: 'Issue an invoice from a template', errors: [NO_TEMPLATE] })
+  async issueInvoiceFromTemplate(
     @UuidParam('id') id: string,
     @Body() dto: IssueFromTemplateDto,
     @CurrentPrincipal() principal: Principal,

@@ -23,7 +23,6 @@ export class MerchantPaymentsController {
   /** Pays a merchant (or at a point of sale) with the payer's coin, smart card or a voucher; an invalid method or value is a 400. */
   @Route('POST', '', {
     access: ['MERCHANT_PAYMENT_CREATOR'],
-    id: 'createMerchantPayment',
     summary: 'Pay a merchant',
     idempotent: { groupCommit: true },
     errors: [
@@ -39,7 +38,10 @@ export class MerchantPaymentsController {
       'exception.voucher.blocked',
     ],
   })
-  async pay(@Body() dto: CreateMerchantPaymentDto, @CurrentPrincipal() principal: Principal): Promise<MerchantPaymentResponseDto> {
+  async createMerchantPayment(
+    @Body() dto: CreateMerchantPaymentDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<MerchantPaymentResponseDto> {
     return { status: 'ok', message: 'Merchant paid', ...(await this.payments.pay(principal, dto)) };
   }
 
@@ -47,20 +49,14 @@ export class MerchantPaymentsController {
    * The merchant payments the caller's organization made or took, newest first; staff with TRANSACTION_AUDITOR see every one. What a
    * payment bought: `GET …/{identifier}/merchant-purchases`.
    */
-  @Route('POST', 'view', {
-    ...VIEWER,
-    id: 'viewMerchantPayments',
-    summary: 'The merchant payments the organization took or made',
-    status: 200,
-  })
-  view(@Body() dto: MerchantPaymentViewDto, @CurrentPrincipal() principal: Principal): Promise<MerchantPaymentPageDto> {
+  @Route('POST', 'view', { ...VIEWER, summary: 'The merchant payments the organization took or made', status: 200 })
+  viewMerchantPayments(@Body() dto: MerchantPaymentViewDto, @CurrentPrincipal() principal: Principal): Promise<MerchantPaymentPageDto> {
     return this.payments.view(principal, dto);
   }
 
   /** What a payment bought; an invalid or unknown identifier is a 404 (section 7). */
   @Route('GET', ':identifier/merchant-purchases', {
     ...VIEWER,
-    id: 'listMerchantPurchases',
     summary: 'The purchases of a merchant payment',
     errors: ['exception.merchant_payment.not_found'],
   })
@@ -70,7 +66,10 @@ export class MerchantPaymentsController {
     description: 'The payment id; any value that names none of the payments the caller may see, a malformed one included, answers 404',
     extensions: { 'x-malformed-is-not-found': true },
   })
-  async purchases(@Param('identifier') identifier: string, @CurrentPrincipal() principal: Principal): Promise<MerchantPurchaseListDto> {
+  async listMerchantPurchases(
+    @Param('identifier') identifier: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<MerchantPurchaseListDto> {
     return { status: 'ok', message: 'OK', records: await this.payments.purchases(principal, identifier) };
   }
 }
@@ -88,12 +87,11 @@ export class PosTransactionsController {
    */
   @Route('POST', ':posId/transactions/view', {
     access: ['POINT_OF_SALE_MANAGER'],
-    id: 'viewPointOfSaleTransactions',
     summary: 'The transactions of a point of sale',
     status: 200,
     errors: [['exception.point_of_sale.not_found', "missing, deleted, or another merchant's"]],
   })
-  view(
+  viewPointOfSaleTransactions(
     @UuidParam('posId') posId: string,
     @Body() dto: TransactionViewDto,
     @CurrentPrincipal() principal: Principal,

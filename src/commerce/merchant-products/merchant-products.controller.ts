@@ -33,20 +33,23 @@ export class MerchantProductsController {
    * A merchant adds a product to its own catalogue (active unless said otherwise). A payment buys it by `items` only in a currency it has a
    * price in (`POST …/{productId}/prices`).
    */
-  @Route('POST', '', { ...MANAGER, id: 'createMerchantProduct', summary: 'Add a product to the catalogue' })
-  async create(@Body() dto: CreateMerchantProductDto, @CurrentPrincipal() principal: Principal): Promise<MerchantProductResponseDto> {
+  @Route('POST', '', { ...MANAGER, summary: 'Add a product to the catalogue' })
+  async createMerchantProduct(
+    @Body() dto: CreateMerchantProductDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<MerchantProductResponseDto> {
     return { status: 'ok', message: 'Product added', product: await this.products.create(principal, dto) };
   }
 
   /** The merchant's own products with their prices, by category, part of the name and active; removed ones are left out. */
-  @Route('POST', 'view', { ...MANAGER, id: 'viewMerchantProducts', summary: "Search the merchant's products", status: 200 })
-  view(@Body() dto: MerchantProductViewDto, @CurrentPrincipal() principal: Principal): Promise<MerchantProductPageDto> {
+  @Route('POST', 'view', { ...MANAGER, summary: "Search the merchant's products", status: 200 })
+  viewMerchantProducts(@Body() dto: MerchantProductViewDto, @CurrentPrincipal() principal: Principal): Promise<MerchantProductPageDto> {
     return this.products.view(principal, dto);
   }
 
   /** The categories the merchant's own products use, alphabetically: to fill a filter. */
-  @Route('GET', 'categories', { ...MANAGER, id: 'listMerchantProductCategories', summary: "The catalogue's categories" })
-  async categories(@CurrentPrincipal() principal: Principal): Promise<MerchantCategoriesDto> {
+  @Route('GET', 'categories', { ...MANAGER, summary: "The catalogue's categories" })
+  async listMerchantProductCategories(@CurrentPrincipal() principal: Principal): Promise<MerchantCategoriesDto> {
     return { status: 'ok', message: 'OK', categories: await this.products.categories(principal) };
   }
 
@@ -54,9 +57,12 @@ export class MerchantProductsController {
    * One of the merchant's own products with its prices; another merchant's, like an unknown or removed one, is a 404 (a productId that is
    * not a number: 400).
    */
-  @Route('GET', ':productId', { ...ONE, id: 'getMerchantProduct', summary: 'A product with its prices' })
+  @Route('GET', ':productId', { ...ONE, summary: 'A product with its prices' })
   @NumericId('productId')
-  async get(@NumericIdParam('productId') id: string, @CurrentPrincipal() principal: Principal): Promise<MerchantProductResponseDto> {
+  async getMerchantProduct(
+    @NumericIdParam('productId') id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<MerchantProductResponseDto> {
     return { status: 'ok', message: 'OK', product: await this.products.get(principal, id) };
   }
 
@@ -64,9 +70,9 @@ export class MerchantProductsController {
    * Changes the fields sent of one of the merchant's own products (null clears category or description); `active: false` takes it off sale.
    * Another merchant's is a 404.
    */
-  @Route('PATCH', ':productId', { ...ONE, id: 'updateMerchantProduct', summary: 'Change a product' })
+  @Route('PATCH', ':productId', { ...ONE, summary: 'Change a product' })
   @NumericId('productId')
-  async update(
+  async updateMerchantProduct(
     @NumericIdParam('productId') id: string,
     @Body() dto: UpdateMerchantProductDto,
     @CurrentPrincipal() principal: Principal,
@@ -78,9 +84,12 @@ export class MerchantProductsController {
    * Removes one of the merchant's own products from the catalogue: it can no longer be bought, while payments that bought it keep their
    * purchases. A removed or another merchant's product is a 404.
    */
-  @Route('DELETE', ':productId', { ...ONE, id: 'deleteMerchantProduct', summary: 'Remove a product from the catalogue' })
+  @Route('DELETE', ':productId', { ...ONE, summary: 'Remove a product from the catalogue' })
   @NumericId('productId')
-  async delete(@NumericIdParam('productId') id: string, @CurrentPrincipal() principal: Principal): Promise<MerchantProductResponseDto> {
+  async deleteMerchantProduct(
+    @NumericIdParam('productId') id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<MerchantProductResponseDto> {
     return { status: 'ok', message: 'Product removed', product: await this.products.delete(principal, id) };
   }
 
@@ -88,9 +97,12 @@ export class MerchantProductsController {
    * The prices of one of the merchant's own products, one per currency. A productId that is not a number is a 400 (section 7); an unknown
    * one a 404.
    */
-  @Route('GET', ':productId/prices', { ...ONE, id: 'listMerchantProductPrices', summary: "A product's prices" })
+  @Route('GET', ':productId/prices', { ...ONE, summary: "A product's prices" })
   @NumericId('productId')
-  async prices(@NumericIdParam('productId') id: string, @CurrentPrincipal() principal: Principal): Promise<MerchantProductPriceListDto> {
+  async listMerchantProductPrices(
+    @NumericIdParam('productId') id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<MerchantProductPriceListDto> {
     return { status: 'ok', message: 'OK', records: await this.products.prices(principal, id) };
   }
 
@@ -100,12 +112,11 @@ export class MerchantProductsController {
    */
   @Route('POST', ':productId/prices', {
     ...MANAGER,
-    id: 'createMerchantProductPrice',
     summary: 'Price a product in a currency',
     errors: [NO_PRODUCT, 'exception.currency.not_found', 'exception.merchant_product_price.exists'],
   })
   @NumericId('productId')
-  async addPrice(
+  async createMerchantProductPrice(
     @NumericIdParam('productId') id: string,
     @Body() dto: CreateMerchantProductPriceDto,
     @CurrentPrincipal() principal: Principal,
@@ -119,13 +130,12 @@ export class MerchantProductsController {
    */
   @Route('DELETE', ':productId/prices/:priceId', {
     ...MANAGER,
-    id: 'deleteMerchantProductPrice',
     summary: 'Remove a price',
     errors: [NO_PRODUCT, 'exception.merchant_product_price.not_found'],
   })
   @NumericId('productId')
   @NumericId('priceId')
-  async deletePrice(
+  async deleteMerchantProductPrice(
     @NumericIdParam('productId') id: string,
     @NumericIdParam('priceId') priceId: string,
     @CurrentPrincipal() principal: Principal,

@@ -24,26 +24,26 @@ export class PointsOfSaleController {
   constructor(private readonly points: PointsOfSaleService) {}
 
   /** A merchant adds a point of sale (a shop, a till) where customers pay it: a payment may name it with `posId`. */
-  @Route('POST', '', { ...MANAGER, id: 'createPointOfSale', summary: 'Add a point of sale' })
-  async create(@Body() dto: CreatePointOfSaleDto, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
+  @Route('POST', '', { ...MANAGER, summary: 'Add a point of sale' })
+  async createPointOfSale(@Body() dto: CreatePointOfSaleDto, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
     return { status: 'ok', message: 'Point of sale added', ...both(await this.points.create(principal, dto)) };
   }
 
   /** The merchant's own points of sale; `filter.active` narrows them. Deleted ones are left out. */
-  @Route('POST', 'view', { ...MANAGER, id: 'viewPointsOfSale', summary: "The merchant's points of sale", status: 200 })
-  view(@Body() dto: PointOfSaleViewDto, @CurrentPrincipal() principal: Principal): Promise<PointOfSalePageDto> {
+  @Route('POST', 'view', { ...MANAGER, summary: "The merchant's points of sale", status: 200 })
+  viewPointsOfSale(@Body() dto: PointOfSaleViewDto, @CurrentPrincipal() principal: Principal): Promise<PointOfSalePageDto> {
     return this.points.view(principal, dto);
   }
 
   /** Every point of sale of the merchant, by name, as the family's client lists them (at most 10,000; `truncated` says when more). */
-  @Route('GET', '', { ...MANAGER, id: 'listPointsOfSale', summary: "The merchant's points of sale, all of them" })
-  list(@CurrentPrincipal() principal: Principal): Promise<PointOfSalePageDto> {
+  @Route('GET', '', { ...MANAGER, summary: "The merchant's points of sale, all of them" })
+  listPointsOfSale(@CurrentPrincipal() principal: Principal): Promise<PointOfSalePageDto> {
     return this.points.view(principal, { all: true });
   }
 
   /** One of the merchant's own points of sale; another merchant's, like a missing or deleted one, is a 404. */
-  @Route('GET', ':posId', { ...ONE, id: 'getPointOfSale', summary: 'A point of sale' })
-  async get(@UuidParam('posId') id: string, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
+  @Route('GET', ':posId', { ...ONE, summary: 'A point of sale' })
+  async getPointOfSale(@UuidParam('posId') id: string, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
     return { status: 'ok', message: 'OK', ...both(await this.points.get(principal, id)) };
   }
 
@@ -51,8 +51,8 @@ export class PointsOfSaleController {
    * Changes the fields sent of one of the merchant's own points of sale; an inactive one takes no payments. Another
    * merchant's is a 404.
    */
-  @Route('PATCH', ':posId', { ...ONE, id: 'updatePointOfSale', summary: 'Change a point of sale' })
-  async update(
+  @Route('PATCH', ':posId', { ...ONE, summary: 'Change a point of sale' })
+  async updatePointOfSale(
     @UuidParam('posId') id: string,
     @Body() dto: UpdatePointOfSaleDto,
     @CurrentPrincipal() principal: Principal,
@@ -64,8 +64,8 @@ export class PointsOfSaleController {
    * Deletes one of the merchant's points of sale: it takes no more payments, while those made there keep it. A missing
    * or already deleted point of sale is a 404, never a 200 (section 7).
    */
-  @Route('DELETE', ':posId', { ...ONE, id: 'deletePointOfSale', summary: 'Delete a point of sale' })
-  async delete(@UuidParam('posId') id: string, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
+  @Route('DELETE', ':posId', { ...ONE, summary: 'Delete a point of sale' })
+  async deletePointOfSale(@UuidParam('posId') id: string, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
     return { status: 'ok', message: 'Point of sale deleted', ...both(await this.points.delete(principal, id)) };
   }
 }

@@ -44,8 +44,8 @@ export class VouchersController {
   constructor(private readonly vouchers: VouchersService) {}
 
   /** Buys a prepaid voucher from one of the caller's coins; the answer shows its code once. */
-  @Route('POST', 'vouchers', { ...BUY, id: 'createVoucher', summary: 'Buy a prepaid voucher' })
-  async create(@Body() dto: CreateVoucherDto, @CurrentPrincipal() principal: Principal): Promise<VoucherCreatedDto> {
+  @Route('POST', 'vouchers', { ...BUY, summary: 'Buy a prepaid voucher' })
+  async createVoucher(@Body() dto: CreateVoucherDto, @CurrentPrincipal() principal: Principal): Promise<VoucherCreatedDto> {
     const { voucher, code, process } = await this.vouchers.create(principal, dto);
     return { status: 'ok', message: 'Voucher created', voucher, code, process };
   }
@@ -53,42 +53,34 @@ export class VouchersController {
   /** The vouchers the caller's organization bought, newest first. */
   @Route('POST', 'vouchers/view', {
     ...OWNER,
-    id: 'viewVouchers',
     summary: "Search the caller's vouchers",
     status: 200,
     aliases: { 'prepaid-coins/view': 'viewPrepaidCoins' },
   })
-  view(@Body() dto: VoucherViewDto, @CurrentPrincipal() principal: Principal): Promise<VoucherPageDto> {
+  viewVouchers(@Body() dto: VoucherViewDto, @CurrentPrincipal() principal: Principal): Promise<VoucherPageDto> {
     return this.vouchers.view(principal, dto);
   }
 
   /** Credits a voucher's amount to one of the caller's coins in its currency, once (the code is the bearer secret). */
-  @Route('POST', 'vouchers/redeem', {
-    ...REDEEM,
-    idempotent: { groupCommit: true },
-    id: 'redeemVoucher',
-    summary: 'Redeem a prepaid voucher',
-  })
-  async redeem(@Body() dto: RedeemVoucherDto, @CurrentPrincipal() principal: Principal): Promise<VoucherRedeemedDto> {
+  @Route('POST', 'vouchers/redeem', { ...REDEEM, idempotent: { groupCommit: true }, summary: 'Redeem a prepaid voucher' })
+  async redeemVoucher(@Body() dto: RedeemVoucherDto, @CurrentPrincipal() principal: Principal): Promise<VoucherRedeemedDto> {
     return { status: 'ok', message: 'Voucher redeemed', ...(await this.vouchers.redeem(principal, dto)) };
   }
 
   /** Returns the money of pending vouchers past their expiry to their creators now (each instance also does so periodically). */
   @Route('POST', 'vouchers/expire-due', {
     access: ['VOUCHER_MANAGER'],
-    id: 'expireDueVouchers',
     summary: 'Expire the vouchers past their expiry',
     idempotent: true,
     status: 200,
   })
-  async expireDue(@Body() dto: ExpireDueDto): Promise<ExpiredVouchersDto> {
+  async expireDueVouchers(@Body() dto: ExpireDueDto): Promise<ExpiredVouchersDto> {
     return { status: 'ok', message: 'OK', expired: await this.vouchers.expireDue(dto.limit ?? 1000) };
   }
 
   /** Blocks one of the caller's pending vouchers: its amount returns to the creator's coin at once. */
   @Route('POST', 'vouchers/:id/block', {
     ...OWNER,
-    id: 'blockVoucher',
     summary: 'Block a prepaid voucher',
     idempotent: true,
     status: 200,
@@ -98,13 +90,13 @@ export class VouchersController {
       ['exception.coin.closed', "neither the creator's coin nor its main coin of the currency can receive the money"],
     ],
   })
-  async block(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<VoucherBlockedDto> {
+  async blockVoucher(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<VoucherBlockedDto> {
     return { status: 'ok', message: 'Voucher blocked', ...(await this.vouchers.block(principal, id)) };
   }
 
   /** Buys a voucher from one of the caller's coins (as `POST /vouchers`); the answer shows its PIN once. */
-  @Route('POST', 'prepaid-coins', { ...BUY, id: 'createPrepaidCoin', summary: 'Buy a prepaid voucher (the client’s prepaid coin)' })
-  async createPrepaid(@Body() dto: CreatePrepaidCoinDto, @CurrentPrincipal() principal: Principal): Promise<PrepaidCoinCreatedDto> {
+  @Route('POST', 'prepaid-coins', { ...BUY, summary: 'Buy a prepaid voucher (the client’s prepaid coin)' })
+  async createPrepaidCoin(@Body() dto: CreatePrepaidCoinDto, @CurrentPrincipal() principal: Principal): Promise<PrepaidCoinCreatedDto> {
     const bought = { coinSerial: dto.srcSerial, amount: dto.prepaidAmount };
     const { voucher, code, process } = await this.vouchers.create(principal, bought, PREPAID_FIELDS);
     const { serial, name, amount, issuer } = voucher;
@@ -125,23 +117,21 @@ export class VouchersController {
   /** The price of buying a voucher of this amount from this coin: the `voucher` flow's fee, as the purchase would be charged. */
   @Route('POST', 'prepaid-coins/calculate', {
     ...OWNER,
-    id: 'calculatePrepaidCoin',
     summary: 'Price a prepaid voucher',
     status: 200,
     errors: [CALLERS_COIN, ['exception.commission.exceeds_amount', 'the fee would leave the voucher worth nothing']],
   })
-  calculate(@Body() dto: CreatePrepaidCoinDto, @CurrentPrincipal() principal: Principal): Promise<PrepaidCoinCalculationDto> {
+  calculatePrepaidCoin(@Body() dto: CreatePrepaidCoinDto, @CurrentPrincipal() principal: Principal): Promise<PrepaidCoinCalculationDto> {
     return this.vouchers.calculate(principal, dto.srcSerial, dto.prepaidAmount, PREPAID_FIELDS);
   }
 
   /** A pending voucher's name, amount and issuer, from its serial, for whoever is about to redeem it. */
   @Route('GET', 'prepaid-coins/:serial/view', {
     ...REDEEMER,
-    id: 'getPrepaidCoin',
     summary: 'A prepaid voucher, by its serial',
     errors: ['exception.voucher.not_found', ...SPENT],
   })
-  async info(@SerialParam('serial') serial: string): Promise<PrepaidCoinInfoDto> {
+  async getPrepaidCoin(@SerialParam('serial') serial: string): Promise<PrepaidCoinInfoDto> {
     const voucher = await this.vouchers.info(serial);
     return {
       status: 'ok',
@@ -158,13 +148,8 @@ export class VouchersController {
   }
 
   /** The price of redeeming the voucher into the caller's coin: no fee, the coin receives its whole amount. */
-  @Route('POST', 'prepaid-coins/:serial/calculate', {
-    ...REDEEM,
-    id: 'calculatePrepaidCoinActivation',
-    summary: 'Price the redemption of a prepaid voucher',
-    status: 200,
-  })
-  calculateActivation(
+  @Route('POST', 'prepaid-coins/:serial/calculate', { ...REDEEM, summary: 'Price the redemption of a prepaid voucher', status: 200 })
+  calculatePrepaidCoinActivation(
     @SerialParam('serial') serial: string,
     @Body() dto: RedeemPrepaidCoinDto,
     @CurrentPrincipal() principal: Principal,
@@ -173,13 +158,8 @@ export class VouchersController {
   }
 
   /** Redeems the voucher of this serial with its PIN into one of the caller's coins in its currency, once (as `POST /vouchers/redeem`). */
-  @Route('POST', 'prepaid-coins/:serial/activate', {
-    ...REDEEM,
-    id: 'activatePrepaidCoin',
-    summary: 'Redeem a prepaid voucher',
-    idempotent: { groupCommit: true },
-  })
-  async activate(
+  @Route('POST', 'prepaid-coins/:serial/activate', { ...REDEEM, summary: 'Redeem a prepaid voucher', idempotent: { groupCommit: true } })
+  async activatePrepaidCoin(
     @SerialParam('serial') serial: string,
     @Body() dto: RedeemPrepaidCoinDto,
     @CurrentPrincipal() principal: Principal,

@@ -31,11 +31,10 @@ export class BankAccountsController {
   /** Adds a bank account of the caller's organization; the IBAN's check digits are verified (ISO 13616). */
   @Route('POST', '', {
     ...ONE,
-    id: 'createBankAccount',
     summary: 'Add a bank account',
     errors: [['exception.bank_catalog.not_found', 'bankId is not in the catalog'], 'exception.bank_account.iban_taken'],
   })
-  async create(@Body() dto: CreateBankAccountDto, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
+  async createBankAccount(@Body() dto: CreateBankAccountDto, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
     return { status: 'ok', message: 'Bank account added', bankAccount: await this.accounts.create(principal, dto) };
   }
 
@@ -43,37 +42,32 @@ export class BankAccountsController {
    * The bank accounts the caller's organization keeps for withdrawals; with BANK_ACCOUNT_APPROVER (compliance) every
    * organization's. Filters and sort are the family's compliance screen's; newest first by default.
    */
-  @Route('POST', 'view', { access: ['BANK_ACCOUNT_VIEWER'], id: 'viewBankAccounts', summary: 'Search bank accounts', status: 200 })
-  view(@Body() dto: BankAccountViewDto, @CurrentPrincipal() principal: Principal): Promise<BankAccountPageDto> {
+  @Route('POST', 'view', { access: ['BANK_ACCOUNT_VIEWER'], summary: 'Search bank accounts', status: 200 })
+  viewBankAccounts(@Body() dto: BankAccountViewDto, @CurrentPrincipal() principal: Principal): Promise<BankAccountPageDto> {
     return this.accounts.view(principal, dto);
   }
 
   /** Approves an account (compliance): it takes withdrawals. An approved account again is a 409. */
-  @Route('POST', ':id/approve', { ...DECISION, id: 'approveBankAccount', summary: 'Approve a bank account' })
-  async approve(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
+  @Route('POST', ':id/approve', { ...DECISION, summary: 'Approve a bank account' })
+  async approveBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
     return { status: 'ok', message: 'Bank account approved', bankAccount: await this.accounts.decide(principal, id, 'APPROVED') };
   }
 
   /** Rejects an account (compliance): it takes no withdrawals until approved. A rejected account again is a 409. */
-  @Route('POST', ':id/reject', { ...DECISION, id: 'rejectBankAccount', summary: 'Reject a bank account' })
-  async reject(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
+  @Route('POST', ':id/reject', { ...DECISION, summary: 'Reject a bank account' })
+  async rejectBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
     return { status: 'ok', message: 'Bank account rejected', bankAccount: await this.accounts.decide(principal, id, 'REJECTED') };
   }
 
   /** One of the organization's bank accounts; another organization's, like an unknown one, is a 404. */
-  @Route('GET', ':id', { ...ONE, id: 'getBankAccount', summary: 'Get a bank account' })
-  async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
+  @Route('GET', ':id', { ...ONE, summary: 'Get a bank account' })
+  async getBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
     return { status: 'ok', message: 'OK', bankAccount: await this.accounts.get(principal, id) };
   }
 
   /** Changes the fields sent of one of the organization's bank accounts; the others keep their values (an empty body is a 400). */
-  @Route('PATCH', ':id', {
-    ...ONE,
-    id: 'updateBankAccount',
-    summary: 'Change a bank account',
-    errors: [...ONE.errors, 'exception.bank_account.iban_taken'],
-  })
-  async update(
+  @Route('PATCH', ':id', { ...ONE, summary: 'Change a bank account', errors: [...ONE.errors, 'exception.bank_account.iban_taken'] })
+  async updateBankAccount(
     @UuidParam('id') id: string,
     @Body() dto: UpdateBankAccountDto,
     @CurrentPrincipal() principal: Principal,
@@ -82,8 +76,8 @@ export class BankAccountsController {
   }
 
   /** Removes the account; withdrawals already made to it keep their copy of its details. */
-  @Route('DELETE', ':id', { ...ONE, id: 'deleteBankAccount', summary: 'Remove a bank account' })
-  async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountDeletedDto> {
+  @Route('DELETE', ':id', { ...ONE, summary: 'Remove a bank account' })
+  async deleteBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountDeletedDto> {
     await this.accounts.delete(principal, id);
     return { status: 'ok', message: 'Bank account removed', id };
   }

@@ -21,12 +21,8 @@ export class MyBankAccountsController {
   ) {}
 
   /** Every bank account of the caller's organization (at most 10,000), with `details` (the withdrawal form fills itself from them). */
-  @Route('GET', 'profiles/my/bank-accounts', {
-    ...OWNER,
-    id: 'listMyBankAccounts',
-    summary: "Every bank account of the caller's organization",
-  })
-  async list(@CurrentPrincipal() principal: Principal): Promise<MyBankAccountListDto> {
+  @Route('GET', 'profiles/my/bank-accounts', { ...OWNER, summary: "Every bank account of the caller's organization" })
+  async listMyBankAccounts(@CurrentPrincipal() principal: Principal): Promise<MyBankAccountListDto> {
     const page = await this.accounts.mine(principal, { all: true, pageSize: MAX_UNPAGED_RECORDS });
     return { status: 'ok', message: 'OK', records: page.records };
   }
@@ -34,12 +30,11 @@ export class MyBankAccountsController {
   /** The caller's bank accounts, paged, with `details`; `filter.coinSerial` names one of the caller's coins (else 404). */
   @Route('POST', 'my/bank-accounts/view', {
     ...OWNER,
-    id: 'viewMyBankAccounts',
     summary: "Search the caller's bank accounts (the family client's account details)",
     status: 200,
     errors: [['exception.coin.not_found', "filter.coinSerial is not one of the caller's coins"]],
   })
-  async view(@Body() dto: MyBankAccountViewDto, @CurrentPrincipal() principal: Principal): Promise<MyBankAccountPageDto> {
+  async viewMyBankAccounts(@Body() dto: MyBankAccountViewDto, @CurrentPrincipal() principal: Principal): Promise<MyBankAccountPageDto> {
     const serial = dto.filter?.coinSerial;
     if (serial) this.tools.payer({ coins: await this.ledger.read([serial]), holds: [] }, serial, principal, 'filter.coinSerial');
     const { filter: _filter, ...paging } = dto;

@@ -27,14 +27,14 @@ export class BankCatalogController {
   ) {}
 
   /** A page of the catalog, by bank name; `country` and `search` (part of the name or BIC) narrow it. */
-  @Route('GET', '', { access: ['BANK_CATALOG_VIEWER'], id: 'viewBankCatalog', summary: 'Browse the bank catalog' })
-  view(@Query() query: BankCatalogQueryDto): Promise<BankPageDto> {
+  @Route('GET', '', { access: ['BANK_CATALOG_VIEWER'], summary: 'Browse the bank catalog' })
+  viewBankCatalog(@Query() query: BankCatalogQueryDto): Promise<BankPageDto> {
     return this.catalog.view(query);
   }
 
   /** Adds one bank; its BIC must be new to the catalog. */
-  @Route('POST', '', { ...MANAGER, id: 'createBank', summary: 'Add a bank to the catalog', errors: ['exception.bank_catalog.bic_taken'] })
-  async create(@Body() dto: CreateBankDto): Promise<BankResponseDto> {
+  @Route('POST', '', { ...MANAGER, summary: 'Add a bank to the catalog', errors: ['exception.bank_catalog.bic_taken'] })
+  async createBank(@Body() dto: CreateBankDto): Promise<BankResponseDto> {
     return { status: 'ok', message: 'Bank added', bank: await this.catalog.create(dto) };
   }
 
@@ -48,7 +48,6 @@ export class BankCatalogController {
    */
   @Route('POST', 'import', {
     ...MANAGER,
-    id: 'importBankCatalog',
     summary: 'Import the bank catalog from a CSV file',
     status: 200,
     errors: ['exception.bank_catalog.invalid_file', 'exception.bank_catalog.file_too_large'],
@@ -56,7 +55,7 @@ export class BankCatalogController {
   @RouteConfig(MULTIPART_ROUTE)
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: BankImportUploadDto })
-  async import(@Req() request: ApiRequest): Promise<BankImportResultDto> {
+  async importBankCatalog(@Req() request: ApiRequest): Promise<BankImportResultDto> {
     const limit = this.config.bankCatalogImportMaxBytes;
     const file = await readUpload(
       request,

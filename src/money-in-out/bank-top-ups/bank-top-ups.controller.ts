@@ -34,11 +34,10 @@ export class BankTopUpsController {
   @Route('POST', '', {
     access: ['BANK_TOP_UP_MANAGER'],
     idempotent: true,
-    id: 'createBankTopUp',
     summary: 'Bank top-up of a coin',
     errors: ['exception.coin.not_found'],
   })
-  async topUp(@Body() dto: BankTopUpDto): Promise<OperationResultDto> {
+  async createBankTopUp(@Body() dto: BankTopUpDto): Promise<OperationResultDto> {
     return { status: 'ok', message: 'Bank top-up completed', process: await this.topUps.topUp(dto) };
   }
 
@@ -49,29 +48,25 @@ export class BankTopUpsController {
   @Route('POST', 'create-request', {
     ...REQUESTER,
     idempotent: true,
-    id: 'createBankTopUpRequest',
     summary: 'Request a bank top-up',
     errors: [['exception.coin.not_found', 'no such coin of the caller'], 'exception.bank_catalog.not_found'],
   })
-  async request(@Body() dto: BankTopUpRequestDto, @CurrentPrincipal() principal: Principal): Promise<BankTopUpRequestResultDto> {
+  async createBankTopUpRequest(
+    @Body() dto: BankTopUpRequestDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<BankTopUpRequestResultDto> {
     return { status: 'ok', message: 'Bank top-up requested', bankTopUp: await this.topUps.request(principal, dto) };
   }
 
   /** Searches top-up requests: staff every organization's, others their own. Newest first by default. */
-  @Route('POST', 'view', { ...REQUESTER, id: 'viewBankTopUpRequests', summary: 'Search bank top-up requests', status: 200 })
-  view(@Body() dto: BankTopUpRequestViewDto, @CurrentPrincipal() principal: Principal): Promise<BankTopUpRequestPageDto> {
+  @Route('POST', 'view', { ...REQUESTER, summary: 'Search bank top-up requests', status: 200 })
+  viewBankTopUpRequests(@Body() dto: BankTopUpRequestViewDto, @CurrentPrincipal() principal: Principal): Promise<BankTopUpRequestPageDto> {
     return this.topUps.view(principal, dto);
   }
 
   /** The fee and what the coin would be credited under its organization's contract, without moving money. */
-  @Route('POST', 'calculate', {
-    ...REQUESTER,
-    id: 'calculateBankTopUp',
-    summary: 'Calculate a bank top-up',
-    status: 200,
-    errors: ['exception.coin.not_found'],
-  })
-  calculate(@Body() dto: BankTopUpDto, @CurrentPrincipal() principal: Principal): Promise<RequestCalculationDto> {
+  @Route('POST', 'calculate', { ...REQUESTER, summary: 'Calculate a bank top-up', status: 200, errors: ['exception.coin.not_found'] })
+  calculateBankTopUp(@Body() dto: BankTopUpDto, @CurrentPrincipal() principal: Principal): Promise<RequestCalculationDto> {
     return this.topUps.calculate(principal, dto);
   }
 
@@ -79,13 +74,8 @@ export class BankTopUpsController {
    * A bank top-up request with its status and, once accepted, its `operationId`. The caller's organization's only
    * (every one for staff with TRANSACTION_AUDITOR); another's is a 404.
    */
-  @Route('GET', ':id', {
-    ...REQUESTER,
-    id: 'getBankTopUpRequest',
-    summary: 'Get a bank top-up request',
-    errors: ['exception.bank_top_up.not_found'],
-  })
-  async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankTopUpRequestResultDto> {
+  @Route('GET', ':id', { ...REQUESTER, summary: 'Get a bank top-up request', errors: ['exception.bank_top_up.not_found'] })
+  async getBankTopUpRequest(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankTopUpRequestResultDto> {
     return { status: 'ok', message: 'OK', bankTopUp: await this.topUps.get(principal, id) };
   }
 
@@ -95,17 +85,16 @@ export class BankTopUpsController {
    */
   @Route('POST', ':id/accept', {
     ...DECISION,
-    id: 'acceptBankTopUpRequest',
     summary: 'Accept a bank top-up request',
     errors: [...DECISION.errors, 'exception.coin.closed'],
   })
-  async accept(@RequestIdParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankTopUpDecisionDto> {
+  async acceptBankTopUpRequest(@RequestIdParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankTopUpDecisionDto> {
     return { status: 'ok', message: 'Bank top-up accepted', ...(await this.topUps.accept(principal, id)) };
   }
 
   /** Declines a `new` request (by its id or `requestIdentifier`), with a reason or none; nothing moves. */
-  @Route('POST', ':id/decline', { ...DECISION, id: 'declineBankTopUpRequest', summary: 'Decline a bank top-up request' })
-  async decline(
+  @Route('POST', ':id/decline', { ...DECISION, summary: 'Decline a bank top-up request' })
+  async declineBankTopUpRequest(
     @RequestIdParam('id') id: string,
     @Body() dto: OptionalDeclineDto,
     @CurrentPrincipal() principal: Principal,

@@ -41,8 +41,8 @@ export class BankWithdrawalsController {
    * until staff decide, as `create-request` does (whose answer differs: hence two routes). customInformation in request
    * and answer (release 4.10.0).
    */
-  @Route('POST', '', { ...WITHDRAWAL, id: 'createBankWithdrawal', summary: 'Bank withdrawal from a coin' })
-  async create(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalCreatedDto> {
+  @Route('POST', '', { ...WITHDRAWAL, summary: 'Bank withdrawal from a coin' })
+  async createBankWithdrawal(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalCreatedDto> {
     const created = await this.withdrawals.create(principal, dto);
     const message = created.bankWithdrawal.kind === 'direct' ? 'Bank withdrawal completed' : 'Bank withdrawal requested';
     return { status: 'ok', message, ...created };
@@ -52,26 +52,28 @@ export class BankWithdrawalsController {
    * Requests a withdrawal from one of the caller's coins: the amount plus the fee is held
    * (`heldAmount` rises, `availableAmount` falls, the balance stays) until staff accept or decline.
    */
-  @Route('POST', 'create-request', { ...WITHDRAWAL, id: 'createBankWithdrawalRequest', summary: 'Request a bank withdrawal' })
-  async request(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalResultDto> {
+  @Route('POST', 'create-request', { ...WITHDRAWAL, summary: 'Request a bank withdrawal' })
+  async createBankWithdrawalRequest(
+    @Body() dto: BankWithdrawalDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<BankWithdrawalResultDto> {
     return { status: 'ok', message: 'Bank withdrawal requested', ...(await this.withdrawals.request(principal, dto)) };
   }
 
   /** Searches withdrawals (customInformation in the filter and the answer, release 4.10.0): staff all, others their own. */
-  @Route('POST', 'view', { ...REQUESTER, id: 'viewBankWithdrawals', summary: 'Search bank withdrawals', status: 200 })
-  view(@Body() dto: BankWithdrawalViewDto, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalPageDto> {
+  @Route('POST', 'view', { ...REQUESTER, summary: 'Search bank withdrawals', status: 200 })
+  viewBankWithdrawals(@Body() dto: BankWithdrawalViewDto, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalPageDto> {
     return this.withdrawals.view(principal, dto);
   }
 
   /** The fee and what leaves the coin, without moving money. */
   @Route('POST', 'calculate', {
     ...REQUESTER,
-    id: 'calculateBankWithdrawal',
     summary: 'Calculate a bank withdrawal',
     status: 200,
     errors: ['exception.coin.not_found', 'exception.coin.inactive'],
   })
-  calculate(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<RequestCalculationDto> {
+  calculateBankWithdrawal(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<RequestCalculationDto> {
     return this.withdrawals.calculate(principal, dto);
   }
 
@@ -79,25 +81,20 @@ export class BankWithdrawalsController {
    * A bank withdrawal, paid out at once (`direct`) or requested, with its status, amount, fee and the bank details as
    * they were. The caller's organization's only (every one for staff with TRANSACTION_AUDITOR); another's is a 404.
    */
-  @Route('GET', ':id', {
-    ...REQUESTER,
-    id: 'getBankWithdrawal',
-    summary: 'Get a bank withdrawal',
-    errors: ['exception.bank_withdrawal.not_found'],
-  })
-  async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalRecordResultDto> {
+  @Route('GET', ':id', { ...REQUESTER, summary: 'Get a bank withdrawal', errors: ['exception.bank_withdrawal.not_found'] })
+  async getBankWithdrawal(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalRecordResultDto> {
     return { status: 'ok', message: 'OK', bankWithdrawal: await this.withdrawals.get(principal, id) };
   }
 
   /** Pays out a pending request (by its id or `requestIdentifier`): its operation settles in place and the hold is captured. */
-  @Route('POST', ':id/accept', { ...DECISION, id: 'acceptBankWithdrawal', summary: 'Accept a bank withdrawal request' })
-  async accept(@RequestIdParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalResultDto> {
+  @Route('POST', ':id/accept', { ...DECISION, summary: 'Accept a bank withdrawal request' })
+  async acceptBankWithdrawal(@RequestIdParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalResultDto> {
     return { status: 'ok', message: 'Bank withdrawal accepted', ...(await this.withdrawals.accept(principal, id)) };
   }
 
   /** Declines a pending request (by its id or `requestIdentifier`), with a reason or none: the hold is released, nothing moves. */
-  @Route('POST', ':id/decline', { ...DECISION, id: 'declineBankWithdrawal', summary: 'Decline a bank withdrawal request' })
-  async decline(
+  @Route('POST', ':id/decline', { ...DECISION, summary: 'Decline a bank withdrawal request' })
+  async declineBankWithdrawal(
     @RequestIdParam('id') id: string,
     @Body() dto: OptionalDeclineDto,
     @CurrentPrincipal() principal: Principal,

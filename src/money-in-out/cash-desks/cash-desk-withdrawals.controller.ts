@@ -25,13 +25,8 @@ export class CashDeskWithdrawalsController {
   constructor(private readonly withdrawals: CashDeskWithdrawalsService) {}
 
   /** The fee and what each side pays and gets, without moving money. */
-  @Route('POST', ':cashDeskId/calculate', {
-    ...WITHDRAWAL,
-    id: 'calculateCashDeskWithdrawal',
-    summary: 'Calculate a withdrawal at a cash desk',
-    status: 200,
-  })
-  calculate(
+  @Route('POST', ':cashDeskId/calculate', { ...WITHDRAWAL, summary: 'Calculate a withdrawal at a cash desk', status: 200 })
+  calculateCashDeskWithdrawal(
     @UuidParam('cashDeskId') deskId: string,
     @Body() dto: CashDeskWithdrawalRequestDto,
     @CurrentPrincipal() principal: Principal,
@@ -46,11 +41,10 @@ export class CashDeskWithdrawalsController {
   @Route('POST', ':cashDeskId', {
     ...WITHDRAWAL,
     idempotent: { groupCommit: true },
-    id: 'createCashDeskWithdrawal',
     summary: 'Withdraw cash at a cash desk',
     errors: [...WITHDRAWAL.errors, 'exception.coin.insufficient_funds', 'exception.coin.inactive'],
   })
-  async withdraw(
+  async createCashDeskWithdrawal(
     @UuidParam('cashDeskId') deskId: string,
     @Body() dto: CashDeskWithdrawalRequestDto,
     @CurrentPrincipal() principal: Principal,

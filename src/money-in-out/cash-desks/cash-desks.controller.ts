@@ -44,13 +44,8 @@ export class CashDesksController {
   constructor(private readonly desks: CashDesksService) {}
 
   /** Creates a cash desk (an organization of type `cash_desk`) with a cash coin per issuer given; cashiers join it through `POST /users`. */
-  @Route('POST', '', {
-    ...MANAGER,
-    id: 'createCashDesk',
-    summary: 'Create a cash desk',
-    errors: ['exception.issuer.not_found', 'exception.issuer.inactive'],
-  })
-  async create(@Body() dto: CreateCashDeskDto): Promise<CashDeskResultDto> {
+  @Route('POST', '', { ...MANAGER, summary: 'Create a cash desk', errors: ['exception.issuer.not_found', 'exception.issuer.inactive'] })
+  async createCashDesk(@Body() dto: CreateCashDeskDto): Promise<CashDeskResultDto> {
     return { status: 'ok', message: 'Cash desk created', cashDesk: await this.desks.create(dto) };
   }
 
@@ -61,23 +56,21 @@ export class CashDesksController {
    */
   @Route('POST', 'view', {
     ...VIEWER,
-    id: 'viewCashDesks',
     summary: 'List cash desks',
     status: 200,
     errors: [['exception.coin.not_found', 'no such coin of the caller’s (any, for staff)']],
   })
-  view(@Body() dto: CashDeskViewDto, @CurrentPrincipal() principal: Principal): Promise<CashDeskPageDto> {
+  viewCashDesks(@Body() dto: CashDeskViewDto, @CurrentPrincipal() principal: Principal): Promise<CashDeskPageDto> {
     return this.desks.view(principal, dto);
   }
 
   /** Opens the desk's cash coin of another issuer (one per issuer). */
   @Route('POST', ':id/coins', {
     ...MANAGER,
-    id: 'openCashDeskCoin',
     summary: "Open a cash desk's cash coin",
     errors: ['exception.cash_desk.not_found', 'exception.issuer.not_found', 'exception.cash_desk.coin_exists', 'exception.issuer.inactive'],
   })
-  async openCoin(@UuidParam('id') id: string, @Body() dto: OpenCashCoinDto): Promise<CashCoinResultDto> {
+  async openCashDeskCoin(@UuidParam('id') id: string, @Body() dto: OpenCashCoinDto): Promise<CashCoinResultDto> {
     return { status: 'ok', message: 'Cash coin opened', coin: await this.desks.openCoin(id, dto.issuerId) };
   }
 }
@@ -99,11 +92,13 @@ export class CashDeskOperationsController {
   @Route('POST', '', {
     access: ['CASH_DESK_OPERATOR'],
     idempotent: true,
-    id: 'createCashDeskOperation',
     summary: 'Enter a cash desk operation',
     errors: ['exception.coin.not_found', 'exception.coin.insufficient_funds', 'exception.coin.closed', 'exception.cash_desk.no_cash_coin'],
   })
-  async create(@Body() dto: CashDeskOperationRequestDto, @CurrentPrincipal() principal: Principal): Promise<CashDeskOperationResultDto> {
+  async createCashDeskOperation(
+    @Body() dto: CashDeskOperationRequestDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CashDeskOperationResultDto> {
     return { status: 'ok', message: 'Cash desk operation entered', ...(await this.operations.create(principal, dto)) };
   }
 
@@ -114,29 +109,30 @@ export class CashDeskOperationsController {
    */
   @Route('POST', 'cash-out-codes', {
     access: ['CASH_OUT_CODE_CREATOR'],
-    id: 'createCashOutCode',
     summary: 'Create a one-time cash-out code (the customer)',
     errors: [['exception.coin.not_found', 'no such coin of the caller’s organization'], 'exception.coin.inactive'],
   })
-  async createCode(@Body() dto: CreateCashOutCodeDto, @CurrentPrincipal() principal: Principal): Promise<CashOutCodeResultDto> {
+  async createCashOutCode(@Body() dto: CreateCashOutCodeDto, @CurrentPrincipal() principal: Principal): Promise<CashOutCodeResultDto> {
     return { status: 'ok', message: 'Cash-out code created', cashOutCode: await this.codes.create(principal, dto) };
   }
 
   /** The fee and what each side pays and gets, without moving money. */
   @Route('POST', 'calculate', {
     access: ['CASH_DESK_OPERATOR'],
-    id: 'calculateCashDeskOperation',
     summary: 'Calculate a cash desk operation',
     status: 200,
     errors: ['exception.coin.not_found', 'exception.cash_desk.no_cash_coin'],
   })
-  calculate(@Body() dto: CashDeskOperationRequestDto, @CurrentPrincipal() principal: Principal): Promise<CalculationDto> {
+  calculateCashDeskOperation(@Body() dto: CashDeskOperationRequestDto, @CurrentPrincipal() principal: Principal): Promise<CalculationDto> {
     return this.operations.calculate(principal, dto);
   }
 
   /** Staff see every desk's operations, a desk's cashiers their desk's, customers those on their coins. */
-  @Route('POST', 'view', { ...VIEWER, id: 'viewCashDeskOperations', summary: 'Search cash desk operations', status: 200 })
-  view(@Body() dto: CashDeskOperationViewDto, @CurrentPrincipal() principal: Principal): Promise<CashDeskOperationPageDto> {
+  @Route('POST', 'view', { ...VIEWER, summary: 'Search cash desk operations', status: 200 })
+  viewCashDeskOperations(
+    @Body() dto: CashDeskOperationViewDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CashDeskOperationPageDto> {
     return this.operations.view(principal, dto);
   }
 
@@ -144,19 +140,20 @@ export class CashDeskOperationsController {
    * A cash desk operation with its status. Staff with TRANSACTION_AUDITOR see every one, a desk's cashiers their
    * desk's, customers those on their coins; any other is a 404.
    */
-  @Route('GET', ':id', {
-    ...VIEWER,
-    id: 'getCashDeskOperation',
-    summary: 'Get a cash desk operation',
-    errors: ['exception.cash_desk_operation.not_found'],
-  })
-  async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<CashDeskOperationRecordResultDto> {
+  @Route('GET', ':id', { ...VIEWER, summary: 'Get a cash desk operation', errors: ['exception.cash_desk_operation.not_found'] })
+  async getCashDeskOperation(
+    @UuidParam('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CashDeskOperationRecordResultDto> {
     return { status: 'ok', message: 'OK', cashDeskOperation: await this.operations.get(principal, id) };
   }
 
   /** The customer confirms a pending operation on their coin: it settles in place. */
-  @Route('POST', ':id/confirm', { ...CUSTOMER, id: 'confirmCashDeskOperation', summary: 'Confirm a cash desk operation (the customer)' })
-  async confirm(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<CashDeskOperationResultDto> {
+  @Route('POST', ':id/confirm', { ...CUSTOMER, summary: 'Confirm a cash desk operation (the customer)' })
+  async confirmCashDeskOperation(
+    @UuidParam('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CashDeskOperationResultDto> {
     return { status: 'ok', message: 'Cash desk operation confirmed', ...(await this.operations.confirm(principal, id)) };
   }
 
@@ -168,7 +165,6 @@ export class CashDeskOperationsController {
    */
   @Route('POST', ':id/authorize', {
     access: ['CASH_DESK_OPERATOR'],
-    id: 'authorizeCashDeskOperation',
     summary: "Present a customer's cash-out code (the desk)",
     status: 200,
     errors: [
@@ -179,7 +175,7 @@ export class CashDeskOperationsController {
       'exception.cash_desk_operation.decided',
     ],
   })
-  async authorize(
+  async authorizeCashDeskOperation(
     @UuidParam('id') id: string,
     @Body() dto: AuthorizeCashOutDto,
     @CurrentPrincipal() principal: Principal,
@@ -195,11 +191,13 @@ export class CashDeskOperationsController {
    */
   @Route('POST', ':id/complete', {
     ...DESK,
-    id: 'completeCashDeskOperation',
     summary: 'Complete a cash desk operation (the desk)',
     errors: [...DESK.errors, 'exception.cash_desk_operation.consent_required'],
   })
-  async complete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<CashDeskOperationResultDto> {
+  async completeCashDeskOperation(
+    @UuidParam('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CashDeskOperationResultDto> {
     return { status: 'ok', message: 'Cash desk operation completed', ...(await this.operations.complete(principal, id)) };
   }
 
@@ -207,8 +205,8 @@ export class CashDeskOperationsController {
    * The customer refuses a pending operation on their coin — a cash-out they did not ask for, or one they changed
    * their mind about: the hold is released and the desk can no longer complete it.
    */
-  @Route('POST', ':id/refuse', { ...CUSTOMER, id: 'refuseCashDeskOperation', summary: 'Refuse a cash desk operation (the customer)' })
-  async refuse(
+  @Route('POST', ':id/refuse', { ...CUSTOMER, summary: 'Refuse a cash desk operation (the customer)' })
+  async refuseCashDeskOperation(
     @UuidParam('id') id: string,
     @Body() dto: DeclineDto,
     @CurrentPrincipal() principal: Principal,
@@ -217,8 +215,8 @@ export class CashDeskOperationsController {
   }
 
   /** The desk's cashier (or staff with CASH_DESK_SUPERVISOR) declines a pending operation: the hold is released. */
-  @Route('POST', ':id/decline', { ...DESK, id: 'declineCashDeskOperation', summary: 'Decline a cash desk operation' })
-  async decline(
+  @Route('POST', ':id/decline', { ...DESK, summary: 'Decline a cash desk operation' })
+  async declineCashDeskOperation(
     @UuidParam('id') id: string,
     @Body() dto: DeclineDto,
     @CurrentPrincipal() principal: Principal,

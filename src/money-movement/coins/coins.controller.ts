@@ -42,13 +42,8 @@ export class CoinsController {
   ) {}
 
   /** Opens a coin for the caller's organization; the first coin of a currency becomes its main one. */
-  @Route('POST', 'coins', {
-    ...ONE,
-    id: 'createCoin',
-    summary: 'Open a coin',
-    errors: ['exception.issuer.not_found', 'exception.issuer.inactive'],
-  })
-  async create(@Body() dto: CreateCoinDto, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
+  @Route('POST', 'coins', { ...ONE, summary: 'Open a coin', errors: ['exception.issuer.not_found', 'exception.issuer.inactive'] })
+  async createCoin(@Body() dto: CreateCoinDto, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
     return { status: 'ok', message: 'Coin created', coin: await this.coins.create(principal, dto) };
   }
 
@@ -56,8 +51,8 @@ export class CoinsController {
    * Every coin of the caller's organization, closed ones included, by serial: balance, held and available amounts,
    * currency, whether it is the main one, and the smart cards standing for it (`smartCards`, their numbers masked).
    */
-  @Route('GET', 'coins', { ...OWNER, id: 'listCoins', summary: "The organization's coins" })
-  async list(@CurrentPrincipal() principal: Principal): Promise<MyCoinListDto> {
+  @Route('GET', 'coins', { ...OWNER, summary: "The organization's coins" })
+  async listCoins(@CurrentPrincipal() principal: Principal): Promise<MyCoinListDto> {
     const [coins, cards] = await Promise.all([this.coins.list(principal), this.tools.listed('SMART_CARD', principal.organizationId)]);
     const bySerial = new Map<string, CoinSmartCardDto[]>();
     for (const { coinSerial, ...card } of cards) {
@@ -69,11 +64,10 @@ export class CoinsController {
   /** An organization's coins: its members, or staff with COIN_VIEWER (ORGANIZATION_VIEWER is every role's; the scope is checked). */
   @Route('GET', 'organizations/:organizationId/coins', {
     access: ['ORGANIZATION_VIEWER'],
-    id: 'listOrganizationCoins',
     summary: "An organization's coins",
     errors: ['exception.organization.not_found'],
   })
-  async ofOrganization(
+  async listOrganizationCoins(
     @UuidParam('organizationId') organizationId: string,
     @CurrentPrincipal() principal: Principal,
   ): Promise<CoinListDto> {
@@ -81,8 +75,8 @@ export class CoinsController {
   }
 
   /** Staff search over every organization's coins, technical coins included. */
-  @Route('POST', 'coins/view', { access: ['COIN_VIEWER'], id: 'viewCoins', summary: 'Search all coins (staff)', status: 200 })
-  view(@Body() dto: CoinViewDto): Promise<CoinPageDto> {
+  @Route('POST', 'coins/view', { access: ['COIN_VIEWER'], summary: 'Search all coins (staff)', status: 200 })
+  viewCoins(@Body() dto: CoinViewDto): Promise<CoinPageDto> {
     return this.coins.view(dto);
   }
 
@@ -92,8 +86,8 @@ export class CoinsController {
    * the same 404. A payee lookup: at most PAYEE_LOOKUPS_PER_HOUR per user and PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR per
    * client address, then a 429.
    */
-  @Route('POST', 'coins/validate', { ...LOOKUP, id: 'validateCoin', summary: "Check a payee's coin" })
-  async validate(
+  @Route('POST', 'coins/validate', { ...LOOKUP, summary: "Check a payee's coin" })
+  async validateCoin(
     @Body() dto: ValidateCoinDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
@@ -106,8 +100,8 @@ export class CoinsController {
    * contact. An unknown login, a staff login, or no such coin are the same 404. A payee lookup, limited as
    * `POST /coins/validate` is.
    */
-  @Route('POST', 'coins/serial', { ...LOOKUP, id: 'coinSerialByLogin', summary: "A contact's coin by login" })
-  async serialOf(
+  @Route('POST', 'coins/serial', { ...LOOKUP, summary: "A contact's coin by login" })
+  async coinSerialByLogin(
     @Body() dto: CoinSerialRequestDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
@@ -120,12 +114,11 @@ export class CoinsController {
   @Route('POST', 'coins/set-main', {
     ...ONE,
     access: ['COIN_MAIN_STATUS_SETTER'],
-    id: 'setMainCoin',
     summary: 'Make a coin the main one of its currency',
     status: 200,
     errors: [...ONE.errors, 'exception.coin.inactive'],
   })
-  async setMain(@Body() dto: SetMainCoinDto, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
+  async setMainCoin(@Body() dto: SetMainCoinDto, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
     return { status: 'ok', message: 'Main coin set', coin: await this.coins.setMain(principal, dto.serial) };
   }
 
@@ -133,19 +126,18 @@ export class CoinsController {
    * One coin of the caller's organization with its balance, held and available amounts; another organization's, like an
    * unknown one, is a 404.
    */
-  @Route('GET', 'coins/:serial', { ...ONE, id: 'getCoin', summary: 'One of the organization’s coins' })
-  async get(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
+  @Route('GET', 'coins/:serial', { ...ONE, summary: 'One of the organization’s coins' })
+  async getCoin(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
     return { status: 'ok', message: 'OK', coin: await this.coins.get(principal, serial) };
   }
 
   /** Renames a coin, or deactivates or reactivates it; a renaming alone leaves it as active as it was. */
   @Route('PATCH', 'coins/:serial', {
     ...ONE,
-    id: 'updateCoin',
     summary: 'Rename, deactivate or reactivate a coin',
     errors: [...ONE.errors, 'exception.coin.closed'],
   })
-  async update(
+  async updateCoin(
     @SerialParam() serial: string,
     @Body() dto: UpdateCoinDto,
     @CurrentPrincipal() principal: Principal,
@@ -154,8 +146,8 @@ export class CoinsController {
   }
 
   /** Closes a coin (release 4.10.0: COIN_CLOSURE replaces COIN_OWNER here). A non-empty coin needs transferToCoinSerial. */
-  @Route('POST', 'close/coin/:serial', { ...CLOSURE, id: 'closeCoin', summary: 'Close a coin', status: 200 })
-  async close(
+  @Route('POST', 'close/coin/:serial', { ...CLOSURE, summary: 'Close a coin', status: 200 })
+  async closeCoin(
     @SerialParam() serial: string,
     @Body() dto: CloseCoinDto,
     @CurrentPrincipal() principal: Principal,
@@ -167,23 +159,18 @@ export class CoinsController {
    * Deletes (closes) an empty coin: `POST /close/coin/{serial}` without a coin to receive a balance. A coin with money
    * on it is a 409 (`exception.coin.not_empty`): close it with `transferToCoinSerial` instead.
    */
-  @Route('DELETE', 'coins/:serial', {
-    ...CLOSURE,
-    id: 'deleteCoin',
-    summary: 'Delete an empty coin',
-    errors: [...CLOSURE.errors, ...NOT_EMPTY],
-  })
-  remove(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<CloseCoinResponseDto> {
-    return this.close(serial, {}, principal);
+  @Route('DELETE', 'coins/:serial', { ...CLOSURE, summary: 'Delete an empty coin', errors: [...CLOSURE.errors, ...NOT_EMPTY] })
+  deleteCoin(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<CloseCoinResponseDto> {
+    return this.closeCoin(serial, {}, principal);
   }
 
   /** The same as `POST /close/coin/{serial}`: existing clients send PUT (another method, so another handler). */
-  @Route('PUT', 'close/coin/:serial', { ...CLOSURE, id: 'closeCoinPut', summary: 'Close a coin (PUT)' })
-  closePut(
+  @Route('PUT', 'close/coin/:serial', { ...CLOSURE, summary: 'Close a coin (PUT)' })
+  closeCoinPut(
     @SerialParam() serial: string,
     @Body() dto: CloseCoinDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<CloseCoinResponseDto> {
-    return this.close(serial, dto, principal);
+    return this.closeCoin(serial, dto, principal);
   }
 }

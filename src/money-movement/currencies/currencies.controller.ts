@@ -24,34 +24,32 @@ export class CurrenciesController {
   /** Creates a currency; `fraction` (release 4.10.0) sets its minor units. */
   @Route('POST', '', {
     ...CURRENCY,
-    id: 'createCurrency',
     summary: 'Create a currency',
     errors: ['exception.currency.code_taken', 'exception.currency.digital_code_taken'],
   })
-  async create(@Body() dto: CreateCurrencyDto): Promise<CurrencyResponseDto> {
+  async createCurrency(@Body() dto: CreateCurrencyDto): Promise<CurrencyResponseDto> {
     return { status: 'ok', message: 'Currency created', currency: await this.currencies.createCurrency(dto) };
   }
 
   /** Every currency, active or not, by code, with its minor units (`fraction`). */
-  @Route('GET', '', { access: ['CURRENCY_VIEWER'], id: 'listCurrencies', summary: 'List currencies' })
-  async list(): Promise<CurrencyListDto> {
+  @Route('GET', '', { access: ['CURRENCY_VIEWER'], summary: 'List currencies' })
+  async listCurrencies(): Promise<CurrencyListDto> {
     return { status: 'ok', message: 'OK', currencies: await this.currencies.listCurrencies() };
   }
 
   /** Currencies by code, active and part of the name, a page at a time, sorted by code unless by name. */
-  @Route('POST', 'view', { access: ['CURRENCY_VIEWER'], id: 'viewCurrencies', summary: 'Search currencies', status: 200 })
-  view(@Body() dto: CurrencyViewDto): Promise<CurrencyPageDto> {
+  @Route('POST', 'view', { access: ['CURRENCY_VIEWER'], summary: 'Search currencies', status: 200 })
+  viewCurrencies(@Body() dto: CurrencyViewDto): Promise<CurrencyPageDto> {
     return this.currencies.viewCurrencies(dto);
   }
 
   /** The fraction can change only while no coin holds the currency. */
   @Route('PATCH', ':id', {
     ...CURRENCY,
-    id: 'updateCurrency',
     summary: 'Change a currency',
     errors: ['exception.currency.not_found', 'exception.currency.fraction_locked'],
   })
-  async update(@UuidParam('id') id: string, @Body() dto: UpdateCurrencyDto): Promise<CurrencyResponseDto> {
+  async updateCurrency(@UuidParam('id') id: string, @Body() dto: UpdateCurrencyDto): Promise<CurrencyResponseDto> {
     return { status: 'ok', message: 'Currency updated', currency: await this.currencies.updateCurrency(id, dto) };
   }
 }
@@ -67,14 +65,13 @@ export class IssuersController {
    */
   @Route('POST', '', {
     ...ISSUER,
-    id: 'createIssuer',
     summary: 'Create a currency issuer',
     errors: [
       ['exception.currency.not_found', 'no currency with that code'],
       ['exception.issuer.sn_taken', 'another issuer has the snPrefix'],
     ],
   })
-  async create(@Body() dto: CreateIssuerDto): Promise<IssuerResponseDto> {
+  async createIssuer(@Body() dto: CreateIssuerDto): Promise<IssuerResponseDto> {
     return { status: 'ok', message: 'Issuer created', issuer: await this.currencies.createIssuer(dto) };
   }
 
@@ -82,8 +79,8 @@ export class IssuersController {
    * Every currency issuer with its currency. A coin is opened in an issuer's currency; an inactive issuer opens none
    * (409).
    */
-  @Route('GET', '', { access: ['ISSUER_VIEWER'], id: 'listIssuers', summary: 'List issuers' })
-  async list(): Promise<IssuerListDto> {
+  @Route('GET', '', { access: ['ISSUER_VIEWER'], summary: 'List issuers' })
+  async listIssuers(): Promise<IssuerListDto> {
     return { status: 'ok', message: 'OK', records: await this.currencies.listIssuers() };
   }
 
@@ -91,8 +88,8 @@ export class IssuersController {
    * Changes the name, description or active of an issuer (staff with ISSUER_MANAGER); its currency never changes. An
    * inactive issuer opens no new coins.
    */
-  @Route('PATCH', ':id', { ...ISSUER, id: 'updateIssuer', summary: 'Change an issuer', errors: ['exception.issuer.not_found'] })
-  async update(@UuidParam('id') id: string, @Body() dto: UpdateIssuerDto): Promise<IssuerResponseDto> {
+  @Route('PATCH', ':id', { ...ISSUER, summary: 'Change an issuer', errors: ['exception.issuer.not_found'] })
+  async updateIssuer(@UuidParam('id') id: string, @Body() dto: UpdateIssuerDto): Promise<IssuerResponseDto> {
     return { status: 'ok', message: 'Issuer updated', issuer: await this.currencies.updateIssuer(id, dto) };
   }
 }

@@ -36,24 +36,22 @@ export class ExchangeRatesController {
   /** Sets the rate of an ordered currency pair from `validFrom` (default now); earlier rates stay for the record. */
   @Route('POST', '', {
     access: ['EXCHANGE_RATE_MANAGER'],
-    id: 'createExchangeRate',
     summary: 'Set an exchange rate',
     errors: [UNKNOWN_CODE, ['exception.exchange_rate.duplicate', 'the pair already has a rate taking effect then']],
   })
-  async create(@Body() dto: CreateExchangeRateDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeRateResponseDto> {
+  async createExchangeRate(@Body() dto: CreateExchangeRateDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeRateResponseDto> {
     return { status: 'ok', message: 'Exchange rate set', rate: await this.rates.create(principal, dto) };
   }
 
   /** Rates, newest validFrom first; `filter.current` keeps the rate in force of each pair. */
-  @Route('POST', 'view', { access: ['EXCHANGE_RATE_VIEWER'], id: 'viewExchangeRates', summary: 'Search exchange rates', status: 200 })
-  view(@Body() dto: ExchangeRateViewDto): Promise<ExchangeRatePageDto> {
+  @Route('POST', 'view', { access: ['EXCHANGE_RATE_VIEWER'], summary: 'Search exchange rates', status: 200 })
+  viewExchangeRates(@Body() dto: ExchangeRateViewDto): Promise<ExchangeRatePageDto> {
     return this.rates.view(dto);
   }
 
   /** The rate in force now of the ordered pair `from` → `to` (currency codes). */
   @Route('GET', ':from/:to', {
     access: ['EXCHANGE_RATE_VIEWER'],
-    id: 'getExchangeRate',
     summary: 'The current rate of a currency pair',
     errors: [
       UNKNOWN_CODE,
@@ -62,7 +60,7 @@ export class ExchangeRatesController {
   })
   @codeParam('from', 'Code of the currency sold', 'EUR')
   @codeParam('to', 'Code of the currency bought', 'USD')
-  async current(@CodeParam('from') from: string, @CodeParam('to') to: string): Promise<ExchangeRateResponseDto> {
+  async getExchangeRate(@CodeParam('from') from: string, @CodeParam('to') to: string): Promise<ExchangeRateResponseDto> {
     return { status: 'ok', message: 'OK', rate: await this.rates.currentByCodes(from, to) };
   }
 }

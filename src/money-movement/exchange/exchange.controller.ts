@@ -34,7 +34,6 @@ export class ExchangeController {
   @Route('POST', '', {
     ...EXCHANGE,
     idempotent: { groupCommit: true },
-    id: 'createExchange',
     summary: 'Exchange between two currencies',
     errors: [
       ...EXCHANGE.errors,
@@ -43,14 +42,14 @@ export class ExchangeController {
       'exception.coin.inactive',
     ],
   })
-  async create(@Body() dto: ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeResultDto> {
+  async createExchange(@Body() dto: ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeResultDto> {
     const { process, exchange } = await this.exchange.execute(principal, exchangeTermsOf(dto));
     return { status: 'ok', message: 'Exchange completed', process, exchange };
   }
 
   /** What the exchange would sell, buy and cost at the rate in force, without moving money. */
-  @Route('POST', 'calculate', { ...CALCULATION, id: 'calculateExchange', summary: 'Calculate an exchange' })
-  calculate(@Body() dto: ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeCalculationDto> {
+  @Route('POST', 'calculate', { ...CALCULATION, summary: 'Calculate an exchange' })
+  calculateExchange(@Body() dto: ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeCalculationDto> {
     return this.exchange.calculate(principal, exchangeTermsOf(dto));
   }
 
@@ -59,8 +58,8 @@ export class ExchangeController {
    * `withdrawAmount` (what would leave fromCoin, the fee included) and `exchangeRate {id, rate, inIssuer, outIssuer}`.
    * Another answer than `POST /exchange/calculate`'s, so another route rather than an alias.
    */
-  @Route('POST', 'calculator', { ...CALCULATION, id: 'exchangeCalculator', summary: 'Calculate an exchange (the web client’s calculator)' })
-  calculator(@Body() dto: ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeCalculatorDto> {
+  @Route('POST', 'calculator', { ...CALCULATION, summary: 'Calculate an exchange (the web client’s calculator)' })
+  exchangeCalculator(@Body() dto: ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeCalculatorDto> {
     return this.exchange.calculator(principal, exchangeTermsOf(dto));
   }
 
@@ -68,11 +67,10 @@ export class ExchangeController {
   @Route('POST', 'reserves/fund', {
     access: ['EXCHANGE_RESERVE_MANAGER'],
     idempotent: true,
-    id: 'fundExchangeReserve',
     summary: "Fund an issuer's exchange reserve",
     errors: ['exception.issuer.not_found', 'exception.issuer.inactive'],
   })
-  async fund(@Body() dto: ReserveFundingDto): Promise<OperationResultDto> {
+  async fundExchangeReserve(@Body() dto: ReserveFundingDto): Promise<OperationResultDto> {
     return { status: 'ok', message: 'Exchange reserve funded', process: await this.exchange.fundReserve(dto) };
   }
 }

@@ -24,40 +24,34 @@ export class SubscriptionsController {
   /** Pays one of the caller's transfer templates on every due date from `recurringStartDate` until it expires. */
   @Route('POST', '', {
     access: ['SUBSCRIPTION_OWNER', 'TRANSFER_CREATOR'],
-    id: 'createSubscription',
     summary: 'Create a subscription',
     errors: [['exception.transfer_template.not_found', "not one of the caller's templates"]],
   })
-  async create(@Body() dto: CreateSubscriptionDto, @CurrentPrincipal() principal: Principal): Promise<SubscriptionResponseDto> {
+  async createSubscription(@Body() dto: CreateSubscriptionDto, @CurrentPrincipal() principal: Principal): Promise<SubscriptionResponseDto> {
     return { status: 'ok', message: 'Subscription created', subscription: await this.subscriptions.create(principal, dto) };
   }
 
   /** Every subscription of the caller (for the organization they act for), oldest first, with its latest run. */
-  @Route('GET', '', { ...OWNER, id: 'listSubscriptions', summary: "The caller's subscriptions" })
-  async list(@CurrentPrincipal() principal: Principal): Promise<SubscriptionListDto> {
+  @Route('GET', '', { ...OWNER, summary: "The caller's subscriptions" })
+  async listSubscriptions(@CurrentPrincipal() principal: Principal): Promise<SubscriptionListDto> {
     return { status: 'ok', message: 'OK', subscriptions: await this.subscriptions.list(principal) };
   }
 
   /** Starts a stopped subscription again from its next due date on or after today. */
-  @Route('PATCH', ':id/activate', {
-    ...SCHEDULE,
-    access: ['SUBSCRIPTION_OWNER', 'TRANSFER_CREATOR'],
-    id: 'activateSubscription',
-    summary: 'Activate a subscription',
-  })
-  async activate(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SubscriptionResponseDto> {
+  @Route('PATCH', ':id/activate', { ...SCHEDULE, access: ['SUBSCRIPTION_OWNER', 'TRANSFER_CREATOR'], summary: 'Activate a subscription' })
+  async activateSubscription(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SubscriptionResponseDto> {
     return { status: 'ok', message: 'Subscription activated', subscription: await this.subscriptions.activate(principal, id) };
   }
 
   /** No payments until activated again. */
-  @Route('PATCH', ':id/stop', { ...SCHEDULE, id: 'stopSubscription', summary: 'Stop a subscription' })
-  async stop(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SubscriptionResponseDto> {
+  @Route('PATCH', ':id/stop', { ...SCHEDULE, summary: 'Stop a subscription' })
+  async stopSubscription(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SubscriptionResponseDto> {
     return { status: 'ok', message: 'Subscription stopped', subscription: await this.subscriptions.stop(principal, id) };
   }
 
   /** Deletes one of the caller's subscriptions and answers it as it was; its payments stay. */
-  @Route('DELETE', ':id', { ...ONE, id: 'deleteSubscription', summary: 'Delete a subscription' })
-  async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SubscriptionResponseDto> {
+  @Route('DELETE', ':id', { ...ONE, summary: 'Delete a subscription' })
+  async deleteSubscription(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SubscriptionResponseDto> {
     return { status: 'ok', message: 'Subscription deleted', subscription: await this.subscriptions.delete(principal, id) };
   }
 }

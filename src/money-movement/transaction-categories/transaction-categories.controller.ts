@@ -30,13 +30,8 @@ export class TransactionCategoriesController {
    * The caller makes a category of their own to tag operations with (name, colour, icon); a second category of the same
    * name is a 409.
    */
-  @Route('POST', '', {
-    ...OWNER,
-    id: 'createTransactionCategory',
-    summary: 'Create a transaction category',
-    errors: ['exception.transaction_category.name_taken'],
-  })
-  async create(
+  @Route('POST', '', { ...OWNER, summary: 'Create a transaction category', errors: ['exception.transaction_category.name_taken'] })
+  async createTransactionCategory(
     @Body() dto: CreateTransactionCategoryDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<TransactionCategoryResponseDto> {
@@ -44,25 +39,26 @@ export class TransactionCategoriesController {
   }
 
   /** The caller's categories, by name unless sorted otherwise. */
-  @Route('POST', 'view', { ...OWNER, id: 'viewTransactionCategories', summary: "Search the caller's transaction categories", status: 200 })
-  view(@Body() dto: TransactionCategoryViewDto, @CurrentPrincipal() principal: Principal): Promise<TransactionCategoryPageDto> {
+  @Route('POST', 'view', { ...OWNER, summary: "Search the caller's transaction categories", status: 200 })
+  viewTransactionCategories(
+    @Body() dto: TransactionCategoryViewDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<TransactionCategoryPageDto> {
     return this.categories.view(principal, dto);
   }
 
   /** Deletes one of the caller's categories and its tags; answers the deleted category. */
-  @Route('DELETE', ':id', { ...ONE, id: 'deleteTransactionCategory', summary: 'Delete a transaction category' })
-  async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<TransactionCategoryResponseDto> {
+  @Route('DELETE', ':id', { ...ONE, summary: 'Delete a transaction category' })
+  async deleteTransactionCategory(
+    @UuidParam('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<TransactionCategoryResponseDto> {
     return { status: 'ok', message: 'Category deleted', category: await this.categories.delete(principal, id) };
   }
 
   /** The operations tagged with the category (for the organization the caller acts for), newest first by default. */
-  @Route('POST', ':id/operations/view', {
-    ...TAGGING,
-    id: 'viewTransactionCategoryOperations',
-    summary: 'Search the operations tagged with a category',
-    status: 200,
-  })
-  operations(
+  @Route('POST', ':id/operations/view', { ...TAGGING, summary: 'Search the operations tagged with a category', status: 200 })
+  viewTransactionCategoryOperations(
     @UuidParam('id') id: string,
     @Body() dto: TaggedOperationViewDto,
     @CurrentPrincipal() principal: Principal,
@@ -73,12 +69,11 @@ export class TransactionCategoriesController {
   /** Tags an operation the caller's organization takes part in (`operationId`); tagging it again changes nothing. */
   @Route('POST', ':id/operations/:operationId', {
     ...TAGGING,
-    id: 'tagOperationWithCategory',
     summary: 'Tag an operation with a category',
     status: 200,
     errors: [...ONE.errors, ['exception.transaction.not_found', 'no operation the organization takes part in']],
   })
-  async tag(
+  async tagOperationWithCategory(
     @UuidParam('id') id: string,
     @UuidParam('operationId') operationId: string,
     @CurrentPrincipal() principal: Principal,
@@ -92,11 +87,10 @@ export class TransactionCategoriesController {
    */
   @Route('DELETE', ':id/operations/:operationId', {
     ...ONE,
-    id: 'untagOperationFromCategory',
     summary: 'Remove a category from an operation',
     errors: [...ONE.errors, 'exception.transaction_category.not_tagged'],
   })
-  async untag(
+  async untagOperationFromCategory(
     @UuidParam('id') id: string,
     @UuidParam('operationId') operationId: string,
     @CurrentPrincipal() principal: Principal,

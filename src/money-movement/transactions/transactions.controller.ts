@@ -15,8 +15,8 @@ export class TransactionsController {
   constructor(private readonly transactions: TransactionsService) {}
 
   /** Searches operations the caller's organization takes part in (every operation for auditors), newest first by default. */
-  @Route('POST', 'view', { ...VIEWER, id: 'viewTransactions', summary: 'Search transactions', status: 200 })
-  view(@Body() dto: TransactionViewDto, @CurrentPrincipal() principal: Principal): Promise<HistoryPageDto> {
+  @Route('POST', 'view', { ...VIEWER, summary: 'Search transactions', status: 200 })
+  viewTransactions(@Body() dto: TransactionViewDto, @CurrentPrincipal() principal: Principal): Promise<HistoryPageDto> {
     return this.transactions.view(principal, dto);
   }
 
@@ -24,13 +24,8 @@ export class TransactionsController {
    * An operation with its ledger entries, commission and status: one the caller's organization takes part in (any for
    * staff with TRANSACTION_AUDITOR); any other is a 404.
    */
-  @Route('GET', ':id', {
-    ...VIEWER,
-    id: 'getTransaction',
-    summary: 'Get a transaction with its ledger entries',
-    errors: ['exception.transaction.not_found'],
-  })
-  async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<OperationResultDto> {
+  @Route('GET', ':id', { ...VIEWER, summary: 'Get a transaction with its ledger entries', errors: ['exception.transaction.not_found'] })
+  async getTransaction(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<OperationResultDto> {
     return { status: 'ok', message: 'OK', process: await this.transactions.get(principal, id) };
   }
 
@@ -38,11 +33,10 @@ export class TransactionsController {
   @Route('POST', ':id/reverse', {
     access: ['TRANSACTION_REVERSER'],
     idempotent: true,
-    id: 'reverseTransaction',
     summary: 'Reverse a completed operation (staff)',
     errors: ['exception.transaction.not_found', 'exception.transaction.already_reversed', 'exception.transaction.is_reversal'],
   })
-  async reverse(@UuidParam('id') id: string, @Body() dto: ReverseOperationDto): Promise<OperationResultDto> {
+  async reverseTransaction(@UuidParam('id') id: string, @Body() dto: ReverseOperationDto): Promise<OperationResultDto> {
     return { status: 'ok', message: 'Operation reversed', process: await this.transactions.reverse(id, dto) };
   }
 }

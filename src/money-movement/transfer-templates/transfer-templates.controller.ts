@@ -41,7 +41,6 @@ export class TransferTemplatesController {
    */
   @Route('POST', '', {
     ...SAVED,
-    id: 'createTransferTemplate',
     summary: 'Save a transfer template',
     errors: [
       ['exception.coin.not_found', "the payer coin is not the caller's, or the payee coin is not a client coin"],
@@ -50,7 +49,7 @@ export class TransferTemplatesController {
       PAYEE_LOOKUP_LIMIT,
     ],
   })
-  async create(
+  async createTransferTemplate(
     @Body() dto: CreateTransferTemplateDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
@@ -64,7 +63,6 @@ export class TransferTemplatesController {
    */
   @Route('POST', 'operation/:operationId', {
     ...SAVED,
-    id: 'createTransferTemplateFromOperation',
     summary: 'Save a done transfer as a template',
     errors: [
       ['exception.transaction.not_found', 'no such operation the caller may see'],
@@ -72,7 +70,7 @@ export class TransferTemplatesController {
       'exception.coin.closed',
     ],
   })
-  async fromOperation(
+  async createTransferTemplateFromOperation(
     @UuidParam('operationId') operationId: string,
     @Body() dto: TemplateFromOperationDto,
     @CurrentPrincipal() principal: Principal,
@@ -81,19 +79,18 @@ export class TransferTemplatesController {
   }
 
   /** Every template of the caller (for the organization they act for), by name, at most 1,000: the family's web client's list. */
-  @Route('GET', '', { ...OWNER, id: 'listTransferTemplates', summary: "The caller's transfer templates" })
-  async list(@CurrentPrincipal() principal: Principal): Promise<TransferTemplateListDto> {
+  @Route('GET', '', { ...OWNER, summary: "The caller's transfer templates" })
+  async listTransferTemplates(@CurrentPrincipal() principal: Principal): Promise<TransferTemplateListDto> {
     return { status: 'ok', message: 'OK', transferTemplates: await this.templates.list(principal) };
   }
 
   /** Renames a template, or changes its amount or description; its coins stay. */
   @Route('PATCH', ':id', {
     ...ONE,
-    id: 'updateTransferTemplate',
     summary: 'Change a transfer template',
     errors: [...ONE.errors, 'exception.transfer_template.name_taken'],
   })
-  async update(
+  async updateTransferTemplate(
     @UuidParam('id') id: string,
     @Body() dto: UpdateTransferTemplateDto,
     @CurrentPrincipal() principal: Principal,
@@ -105,14 +102,8 @@ export class TransferTemplatesController {
    * What executing the template (with its amount, or `amount`) would cost and deliver, as `POST /transfers/calculate`
    * answers, with the payer coin's issuer in full and the template's `paymentToolDetails` (the payee's display name).
    */
-  @Route('POST', ':id/calculate', {
-    ...OWNER,
-    id: 'calculateTransferTemplate',
-    summary: 'Price a transfer template',
-    status: 200,
-    errors: [TEMPLATE_OR_COIN_GONE],
-  })
-  calculate(
+  @Route('POST', ':id/calculate', { ...OWNER, summary: 'Price a transfer template', status: 200, errors: [TEMPLATE_OR_COIN_GONE] })
+  calculateTransferTemplate(
     @UuidParam('id') id: string,
     @Body() dto: TemplateAmountDto,
     @CurrentPrincipal() principal: Principal,
@@ -127,11 +118,10 @@ export class TransferTemplatesController {
   @Route('POST', ':id/execute', {
     access: ['TRANSFER_TEMPLATE_OWNER', 'TRANSFER_CREATOR'],
     idempotent: true,
-    id: 'executeTransferTemplate',
     summary: 'Execute a transfer template',
     errors: [TEMPLATE_OR_COIN_GONE, 'exception.coin.insufficient_funds', 'exception.coin.inactive'],
   })
-  async execute(
+  async executeTransferTemplate(
     @UuidParam('id') id: string,
     @Body() dto: TemplateAmountDto,
     @CurrentPrincipal() principal: Principal,
@@ -142,14 +132,17 @@ export class TransferTemplatesController {
   }
 
   /** The caller's templates (for the organization they act for), by name unless sorted otherwise. */
-  @Route('POST', 'view', { ...OWNER, id: 'viewTransferTemplates', summary: "Search the caller's transfer templates", status: 200 })
-  view(@Body() dto: TransferTemplateViewDto, @CurrentPrincipal() principal: Principal): Promise<TransferTemplatePageDto> {
+  @Route('POST', 'view', { ...OWNER, summary: "Search the caller's transfer templates", status: 200 })
+  viewTransferTemplates(@Body() dto: TransferTemplateViewDto, @CurrentPrincipal() principal: Principal): Promise<TransferTemplatePageDto> {
     return this.templates.view(principal, dto);
   }
 
   /** Deletes one of the caller's transfer templates and answers it as it was; another user's is a 404. */
-  @Route('DELETE', ':id', { ...ONE, id: 'deleteTransferTemplate', summary: 'Delete a transfer template' })
-  async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<TransferTemplateResponseDto> {
+  @Route('DELETE', ':id', { ...ONE, summary: 'Delete a transfer template' })
+  async deleteTransferTemplate(
+    @UuidParam('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<TransferTemplateResponseDto> {
     return { status: 'ok', message: 'Template deleted', template: await this.templates.delete(principal, id) };
   }
 }

@@ -22,26 +22,24 @@ export class TransfersController {
   @Route('POST', '', {
     ...CREATOR,
     idempotent: { groupCommit: true },
-    id: 'createTransfer',
     summary: 'Transfer between coins',
     errors: [
       ['exception.coin.not_found', 'a coin does not exist, or the payer coin is not the caller’s'],
       ['exception.payment_tool.not_found', 'a card does not exist, or the payer card is not the caller’s'],
     ],
   })
-  async transfer(@Body() dto: TransferRequestDto, @CurrentPrincipal() principal: Principal): Promise<OperationResultDto> {
+  async createTransfer(@Body() dto: TransferRequestDto, @CurrentPrincipal() principal: Principal): Promise<OperationResultDto> {
     return { status: 'ok', message: 'Transfer completed', process: await this.transfers.transfer(principal, dto) };
   }
 
   /** What the payer and the payee would see, without moving money. */
   @Route('POST', 'calculate', {
     ...CREATOR,
-    id: 'calculateTransfer',
     summary: 'Calculate a transfer',
     status: 200,
     errors: ['exception.coin.not_found', ['exception.smart_card.blocked', 'a smart card named is blocked'], PAYEE_LOOKUP_LIMIT],
   })
-  calculate(
+  calculateTransfer(
     @Body() dto: TransferRequestDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,

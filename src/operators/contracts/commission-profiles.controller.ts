@@ -69,8 +69,8 @@ export class CommissionProfilesController {
    * `operationFlowId`) and an issuer: one per flow and issuer (409 for a second). Its rules then price that flow for the
    * contract's organizations; the fees go to the issuer's commission coin. Recorded in the action log.
    */
-  @Route('POST', '', { ...NEW_PROFILE, id: 'createCommissionProfile', summary: 'Create a commission profile' })
-  create(
+  @Route('POST', '', { ...NEW_PROFILE, summary: 'Create a commission profile' })
+  createCommissionProfile(
     @UuidParam('contractId') contractId: string,
     @Body() dto: CreateCommissionProfileDto,
     @CurrentPrincipal() principal: Principal,
@@ -83,12 +83,8 @@ export class CommissionProfilesController {
    * currency to the destination issuer's: it prices those exchanges ahead of the flow's profile for the source issuer
    * alone. One per flow and pair of issuers (409). Recorded in the action log.
    */
-  @Route('POST', 'multi-currency', {
-    ...NEW_PROFILE,
-    id: 'createMultiCurrencyCommissionProfile',
-    summary: 'Create a multi-currency commission profile',
-  })
-  createMultiCurrency(
+  @Route('POST', 'multi-currency', { ...NEW_PROFILE, summary: 'Create a multi-currency commission profile' })
+  createMultiCurrencyCommissionProfile(
     @UuidParam('contractId') contractId: string,
     @Body() dto: CreateMultiCurrencyProfileDto,
     @CurrentPrincipal() principal: Principal,
@@ -98,14 +94,17 @@ export class CommissionProfilesController {
   }
 
   /** Every commission profile of a contract (the family's list; `POST …/view` filters and pages). An unknown contract is a 404. */
-  @Route('GET', '', { ...PROFILES, id: 'listCommissionProfiles', summary: "List a contract's commission profiles" })
-  list(@UuidParam('contractId') contractId: string): Promise<CommissionProfilePageDto> {
-    return this.view(contractId, { all: true });
+  @Route('GET', '', { ...PROFILES, summary: "List a contract's commission profiles" })
+  listCommissionProfiles(@UuidParam('contractId') contractId: string): Promise<CommissionProfilePageDto> {
+    return this.viewCommissionProfiles(contractId, { all: true });
   }
 
   /** A contract's commission profiles, by flow, issuer and active. An unknown contract is a 404. */
-  @Route('POST', 'view', { ...PROFILES, id: 'viewCommissionProfiles', summary: "Search a contract's commission profiles", status: 200 })
-  view(@UuidParam('contractId') contractId: string, @Body() dto: CommissionProfileViewDto): Promise<CommissionProfilePageDto> {
+  @Route('POST', 'view', { ...PROFILES, summary: "Search a contract's commission profiles", status: 200 })
+  viewCommissionProfiles(
+    @UuidParam('contractId') contractId: string,
+    @Body() dto: CommissionProfileViewDto,
+  ): Promise<CommissionProfilePageDto> {
     return this.checked(contractId, () => this.profiles.viewProfiles(contractId, dto));
   }
 
@@ -113,8 +112,11 @@ export class CommissionProfilesController {
    * One commission profile of a contract (its rules: `POST …/commission-rule/view`). A profile of another contract is a
    * 404.
    */
-  @Route('GET', ':profileId', { ...PROFILE_READ, id: 'getCommissionProfile', summary: 'Get a commission profile' })
-  get(@UuidParam('contractId') contractId: string, @UuidParam('profileId') profileId: string): Promise<CommissionProfileResponseDto> {
+  @Route('GET', ':profileId', { ...PROFILE_READ, summary: 'Get a commission profile' })
+  getCommissionProfile(
+    @UuidParam('contractId') contractId: string,
+    @UuidParam('profileId') profileId: string,
+  ): Promise<CommissionProfileResponseDto> {
     return this.profile(contractId, 'OK', () => this.profiles.getProfile(contractId, profileId));
   }
 
@@ -122,8 +124,8 @@ export class CommissionProfilesController {
    * Changes a profile's name, description or active; its flow and issuer never change. An inactive profile prices
    * nothing: the flow is then free for the contract's organizations.
    */
-  @Route('PATCH', ':profileId', { ...PROFILE_CHANGE, id: 'updateCommissionProfile', summary: 'Change a commission profile' })
-  update(
+  @Route('PATCH', ':profileId', { ...PROFILE_CHANGE, summary: 'Change a commission profile' })
+  updateCommissionProfile(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() dto: UpdateCommissionProfileDto,
@@ -134,8 +136,8 @@ export class CommissionProfilesController {
   }
 
   /** Deletes the profile with its rules and conditions; operations it priced keep their commission. */
-  @Route('DELETE', ':profileId', { ...PROFILE_CHANGE, id: 'deleteCommissionProfile', summary: 'Delete a commission profile' })
-  async delete(
+  @Route('DELETE', ':profileId', { ...PROFILE_CHANGE, summary: 'Delete a commission profile' })
+  async deleteCommissionProfile(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @CurrentPrincipal() principal: Principal,
@@ -148,8 +150,8 @@ export class CommissionProfilesController {
    * Creates a rule, with its conditions if given; who pays is `payer` or the family's `direction` (`OUT` sender, `IN`
    * recipient, `SHARED` split). Active rules of one profile never overlap in time (409).
    */
-  @Route('POST', RULES, { ...RULE_WRITE, id: 'createCommissionRule', summary: 'Create a commission rule' })
-  createRule(
+  @Route('POST', RULES, { ...RULE_WRITE, summary: 'Create a commission rule' })
+  createCommissionRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() dto: CreateCommissionRuleDto,
@@ -159,14 +161,8 @@ export class CommissionProfilesController {
   }
 
   /** The profile's rules by date: `filterCriteria` is mandatory (400 without it; release 4.10.0). */
-  @Route('POST', `${RULES}/view`, {
-    ...VIEWER,
-    id: 'viewCommissionRules',
-    summary: "Search a profile's commission rules",
-    status: 200,
-    errors: PROFILE,
-  })
-  viewRules(
+  @Route('POST', `${RULES}/view`, { ...VIEWER, summary: "Search a profile's commission rules", status: 200, errors: PROFILE })
+  viewCommissionRules(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() dto: CommissionRuleViewDto,
@@ -175,8 +171,8 @@ export class CommissionProfilesController {
   }
 
   /** One rule of a commission profile with its conditions (amount ranges and their values). */
-  @Route('GET', ONE_RULE, { ...RULE_READ, id: 'getCommissionRule', summary: 'Get a commission rule' })
-  getRule(
+  @Route('GET', ONE_RULE, { ...RULE_READ, summary: 'Get a commission rule' })
+  getCommissionRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
@@ -185,8 +181,8 @@ export class CommissionProfilesController {
   }
 
   /** Changes a rule; `conditions`, when given, replaces all of them. */
-  @Route('PATCH', ONE_RULE, { ...RULE_WRITE, id: 'updateCommissionRule', summary: 'Change a commission rule' })
-  updateRule(
+  @Route('PATCH', ONE_RULE, { ...RULE_WRITE, summary: 'Change a commission rule' })
+  updateCommissionRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
@@ -198,8 +194,8 @@ export class CommissionProfilesController {
   }
 
   /** Deletes a rule with its conditions; operations it priced keep their commission. */
-  @Route('DELETE', ONE_RULE, { ...RULE_READ, ...MANAGER, id: 'deleteCommissionRule', summary: 'Delete a commission rule' })
-  async deleteRule(
+  @Route('DELETE', ONE_RULE, { ...RULE_READ, ...MANAGER, summary: 'Delete a commission rule' })
+  async deleteCommissionRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
@@ -215,11 +211,10 @@ export class CommissionProfilesController {
    */
   @Route('POST', `${ONE_RULE}/conditions`, {
     ...CONDITION_WRITE,
-    id: 'addCommissionCondition',
     summary: 'Add a condition to a commission rule',
     aliases: { [`${ONE_RULE}/condition`]: 'createCommissionCondition' },
   })
-  addCondition(
+  addCommissionCondition(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
@@ -236,11 +231,10 @@ export class CommissionProfilesController {
    */
   @Route('PUT', `${ONE_RULE}/condition/:conditionId`, {
     ...CONDITION_WRITE,
-    id: 'updateCommissionCondition',
     summary: 'Replace a condition of a commission rule',
     errors: [...CONDITION, OVERLAP],
   })
-  updateCondition(
+  updateCommissionCondition(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
@@ -255,12 +249,11 @@ export class CommissionProfilesController {
   /** Removes a condition; answers the rule. The family's path `…/condition/{conditionId}` is the same route. */
   @Route('DELETE', `${ONE_RULE}/conditions/:conditionId`, {
     ...CONDITION_WRITE,
-    id: 'deleteCommissionCondition',
     summary: 'Remove a condition from a commission rule',
     errors: CONDITION,
     aliases: { [`${ONE_RULE}/condition/:conditionId`]: 'removeCommissionCondition' },
   })
-  deleteCondition(
+  deleteCommissionCondition(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,

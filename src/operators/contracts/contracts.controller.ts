@@ -35,8 +35,8 @@ export class ContractsController {
    * Staff (CONTRACT_MANAGER) create a contract for a type of organization; it prices nothing until it has commission
    * profiles, and serves an organization once assigned to it (`PUT /organizations/{organizationId}/contract`).
    */
-  @Route('POST', '', { ...MANAGER, id: 'createContract', summary: 'Create a contract' })
-  async create(@Body() dto: CreateContractDto): Promise<ContractResponseDto> {
+  @Route('POST', '', { ...MANAGER, summary: 'Create a contract' })
+  async createContract(@Body() dto: CreateContractDto): Promise<ContractResponseDto> {
     return { status: 'ok', message: 'Contract created', contract: await this.contracts.create(dto) };
   }
 
@@ -44,8 +44,8 @@ export class ContractsController {
    * Contracts by id, organization type (`organizationTypes`, or the family's `types`), person type, active, global, part
    * of the name or description and creation date; by name unless sorted otherwise.
    */
-  @Route('POST', 'view', { ...VIEWER, id: 'viewContracts', summary: 'Search contracts', status: 200 })
-  view(@Body() dto: ContractViewDto): Promise<ContractPageDto> {
+  @Route('POST', 'view', { ...VIEWER, summary: 'Search contracts', status: 200 })
+  viewContracts(@Body() dto: ContractViewDto): Promise<ContractPageDto> {
     return this.contracts.view(dto);
   }
 
@@ -53,36 +53,33 @@ export class ContractsController {
    * The family's way to move an organization to another contract (its user-profile screen): as
    * `PUT /organizations/{organizationId}/contract`, recorded in the action log.
    */
-  @Route('PATCH', '', { ...ASSIGN, id: 'changeOrganizationContract', summary: "Change an organization's contract" })
-  change(@Body() dto: ChangeOrganizationContractDto, @CurrentPrincipal() principal: Principal): Promise<OrganizationContractDto> {
+  @Route('PATCH', '', { ...ASSIGN, summary: "Change an organization's contract" })
+  changeOrganizationContract(
+    @Body() dto: ChangeOrganizationContractDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<OrganizationContractDto> {
     return assigned(this.contracts, dto.organizationId, dto.contractId, principal);
   }
 
   /** A contract; an unknown one is a 404. */
-  @Route('GET', ':id', { ...VIEWER, id: 'getContract', summary: 'Get a contract', errors: [NOT_FOUND] })
-  async get(@UuidParam('id') id: string): Promise<ContractResponseDto> {
+  @Route('GET', ':id', { ...VIEWER, summary: 'Get a contract', errors: [NOT_FOUND] })
+  async getContract(@UuidParam('id') id: string): Promise<ContractResponseDto> {
     return { status: 'ok', message: 'OK', contract: await this.contracts.get(id) };
   }
 
   /** Changes name, description, personType or active; a default contract stays active (409). */
-  @Route('PATCH', ':id', {
-    ...MANAGER,
-    id: 'updateContract',
-    summary: 'Change a contract',
-    errors: [NOT_FOUND, 'exception.contract.default_locked'],
-  })
-  async update(@UuidParam('id') id: string, @Body() dto: UpdateContractDto): Promise<ContractResponseDto> {
+  @Route('PATCH', ':id', { ...MANAGER, summary: 'Change a contract', errors: [NOT_FOUND, 'exception.contract.default_locked'] })
+  async updateContract(@UuidParam('id') id: string, @Body() dto: UpdateContractDto): Promise<ContractResponseDto> {
     return { status: 'ok', message: 'Contract updated', contract: await this.contracts.update(id, dto) };
   }
 
   /** A new contract for the same organization type, with copies of the original's commission profiles, rules and conditions. */
   @Route('POST', ':id/copy', {
     access: ['CONTRACT_MANAGER', 'COMMISSION_MANAGER'],
-    id: 'copyContract',
     summary: 'Copy a contract with its commission profiles',
     errors: [NOT_FOUND],
   })
-  async copy(@UuidParam('id') id: string, @Body() dto: CopyContractDto): Promise<ContractCopyResponseDto> {
+  async copyContract(@UuidParam('id') id: string, @Body() dto: CopyContractDto): Promise<ContractCopyResponseDto> {
     return { status: 'ok', message: 'Contract copied', ...(await this.contracts.copy(id, dto)) };
   }
 }
@@ -97,8 +94,8 @@ export class OrganizationContractsController {
    * (409) and, unless global, belong to no other organization (409). The login's
    * `contract_info.id` and the organization's commissions follow it at once.
    */
-  @Route('PUT', ':organizationId/contract', { ...ASSIGN, id: 'assignContract', summary: "Assign an organization's contract" })
-  assign(
+  @Route('PUT', ':organizationId/contract', { ...ASSIGN, summary: "Assign an organization's contract" })
+  assignContract(
     @UuidParam('organizationId') organizationId: string,
     @Body() dto: AssignContractDto,
     @CurrentPrincipal() principal: Principal,

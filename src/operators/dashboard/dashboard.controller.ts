@@ -7,11 +7,11 @@ import { DashboardService } from './dashboard.service';
 @ApiTags('dashboard')
 @Controller('dashboard')
 export class DashboardController {
-  constructor(private readonly dashboard: DashboardService) {}
+  constructor(private readonly service: DashboardService) {}
 
   /** Volumes per UTC day and currency, open holds, failed logins and webhook failures: the console's dashboard page (/dashboard). */
-  @Route('GET', '', { access: ['DASHBOARD_VIEWER'], id: 'dashboard', summary: "The operator's dashboard figures" })
-  figures(@Query() query: DashboardQueryDto): Promise<DashboardDto> {
-    return this.dashboard.figures(query.days ?? 14);
+  @Route('GET', '', { access: ['DASHBOARD_VIEWER'], summary: "The operator's dashboard figures" })
+  dashboard(@Query() query: DashboardQueryDto): Promise<DashboardDto> {
+    return this.service.figures(query.days ?? 14);
   }
 }

@@ -44,13 +44,8 @@ export class LimitProfilesController {
   constructor(private readonly limits: LimitProfilesService) {}
 
   /** The limits of a commission profile or of a gate commission profile, oldest first. Staff with LIMIT_PROFILE_VIEWER. */
-  @Route('GET', PROFILE, {
-    ...VIEWER,
-    id: 'listLimitProfiles',
-    summary: "List a profile's limits",
-    aliases: { [GATE_PROFILE]: 'listGateLimitProfiles' },
-  })
-  async list(
+  @Route('GET', PROFILE, { ...VIEWER, summary: "List a profile's limits", aliases: { [GATE_PROFILE]: 'listGateLimitProfiles' } })
+  async listLimitProfiles(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @OwnerKind() kind: LimitOwner['kind'],
@@ -63,8 +58,8 @@ export class LimitProfilesController {
    * week, month, quarter, year (UTC) or ever, for each organization of the contract, on the profile's flow and
    * currency. One limit of each kind per profile (409); a quantity counts periods only (400). In the action log.
    */
-  @Route('POST', PROFILE, { ...CREATE, id: 'createLimitProfile', summary: 'Create a limit of a commission profile' })
-  create(
+  @Route('POST', PROFILE, { ...CREATE, summary: 'Create a limit of a commission profile' })
+  createLimitProfile(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() dto: CreateLimitProfileDto,
@@ -77,8 +72,8 @@ export class LimitProfilesController {
    * Gives a gate commission profile a limit for its `TOPUP` or `REDEEM` transactions (`productId` null: every
    * product). One limit of each kind per transaction type (409). In the action log.
    */
-  @Route('POST', GATE_PROFILE, { ...CREATE, id: 'createGateLimitProfile', summary: 'Create a limit of a gate commission profile' })
-  createGate(
+  @Route('POST', GATE_PROFILE, { ...CREATE, summary: 'Create a limit of a gate commission profile' })
+  createGateLimitProfile(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() dto: CreateGateLimitProfileDto,
@@ -90,12 +85,11 @@ export class LimitProfilesController {
   /** Changes a limit's value or active (the client's edit form); the next operation is held to it. In the action log. */
   @Route('PATCH', `${PROFILE}/:limitId`, {
     ...MANAGER,
-    id: 'updateLimitProfile',
     summary: 'Change a limit of a profile',
     errors: [...NOT_FOUND, 'exception.limit_profile.not_found'],
     aliases: { [`${GATE_PROFILE}/:limitId`]: 'updateGateLimitProfile' },
   })
-  async update(
+  async updateLimitProfile(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('limitId') limitId: string,

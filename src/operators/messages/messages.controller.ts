@@ -13,8 +13,8 @@ export class MessagesController {
    * The messages outbox, newest first: each one-time code and notice, where it went (e-mail, SMS, the log sender), and
    * how it fared — `failed` lists the undeliverable ones with the server's last answer. Never a message's text or code.
    */
-  @Route('POST', 'view', { id: 'viewMessages', summary: 'Search the messages sent to users', access: ['MESSAGE_VIEWER'], status: 200 })
-  async view(@Body() dto: MessageViewDto): Promise<MessagePageDto> {
+  @Route('POST', 'view', { summary: 'Search the messages sent to users', access: ['MESSAGE_VIEWER'], status: 200 })
+  async viewMessages(@Body() dto: MessageViewDto): Promise<MessagePageDto> {
     const page = await this.messages.view(
       { statuses: dto.filter?.statuses, channels: dto.filter?.channels, recipient: dto.filter?.to?.toLowerCase() },
       dto,

@@ -26,8 +26,8 @@ export class ReportingController {
    * The total of the organization's open coins in a currency, each coin converted into it at the rate in force
    * from its own currency (exact, and rounded half-even to the currency's minor unit), and each coin's share of it.
    */
-  @Route('GET', '', { ...CURRENCY, id: 'reportCoins', summary: 'Total and share of each coin, converted into a currency' })
-  coins(@Query() query: ReportCurrencyQueryDto, @CurrentPrincipal() principal: Principal): Promise<CoinsReportDto> {
+  @Route('GET', '', { ...CURRENCY, summary: 'Total and share of each coin, converted into a currency' })
+  reportCoins(@Query() query: ReportCurrencyQueryDto, @CurrentPrincipal() principal: Principal): Promise<CoinsReportDto> {
     return this.reporting.coins(principal, query.currency);
   }
 
@@ -35,8 +35,8 @@ export class ReportingController {
    * What entered and left the organization's coins of a currency in [from, to). A move between two
    * of the organization's own coins is left out of both sums; a reversal counts as a flow the other way.
    */
-  @Route('GET', 'funds-flows', { ...CURRENCY, id: 'reportFundsFlows', summary: 'Inflow and outflow of the organization in a currency' })
-  fundsFlows(@Query() query: ReportCurrencyRangeQueryDto, @CurrentPrincipal() principal: Principal): Promise<FundsFlowsDto> {
+  @Route('GET', 'funds-flows', { ...CURRENCY, summary: 'Inflow and outflow of the organization in a currency' })
+  reportFundsFlows(@Query() query: ReportCurrencyRangeQueryDto, @CurrentPrincipal() principal: Principal): Promise<FundsFlowsDto> {
     return this.reporting.fundsFlows(principal, query);
   }
 
@@ -44,14 +44,14 @@ export class ReportingController {
    * What left the organization's coins of a currency in [from, to) (at most 366 days; moves between its own coins left
    * out): per category the caller tagged the operations with, and per UTC day.
    */
-  @Route('GET', 'outflows', { ...CURRENCY, id: 'reportDailyOutflows', summary: 'Outflow per category and per day in a currency' })
-  outflows(@Query() query: ReportCurrencyRangeQueryDto, @CurrentPrincipal() principal: Principal): Promise<DailyOutflowsDto> {
+  @Route('GET', 'outflows', { ...CURRENCY, summary: 'Outflow per category and per day in a currency' })
+  reportDailyOutflows(@Query() query: ReportCurrencyRangeQueryDto, @CurrentPrincipal() principal: Principal): Promise<DailyOutflowsDto> {
     return this.reporting.outflows(principal, query);
   }
 
   /** What left one of the organization's coins in [from, to) (at most 366 days), to any other coin: per category and per UTC day. */
-  @Route('GET', 'outflows/:serial', { ...COIN, id: 'reportCoinOutflows', summary: 'Outflow of one coin per category and per day' })
-  coinOutflows(
+  @Route('GET', 'outflows/:serial', { ...COIN, summary: 'Outflow of one coin per category and per day' })
+  reportCoinOutflows(
     @SerialParam() serial: string,
     @Query() query: ReportRangeQueryDto,
     @CurrentPrincipal() principal: Principal,
@@ -60,8 +60,8 @@ export class ReportingController {
   }
 
   /** What entered and left one of the organization's coins in [from, to), from or to any other coin (the organization's own included). */
-  @Route('GET', 'funds-flows/:serial', { ...COIN, id: 'reportCoinFundsFlows', summary: 'Inflow and outflow of one coin' })
-  coinFundsFlows(
+  @Route('GET', 'funds-flows/:serial', { ...COIN, summary: 'Inflow and outflow of one coin' })
+  reportCoinFundsFlows(
     @SerialParam() serial: string,
     @Query() query: ReportRangeQueryDto,
     @CurrentPrincipal() principal: Principal,

@@ -17,22 +17,22 @@ export class DataExportController {
   constructor(private readonly exports: DataExportService) {}
 
   /** Starts an export of the caller's organization's history: the statement entries of its coins the filter covers. */
-  @Route('POST', 'init', { ...VIEWER, id: 'startDataExport', summary: "Start an export of the caller's history" })
-  async init(@Body() dto: DataExportRequestDto, @CurrentPrincipal() principal: Principal): Promise<DataExportStartedDto> {
+  @Route('POST', 'init', { ...VIEWER, summary: "Start an export of the caller's history" })
+  async startDataExport(@Body() dto: DataExportRequestDto, @CurrentPrincipal() principal: Principal): Promise<DataExportStartedDto> {
     return { status: 'ok', message: 'Export started', id: await this.exports.start(principal, dto) };
   }
 
   /** The state of one of the caller's exports and where to fetch its file. */
   @ApiParam({ name: 'id', description: 'The id `POST /data-export/init` answered' })
-  @Route('GET', 'info/:id', { ...ONE, id: 'getDataExportInfo', summary: 'The state of an export' })
-  info(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<DataExportInfoDto> {
+  @Route('GET', 'info/:id', { ...ONE, summary: 'The state of an export' })
+  getDataExportInfo(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<DataExportInfoDto> {
     return this.exports.info(principal, id);
   }
 
   /** The export's file: a CSV with the coin, then a statement's columns (operation types in the family's names). */
   @ApiOkResponse({ description: 'The CSV', content: { 'text/csv': { schema: { type: 'string' } } } })
-  @Route('GET', ':id/file', { ...ONE, id: 'getDataExportFile', summary: "An export's CSV file" })
-  async file(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<StreamableFile> {
+  @Route('GET', ':id/file', { ...ONE, summary: "An export's CSV file" })
+  async getDataExportFile(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<StreamableFile> {
     const chunks = await this.exports.file(principal, id);
     return new StreamableFile(Readable.from(chunks), {
       type: 'text/csv; charset=utf-8',

@@ -25,11 +25,10 @@ export class StatementsController {
   })
   @Route('GET', ':serial/statement', {
     access: ['COIN_STATEMENT_VIEWER'],
-    id: 'coinStatement',
     summary: "A coin's statement with running balances (JSON or CSV)",
     errors: [['exception.coin.not_found', 'no such coin, or not the caller’s']],
   })
-  async statement(
+  async coinStatement(
     @SerialParam() serial: string,
     @Query() query: StatementQueryDto,
     @CurrentPrincipal() principal: Principal,

@@ -23,26 +23,26 @@ export class SystemOperationsController {
   constructor(private readonly operations: SystemOperationsService) {}
 
   /** Cash put into a cash desk: the issuer's `cash_desk` system coin (the vault) credits the desk's cash coin. */
-  @Route('POST', 'inputs', { ...MOVE, id: 'createCashInput', summary: 'Put cash into a cash desk (cash input)' })
-  input(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
+  @Route('POST', 'inputs', { ...MOVE, summary: 'Put cash into a cash desk (cash input)' })
+  createCashInput(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
     return this.move('cash_input', dto, 'Cash input processed');
   }
 
   /** Cash collected from a cash desk: its cash coin pays the issuer's `cash_desk` system coin, never more than it holds. */
-  @Route('POST', 'collects', { ...MOVE, id: 'createCashCollect', summary: 'Collect cash from a cash desk (cash collect)' })
-  collect(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
+  @Route('POST', 'collects', { ...MOVE, summary: 'Collect cash from a cash desk (cash collect)' })
+  createCashCollect(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
     return this.move('cash_collect', dto, 'Cash collect processed');
   }
 
   /** An investment in a cash desk: the issuer's bank-settlement coin credits the desk's cash coin. */
-  @Route('POST', 'investments', { ...MOVE, id: 'createCashInvestment', summary: 'Invest in a cash desk' })
-  invest(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
+  @Route('POST', 'investments', { ...MOVE, summary: 'Invest in a cash desk' })
+  createCashInvestment(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
     return this.move('cash_investment', dto, 'Investment processed');
   }
 
   /** Prefunds the gate providers: the issuer's bank-settlement coin credits its gate-settlement coin (`serial`). */
-  @Route('POST', 'gate-investments', { ...MOVE, id: 'createGateInvestment', summary: 'Invest in the gate providers’ settlement coin' })
-  investInGates(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
+  @Route('POST', 'gate-investments', { ...MOVE, summary: 'Invest in the gate providers’ settlement coin' })
+  createGateInvestment(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
     return this.move('gate_investment', dto, 'Gate investment processed');
   }
 
@@ -50,24 +50,18 @@ export class SystemOperationsController {
    * Organizations and gate providers (type `gate_provider`) by name or creation, filtered by type, issuer served, name
    * and identification status: what the system operations and users screens choose from. Staff only.
    */
-  @Route('POST', 'organizations', {
-    access: ['USER_VIEWER'],
-    id: 'searchOrganizations',
-    summary: 'Search organizations and gate providers (staff)',
-    status: 200,
-  })
-  organizations(@Body() dto: SystemOrganizationViewDto): Promise<SystemOrganizationPageDto> {
+  @Route('POST', 'organizations', { access: ['USER_VIEWER'], summary: 'Search organizations and gate providers (staff)', status: 200 })
+  searchOrganizations(@Body() dto: SystemOrganizationViewDto): Promise<SystemOrganizationPageDto> {
     return this.operations.organizations(dto);
   }
 
   /** The coins a system operation may name for a cash desk (its cash coins) or a gate provider (its settlement coins). */
   @Route('GET', 'organizations/:id/provider-coins', {
     access: ['COIN_VIEWER'],
-    id: 'listProviderCoins',
     summary: 'The coins of a cash desk or gate provider',
     errors: [['exception.organization.not_found', 'no cash desk or gate provider of that id']],
   })
-  async providerCoins(@UuidParam('id') id: string): Promise<ProviderCoinListDto> {
+  async listProviderCoins(@UuidParam('id') id: string): Promise<ProviderCoinListDto> {
     return { status: 'ok', message: 'OK', coins: await this.operations.providerCoins(id) };
   }
 

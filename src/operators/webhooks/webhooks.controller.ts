@@ -30,18 +30,17 @@ export class WebhooksController {
   /** Registers an endpoint of the caller's organization; the signing secret is in this answer only. */
   @Route('POST', '', {
     ...OWNER,
-    id: 'createWebhook',
     summary: 'Register a webhook endpoint',
     errors: [URL_REFUSED, ['exception.webhook.limit_reached', 'the organization already has WEBHOOKS_PER_ORGANIZATION webhooks']],
   })
-  async create(@Body() dto: CreateWebhookDto, @CurrentPrincipal() principal: Principal): Promise<WebhookSecretResponseDto> {
+  async createWebhook(@Body() dto: CreateWebhookDto, @CurrentPrincipal() principal: Principal): Promise<WebhookSecretResponseDto> {
     const webhook = await this.webhooks.create(principal, dto);
     return { status: 'ok', message: 'Webhook registered; keep the secret, it is not shown again', webhook };
   }
 
   /** The webhook endpoints of the caller's organization, never their signing secrets. */
-  @Route('POST', 'view', { ...OWNER, id: 'viewWebhooks', summary: "List the organization's webhooks", status: 200 })
-  view(@Body() dto: WebhookViewDto, @CurrentPrincipal() principal: Principal): Promise<WebhookPageDto> {
+  @Route('POST', 'view', { ...OWNER, summary: "List the organization's webhooks", status: 200 })
+  viewWebhooks(@Body() dto: WebhookViewDto, @CurrentPrincipal() principal: Principal): Promise<WebhookPageDto> {
     return this.webhooks.view(principal, dto);
   }
 
@@ -49,14 +48,14 @@ export class WebhooksController {
    * One of the organization's webhook endpoints; the signing secret is shown only when registered or rotated. Another
    * organization's is a 404.
    */
-  @Route('GET', ':id', { ...ONE, id: 'getWebhook', summary: 'Get a webhook (without its secret)' })
-  async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookResponseDto> {
+  @Route('GET', ':id', { ...ONE, summary: 'Get a webhook (without its secret)' })
+  async getWebhook(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookResponseDto> {
     return { status: 'ok', message: 'OK', webhook: await this.webhooks.get(principal, id) };
   }
 
   /** Changes the fields sent; `enabled: false` stops new events reaching it. */
-  @Route('PATCH', ':id', { ...ONE, id: 'updateWebhook', summary: 'Change a webhook', errors: [...ONE.errors, URL_REFUSED] })
-  async update(
+  @Route('PATCH', ':id', { ...ONE, summary: 'Change a webhook', errors: [...ONE.errors, URL_REFUSED] })
+  async updateWebhook(
     @UuidParam('id') id: string,
     @Body() dto: UpdateWebhookDto,
     @CurrentPrincipal() principal: Principal,
@@ -68,15 +67,15 @@ export class WebhooksController {
    * Removes one of the organization's webhook endpoints with its deliveries: no event reaches it any more. Another
    * organization's is a 404.
    */
-  @Route('DELETE', ':id', { ...ONE, id: 'deleteWebhook', summary: 'Remove a webhook and its deliveries' })
-  async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookDeletedDto> {
+  @Route('DELETE', ':id', { ...ONE, summary: 'Remove a webhook and its deliveries' })
+  async deleteWebhook(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookDeletedDto> {
     await this.webhooks.delete(principal, id);
     return { status: 'ok', message: 'Webhook removed', id };
   }
 
   /** A new signing secret, shown once; the old one stops signing at once. */
-  @Route('POST', ':id/rotate-secret', { ...ONE, id: 'rotateWebhookSecret', summary: "Rotate a webhook's signing secret", status: 200 })
-  async rotate(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookSecretResponseDto> {
+  @Route('POST', ':id/rotate-secret', { ...ONE, summary: "Rotate a webhook's signing secret", status: 200 })
+  async rotateWebhookSecret(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookSecretResponseDto> {
     const webhook = await this.webhooks.rotateSecret(principal, id);
     return { status: 'ok', message: 'Secret rotated; keep it, it is not shown again', webhook };
   }
@@ -85,13 +84,8 @@ export class WebhooksController {
    * The deliveries of one of the organization's webhooks, newest first, by status: each attempt count, the receiver's
    * last HTTP status and when it is retried. Another organization's webhook is a 404.
    */
-  @Route('POST', ':id/deliveries/view', {
-    ...ONE,
-    id: 'viewWebhookDeliveries',
-    summary: "List a webhook's deliveries, newest first",
-    status: 200,
-  })
-  deliveries(
+  @Route('POST', ':id/deliveries/view', { ...ONE, summary: "List a webhook's deliveries, newest first", status: 200 })
+  viewWebhookDeliveries(
     @UuidParam('id') id: string,
     @Body() dto: DeliveryViewDto,
     @CurrentPrincipal() principal: Principal,
@@ -102,12 +96,14 @@ export class WebhooksController {
   /** Sends a delivery again at once (whatever its status), with a fresh count of attempts and the same `webhook-id`. */
   @Route('POST', 'deliveries/:deliveryId/redeliver', {
     ...OWNER,
-    id: 'redeliverWebhookDelivery',
     summary: 'Send a webhook delivery again',
     status: 200,
     errors: ['exception.webhook.delivery_not_found'],
   })
-  async redeliver(@UuidParam('deliveryId') deliveryId: string, @CurrentPrincipal() principal: Principal): Promise<DeliveryResponseDto> {
+  async redeliverWebhookDelivery(
+    @UuidParam('deliveryId') deliveryId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<DeliveryResponseDto> {
     return { status: 'ok', message: 'Delivery queued', delivery: await this.webhooks.redeliver(principal, deliveryId) };
   }
 }

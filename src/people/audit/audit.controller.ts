@@ -22,31 +22,29 @@ export class AuditController {
   constructor(private readonly audit: AuditService) {}
 
   /** Every recorded action, newest first: actor, target user, action, address, details, time. */
-  @Route('POST', 'users/view/actions', { ...VIEWER, id: 'searchUserActionLog', summary: 'Search the user action log', status: 200 })
-  view(@Body() dto: UserActionViewDto): Promise<UserActionRecordPageDto> {
+  @Route('POST', 'users/view/actions', { ...VIEWER, summary: 'Search the user action log', status: 200 })
+  searchUserActionLog(@Body() dto: UserActionViewDto): Promise<UserActionRecordPageDto> {
     return this.audit.view(dto);
   }
 
   /** The object marks of an action: the objects it created or changed, each with its state now, and whether it can be reversed. */
   @Route('GET', 'users/view/:actionId/action-reverse', {
     ...VIEWER,
-    id: 'getUserActionMarks',
     summary: 'The objects an action touched',
     errors: ['exception.user_action.not_found'],
   })
-  async marks(@UuidParam('actionId') id: string): Promise<ActionReverseDto> {
+  async getUserActionMarks(@UuidParam('actionId') id: string): Promise<ActionReverseDto> {
     return { status: 'ok', message: 'OK', ...(await this.audit.marks(id)) };
   }
 
   /** Reverses the money operation an action made (the ledger's linked reversal); a second reversal is a 409. */
   @Route('POST', 'users/view/:actionId/reverse', {
-    id: 'reverseUserAction',
     summary: 'Reverse what an action did',
     access: ['USER_ACTION_REVERSER'],
     idempotent: true,
     errors: ['exception.user_action.not_found', 'exception.user_action.not_reversible', 'exception.transaction.already_reversed'],
   })
-  async reverse(
+  async reverseUserAction(
     @UuidParam('actionId') id: string,
     @Body() dto: ReverseUserActionDto,
     @CurrentPrincipal() principal: Principal,
@@ -55,8 +53,8 @@ export class AuditController {
   }
 
   /** Verifies the action log's hash chain: each action carries the hash of the one before; an edited or removed row breaks it. */
-  @Route('GET', 'actuator/audit-check', { id: 'auditCheck', summary: 'Verify the hash chain of the action log', access: ['AUDIT_CHECKER'] })
-  async check(): Promise<AuditCheckDto> {
+  @Route('GET', 'actuator/audit-check', { summary: 'Verify the hash chain of the action log', access: ['AUDIT_CHECKER'] })
+  async auditCheck(): Promise<AuditCheckDto> {
     const result = await this.audit.check();
     return { status: 'ok', message: result.intact ? 'The action log is intact' : 'The action log was altered', ...result };
   }

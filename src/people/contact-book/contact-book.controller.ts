@@ -31,29 +31,29 @@ export class ContactBookController {
    * The caller adds a contact to their own book: a name and at least a phone number, an e-mail or a coin (an open
    * client coin). One already in the book by phone number or e-mail is a 409.
    */
-  @Route('POST', 'contact', { ...OWNER, id: 'createContact', summary: 'Add a contact', errors: ['exception.contact.duplicate'] })
-  async create(@Body() dto: CreateContactDto, @CurrentPrincipal() principal: Principal): Promise<ContactResponseDto> {
+  @Route('POST', 'contact', { ...OWNER, summary: 'Add a contact', errors: ['exception.contact.duplicate'] })
+  async createContact(@Body() dto: CreateContactDto, @CurrentPrincipal() principal: Principal): Promise<ContactResponseDto> {
     return { status: 'ok', message: 'Contact added', contact: await this.contacts.create(principal, dto) };
   }
 
   /** Adds many contacts at once and answers only those this call created: ones already in the book (by phone or e-mail) are skipped. */
-  @Route('POST', 'contact/list', { ...OWNER, id: 'createContacts', summary: 'Add many contacts; answers only the new ones' })
-  async createMany(@Body() dto: CreateContactsDto, @CurrentPrincipal() principal: Principal): Promise<ContactListResponseDto> {
+  @Route('POST', 'contact/list', { ...OWNER, summary: 'Add many contacts; answers only the new ones' })
+  async createContacts(@Body() dto: CreateContactsDto, @CurrentPrincipal() principal: Principal): Promise<ContactListResponseDto> {
     const records = await this.contacts.createMany(principal, dto.contacts);
     return { status: 'ok', message: `${records.length} contact(s) added`, records };
   }
 
   /** Every contact of the caller, by name, unpaged (at most 10,000): the family's client lists them so to pick a payee. */
-  @Route('GET', 'contact', { ...OWNER, id: 'listAllContacts', summary: "Every contact of the caller's book" })
-  async all(@CurrentPrincipal() principal: Principal): Promise<ContactBookDto> {
+  @Route('GET', 'contact', { ...OWNER, summary: "Every contact of the caller's book" })
+  async listAllContacts(@CurrentPrincipal() principal: Principal): Promise<ContactBookDto> {
     const { records, truncated } = await this.contacts.all(principal);
     const contacts = records.map((c) => ({ ...c, nickname: c.name, firstName: c.name, lastName: null, ownerId: principal.userId }));
     return { status: 'ok', message: 'OK', contacts, truncated };
   }
 
   /** The caller's own contacts by name; `filter.text` finds part of a name, phone number or e-mail. */
-  @Route('POST', 'view', { ...OWNER, id: 'viewContacts', summary: "Search the caller's contacts, by name", status: 200 })
-  view(@Body() dto: ContactViewDto, @CurrentPrincipal() principal: Principal): Promise<ContactPageDto> {
+  @Route('POST', 'view', { ...OWNER, summary: "Search the caller's contacts, by name", status: 200 })
+  viewContacts(@Body() dto: ContactViewDto, @CurrentPrincipal() principal: Principal): Promise<ContactPageDto> {
     return this.contacts.view(principal, dto);
   }
 
@@ -63,11 +63,10 @@ export class ContactBookController {
    */
   @Route('PATCH', 'contact/:id', {
     ...ONE,
-    id: 'updateContact',
     summary: 'Change a contact (null clears a field)',
     errors: [...ONE.errors, 'exception.contact.duplicate'],
   })
-  async update(
+  async updateContact(
     @UuidParam('id') id: string,
     @Body() dto: UpdateContactDto,
     @CurrentPrincipal() principal: Principal,
@@ -76,8 +75,8 @@ export class ContactBookController {
   }
 
   /** Deletes one of the caller's contacts and answers it; another's contact is a 404. */
-  @Route('DELETE', 'contact/:id', { ...ONE, id: 'deleteContact', summary: 'Delete a contact' })
-  async delete(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ContactResponseDto> {
+  @Route('DELETE', 'contact/:id', { ...ONE, summary: 'Delete a contact' })
+  async deleteContact(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ContactResponseDto> {
     return { status: 'ok', message: 'Contact deleted', contact: await this.contacts.delete(principal, id) };
   }
 
@@ -87,11 +86,10 @@ export class ContactBookController {
    */
   @Route('GET', 'contact/:id/coin', {
     ...OWNER,
-    id: 'getContactCoin',
     summary: "A contact's coin in a currency",
     errors: ['exception.contact.not_found', 'exception.contact.no_coin', ['exception.rate_limited', 'no payee lookup left (Retry-After)']],
   })
-  async coin(
+  async getContactCoin(
     @UuidParam('id') id: string,
     @Query() query: ContactCoinQueryDto,
     @CurrentPrincipal() principal: Principal,

@@ -20,11 +20,10 @@ export class OrganizationViewsController {
    */
   @Route('GET', ':id', {
     ...VIEWER,
-    id: 'getOrganization',
     summary: 'An organization',
     errors: [['exception.organization.not_found', 'no such organization, or not one the caller may see']],
   })
-  async get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<OrganizationResponseDto> {
+  async getOrganization(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<OrganizationResponseDto> {
     return { status: 'ok', message: 'OK', organization: await this.organizations.get(principal, id) };
   }
 
@@ -32,13 +31,8 @@ export class OrganizationViewsController {
    * Organizations by name, type and identification status: staff with USER_VIEWER search them all, anyone else finds
    * only their own.
    */
-  @Route('POST', 'view', {
-    ...VIEWER,
-    id: 'viewOrganizations',
-    summary: 'Search organizations by name, type and identification status',
-    status: 200,
-  })
-  view(@Body() dto: OrganizationViewDto, @CurrentPrincipal() principal: Principal): Promise<OrganizationPageDto> {
+  @Route('POST', 'view', { ...VIEWER, summary: 'Search organizations by name, type and identification status', status: 200 })
+  viewOrganizations(@Body() dto: OrganizationViewDto, @CurrentPrincipal() principal: Principal): Promise<OrganizationPageDto> {
     return this.organizations.view(principal, dto);
   }
 }

@@ -54,7 +54,6 @@ export class MediaFilesController {
   /** Uploads a scan of a document: a JPEG, PNG or PDF (told by its content), in the form field `file`. Link it with POST /profile-documents. */
   @Route('POST', '', {
     ...OWNER,
-    id: 'uploadMediaFile',
     summary: 'Upload a media file',
     errors: [
       ['exception.media_file.too_large', 'over MEDIA_FILE_MAX_BYTES'],
@@ -65,7 +64,7 @@ export class MediaFilesController {
   @RouteConfig(MULTIPART_ROUTE)
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: MediaFileUploadDto })
-  async upload(@Req() request: ApiRequest, @CurrentPrincipal() principal: Principal): Promise<MediaFileResponseDto> {
+  async uploadMediaFile(@Req() request: ApiRequest, @CurrentPrincipal() principal: Principal): Promise<MediaFileResponseDto> {
     const limit = this.config.mediaFileMaxBytes;
     const tooLarge = () => new ApiError('exception.media_file.too_large', `The file is larger than ${limit} bytes`);
     const upload = await readUploadedFile(request, 'file', limit, tooLarge);
@@ -78,14 +77,9 @@ export class MediaFilesController {
    * Authorization header, the caller's token: the family's clients link scans as `/media-files/{id}/{token}` (an
    * image sends no header). The request log writes that segment redacted.
    */
-  @Route('GET', ':id/:name', {
-    ...OWNER,
-    id: 'downloadMediaFile',
-    summary: 'Download a media file',
-    errors: ['exception.media_file.not_found'],
-  })
+  @Route('GET', ':id/:name', { ...OWNER, summary: 'Download a media file', errors: ['exception.media_file.not_found'] })
   @Served({ ...SCAN, 'text/csv': { schema: { type: 'string' } } })
-  async download(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<StreamableFile> {
+  async downloadMediaFile(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<StreamableFile> {
     return streamed(await this.media.download(principal, id));
   }
 }
@@ -109,13 +103,12 @@ export class MediaLinksController {
    * 404, as for no such file.
    */
   @Route('GET', ':id/:name', {
-    id: 'downloadLinkedMediaFile',
     summary: 'Download a media file by a signed link',
     access: 'public',
     errors: [['exception.media_file.not_found', 'no such file, or the link has expired or is not its own']],
   })
   @Served(SCAN)
-  async download(@UuidParam('id') id: string, @Query() query: MediaLinkQueryDto): Promise<StreamableFile> {
+  async downloadLinkedMediaFile(@UuidParam('id') id: string, @Query() query: MediaLinkQueryDto): Promise<StreamableFile> {
     return streamed(await this.media.downloadLinked(id, query.expires, query.signature));
   }
 }
@@ -128,25 +121,23 @@ export class ProfileDocumentsController {
   constructor(private readonly media: MediaFilesService) {}
 
   /** The caller's identity documents: each uploaded file linked to their profile, and a tax id given by its number. */
-  @Route('GET', '', { ...DOCUMENTS, id: 'getProfileDocuments', summary: "The caller's profile documents" })
-  async list(@CurrentPrincipal() principal: Principal): Promise<ProfileDocumentsResponseDto> {
+  @Route('GET', '', { ...DOCUMENTS, summary: "The caller's profile documents" })
+  async getProfileDocuments(@CurrentPrincipal() principal: Principal): Promise<ProfileDocumentsResponseDto> {
     return { status: 'ok', message: 'OK', documents: await this.media.documents(principal) };
   }
 
   /** Links an uploaded file of the caller as their document of `type`, pending review (it replaces one of that type). */
-  @Route('POST', '', {
-    ...DOCUMENTS,
-    id: 'linkProfileDocument',
-    summary: 'Link an uploaded file as a profile document',
-    errors: ['exception.media_file.not_found'],
-  })
-  async link(@Body() dto: LinkProfileDocumentDto, @CurrentPrincipal() principal: Principal): Promise<ProfileDocumentsResponseDto> {
+  @Route('POST', '', { ...DOCUMENTS, summary: 'Link an uploaded file as a profile document', errors: ['exception.media_file.not_found'] })
+  async linkProfileDocument(
+    @Body() dto: LinkProfileDocumentDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ProfileDocumentsResponseDto> {
     return { status: 'ok', message: 'Document linked', documents: await this.media.link(principal, dto) };
   }
 
   /** Gives the caller's tax id by its number instead of a scan, pending review. */
-  @Route('POST', 'identifier', { ...DOCUMENTS, id: 'setProfileDocumentIdentifier', summary: 'Give a profile document by its number' })
-  async identifier(
+  @Route('POST', 'identifier', { ...DOCUMENTS, summary: 'Give a profile document by its number' })
+  async setProfileDocumentIdentifier(
     @Body() dto: ProfileDocumentIdentifierDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<ProfileDocumentsResponseDto> {
@@ -154,20 +145,20 @@ export class ProfileDocumentsController {
   }
 
   /** Staff search identity documents: by organization (`orgIds`), user, status and type, each with its file in full. */
-  @Route('POST', 'view', { id: 'viewProfileDocuments', summary: 'Search profile documents', access: ['PROFILE_VIEWER'], status: 200 })
-  view(@Body() dto: ProfileDocumentViewDto): Promise<ProfileDocumentPageDto> {
+  @Route('POST', 'view', { summary: 'Search profile documents', access: ['PROFILE_VIEWER'], status: 200 })
+  viewProfileDocuments(@Body() dto: ProfileDocumentViewDto): Promise<ProfileDocumentPageDto> {
     return this.media.view(dto);
   }
 
   /** Compliance approves a pending document (the family's decision, without a body). */
-  @Route('POST', ':id/approve', { ...DECIDE, id: 'approveProfileDocument', summary: 'Approve a profile document' })
-  async approve(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ProfileDocumentResponseDto> {
+  @Route('POST', ':id/approve', { ...DECIDE, summary: 'Approve a profile document' })
+  async approveProfileDocument(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ProfileDocumentResponseDto> {
     return { status: 'ok', message: 'Document approved', document: await this.media.decide(principal, id, true) };
   }
 
   /** Compliance declines a pending document (without a body): the user links another. */
-  @Route('POST', ':id/decline', { ...DECIDE, id: 'declineProfileDocument', summary: 'Decline a profile document' })
-  async decline(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ProfileDocumentResponseDto> {
+  @Route('POST', ':id/decline', { ...DECIDE, summary: 'Decline a profile document' })
+  async declineProfileDocument(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ProfileDocumentResponseDto> {
     return { status: 'ok', message: 'Document declined', document: await this.media.decide(principal, id, false) };
   }
 }

@@ -52,19 +52,19 @@ export class ProfilesController {
   constructor(private readonly profiles: ProfilesService) {}
 
   /** The caller: user, person and contact, the membership's organization and role, its permissions, and every membership. */
-  @Route('GET', 'my', { id: 'getMyProfile', summary: "The caller's profile", access: [] })
-  my(@CurrentPrincipal() principal: Principal): Promise<ProfileDto> {
+  @Route('GET', 'my', { summary: "The caller's profile", access: [] })
+  getMyProfile(@CurrentPrincipal() principal: Principal): Promise<ProfileDto> {
     return this.profiles.my(principal);
   }
 
   /** The caller edits their own person data: first and last name, birth date, address (null clears one). */
-  @Route('PATCH', 'my', { ...OWNER, id: 'updateMyProfile', summary: "Edit the caller's own profile", answer: UserProfileResponseDto })
-  updateMine(@Body() dto: UpdateMyProfileDto, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
+  @Route('PATCH', 'my', { ...OWNER, summary: "Edit the caller's own profile" })
+  updateMyProfile(@Body() dto: UpdateMyProfileDto, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
     return changed('Profile updated', this.profiles.updateMine(principal, dto));
   }
 
   /** The family's person form: names, the person's own e-mail and phone, birth date, description (null clears one). */
-  @Route('PATCH', 'my/person', { ...OWNER, id: 'updateMyPerson', summary: "Edit the caller's person data" })
+  @Route('PATCH', 'my/person', { ...OWNER, summary: "Edit the caller's person data" })
   updateMyPerson(@Body() dto: UpdateMyPersonDto, @CurrentPrincipal() principal: Principal): Promise<MyProfileResponseDto> {
     return changed('Profile updated', this.profiles.updateMyPerson(principal, dto));
   }
@@ -75,7 +75,6 @@ export class ProfilesController {
    */
   @Route('PATCH', 'my/security-settings', {
     ...OWNER,
-    id: 'updateMySecuritySettings',
     summary: "Edit the caller's security settings",
     errors: [
       TWO_FACTOR_UNREACHABLE,
@@ -84,7 +83,7 @@ export class ProfilesController {
       ['exception.rate_limited', 'too many codes or wrong codes'],
     ],
   })
-  async updateMySecurity(
+  async updateMySecuritySettings(
     @Body() dto: UpdateMySecuritySettingsDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
@@ -94,20 +93,14 @@ export class ProfilesController {
   }
 
   /** A user's profile with the identification status of their organization: the user themself, or staff with PROFILE_VIEWER. */
-  @Route('GET', ':userId', {
-    ...OWNER,
-    id: 'getProfile',
-    summary: "A user's profile",
-    answer: UserProfileResponseDto,
-    errors: ['exception.profile.not_found'],
-  })
-  get(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
+  @Route('GET', ':userId', { ...OWNER, summary: "A user's profile", errors: ['exception.profile.not_found'] })
+  getProfile(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
     return changed('OK', this.profiles.get(principal, userId));
   }
 
   /** Staff edit a user's person, with the family's body: names, the person's own e-mail and phone, birth date, description (null clears one). */
-  @Route('PATCH', ':userId/person', { ...EDIT, id: 'updateUserPerson', summary: "Edit a user's person data" })
-  editPerson(
+  @Route('PATCH', ':userId/person', { ...EDIT, summary: "Edit a user's person data" })
+  updateUserPerson(
     @UuidParam('userId') userId: string,
     @Body() dto: UpdateMyPersonDto,
     @CurrentPrincipal() principal: Principal,
@@ -116,8 +109,8 @@ export class ProfilesController {
   }
 
   /** Staff set a user's postal address by parts, the whole of it under `address` (an absent part is cleared). */
-  @Route('PATCH', ':userId/address', { ...EDIT, id: 'updateUserAddress', summary: "Set a user's address" })
-  editAddress(
+  @Route('PATCH', ':userId/address', { ...EDIT, summary: "Set a user's address" })
+  updateUserAddress(
     @UuidParam('userId') userId: string,
     @Body() dto: UpdateAddressDto,
     @CurrentPrincipal() principal: Principal,
@@ -126,8 +119,8 @@ export class ProfilesController {
   }
 
   /** Staff set the business of the user's organization, the whole of it at the top level (an absent field is cleared). */
-  @Route('PATCH', ':userId/business', { ...EDIT, id: 'updateUserBusiness', summary: "Set the business of a user's organization" })
-  editBusiness(
+  @Route('PATCH', ':userId/business', { ...EDIT, summary: "Set the business of a user's organization" })
+  updateUserBusiness(
     @UuidParam('userId') userId: string,
     @Body() dto: UpdateBusinessDto,
     @CurrentPrincipal() principal: Principal,
@@ -142,7 +135,6 @@ export class ProfilesController {
    */
   @Route('PATCH', ':userId/contact', {
     ...EDIT,
-    id: 'updateUserContact',
     summary: "Ask to change a user's login contact: the user confirms it",
     errors: [
       ['exception.profile.edit_forbidden', "the user holds permissions the caller lacks, or it is the caller's own login"],
@@ -151,7 +143,7 @@ export class ProfilesController {
       ['exception.rate_limited', 'a code was sent to this login less than ONE_TIME_CODE_RESEND_SECONDS ago, or too many this hour'],
     ],
   })
-  async editContact(
+  async updateUserContact(
     @UuidParam('userId') userId: string,
     @Body() dto: UpdateUserLoginDto,
     @CurrentPrincipal() principal: Principal,
@@ -164,11 +156,10 @@ export class ProfilesController {
   /** Staff set a user's security settings, the whole of them under `security`; two-step login on or off needs no code from staff. */
   @Route('PATCH', ':userId/security-settings', {
     ...EDIT,
-    id: 'updateUserSecuritySettings',
     summary: "Set a user's security settings",
     errors: [...EDIT.errors, TWO_FACTOR_UNREACHABLE],
   })
-  editSecurity(
+  updateUserSecuritySettings(
     @UuidParam('userId') userId: string,
     @Body() dto: UpdateMySecurityDto,
     @CurrentPrincipal() principal: Principal,
@@ -177,19 +168,19 @@ export class ProfilesController {
   }
 
   /** Compliance approves the identification of the user's organization (the family's decision, without a body). */
-  @Route('POST', ':userId/approve', { ...IDENTIFY, id: 'approveIdentification', summary: "Approve a user's identification" })
+  @Route('POST', ':userId/approve', { ...IDENTIFY, summary: "Approve a user's identification" })
   approveIdentification(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
     return changed('Identification approved', this.profiles.decideIdentification(principal, userId, 'approve'));
   }
 
   /** Compliance declines the identification of the user's organization (without a body). */
-  @Route('POST', ':userId/decline', { ...IDENTIFY, id: 'declineIdentification', summary: "Decline a user's identification" })
+  @Route('POST', ':userId/decline', { ...IDENTIFY, summary: "Decline a user's identification" })
   declineIdentification(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
     return changed('Identification declined', this.profiles.decideIdentification(principal, userId, 'decline'));
   }
 
   /** Compliance resets the identification of the user's organization to `none`, whatever it was (the client's `fields` are ignored). */
-  @Route('POST', ':userId/reset', { ...IDENTIFY, id: 'resetIdentification', summary: "Reset a user's identification" })
+  @Route('POST', ':userId/reset', { ...IDENTIFY, summary: "Reset a user's identification" })
   resetIdentification(
     @UuidParam('userId') userId: string,
     @Body() _dto: ResetIdentificationDto,
@@ -199,7 +190,7 @@ export class ProfilesController {
   }
 
   /** Compliance sets the identification status (none → pending → approved | declined | review_required), with a reason. */
-  @Route('POST', ':userId/identification', { ...IDENTIFY, id: 'changeIdentification', summary: "Change a user's identification status" })
+  @Route('POST', ':userId/identification', { ...IDENTIFY, summary: "Change a user's identification status" })
   changeIdentification(
     @UuidParam('userId') userId: string,
     @Body() dto: ChangeIdentificationDto,
@@ -211,7 +202,6 @@ export class ProfilesController {
   /** Asks to reset an approved identification: the user themself, or staff with PROFILE_VIEWER. One pending request at a time. */
   @Route('POST', ':userId/reset-identification-requests', {
     ...OWNER,
-    id: 'createResetIdentificationRequest',
     summary: 'Ask to reset an approved identification',
     errors: [
       'exception.profile.not_found',
@@ -219,7 +209,7 @@ export class ProfilesController {
       'exception.reset_identification_request.pending',
     ],
   })
-  async requestReset(
+  async createResetIdentificationRequest(
     @UuidParam('userId') userId: string,
     @Body() dto: CreateResetIdentificationRequestDto,
     @CurrentPrincipal() principal: Principal,
@@ -230,12 +220,11 @@ export class ProfilesController {
   /** A user's identification reset requests, newest first: the user themself, or staff with PROFILE_VIEWER. */
   @Route('POST', ':userId/reset-identification-requests/view', {
     ...OWNER,
-    id: 'viewResetIdentificationRequests',
     summary: "Search a user's identification reset requests",
     status: 200,
     errors: ['exception.profile.not_found'],
   })
-  viewResets(
+  viewResetIdentificationRequests(
     @UuidParam('userId') userId: string,
     @Body() dto: ResetIdentificationRequestViewDto,
     @CurrentPrincipal() principal: Principal,
@@ -246,10 +235,9 @@ export class ProfilesController {
   /** Approves a pending request: the identification goes back to `none`. */
   @Route('POST', ':userId/reset-identification-requests/:reqId/approve', {
     ...DECIDE_RESET,
-    id: 'approveResetIdentificationRequest',
     summary: 'Approve an identification reset request',
   })
-  async approve(
+  async approveResetIdentificationRequest(
     @UuidParam('userId') userId: string,
     @UuidParam('reqId') id: string,
     @CurrentPrincipal() principal: Principal,
@@ -261,10 +249,9 @@ export class ProfilesController {
   /** Declines a pending request, with a reason; the identification stays. */
   @Route('POST', ':userId/reset-identification-requests/:reqId/decline', {
     ...DECIDE_RESET,
-    id: 'declineResetIdentificationRequest',
     summary: 'Decline an identification reset request',
   })
-  async decline(
+  async declineResetIdentificationRequest(
     @UuidParam('userId') userId: string,
     @UuidParam('reqId') id: string,
     @Body() dto: DeclineResetIdentificationRequestDto,

@@ -30,7 +30,6 @@ export class RegistrationController {
   /** Public: whoever signs up has no account yet. An existing login gets the same answer (nothing is sent to it). */
   @Route('POST', '', {
     ...PUBLIC,
-    id: 'register',
     summary: 'Sign up: send a code to the login',
     errors: [
       ['exception.registration.disabled', 'signing up is closed for this role (SELF_REGISTRATION_*), and always for staff roles'],
@@ -45,23 +44,17 @@ export class RegistrationController {
   /** Public, as above; the code stands for the login. */
   @Route('POST', 'confirm', {
     ...PUBLIC,
-    id: 'confirmRegistration',
     summary: 'Finish signing up: the code and a password',
     errors: [CODE_ERRORS.wrong, ['exception.registration.disabled', 'closed for the role since'], LOGIN_TAKEN, CODE_ERRORS.checkLimited],
   })
-  async confirm(@Body() dto: RegistrationConfirmDto, @Req() request: ApiRequest): Promise<RegisteredResponseDto> {
+  async confirmRegistration(@Body() dto: RegistrationConfirmDto, @Req() request: ApiRequest): Promise<RegisteredResponseDto> {
     await this.registration.confirm(dto, clientAddress(request));
     return { status: 'ok', message: 'Signed up; log in with the login and password', action: 'REGISTERED' };
   }
 
   /** Public, as above. The same answer whether or not a sign-up was pending for the login. */
-  @Route('POST', 'resend-otp', {
-    ...PUBLIC,
-    id: 'resendRegistrationCode',
-    summary: 'Send a new sign-up code',
-    errors: [CODE_ERRORS.sendLimited],
-  })
-  async resend(@Body() dto: ResendDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
+  @Route('POST', 'resend-otp', { ...PUBLIC, summary: 'Send a new sign-up code', errors: [CODE_ERRORS.sendLimited] })
+  async resendRegistrationCode(@Body() dto: ResendDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
     await this.registration.resend(dto.login, clientAddress(request));
     return CODE_SENT;
   }
@@ -85,11 +78,10 @@ export class ContactController {
    */
   @Route('POST', '', {
     ...OWNER,
-    id: 'changeMyContact',
     summary: 'Change your login: send a code to the new one (and one to the current one)',
     errors: [CODE_ERRORS.sendLimited, CODE_ERRORS.checksLimited],
   })
-  async change(
+  async changeMyContact(
     @Body() dto: ContactChangeDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
@@ -104,11 +96,10 @@ export class ContactController {
    */
   @Route('POST', 'confirm', {
     ...OWNER,
-    id: 'confirmMyContact',
     summary: 'Confirm the new login with its code',
     errors: [CODE_ERRORS.wrong, LOGIN_TAKEN, CODE_ERRORS.checkLimited],
   })
-  async confirm(
+  async confirmMyContact(
     @Body() dto: LoginCodeDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
@@ -123,7 +114,6 @@ export class ContactController {
    */
   @Route('POST', 'restore', {
     ...PUBLIC,
-    id: 'restoreMyContact',
     summary: 'Take a changed login back with the code sent to the old one',
     errors: [
       CODE_ERRORS.wrong,
@@ -132,7 +122,7 @@ export class ContactController {
       CODE_ERRORS.checkLimited,
     ],
   })
-  async restore(@Body() dto: PasswordRecoveryConfirmDto, @Req() request: ApiRequest): Promise<PasswordRecoveredResponseDto> {
+  async restoreMyContact(@Body() dto: PasswordRecoveryConfirmDto, @Req() request: ApiRequest): Promise<PasswordRecoveredResponseDto> {
     await this.registration.restoreContact(dto, clientAddress(request));
     return { status: 'ok', message: 'Login restored and password changed; log in with them', action: 'PASSWORD_CHANGED' };
   }

@@ -22,7 +22,7 @@ const DATABASE_DOWN = 'the database does not answer within a second, or is a rea
 export class ActuatorController {
   constructor(
     private readonly actuator: ActuatorService,
-    private readonly health: HealthCheckService,
+    private readonly healthChecks: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     private readonly ledger: LedgerService,
     private readonly repository: ActuatorRepository,
@@ -31,7 +31,7 @@ export class ActuatorController {
   ) {}
 
   /** Every API with the permissions it requires and the roles that hold them, grouped by module. */
-  @Route('GET', 'api-list', { ...PUBLIC, id: 'apiList', summary: 'List every API with its permissions and roles' })
+  @Route('GET', 'api-list', { ...PUBLIC, summary: 'List every API with its permissions and roles' })
   apiList(): ApiListDto {
     return this.actuator.apiList();
   }
@@ -39,14 +39,13 @@ export class ActuatorController {
   /** Health: 200 when the database takes writes (it answers within a second and is no standby), else 503. */
   @Route('GET', 'health', {
     ...PUBLIC,
-    id: 'health',
     summary: 'Health: whether the database takes writes',
     answer: HealthDto,
     errors: [['exception.unavailable', DATABASE_DOWN]],
   })
   @HealthCheck({ swaggerDocumentation: false })
   @ApiExtraModels(HealthIndicatorDto)
-  async check(): Promise<HealthCheckResult> {
+  async health(): Promise<HealthCheckResult> {
     const state = await this.repository.databaseState(HEALTH_TIMEOUT_MS);
     if (state !== 'writable') {
       // An outage, said once by the outage log (not a fault with a stack per probe); the probe answers 503.
@@ -55,7 +54,7 @@ export class ActuatorController {
       throw Object.assign(new ApiError('exception.unavailable', message), { retryAfterSeconds: 1 });
     }
     if (outages.inProgress()) outages.recovered();
-    return this.health.check([async () => this.indicators.check('database').up()]);
+    return this.healthChecks.check([async () => this.indicators.check('database').up()]);
   }
 
   /**
@@ -64,7 +63,6 @@ export class ActuatorController {
    */
   @Route('GET', 'health/readiness', {
     ...PUBLIC,
-    id: 'readiness',
     summary: 'Readiness: whether the database takes writes, 503 once the instance is shutting down',
     answer: HealthDto,
     errors: [['exception.unavailable', `the instance is shutting down, or ${DATABASE_DOWN}`]],
@@ -72,14 +70,14 @@ export class ActuatorController {
   @HealthCheck({ swaggerDocumentation: false })
   readiness(): Promise<HealthCheckResult> {
     if (this.shutdown.isDraining) throw new ApiError('exception.unavailable', 'This instance is shutting down');
-    return this.check();
+    return this.health();
   }
 
   /**
    * For an orchestrator: whether the process runs. It reads no database, so a database outage does not make every
    * instance restart.
    */
-  @Route('GET', 'health/liveness', { ...PUBLIC, id: 'liveness', summary: 'Liveness: the process answers, without reading the database' })
+  @Route('GET', 'health/liveness', { ...PUBLIC, summary: 'Liveness: the process answers, without reading the database' })
   @HealthCheck({ swaggerDocumentation: false })
   liveness(): LivenessDto {
     return { status: 'ok' };
@@ -89,13 +87,13 @@ export class ActuatorController {
    * Which service and API release answers, with its build (package version, start time, commit): for clients and
    * monitors, without a token.
    */
-  @Route('GET', 'info', { ...PUBLIC, id: 'info', summary: 'Service name, API version and build' })
+  @Route('GET', 'info', { ...PUBLIC, summary: 'Service name, API version and build' })
   info(): InfoDto {
     return this.actuator.info();
   }
 
   /** Recomputes every coin balance from its ledger entries and checks every operation sums to zero. */
-  @Route('GET', 'ledger-check', { id: 'ledgerCheck', summary: 'Check the ledger', access: ['LEDGER_AUDITOR'] })
+  @Route('GET', 'ledger-check', { summary: 'Check the ledger', access: ['LEDGER_AUDITOR'] })
   async ledgerCheck(): Promise<LedgerCheckDto> {
     const result = await this.ledger.check();
     return { status: 'ok', balanced: result.mismatches.length === 0, ...result };
@@ -107,13 +105,12 @@ export class ActuatorController {
    * loop and the process. For a scraper: `Authorization: Bearer <METRICS_TOKEN>`.
    */
   @Route('GET', 'prometheus', {
-    id: 'prometheusMetrics',
     summary: 'Prometheus metrics',
     access: { permissions: ['ACTUATOR_METRICS_VIEWER'], orToken: 'metricsToken' },
   })
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   @ApiOkResponse({ description: 'Metrics in the Prometheus text format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } })
-  async prometheus(): Promise<string> {
+  async prometheusMetrics(): Promise<string> {
     const pool = this.repository.pool();
     for (const [state, value] of Object.entries(pool)) dbPoolConnections.set({ state }, value);
     holdsOpen.set(await this.repository.openHolds());

@@ -28,7 +28,6 @@ export class AuthController {
    */
   @Route('POST', '', {
     ...PUBLIC,
-    id: 'login',
     summary: 'Log in with login and password',
     errors: [
       ['exception.authorization.invalid_credentials', 'wrong login or password (same answer for an unknown login)'],
@@ -48,11 +47,10 @@ export class AuthController {
    */
   @Route('POST', 'confirm', {
     ...PUBLIC,
-    id: 'confirmLogin',
     summary: 'Confirm a login with the code sent to it',
     errors: [CODE_ERRORS.wrong, ['exception.authorization.user_on_hold', 'put On Hold meanwhile'], CODE_ERRORS.checkLimited],
   })
-  confirm(@Body() dto: LoginConfirmDto, @Req() request: ApiRequest): Promise<AuthorizationResponseDto> {
+  confirmLogin(@Body() dto: LoginConfirmDto, @Req() request: ApiRequest): Promise<AuthorizationResponseDto> {
     return this.auth.confirmLogin(dto.login, dto.otp, clientAddress(request), dto.challengeId);
   }
 
@@ -61,13 +59,13 @@ export class AuthController {
    * named by `challengeId`, or (LOGIN_CHALLENGE_BY_ADDRESS) the newest passed at this address — ending when that
    * challenge ends. The same answer otherwise, and nothing sent: new codes come only from a password step.
    */
-  @Route('POST', 'resend-otp', { ...PUBLIC, id: 'resendLoginCode', summary: 'Send a new login code', errors: [CODE_ERRORS.sendLimited] })
-  resend(@Body() dto: LoginResendDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
+  @Route('POST', 'resend-otp', { ...PUBLIC, summary: 'Send a new login code', errors: [CODE_ERRORS.sendLimited] })
+  resendLoginCode(@Body() dto: LoginResendDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
     return this.auth.resendLoginCode(dto.login, clientAddress(request), dto.challengeId);
   }
 
   /** Revokes the presented token. */
-  @Route('DELETE', '', { id: 'logout', summary: 'Log out: revoke the presented token', access: 'password-change' })
+  @Route('DELETE', '', { summary: 'Log out: revoke the presented token', access: 'password-change' })
   async logout(@CurrentPrincipal() principal: Principal, @Req() request: ApiRequest): Promise<LogoutResponseDto> {
     await this.auth.logout(principal, clientAddress(request));
     return { status: 'ok', message: 'Token revoked', action: 'TOKEN_REVOKED' };
@@ -75,7 +73,6 @@ export class AuthController {
 
   /** Changes the caller's password; the only call a temporary-password token may make. Answers new tokens. */
   @Route('POST', 'password', {
-    id: 'changePassword',
     summary: 'Change the password (required after a release)',
     access: 'password-change',
     status: 200,

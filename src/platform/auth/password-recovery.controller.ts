@@ -16,13 +16,8 @@ export class PasswordRecoveryController {
   constructor(private readonly auth: AuthService) {}
 
   /** Public: whoever forgot their password has no token. The same answer for an unknown login (nothing is sent then). */
-  @Route('POST', '', {
-    ...PUBLIC,
-    id: 'recoverPassword',
-    summary: 'Send a password recovery code to the login',
-    errors: [CODE_ERRORS.sendLimited],
-  })
-  recover(@Body() dto: LoginDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
+  @Route('POST', '', { ...PUBLIC, summary: 'Send a password recovery code to the login', errors: [CODE_ERRORS.sendLimited] })
+  recoverPassword(@Body() dto: LoginDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
     return this.auth.recoverPassword(dto.login, clientAddress(request));
   }
 
@@ -33,11 +28,13 @@ export class PasswordRecoveryController {
    */
   @Route('POST', 'confirm', {
     ...PUBLIC,
-    id: 'confirmPasswordRecovery',
     summary: 'Set a new password with the recovery code',
     errors: [CODE_ERRORS.wrong, CODE_ERRORS.reused, CODE_ERRORS.checkLimited],
   })
-  async confirm(@Body() dto: PasswordRecoveryConfirmDto, @Req() request: ApiRequest): Promise<PasswordRecoveredResponseDto> {
+  async confirmPasswordRecovery(
+    @Body() dto: PasswordRecoveryConfirmDto,
+    @Req() request: ApiRequest,
+  ): Promise<PasswordRecoveredResponseDto> {
     await this.auth.confirmRecovery(dto, clientAddress(request));
     return { status: 'ok', message: 'Password changed; log in with it', action: 'PASSWORD_CHANGED' };
   }

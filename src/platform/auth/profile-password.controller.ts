@@ -15,7 +15,6 @@ export class ProfilePasswordController {
 
   /** Changes the caller's password; the presented token stays valid and every other session of the user ends. */
   @Route('PATCH', '', {
-    id: 'updateMyPassword',
     summary: "Change the caller's password from the profile page",
     access: ['PROFILE_OWNER'],
     errors: [
@@ -24,7 +23,7 @@ export class ProfilePasswordController {
       CODE_ERRORS.checksLimited,
     ],
   })
-  async change(
+  async updateMyPassword(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: ChangeMyPasswordDto,
     @Req() request: ApiRequest,

@@ -34,7 +34,6 @@ export class ReleaseController {
    * page "Unban").
    */
   @Route('POST', ':id/release', {
-    id: 'releaseUser',
     aliases: { ':id/unban': 'unbanUser' },
     summary: 'Release (unban) a user On Hold with a temporary password',
     access: ['USER_RELEASER'],
@@ -45,7 +44,7 @@ export class ReleaseController {
       ['exception.user.not_on_hold', 'neither On Hold nor left with a spent temporary password'],
     ],
   })
-  release(@UuidParam('id') id: string, @CurrentPrincipal() actor: Principal, @Req() request: ApiRequest): Promise<ReleaseResponseDto> {
+  releaseUser(@UuidParam('id') id: string, @CurrentPrincipal() actor: Principal, @Req() request: ApiRequest): Promise<ReleaseResponseDto> {
     return this.auth.release({ id }, actor, clientAddress(request));
   }
 
@@ -54,8 +53,8 @@ export class ReleaseController {
    * memberships and history, cannot log in, and their sessions end at once. Setting the state the user already has
    * changes nothing (`action: UNCHANGED`).
    */
-  @Route('PATCH', ':id', { ...SET_ACTIVE, id: 'updateUserActive', summary: 'Activate or deactivate a user' })
-  async update(
+  @Route('PATCH', ':id', { ...SET_ACTIVE, summary: 'Activate or deactivate a user' })
+  async updateUserActive(
     @UuidParam('id') id: string,
     @Body() dto: UpdateUserDto,
     @CurrentPrincipal() actor: Principal,
@@ -75,8 +74,8 @@ export class ReleaseController {
    * action log) — so the user is deactivated, as `PATCH /users/{id}` with `{"active": false}` does, and stays
    * listed with `active: false`. `PATCH` with `{"active": true}` undoes it.
    */
-  @Route('DELETE', ':id', { ...SET_ACTIVE, id: 'deleteUser', summary: 'Delete a user: deactivates them, never erases' })
-  async remove(
+  @Route('DELETE', ':id', { ...SET_ACTIVE, summary: 'Delete a user: deactivates them, never erases' })
+  async deleteUser(
     @UuidParam('id') id: string,
     @CurrentPrincipal() actor: Principal,
     @Req() request: ApiRequest,
@@ -92,12 +91,11 @@ export class ReleaseController {
 
   /** Ends every live session (token) of a user, e.g. of a lost device or a leaving employee. */
   @Route('DELETE', ':id/sessions', {
-    id: 'endUserSessions',
     summary: "End all of a user's sessions",
     access: ['USER_SESSION_REVOKER'],
     errors: ['exception.user.sessions_forbidden', 'exception.user.not_found'],
   })
-  async endSessions(
+  async endUserSessions(
     @UuidParam('id') id: string,
     @CurrentPrincipal() actor: Principal,
     @Req() request: ApiRequest,

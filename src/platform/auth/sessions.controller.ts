@@ -14,19 +14,14 @@ export class SessionsController {
   constructor(private readonly auth: AuthService) {}
 
   /** Lists the caller's live tokens: id, issued, expires, client address and whether it is the one presented. */
-  @Route('GET', '', { id: 'listSessions', summary: "List the caller's live sessions", access: [] })
-  async list(@CurrentPrincipal() principal: Principal): Promise<SessionListResponseDto> {
+  @Route('GET', '', { summary: "List the caller's live sessions", access: [] })
+  async listSessions(@CurrentPrincipal() principal: Principal): Promise<SessionListResponseDto> {
     return { status: 'ok', message: 'OK', records: await this.auth.sessions(principal) };
   }
 
   /** Ends one of the caller's sessions (the current one too); another user's or an ended one is a 404. */
-  @Route('DELETE', ':id', {
-    id: 'endSession',
-    summary: 'End one of the caller’s sessions',
-    access: [],
-    errors: ['exception.session.not_found'],
-  })
-  async end(
+  @Route('DELETE', ':id', { summary: 'End one of the caller’s sessions', access: [], errors: ['exception.session.not_found'] })
+  async endSession(
     @UuidParam('id') id: string,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,

@@ -17,19 +17,18 @@ export class CommissionsController {
    * (system) coin on either side is a 400 (specification section 7).
    */
   @Route('POST', 'commissions/calculate', {
-    id: 'calculateCommission',
     summary: 'Calculate a commission',
     access: ['COMMISSION_VIEWER'],
     status: 200,
     errors: [['exception.coin.not_found', 'a coin does not exist']],
   })
-  calculate(@Body() dto: CommissionCalculationRequestDto): Promise<CommissionCalculationDto> {
+  calculateCommission(@Body() dto: CommissionCalculationRequestDto): Promise<CommissionCalculationDto> {
     return this.commissions.calculate(dto);
   }
 
   /** The operation flows a commission profile attaches to; a flow that exists as an operation has the operation type of the same name. */
-  @Route('GET', 'operation-flows', { id: 'listOperationFlows', summary: 'List operation flows', access: [] })
-  flows(): OperationFlowListDto {
+  @Route('GET', 'operation-flows', { summary: 'List operation flows', access: [] })
+  listOperationFlows(): OperationFlowListDto {
     return { status: 'ok', message: 'OK', records: OPERATION_FLOW_NAMES.map(toFlowDto) };
   }
 }

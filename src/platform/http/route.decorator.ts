@@ -20,8 +20,11 @@ export type RouteAccess =
   | { permissions: readonly Permission[]; orToken: StaticTokenName };
 
 export interface RouteSpec {
-  /** The operation's id in the OpenAPI document (unique, stable: clients generate code from it). */
-  id: string;
+  /**
+   * The operation's id in the OpenAPI document (unique, stable: clients generate code from it). Left out: the handler's
+   * name, which is how routes are written (`createGateProvider(...)`): one name for the route in code and in the document.
+   */
+  id?: string;
   summary: string;
   access: RouteAccess;
   /** A money-moving route: one unit of work, retried with an `Idempotency-Key` once (see Idempotent). */
@@ -87,13 +90,13 @@ function accessRule(access: RouteAccess): AccessRule {
  * described from the error catalogue.
  *
  * ```ts
- * @Route('POST', 'view', { id: 'viewPointsOfSale', summary: "The merchant's points of sale",
- *   access: ['POINT_OF_SALE_MANAGER'], status: 200, answer: PointOfSalePageDto })
+ * @Route('POST', 'view', { summary: "The merchant's points of sale", access: ['POINT_OF_SALE_MANAGER'], status: 200 })
+ * viewPointsOfSale(@Body() dto: PointOfSaleViewDto, @CurrentPrincipal() principal: Principal): Promise<PointOfSalePageDto> {
  * ```
+ * (the operation id `viewPointsOfSale`, the answer `PointOfSalePageDto`).
  */
 export function Route(method: RouteMethod, path: string, spec: RouteSpec): MethodDecorator {
   const paths = [path, ...Object.keys(spec.aliases ?? {})];
-  const ids = [spec.id, ...Object.values(spec.aliases ?? {})];
   const rule = accessRule(spec.access);
   const status = spec.status ?? (method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK);
 
@@ -131,7 +134,7 @@ export function Route(method: RouteMethod, path: string, spec: RouteSpec): Metho
     const controller = target.constructor.name;
     const handlers = OPERATION_IDS.get(controller) ?? new Map<string, string[]>();
     if (handlers.has(String(key))) throw new Error(`${controller}.${String(key)} has two @Route decorators`);
-    OPERATION_IDS.set(controller, handlers.set(String(key), ids));
+    OPERATION_IDS.set(controller, handlers.set(String(key), [spec.id ?? String(key), ...Object.values(spec.aliases ?? {})]));
     // The Swagger CLI plugin guesses the success answer from the return type, with a status from `@Post`/`@HttpCode` that
     // it cannot see here (a 200 for every route): its type is the answer unless the spec names one, under the route's status.
     const guessed = (Reflect.getMetadata(API_RESPONSE, descriptor.value as object) as Record<string, GuessedAnswer> | undefined)?.['200'];

@@ -19,8 +19,8 @@ export class SchedulerController {
    * Runs now what each instance's poll would run: every due date up to today not yet run. Not `@Idempotent()`: each
    * due date it runs is posted under its own key and recorded once, so calling it again runs only what has become due.
    */
-  @Route('POST', 'run', { id: 'runScheduler', summary: 'Run the scheduled work due now', access: ['SCHEDULER_OPERATOR'], status: 200 })
-  async run(@Body() dto: RunSchedulerDto): Promise<SchedulerRunDto> {
+  @Route('POST', 'run', { summary: 'Run the scheduled work due now', access: ['SCHEDULER_OPERATOR'], status: 200 })
+  async runScheduler(@Body() dto: RunSchedulerDto): Promise<SchedulerRunDto> {
     if (dto.today !== undefined && !this.config.schedulerTestClock) {
       throw ApiError.invalid('today', 'may only be given when the service runs with SCHEDULER_TEST_CLOCK=true');
     }

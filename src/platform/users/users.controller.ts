@@ -16,18 +16,17 @@ export class UsersController {
 
   /** Creates a user with one membership. */
   @Route('POST', '', {
-    id: 'createUser',
     summary: 'Create a user',
     access: ['USER_MANAGER'],
     errors: [['exception.organization.not_found', 'organizationId does not exist'], 'exception.user.login_taken'],
   })
-  async create(@Body() dto: CreateUserDto, @CurrentPrincipal() actor: Principal, @Req() request: ApiRequest): Promise<CreatedUserDto> {
+  async createUser(@Body() dto: CreateUserDto, @CurrentPrincipal() actor: Principal, @Req() request: ApiRequest): Promise<CreatedUserDto> {
     return { status: 'ok', message: 'User created', ...(await this.users.create(dto, actor, clientAddress(request))) };
   }
 
   /** Searches users by status, role and login. */
-  @Route('POST', 'view', { id: 'viewUsers', summary: 'Search users', access: ['USER_VIEWER'], status: 200 })
-  view(@Body() dto: UserViewDto): Promise<UserPageDto> {
+  @Route('POST', 'view', { summary: 'Search users', access: ['USER_VIEWER'], status: 200 })
+  viewUsers(@Body() dto: UserViewDto): Promise<UserPageDto> {
     return this.users.view(dto);
   }
 
@@ -35,20 +34,19 @@ export class UsersController {
    * A user with their contact, status (active or On Hold), failed attempts and memberships (organization and role): for
    * staff with USER_VIEWER. An unknown id is a 404.
    */
-  @Route('GET', ':id', { id: 'getUser', summary: 'Get a user', access: ['USER_VIEWER'], errors: ['exception.user.not_found'] })
-  async get(@UuidParam('id') id: string): Promise<UserResponseDto> {
+  @Route('GET', ':id', { summary: 'Get a user', access: ['USER_VIEWER'], errors: ['exception.user.not_found'] })
+  async getUser(@UuidParam('id') id: string): Promise<UserResponseDto> {
     return { status: 'ok', message: 'OK', user: await this.users.get(id) };
   }
 
   /** The user's recorded actions, newest first: logins, failures, holds, releases, password changes. */
   @Route('POST', ':id/actions/view', {
-    id: 'viewUserActions',
     summary: "List a user's recorded actions",
     access: ['USER_ACTION_VIEWER'],
     status: 200,
     errors: ['exception.user.not_found'],
   })
-  actions(@UuidParam('id') id: string, @Body() page: PageRequestDto): Promise<UserActionPageDto> {
+  viewUserActions(@UuidParam('id') id: string, @Body() page: PageRequestDto): Promise<UserActionPageDto> {
     return this.users.actions(id, page);
   }
 }
