@@ -3,40 +3,7 @@ import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
-import {
-  CreateGateCommissionProfileDto,
-  CreateGateProductDto,
-  CreateGateProductRuleDto,
-  CreateGateProviderDto,
-  CreateGateProviderRuleDto,
-  CreateGateTransactionDto,
-  GateCalculateDto,
-  GateCalculationDto,
-  GateCallbackDto,
-  GateCallbackResponseDto,
-  GateCommissionProfileListDto,
-  GateCommissionProfileResponseDto,
-  GateCommissionRulePageDto,
-  GateCommissionRuleResponseDto,
-  GateCommissionSettingListDto,
-  GateProductListDto,
-  GateProductResponseDto,
-  GateProductRuleViewDto,
-  GateProviderListDto,
-  GateProviderResponseDto,
-  GateTransactionPageDto,
-  GateOwnTransactionResponseDto,
-  GateTransactionResponseDto,
-  GateMethodListDto,
-  GateMethodsViewDto,
-  GateTransactionViewDto,
-  PayerFieldsResponseDto,
-  GateSettingsChangedDto,
-  SetUpGateCommissionSettingsDto,
-  GateSettingsResponseDto,
-  UpdateGateSettingsDto,
-  SubmitPayerDto,
-} from './dto/gates.dto';
+import * as dto from './dto/gates.dto';
 import { GateCommissionsService } from './gate-commissions.service';
 import { GateTransactionsService } from './gate-transactions.service';
 import { GatesService } from './gates.service';
@@ -60,19 +27,19 @@ export class GateProvidersController {
    * secret is generated, and it is never answered: set it when the provider must know it.
    */
   @Route('POST', '', { ...PROVIDER_MANAGER, summary: 'Add a gate provider', errors: ['exception.gate_provider.name_taken'] })
-  async createGateProvider(@Body() dto: CreateGateProviderDto): Promise<GateProviderResponseDto> {
-    return { status: 'ok', message: 'Gate provider added', gateProvider: await this.gates.createProvider(dto) };
+  async createGateProvider(@Body() body: dto.CreateGateProviderDto): Promise<dto.GateProviderResponseDto> {
+    return { status: 'ok', message: 'Gate provider added', gateProvider: await this.gates.createProvider(body) };
   }
 
   /** Every gate provider, active or not, with its settings but never its secret: for staff with GATE_PROVIDER_VIEWER. */
   @Route('GET', '', { ...PROVIDER_VIEWER, summary: 'The gate providers' })
-  async listGateProviders(): Promise<GateProviderListDto> {
+  async listGateProviders(): Promise<dto.GateProviderListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.providers() };
   }
 
   /** One gate provider with its settings; the callback secret is never answered (`hasSecret` says one is set). An unknown id is a 404. */
   @Route('GET', ':gateProviderId', { ...PROVIDER_VIEWER, summary: 'A gate provider (never its secret)', errors: NO_PROVIDER })
-  async getGateProvider(@UuidParam('gateProviderId') id: string): Promise<GateProviderResponseDto> {
+  async getGateProvider(@UuidParam('gateProviderId') id: string): Promise<dto.GateProviderResponseDto> {
     return { status: 'ok', message: 'OK', gateProvider: await this.gates.provider(id) };
   }
 
@@ -85,7 +52,7 @@ export class GateProvidersController {
     summary: "A gate provider's settings (secrets only as set)",
     errors: NO_PROVIDER,
   })
-  async getGateProviderSettings(@UuidParam('gateProviderId') id: string): Promise<GateSettingsResponseDto> {
+  async getGateProviderSettings(@UuidParam('gateProviderId') id: string): Promise<dto.GateSettingsResponseDto> {
     return { status: 'ok', message: 'OK', fields: await this.gates.settings(id) };
   }
 
@@ -97,10 +64,10 @@ export class GateProvidersController {
   @Route('PATCH', ':gateProviderId/settings', { ...PROVIDER_MANAGER, summary: "Change a gate provider's settings", errors: NO_PROVIDER })
   async updateGateProviderSettings(
     @UuidParam('gateProviderId') id: string,
-    @Body() dto: UpdateGateSettingsDto,
+    @Body() body: dto.UpdateGateSettingsDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<GateSettingsChangedDto> {
-    const gateProvider = await this.gates.updateSettings(principal, id, dto);
+  ): Promise<dto.GateSettingsChangedDto> {
+    const gateProvider = await this.gates.updateSettings(principal, id, body);
     return { status: 'ok', message: 'Settings changed', gateProvider, fields: await this.gates.settings(id) };
   }
 }
@@ -121,13 +88,13 @@ export class GateProductsController {
     summary: 'Add a gate product',
     errors: [...NO_PROVIDER, 'exception.currency.not_found', 'exception.gate_product.name_taken'],
   })
-  async createGateProduct(@Body() dto: CreateGateProductDto): Promise<GateProductResponseDto> {
-    return { status: 'ok', message: 'Gate product added', product: await this.gates.createProduct(dto) };
+  async createGateProduct(@Body() body: dto.CreateGateProductDto): Promise<dto.GateProductResponseDto> {
+    return { status: 'ok', message: 'Gate product added', product: await this.gates.createProduct(body) };
   }
 
   /** What a customer can pay through a gate now: the active products of active providers, by provider and product name. */
   @Route('GET', 'available', { ...CREATOR, summary: 'The gate products on sale' })
-  async availableGateProducts(): Promise<GateProductListDto> {
+  async availableGateProducts(): Promise<dto.GateProductListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ available: true }) };
   }
 
@@ -137,7 +104,7 @@ export class GateProductsController {
     summary: 'Every product of a gate provider (staff)',
     errors: NO_PROVIDER,
   })
-  async viewGateProviderProducts(@UuidParam('gateProviderId') id: string): Promise<GateProductListDto> {
+  async viewGateProviderProducts(@UuidParam('gateProviderId') id: string): Promise<dto.GateProductListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ providerId: id, available: false }) };
   }
 
@@ -147,7 +114,7 @@ export class GateProductsController {
     summary: "A gate provider's products on sale",
     errors: NO_PROVIDER,
   })
-  async availableGateProviderProducts(@UuidParam('gateProviderId') id: string): Promise<GateProductListDto> {
+  async availableGateProviderProducts(@UuidParam('gateProviderId') id: string): Promise<dto.GateProductListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ providerId: id, available: true }) };
   }
 }
@@ -164,8 +131,8 @@ export class GateTransactionsController {
    * (the way is the product's name). Another's coin, like an unknown one, is a 404.
    */
   @Route('POST', 'methods/view', { ...CREATOR, summary: 'The provider methods of a coin', status: 200, errors: [NOT_CALLERS_COIN] })
-  async viewGateMethods(@Body() dto: GateMethodsViewDto, @CurrentPrincipal() principal: Principal): Promise<GateMethodListDto> {
-    return { status: 'ok', message: 'OK', records: await this.transactions.methods(principal, dto) };
+  async viewGateMethods(@Body() body: dto.GateMethodsViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.GateMethodListDto> {
+    return { status: 'ok', message: 'OK', records: await this.transactions.methods(principal, body) };
   }
 
   /**
@@ -180,8 +147,8 @@ export class GateTransactionsController {
     status: 200,
     errors: [['exception.gate_product.not_found', 'no such method'], NOT_CALLERS_COIN],
   })
-  calculateGateTransaction(@Body() dto: GateCalculateDto, @CurrentPrincipal() principal: Principal): Promise<GateCalculationDto> {
-    return this.transactions.calculate(principal, dto);
+  calculateGateTransaction(@Body() body: dto.GateCalculateDto, @CurrentPrincipal() principal: Principal): Promise<dto.GateCalculationDto> {
+    return this.transactions.calculate(principal, body);
   }
 
   /**
@@ -203,10 +170,10 @@ export class GateTransactionsController {
     ],
   })
   async createGateTransaction(
-    @Body() dto: CreateGateTransactionDto,
+    @Body() body: dto.CreateGateTransactionDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<GateOwnTransactionResponseDto> {
-    return { status: 'ok', message: 'Gate transaction started', transaction: await this.transactions.create(principal, dto) };
+  ): Promise<dto.GateOwnTransactionResponseDto> {
+    return { status: 'ok', message: 'Gate transaction started', transaction: await this.transactions.create(principal, body) };
   }
 
   /**
@@ -218,8 +185,11 @@ export class GateTransactionsController {
     summary: "Search the organization's gate transactions (every one for auditors)",
     status: 200,
   })
-  viewGateTransactions(@Body() dto: GateTransactionViewDto, @CurrentPrincipal() principal: Principal): Promise<GateTransactionPageDto> {
-    return this.transactions.view(principal, dto);
+  viewGateTransactions(
+    @Body() body: dto.GateTransactionViewDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.GateTransactionPageDto> {
+    return this.transactions.view(principal, body);
   }
 
   /**
@@ -227,7 +197,7 @@ export class GateTransactionsController {
    * organization's (unless the caller has TRANSACTION_AUDITOR), like an unknown one, is a 404.
    */
   @Route('GET', 'transactions/:id', { ...VIEWER, summary: 'A gate transaction', errors: NO_TRANSACTION })
-  async getGateTransaction(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<GateTransactionResponseDto> {
+  async getGateTransaction(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.GateTransactionResponseDto> {
     return { status: 'ok', message: 'OK', transaction: await this.transactions.get(principal, id) };
   }
 
@@ -236,7 +206,7 @@ export class GateTransactionsController {
    * The family's web client asks with a trailing slash (`…/payer-fields/`), which answers too.
    */
   @Route('GET', 'transactions/:id/payer-fields', { ...VIEWER, summary: "A gate transaction's payer fields", errors: NO_TRANSACTION })
-  async getGatePayerFields(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<PayerFieldsResponseDto> {
+  async getGatePayerFields(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.PayerFieldsResponseDto> {
     return { status: 'ok', message: 'OK', options: await this.transactions.payerFields(principal, id) };
   }
 
@@ -254,10 +224,10 @@ export class GateTransactionsController {
   })
   async submitGatePayer(
     @UuidParam('id') id: string,
-    @Body() dto: SubmitPayerDto,
+    @Body() body: dto.SubmitPayerDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<GateOwnTransactionResponseDto> {
-    return { status: 'ok', message: 'Payer fields submitted', transaction: await this.transactions.submit(principal, id, dto) };
+  ): Promise<dto.GateOwnTransactionResponseDto> {
+    return { status: 'ok', message: 'Payer fields submitted', transaction: await this.transactions.submit(principal, id, body) };
   }
 
   /** A provider's asynchronous outcome, signed with its secret; applied once per transaction. */
@@ -271,10 +241,10 @@ export class GateTransactionsController {
   async gateProviderCallback(
     @UuidParam('gateProviderId') providerId: string,
     @Headers('x-gate-signature') signature: string | undefined,
-    @Body() dto: GateCallbackDto,
+    @Body() body: dto.GateCallbackDto,
     @Req() request: ApiRequest,
-  ): Promise<GateCallbackResponseDto> {
-    const result = await this.transactions.callback(providerId, signature, request.rawBody ?? '', dto);
+  ): Promise<dto.GateCallbackResponseDto> {
+    const result = await this.transactions.callback(providerId, signature, request.rawBody ?? '', body);
     return { status: 'ok', message: result.applied ? 'Outcome applied' : 'Outcome already applied', ...result };
   }
 }
@@ -301,10 +271,10 @@ export class GateCommissionsController {
   })
   async createGateCommissionProfile(
     @UuidParam('contractId') contractId: string,
-    @Body() dto: CreateGateCommissionProfileDto,
+    @Body() body: dto.CreateGateCommissionProfileDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<GateCommissionProfileResponseDto> {
-    const profile = await this.commissions.createProfile(principal, contractId, dto);
+  ): Promise<dto.GateCommissionProfileResponseDto> {
+    const profile = await this.commissions.createProfile(principal, contractId, body);
     return { status: 'ok', message: 'Gate commission profile added', profile };
   }
 
@@ -313,7 +283,7 @@ export class GateCommissionsController {
    * contract is a 404.
    */
   @Route('GET', '', { ...COMMISSION_VIEWER, summary: "A contract's gate commission profiles", errors: ['exception.contract.not_found'] })
-  async listGateCommissionProfiles(@UuidParam('contractId') contractId: string): Promise<GateCommissionProfileListDto> {
+  async listGateCommissionProfiles(@UuidParam('contractId') contractId: string): Promise<dto.GateCommissionProfileListDto> {
     return { status: 'ok', message: 'OK', records: await this.commissions.profiles(contractId) };
   }
 
@@ -329,7 +299,7 @@ export class GateCommissionsController {
   async listGateCommissionSettings(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') id: string,
-  ): Promise<GateCommissionSettingListDto> {
+  ): Promise<dto.GateCommissionSettingListDto> {
     return { status: 'ok', message: 'OK', records: await this.commissions.settings(contractId, id) };
   }
 
@@ -347,10 +317,10 @@ export class GateCommissionsController {
   async setUpGateCommissionSettings(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') id: string,
-    @Body() dto: SetUpGateCommissionSettingsDto,
+    @Body() body: dto.SetUpGateCommissionSettingsDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<GateCommissionSettingListDto> {
-    const records = await this.commissions.setUpSettings(principal, contractId, id, dto);
+  ): Promise<dto.GateCommissionSettingListDto> {
+    const records = await this.commissions.setUpSettings(principal, contractId, id, body);
     return { status: 'ok', message: 'Commission settings set', records };
   }
 
@@ -362,7 +332,7 @@ export class GateCommissionsController {
   async getGateCommissionProfile(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') id: string,
-  ): Promise<GateCommissionProfileResponseDto> {
+  ): Promise<dto.GateCommissionProfileResponseDto> {
     return { status: 'ok', message: 'OK', profile: await this.commissions.profile(contractId, id) };
   }
 
@@ -374,7 +344,7 @@ export class GateCommissionsController {
   async deleteGateCommissionProfile(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') id: string,
-  ): Promise<GateCommissionProfileResponseDto> {
+  ): Promise<dto.GateCommissionProfileResponseDto> {
     return { status: 'ok', message: 'Gate commission profile deleted', profile: await this.commissions.deleteProfile(contractId, id) };
   }
 
@@ -390,9 +360,9 @@ export class GateCommissionsController {
   async createGateProviderRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
-    @Body() dto: CreateGateProviderRuleDto,
-  ): Promise<GateCommissionRuleResponseDto> {
-    return { status: 'ok', message: 'Provider rule added', rule: await this.commissions.addProviderRule(contractId, profileId, dto) };
+    @Body() body: dto.CreateGateProviderRuleDto,
+  ): Promise<dto.GateCommissionRuleResponseDto> {
+    return { status: 'ok', message: 'Provider rule added', rule: await this.commissions.addProviderRule(contractId, profileId, body) };
   }
 
   /**
@@ -407,9 +377,9 @@ export class GateCommissionsController {
   async createGateProductRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
-    @Body() dto: CreateGateProductRuleDto,
-  ): Promise<GateCommissionRuleResponseDto> {
-    return { status: 'ok', message: 'Product rule added', rule: await this.commissions.addProductRule(contractId, profileId, dto) };
+    @Body() body: dto.CreateGateProductRuleDto,
+  ): Promise<dto.GateCommissionRuleResponseDto> {
+    return { status: 'ok', message: 'Product rule added', rule: await this.commissions.addProductRule(contractId, profileId, body) };
   }
 
   /** The product rules of a gate commission profile, latest first; `filter.productIds` narrows them to some products. */
@@ -422,8 +392,8 @@ export class GateCommissionsController {
   viewGateProductRules(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
-    @Body() dto: GateProductRuleViewDto,
-  ): Promise<GateCommissionRulePageDto> {
-    return this.commissions.productRules(contractId, profileId, dto);
+    @Body() body: dto.GateProductRuleViewDto,
+  ): Promise<dto.GateCommissionRulePageDto> {
+    return this.commissions.productRules(contractId, profileId, body);
   }
 }

@@ -3,15 +3,7 @@ import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
-import {
-  CreateMySmartCardDto,
-  IssueSmartCardDto,
-  MySmartCardResponseDto,
-  SmartCardDto,
-  SmartCardListDto,
-  SmartCardResponseDto,
-  UpdateMySmartCardDto,
-} from './dto/smart-card.dto';
+import * as dto from './dto/smart-card.dto';
 import { SmartCardsService } from './smart-cards.service';
 
 const OWNER = { access: ['SMART_CARD_OWNER'] } as const;
@@ -19,7 +11,7 @@ const CALLERS_COIN = ['exception.coin.not_found', "the coin does not exist or is
 const MINE = { ...OWNER } as const;
 const STATUS = { ...OWNER, status: 200, errors: ['exception.smart_card.not_found'] } as const;
 /** The card under each of the family's names for it. */
-const mine = (message: string, card: SmartCardDto): MySmartCardResponseDto => ({
+const mine = (message: string, card: dto.SmartCardDto): dto.MySmartCardResponseDto => ({
   status: 'ok',
   message,
   card,
@@ -34,8 +26,8 @@ export class SmartCardsController {
 
   /** Issues a card for one of the caller's coins; the answer shows its number masked. */
   @Route('POST', '', { ...OWNER, summary: 'Issue a smart card', errors: [CALLERS_COIN, 'exception.coin.closed'] })
-  async issueSmartCard(@Body() dto: IssueSmartCardDto, @CurrentPrincipal() principal: Principal): Promise<SmartCardResponseDto> {
-    return { status: 'ok', message: 'Smart card issued', card: await this.cards.issue(principal, dto) };
+  async issueSmartCard(@Body() body: dto.IssueSmartCardDto, @CurrentPrincipal() principal: Principal): Promise<dto.SmartCardResponseDto> {
+    return { status: 'ok', message: 'Smart card issued', card: await this.cards.issue(principal, body) };
   }
 
   /**
@@ -52,8 +44,11 @@ export class SmartCardsController {
       ['exception.conflict.duplicate', 'another card has this number'],
     ],
   })
-  async createMySmartCard(@Body() dto: CreateMySmartCardDto, @CurrentPrincipal() principal: Principal): Promise<MySmartCardResponseDto> {
-    return mine('Smart card issued', await this.cards.issueMine(principal, dto));
+  async createMySmartCard(
+    @Body() body: dto.CreateMySmartCardDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.MySmartCardResponseDto> {
+    return mine('Smart card issued', await this.cards.issueMine(principal, body));
   }
 
   /**
@@ -72,15 +67,15 @@ export class SmartCardsController {
   @ApiParam({ name: 'card', type: String, description: 'The card id, or its masked number as answered (`**** **** **** 4242`)' })
   async updateMySmartCard(
     @Param('card') ref: string,
-    @Body() dto: UpdateMySmartCardDto,
+    @Body() body: dto.UpdateMySmartCardDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<MySmartCardResponseDto> {
-    return mine('Smart card changed', await this.cards.updateMine(principal, ref, dto));
+  ): Promise<dto.MySmartCardResponseDto> {
+    return mine('Smart card changed', await this.cards.updateMine(principal, ref, body));
   }
 
   /** The caller's organization's cards, newest first. */
   @Route('GET', 'my', { ...OWNER, summary: "The caller's smart cards" })
-  async listMySmartCards(@CurrentPrincipal() principal: Principal): Promise<SmartCardListDto> {
+  async listMySmartCards(@CurrentPrincipal() principal: Principal): Promise<dto.SmartCardListDto> {
     return { status: 'ok', message: 'OK', records: await this.cards.list(principal) };
   }
 
@@ -92,19 +87,19 @@ export class SmartCardsController {
     description: 'The card id; any value that names none of the caller’s cards, a malformed one included, answers 404',
     extensions: { 'x-malformed-is-not-found': true },
   })
-  async getMySmartCard(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<MySmartCardResponseDto> {
+  async getMySmartCard(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.MySmartCardResponseDto> {
     return mine('OK', await this.cards.get(principal, id));
   }
 
   /** Blocks a card: it pays nothing until unblocked. Blocking a blocked card changes nothing. */
   @Route('POST', ':id/block', { ...STATUS, summary: 'Block a smart card' })
-  async blockSmartCard(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SmartCardResponseDto> {
+  async blockSmartCard(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.SmartCardResponseDto> {
     return { status: 'ok', message: 'Smart card blocked', card: await this.cards.setStatus(principal.organizationId, id, 'blocked') };
   }
 
   /** Unblocks a card. Unblocking an active card changes nothing. */
   @Route('POST', ':id/unblock', { ...STATUS, summary: 'Unblock a smart card' })
-  async unblockSmartCard(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SmartCardResponseDto> {
+  async unblockSmartCard(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.SmartCardResponseDto> {
     return { status: 'ok', message: 'Smart card unblocked', card: await this.cards.setStatus(principal.organizationId, id, 'active') };
   }
 }

@@ -3,21 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
-import {
-  CreateInvoiceDto,
-  CreateInvoiceTemplateDto,
-  InvoiceCalculationDto,
-  InvoiceEstimateDto,
-  InvoicePageDto,
-  InvoicePaymentResponseDto,
-  InvoiceResponseDto,
-  InvoiceTemplatePageDto,
-  InvoiceTemplateResponseDto,
-  InvoiceTemplateViewDto,
-  InvoiceViewDto,
-  IssueFromTemplateDto,
-  PayInvoiceDto,
-} from './dto/invoice.dto';
+import * as dto from './dto/invoice.dto';
 import { InvoicesService } from './invoices.service';
 
 const ISSUER = { access: ['INVOICE_ISSUER'] } as const;
@@ -41,8 +27,8 @@ export class InvoicesController {
    * `expiresAt`.
    */
   @Route('POST', '', { ...ISSUER, summary: 'Issue an invoice', errors: [RECIPIENT_COIN] })
-  async createInvoice(@Body() dto: CreateInvoiceDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
-    return { status: 'ok', message: 'Invoice issued', invoice: await this.invoices.create(principal, dto) };
+  async createInvoice(@Body() body: dto.CreateInvoiceDto, @CurrentPrincipal() principal: Principal): Promise<dto.InvoiceResponseDto> {
+    return { status: 'ok', message: 'Invoice issued', invoice: await this.invoices.create(principal, body) };
   }
 
   /**
@@ -51,8 +37,8 @@ export class InvoicesController {
    * payment prices it again.
    */
   @Route('POST', 'calculate', { ...ISSUER, summary: 'The price of an invoice before issuing it', status: 200, errors: [RECIPIENT_COIN] })
-  estimateInvoice(@Body() dto: InvoiceEstimateDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceCalculationDto> {
-    return this.invoices.estimate(principal, dto);
+  estimateInvoice(@Body() body: dto.InvoiceEstimateDto, @CurrentPrincipal() principal: Principal): Promise<dto.InvoiceCalculationDto> {
+    return this.invoices.estimate(principal, body);
   }
 
   /**
@@ -62,8 +48,8 @@ export class InvoicesController {
    * status.
    */
   @Route('POST', 'view', { ...ISSUER, summary: "Search the caller's invoices", status: 200 })
-  viewInvoices(@Body() dto: InvoiceViewDto, @CurrentPrincipal() principal: Principal): Promise<InvoicePageDto> {
-    return this.invoices.view(principal, dto);
+  viewInvoices(@Body() body: dto.InvoiceViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.InvoicePageDto> {
+    return this.invoices.view(principal, body);
   }
 
   /**
@@ -71,7 +57,7 @@ export class InvoicesController {
    * even before the sweep marks it. Another organization's is a 404; a payer prices an invoice with `POST …/{id}/calculate`.
    */
   @Route('GET', ':id', { ...ONE, summary: 'An invoice of the caller' })
-  async getInvoice(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
+  async getInvoice(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.InvoiceResponseDto> {
     return { status: 'ok', message: 'OK', invoice: await this.invoices.get(principal, id) };
   }
 
@@ -81,7 +67,7 @@ export class InvoicesController {
     summary: 'Withdraw or reject an unpaid invoice',
     errors: [...ONE.errors, ['exception.invoice.not_payable', 'paid, expired or withdrawn already']],
   })
-  async deleteInvoice(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceResponseDto> {
+  async deleteInvoice(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.InvoiceResponseDto> {
     return { status: 'ok', message: 'Invoice withdrawn', invoice: await this.invoices.delete(principal, id) };
   }
 
@@ -97,10 +83,10 @@ export class InvoicesController {
   })
   calculateInvoicePayment(
     @UuidParam('id') id: string,
-    @Body() dto: PayInvoiceDto,
+    @Body() body: dto.PayInvoiceDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<InvoiceCalculationDto> {
-    return this.invoices.calculate(principal, id, dto.payerCoin);
+  ): Promise<dto.InvoiceCalculationDto> {
+    return this.invoices.calculate(principal, id, body.payerCoin);
   }
 
   /** Pays an invoice from one of the caller's coins; two payers at once make one payment (the other: 409). */
@@ -112,10 +98,10 @@ export class InvoicesController {
   })
   async payInvoice(
     @UuidParam('id') id: string,
-    @Body() dto: PayInvoiceDto,
+    @Body() body: dto.PayInvoiceDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<InvoicePaymentResponseDto> {
-    return { status: 'ok', message: 'Invoice paid', ...(await this.invoices.pay(principal, id, dto.payerCoin)) };
+  ): Promise<dto.InvoicePaymentResponseDto> {
+    return { status: 'ok', message: 'Invoice paid', ...(await this.invoices.pay(principal, id, body.payerCoin)) };
   }
 }
 
@@ -131,16 +117,19 @@ export class InvoiceTemplatesController {
    */
   @Route('POST', '', { ...TEMPLATE, summary: 'Save an invoice template', errors: [DRAFT_COIN, 'exception.invoice_template.name_taken'] })
   async createInvoiceTemplate(
-    @Body() dto: CreateInvoiceTemplateDto,
+    @Body() body: dto.CreateInvoiceTemplateDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<InvoiceTemplateResponseDto> {
-    return { status: 'ok', message: 'Template saved', template: await this.invoices.createTemplate(principal, dto) };
+  ): Promise<dto.InvoiceTemplateResponseDto> {
+    return { status: 'ok', message: 'Template saved', template: await this.invoices.createTemplate(principal, body) };
   }
 
   /** The invoice templates of the caller's organization, by name. */
   @Route('POST', 'view', { ...ISSUER, summary: "The caller's invoice templates", status: 200 })
-  viewInvoiceTemplates(@Body() dto: InvoiceTemplateViewDto, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplatePageDto> {
-    return this.invoices.templates(principal, dto);
+  viewInvoiceTemplates(
+    @Body() body: dto.InvoiceTemplateViewDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.InvoiceTemplatePageDto> {
+    return this.invoices.templates(principal, body);
   }
 
   /**
@@ -148,7 +137,10 @@ export class InvoiceTemplatesController {
    * 404.
    */
   @Route('DELETE', ':id', { ...TEMPLATE, summary: 'Delete an invoice template', errors: [NO_TEMPLATE] })
-  async deleteInvoiceTemplate(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<InvoiceTemplateResponseDto> {
+  async deleteInvoiceTemplate(
+    @UuidParam('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.InvoiceTemplateResponseDto> {
     return { status: 'ok', message: 'Template deleted', template: await this.invoices.deleteTemplate(principal, id) };
   }
 
@@ -163,10 +155,10 @@ export class InvoiceTemplatesController {
   })
   async updateInvoiceTemplate(
     @UuidParam('id') id: string,
-    @Body() dto: CreateInvoiceTemplateDto,
+    @Body() body: dto.CreateInvoiceTemplateDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<InvoiceTemplateResponseDto> {
-    return { status: 'ok', message: 'Template updated', template: await this.invoices.updateTemplate(principal, id, dto) };
+  ): Promise<dto.InvoiceTemplateResponseDto> {
+    return { status: 'ok', message: 'Template updated', template: await this.invoices.updateTemplate(principal, id, body) };
   }
 
   /**
@@ -176,9 +168,9 @@ export class InvoiceTemplatesController {
   @Route('POST', ':id/invoices', { ...ISSUER, summary: 'Issue an invoice from a template', errors: [NO_TEMPLATE] })
   async issueInvoiceFromTemplate(
     @UuidParam('id') id: string,
-    @Body() dto: IssueFromTemplateDto,
+    @Body() body: dto.IssueFromTemplateDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<InvoiceResponseDto> {
-    return { status: 'ok', message: 'Invoice issued', invoice: await this.invoices.issueFromTemplate(principal, id, dto) };
+  ): Promise<dto.InvoiceResponseDto> {
+    return { status: 'ok', message: 'Invoice issued', invoice: await this.invoices.issueFromTemplate(principal, id, body) };
   }
 }

@@ -4,13 +4,7 @@ import { OperationRecordPageDto, TransactionViewDto } from '../../money-movement
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
-import {
-  CreateMerchantPaymentDto,
-  MerchantPaymentPageDto,
-  MerchantPaymentResponseDto,
-  MerchantPaymentViewDto,
-  MerchantPurchaseListDto,
-} from './dto/merchant-payment.dto';
+import * as dto from './dto/merchant-payment.dto';
 import { MerchantPaymentsService } from './merchant-payments.service';
 
 const VIEWER = { access: ['MERCHANT_PAYMENT_VIEWER'] } as const;
@@ -39,10 +33,10 @@ export class MerchantPaymentsController {
     ],
   })
   async createMerchantPayment(
-    @Body() dto: CreateMerchantPaymentDto,
+    @Body() body: dto.CreateMerchantPaymentDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<MerchantPaymentResponseDto> {
-    return { status: 'ok', message: 'Merchant paid', ...(await this.payments.pay(principal, dto)) };
+  ): Promise<dto.MerchantPaymentResponseDto> {
+    return { status: 'ok', message: 'Merchant paid', ...(await this.payments.pay(principal, body)) };
   }
 
   /**
@@ -50,8 +44,11 @@ export class MerchantPaymentsController {
    * payment bought: `GET …/{identifier}/merchant-purchases`.
    */
   @Route('POST', 'view', { ...VIEWER, summary: 'The merchant payments the organization took or made', status: 200 })
-  viewMerchantPayments(@Body() dto: MerchantPaymentViewDto, @CurrentPrincipal() principal: Principal): Promise<MerchantPaymentPageDto> {
-    return this.payments.view(principal, dto);
+  viewMerchantPayments(
+    @Body() body: dto.MerchantPaymentViewDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.MerchantPaymentPageDto> {
+    return this.payments.view(principal, body);
   }
 
   /** What a payment bought; an invalid or unknown identifier is a 404 (section 7). */
@@ -69,7 +66,7 @@ export class MerchantPaymentsController {
   async listMerchantPurchases(
     @Param('identifier') identifier: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<MerchantPurchaseListDto> {
+  ): Promise<dto.MerchantPurchaseListDto> {
     return { status: 'ok', message: 'OK', records: await this.payments.purchases(principal, identifier) };
   }
 }
@@ -93,9 +90,9 @@ export class PosTransactionsController {
   })
   viewPointOfSaleTransactions(
     @UuidParam('posId') posId: string,
-    @Body() dto: TransactionViewDto,
+    @Body() body: TransactionViewDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<OperationRecordPageDto> {
-    return this.payments.atPointOfSale(principal, posId, dto);
+    return this.payments.atPointOfSale(principal, posId, body);
   }
 }

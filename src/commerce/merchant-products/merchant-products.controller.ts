@@ -3,25 +3,14 @@ import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { NumericIdParam } from '../../platform/common/validators';
-import {
-  CreateMerchantProductDto,
-  CreateMerchantProductPriceDto,
-  MerchantCategoriesDto,
-  MerchantProductPageDto,
-  MerchantProductPriceListDto,
-  MerchantProductPriceResponseDto,
-  MerchantProductResponseDto,
-  MerchantProductViewDto,
-  PRODUCT_ID_PATTERN,
-  UpdateMerchantProductDto,
-} from './dto/merchant-product.dto';
+import * as dto from './dto/merchant-product.dto';
 import { MerchantProductsService } from './merchant-products.service';
 
 const MANAGER = { access: ['MERCHANT_PRODUCT_MANAGER'] } as const;
 const NO_PRODUCT = ['exception.merchant_product.not_found', "no such product of the caller's"] as const;
 const ONE = { ...MANAGER, errors: [NO_PRODUCT] } as const;
 /** A numeric id: its pattern is the document's (finishDocument types only uuids and serials). */
-const NumericId = (name: string) => ApiParam({ name, schema: { type: 'string', pattern: PRODUCT_ID_PATTERN.source } });
+const NumericId = (name: string) => ApiParam({ name, schema: { type: 'string', pattern: dto.PRODUCT_ID_PATTERN.source } });
 
 /** A merchant's catalogue: products (numeric ids) and a price per currency. */
 @ApiTags('merchant-products')
@@ -35,21 +24,24 @@ export class MerchantProductsController {
    */
   @Route('POST', '', { ...MANAGER, summary: 'Add a product to the catalogue' })
   async createMerchantProduct(
-    @Body() dto: CreateMerchantProductDto,
+    @Body() body: dto.CreateMerchantProductDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<MerchantProductResponseDto> {
-    return { status: 'ok', message: 'Product added', product: await this.products.create(principal, dto) };
+  ): Promise<dto.MerchantProductResponseDto> {
+    return { status: 'ok', message: 'Product added', product: await this.products.create(principal, body) };
   }
 
   /** The merchant's own products with their prices, by category, part of the name and active; removed ones are left out. */
   @Route('POST', 'view', { ...MANAGER, summary: "Search the merchant's products", status: 200 })
-  viewMerchantProducts(@Body() dto: MerchantProductViewDto, @CurrentPrincipal() principal: Principal): Promise<MerchantProductPageDto> {
-    return this.products.view(principal, dto);
+  viewMerchantProducts(
+    @Body() body: dto.MerchantProductViewDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.MerchantProductPageDto> {
+    return this.products.view(principal, body);
   }
 
   /** The categories the merchant's own products use, alphabetically: to fill a filter. */
   @Route('GET', 'categories', { ...MANAGER, summary: "The catalogue's categories" })
-  async listMerchantProductCategories(@CurrentPrincipal() principal: Principal): Promise<MerchantCategoriesDto> {
+  async listMerchantProductCategories(@CurrentPrincipal() principal: Principal): Promise<dto.MerchantCategoriesDto> {
     return { status: 'ok', message: 'OK', categories: await this.products.categories(principal) };
   }
 
@@ -62,7 +54,7 @@ export class MerchantProductsController {
   async getMerchantProduct(
     @NumericIdParam('productId') id: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<MerchantProductResponseDto> {
+  ): Promise<dto.MerchantProductResponseDto> {
     return { status: 'ok', message: 'OK', product: await this.products.get(principal, id) };
   }
 
@@ -74,10 +66,10 @@ export class MerchantProductsController {
   @NumericId('productId')
   async updateMerchantProduct(
     @NumericIdParam('productId') id: string,
-    @Body() dto: UpdateMerchantProductDto,
+    @Body() body: dto.UpdateMerchantProductDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<MerchantProductResponseDto> {
-    return { status: 'ok', message: 'Product changed', product: await this.products.update(principal, id, dto) };
+  ): Promise<dto.MerchantProductResponseDto> {
+    return { status: 'ok', message: 'Product changed', product: await this.products.update(principal, id, body) };
   }
 
   /**
@@ -89,7 +81,7 @@ export class MerchantProductsController {
   async deleteMerchantProduct(
     @NumericIdParam('productId') id: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<MerchantProductResponseDto> {
+  ): Promise<dto.MerchantProductResponseDto> {
     return { status: 'ok', message: 'Product removed', product: await this.products.delete(principal, id) };
   }
 
@@ -102,7 +94,7 @@ export class MerchantProductsController {
   async listMerchantProductPrices(
     @NumericIdParam('productId') id: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<MerchantProductPriceListDto> {
+  ): Promise<dto.MerchantProductPriceListDto> {
     return { status: 'ok', message: 'OK', records: await this.products.prices(principal, id) };
   }
 
@@ -118,10 +110,10 @@ export class MerchantProductsController {
   @NumericId('productId')
   async createMerchantProductPrice(
     @NumericIdParam('productId') id: string,
-    @Body() dto: CreateMerchantProductPriceDto,
+    @Body() body: dto.CreateMerchantProductPriceDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<MerchantProductPriceResponseDto> {
-    return { status: 'ok', message: 'Price added', price: await this.products.addPrice(principal, id, dto) };
+  ): Promise<dto.MerchantProductPriceResponseDto> {
+    return { status: 'ok', message: 'Price added', price: await this.products.addPrice(principal, id, body) };
   }
 
   /**
@@ -139,7 +131,7 @@ export class MerchantProductsController {
     @NumericIdParam('productId') id: string,
     @NumericIdParam('priceId') priceId: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<MerchantProductPriceResponseDto> {
+  ): Promise<dto.MerchantProductPriceResponseDto> {
     return { status: 'ok', message: 'Price removed', price: await this.products.deletePrice(principal, id, priceId) };
   }
 }

@@ -3,18 +3,11 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
-import {
-  CreatePointOfSaleDto,
-  PointOfSaleDto,
-  PointOfSalePageDto,
-  PointOfSaleResponseDto,
-  PointOfSaleViewDto,
-  UpdatePointOfSaleDto,
-} from './dto/point-of-sale.dto';
+import * as dto from './dto/point-of-sale.dto';
 import { PointsOfSaleService } from './points-of-sale.service';
 
 /** The point of sale under the family's name (`pos`) and the service's first one (`pointOfSale`). */
-const both = (pos: PointOfSaleDto) => ({ pos, pointOfSale: pos });
+const both = (pos: dto.PointOfSaleDto) => ({ pos, pointOfSale: pos });
 const MANAGER = { access: ['POINT_OF_SALE_MANAGER'] } as const;
 const ONE = { ...MANAGER, errors: ['exception.point_of_sale.not_found'] } as const;
 
@@ -25,25 +18,28 @@ export class PointsOfSaleController {
 
   /** A merchant adds a point of sale (a shop, a till) where customers pay it: a payment may name it with `posId`. */
   @Route('POST', '', { ...MANAGER, summary: 'Add a point of sale' })
-  async createPointOfSale(@Body() dto: CreatePointOfSaleDto, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
-    return { status: 'ok', message: 'Point of sale added', ...both(await this.points.create(principal, dto)) };
+  async createPointOfSale(
+    @Body() body: dto.CreatePointOfSaleDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.PointOfSaleResponseDto> {
+    return { status: 'ok', message: 'Point of sale added', ...both(await this.points.create(principal, body)) };
   }
 
   /** The merchant's own points of sale; `filter.active` narrows them. Deleted ones are left out. */
   @Route('POST', 'view', { ...MANAGER, summary: "The merchant's points of sale", status: 200 })
-  viewPointsOfSale(@Body() dto: PointOfSaleViewDto, @CurrentPrincipal() principal: Principal): Promise<PointOfSalePageDto> {
-    return this.points.view(principal, dto);
+  viewPointsOfSale(@Body() body: dto.PointOfSaleViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.PointOfSalePageDto> {
+    return this.points.view(principal, body);
   }
 
   /** Every point of sale of the merchant, by name, as the family's client lists them (at most 10,000; `truncated` says when more). */
   @Route('GET', '', { ...MANAGER, summary: "The merchant's points of sale, all of them" })
-  listPointsOfSale(@CurrentPrincipal() principal: Principal): Promise<PointOfSalePageDto> {
+  listPointsOfSale(@CurrentPrincipal() principal: Principal): Promise<dto.PointOfSalePageDto> {
     return this.points.view(principal, { all: true });
   }
 
   /** One of the merchant's own points of sale; another merchant's, like a missing or deleted one, is a 404. */
   @Route('GET', ':posId', { ...ONE, summary: 'A point of sale' })
-  async getPointOfSale(@UuidParam('posId') id: string, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
+  async getPointOfSale(@UuidParam('posId') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.PointOfSaleResponseDto> {
     return { status: 'ok', message: 'OK', ...both(await this.points.get(principal, id)) };
   }
 
@@ -54,10 +50,10 @@ export class PointsOfSaleController {
   @Route('PATCH', ':posId', { ...ONE, summary: 'Change a point of sale' })
   async updatePointOfSale(
     @UuidParam('posId') id: string,
-    @Body() dto: UpdatePointOfSaleDto,
+    @Body() body: dto.UpdatePointOfSaleDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<PointOfSaleResponseDto> {
-    return { status: 'ok', message: 'Point of sale changed', ...both(await this.points.update(principal, id, dto)) };
+  ): Promise<dto.PointOfSaleResponseDto> {
+    return { status: 'ok', message: 'Point of sale changed', ...both(await this.points.update(principal, id, body)) };
   }
 
   /**
@@ -65,7 +61,7 @@ export class PointsOfSaleController {
    * or already deleted point of sale is a 404, never a 200 (section 7).
    */
   @Route('DELETE', ':posId', { ...ONE, summary: 'Delete a point of sale' })
-  async deletePointOfSale(@UuidParam('posId') id: string, @CurrentPrincipal() principal: Principal): Promise<PointOfSaleResponseDto> {
+  async deletePointOfSale(@UuidParam('posId') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.PointOfSaleResponseDto> {
     return { status: 'ok', message: 'Point of sale deleted', ...both(await this.points.delete(principal, id)) };
   }
 }

@@ -5,23 +5,7 @@ import { amountOf, JsonDecimal } from '../../platform/common/json-decimal';
 import { scaleOf } from '../../platform/common/money';
 import { Route } from '../../platform/http/route.decorator';
 import { SerialParam, UuidParam } from '../../platform/common/validators';
-import {
-  CreatePrepaidCoinDto,
-  CreateVoucherDto,
-  ExpireDueDto,
-  ExpiredVouchersDto,
-  PrepaidCoinActivatedDto,
-  PrepaidCoinCalculationDto,
-  PrepaidCoinCreatedDto,
-  PrepaidCoinInfoDto,
-  RedeemPrepaidCoinDto,
-  RedeemVoucherDto,
-  VoucherBlockedDto,
-  VoucherCreatedDto,
-  VoucherPageDto,
-  VoucherRedeemedDto,
-  VoucherViewDto,
-} from './dto/voucher.dto';
+import * as dto from './dto/voucher.dto';
 import { issuerOf, RequestFields, VouchersService } from './vouchers.service';
 
 const OWNER = { access: ['VOUCHER_OWNER'] } as const;
@@ -45,8 +29,8 @@ export class VouchersController {
 
   /** Buys a prepaid voucher from one of the caller's coins; the answer shows its code once. */
   @Route('POST', 'vouchers', { ...BUY, summary: 'Buy a prepaid voucher' })
-  async createVoucher(@Body() dto: CreateVoucherDto, @CurrentPrincipal() principal: Principal): Promise<VoucherCreatedDto> {
-    const { voucher, code, process } = await this.vouchers.create(principal, dto);
+  async createVoucher(@Body() body: dto.CreateVoucherDto, @CurrentPrincipal() principal: Principal): Promise<dto.VoucherCreatedDto> {
+    const { voucher, code, process } = await this.vouchers.create(principal, body);
     return { status: 'ok', message: 'Voucher created', voucher, code, process };
   }
 
@@ -57,14 +41,14 @@ export class VouchersController {
     status: 200,
     aliases: { 'prepaid-coins/view': 'viewPrepaidCoins' },
   })
-  viewVouchers(@Body() dto: VoucherViewDto, @CurrentPrincipal() principal: Principal): Promise<VoucherPageDto> {
-    return this.vouchers.view(principal, dto);
+  viewVouchers(@Body() body: dto.VoucherViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.VoucherPageDto> {
+    return this.vouchers.view(principal, body);
   }
 
   /** Credits a voucher's amount to one of the caller's coins in its currency, once (the code is the bearer secret). */
   @Route('POST', 'vouchers/redeem', { ...REDEEM, idempotent: { groupCommit: true }, summary: 'Redeem a prepaid voucher' })
-  async redeemVoucher(@Body() dto: RedeemVoucherDto, @CurrentPrincipal() principal: Principal): Promise<VoucherRedeemedDto> {
-    return { status: 'ok', message: 'Voucher redeemed', ...(await this.vouchers.redeem(principal, dto)) };
+  async redeemVoucher(@Body() body: dto.RedeemVoucherDto, @CurrentPrincipal() principal: Principal): Promise<dto.VoucherRedeemedDto> {
+    return { status: 'ok', message: 'Voucher redeemed', ...(await this.vouchers.redeem(principal, body)) };
   }
 
   /** Returns the money of pending vouchers past their expiry to their creators now (each instance also does so periodically). */
@@ -74,8 +58,8 @@ export class VouchersController {
     idempotent: true,
     status: 200,
   })
-  async expireDueVouchers(@Body() dto: ExpireDueDto): Promise<ExpiredVouchersDto> {
-    return { status: 'ok', message: 'OK', expired: await this.vouchers.expireDue(dto.limit ?? 1000) };
+  async expireDueVouchers(@Body() body: dto.ExpireDueDto): Promise<dto.ExpiredVouchersDto> {
+    return { status: 'ok', message: 'OK', expired: await this.vouchers.expireDue(body.limit ?? 1000) };
   }
 
   /** Blocks one of the caller's pending vouchers: its amount returns to the creator's coin at once. */
@@ -90,14 +74,17 @@ export class VouchersController {
       ['exception.coin.closed', "neither the creator's coin nor its main coin of the currency can receive the money"],
     ],
   })
-  async blockVoucher(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<VoucherBlockedDto> {
+  async blockVoucher(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.VoucherBlockedDto> {
     return { status: 'ok', message: 'Voucher blocked', ...(await this.vouchers.block(principal, id)) };
   }
 
   /** Buys a voucher from one of the caller's coins (as `POST /vouchers`); the answer shows its PIN once. */
   @Route('POST', 'prepaid-coins', { ...BUY, summary: 'Buy a prepaid voucher (the client’s prepaid coin)' })
-  async createPrepaidCoin(@Body() dto: CreatePrepaidCoinDto, @CurrentPrincipal() principal: Principal): Promise<PrepaidCoinCreatedDto> {
-    const bought = { coinSerial: dto.srcSerial, amount: dto.prepaidAmount };
+  async createPrepaidCoin(
+    @Body() body: dto.CreatePrepaidCoinDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.PrepaidCoinCreatedDto> {
+    const bought = { coinSerial: body.srcSerial, amount: body.prepaidAmount };
     const { voucher, code, process } = await this.vouchers.create(principal, bought, PREPAID_FIELDS);
     const { serial, name, amount, issuer } = voucher;
     // A voucher's value is whole and free: nothing of it is held, and it can only be redeemed in full.
@@ -121,8 +108,11 @@ export class VouchersController {
     status: 200,
     errors: [CALLERS_COIN, ['exception.commission.exceeds_amount', 'the fee would leave the voucher worth nothing']],
   })
-  calculatePrepaidCoin(@Body() dto: CreatePrepaidCoinDto, @CurrentPrincipal() principal: Principal): Promise<PrepaidCoinCalculationDto> {
-    return this.vouchers.calculate(principal, dto.srcSerial, dto.prepaidAmount, PREPAID_FIELDS);
+  calculatePrepaidCoin(
+    @Body() body: dto.CreatePrepaidCoinDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.PrepaidCoinCalculationDto> {
+    return this.vouchers.calculate(principal, body.srcSerial, body.prepaidAmount, PREPAID_FIELDS);
   }
 
   /** A pending voucher's name, amount and issuer, from its serial, for whoever is about to redeem it. */
@@ -131,7 +121,7 @@ export class VouchersController {
     summary: 'A prepaid voucher, by its serial',
     errors: ['exception.voucher.not_found', ...SPENT],
   })
-  async getPrepaidCoin(@SerialParam('serial') serial: string): Promise<PrepaidCoinInfoDto> {
+  async getPrepaidCoin(@SerialParam('serial') serial: string): Promise<dto.PrepaidCoinInfoDto> {
     const voucher = await this.vouchers.info(serial);
     return {
       status: 'ok',
@@ -151,20 +141,20 @@ export class VouchersController {
   @Route('POST', 'prepaid-coins/:serial/calculate', { ...REDEEM, summary: 'Price the redemption of a prepaid voucher', status: 200 })
   calculatePrepaidCoinActivation(
     @SerialParam('serial') serial: string,
-    @Body() dto: RedeemPrepaidCoinDto,
+    @Body() body: dto.RedeemPrepaidCoinDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<PrepaidCoinCalculationDto> {
-    return this.vouchers.calculateRedeem(principal, serial, dto.prepaidPin, dto.destSerial);
+  ): Promise<dto.PrepaidCoinCalculationDto> {
+    return this.vouchers.calculateRedeem(principal, serial, body.prepaidPin, body.destSerial);
   }
 
   /** Redeems the voucher of this serial with its PIN into one of the caller's coins in its currency, once (as `POST /vouchers/redeem`). */
   @Route('POST', 'prepaid-coins/:serial/activate', { ...REDEEM, summary: 'Redeem a prepaid voucher', idempotent: { groupCommit: true } })
   async activatePrepaidCoin(
     @SerialParam('serial') serial: string,
-    @Body() dto: RedeemPrepaidCoinDto,
+    @Body() body: dto.RedeemPrepaidCoinDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<PrepaidCoinActivatedDto> {
-    const redeemed = await this.vouchers.redeem(principal, { code: dto.prepaidPin, coinSerial: dto.destSerial }, serial);
+  ): Promise<dto.PrepaidCoinActivatedDto> {
+    const redeemed = await this.vouchers.redeem(principal, { code: body.prepaidPin, coinSerial: body.destSerial }, serial);
     return { status: 'ok', message: 'Voucher redeemed', ...redeemed };
   }
 }

@@ -4,14 +4,7 @@ import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { BankAccountsService } from './bank-accounts.service';
-import {
-  BankAccountPageDto,
-  BankAccountResponseDto,
-  BankAccountViewDto,
-  CreateBankAccountDto,
-  BankAccountDeletedDto,
-  UpdateBankAccountDto,
-} from './dto/bank-account.dto';
+import * as dto from './dto/bank-account.dto';
 
 /** One of the organization's bank accounts; another organization's, like an unknown one, is a 404. */
 const ONE = { access: ['BANK_ACCOUNT_OWNER'], errors: ['exception.bank_account.not_found'] } as const;
@@ -34,8 +27,11 @@ export class BankAccountsController {
     summary: 'Add a bank account',
     errors: [['exception.bank_catalog.not_found', 'bankId is not in the catalog'], 'exception.bank_account.iban_taken'],
   })
-  async createBankAccount(@Body() dto: CreateBankAccountDto, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
-    return { status: 'ok', message: 'Bank account added', bankAccount: await this.accounts.create(principal, dto) };
+  async createBankAccount(
+    @Body() body: dto.CreateBankAccountDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.BankAccountResponseDto> {
+    return { status: 'ok', message: 'Bank account added', bankAccount: await this.accounts.create(principal, body) };
   }
 
   /**
@@ -43,25 +39,25 @@ export class BankAccountsController {
    * organization's. Filters and sort are the family's compliance screen's; newest first by default.
    */
   @Route('POST', 'view', { access: ['BANK_ACCOUNT_VIEWER'], summary: 'Search bank accounts', status: 200 })
-  viewBankAccounts(@Body() dto: BankAccountViewDto, @CurrentPrincipal() principal: Principal): Promise<BankAccountPageDto> {
-    return this.accounts.view(principal, dto);
+  viewBankAccounts(@Body() body: dto.BankAccountViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.BankAccountPageDto> {
+    return this.accounts.view(principal, body);
   }
 
   /** Approves an account (compliance): it takes withdrawals. An approved account again is a 409. */
   @Route('POST', ':id/approve', { ...DECISION, summary: 'Approve a bank account' })
-  async approveBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
+  async approveBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.BankAccountResponseDto> {
     return { status: 'ok', message: 'Bank account approved', bankAccount: await this.accounts.decide(principal, id, 'APPROVED') };
   }
 
   /** Rejects an account (compliance): it takes no withdrawals until approved. A rejected account again is a 409. */
   @Route('POST', ':id/reject', { ...DECISION, summary: 'Reject a bank account' })
-  async rejectBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
+  async rejectBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.BankAccountResponseDto> {
     return { status: 'ok', message: 'Bank account rejected', bankAccount: await this.accounts.decide(principal, id, 'REJECTED') };
   }
 
   /** One of the organization's bank accounts; another organization's, like an unknown one, is a 404. */
   @Route('GET', ':id', { ...ONE, summary: 'Get a bank account' })
-  async getBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountResponseDto> {
+  async getBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.BankAccountResponseDto> {
     return { status: 'ok', message: 'OK', bankAccount: await this.accounts.get(principal, id) };
   }
 
@@ -69,15 +65,15 @@ export class BankAccountsController {
   @Route('PATCH', ':id', { ...ONE, summary: 'Change a bank account', errors: [...ONE.errors, 'exception.bank_account.iban_taken'] })
   async updateBankAccount(
     @UuidParam('id') id: string,
-    @Body() dto: UpdateBankAccountDto,
+    @Body() body: dto.UpdateBankAccountDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<BankAccountResponseDto> {
-    return { status: 'ok', message: 'Bank account changed', bankAccount: await this.accounts.update(principal, id, dto) };
+  ): Promise<dto.BankAccountResponseDto> {
+    return { status: 'ok', message: 'Bank account changed', bankAccount: await this.accounts.update(principal, id, body) };
   }
 
   /** Removes the account; withdrawals already made to it keep their copy of its details. */
   @Route('DELETE', ':id', { ...ONE, summary: 'Remove a bank account' })
-  async deleteBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankAccountDeletedDto> {
+  async deleteBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.BankAccountDeletedDto> {
     await this.accounts.delete(principal, id);
     return { status: 'ok', message: 'Bank account removed', id };
   }

@@ -6,7 +6,7 @@ import { Route } from '../../platform/http/route.decorator';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import { BankAccountsService } from './bank-accounts.service';
-import { MyBankAccountListDto, MyBankAccountPageDto, MyBankAccountViewDto } from './dto/bank-account.dto';
+import * as dto from './dto/bank-account.dto';
 
 const OWNER = { access: ['BANK_ACCOUNT_OWNER'] } as const;
 
@@ -22,7 +22,7 @@ export class MyBankAccountsController {
 
   /** Every bank account of the caller's organization (at most 10,000), with `details` (the withdrawal form fills itself from them). */
   @Route('GET', 'profiles/my/bank-accounts', { ...OWNER, summary: "Every bank account of the caller's organization" })
-  async listMyBankAccounts(@CurrentPrincipal() principal: Principal): Promise<MyBankAccountListDto> {
+  async listMyBankAccounts(@CurrentPrincipal() principal: Principal): Promise<dto.MyBankAccountListDto> {
     const page = await this.accounts.mine(principal, { all: true, pageSize: MAX_UNPAGED_RECORDS });
     return { status: 'ok', message: 'OK', records: page.records };
   }
@@ -34,10 +34,13 @@ export class MyBankAccountsController {
     status: 200,
     errors: [['exception.coin.not_found', "filter.coinSerial is not one of the caller's coins"]],
   })
-  async viewMyBankAccounts(@Body() dto: MyBankAccountViewDto, @CurrentPrincipal() principal: Principal): Promise<MyBankAccountPageDto> {
-    const serial = dto.filter?.coinSerial;
+  async viewMyBankAccounts(
+    @Body() body: dto.MyBankAccountViewDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.MyBankAccountPageDto> {
+    const serial = body.filter?.coinSerial;
     if (serial) this.tools.payer({ coins: await this.ledger.read([serial]), holds: [] }, serial, principal, 'filter.coinSerial');
-    const { filter: _filter, ...paging } = dto;
+    const { filter: _filter, ...paging } = body;
     return this.accounts.mine(principal, paging);
   }
 }

@@ -7,14 +7,7 @@ import { Route } from '../../platform/http/route.decorator';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { MULTIPART_ROUTE, readUpload } from '../../platform/common/upload';
 import { BankCatalogService } from './bank-catalog.service';
-import {
-  BankCatalogQueryDto,
-  BankImportResultDto,
-  BankImportUploadDto,
-  BankPageDto,
-  BankResponseDto,
-  CreateBankDto,
-} from './dto/bank-catalog.dto';
+import * as dto from './dto/bank-catalog.dto';
 
 const MANAGER = { access: ['BANK_CATALOG_MANAGER'] } as const;
 
@@ -28,14 +21,14 @@ export class BankCatalogController {
 
   /** A page of the catalog, by bank name; `country` and `search` (part of the name or BIC) narrow it. */
   @Route('GET', '', { access: ['BANK_CATALOG_VIEWER'], summary: 'Browse the bank catalog' })
-  viewBankCatalog(@Query() query: BankCatalogQueryDto): Promise<BankPageDto> {
+  viewBankCatalog(@Query() query: dto.BankCatalogQueryDto): Promise<dto.BankPageDto> {
     return this.catalog.view(query);
   }
 
   /** Adds one bank; its BIC must be new to the catalog. */
   @Route('POST', '', { ...MANAGER, summary: 'Add a bank to the catalog', errors: ['exception.bank_catalog.bic_taken'] })
-  async createBank(@Body() dto: CreateBankDto): Promise<BankResponseDto> {
-    return { status: 'ok', message: 'Bank added', bank: await this.catalog.create(dto) };
+  async createBank(@Body() body: dto.CreateBankDto): Promise<dto.BankResponseDto> {
+    return { status: 'ok', message: 'Bank added', bank: await this.catalog.create(body) };
   }
 
   /**
@@ -54,8 +47,8 @@ export class BankCatalogController {
   })
   @RouteConfig(MULTIPART_ROUTE)
   @ApiConsumes('multipart/form-data')
-  @ApiBody({ type: BankImportUploadDto })
-  async importBankCatalog(@Req() request: ApiRequest): Promise<BankImportResultDto> {
+  @ApiBody({ type: dto.BankImportUploadDto })
+  async importBankCatalog(@Req() request: ApiRequest): Promise<dto.BankImportResultDto> {
     const limit = this.config.bankCatalogImportMaxBytes;
     const file = await readUpload(
       request,

@@ -8,13 +8,7 @@ import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
 import { BankTopUpsService } from './bank-top-ups.service';
 import { RequestCalculationDto } from './dto/bank-calculation.dto';
 import { BankTopUpDto } from './dto/bank-top-up.dto';
-import {
-  BankTopUpDecisionDto,
-  BankTopUpRequestDto,
-  BankTopUpRequestPageDto,
-  BankTopUpRequestResultDto,
-  BankTopUpRequestViewDto,
-} from './dto/bank-top-up-request.dto';
+import * as dto from './dto/bank-top-up-request.dto';
 
 const REQUESTER = { access: ['BANK_TOP_UP_REQUESTER'] } as const;
 /** Staff decide a `new` request, named by its id or `requestIdentifier`. */
@@ -37,8 +31,8 @@ export class BankTopUpsController {
     summary: 'Bank top-up of a coin',
     errors: ['exception.coin.not_found'],
   })
-  async createBankTopUp(@Body() dto: BankTopUpDto): Promise<OperationResultDto> {
-    return { status: 'ok', message: 'Bank top-up completed', process: await this.topUps.topUp(dto) };
+  async createBankTopUp(@Body() body: BankTopUpDto): Promise<OperationResultDto> {
+    return { status: 'ok', message: 'Bank top-up completed', process: await this.topUps.topUp(body) };
   }
 
   /**
@@ -52,22 +46,25 @@ export class BankTopUpsController {
     errors: [['exception.coin.not_found', 'no such coin of the caller'], 'exception.bank_catalog.not_found'],
   })
   async createBankTopUpRequest(
-    @Body() dto: BankTopUpRequestDto,
+    @Body() body: dto.BankTopUpRequestDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<BankTopUpRequestResultDto> {
-    return { status: 'ok', message: 'Bank top-up requested', bankTopUp: await this.topUps.request(principal, dto) };
+  ): Promise<dto.BankTopUpRequestResultDto> {
+    return { status: 'ok', message: 'Bank top-up requested', bankTopUp: await this.topUps.request(principal, body) };
   }
 
   /** Searches top-up requests: staff every organization's, others their own. Newest first by default. */
   @Route('POST', 'view', { ...REQUESTER, summary: 'Search bank top-up requests', status: 200 })
-  viewBankTopUpRequests(@Body() dto: BankTopUpRequestViewDto, @CurrentPrincipal() principal: Principal): Promise<BankTopUpRequestPageDto> {
-    return this.topUps.view(principal, dto);
+  viewBankTopUpRequests(
+    @Body() body: dto.BankTopUpRequestViewDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.BankTopUpRequestPageDto> {
+    return this.topUps.view(principal, body);
   }
 
   /** The fee and what the coin would be credited under its organization's contract, without moving money. */
   @Route('POST', 'calculate', { ...REQUESTER, summary: 'Calculate a bank top-up', status: 200, errors: ['exception.coin.not_found'] })
-  calculateBankTopUp(@Body() dto: BankTopUpDto, @CurrentPrincipal() principal: Principal): Promise<RequestCalculationDto> {
-    return this.topUps.calculate(principal, dto);
+  calculateBankTopUp(@Body() body: BankTopUpDto, @CurrentPrincipal() principal: Principal): Promise<RequestCalculationDto> {
+    return this.topUps.calculate(principal, body);
   }
 
   /**
@@ -75,7 +72,7 @@ export class BankTopUpsController {
    * (every one for staff with TRANSACTION_AUDITOR); another's is a 404.
    */
   @Route('GET', ':id', { ...REQUESTER, summary: 'Get a bank top-up request', errors: ['exception.bank_top_up.not_found'] })
-  async getBankTopUpRequest(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankTopUpRequestResultDto> {
+  async getBankTopUpRequest(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.BankTopUpRequestResultDto> {
     return { status: 'ok', message: 'OK', bankTopUp: await this.topUps.get(principal, id) };
   }
 
@@ -88,7 +85,10 @@ export class BankTopUpsController {
     summary: 'Accept a bank top-up request',
     errors: [...DECISION.errors, 'exception.coin.closed'],
   })
-  async acceptBankTopUpRequest(@RequestIdParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankTopUpDecisionDto> {
+  async acceptBankTopUpRequest(
+    @RequestIdParam('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.BankTopUpDecisionDto> {
     return { status: 'ok', message: 'Bank top-up accepted', ...(await this.topUps.accept(principal, id)) };
   }
 
@@ -96,9 +96,9 @@ export class BankTopUpsController {
   @Route('POST', ':id/decline', { ...DECISION, summary: 'Decline a bank top-up request' })
   async declineBankTopUpRequest(
     @RequestIdParam('id') id: string,
-    @Body() dto: OptionalDeclineDto,
+    @Body() body: OptionalDeclineDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<BankTopUpRequestResultDto> {
-    return { status: 'ok', message: 'Bank top-up declined', bankTopUp: await this.topUps.decline(principal, id, dto.reason) };
+  ): Promise<dto.BankTopUpRequestResultDto> {
+    return { status: 'ok', message: 'Bank top-up declined', bankTopUp: await this.topUps.decline(principal, id, body.reason) };
   }
 }

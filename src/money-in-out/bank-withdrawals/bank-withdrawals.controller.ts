@@ -6,14 +6,7 @@ import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { RequestCalculationDto } from '../bank-top-ups/dto/bank-calculation.dto';
 import { BankWithdrawalsService } from './bank-withdrawals.service';
-import {
-  BankWithdrawalCreatedDto,
-  BankWithdrawalDto,
-  BankWithdrawalPageDto,
-  BankWithdrawalRecordResultDto,
-  BankWithdrawalResultDto,
-  BankWithdrawalViewDto,
-} from './dto/bank-withdrawal.dto';
+import * as dto from './dto/bank-withdrawal.dto';
 
 const REQUESTER = { access: ['BANK_WITHDRAWAL_REQUESTER'] } as const;
 /** A withdrawal from a coin to a bank account: the money leaves, or is held. */
@@ -42,8 +35,11 @@ export class BankWithdrawalsController {
    * and answer (release 4.10.0).
    */
   @Route('POST', '', { ...WITHDRAWAL, summary: 'Bank withdrawal from a coin' })
-  async createBankWithdrawal(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalCreatedDto> {
-    const created = await this.withdrawals.create(principal, dto);
+  async createBankWithdrawal(
+    @Body() body: dto.BankWithdrawalDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.BankWithdrawalCreatedDto> {
+    const created = await this.withdrawals.create(principal, body);
     const message = created.bankWithdrawal.kind === 'direct' ? 'Bank withdrawal completed' : 'Bank withdrawal requested';
     return { status: 'ok', message, ...created };
   }
@@ -54,16 +50,19 @@ export class BankWithdrawalsController {
    */
   @Route('POST', 'create-request', { ...WITHDRAWAL, summary: 'Request a bank withdrawal' })
   async createBankWithdrawalRequest(
-    @Body() dto: BankWithdrawalDto,
+    @Body() body: dto.BankWithdrawalDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<BankWithdrawalResultDto> {
-    return { status: 'ok', message: 'Bank withdrawal requested', ...(await this.withdrawals.request(principal, dto)) };
+  ): Promise<dto.BankWithdrawalResultDto> {
+    return { status: 'ok', message: 'Bank withdrawal requested', ...(await this.withdrawals.request(principal, body)) };
   }
 
   /** Searches withdrawals (customInformation in the filter and the answer, release 4.10.0): staff all, others their own. */
   @Route('POST', 'view', { ...REQUESTER, summary: 'Search bank withdrawals', status: 200 })
-  viewBankWithdrawals(@Body() dto: BankWithdrawalViewDto, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalPageDto> {
-    return this.withdrawals.view(principal, dto);
+  viewBankWithdrawals(
+    @Body() body: dto.BankWithdrawalViewDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.BankWithdrawalPageDto> {
+    return this.withdrawals.view(principal, body);
   }
 
   /** The fee and what leaves the coin, without moving money. */
@@ -73,8 +72,8 @@ export class BankWithdrawalsController {
     status: 200,
     errors: ['exception.coin.not_found', 'exception.coin.inactive'],
   })
-  calculateBankWithdrawal(@Body() dto: BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<RequestCalculationDto> {
-    return this.withdrawals.calculate(principal, dto);
+  calculateBankWithdrawal(@Body() body: dto.BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<RequestCalculationDto> {
+    return this.withdrawals.calculate(principal, body);
   }
 
   /**
@@ -82,13 +81,19 @@ export class BankWithdrawalsController {
    * they were. The caller's organization's only (every one for staff with TRANSACTION_AUDITOR); another's is a 404.
    */
   @Route('GET', ':id', { ...REQUESTER, summary: 'Get a bank withdrawal', errors: ['exception.bank_withdrawal.not_found'] })
-  async getBankWithdrawal(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalRecordResultDto> {
+  async getBankWithdrawal(
+    @UuidParam('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.BankWithdrawalRecordResultDto> {
     return { status: 'ok', message: 'OK', bankWithdrawal: await this.withdrawals.get(principal, id) };
   }
 
   /** Pays out a pending request (by its id or `requestIdentifier`): its operation settles in place and the hold is captured. */
   @Route('POST', ':id/accept', { ...DECISION, summary: 'Accept a bank withdrawal request' })
-  async acceptBankWithdrawal(@RequestIdParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<BankWithdrawalResultDto> {
+  async acceptBankWithdrawal(
+    @RequestIdParam('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.BankWithdrawalResultDto> {
     return { status: 'ok', message: 'Bank withdrawal accepted', ...(await this.withdrawals.accept(principal, id)) };
   }
 
@@ -96,9 +101,9 @@ export class BankWithdrawalsController {
   @Route('POST', ':id/decline', { ...DECISION, summary: 'Decline a bank withdrawal request' })
   async declineBankWithdrawal(
     @RequestIdParam('id') id: string,
-    @Body() dto: OptionalDeclineDto,
+    @Body() body: OptionalDeclineDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<BankWithdrawalResultDto> {
-    return { status: 'ok', message: 'Bank withdrawal declined', ...(await this.withdrawals.decline(principal, id, dto.reason)) };
+  ): Promise<dto.BankWithdrawalResultDto> {
+    return { status: 'ok', message: 'Bank withdrawal declined', ...(await this.withdrawals.decline(principal, id, body.reason)) };
   }
 }

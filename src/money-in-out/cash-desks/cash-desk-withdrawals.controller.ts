@@ -5,7 +5,7 @@ import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { RequestCalculationDto } from '../bank-top-ups/dto/bank-calculation.dto';
 import { CashDeskWithdrawalsService } from './cash-desk-withdrawals.service';
-import { CashDeskWithdrawalRequestDto, CashDeskWithdrawalResultDto } from './dto/cash-desk.dto';
+import * as dto from './dto/cash-desk.dto';
 
 /** What both routes share: the customer's permission and refusals (`cashDeskId` is a cash desk, an organization of type cash_desk). */
 const WITHDRAWAL = {
@@ -28,10 +28,10 @@ export class CashDeskWithdrawalsController {
   @Route('POST', ':cashDeskId/calculate', { ...WITHDRAWAL, summary: 'Calculate a withdrawal at a cash desk', status: 200 })
   calculateCashDeskWithdrawal(
     @UuidParam('cashDeskId') deskId: string,
-    @Body() dto: CashDeskWithdrawalRequestDto,
+    @Body() body: dto.CashDeskWithdrawalRequestDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<RequestCalculationDto> {
-    return this.withdrawals.calculate(principal, deskId, dto);
+    return this.withdrawals.calculate(principal, deskId, body);
   }
 
   /**
@@ -46,9 +46,9 @@ export class CashDeskWithdrawalsController {
   })
   async createCashDeskWithdrawal(
     @UuidParam('cashDeskId') deskId: string,
-    @Body() dto: CashDeskWithdrawalRequestDto,
+    @Body() body: dto.CashDeskWithdrawalRequestDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CashDeskWithdrawalResultDto> {
-    return { status: 'ok', message: 'Cash desk withdrawal made', process: await this.withdrawals.withdraw(principal, deskId, dto) };
+  ): Promise<dto.CashDeskWithdrawalResultDto> {
+    return { status: 'ok', message: 'Cash desk withdrawal made', process: await this.withdrawals.withdraw(principal, deskId, body) };
   }
 }

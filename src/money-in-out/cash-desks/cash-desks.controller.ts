@@ -8,22 +8,7 @@ import { UuidParam } from '../../platform/common/validators';
 import { CashDeskOperationsService } from './cash-desk-operations.service';
 import { CashDesksService } from './cash-desks.service';
 import { CashOutCodesService } from './cash-out-codes.service';
-import {
-  AuthorizeCashOutDto,
-  CashOutCodeResultDto,
-  CashCoinResultDto,
-  CashDeskOperationPageDto,
-  CashDeskOperationRecordResultDto,
-  CashDeskOperationRequestDto,
-  CashDeskOperationResultDto,
-  CashDeskOperationViewDto,
-  CashDeskPageDto,
-  CashDeskResultDto,
-  CashDeskViewDto,
-  CreateCashDeskDto,
-  CreateCashOutCodeDto,
-  OpenCashCoinDto,
-} from './dto/cash-desk.dto';
+import * as dto from './dto/cash-desk.dto';
 
 const MANAGER = { access: ['CASH_DESK_MANAGER'] } as const;
 const VIEWER = { access: ['CASH_DESK_VIEWER'] } as const;
@@ -45,8 +30,8 @@ export class CashDesksController {
 
   /** Creates a cash desk (an organization of type `cash_desk`) with a cash coin per issuer given; cashiers join it through `POST /users`. */
   @Route('POST', '', { ...MANAGER, summary: 'Create a cash desk', errors: ['exception.issuer.not_found', 'exception.issuer.inactive'] })
-  async createCashDesk(@Body() dto: CreateCashDeskDto): Promise<CashDeskResultDto> {
-    return { status: 'ok', message: 'Cash desk created', cashDesk: await this.desks.create(dto) };
+  async createCashDesk(@Body() body: dto.CreateCashDeskDto): Promise<dto.CashDeskResultDto> {
+    return { status: 'ok', message: 'Cash desk created', cashDesk: await this.desks.create(body) };
   }
 
   /**
@@ -60,8 +45,8 @@ export class CashDesksController {
     status: 200,
     errors: [['exception.coin.not_found', 'no such coin of the caller’s (any, for staff)']],
   })
-  viewCashDesks(@Body() dto: CashDeskViewDto, @CurrentPrincipal() principal: Principal): Promise<CashDeskPageDto> {
-    return this.desks.view(principal, dto);
+  viewCashDesks(@Body() body: dto.CashDeskViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.CashDeskPageDto> {
+    return this.desks.view(principal, body);
   }
 
   /** Opens the desk's cash coin of another issuer (one per issuer). */
@@ -70,8 +55,8 @@ export class CashDesksController {
     summary: "Open a cash desk's cash coin",
     errors: ['exception.cash_desk.not_found', 'exception.issuer.not_found', 'exception.cash_desk.coin_exists', 'exception.issuer.inactive'],
   })
-  async openCashDeskCoin(@UuidParam('id') id: string, @Body() dto: OpenCashCoinDto): Promise<CashCoinResultDto> {
-    return { status: 'ok', message: 'Cash coin opened', coin: await this.desks.openCoin(id, dto.issuerId) };
+  async openCashDeskCoin(@UuidParam('id') id: string, @Body() body: dto.OpenCashCoinDto): Promise<dto.CashCoinResultDto> {
+    return { status: 'ok', message: 'Cash coin opened', coin: await this.desks.openCoin(id, body.issuerId) };
   }
 }
 
@@ -96,10 +81,10 @@ export class CashDeskOperationsController {
     errors: ['exception.coin.not_found', 'exception.coin.insufficient_funds', 'exception.coin.closed', 'exception.cash_desk.no_cash_coin'],
   })
   async createCashDeskOperation(
-    @Body() dto: CashDeskOperationRequestDto,
+    @Body() body: dto.CashDeskOperationRequestDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CashDeskOperationResultDto> {
-    return { status: 'ok', message: 'Cash desk operation entered', ...(await this.operations.create(principal, dto)) };
+  ): Promise<dto.CashDeskOperationResultDto> {
+    return { status: 'ok', message: 'Cash desk operation entered', ...(await this.operations.create(principal, body)) };
   }
 
   /**
@@ -112,8 +97,11 @@ export class CashDeskOperationsController {
     summary: 'Create a one-time cash-out code (the customer)',
     errors: [['exception.coin.not_found', 'no such coin of the caller’s organization'], 'exception.coin.inactive'],
   })
-  async createCashOutCode(@Body() dto: CreateCashOutCodeDto, @CurrentPrincipal() principal: Principal): Promise<CashOutCodeResultDto> {
-    return { status: 'ok', message: 'Cash-out code created', cashOutCode: await this.codes.create(principal, dto) };
+  async createCashOutCode(
+    @Body() body: dto.CreateCashOutCodeDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.CashOutCodeResultDto> {
+    return { status: 'ok', message: 'Cash-out code created', cashOutCode: await this.codes.create(principal, body) };
   }
 
   /** The fee and what each side pays and gets, without moving money. */
@@ -123,17 +111,20 @@ export class CashDeskOperationsController {
     status: 200,
     errors: ['exception.coin.not_found', 'exception.cash_desk.no_cash_coin'],
   })
-  calculateCashDeskOperation(@Body() dto: CashDeskOperationRequestDto, @CurrentPrincipal() principal: Principal): Promise<CalculationDto> {
-    return this.operations.calculate(principal, dto);
+  calculateCashDeskOperation(
+    @Body() body: dto.CashDeskOperationRequestDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CalculationDto> {
+    return this.operations.calculate(principal, body);
   }
 
   /** Staff see every desk's operations, a desk's cashiers their desk's, customers those on their coins. */
   @Route('POST', 'view', { ...VIEWER, summary: 'Search cash desk operations', status: 200 })
   viewCashDeskOperations(
-    @Body() dto: CashDeskOperationViewDto,
+    @Body() body: dto.CashDeskOperationViewDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CashDeskOperationPageDto> {
-    return this.operations.view(principal, dto);
+  ): Promise<dto.CashDeskOperationPageDto> {
+    return this.operations.view(principal, body);
   }
 
   /**
@@ -144,7 +135,7 @@ export class CashDeskOperationsController {
   async getCashDeskOperation(
     @UuidParam('id') id: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CashDeskOperationRecordResultDto> {
+  ): Promise<dto.CashDeskOperationRecordResultDto> {
     return { status: 'ok', message: 'OK', cashDeskOperation: await this.operations.get(principal, id) };
   }
 
@@ -153,7 +144,7 @@ export class CashDeskOperationsController {
   async confirmCashDeskOperation(
     @UuidParam('id') id: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CashDeskOperationResultDto> {
+  ): Promise<dto.CashDeskOperationResultDto> {
     return { status: 'ok', message: 'Cash desk operation confirmed', ...(await this.operations.confirm(principal, id)) };
   }
 
@@ -177,10 +168,10 @@ export class CashDeskOperationsController {
   })
   async authorizeCashDeskOperation(
     @UuidParam('id') id: string,
-    @Body() dto: AuthorizeCashOutDto,
+    @Body() body: dto.AuthorizeCashOutDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CashDeskOperationRecordResultDto> {
-    const cashDeskOperation = await this.operations.authorize(principal, id, dto.cashOutCode);
+  ): Promise<dto.CashDeskOperationRecordResultDto> {
+    const cashDeskOperation = await this.operations.authorize(principal, id, body.cashOutCode);
     return { status: 'ok', message: 'Cash-out authorized by the customer’s code', cashDeskOperation };
   }
 
@@ -197,7 +188,7 @@ export class CashDeskOperationsController {
   async completeCashDeskOperation(
     @UuidParam('id') id: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CashDeskOperationResultDto> {
+  ): Promise<dto.CashDeskOperationResultDto> {
     return { status: 'ok', message: 'Cash desk operation completed', ...(await this.operations.complete(principal, id)) };
   }
 
@@ -208,19 +199,19 @@ export class CashDeskOperationsController {
   @Route('POST', ':id/refuse', { ...CUSTOMER, summary: 'Refuse a cash desk operation (the customer)' })
   async refuseCashDeskOperation(
     @UuidParam('id') id: string,
-    @Body() dto: DeclineDto,
+    @Body() body: DeclineDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CashDeskOperationResultDto> {
-    return { status: 'ok', message: 'Cash desk operation refused', ...(await this.operations.refuse(principal, id, dto.reason)) };
+  ): Promise<dto.CashDeskOperationResultDto> {
+    return { status: 'ok', message: 'Cash desk operation refused', ...(await this.operations.refuse(principal, id, body.reason)) };
   }
 
   /** The desk's cashier (or staff with CASH_DESK_SUPERVISOR) declines a pending operation: the hold is released. */
   @Route('POST', ':id/decline', { ...DESK, summary: 'Decline a cash desk operation' })
   async declineCashDeskOperation(
     @UuidParam('id') id: string,
-    @Body() dto: DeclineDto,
+    @Body() body: DeclineDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CashDeskOperationResultDto> {
-    return { status: 'ok', message: 'Cash desk operation declined', ...(await this.operations.decline(principal, id, dto.reason)) };
+  ): Promise<dto.CashDeskOperationResultDto> {
+    return { status: 'ok', message: 'Cash desk operation declined', ...(await this.operations.decline(principal, id, body.reason)) };
   }
 }

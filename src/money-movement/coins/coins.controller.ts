@@ -7,23 +7,7 @@ import { SerialParam, UuidParam } from '../../platform/common/validators';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import { CoinsService } from './coins.service';
 import { PAYEE_LOOKUP_LIMIT } from './payee-lookups';
-import {
-  CloseCoinDto,
-  CloseCoinResponseDto,
-  CoinListDto,
-  CoinSmartCardDto,
-  MyCoinListDto,
-  CoinPageDto,
-  CoinViewDto,
-  CoinResponseDto,
-  CoinSerialRequestDto,
-  CoinSerialResponseDto,
-  CreateCoinDto,
-  ValidateCoinDto,
-  ValidateCoinResponseDto,
-  UpdateCoinDto,
-  SetMainCoinDto,
-} from './dto/coin.dto';
+import * as dto from './dto/coin.dto';
 
 const OWNER = { access: ['COIN_OWNER'] } as const;
 /** One of the caller's coins; another organization's, like an unknown one, is a 404. */
@@ -43,8 +27,8 @@ export class CoinsController {
 
   /** Opens a coin for the caller's organization; the first coin of a currency becomes its main one. */
   @Route('POST', 'coins', { ...ONE, summary: 'Open a coin', errors: ['exception.issuer.not_found', 'exception.issuer.inactive'] })
-  async createCoin(@Body() dto: CreateCoinDto, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
-    return { status: 'ok', message: 'Coin created', coin: await this.coins.create(principal, dto) };
+  async createCoin(@Body() body: dto.CreateCoinDto, @CurrentPrincipal() principal: Principal): Promise<dto.CoinResponseDto> {
+    return { status: 'ok', message: 'Coin created', coin: await this.coins.create(principal, body) };
   }
 
   /**
@@ -52,11 +36,11 @@ export class CoinsController {
    * currency, whether it is the main one, and the smart cards standing for it (`smartCards`, their numbers masked).
    */
   @Route('GET', 'coins', { ...OWNER, summary: "The organization's coins" })
-  async listCoins(@CurrentPrincipal() principal: Principal): Promise<MyCoinListDto> {
+  async listCoins(@CurrentPrincipal() principal: Principal): Promise<dto.MyCoinListDto> {
     const [coins, cards] = await Promise.all([this.coins.list(principal), this.tools.listed('SMART_CARD', principal.organizationId)]);
-    const bySerial = new Map<string, CoinSmartCardDto[]>();
+    const bySerial = new Map<string, dto.CoinSmartCardDto[]>();
     for (const { coinSerial, ...card } of cards) {
-      bySerial.set(coinSerial, [...(bySerial.get(coinSerial) ?? []), card as unknown as CoinSmartCardDto]);
+      bySerial.set(coinSerial, [...(bySerial.get(coinSerial) ?? []), card as unknown as dto.CoinSmartCardDto]);
     }
     return { status: 'ok', message: 'OK', coins: coins.map((coin) => ({ ...coin, smartCards: bySerial.get(coin.serial) ?? [] })) };
   }
@@ -70,14 +54,14 @@ export class CoinsController {
   async listOrganizationCoins(
     @UuidParam('organizationId') organizationId: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CoinListDto> {
+  ): Promise<dto.CoinListDto> {
     return { status: 'ok', message: 'OK', coins: await this.coins.ofOrganization(principal, organizationId) };
   }
 
   /** Staff search over every organization's coins, technical coins included. */
   @Route('POST', 'coins/view', { access: ['COIN_VIEWER'], summary: 'Search all coins (staff)', status: 200 })
-  viewCoins(@Body() dto: CoinViewDto): Promise<CoinPageDto> {
-    return this.coins.view(dto);
+  viewCoins(@Body() body: dto.CoinViewDto): Promise<dto.CoinPageDto> {
+    return this.coins.view(body);
   }
 
   /**
@@ -88,11 +72,11 @@ export class CoinsController {
    */
   @Route('POST', 'coins/validate', { ...LOOKUP, summary: "Check a payee's coin" })
   async validateCoin(
-    @Body() dto: ValidateCoinDto,
+    @Body() body: dto.ValidateCoinDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
-  ): Promise<ValidateCoinResponseDto> {
-    return { status: 'ok', message: 'OK', ...(await this.coins.validate(principal, clientAddress(request), dto.serial)) };
+  ): Promise<dto.ValidateCoinResponseDto> {
+    return { status: 'ok', message: 'OK', ...(await this.coins.validate(principal, clientAddress(request), body.serial)) };
   }
 
   /**
@@ -102,11 +86,11 @@ export class CoinsController {
    */
   @Route('POST', 'coins/serial', { ...LOOKUP, summary: "A contact's coin by login" })
   async coinSerialByLogin(
-    @Body() dto: CoinSerialRequestDto,
+    @Body() body: dto.CoinSerialRequestDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
-  ): Promise<CoinSerialResponseDto> {
-    const serial = await this.coins.serialOf(principal, clientAddress(request), dto.login, dto.currencyCode);
+  ): Promise<dto.CoinSerialResponseDto> {
+    const serial = await this.coins.serialOf(principal, clientAddress(request), body.login, body.currencyCode);
     return { status: 'ok', message: 'OK', serial };
   }
 
@@ -118,8 +102,8 @@ export class CoinsController {
     status: 200,
     errors: [...ONE.errors, 'exception.coin.inactive'],
   })
-  async setMainCoin(@Body() dto: SetMainCoinDto, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
-    return { status: 'ok', message: 'Main coin set', coin: await this.coins.setMain(principal, dto.serial) };
+  async setMainCoin(@Body() body: dto.SetMainCoinDto, @CurrentPrincipal() principal: Principal): Promise<dto.CoinResponseDto> {
+    return { status: 'ok', message: 'Main coin set', coin: await this.coins.setMain(principal, body.serial) };
   }
 
   /**
@@ -127,7 +111,7 @@ export class CoinsController {
    * unknown one, is a 404.
    */
   @Route('GET', 'coins/:serial', { ...ONE, summary: 'One of the organization’s coins' })
-  async getCoin(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<CoinResponseDto> {
+  async getCoin(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<dto.CoinResponseDto> {
     return { status: 'ok', message: 'OK', coin: await this.coins.get(principal, serial) };
   }
 
@@ -139,20 +123,20 @@ export class CoinsController {
   })
   async updateCoin(
     @SerialParam() serial: string,
-    @Body() dto: UpdateCoinDto,
+    @Body() body: dto.UpdateCoinDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CoinResponseDto> {
-    return { status: 'ok', message: 'Coin updated', coin: await this.coins.update(principal, serial, dto) };
+  ): Promise<dto.CoinResponseDto> {
+    return { status: 'ok', message: 'Coin updated', coin: await this.coins.update(principal, serial, body) };
   }
 
   /** Closes a coin (release 4.10.0: COIN_CLOSURE replaces COIN_OWNER here). A non-empty coin needs transferToCoinSerial. */
   @Route('POST', 'close/coin/:serial', { ...CLOSURE, summary: 'Close a coin', status: 200 })
   async closeCoin(
     @SerialParam() serial: string,
-    @Body() dto: CloseCoinDto,
+    @Body() body: dto.CloseCoinDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CloseCoinResponseDto> {
-    return { status: 'ok', message: 'Coin closed', ...(await this.coins.close(principal, serial, dto)) };
+  ): Promise<dto.CloseCoinResponseDto> {
+    return { status: 'ok', message: 'Coin closed', ...(await this.coins.close(principal, serial, body)) };
   }
 
   /**
@@ -160,7 +144,7 @@ export class CoinsController {
    * on it is a 409 (`exception.coin.not_empty`): close it with `transferToCoinSerial` instead.
    */
   @Route('DELETE', 'coins/:serial', { ...CLOSURE, summary: 'Delete an empty coin', errors: [...CLOSURE.errors, ...NOT_EMPTY] })
-  deleteCoin(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<CloseCoinResponseDto> {
+  deleteCoin(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<dto.CloseCoinResponseDto> {
     return this.closeCoin(serial, {}, principal);
   }
 
@@ -168,9 +152,9 @@ export class CoinsController {
   @Route('PUT', 'close/coin/:serial', { ...CLOSURE, summary: 'Close a coin (PUT)' })
   closeCoinPut(
     @SerialParam() serial: string,
-    @Body() dto: CloseCoinDto,
+    @Body() body: dto.CloseCoinDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CloseCoinResponseDto> {
-    return this.closeCoin(serial, dto, principal);
+  ): Promise<dto.CloseCoinResponseDto> {
+    return this.closeCoin(serial, body, principal);
   }
 }

@@ -3,14 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { CurrenciesService } from './currencies.service';
-import {
-  CreateCurrencyDto,
-  CurrencyListDto,
-  CurrencyPageDto,
-  CurrencyResponseDto,
-  CurrencyViewDto,
-  UpdateCurrencyDto,
-} from './dto/currency.dto';
+import * as dto from './dto/currency.dto';
 import { CreateIssuerDto, IssuerListDto, IssuerResponseDto, UpdateIssuerDto } from './dto/issuer.dto';
 
 const CURRENCY = { access: ['CURRENCY_MANAGER'] } as const;
@@ -27,20 +20,20 @@ export class CurrenciesController {
     summary: 'Create a currency',
     errors: ['exception.currency.code_taken', 'exception.currency.digital_code_taken'],
   })
-  async createCurrency(@Body() dto: CreateCurrencyDto): Promise<CurrencyResponseDto> {
-    return { status: 'ok', message: 'Currency created', currency: await this.currencies.createCurrency(dto) };
+  async createCurrency(@Body() body: dto.CreateCurrencyDto): Promise<dto.CurrencyResponseDto> {
+    return { status: 'ok', message: 'Currency created', currency: await this.currencies.createCurrency(body) };
   }
 
   /** Every currency, active or not, by code, with its minor units (`fraction`). */
   @Route('GET', '', { access: ['CURRENCY_VIEWER'], summary: 'List currencies' })
-  async listCurrencies(): Promise<CurrencyListDto> {
+  async listCurrencies(): Promise<dto.CurrencyListDto> {
     return { status: 'ok', message: 'OK', currencies: await this.currencies.listCurrencies() };
   }
 
   /** Currencies by code, active and part of the name, a page at a time, sorted by code unless by name. */
   @Route('POST', 'view', { access: ['CURRENCY_VIEWER'], summary: 'Search currencies', status: 200 })
-  viewCurrencies(@Body() dto: CurrencyViewDto): Promise<CurrencyPageDto> {
-    return this.currencies.viewCurrencies(dto);
+  viewCurrencies(@Body() body: dto.CurrencyViewDto): Promise<dto.CurrencyPageDto> {
+    return this.currencies.viewCurrencies(body);
   }
 
   /** The fraction can change only while no coin holds the currency. */
@@ -49,8 +42,8 @@ export class CurrenciesController {
     summary: 'Change a currency',
     errors: ['exception.currency.not_found', 'exception.currency.fraction_locked'],
   })
-  async updateCurrency(@UuidParam('id') id: string, @Body() dto: UpdateCurrencyDto): Promise<CurrencyResponseDto> {
-    return { status: 'ok', message: 'Currency updated', currency: await this.currencies.updateCurrency(id, dto) };
+  async updateCurrency(@UuidParam('id') id: string, @Body() body: dto.UpdateCurrencyDto): Promise<dto.CurrencyResponseDto> {
+    return { status: 'ok', message: 'Currency updated', currency: await this.currencies.updateCurrency(id, body) };
   }
 }
 
@@ -71,8 +64,8 @@ export class IssuersController {
       ['exception.issuer.sn_taken', 'another issuer has the snPrefix'],
     ],
   })
-  async createIssuer(@Body() dto: CreateIssuerDto): Promise<IssuerResponseDto> {
-    return { status: 'ok', message: 'Issuer created', issuer: await this.currencies.createIssuer(dto) };
+  async createIssuer(@Body() body: CreateIssuerDto): Promise<IssuerResponseDto> {
+    return { status: 'ok', message: 'Issuer created', issuer: await this.currencies.createIssuer(body) };
   }
 
   /**
@@ -89,7 +82,7 @@ export class IssuersController {
    * inactive issuer opens no new coins.
    */
   @Route('PATCH', ':id', { ...ISSUER, summary: 'Change an issuer', errors: ['exception.issuer.not_found'] })
-  async updateIssuer(@UuidParam('id') id: string, @Body() dto: UpdateIssuerDto): Promise<IssuerResponseDto> {
-    return { status: 'ok', message: 'Issuer updated', issuer: await this.currencies.updateIssuer(id, dto) };
+  async updateIssuer(@UuidParam('id') id: string, @Body() body: UpdateIssuerDto): Promise<IssuerResponseDto> {
+    return { status: 'ok', message: 'Issuer updated', issuer: await this.currencies.updateIssuer(id, body) };
   }
 }

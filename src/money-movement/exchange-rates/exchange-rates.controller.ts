@@ -3,20 +3,14 @@ import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
 import { Route } from '../../platform/http/route.decorator';
-import {
-  CreateExchangeRateDto,
-  CURRENCY_CODE,
-  ExchangeRatePageDto,
-  ExchangeRateResponseDto,
-  ExchangeRateViewDto,
-} from './dto/exchange-rate.dto';
+import * as dto from './dto/exchange-rate.dto';
 import { ExchangeRatesService } from './exchange-rates.service';
 
 /** A currency code in a path; malformed is a 400. */
 function CodeParam(name: string): ParameterDecorator {
   return Param(name, {
     transform(value: unknown) {
-      if (typeof value !== 'string' || !CURRENCY_CODE.test(value)) throw ApiError.invalid(name, 'must be a currency code such as USD');
+      if (typeof value !== 'string' || !dto.CURRENCY_CODE.test(value)) throw ApiError.invalid(name, 'must be a currency code such as USD');
       return value;
     },
   });
@@ -24,7 +18,7 @@ function CodeParam(name: string): ParameterDecorator {
 
 /** A currency code's path parameter in the document (finishDocument types ids and serials, not codes). */
 const codeParam = (name: string, description: string, example: string) =>
-  ApiParam({ name, description, schema: { type: 'string', pattern: CURRENCY_CODE.source, example } });
+  ApiParam({ name, description, schema: { type: 'string', pattern: dto.CURRENCY_CODE.source, example } });
 
 const UNKNOWN_CODE = ['exception.currency.not_found', 'a currency code is unknown'] as const;
 
@@ -39,14 +33,17 @@ export class ExchangeRatesController {
     summary: 'Set an exchange rate',
     errors: [UNKNOWN_CODE, ['exception.exchange_rate.duplicate', 'the pair already has a rate taking effect then']],
   })
-  async createExchangeRate(@Body() dto: CreateExchangeRateDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeRateResponseDto> {
-    return { status: 'ok', message: 'Exchange rate set', rate: await this.rates.create(principal, dto) };
+  async createExchangeRate(
+    @Body() body: dto.CreateExchangeRateDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.ExchangeRateResponseDto> {
+    return { status: 'ok', message: 'Exchange rate set', rate: await this.rates.create(principal, body) };
   }
 
   /** Rates, newest validFrom first; `filter.current` keeps the rate in force of each pair. */
   @Route('POST', 'view', { access: ['EXCHANGE_RATE_VIEWER'], summary: 'Search exchange rates', status: 200 })
-  viewExchangeRates(@Body() dto: ExchangeRateViewDto): Promise<ExchangeRatePageDto> {
-    return this.rates.view(dto);
+  viewExchangeRates(@Body() body: dto.ExchangeRateViewDto): Promise<dto.ExchangeRatePageDto> {
+    return this.rates.view(body);
   }
 
   /** The rate in force now of the ordered pair `from` → `to` (currency codes). */
@@ -60,7 +57,7 @@ export class ExchangeRatesController {
   })
   @codeParam('from', 'Code of the currency sold', 'EUR')
   @codeParam('to', 'Code of the currency bought', 'USD')
-  async getExchangeRate(@CodeParam('from') from: string, @CodeParam('to') to: string): Promise<ExchangeRateResponseDto> {
+  async getExchangeRate(@CodeParam('from') from: string, @CodeParam('to') to: string): Promise<dto.ExchangeRateResponseDto> {
     return { status: 'ok', message: 'OK', rate: await this.rates.currentByCodes(from, to) };
   }
 }

@@ -3,14 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
-import {
-  ExchangeCalculationDto,
-  ExchangeCalculatorDto,
-  ExchangeRequestDto,
-  ExchangeResultDto,
-  exchangeTermsOf,
-  ReserveFundingDto,
-} from './dto/exchange.dto';
+import * as dto from './dto/exchange.dto';
 import { ExchangeService } from './exchange.service';
 
 const RATE_MISSING = ['exception.exchange.rate_missing', 'no rate of the ordered pair is in force'] as const;
@@ -42,15 +35,15 @@ export class ExchangeController {
       'exception.coin.inactive',
     ],
   })
-  async createExchange(@Body() dto: ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeResultDto> {
-    const { process, exchange } = await this.exchange.execute(principal, exchangeTermsOf(dto));
+  async createExchange(@Body() body: dto.ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<dto.ExchangeResultDto> {
+    const { process, exchange } = await this.exchange.execute(principal, dto.exchangeTermsOf(body));
     return { status: 'ok', message: 'Exchange completed', process, exchange };
   }
 
   /** What the exchange would sell, buy and cost at the rate in force, without moving money. */
   @Route('POST', 'calculate', { ...CALCULATION, summary: 'Calculate an exchange' })
-  calculateExchange(@Body() dto: ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeCalculationDto> {
-    return this.exchange.calculate(principal, exchangeTermsOf(dto));
+  calculateExchange(@Body() body: dto.ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<dto.ExchangeCalculationDto> {
+    return this.exchange.calculate(principal, dto.exchangeTermsOf(body));
   }
 
   /**
@@ -59,8 +52,8 @@ export class ExchangeController {
    * Another answer than `POST /exchange/calculate`'s, so another route rather than an alias.
    */
   @Route('POST', 'calculator', { ...CALCULATION, summary: 'Calculate an exchange (the web client’s calculator)' })
-  exchangeCalculator(@Body() dto: ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<ExchangeCalculatorDto> {
-    return this.exchange.calculator(principal, exchangeTermsOf(dto));
+  exchangeCalculator(@Body() body: dto.ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<dto.ExchangeCalculatorDto> {
+    return this.exchange.calculator(principal, dto.exchangeTermsOf(body));
   }
 
   /** Moves money from an issuer's bank-settlement coin to its exchange_reserve coin (operation `reserve_funding`). */
@@ -70,7 +63,7 @@ export class ExchangeController {
     summary: "Fund an issuer's exchange reserve",
     errors: ['exception.issuer.not_found', 'exception.issuer.inactive'],
   })
-  async fundExchangeReserve(@Body() dto: ReserveFundingDto): Promise<OperationResultDto> {
-    return { status: 'ok', message: 'Exchange reserve funded', process: await this.exchange.fundReserve(dto) };
+  async fundExchangeReserve(@Body() body: dto.ReserveFundingDto): Promise<OperationResultDto> {
+    return { status: 'ok', message: 'Exchange reserve funded', process: await this.exchange.fundReserve(body) };
   }
 }

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
-import { CreateSubscriptionDto, SubscriptionListDto, SubscriptionResponseDto } from './dto/subscription.dto';
+import * as dto from './dto/subscription.dto';
 import { SubscriptionsService } from './subscriptions.service';
 
 const OWNER = { access: ['SUBSCRIPTION_OWNER'] } as const;
@@ -27,31 +27,34 @@ export class SubscriptionsController {
     summary: 'Create a subscription',
     errors: [['exception.transfer_template.not_found', "not one of the caller's templates"]],
   })
-  async createSubscription(@Body() dto: CreateSubscriptionDto, @CurrentPrincipal() principal: Principal): Promise<SubscriptionResponseDto> {
-    return { status: 'ok', message: 'Subscription created', subscription: await this.subscriptions.create(principal, dto) };
+  async createSubscription(
+    @Body() body: dto.CreateSubscriptionDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.SubscriptionResponseDto> {
+    return { status: 'ok', message: 'Subscription created', subscription: await this.subscriptions.create(principal, body) };
   }
 
   /** Every subscription of the caller (for the organization they act for), oldest first, with its latest run. */
   @Route('GET', '', { ...OWNER, summary: "The caller's subscriptions" })
-  async listSubscriptions(@CurrentPrincipal() principal: Principal): Promise<SubscriptionListDto> {
+  async listSubscriptions(@CurrentPrincipal() principal: Principal): Promise<dto.SubscriptionListDto> {
     return { status: 'ok', message: 'OK', subscriptions: await this.subscriptions.list(principal) };
   }
 
   /** Starts a stopped subscription again from its next due date on or after today. */
   @Route('PATCH', ':id/activate', { ...SCHEDULE, access: ['SUBSCRIPTION_OWNER', 'TRANSFER_CREATOR'], summary: 'Activate a subscription' })
-  async activateSubscription(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SubscriptionResponseDto> {
+  async activateSubscription(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.SubscriptionResponseDto> {
     return { status: 'ok', message: 'Subscription activated', subscription: await this.subscriptions.activate(principal, id) };
   }
 
   /** No payments until activated again. */
   @Route('PATCH', ':id/stop', { ...SCHEDULE, summary: 'Stop a subscription' })
-  async stopSubscription(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SubscriptionResponseDto> {
+  async stopSubscription(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.SubscriptionResponseDto> {
     return { status: 'ok', message: 'Subscription stopped', subscription: await this.subscriptions.stop(principal, id) };
   }
 
   /** Deletes one of the caller's subscriptions and answers it as it was; its payments stay. */
   @Route('DELETE', ':id', { ...ONE, summary: 'Delete a subscription' })
-  async deleteSubscription(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SubscriptionResponseDto> {
+  async deleteSubscription(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.SubscriptionResponseDto> {
     return { status: 'ok', message: 'Subscription deleted', subscription: await this.subscriptions.delete(principal, id) };
   }
 }

@@ -3,15 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
-import {
-  CategoryTagResponseDto,
-  CreateTransactionCategoryDto,
-  TaggedOperationPageDto,
-  TaggedOperationViewDto,
-  TransactionCategoryPageDto,
-  TransactionCategoryResponseDto,
-  TransactionCategoryViewDto,
-} from './dto/transaction-category.dto';
+import * as dto from './dto/transaction-category.dto';
 import { TransactionCategoriesService } from './transaction-categories.service';
 
 const OWNER = { access: ['TRANSACTION_CATEGORY_OWNER'] } as const;
@@ -32,19 +24,19 @@ export class TransactionCategoriesController {
    */
   @Route('POST', '', { ...OWNER, summary: 'Create a transaction category', errors: ['exception.transaction_category.name_taken'] })
   async createTransactionCategory(
-    @Body() dto: CreateTransactionCategoryDto,
+    @Body() body: dto.CreateTransactionCategoryDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<TransactionCategoryResponseDto> {
-    return { status: 'ok', message: 'Category created', category: await this.categories.create(principal, dto) };
+  ): Promise<dto.TransactionCategoryResponseDto> {
+    return { status: 'ok', message: 'Category created', category: await this.categories.create(principal, body) };
   }
 
   /** The caller's categories, by name unless sorted otherwise. */
   @Route('POST', 'view', { ...OWNER, summary: "Search the caller's transaction categories", status: 200 })
   viewTransactionCategories(
-    @Body() dto: TransactionCategoryViewDto,
+    @Body() body: dto.TransactionCategoryViewDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<TransactionCategoryPageDto> {
-    return this.categories.view(principal, dto);
+  ): Promise<dto.TransactionCategoryPageDto> {
+    return this.categories.view(principal, body);
   }
 
   /** Deletes one of the caller's categories and its tags; answers the deleted category. */
@@ -52,7 +44,7 @@ export class TransactionCategoriesController {
   async deleteTransactionCategory(
     @UuidParam('id') id: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<TransactionCategoryResponseDto> {
+  ): Promise<dto.TransactionCategoryResponseDto> {
     return { status: 'ok', message: 'Category deleted', category: await this.categories.delete(principal, id) };
   }
 
@@ -60,10 +52,10 @@ export class TransactionCategoriesController {
   @Route('POST', ':id/operations/view', { ...TAGGING, summary: 'Search the operations tagged with a category', status: 200 })
   viewTransactionCategoryOperations(
     @UuidParam('id') id: string,
-    @Body() dto: TaggedOperationViewDto,
+    @Body() body: dto.TaggedOperationViewDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<TaggedOperationPageDto> {
-    return this.categories.operationsOf(principal, id, dto);
+  ): Promise<dto.TaggedOperationPageDto> {
+    return this.categories.operationsOf(principal, id, body);
   }
 
   /** Tags an operation the caller's organization takes part in (`operationId`); tagging it again changes nothing. */
@@ -77,7 +69,7 @@ export class TransactionCategoriesController {
     @UuidParam('id') id: string,
     @UuidParam('operationId') operationId: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CategoryTagResponseDto> {
+  ): Promise<dto.CategoryTagResponseDto> {
     return { status: 'ok', message: 'Operation tagged', category: await this.categories.tag(principal, id, operationId), operationId };
   }
 
@@ -94,7 +86,7 @@ export class TransactionCategoriesController {
     @UuidParam('id') id: string,
     @UuidParam('operationId') operationId: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CategoryTagResponseDto> {
+  ): Promise<dto.CategoryTagResponseDto> {
     return { status: 'ok', message: 'Tag removed', category: await this.categories.untag(principal, id, operationId), operationId };
   }
 }

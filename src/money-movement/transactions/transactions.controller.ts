@@ -4,7 +4,7 @@ import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
-import { HistoryPageDto, ReverseOperationDto, TransactionViewDto } from './dto/transaction.dto';
+import * as dto from './dto/transaction.dto';
 import { TransactionsService } from './transactions.service';
 
 const VIEWER = { access: ['TRANSACTION_VIEWER'] } as const;
@@ -16,8 +16,8 @@ export class TransactionsController {
 
   /** Searches operations the caller's organization takes part in (every operation for auditors), newest first by default. */
   @Route('POST', 'view', { ...VIEWER, summary: 'Search transactions', status: 200 })
-  viewTransactions(@Body() dto: TransactionViewDto, @CurrentPrincipal() principal: Principal): Promise<HistoryPageDto> {
-    return this.transactions.view(principal, dto);
+  viewTransactions(@Body() body: dto.TransactionViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.HistoryPageDto> {
+    return this.transactions.view(principal, body);
   }
 
   /**
@@ -36,7 +36,7 @@ export class TransactionsController {
     summary: 'Reverse a completed operation (staff)',
     errors: ['exception.transaction.not_found', 'exception.transaction.already_reversed', 'exception.transaction.is_reversal'],
   })
-  async reverseTransaction(@UuidParam('id') id: string, @Body() dto: ReverseOperationDto): Promise<OperationResultDto> {
-    return { status: 'ok', message: 'Operation reversed', process: await this.transactions.reverse(id, dto) };
+  async reverseTransaction(@UuidParam('id') id: string, @Body() body: dto.ReverseOperationDto): Promise<OperationResultDto> {
+    return { status: 'ok', message: 'Operation reversed', process: await this.transactions.reverse(id, body) };
   }
 }

@@ -5,18 +5,7 @@ import { clientAddress } from '../../platform/common/http';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { PAYEE_LOOKUP_LIMIT } from '../coins/payee-lookups';
-import {
-  CreateTransferTemplateDto,
-  TemplateAmountDto,
-  TemplateCalculationDto,
-  TemplateExecutionDto,
-  TemplateFromOperationDto,
-  TransferTemplateListDto,
-  TransferTemplatePageDto,
-  UpdateTransferTemplateDto,
-  TransferTemplateResponseDto,
-  TransferTemplateViewDto,
-} from './dto/transfer-template.dto';
+import * as dto from './dto/transfer-template.dto';
 import { TransferTemplatesService } from './transfer-templates.service';
 
 const OWNER = { access: ['TRANSFER_TEMPLATE_OWNER'] } as const;
@@ -50,11 +39,11 @@ export class TransferTemplatesController {
     ],
   })
   async createTransferTemplate(
-    @Body() dto: CreateTransferTemplateDto,
+    @Body() body: dto.CreateTransferTemplateDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
-  ): Promise<TransferTemplateResponseDto> {
-    return { status: 'ok', message: 'Template saved', template: await this.templates.create(principal, dto, clientAddress(request)) };
+  ): Promise<dto.TransferTemplateResponseDto> {
+    return { status: 'ok', message: 'Template saved', template: await this.templates.create(principal, body, clientAddress(request)) };
   }
 
   /**
@@ -72,15 +61,15 @@ export class TransferTemplatesController {
   })
   async createTransferTemplateFromOperation(
     @UuidParam('operationId') operationId: string,
-    @Body() dto: TemplateFromOperationDto,
+    @Body() body: dto.TemplateFromOperationDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<TransferTemplateResponseDto> {
-    return { status: 'ok', message: 'Template saved', template: await this.templates.fromOperation(principal, operationId, dto) };
+  ): Promise<dto.TransferTemplateResponseDto> {
+    return { status: 'ok', message: 'Template saved', template: await this.templates.fromOperation(principal, operationId, body) };
   }
 
   /** Every template of the caller (for the organization they act for), by name, at most 1,000: the family's web client's list. */
   @Route('GET', '', { ...OWNER, summary: "The caller's transfer templates" })
-  async listTransferTemplates(@CurrentPrincipal() principal: Principal): Promise<TransferTemplateListDto> {
+  async listTransferTemplates(@CurrentPrincipal() principal: Principal): Promise<dto.TransferTemplateListDto> {
     return { status: 'ok', message: 'OK', transferTemplates: await this.templates.list(principal) };
   }
 
@@ -92,10 +81,10 @@ export class TransferTemplatesController {
   })
   async updateTransferTemplate(
     @UuidParam('id') id: string,
-    @Body() dto: UpdateTransferTemplateDto,
+    @Body() body: dto.UpdateTransferTemplateDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<TransferTemplateResponseDto> {
-    return { status: 'ok', message: 'Template updated', template: await this.templates.update(principal, id, dto) };
+  ): Promise<dto.TransferTemplateResponseDto> {
+    return { status: 'ok', message: 'Template updated', template: await this.templates.update(principal, id, body) };
   }
 
   /**
@@ -105,10 +94,10 @@ export class TransferTemplatesController {
   @Route('POST', ':id/calculate', { ...OWNER, summary: 'Price a transfer template', status: 200, errors: [TEMPLATE_OR_COIN_GONE] })
   calculateTransferTemplate(
     @UuidParam('id') id: string,
-    @Body() dto: TemplateAmountDto,
+    @Body() body: dto.TemplateAmountDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<TemplateCalculationDto> {
-    return this.templates.calculate(principal, id, dto);
+  ): Promise<dto.TemplateCalculationDto> {
+    return this.templates.calculate(principal, id, body);
   }
 
   /**
@@ -123,18 +112,21 @@ export class TransferTemplatesController {
   })
   async executeTransferTemplate(
     @UuidParam('id') id: string,
-    @Body() dto: TemplateAmountDto,
+    @Body() body: dto.TemplateAmountDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<TemplateExecutionDto> {
-    const process = await this.templates.execute(principal, id, dto);
+  ): Promise<dto.TemplateExecutionDto> {
+    const process = await this.templates.execute(principal, id, body);
     const business = { businessProcessId: process.id, businessProcessStatus: process.status, templateId: id };
     return { status: 'ok', message: 'Transfer completed', process, ...business };
   }
 
   /** The caller's templates (for the organization they act for), by name unless sorted otherwise. */
   @Route('POST', 'view', { ...OWNER, summary: "Search the caller's transfer templates", status: 200 })
-  viewTransferTemplates(@Body() dto: TransferTemplateViewDto, @CurrentPrincipal() principal: Principal): Promise<TransferTemplatePageDto> {
-    return this.templates.view(principal, dto);
+  viewTransferTemplates(
+    @Body() body: dto.TransferTemplateViewDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.TransferTemplatePageDto> {
+    return this.templates.view(principal, body);
   }
 
   /** Deletes one of the caller's transfer templates and answers it as it was; another user's is a 404. */
@@ -142,7 +134,7 @@ export class TransferTemplatesController {
   async deleteTransferTemplate(
     @UuidParam('id') id: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<TransferTemplateResponseDto> {
+  ): Promise<dto.TransferTemplateResponseDto> {
     return { status: 'ok', message: 'Template deleted', template: await this.templates.delete(principal, id) };
   }
 }

@@ -5,7 +5,7 @@ import { clientAddress } from '../../platform/common/http';
 import { Route } from '../../platform/http/route.decorator';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
 import { PAYEE_LOOKUP_LIMIT } from '../coins/payee-lookups';
-import { TransferCalculationDto, TransferRequestDto } from './dto/transfer.dto';
+import * as dto from './dto/transfer.dto';
 import { TransfersService } from './transfers.service';
 
 const CREATOR = { access: ['TRANSFER_CREATOR'] } as const;
@@ -28,8 +28,8 @@ export class TransfersController {
       ['exception.payment_tool.not_found', 'a card does not exist, or the payer card is not the caller’s'],
     ],
   })
-  async createTransfer(@Body() dto: TransferRequestDto, @CurrentPrincipal() principal: Principal): Promise<OperationResultDto> {
-    return { status: 'ok', message: 'Transfer completed', process: await this.transfers.transfer(principal, dto) };
+  async createTransfer(@Body() body: dto.TransferRequestDto, @CurrentPrincipal() principal: Principal): Promise<OperationResultDto> {
+    return { status: 'ok', message: 'Transfer completed', process: await this.transfers.transfer(principal, body) };
   }
 
   /** What the payer and the payee would see, without moving money. */
@@ -40,10 +40,10 @@ export class TransfersController {
     errors: ['exception.coin.not_found', ['exception.smart_card.blocked', 'a smart card named is blocked'], PAYEE_LOOKUP_LIMIT],
   })
   calculateTransfer(
-    @Body() dto: TransferRequestDto,
+    @Body() body: dto.TransferRequestDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
-  ): Promise<TransferCalculationDto> {
-    return this.transfers.calculateForPayer(principal, dto, clientAddress(request));
+  ): Promise<dto.TransferCalculationDto> {
+    return this.transfers.calculateForPayer(principal, body, clientAddress(request));
   }
 }

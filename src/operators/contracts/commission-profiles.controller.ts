@@ -4,25 +4,8 @@ import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { CommissionProfilesService } from '../../platform/commissions/commission-profiles.service';
-import {
-  CommissionProfileDto,
-  CommissionProfilePageDto,
-  CommissionProfileResponseDto,
-  CommissionProfileViewDto,
-  CreateCommissionProfileDto,
-  CreateMultiCurrencyProfileDto,
-  DeletedDto,
-  UpdateCommissionProfileDto,
-} from '../../platform/commissions/dto/commission-profile.dto';
-import {
-  CommissionConditionDto,
-  CommissionRuleDto,
-  CommissionRulePageDto,
-  CommissionRuleResponseDto,
-  CommissionRuleViewDto,
-  CreateCommissionRuleDto,
-  UpdateCommissionRuleDto,
-} from '../../platform/commissions/dto/commission-rule.dto';
+import * as commissionProfileDto from '../../platform/commissions/dto/commission-profile.dto';
+import * as commissionRuleDto from '../../platform/commissions/dto/commission-rule.dto';
 import { ContractsService } from './contracts.service';
 
 const VIEWER = { access: ['COMMISSION_VIEWER'] } as const;
@@ -72,10 +55,10 @@ export class CommissionProfilesController {
   @Route('POST', '', { ...NEW_PROFILE, summary: 'Create a commission profile' })
   createCommissionProfile(
     @UuidParam('contractId') contractId: string,
-    @Body() dto: CreateCommissionProfileDto,
+    @Body() body: commissionProfileDto.CreateCommissionProfileDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CommissionProfileResponseDto> {
-    return this.profile(contractId, 'Commission profile created', () => this.profiles.createProfile(contractId, dto, principal.userId));
+  ): Promise<commissionProfileDto.CommissionProfileResponseDto> {
+    return this.profile(contractId, 'Commission profile created', () => this.profiles.createProfile(contractId, body, principal.userId));
   }
 
   /**
@@ -86,16 +69,16 @@ export class CommissionProfilesController {
   @Route('POST', 'multi-currency', { ...NEW_PROFILE, summary: 'Create a multi-currency commission profile' })
   createMultiCurrencyCommissionProfile(
     @UuidParam('contractId') contractId: string,
-    @Body() dto: CreateMultiCurrencyProfileDto,
+    @Body() body: commissionProfileDto.CreateMultiCurrencyProfileDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CommissionProfileResponseDto> {
-    const created = () => this.profiles.createMultiCurrencyProfile(contractId, dto, principal.userId);
+  ): Promise<commissionProfileDto.CommissionProfileResponseDto> {
+    const created = () => this.profiles.createMultiCurrencyProfile(contractId, body, principal.userId);
     return this.profile(contractId, 'Commission profile created', created);
   }
 
   /** Every commission profile of a contract (the family's list; `POST …/view` filters and pages). An unknown contract is a 404. */
   @Route('GET', '', { ...PROFILES, summary: "List a contract's commission profiles" })
-  listCommissionProfiles(@UuidParam('contractId') contractId: string): Promise<CommissionProfilePageDto> {
+  listCommissionProfiles(@UuidParam('contractId') contractId: string): Promise<commissionProfileDto.CommissionProfilePageDto> {
     return this.viewCommissionProfiles(contractId, { all: true });
   }
 
@@ -103,9 +86,9 @@ export class CommissionProfilesController {
   @Route('POST', 'view', { ...PROFILES, summary: "Search a contract's commission profiles", status: 200 })
   viewCommissionProfiles(
     @UuidParam('contractId') contractId: string,
-    @Body() dto: CommissionProfileViewDto,
-  ): Promise<CommissionProfilePageDto> {
-    return this.checked(contractId, () => this.profiles.viewProfiles(contractId, dto));
+    @Body() body: commissionProfileDto.CommissionProfileViewDto,
+  ): Promise<commissionProfileDto.CommissionProfilePageDto> {
+    return this.checked(contractId, () => this.profiles.viewProfiles(contractId, body));
   }
 
   /**
@@ -116,7 +99,7 @@ export class CommissionProfilesController {
   getCommissionProfile(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
-  ): Promise<CommissionProfileResponseDto> {
+  ): Promise<commissionProfileDto.CommissionProfileResponseDto> {
     return this.profile(contractId, 'OK', () => this.profiles.getProfile(contractId, profileId));
   }
 
@@ -128,10 +111,10 @@ export class CommissionProfilesController {
   updateCommissionProfile(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
-    @Body() dto: UpdateCommissionProfileDto,
+    @Body() body: commissionProfileDto.UpdateCommissionProfileDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CommissionProfileResponseDto> {
-    const updated = () => this.profiles.updateProfile(contractId, profileId, dto, principal.userId);
+  ): Promise<commissionProfileDto.CommissionProfileResponseDto> {
+    const updated = () => this.profiles.updateProfile(contractId, profileId, body, principal.userId);
     return this.profile(contractId, 'Commission profile updated', updated);
   }
 
@@ -141,7 +124,7 @@ export class CommissionProfilesController {
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<DeletedDto> {
+  ): Promise<commissionProfileDto.DeletedDto> {
     await this.checked(contractId, () => this.profiles.deleteProfile(contractId, profileId, principal.userId));
     return { status: 'ok', message: 'Commission profile deleted', id: profileId };
   }
@@ -154,10 +137,10 @@ export class CommissionProfilesController {
   createCommissionRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
-    @Body() dto: CreateCommissionRuleDto,
+    @Body() body: commissionRuleDto.CreateCommissionRuleDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CommissionRuleResponseDto> {
-    return this.rule(contractId, 'Commission rule created', () => this.profiles.createRule(contractId, profileId, dto, principal.userId));
+  ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
+    return this.rule(contractId, 'Commission rule created', () => this.profiles.createRule(contractId, profileId, body, principal.userId));
   }
 
   /** The profile's rules by date: `filterCriteria` is mandatory (400 without it; release 4.10.0). */
@@ -165,9 +148,9 @@ export class CommissionProfilesController {
   viewCommissionRules(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
-    @Body() dto: CommissionRuleViewDto,
-  ): Promise<CommissionRulePageDto> {
-    return this.checked(contractId, () => this.profiles.viewRules(contractId, profileId, dto));
+    @Body() body: commissionRuleDto.CommissionRuleViewDto,
+  ): Promise<commissionRuleDto.CommissionRulePageDto> {
+    return this.checked(contractId, () => this.profiles.viewRules(contractId, profileId, body));
   }
 
   /** One rule of a commission profile with its conditions (amount ranges and their values). */
@@ -176,7 +159,7 @@ export class CommissionProfilesController {
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
-  ): Promise<CommissionRuleResponseDto> {
+  ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
     return this.rule(contractId, 'OK', () => this.profiles.getRule(contractId, profileId, ruleId));
   }
 
@@ -186,10 +169,10 @@ export class CommissionProfilesController {
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
-    @Body() dto: UpdateCommissionRuleDto,
+    @Body() body: commissionRuleDto.UpdateCommissionRuleDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CommissionRuleResponseDto> {
-    const updated = () => this.profiles.updateRule(contractId, profileId, ruleId, dto, principal.userId);
+  ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
+    const updated = () => this.profiles.updateRule(contractId, profileId, ruleId, body, principal.userId);
     return this.rule(contractId, 'Commission rule updated', updated);
   }
 
@@ -200,7 +183,7 @@ export class CommissionProfilesController {
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<DeletedDto> {
+  ): Promise<commissionProfileDto.DeletedDto> {
     await this.checked(contractId, () => this.profiles.deleteRule(contractId, profileId, ruleId, principal.userId));
     return { status: 'ok', message: 'Commission rule deleted', id: ruleId };
   }
@@ -218,10 +201,10 @@ export class CommissionProfilesController {
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
-    @Body() dto: CommissionConditionDto,
+    @Body() body: commissionRuleDto.CommissionConditionDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CommissionRuleResponseDto> {
-    const added = () => this.profiles.addCondition(contractId, profileId, ruleId, dto, principal.userId);
+  ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
+    const added = () => this.profiles.addCondition(contractId, profileId, ruleId, body, principal.userId);
     return this.rule(contractId, 'Condition added', added);
   }
 
@@ -239,10 +222,10 @@ export class CommissionProfilesController {
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
     @UuidParam('conditionId') conditionId: string,
-    @Body() dto: CommissionConditionDto,
+    @Body() body: commissionRuleDto.CommissionConditionDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CommissionRuleResponseDto> {
-    const updated = () => this.profiles.updateCondition(contractId, profileId, ruleId, conditionId, dto, principal.userId);
+  ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
+    const updated = () => this.profiles.updateCondition(contractId, profileId, ruleId, conditionId, body, principal.userId);
     return this.rule(contractId, 'Condition updated', updated);
   }
 
@@ -259,7 +242,7 @@ export class CommissionProfilesController {
     @UuidParam('ruleId') ruleId: string,
     @UuidParam('conditionId') conditionId: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<CommissionRuleResponseDto> {
+  ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
     const removed = () => this.profiles.deleteCondition(contractId, profileId, ruleId, conditionId, principal.userId);
     return this.rule(contractId, 'Condition removed', removed);
   }
@@ -273,12 +256,16 @@ export class CommissionProfilesController {
   private async profile(
     contractId: string,
     message: string,
-    work: () => Promise<CommissionProfileDto>,
-  ): Promise<CommissionProfileResponseDto> {
+    work: () => Promise<commissionProfileDto.CommissionProfileDto>,
+  ): Promise<commissionProfileDto.CommissionProfileResponseDto> {
     return { status: 'ok', message, profile: await this.checked(contractId, work) };
   }
 
-  private async rule(contractId: string, message: string, work: () => Promise<CommissionRuleDto>): Promise<CommissionRuleResponseDto> {
+  private async rule(
+    contractId: string,
+    message: string,
+    work: () => Promise<commissionRuleDto.CommissionRuleDto>,
+  ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
     return { status: 'ok', message, rule: await this.checked(contractId, work) };
   }
 }

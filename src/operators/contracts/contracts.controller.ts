@@ -4,18 +4,7 @@ import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { ContractsService } from './contracts.service';
-import {
-  AssignContractDto,
-  ChangeOrganizationContractDto,
-  ContractCopyResponseDto,
-  ContractPageDto,
-  ContractResponseDto,
-  ContractViewDto,
-  CopyContractDto,
-  CreateContractDto,
-  OrganizationContractDto,
-  UpdateContractDto,
-} from './dto/contract.dto';
+import * as dto from './dto/contract.dto';
 
 const VIEWER = { access: ['CONTRACT_VIEWER'] } as const;
 const MANAGER = { access: ['CONTRACT_MANAGER'] } as const;
@@ -36,8 +25,8 @@ export class ContractsController {
    * profiles, and serves an organization once assigned to it (`PUT /organizations/{organizationId}/contract`).
    */
   @Route('POST', '', { ...MANAGER, summary: 'Create a contract' })
-  async createContract(@Body() dto: CreateContractDto): Promise<ContractResponseDto> {
-    return { status: 'ok', message: 'Contract created', contract: await this.contracts.create(dto) };
+  async createContract(@Body() body: dto.CreateContractDto): Promise<dto.ContractResponseDto> {
+    return { status: 'ok', message: 'Contract created', contract: await this.contracts.create(body) };
   }
 
   /**
@@ -45,8 +34,8 @@ export class ContractsController {
    * of the name or description and creation date; by name unless sorted otherwise.
    */
   @Route('POST', 'view', { ...VIEWER, summary: 'Search contracts', status: 200 })
-  viewContracts(@Body() dto: ContractViewDto): Promise<ContractPageDto> {
-    return this.contracts.view(dto);
+  viewContracts(@Body() body: dto.ContractViewDto): Promise<dto.ContractPageDto> {
+    return this.contracts.view(body);
   }
 
   /**
@@ -55,22 +44,22 @@ export class ContractsController {
    */
   @Route('PATCH', '', { ...ASSIGN, summary: "Change an organization's contract" })
   changeOrganizationContract(
-    @Body() dto: ChangeOrganizationContractDto,
+    @Body() body: dto.ChangeOrganizationContractDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<OrganizationContractDto> {
-    return assigned(this.contracts, dto.organizationId, dto.contractId, principal);
+  ): Promise<dto.OrganizationContractDto> {
+    return assigned(this.contracts, body.organizationId, body.contractId, principal);
   }
 
   /** A contract; an unknown one is a 404. */
   @Route('GET', ':id', { ...VIEWER, summary: 'Get a contract', errors: [NOT_FOUND] })
-  async getContract(@UuidParam('id') id: string): Promise<ContractResponseDto> {
+  async getContract(@UuidParam('id') id: string): Promise<dto.ContractResponseDto> {
     return { status: 'ok', message: 'OK', contract: await this.contracts.get(id) };
   }
 
   /** Changes name, description, personType or active; a default contract stays active (409). */
   @Route('PATCH', ':id', { ...MANAGER, summary: 'Change a contract', errors: [NOT_FOUND, 'exception.contract.default_locked'] })
-  async updateContract(@UuidParam('id') id: string, @Body() dto: UpdateContractDto): Promise<ContractResponseDto> {
-    return { status: 'ok', message: 'Contract updated', contract: await this.contracts.update(id, dto) };
+  async updateContract(@UuidParam('id') id: string, @Body() body: dto.UpdateContractDto): Promise<dto.ContractResponseDto> {
+    return { status: 'ok', message: 'Contract updated', contract: await this.contracts.update(id, body) };
   }
 
   /** A new contract for the same organization type, with copies of the original's commission profiles, rules and conditions. */
@@ -79,8 +68,8 @@ export class ContractsController {
     summary: 'Copy a contract with its commission profiles',
     errors: [NOT_FOUND],
   })
-  async copyContract(@UuidParam('id') id: string, @Body() dto: CopyContractDto): Promise<ContractCopyResponseDto> {
-    return { status: 'ok', message: 'Contract copied', ...(await this.contracts.copy(id, dto)) };
+  async copyContract(@UuidParam('id') id: string, @Body() body: dto.CopyContractDto): Promise<dto.ContractCopyResponseDto> {
+    return { status: 'ok', message: 'Contract copied', ...(await this.contracts.copy(id, body)) };
   }
 }
 
@@ -97,10 +86,10 @@ export class OrganizationContractsController {
   @Route('PUT', ':organizationId/contract', { ...ASSIGN, summary: "Assign an organization's contract" })
   assignContract(
     @UuidParam('organizationId') organizationId: string,
-    @Body() dto: AssignContractDto,
+    @Body() body: dto.AssignContractDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<OrganizationContractDto> {
-    return assigned(this.contracts, organizationId, dto.contractId, principal);
+  ): Promise<dto.OrganizationContractDto> {
+    return assigned(this.contracts, organizationId, body.contractId, principal);
   }
 }
 

@@ -1,7 +1,7 @@
 import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Route } from '../../platform/http/route.decorator';
-import { DashboardDto, DashboardQueryDto } from './dashboard.dto';
+import * as dto from './dashboard.dto';
 import { DashboardService } from './dashboard.service';
 
 @ApiTags('dashboard')
@@ -11,7 +11,7 @@ export class DashboardController {
 
   /** Volumes per UTC day and currency, open holds, failed logins and webhook failures: the console's dashboard page (/dashboard). */
   @Route('GET', '', { access: ['DASHBOARD_VIEWER'], summary: "The operator's dashboard figures" })
-  dashboard(@Query() query: DashboardQueryDto): Promise<DashboardDto> {
+  dashboard(@Query() query: dto.DashboardQueryDto): Promise<dto.DashboardDto> {
     return this.service.figures(query.days ?? 14);
   }
 }

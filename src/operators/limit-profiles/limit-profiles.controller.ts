@@ -4,13 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
-import {
-  CreateGateLimitProfileDto,
-  CreateLimitProfileDto,
-  LimitProfileListDto,
-  LimitProfileResponseDto,
-  UpdateLimitProfileDto,
-} from './dto/limit-profile.dto';
+import * as dto from './dto/limit-profile.dto';
 import { LimitOwner } from './limit-profiles.repository';
 import { LimitProfilesService } from './limit-profiles.service';
 
@@ -49,7 +43,7 @@ export class LimitProfilesController {
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @OwnerKind() kind: LimitOwner['kind'],
-  ): Promise<LimitProfileListDto> {
+  ): Promise<dto.LimitProfileListDto> {
     return { status: 'ok', message: 'OK', records: await this.limits.list(contractId, { kind, profileId }) };
   }
 
@@ -62,10 +56,10 @@ export class LimitProfilesController {
   createLimitProfile(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
-    @Body() dto: CreateLimitProfileDto,
+    @Body() body: dto.CreateLimitProfileDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<LimitProfileResponseDto> {
-    return this.created(this.limits.create(principal, contractId, { kind: 'commission', profileId }, dto));
+  ): Promise<dto.LimitProfileResponseDto> {
+    return this.created(this.limits.create(principal, contractId, { kind: 'commission', profileId }, body));
   }
 
   /**
@@ -76,10 +70,10 @@ export class LimitProfilesController {
   createGateLimitProfile(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
-    @Body() dto: CreateGateLimitProfileDto,
+    @Body() body: dto.CreateGateLimitProfileDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<LimitProfileResponseDto> {
-    return this.created(this.limits.create(principal, contractId, { kind: 'gate', profileId }, dto));
+  ): Promise<dto.LimitProfileResponseDto> {
+    return this.created(this.limits.create(principal, contractId, { kind: 'gate', profileId }, body));
   }
 
   /** Changes a limit's value or active (the client's edit form); the next operation is held to it. In the action log. */
@@ -94,14 +88,14 @@ export class LimitProfilesController {
     @UuidParam('profileId') profileId: string,
     @UuidParam('limitId') limitId: string,
     @OwnerKind() kind: LimitOwner['kind'],
-    @Body() dto: UpdateLimitProfileDto,
+    @Body() body: dto.UpdateLimitProfileDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<LimitProfileResponseDto> {
-    const limitProfile = await this.limits.update(principal, contractId, { kind, profileId }, limitId, dto);
+  ): Promise<dto.LimitProfileResponseDto> {
+    const limitProfile = await this.limits.update(principal, contractId, { kind, profileId }, limitId, body);
     return { status: 'ok', message: 'Limit profile updated', limitProfile };
   }
 
-  private async created(limitProfile: Promise<LimitProfileResponseDto['limitProfile']>): Promise<LimitProfileResponseDto> {
+  private async created(limitProfile: Promise<dto.LimitProfileResponseDto['limitProfile']>): Promise<dto.LimitProfileResponseDto> {
     return { status: 'ok', message: 'Limit profile created', limitProfile: await limitProfile };
   }
 }

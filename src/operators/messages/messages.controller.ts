@@ -2,7 +2,7 @@ import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Route } from '../../platform/http/route.decorator';
 import { MessagesService } from '../../platform/messages/messages.service';
-import { MessagePageDto, MessageViewDto } from './dto/messages.dto';
+import * as dto from './dto/messages.dto';
 
 @ApiTags('messages')
 @Controller('messages')
@@ -14,10 +14,10 @@ export class MessagesController {
    * how it fared — `failed` lists the undeliverable ones with the server's last answer. Never a message's text or code.
    */
   @Route('POST', 'view', { summary: 'Search the messages sent to users', access: ['MESSAGE_VIEWER'], status: 200 })
-  async viewMessages(@Body() dto: MessageViewDto): Promise<MessagePageDto> {
+  async viewMessages(@Body() body: dto.MessageViewDto): Promise<dto.MessagePageDto> {
     const page = await this.messages.view(
-      { statuses: dto.filter?.statuses, channels: dto.filter?.channels, recipient: dto.filter?.to?.toLowerCase() },
-      dto,
+      { statuses: body.filter?.statuses, channels: body.filter?.channels, recipient: body.filter?.to?.toLowerCase() },
+      body,
     );
     return {
       ...page,

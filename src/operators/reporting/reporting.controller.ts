@@ -3,14 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { SerialParam } from '../../platform/common/validators';
-import {
-  CoinsReportDto,
-  DailyOutflowsDto,
-  FundsFlowsDto,
-  ReportCurrencyQueryDto,
-  ReportCurrencyRangeQueryDto,
-  ReportRangeQueryDto,
-} from './dto/reporting.dto';
+import * as dto from './dto/reporting.dto';
 import { ReportingService } from './reporting.service';
 
 const CURRENCY = { access: ['COIN_REPORT_VIEWER'], errors: [['exception.currency.not_found', 'no currency with this code']] } as const;
@@ -27,7 +20,7 @@ export class ReportingController {
    * from its own currency (exact, and rounded half-even to the currency's minor unit), and each coin's share of it.
    */
   @Route('GET', '', { ...CURRENCY, summary: 'Total and share of each coin, converted into a currency' })
-  reportCoins(@Query() query: ReportCurrencyQueryDto, @CurrentPrincipal() principal: Principal): Promise<CoinsReportDto> {
+  reportCoins(@Query() query: dto.ReportCurrencyQueryDto, @CurrentPrincipal() principal: Principal): Promise<dto.CoinsReportDto> {
     return this.reporting.coins(principal, query.currency);
   }
 
@@ -36,7 +29,7 @@ export class ReportingController {
    * of the organization's own coins is left out of both sums; a reversal counts as a flow the other way.
    */
   @Route('GET', 'funds-flows', { ...CURRENCY, summary: 'Inflow and outflow of the organization in a currency' })
-  reportFundsFlows(@Query() query: ReportCurrencyRangeQueryDto, @CurrentPrincipal() principal: Principal): Promise<FundsFlowsDto> {
+  reportFundsFlows(@Query() query: dto.ReportCurrencyRangeQueryDto, @CurrentPrincipal() principal: Principal): Promise<dto.FundsFlowsDto> {
     return this.reporting.fundsFlows(principal, query);
   }
 
@@ -45,7 +38,10 @@ export class ReportingController {
    * out): per category the caller tagged the operations with, and per UTC day.
    */
   @Route('GET', 'outflows', { ...CURRENCY, summary: 'Outflow per category and per day in a currency' })
-  reportDailyOutflows(@Query() query: ReportCurrencyRangeQueryDto, @CurrentPrincipal() principal: Principal): Promise<DailyOutflowsDto> {
+  reportDailyOutflows(
+    @Query() query: dto.ReportCurrencyRangeQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.DailyOutflowsDto> {
     return this.reporting.outflows(principal, query);
   }
 
@@ -53,9 +49,9 @@ export class ReportingController {
   @Route('GET', 'outflows/:serial', { ...COIN, summary: 'Outflow of one coin per category and per day' })
   reportCoinOutflows(
     @SerialParam() serial: string,
-    @Query() query: ReportRangeQueryDto,
+    @Query() query: dto.ReportRangeQueryDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<DailyOutflowsDto> {
+  ): Promise<dto.DailyOutflowsDto> {
     return this.reporting.coinOutflows(principal, serial, query);
   }
 
@@ -63,9 +59,9 @@ export class ReportingController {
   @Route('GET', 'funds-flows/:serial', { ...COIN, summary: 'Inflow and outflow of one coin' })
   reportCoinFundsFlows(
     @SerialParam() serial: string,
-    @Query() query: ReportRangeQueryDto,
+    @Query() query: dto.ReportRangeQueryDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<FundsFlowsDto> {
+  ): Promise<dto.FundsFlowsDto> {
     return this.reporting.coinFundsFlows(principal, serial, query);
   }
 }

@@ -5,7 +5,7 @@ import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { DataExportService } from './data-export.service';
-import { DataExportInfoDto, DataExportRequestDto, DataExportStartedDto } from './dto/data-export.dto';
+import * as dto from './dto/data-export.dto';
 
 const VIEWER = { access: ['COIN_STATEMENT_VIEWER'] } as const;
 const ONE = { ...VIEWER, errors: [['exception.data_export.not_found', 'not an export of the caller']] } as const;
@@ -18,14 +18,17 @@ export class DataExportController {
 
   /** Starts an export of the caller's organization's history: the statement entries of its coins the filter covers. */
   @Route('POST', 'init', { ...VIEWER, summary: "Start an export of the caller's history" })
-  async startDataExport(@Body() dto: DataExportRequestDto, @CurrentPrincipal() principal: Principal): Promise<DataExportStartedDto> {
-    return { status: 'ok', message: 'Export started', id: await this.exports.start(principal, dto) };
+  async startDataExport(
+    @Body() body: dto.DataExportRequestDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.DataExportStartedDto> {
+    return { status: 'ok', message: 'Export started', id: await this.exports.start(principal, body) };
   }
 
   /** The state of one of the caller's exports and where to fetch its file. */
   @ApiParam({ name: 'id', description: 'The id `POST /data-export/init` answered' })
   @Route('GET', 'info/:id', { ...ONE, summary: 'The state of an export' })
-  getDataExportInfo(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<DataExportInfoDto> {
+  getDataExportInfo(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.DataExportInfoDto> {
     return this.exports.info(principal, id);
   }
 

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { SerialParam } from '../../platform/common/validators';
-import { StatementDto, StatementQueryDto } from './dto/statement.dto';
+import * as dto from './dto/statement.dto';
 import { StatementsService } from './statements.service';
 
 @ApiTags('statements')
@@ -18,10 +18,10 @@ export class StatementsController {
    * as CSV (`format=csv`: a header row, an `opening_balance` row, the entries, a `closing_balance` row).
    * The coin's organization, and staff with COIN_VIEWER; anyone else gets a 404.
    */
-  @ApiExtraModels(StatementDto)
+  @ApiExtraModels(dto.StatementDto)
   @ApiOkResponse({
     description: 'The statement; `text/csv` with format=csv',
-    content: { 'application/json': { schema: { $ref: getSchemaPath(StatementDto) } }, 'text/csv': { schema: { type: 'string' } } },
+    content: { 'application/json': { schema: { $ref: getSchemaPath(dto.StatementDto) } }, 'text/csv': { schema: { type: 'string' } } },
   })
   @Route('GET', ':serial/statement', {
     access: ['COIN_STATEMENT_VIEWER'],
@@ -30,7 +30,7 @@ export class StatementsController {
   })
   async coinStatement(
     @SerialParam() serial: string,
-    @Query() query: StatementQueryDto,
+    @Query() query: dto.StatementQueryDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<StreamableFile> {
     const statement = await this.statements.statement(principal, serial, query);

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { OperationRecordResultDto } from '../../platform/ledger/dto/operation.dto';
-import { ProviderCoinListDto, SystemOperationDto, SystemOrganizationPageDto, SystemOrganizationViewDto } from './dto/system-operations.dto';
+import * as dto from './dto/system-operations.dto';
 import { SystemOperationsService, SystemOperationType } from './system-operations.service';
 
 /** A money-moving system operation: once per Idempotency-Key, on coins named by serial. */
@@ -24,26 +24,26 @@ export class SystemOperationsController {
 
   /** Cash put into a cash desk: the issuer's `cash_desk` system coin (the vault) credits the desk's cash coin. */
   @Route('POST', 'inputs', { ...MOVE, summary: 'Put cash into a cash desk (cash input)' })
-  createCashInput(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
-    return this.move('cash_input', dto, 'Cash input processed');
+  createCashInput(@Body() body: dto.SystemOperationDto): Promise<OperationRecordResultDto> {
+    return this.move('cash_input', body, 'Cash input processed');
   }
 
   /** Cash collected from a cash desk: its cash coin pays the issuer's `cash_desk` system coin, never more than it holds. */
   @Route('POST', 'collects', { ...MOVE, summary: 'Collect cash from a cash desk (cash collect)' })
-  createCashCollect(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
-    return this.move('cash_collect', dto, 'Cash collect processed');
+  createCashCollect(@Body() body: dto.SystemOperationDto): Promise<OperationRecordResultDto> {
+    return this.move('cash_collect', body, 'Cash collect processed');
   }
 
   /** An investment in a cash desk: the issuer's bank-settlement coin credits the desk's cash coin. */
   @Route('POST', 'investments', { ...MOVE, summary: 'Invest in a cash desk' })
-  createCashInvestment(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
-    return this.move('cash_investment', dto, 'Investment processed');
+  createCashInvestment(@Body() body: dto.SystemOperationDto): Promise<OperationRecordResultDto> {
+    return this.move('cash_investment', body, 'Investment processed');
   }
 
   /** Prefunds the gate providers: the issuer's bank-settlement coin credits its gate-settlement coin (`serial`). */
   @Route('POST', 'gate-investments', { ...MOVE, summary: 'Invest in the gate providers’ settlement coin' })
-  createGateInvestment(@Body() dto: SystemOperationDto): Promise<OperationRecordResultDto> {
-    return this.move('gate_investment', dto, 'Gate investment processed');
+  createGateInvestment(@Body() body: dto.SystemOperationDto): Promise<OperationRecordResultDto> {
+    return this.move('gate_investment', body, 'Gate investment processed');
   }
 
   /**
@@ -51,8 +51,8 @@ export class SystemOperationsController {
    * and identification status: what the system operations and users screens choose from. Staff only.
    */
   @Route('POST', 'organizations', { access: ['USER_VIEWER'], summary: 'Search organizations and gate providers (staff)', status: 200 })
-  searchOrganizations(@Body() dto: SystemOrganizationViewDto): Promise<SystemOrganizationPageDto> {
-    return this.operations.organizations(dto);
+  searchOrganizations(@Body() body: dto.SystemOrganizationViewDto): Promise<dto.SystemOrganizationPageDto> {
+    return this.operations.organizations(body);
   }
 
   /** The coins a system operation may name for a cash desk (its cash coins) or a gate provider (its settlement coins). */
@@ -61,11 +61,11 @@ export class SystemOperationsController {
     summary: 'The coins of a cash desk or gate provider',
     errors: [['exception.organization.not_found', 'no cash desk or gate provider of that id']],
   })
-  async listProviderCoins(@UuidParam('id') id: string): Promise<ProviderCoinListDto> {
+  async listProviderCoins(@UuidParam('id') id: string): Promise<dto.ProviderCoinListDto> {
     return { status: 'ok', message: 'OK', coins: await this.operations.providerCoins(id) };
   }
 
-  private async move(type: SystemOperationType, dto: SystemOperationDto, message: string): Promise<OperationRecordResultDto> {
-    return { status: 'ok', message, process: await this.operations.move(type, dto) };
+  private async move(type: SystemOperationType, body: dto.SystemOperationDto, message: string): Promise<OperationRecordResultDto> {
+    return { status: 'ok', message, process: await this.operations.move(type, body) };
   }
 }

@@ -3,18 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
-import {
-  CreateWebhookDto,
-  DeliveryPageDto,
-  DeliveryResponseDto,
-  DeliveryViewDto,
-  UpdateWebhookDto,
-  WebhookDeletedDto,
-  WebhookPageDto,
-  WebhookResponseDto,
-  WebhookSecretResponseDto,
-  WebhookViewDto,
-} from './dto/webhook.dto';
+import * as dto from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
 
 const OWNER = { access: ['WEBHOOK_OWNER'] } as const;
@@ -33,15 +22,15 @@ export class WebhooksController {
     summary: 'Register a webhook endpoint',
     errors: [URL_REFUSED, ['exception.webhook.limit_reached', 'the organization already has WEBHOOKS_PER_ORGANIZATION webhooks']],
   })
-  async createWebhook(@Body() dto: CreateWebhookDto, @CurrentPrincipal() principal: Principal): Promise<WebhookSecretResponseDto> {
-    const webhook = await this.webhooks.create(principal, dto);
+  async createWebhook(@Body() body: dto.CreateWebhookDto, @CurrentPrincipal() principal: Principal): Promise<dto.WebhookSecretResponseDto> {
+    const webhook = await this.webhooks.create(principal, body);
     return { status: 'ok', message: 'Webhook registered; keep the secret, it is not shown again', webhook };
   }
 
   /** The webhook endpoints of the caller's organization, never their signing secrets. */
   @Route('POST', 'view', { ...OWNER, summary: "List the organization's webhooks", status: 200 })
-  viewWebhooks(@Body() dto: WebhookViewDto, @CurrentPrincipal() principal: Principal): Promise<WebhookPageDto> {
-    return this.webhooks.view(principal, dto);
+  viewWebhooks(@Body() body: dto.WebhookViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.WebhookPageDto> {
+    return this.webhooks.view(principal, body);
   }
 
   /**
@@ -49,7 +38,7 @@ export class WebhooksController {
    * organization's is a 404.
    */
   @Route('GET', ':id', { ...ONE, summary: 'Get a webhook (without its secret)' })
-  async getWebhook(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookResponseDto> {
+  async getWebhook(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.WebhookResponseDto> {
     return { status: 'ok', message: 'OK', webhook: await this.webhooks.get(principal, id) };
   }
 
@@ -57,10 +46,10 @@ export class WebhooksController {
   @Route('PATCH', ':id', { ...ONE, summary: 'Change a webhook', errors: [...ONE.errors, URL_REFUSED] })
   async updateWebhook(
     @UuidParam('id') id: string,
-    @Body() dto: UpdateWebhookDto,
+    @Body() body: dto.UpdateWebhookDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<WebhookResponseDto> {
-    return { status: 'ok', message: 'Webhook changed', webhook: await this.webhooks.update(principal, id, dto) };
+  ): Promise<dto.WebhookResponseDto> {
+    return { status: 'ok', message: 'Webhook changed', webhook: await this.webhooks.update(principal, id, body) };
   }
 
   /**
@@ -68,14 +57,14 @@ export class WebhooksController {
    * organization's is a 404.
    */
   @Route('DELETE', ':id', { ...ONE, summary: 'Remove a webhook and its deliveries' })
-  async deleteWebhook(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookDeletedDto> {
+  async deleteWebhook(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.WebhookDeletedDto> {
     await this.webhooks.delete(principal, id);
     return { status: 'ok', message: 'Webhook removed', id };
   }
 
   /** A new signing secret, shown once; the old one stops signing at once. */
   @Route('POST', ':id/rotate-secret', { ...ONE, summary: "Rotate a webhook's signing secret", status: 200 })
-  async rotateWebhookSecret(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookSecretResponseDto> {
+  async rotateWebhookSecret(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.WebhookSecretResponseDto> {
     const webhook = await this.webhooks.rotateSecret(principal, id);
     return { status: 'ok', message: 'Secret rotated; keep it, it is not shown again', webhook };
   }
@@ -87,10 +76,10 @@ export class WebhooksController {
   @Route('POST', ':id/deliveries/view', { ...ONE, summary: "List a webhook's deliveries, newest first", status: 200 })
   viewWebhookDeliveries(
     @UuidParam('id') id: string,
-    @Body() dto: DeliveryViewDto,
+    @Body() body: dto.DeliveryViewDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<DeliveryPageDto> {
-    return this.webhooks.deliveries(principal, id, dto);
+  ): Promise<dto.DeliveryPageDto> {
+    return this.webhooks.deliveries(principal, id, body);
   }
 
   /** Sends a delivery again at once (whatever its status), with a fresh count of attempts and the same `webhook-id`. */
@@ -103,7 +92,7 @@ export class WebhooksController {
   async redeliverWebhookDelivery(
     @UuidParam('deliveryId') deliveryId: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<DeliveryResponseDto> {
+  ): Promise<dto.DeliveryResponseDto> {
     return { status: 'ok', message: 'Delivery queued', delivery: await this.webhooks.redeliver(principal, deliveryId) };
   }
 }

@@ -4,14 +4,7 @@ import { CurrentPrincipal, Principal } from '../../platform/access/principal';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { AuditService } from './audit.service';
-import {
-  ActionReverseDto,
-  AuditCheckDto,
-  ReverseUserActionDto,
-  ReverseUserActionResultDto,
-  UserActionRecordPageDto,
-  UserActionViewDto,
-} from './dto/audit.dto';
+import * as dto from './dto/audit.dto';
 
 const VIEWER = { access: ['USER_ACTION_VIEWER'] } as const;
 
@@ -23,8 +16,8 @@ export class AuditController {
 
   /** Every recorded action, newest first: actor, target user, action, address, details, time. */
   @Route('POST', 'users/view/actions', { ...VIEWER, summary: 'Search the user action log', status: 200 })
-  searchUserActionLog(@Body() dto: UserActionViewDto): Promise<UserActionRecordPageDto> {
-    return this.audit.view(dto);
+  searchUserActionLog(@Body() body: dto.UserActionViewDto): Promise<dto.UserActionRecordPageDto> {
+    return this.audit.view(body);
   }
 
   /** The object marks of an action: the objects it created or changed, each with its state now, and whether it can be reversed. */
@@ -33,7 +26,7 @@ export class AuditController {
     summary: 'The objects an action touched',
     errors: ['exception.user_action.not_found'],
   })
-  async getUserActionMarks(@UuidParam('actionId') id: string): Promise<ActionReverseDto> {
+  async getUserActionMarks(@UuidParam('actionId') id: string): Promise<dto.ActionReverseDto> {
     return { status: 'ok', message: 'OK', ...(await this.audit.marks(id)) };
   }
 
@@ -46,15 +39,15 @@ export class AuditController {
   })
   async reverseUserAction(
     @UuidParam('actionId') id: string,
-    @Body() dto: ReverseUserActionDto,
+    @Body() body: dto.ReverseUserActionDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<ReverseUserActionResultDto> {
-    return { status: 'ok', message: 'Action reversed', actionId: id, process: await this.audit.reverse(principal, id, dto) };
+  ): Promise<dto.ReverseUserActionResultDto> {
+    return { status: 'ok', message: 'Action reversed', actionId: id, process: await this.audit.reverse(principal, id, body) };
   }
 
   /** Verifies the action log's hash chain: each action carries the hash of the one before; an edited or removed row breaks it. */
   @Route('GET', 'actuator/audit-check', { summary: 'Verify the hash chain of the action log', access: ['AUDIT_CHECKER'] })
-  async auditCheck(): Promise<AuditCheckDto> {
+  async auditCheck(): Promise<dto.AuditCheckDto> {
     const result = await this.audit.check();
     return { status: 'ok', message: result.intact ? 'The action log is intact' : 'The action log was altered', ...result };
   }

@@ -5,18 +5,7 @@ import { clientAddress } from '../../platform/common/http';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
 import { ContactBookService } from './contact-book.service';
-import {
-  ContactBookDto,
-  ContactCoinQueryDto,
-  ContactCoinResponseDto,
-  ContactListResponseDto,
-  ContactPageDto,
-  ContactResponseDto,
-  ContactViewDto,
-  CreateContactDto,
-  CreateContactsDto,
-  UpdateContactDto,
-} from './dto/contact.dto';
+import * as dto from './dto/contact.dto';
 
 const OWNER = { access: ['CONTACT_BOOK_OWNER'] } as const;
 const ONE = { ...OWNER, errors: ['exception.contact.not_found'] } as const;
@@ -32,20 +21,20 @@ export class ContactBookController {
    * client coin). One already in the book by phone number or e-mail is a 409.
    */
   @Route('POST', 'contact', { ...OWNER, summary: 'Add a contact', errors: ['exception.contact.duplicate'] })
-  async createContact(@Body() dto: CreateContactDto, @CurrentPrincipal() principal: Principal): Promise<ContactResponseDto> {
-    return { status: 'ok', message: 'Contact added', contact: await this.contacts.create(principal, dto) };
+  async createContact(@Body() body: dto.CreateContactDto, @CurrentPrincipal() principal: Principal): Promise<dto.ContactResponseDto> {
+    return { status: 'ok', message: 'Contact added', contact: await this.contacts.create(principal, body) };
   }
 
   /** Adds many contacts at once and answers only those this call created: ones already in the book (by phone or e-mail) are skipped. */
   @Route('POST', 'contact/list', { ...OWNER, summary: 'Add many contacts; answers only the new ones' })
-  async createContacts(@Body() dto: CreateContactsDto, @CurrentPrincipal() principal: Principal): Promise<ContactListResponseDto> {
-    const records = await this.contacts.createMany(principal, dto.contacts);
+  async createContacts(@Body() body: dto.CreateContactsDto, @CurrentPrincipal() principal: Principal): Promise<dto.ContactListResponseDto> {
+    const records = await this.contacts.createMany(principal, body.contacts);
     return { status: 'ok', message: `${records.length} contact(s) added`, records };
   }
 
   /** Every contact of the caller, by name, unpaged (at most 10,000): the family's client lists them so to pick a payee. */
   @Route('GET', 'contact', { ...OWNER, summary: "Every contact of the caller's book" })
-  async listAllContacts(@CurrentPrincipal() principal: Principal): Promise<ContactBookDto> {
+  async listAllContacts(@CurrentPrincipal() principal: Principal): Promise<dto.ContactBookDto> {
     const { records, truncated } = await this.contacts.all(principal);
     const contacts = records.map((c) => ({ ...c, nickname: c.name, firstName: c.name, lastName: null, ownerId: principal.userId }));
     return { status: 'ok', message: 'OK', contacts, truncated };
@@ -53,8 +42,8 @@ export class ContactBookController {
 
   /** The caller's own contacts by name; `filter.text` finds part of a name, phone number or e-mail. */
   @Route('POST', 'view', { ...OWNER, summary: "Search the caller's contacts, by name", status: 200 })
-  viewContacts(@Body() dto: ContactViewDto, @CurrentPrincipal() principal: Principal): Promise<ContactPageDto> {
-    return this.contacts.view(principal, dto);
+  viewContacts(@Body() body: dto.ContactViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.ContactPageDto> {
+    return this.contacts.view(principal, body);
   }
 
   /**
@@ -68,15 +57,15 @@ export class ContactBookController {
   })
   async updateContact(
     @UuidParam('id') id: string,
-    @Body() dto: UpdateContactDto,
+    @Body() body: dto.UpdateContactDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<ContactResponseDto> {
-    return { status: 'ok', message: 'Contact changed', contact: await this.contacts.update(principal, id, dto) };
+  ): Promise<dto.ContactResponseDto> {
+    return { status: 'ok', message: 'Contact changed', contact: await this.contacts.update(principal, id, body) };
   }
 
   /** Deletes one of the caller's contacts and answers it; another's contact is a 404. */
   @Route('DELETE', 'contact/:id', { ...ONE, summary: 'Delete a contact' })
-  async deleteContact(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ContactResponseDto> {
+  async deleteContact(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.ContactResponseDto> {
     return { status: 'ok', message: 'Contact deleted', contact: await this.contacts.delete(principal, id) };
   }
 
@@ -91,10 +80,10 @@ export class ContactBookController {
   })
   async getContactCoin(
     @UuidParam('id') id: string,
-    @Query() query: ContactCoinQueryDto,
+    @Query() query: dto.ContactCoinQueryDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
-  ): Promise<ContactCoinResponseDto> {
+  ): Promise<dto.ContactCoinResponseDto> {
     return { status: 'ok', message: 'OK', coinSerial: await this.contacts.coin(principal, clientAddress(request), id, query.currency) };
   }
 }

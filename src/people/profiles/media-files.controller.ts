@@ -8,14 +8,7 @@ import { Route } from '../../platform/http/route.decorator';
 import { MULTIPART_ROUTE, readUploadedFile } from '../../platform/common/upload';
 import { UuidParam } from '../../platform/common/validators';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
-import {
-  LinkProfileDocumentDto,
-  MediaFileResponseDto,
-  MediaLinkQueryDto,
-  MediaFileUploadDto,
-  ProfileDocumentIdentifierDto,
-  ProfileDocumentsResponseDto,
-} from './dto/media.dto';
+import * as dto from './dto/media.dto';
 import { ProfileDocumentPageDto, ProfileDocumentResponseDto, ProfileDocumentViewDto } from './dto/staff.dto';
 import { MediaFilesService } from './media-files.service';
 import type { ServedFile } from '../../platform/files/file-sources.service';
@@ -63,8 +56,8 @@ export class MediaFilesController {
   })
   @RouteConfig(MULTIPART_ROUTE)
   @ApiConsumes('multipart/form-data')
-  @ApiBody({ type: MediaFileUploadDto })
-  async uploadMediaFile(@Req() request: ApiRequest, @CurrentPrincipal() principal: Principal): Promise<MediaFileResponseDto> {
+  @ApiBody({ type: dto.MediaFileUploadDto })
+  async uploadMediaFile(@Req() request: ApiRequest, @CurrentPrincipal() principal: Principal): Promise<dto.MediaFileResponseDto> {
     const limit = this.config.mediaFileMaxBytes;
     const tooLarge = () => new ApiError('exception.media_file.too_large', `The file is larger than ${limit} bytes`);
     const upload = await readUploadedFile(request, 'file', limit, tooLarge);
@@ -108,7 +101,7 @@ export class MediaLinksController {
     errors: [['exception.media_file.not_found', 'no such file, or the link has expired or is not its own']],
   })
   @Served(SCAN)
-  async downloadLinkedMediaFile(@UuidParam('id') id: string, @Query() query: MediaLinkQueryDto): Promise<StreamableFile> {
+  async downloadLinkedMediaFile(@UuidParam('id') id: string, @Query() query: dto.MediaLinkQueryDto): Promise<StreamableFile> {
     return streamed(await this.media.downloadLinked(id, query.expires, query.signature));
   }
 }
@@ -122,32 +115,32 @@ export class ProfileDocumentsController {
 
   /** The caller's identity documents: each uploaded file linked to their profile, and a tax id given by its number. */
   @Route('GET', '', { ...DOCUMENTS, summary: "The caller's profile documents" })
-  async getProfileDocuments(@CurrentPrincipal() principal: Principal): Promise<ProfileDocumentsResponseDto> {
+  async getProfileDocuments(@CurrentPrincipal() principal: Principal): Promise<dto.ProfileDocumentsResponseDto> {
     return { status: 'ok', message: 'OK', documents: await this.media.documents(principal) };
   }
 
   /** Links an uploaded file of the caller as their document of `type`, pending review (it replaces one of that type). */
   @Route('POST', '', { ...DOCUMENTS, summary: 'Link an uploaded file as a profile document', errors: ['exception.media_file.not_found'] })
   async linkProfileDocument(
-    @Body() dto: LinkProfileDocumentDto,
+    @Body() body: dto.LinkProfileDocumentDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<ProfileDocumentsResponseDto> {
-    return { status: 'ok', message: 'Document linked', documents: await this.media.link(principal, dto) };
+  ): Promise<dto.ProfileDocumentsResponseDto> {
+    return { status: 'ok', message: 'Document linked', documents: await this.media.link(principal, body) };
   }
 
   /** Gives the caller's tax id by its number instead of a scan, pending review. */
   @Route('POST', 'identifier', { ...DOCUMENTS, summary: 'Give a profile document by its number' })
   async setProfileDocumentIdentifier(
-    @Body() dto: ProfileDocumentIdentifierDto,
+    @Body() body: dto.ProfileDocumentIdentifierDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<ProfileDocumentsResponseDto> {
-    return { status: 'ok', message: 'Document saved', documents: await this.media.identifier(principal, dto) };
+  ): Promise<dto.ProfileDocumentsResponseDto> {
+    return { status: 'ok', message: 'Document saved', documents: await this.media.identifier(principal, body) };
   }
 
   /** Staff search identity documents: by organization (`orgIds`), user, status and type, each with its file in full. */
   @Route('POST', 'view', { summary: 'Search profile documents', access: ['PROFILE_VIEWER'], status: 200 })
-  viewProfileDocuments(@Body() dto: ProfileDocumentViewDto): Promise<ProfileDocumentPageDto> {
-    return this.media.view(dto);
+  viewProfileDocuments(@Body() body: ProfileDocumentViewDto): Promise<ProfileDocumentPageDto> {
+    return this.media.view(body);
   }
 
   /** Compliance approves a pending document (the family's decision, without a body). */

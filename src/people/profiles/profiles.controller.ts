@@ -4,20 +4,7 @@ import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/p
 import { clientAddress } from '../../platform/common/http';
 import { Route } from '../../platform/http/route.decorator';
 import { UuidParam } from '../../platform/common/validators';
-import {
-  ChangeIdentificationDto,
-  CreateResetIdentificationRequestDto,
-  DeclineResetIdentificationRequestDto,
-  ResetIdentificationRequestPageDto,
-  ResetIdentificationRequestResponseDto,
-  ResetIdentificationRequestViewDto,
-  MyProfileResponseDto,
-  UpdateMyPersonDto,
-  UpdateMyProfileDto,
-  UpdateMySecurityDto,
-  UpdateMySecuritySettingsDto,
-  UserProfileResponseDto,
-} from './dto/people.dto';
+import * as dto from './dto/people.dto';
 import { ProfileDto } from './dto/profile.dto';
 import { ResetIdentificationDto, UpdateAddressDto, UpdateBusinessDto, UpdateUserLoginDto } from './dto/staff.dto';
 import { ProfilesService } from './profiles.service';
@@ -59,14 +46,14 @@ export class ProfilesController {
 
   /** The caller edits their own person data: first and last name, birth date, address (null clears one). */
   @Route('PATCH', 'my', { ...OWNER, summary: "Edit the caller's own profile" })
-  updateMyProfile(@Body() dto: UpdateMyProfileDto, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
-    return changed('Profile updated', this.profiles.updateMine(principal, dto));
+  updateMyProfile(@Body() body: dto.UpdateMyProfileDto, @CurrentPrincipal() principal: Principal): Promise<dto.UserProfileResponseDto> {
+    return changed('Profile updated', this.profiles.updateMine(principal, body));
   }
 
   /** The family's person form: names, the person's own e-mail and phone, birth date, description (null clears one). */
   @Route('PATCH', 'my/person', { ...OWNER, summary: "Edit the caller's person data" })
-  updateMyPerson(@Body() dto: UpdateMyPersonDto, @CurrentPrincipal() principal: Principal): Promise<MyProfileResponseDto> {
-    return changed('Profile updated', this.profiles.updateMyPerson(principal, dto));
+  updateMyPerson(@Body() body: dto.UpdateMyPersonDto, @CurrentPrincipal() principal: Principal): Promise<dto.MyProfileResponseDto> {
+    return changed('Profile updated', this.profiles.updateMyPerson(principal, body));
   }
 
   /**
@@ -84,17 +71,17 @@ export class ProfilesController {
     ],
   })
   async updateMySecuritySettings(
-    @Body() dto: UpdateMySecuritySettingsDto,
+    @Body() body: dto.UpdateMySecuritySettingsDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
-  ): Promise<MyProfileResponseDto> {
-    const profile = await this.profiles.updateMySecurity(principal, dto, clientAddress(request));
+  ): Promise<dto.MyProfileResponseDto> {
+    const profile = await this.profiles.updateMySecurity(principal, body, clientAddress(request));
     return { status: 'ok', message: 'Security settings updated', profile };
   }
 
   /** A user's profile with the identification status of their organization: the user themself, or staff with PROFILE_VIEWER. */
   @Route('GET', ':userId', { ...OWNER, summary: "A user's profile", errors: ['exception.profile.not_found'] })
-  getProfile(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
+  getProfile(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Promise<dto.UserProfileResponseDto> {
     return changed('OK', this.profiles.get(principal, userId));
   }
 
@@ -102,30 +89,30 @@ export class ProfilesController {
   @Route('PATCH', ':userId/person', { ...EDIT, summary: "Edit a user's person data" })
   updateUserPerson(
     @UuidParam('userId') userId: string,
-    @Body() dto: UpdateMyPersonDto,
+    @Body() body: dto.UpdateMyPersonDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<UserProfileResponseDto> {
-    return changed('Profile updated', this.profiles.editPerson(principal, userId, dto));
+  ): Promise<dto.UserProfileResponseDto> {
+    return changed('Profile updated', this.profiles.editPerson(principal, userId, body));
   }
 
   /** Staff set a user's postal address by parts, the whole of it under `address` (an absent part is cleared). */
   @Route('PATCH', ':userId/address', { ...EDIT, summary: "Set a user's address" })
   updateUserAddress(
     @UuidParam('userId') userId: string,
-    @Body() dto: UpdateAddressDto,
+    @Body() body: UpdateAddressDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<UserProfileResponseDto> {
-    return changed('Address updated', this.profiles.editAddress(principal, userId, dto));
+  ): Promise<dto.UserProfileResponseDto> {
+    return changed('Address updated', this.profiles.editAddress(principal, userId, body));
   }
 
   /** Staff set the business of the user's organization, the whole of it at the top level (an absent field is cleared). */
   @Route('PATCH', ':userId/business', { ...EDIT, summary: "Set the business of a user's organization" })
   updateUserBusiness(
     @UuidParam('userId') userId: string,
-    @Body() dto: UpdateBusinessDto,
+    @Body() body: UpdateBusinessDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<UserProfileResponseDto> {
-    return changed('Business updated', this.profiles.editBusiness(principal, userId, dto));
+  ): Promise<dto.UserProfileResponseDto> {
+    return changed('Business updated', this.profiles.editBusiness(principal, userId, body));
   }
 
   /**
@@ -145,11 +132,11 @@ export class ProfilesController {
   })
   async updateUserContact(
     @UuidParam('userId') userId: string,
-    @Body() dto: UpdateUserLoginDto,
+    @Body() body: UpdateUserLoginDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
-  ): Promise<UserProfileResponseDto> {
-    const profile = await this.profiles.editContact(principal, userId, dto.login, clientAddress(request));
+  ): Promise<dto.UserProfileResponseDto> {
+    const profile = await this.profiles.editContact(principal, userId, body.login, clientAddress(request));
     return { status: 'ok', message: 'A code was sent to the new login; it becomes the user’s once they confirm it', profile };
   }
 
@@ -161,21 +148,27 @@ export class ProfilesController {
   })
   updateUserSecuritySettings(
     @UuidParam('userId') userId: string,
-    @Body() dto: UpdateMySecurityDto,
+    @Body() body: dto.UpdateMySecurityDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<UserProfileResponseDto> {
-    return changed('Security settings updated', this.profiles.editSecurity(principal, userId, dto));
+  ): Promise<dto.UserProfileResponseDto> {
+    return changed('Security settings updated', this.profiles.editSecurity(principal, userId, body));
   }
 
   /** Compliance approves the identification of the user's organization (the family's decision, without a body). */
   @Route('POST', ':userId/approve', { ...IDENTIFY, summary: "Approve a user's identification" })
-  approveIdentification(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
+  approveIdentification(
+    @UuidParam('userId') userId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.UserProfileResponseDto> {
     return changed('Identification approved', this.profiles.decideIdentification(principal, userId, 'approve'));
   }
 
   /** Compliance declines the identification of the user's organization (without a body). */
   @Route('POST', ':userId/decline', { ...IDENTIFY, summary: "Decline a user's identification" })
-  declineIdentification(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Promise<UserProfileResponseDto> {
+  declineIdentification(
+    @UuidParam('userId') userId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<dto.UserProfileResponseDto> {
     return changed('Identification declined', this.profiles.decideIdentification(principal, userId, 'decline'));
   }
 
@@ -185,7 +178,7 @@ export class ProfilesController {
     @UuidParam('userId') userId: string,
     @Body() _dto: ResetIdentificationDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<UserProfileResponseDto> {
+  ): Promise<dto.UserProfileResponseDto> {
     return changed('Identification reset', this.profiles.decideIdentification(principal, userId, 'reset'));
   }
 
@@ -193,10 +186,10 @@ export class ProfilesController {
   @Route('POST', ':userId/identification', { ...IDENTIFY, summary: "Change a user's identification status" })
   changeIdentification(
     @UuidParam('userId') userId: string,
-    @Body() dto: ChangeIdentificationDto,
+    @Body() body: dto.ChangeIdentificationDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<UserProfileResponseDto> {
-    return changed('Identification changed', this.profiles.changeIdentification(principal, userId, dto));
+  ): Promise<dto.UserProfileResponseDto> {
+    return changed('Identification changed', this.profiles.changeIdentification(principal, userId, body));
   }
 
   /** Asks to reset an approved identification: the user themself, or staff with PROFILE_VIEWER. One pending request at a time. */
@@ -211,10 +204,10 @@ export class ProfilesController {
   })
   async createResetIdentificationRequest(
     @UuidParam('userId') userId: string,
-    @Body() dto: CreateResetIdentificationRequestDto,
+    @Body() body: dto.CreateResetIdentificationRequestDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<ResetIdentificationRequestResponseDto> {
-    return { status: 'ok', message: 'Reset requested', ...(await this.profiles.requestReset(principal, userId, dto.reason)) };
+  ): Promise<dto.ResetIdentificationRequestResponseDto> {
+    return { status: 'ok', message: 'Reset requested', ...(await this.profiles.requestReset(principal, userId, body.reason)) };
   }
 
   /** A user's identification reset requests, newest first: the user themself, or staff with PROFILE_VIEWER. */
@@ -226,10 +219,10 @@ export class ProfilesController {
   })
   viewResetIdentificationRequests(
     @UuidParam('userId') userId: string,
-    @Body() dto: ResetIdentificationRequestViewDto,
+    @Body() body: dto.ResetIdentificationRequestViewDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<ResetIdentificationRequestPageDto> {
-    return this.profiles.viewResets(principal, userId, dto);
+  ): Promise<dto.ResetIdentificationRequestPageDto> {
+    return this.profiles.viewResets(principal, userId, body);
   }
 
   /** Approves a pending request: the identification goes back to `none`. */
@@ -241,7 +234,7 @@ export class ProfilesController {
     @UuidParam('userId') userId: string,
     @UuidParam('reqId') id: string,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<ResetIdentificationRequestResponseDto> {
+  ): Promise<dto.ResetIdentificationRequestResponseDto> {
     const decided = await this.profiles.decideReset(principal, userId, id, { approve: true, reason: null });
     return { status: 'ok', message: 'Reset approved', ...decided };
   }
@@ -254,10 +247,10 @@ export class ProfilesController {
   async declineResetIdentificationRequest(
     @UuidParam('userId') userId: string,
     @UuidParam('reqId') id: string,
-    @Body() dto: DeclineResetIdentificationRequestDto,
+    @Body() body: dto.DeclineResetIdentificationRequestDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<ResetIdentificationRequestResponseDto> {
-    const decided = await this.profiles.decideReset(principal, userId, id, { approve: false, reason: dto.reason });
+  ): Promise<dto.ResetIdentificationRequestResponseDto> {
+    const decided = await this.profiles.decideReset(principal, userId, id, { approve: false, reason: body.reason });
     return { status: 'ok', message: 'Reset declined', ...decided };
   }
 }

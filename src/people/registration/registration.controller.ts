@@ -5,15 +5,7 @@ import { CODE_ERRORS } from '../../platform/auth/code-errors';
 import { CodeSentResponseDto, PasswordRecoveredResponseDto, PasswordRecoveryConfirmDto } from '../../platform/auth/dto/authorization.dto';
 import { clientAddress } from '../../platform/common/http';
 import { Route } from '../../platform/http/route.decorator';
-import {
-  ContactChangeDto,
-  ContactChangedResponseDto,
-  LoginCodeDto,
-  RegisteredResponseDto,
-  RegistrationConfirmDto,
-  RegistrationDto,
-  ResendDto,
-} from './dto/registration.dto';
+import * as dto from './dto/registration.dto';
 import { RegistrationService } from './registration.service';
 
 const CODE_SENT: CodeSentResponseDto = { status: 'ok', message: 'If the login may have a code, one was sent to it', action: 'OTP_SENT' };
@@ -36,8 +28,8 @@ export class RegistrationController {
       CODE_ERRORS.sendLimited,
     ],
   })
-  async register(@Body() dto: RegistrationDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
-    await this.registration.register(dto, clientAddress(request));
+  async register(@Body() body: dto.RegistrationDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
+    await this.registration.register(body, clientAddress(request));
     return CODE_SENT;
   }
 
@@ -47,15 +39,15 @@ export class RegistrationController {
     summary: 'Finish signing up: the code and a password',
     errors: [CODE_ERRORS.wrong, ['exception.registration.disabled', 'closed for the role since'], LOGIN_TAKEN, CODE_ERRORS.checkLimited],
   })
-  async confirmRegistration(@Body() dto: RegistrationConfirmDto, @Req() request: ApiRequest): Promise<RegisteredResponseDto> {
-    await this.registration.confirm(dto, clientAddress(request));
+  async confirmRegistration(@Body() body: dto.RegistrationConfirmDto, @Req() request: ApiRequest): Promise<dto.RegisteredResponseDto> {
+    await this.registration.confirm(body, clientAddress(request));
     return { status: 'ok', message: 'Signed up; log in with the login and password', action: 'REGISTERED' };
   }
 
   /** Public, as above. The same answer whether or not a sign-up was pending for the login. */
   @Route('POST', 'resend-otp', { ...PUBLIC, summary: 'Send a new sign-up code', errors: [CODE_ERRORS.sendLimited] })
-  async resendRegistrationCode(@Body() dto: ResendDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
-    await this.registration.resend(dto.login, clientAddress(request));
+  async resendRegistrationCode(@Body() body: dto.ResendDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
+    await this.registration.resend(body.login, clientAddress(request));
     return CODE_SENT;
   }
 }
@@ -82,11 +74,11 @@ export class ContactController {
     errors: [CODE_ERRORS.sendLimited, CODE_ERRORS.checksLimited],
   })
   async changeMyContact(
-    @Body() dto: ContactChangeDto,
+    @Body() body: dto.ContactChangeDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
   ): Promise<CodeSentResponseDto> {
-    await this.registration.requestContactChange(principal, dto, clientAddress(request));
+    await this.registration.requestContactChange(principal, body, clientAddress(request));
     return CODE_SENT;
   }
 
@@ -100,11 +92,11 @@ export class ContactController {
     errors: [CODE_ERRORS.wrong, LOGIN_TAKEN, CODE_ERRORS.checkLimited],
   })
   async confirmMyContact(
-    @Body() dto: LoginCodeDto,
+    @Body() body: dto.LoginCodeDto,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
-  ): Promise<ContactChangedResponseDto> {
-    const profile = await this.registration.confirmContactChange(principal, dto.login, dto.otp, clientAddress(request));
+  ): Promise<dto.ContactChangedResponseDto> {
+    const profile = await this.registration.confirmContactChange(principal, body.login, body.otp, clientAddress(request));
     return { status: 'ok', message: 'Login changed', profile };
   }
 
@@ -122,8 +114,8 @@ export class ContactController {
       CODE_ERRORS.checkLimited,
     ],
   })
-  async restoreMyContact(@Body() dto: PasswordRecoveryConfirmDto, @Req() request: ApiRequest): Promise<PasswordRecoveredResponseDto> {
-    await this.registration.restoreContact(dto, clientAddress(request));
+  async restoreMyContact(@Body() body: PasswordRecoveryConfirmDto, @Req() request: ApiRequest): Promise<PasswordRecoveredResponseDto> {
+    await this.registration.restoreContact(body, clientAddress(request));
     return { status: 'ok', message: 'Login restored and password changed; log in with them', action: 'PASSWORD_CHANGED' };
   }
 }

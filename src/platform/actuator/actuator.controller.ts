@@ -7,7 +7,7 @@ import { LedgerService } from '../ledger/ledger.service';
 import { ApiError } from '../common/api-error';
 import { outages } from '../common/outage';
 import { Route } from '../http/route.decorator';
-import { ApiListDto, HealthDto, HealthIndicatorDto, InfoDto, LedgerCheckDto, LivenessDto } from './actuator.dto';
+import * as dto from './actuator.dto';
 import { ActuatorRepository } from './actuator.repository';
 import { ActuatorService } from './actuator.service';
 import { ShutdownState } from './shutdown';
@@ -32,7 +32,7 @@ export class ActuatorController {
 
   /** Every API with the permissions it requires and the roles that hold them, grouped by module. */
   @Route('GET', 'api-list', { ...PUBLIC, summary: 'List every API with its permissions and roles' })
-  apiList(): ApiListDto {
+  apiList(): dto.ApiListDto {
     return this.actuator.apiList();
   }
 
@@ -40,11 +40,11 @@ export class ActuatorController {
   @Route('GET', 'health', {
     ...PUBLIC,
     summary: 'Health: whether the database takes writes',
-    answer: HealthDto,
+    answer: dto.HealthDto,
     errors: [['exception.unavailable', DATABASE_DOWN]],
   })
   @HealthCheck({ swaggerDocumentation: false })
-  @ApiExtraModels(HealthIndicatorDto)
+  @ApiExtraModels(dto.HealthIndicatorDto)
   async health(): Promise<HealthCheckResult> {
     const state = await this.repository.databaseState(HEALTH_TIMEOUT_MS);
     if (state !== 'writable') {
@@ -64,7 +64,7 @@ export class ActuatorController {
   @Route('GET', 'health/readiness', {
     ...PUBLIC,
     summary: 'Readiness: whether the database takes writes, 503 once the instance is shutting down',
-    answer: HealthDto,
+    answer: dto.HealthDto,
     errors: [['exception.unavailable', `the instance is shutting down, or ${DATABASE_DOWN}`]],
   })
   @HealthCheck({ swaggerDocumentation: false })
@@ -79,7 +79,7 @@ export class ActuatorController {
    */
   @Route('GET', 'health/liveness', { ...PUBLIC, summary: 'Liveness: the process answers, without reading the database' })
   @HealthCheck({ swaggerDocumentation: false })
-  liveness(): LivenessDto {
+  liveness(): dto.LivenessDto {
     return { status: 'ok' };
   }
 
@@ -88,13 +88,13 @@ export class ActuatorController {
    * monitors, without a token.
    */
   @Route('GET', 'info', { ...PUBLIC, summary: 'Service name, API version and build' })
-  info(): InfoDto {
+  info(): dto.InfoDto {
     return this.actuator.info();
   }
 
   /** Recomputes every coin balance from its ledger entries and checks every operation sums to zero. */
   @Route('GET', 'ledger-check', { summary: 'Check the ledger', access: ['LEDGER_AUDITOR'] })
-  async ledgerCheck(): Promise<LedgerCheckDto> {
+  async ledgerCheck(): Promise<dto.LedgerCheckDto> {
     const result = await this.ledger.check();
     return { status: 'ok', balanced: result.mismatches.length === 0, ...result };
   }

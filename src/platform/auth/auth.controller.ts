@@ -5,15 +5,7 @@ import { clientAddress } from '../common/http';
 import { Route } from '../http/route.decorator';
 import { AuthService } from './auth.service';
 import { CODE_ERRORS } from './code-errors';
-import {
-  AuthorizationRequestDto,
-  AuthorizationResponseDto,
-  ChangePasswordDto,
-  CodeSentResponseDto,
-  LoginConfirmDto,
-  LoginResendDto,
-  LogoutResponseDto,
-} from './dto/authorization.dto';
+import * as dto from './dto/authorization.dto';
 
 const PUBLIC = { access: 'public', status: 200 } as const;
 
@@ -35,8 +27,8 @@ export class AuthController {
       ['exception.rate_limited', 'too many failed logins from this address this minute; or a limit of the codes (see resend-otp)'],
     ],
   })
-  login(@Body() dto: AuthorizationRequestDto, @Req() request: ApiRequest): Promise<AuthorizationResponseDto> {
-    return this.auth.login(dto.login, dto.password, clientAddress(request));
+  login(@Body() body: dto.AuthorizationRequestDto, @Req() request: ApiRequest): Promise<dto.AuthorizationResponseDto> {
+    return this.auth.login(body.login, body.password, clientAddress(request));
   }
 
   /**
@@ -50,8 +42,8 @@ export class AuthController {
     summary: 'Confirm a login with the code sent to it',
     errors: [CODE_ERRORS.wrong, ['exception.authorization.user_on_hold', 'put On Hold meanwhile'], CODE_ERRORS.checkLimited],
   })
-  confirmLogin(@Body() dto: LoginConfirmDto, @Req() request: ApiRequest): Promise<AuthorizationResponseDto> {
-    return this.auth.confirmLogin(dto.login, dto.otp, clientAddress(request), dto.challengeId);
+  confirmLogin(@Body() body: dto.LoginConfirmDto, @Req() request: ApiRequest): Promise<dto.AuthorizationResponseDto> {
+    return this.auth.confirmLogin(body.login, body.otp, clientAddress(request), body.challengeId);
   }
 
   /**
@@ -60,13 +52,13 @@ export class AuthController {
    * challenge ends. The same answer otherwise, and nothing sent: new codes come only from a password step.
    */
   @Route('POST', 'resend-otp', { ...PUBLIC, summary: 'Send a new login code', errors: [CODE_ERRORS.sendLimited] })
-  resendLoginCode(@Body() dto: LoginResendDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
-    return this.auth.resendLoginCode(dto.login, clientAddress(request), dto.challengeId);
+  resendLoginCode(@Body() body: dto.LoginResendDto, @Req() request: ApiRequest): Promise<dto.CodeSentResponseDto> {
+    return this.auth.resendLoginCode(body.login, clientAddress(request), body.challengeId);
   }
 
   /** Revokes the presented token. */
   @Route('DELETE', '', { summary: 'Log out: revoke the presented token', access: 'password-change' })
-  async logout(@CurrentPrincipal() principal: Principal, @Req() request: ApiRequest): Promise<LogoutResponseDto> {
+  async logout(@CurrentPrincipal() principal: Principal, @Req() request: ApiRequest): Promise<dto.LogoutResponseDto> {
     await this.auth.logout(principal, clientAddress(request));
     return { status: 'ok', message: 'Token revoked', action: 'TOKEN_REVOKED' };
   }
@@ -80,9 +72,9 @@ export class AuthController {
   })
   changePassword(
     @CurrentPrincipal() principal: Principal,
-    @Body() dto: ChangePasswordDto,
+    @Body() body: dto.ChangePasswordDto,
     @Req() request: ApiRequest,
-  ): Promise<AuthorizationResponseDto> {
-    return this.auth.changePassword(principal, dto, clientAddress(request));
+  ): Promise<dto.AuthorizationResponseDto> {
+    return this.auth.changePassword(principal, body, clientAddress(request));
   }
 }

@@ -5,7 +5,7 @@ import { clientAddress } from '../common/http';
 import { Route } from '../http/route.decorator';
 import { AuthService } from './auth.service';
 import { CODE_ERRORS } from './code-errors';
-import { CodeSentResponseDto, LoginDto, PasswordRecoveredResponseDto, PasswordRecoveryConfirmDto } from './dto/authorization.dto';
+import * as dto from './dto/authorization.dto';
 
 const PUBLIC = { access: 'public', status: 200 } as const;
 
@@ -17,8 +17,8 @@ export class PasswordRecoveryController {
 
   /** Public: whoever forgot their password has no token. The same answer for an unknown login (nothing is sent then). */
   @Route('POST', '', { ...PUBLIC, summary: 'Send a password recovery code to the login', errors: [CODE_ERRORS.sendLimited] })
-  recoverPassword(@Body() dto: LoginDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
-    return this.auth.recoverPassword(dto.login, clientAddress(request));
+  recoverPassword(@Body() body: dto.LoginDto, @Req() request: ApiRequest): Promise<dto.CodeSentResponseDto> {
+    return this.auth.recoverPassword(body.login, clientAddress(request));
   }
 
   /**
@@ -32,10 +32,10 @@ export class PasswordRecoveryController {
     errors: [CODE_ERRORS.wrong, CODE_ERRORS.reused, CODE_ERRORS.checkLimited],
   })
   async confirmPasswordRecovery(
-    @Body() dto: PasswordRecoveryConfirmDto,
+    @Body() body: dto.PasswordRecoveryConfirmDto,
     @Req() request: ApiRequest,
-  ): Promise<PasswordRecoveredResponseDto> {
-    await this.auth.confirmRecovery(dto, clientAddress(request));
+  ): Promise<dto.PasswordRecoveredResponseDto> {
+    await this.auth.confirmRecovery(body, clientAddress(request));
     return { status: 'ok', message: 'Password changed; log in with it', action: 'PASSWORD_CHANGED' };
   }
 }

@@ -5,7 +5,7 @@ import { clientAddress } from '../common/http';
 import { Route } from '../http/route.decorator';
 import { AuthService } from './auth.service';
 import { CODE_ERRORS } from './code-errors';
-import { ChangeMyPasswordDto, PasswordChangedResponseDto } from './dto/authorization.dto';
+import * as dto from './dto/authorization.dto';
 
 /** The family's profile pages change the password here: the rules of `POST /authorization/password`, the session kept. */
 @ApiTags('profiles')
@@ -25,10 +25,10 @@ export class ProfilePasswordController {
   })
   async updateMyPassword(
     @CurrentPrincipal() principal: Principal,
-    @Body() dto: ChangeMyPasswordDto,
+    @Body() body: dto.ChangeMyPasswordDto,
     @Req() request: ApiRequest,
-  ): Promise<PasswordChangedResponseDto> {
-    await this.auth.changeMyPassword(principal, dto, clientAddress(request));
+  ): Promise<dto.PasswordChangedResponseDto> {
+    await this.auth.changeMyPassword(principal, body, clientAddress(request));
     return { status: 'ok', message: 'Password changed' };
   }
 }

@@ -7,7 +7,7 @@ import { UuidParam } from '../common/validators';
 import { UpdateUserDto, UserStatusResponseDto } from '../users/dto/users.dto';
 import { UsersService } from '../users/users.service';
 import { AuthService } from './auth.service';
-import { ReleaseResponseDto, SessionsEndedResponseDto } from './dto/authorization.dto';
+import * as dto from './dto/authorization.dto';
 
 /** Activating or deactivating a user: not one holding permissions the caller lacks, nor oneself. */
 const SET_ACTIVE = {
@@ -44,7 +44,11 @@ export class ReleaseController {
       ['exception.user.not_on_hold', 'neither On Hold nor left with a spent temporary password'],
     ],
   })
-  releaseUser(@UuidParam('id') id: string, @CurrentPrincipal() actor: Principal, @Req() request: ApiRequest): Promise<ReleaseResponseDto> {
+  releaseUser(
+    @UuidParam('id') id: string,
+    @CurrentPrincipal() actor: Principal,
+    @Req() request: ApiRequest,
+  ): Promise<dto.ReleaseResponseDto> {
     return this.auth.release({ id }, actor, clientAddress(request));
   }
 
@@ -56,15 +60,15 @@ export class ReleaseController {
   @Route('PATCH', ':id', { ...SET_ACTIVE, summary: 'Activate or deactivate a user' })
   async updateUserActive(
     @UuidParam('id') id: string,
-    @Body() dto: UpdateUserDto,
+    @Body() body: UpdateUserDto,
     @CurrentPrincipal() actor: Principal,
     @Req() request: ApiRequest,
   ): Promise<UserStatusResponseDto> {
-    const changed = await this.auth.setActive(id, dto.active, actor, clientAddress(request));
+    const changed = await this.auth.setActive(id, body.active, actor, clientAddress(request));
     return {
       status: 'ok',
-      message: changed ? (dto.active ? 'User activated' : 'User deactivated') : 'Nothing changed',
-      action: changed ? (dto.active ? 'USER_ACTIVATED' : 'USER_DEACTIVATED') : 'UNCHANGED',
+      message: changed ? (body.active ? 'User activated' : 'User deactivated') : 'Nothing changed',
+      action: changed ? (body.active ? 'USER_ACTIVATED' : 'USER_DEACTIVATED') : 'UNCHANGED',
       user: await this.users.get(id),
     };
   }
@@ -99,7 +103,7 @@ export class ReleaseController {
     @UuidParam('id') id: string,
     @CurrentPrincipal() actor: Principal,
     @Req() request: ApiRequest,
-  ): Promise<SessionsEndedResponseDto> {
+  ): Promise<dto.SessionsEndedResponseDto> {
     const endedSessions = await this.auth.endSessionsOf(id, actor, clientAddress(request));
     return { status: 'ok', message: 'Sessions ended', action: 'SESSIONS_ENDED', endedSessions };
   }

@@ -5,7 +5,7 @@ import { clientAddress } from '../common/http';
 import { Route } from '../http/route.decorator';
 import { UuidParam } from '../common/validators';
 import { AuthService } from './auth.service';
-import { SessionEndedResponseDto, SessionListResponseDto } from './dto/authorization.dto';
+import * as dto from './dto/authorization.dto';
 
 /** The caller's own sessions (ASVS 7.4): see every live token and end any of them. */
 @ApiTags('authorization')
@@ -15,7 +15,7 @@ export class SessionsController {
 
   /** Lists the caller's live tokens: id, issued, expires, client address and whether it is the one presented. */
   @Route('GET', '', { summary: "List the caller's live sessions", access: [] })
-  async listSessions(@CurrentPrincipal() principal: Principal): Promise<SessionListResponseDto> {
+  async listSessions(@CurrentPrincipal() principal: Principal): Promise<dto.SessionListResponseDto> {
     return { status: 'ok', message: 'OK', records: await this.auth.sessions(principal) };
   }
 
@@ -25,7 +25,7 @@ export class SessionsController {
     @UuidParam('id') id: string,
     @CurrentPrincipal() principal: Principal,
     @Req() request: ApiRequest,
-  ): Promise<SessionEndedResponseDto> {
+  ): Promise<dto.SessionEndedResponseDto> {
     await this.auth.endSession(principal, id, clientAddress(request));
     return { status: 'ok', message: 'Session ended', action: 'SESSION_ENDED' };
   }

@@ -4,7 +4,7 @@ import { Route } from '../http/route.decorator';
 import { OPERATION_FLOW_NAMES } from '../ledger/operation-types';
 import { toFlowDto } from './commission.mapper';
 import { CommissionsService } from './commissions.service';
-import { CommissionCalculationDto, CommissionCalculationRequestDto, OperationFlowListDto } from './dto/commission-calculation.dto';
+import * as dto from './dto/commission-calculation.dto';
 
 @ApiTags('commissions')
 @Controller()
@@ -22,13 +22,13 @@ export class CommissionsController {
     status: 200,
     errors: [['exception.coin.not_found', 'a coin does not exist']],
   })
-  calculateCommission(@Body() dto: CommissionCalculationRequestDto): Promise<CommissionCalculationDto> {
-    return this.commissions.calculate(dto);
+  calculateCommission(@Body() body: dto.CommissionCalculationRequestDto): Promise<dto.CommissionCalculationDto> {
+    return this.commissions.calculate(body);
   }
 
   /** The operation flows a commission profile attaches to; a flow that exists as an operation has the operation type of the same name. */
   @Route('GET', 'operation-flows', { summary: 'List operation flows', access: [] })
-  listOperationFlows(): OperationFlowListDto {
+  listOperationFlows(): dto.OperationFlowListDto {
     return { status: 'ok', message: 'OK', records: OPERATION_FLOW_NAMES.map(toFlowDto) };
   }
 }

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../common/api-error';
 import { Route } from '../http/route.decorator';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { RunSchedulerDto, SchedulerRunDto } from './dto/scheduler.dto';
+import * as dto from './dto/scheduler.dto';
 import { isCalendarDate, utcToday } from './scheduler.clock';
 import { SchedulerService } from './scheduler.service';
 
@@ -20,12 +20,12 @@ export class SchedulerController {
    * due date it runs is posted under its own key and recorded once, so calling it again runs only what has become due.
    */
   @Route('POST', 'run', { summary: 'Run the scheduled work due now', access: ['SCHEDULER_OPERATOR'], status: 200 })
-  async runScheduler(@Body() dto: RunSchedulerDto): Promise<SchedulerRunDto> {
-    if (dto.today !== undefined && !this.config.schedulerTestClock) {
+  async runScheduler(@Body() body: dto.RunSchedulerDto): Promise<dto.SchedulerRunDto> {
+    if (body.today !== undefined && !this.config.schedulerTestClock) {
       throw ApiError.invalid('today', 'may only be given when the service runs with SCHEDULER_TEST_CLOCK=true');
     }
-    if (dto.today !== undefined && !isCalendarDate(dto.today)) throw ApiError.invalid('today', 'must be a real date');
-    const today = dto.today ?? utcToday();
+    if (body.today !== undefined && !isCalendarDate(body.today)) throw ApiError.invalid('today', 'must be a real date');
+    const today = body.today ?? utcToday();
     return { status: 'ok', message: 'OK', today, runs: await this.scheduler.runDue(today) };
   }
 }

@@ -6,7 +6,7 @@ import { PageRequestDto } from '../common/paging.dto';
 import { Route } from '../http/route.decorator';
 import { UuidParam } from '../common/validators';
 import { UserActionPageDto } from '../user-actions/dto/user-action.dto';
-import { CreatedUserDto, CreateUserDto, UserPageDto, UserResponseDto, UserViewDto } from './dto/users.dto';
+import * as dto from './dto/users.dto';
 import { UsersService } from './users.service';
 
 @ApiTags('users')
@@ -20,14 +20,18 @@ export class UsersController {
     access: ['USER_MANAGER'],
     errors: [['exception.organization.not_found', 'organizationId does not exist'], 'exception.user.login_taken'],
   })
-  async createUser(@Body() dto: CreateUserDto, @CurrentPrincipal() actor: Principal, @Req() request: ApiRequest): Promise<CreatedUserDto> {
-    return { status: 'ok', message: 'User created', ...(await this.users.create(dto, actor, clientAddress(request))) };
+  async createUser(
+    @Body() body: dto.CreateUserDto,
+    @CurrentPrincipal() actor: Principal,
+    @Req() request: ApiRequest,
+  ): Promise<dto.CreatedUserDto> {
+    return { status: 'ok', message: 'User created', ...(await this.users.create(body, actor, clientAddress(request))) };
   }
 
   /** Searches users by status, role and login. */
   @Route('POST', 'view', { summary: 'Search users', access: ['USER_VIEWER'], status: 200 })
-  viewUsers(@Body() dto: UserViewDto): Promise<UserPageDto> {
-    return this.users.view(dto);
+  viewUsers(@Body() body: dto.UserViewDto): Promise<dto.UserPageDto> {
+    return this.users.view(body);
   }
 
   /**
@@ -35,7 +39,7 @@ export class UsersController {
    * staff with USER_VIEWER. An unknown id is a 404.
    */
   @Route('GET', ':id', { summary: 'Get a user', access: ['USER_VIEWER'], errors: ['exception.user.not_found'] })
-  async getUser(@UuidParam('id') id: string): Promise<UserResponseDto> {
+  async getUser(@UuidParam('id') id: string): Promise<dto.UserResponseDto> {
     return { status: 'ok', message: 'OK', user: await this.users.get(id) };
   }
 
