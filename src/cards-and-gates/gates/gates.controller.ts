@@ -1,8 +1,4 @@
-import { Body, Controller, Headers, Req } from '@nestjs/common';
-import { ApiHeader, ApiTags } from '@nestjs/swagger';
-import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { ApiHeader, ApiRequest, Body, CurrentPrincipal, Headers, Principal, Req, Route, Routes, UuidParam } from '../../platform/http';
 import * as dto from './dto/gates.dto';
 import { GateCommissionsService } from './gate-commissions.service';
 import { GateTransactionsService } from './gate-transactions.service';
@@ -17,8 +13,7 @@ const NOT_CALLERS_COIN = ['exception.coin.not_found', "not the caller's"] as con
 const NO_TRANSACTION = ['exception.gate_transaction.not_found'] as const;
 
 /** Outside payment providers (staff): a built-in simulated one stands for a real adapter. */
-@ApiTags('gate-providers')
-@Controller('gate-providers')
+@Routes('gate-providers')
 export class GateProvidersController {
   constructor(private readonly gates: GatesService) {}
 
@@ -73,8 +68,7 @@ export class GateProvidersController {
 }
 
 /** What is sold through the gates; every view carries the product's name (release 4.10.0). */
-@ApiTags('gate-products')
-@Controller('gate/products')
+@Routes('gate/products', 'gate-products')
 export class GateProductsController {
   constructor(private readonly gates: GatesService) {}
 
@@ -120,8 +114,7 @@ export class GateProductsController {
 }
 
 /** Payments through a gate: amount and fee held, the provider called after commit, settled or released on its outcome. */
-@ApiTags('gate-transactions')
-@Controller('gate')
+@Routes('gate', 'gate-transactions')
 export class GateTransactionsController {
   constructor(private readonly transactions: GateTransactionsService) {}
 
@@ -254,8 +247,7 @@ const COMMISSION_MANAGER = { access: ['COMMISSION_MANAGER'] } as const;
 const NO_PROFILE = ['exception.contract.not_found', 'exception.gate_commission_profile.not_found'] as const;
 
 /** A contract's gate commissions: per provider, provider rules (endDate mandatory) and product rules. */
-@ApiTags('gate-commissions')
-@Controller('contracts/:contractId/gate-commission-profiles')
+@Routes('contracts/:contractId/gate-commission-profiles', 'gate-commissions')
 export class GateCommissionsController {
   constructor(private readonly commissions: GateCommissionsService) {}
 

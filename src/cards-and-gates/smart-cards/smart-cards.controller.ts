@@ -1,8 +1,4 @@
-import { Body, Controller, Param } from '@nestjs/common';
-import { ApiParam, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { ApiParam, Body, CurrentPrincipal, Param, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import * as dto from './dto/smart-card.dto';
 import { SmartCardsService } from './smart-cards.service';
 
@@ -19,8 +15,7 @@ const mine = (message: string, card: dto.SmartCardDto): dto.MySmartCardResponseD
   records: [card],
 });
 
-@ApiTags('smart-cards')
-@Controller('smart-cards')
+@Routes('smart-cards')
 export class SmartCardsController {
   constructor(private readonly cards: SmartCardsService) {}
 

@@ -1,8 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import * as dto from './dto/invoice.dto';
 import { InvoicesService } from './invoices.service';
 
@@ -16,8 +12,7 @@ const NO_TEMPLATE = 'exception.invoice_template.not_found';
 const DRAFT_COIN = ['exception.coin.not_found', "invoiceDraft.recipientCoin missing, or not the caller's"] as const;
 
 /** Invoices: issued by a merchant or an individual into one of its coins, paid by any customer. */
-@ApiTags('invoices')
-@Controller('invoices')
+@Routes('invoices')
 export class InvoicesController {
   constructor(private readonly invoices: InvoicesService) {}
 
@@ -106,8 +101,7 @@ export class InvoicesController {
 }
 
 /** Invoice templates: a draft to issue invoices from. */
-@ApiTags('invoices')
-@Controller('invoice-templates')
+@Routes('invoice-templates', 'invoices')
 export class InvoiceTemplatesController {
   constructor(private readonly invoices: InvoicesService) {}
 

@@ -1,16 +1,11 @@
-import { Body, Controller, Param } from '@nestjs/common';
-import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiParam, Body, CurrentPrincipal, Param, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { OperationRecordPageDto, TransactionViewDto } from '../../money-movement/transactions/dto/transaction.dto';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
 import * as dto from './dto/merchant-payment.dto';
 import { MerchantPaymentsService } from './merchant-payments.service';
 
 const VIEWER = { access: ['MERCHANT_PAYMENT_VIEWER'] } as const;
 
-@ApiTags('merchant-payments')
-@Controller('merchant-payments')
+@Routes('merchant-payments')
 export class MerchantPaymentsController {
   constructor(private readonly payments: MerchantPaymentsService) {}
 
@@ -72,8 +67,7 @@ export class MerchantPaymentsController {
 }
 
 /** The payments taken at a point of sale, under its path. */
-@ApiTags('points-of-sale')
-@Controller('points-of-sale')
+@Routes('points-of-sale')
 export class PosTransactionsController {
   constructor(private readonly payments: MerchantPaymentsService) {}
 

@@ -1,8 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiParam, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { NumericIdParam } from '../../platform/common/validators';
+import { ApiParam, Body, CurrentPrincipal, NumericIdParam, Principal, Route, Routes } from '../../platform/http';
 import * as dto from './dto/merchant-product.dto';
 import { MerchantProductsService } from './merchant-products.service';
 
@@ -13,8 +9,7 @@ const ONE = { ...MANAGER, errors: [NO_PRODUCT] } as const;
 const NumericId = (name: string) => ApiParam({ name, schema: { type: 'string', pattern: dto.PRODUCT_ID_PATTERN.source } });
 
 /** A merchant's catalogue: products (numeric ids) and a price per currency. */
-@ApiTags('merchant-products')
-@Controller('merchant-products')
+@Routes('merchant-products')
 export class MerchantProductsController {
   constructor(private readonly products: MerchantProductsService) {}
 

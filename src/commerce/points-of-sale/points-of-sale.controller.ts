@@ -1,8 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import * as dto from './dto/point-of-sale.dto';
 import { PointsOfSaleService } from './points-of-sale.service';
 
@@ -11,8 +7,7 @@ const both = (pos: dto.PointOfSaleDto) => ({ pos, pointOfSale: pos });
 const MANAGER = { access: ['POINT_OF_SALE_MANAGER'] } as const;
 const ONE = { ...MANAGER, errors: ['exception.point_of_sale.not_found'] } as const;
 
-@ApiTags('points-of-sale')
-@Controller('points-of-sale')
+@Routes('points-of-sale')
 export class PointsOfSaleController {
   constructor(private readonly points: PointsOfSaleService) {}
 

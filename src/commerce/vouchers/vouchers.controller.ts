@@ -1,10 +1,6 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { Body, CurrentPrincipal, Principal, Route, Routes, SerialParam, UuidParam } from '../../platform/http';
 import { amountOf, JsonDecimal } from '../../platform/common/json-decimal';
 import { scaleOf } from '../../platform/common/money';
-import { Route } from '../../platform/http/route.decorator';
-import { SerialParam, UuidParam } from '../../platform/common/validators';
 import * as dto from './dto/voucher.dto';
 import { issuerOf, RequestFields, VouchersService } from './vouchers.service';
 
@@ -22,8 +18,7 @@ const PREPAID_FIELDS: RequestFields = { coin: 'srcSerial', amount: 'prepaidAmoun
  * Prepaid vouchers, under finapi's paths (`/vouchers`) and as the family's web client calls them (`/prepaid-coins`): the same vouchers,
  * money flows and rules, the client's addressed by their serial, its PIN being the voucher's code.
  */
-@ApiTags('vouchers')
-@Controller()
+@Routes('', 'vouchers')
 export class VouchersController {
   constructor(private readonly vouchers: VouchersService) {}
 

@@ -1,8 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { BankAccountsService } from './bank-accounts.service';
 import * as dto from './dto/bank-account.dto';
 
@@ -16,8 +12,7 @@ const DECISION = {
   errors: [...ONE.errors, 'exception.bank_account.decided'],
 } as const;
 
-@ApiTags('bank-accounts')
-@Controller('bank-accounts')
+@Routes('bank-accounts')
 export class BankAccountsController {
   constructor(private readonly accounts: BankAccountsService) {}
 

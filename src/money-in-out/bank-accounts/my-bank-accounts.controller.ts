@@ -1,8 +1,5 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { Body, CurrentPrincipal, Principal, Route, Routes } from '../../platform/http';
 import { MAX_UNPAGED_RECORDS } from '../../platform/common/paging.dto';
-import { Route } from '../../platform/http/route.decorator';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import { BankAccountsService } from './bank-accounts.service';
@@ -11,8 +8,7 @@ import * as dto from './dto/bank-account.dto';
 const OWNER = { access: ['BANK_ACCOUNT_OWNER'] } as const;
 
 /** The caller's bank accounts under the paths the family's web client reads them by. */
-@ApiTags('bank-accounts')
-@Controller()
+@Routes('', 'bank-accounts')
 export class MyBankAccountsController {
   constructor(
     private readonly accounts: BankAccountsService,

@@ -1,9 +1,7 @@
-import { Body, Controller, Inject, Query, Req } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiRequest, Body, Query, Req, Route, Routes } from '../../platform/http';
+import { Inject } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
-import type { ApiRequest } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
-import { Route } from '../../platform/http/route.decorator';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import { MULTIPART_ROUTE, readUpload } from '../../platform/common/upload';
 import { BankCatalogService } from './bank-catalog.service';
@@ -11,8 +9,7 @@ import * as dto from './dto/bank-catalog.dto';
 
 const MANAGER = { access: ['BANK_CATALOG_MANAGER'] } as const;
 
-@ApiTags('bank-catalog')
-@Controller('bank-catalog')
+@Routes('bank-catalog')
 export class BankCatalogController {
   constructor(
     private readonly catalog: BankCatalogService,

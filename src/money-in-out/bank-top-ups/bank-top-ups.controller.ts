@@ -1,9 +1,5 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { OptionalDeclineDto, RequestIdParam } from '../../platform/common/request-view.dto';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
 import { BankTopUpsService } from './bank-top-ups.service';
 import { RequestCalculationDto } from './dto/bank-calculation.dto';
@@ -19,8 +15,7 @@ const DECISION = {
   errors: ['exception.bank_top_up.not_found', 'exception.bank_top_up.decided'],
 } as const;
 
-@ApiTags('bank-top-ups')
-@Controller('bank-top-ups')
+@Routes('bank-top-ups')
 export class BankTopUpsController {
   constructor(private readonly topUps: BankTopUpsService) {}
 

@@ -1,9 +1,5 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { OptionalDeclineDto, RequestIdParam } from '../../platform/common/request-view.dto';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
 import { RequestCalculationDto } from '../bank-top-ups/dto/bank-calculation.dto';
 import { BankWithdrawalsService } from './bank-withdrawals.service';
 import * as dto from './dto/bank-withdrawal.dto';
@@ -23,8 +19,7 @@ const DECISION = {
   errors: ['exception.bank_withdrawal.not_found', 'exception.bank_withdrawal.decided'],
 } as const;
 
-@ApiTags('bank-withdrawals')
-@Controller('bank-withdrawals')
+@Routes('bank-withdrawals')
 export class BankWithdrawalsController {
   constructor(private readonly withdrawals: BankWithdrawalsService) {}
 

@@ -1,8 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { RequestCalculationDto } from '../bank-top-ups/dto/bank-calculation.dto';
 import { CashDeskWithdrawalsService } from './cash-desk-withdrawals.service';
 import * as dto from './dto/cash-desk.dto';
@@ -19,8 +15,7 @@ const WITHDRAWAL = {
 } as const;
 
 /** A customer withdraws cash at a cash desk (the family's withdrawal form). */
-@ApiTags('cash-desks')
-@Controller('cash-desk-withdrawals')
+@Routes('cash-desk-withdrawals', 'cash-desks')
 export class CashDeskWithdrawalsController {
   constructor(private readonly withdrawals: CashDeskWithdrawalsService) {}
 

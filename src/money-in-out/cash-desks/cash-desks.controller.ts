@@ -1,10 +1,6 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
 import { DeclineDto } from '../../platform/common/request-view.dto';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
 import { CashDeskOperationsService } from './cash-desk-operations.service';
 import { CashDesksService } from './cash-desks.service';
 import { CashOutCodesService } from './cash-out-codes.service';
@@ -23,8 +19,7 @@ const CUSTOMER = { ...DECISION, access: ['CASH_DESK_CONFIRMER'] } as const;
 /** By the desk's cashier. */
 const DESK = { ...DECISION, access: ['CASH_DESK_OPERATOR'] } as const;
 
-@ApiTags('cash-desks')
-@Controller('cash-desks')
+@Routes('cash-desks')
 export class CashDesksController {
   constructor(private readonly desks: CashDesksService) {}
 
@@ -60,8 +55,7 @@ export class CashDesksController {
   }
 }
 
-@ApiTags('cash-desks')
-@Controller('cash-desk-operations')
+@Routes('cash-desk-operations', 'cash-desks')
 export class CashDeskOperationsController {
   constructor(
     private readonly operations: CashDeskOperationsService,

@@ -1,9 +1,5 @@
-import { Body, Controller, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes, SerialParam, UuidParam } from '../../platform/http';
 import { clientAddress } from '../../platform/common/http';
-import { Route } from '../../platform/http/route.decorator';
-import { SerialParam, UuidParam } from '../../platform/common/validators';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import { CoinsService } from './coins.service';
 import { PAYEE_LOOKUP_LIMIT } from './payee-lookups';
@@ -17,8 +13,7 @@ const LOOKUP = { ...OWNER, status: 200, errors: ['exception.coin.not_found', PAY
 const CLOSURE = { access: ['COIN_CLOSURE'], idempotent: true, errors: ['exception.coin.not_found'] } as const;
 const NOT_EMPTY = ['exception.coin.not_empty', 'exception.coin.closed', 'exception.coin.pending_requests'] as const;
 
-@ApiTags('coins')
-@Controller()
+@Routes('', 'coins')
 export class CoinsController {
   constructor(
     private readonly coins: CoinsService,

@@ -1,7 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { Body, Route, Routes, UuidParam } from '../../platform/http';
 import { CurrenciesService } from './currencies.service';
 import * as dto from './dto/currency.dto';
 import { CreateIssuerDto, IssuerListDto, IssuerResponseDto, UpdateIssuerDto } from './dto/issuer.dto';
@@ -9,8 +6,7 @@ import { CreateIssuerDto, IssuerListDto, IssuerResponseDto, UpdateIssuerDto } fr
 const CURRENCY = { access: ['CURRENCY_MANAGER'] } as const;
 const ISSUER = { access: ['ISSUER_MANAGER'] } as const;
 
-@ApiTags('currencies')
-@Controller('currencies')
+@Routes('currencies')
 export class CurrenciesController {
   constructor(private readonly currencies: CurrenciesService) {}
 
@@ -47,8 +43,7 @@ export class CurrenciesController {
   }
 }
 
-@ApiTags('issuers')
-@Controller('issuers')
+@Routes('issuers')
 export class IssuersController {
   constructor(private readonly currencies: CurrenciesService) {}
 

@@ -1,8 +1,5 @@
-import { Body, Controller, Param } from '@nestjs/common';
-import { ApiParam, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ApiParam, Body, CurrentPrincipal, Param, Principal, Route, Routes } from '../../platform/http';
 import { ApiError } from '../../platform/common/api-error';
-import { Route } from '../../platform/http/route.decorator';
 import * as dto from './dto/exchange-rate.dto';
 import { ExchangeRatesService } from './exchange-rates.service';
 
@@ -22,8 +19,7 @@ const codeParam = (name: string, description: string, example: string) =>
 
 const UNKNOWN_CODE = ['exception.currency.not_found', 'a currency code is unknown'] as const;
 
-@ApiTags('exchange-rates')
-@Controller('exchange-rates')
+@Routes('exchange-rates')
 export class ExchangeRatesController {
   constructor(private readonly rates: ExchangeRatesService) {}
 

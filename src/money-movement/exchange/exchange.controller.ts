@@ -1,7 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
+import { Body, CurrentPrincipal, Principal, Route, Routes } from '../../platform/http';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
 import * as dto from './dto/exchange.dto';
 import { ExchangeService } from './exchange.service';
@@ -15,8 +12,7 @@ const EXCHANGE = {
 /** Priced without moving money. */
 const CALCULATION = { ...EXCHANGE, status: 200 } as const;
 
-@ApiTags('exchange')
-@Controller('exchange')
+@Routes('exchange')
 export class ExchangeController {
   constructor(private readonly exchange: ExchangeService) {}
 

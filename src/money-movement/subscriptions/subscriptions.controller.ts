@@ -1,8 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import * as dto from './dto/subscription.dto';
 import { SubscriptionsService } from './subscriptions.service';
 
@@ -16,8 +12,7 @@ const SCHEDULE = { ...ONE, errors: [...ONE.errors, ['exception.subscription.fini
  * The caller's subscriptions: a transfer template paid on a schedule by the kernel's scheduler. Creating one moves no
  * money (the scheduler's runs do, each under its own key), so none of these routes is idempotent.
  */
-@ApiTags('subscriptions')
-@Controller('subscriptions')
+@Routes('subscriptions')
 export class SubscriptionsController {
   constructor(private readonly subscriptions: SubscriptionsService) {}
 

@@ -1,8 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import * as dto from './dto/transaction-category.dto';
 import { TransactionCategoriesService } from './transaction-categories.service';
 
@@ -13,8 +9,7 @@ const ONE = { ...OWNER, errors: ['exception.transaction_category.not_found'] } a
 const TAGGING = { ...ONE, access: ['TRANSACTION_CATEGORY_OWNER', 'TRANSACTION_VIEWER'] } as const;
 
 /** The caller's own categories, and the operations they tag with them. */
-@ApiTags('transaction-categories')
-@Controller('transaction-categories')
+@Routes('transaction-categories')
 export class TransactionCategoriesController {
   constructor(private readonly categories: TransactionCategoriesService) {}
 

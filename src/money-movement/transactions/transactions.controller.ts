@@ -1,16 +1,11 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
 import * as dto from './dto/transaction.dto';
 import { TransactionsService } from './transactions.service';
 
 const VIEWER = { access: ['TRANSACTION_VIEWER'] } as const;
 
-@ApiTags('transactions')
-@Controller('transactions')
+@Routes('transactions')
 export class TransactionsController {
   constructor(private readonly transactions: TransactionsService) {}
 

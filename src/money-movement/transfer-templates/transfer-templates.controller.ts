@@ -1,9 +1,5 @@
-import { Body, Controller, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes, UuidParam } from '../../platform/http';
 import { clientAddress } from '../../platform/common/http';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
 import { PAYEE_LOOKUP_LIMIT } from '../coins/payee-lookups';
 import * as dto from './dto/transfer-template.dto';
 import { TransferTemplatesService } from './transfer-templates.service';
@@ -18,8 +14,7 @@ const TEMPLATE_OR_COIN_GONE = ['exception.transfer_template.not_found', 'or a co
  * The caller's saved transfers. Executing one (`POST /templates/transfer/{id}/execute`) is `POST /transfers` with its
  * values, checked and priced again.
  */
-@ApiTags('transfer-templates')
-@Controller('templates/transfer')
+@Routes('templates/transfer', 'transfer-templates')
 export class TransferTemplatesController {
   constructor(private readonly templates: TransferTemplatesService) {}
 

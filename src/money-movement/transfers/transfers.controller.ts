@@ -1,8 +1,5 @@
-import { Body, Controller, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes } from '../../platform/http';
 import { clientAddress } from '../../platform/common/http';
-import { Route } from '../../platform/http/route.decorator';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
 import { PAYEE_LOOKUP_LIMIT } from '../coins/payee-lookups';
 import * as dto from './dto/transfer.dto';
@@ -10,8 +7,7 @@ import { TransfersService } from './transfers.service';
 
 const CREATOR = { access: ['TRANSFER_CREATOR'] } as const;
 
-@ApiTags('transfers')
-@Controller('transfers')
+@Routes('transfers')
 export class TransfersController {
   constructor(private readonly transfers: TransfersService) {}
 

@@ -1,8 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { CommissionProfilesService } from '../../platform/commissions/commission-profiles.service';
 import * as commissionProfileDto from '../../platform/commissions/dto/commission-profile.dto';
 import * as commissionRuleDto from '../../platform/commissions/dto/commission-rule.dto';
@@ -39,8 +35,7 @@ const ONE_RULE = `${RULES}/:ruleId`;
  * conditions. Every route checks the contract first: a malformed contractId or profileId is a
  * 400, an unknown one a 404 (specification section 7: never a 500).
  */
-@ApiTags('commissions')
-@Controller('contracts/:contractId/commission-profiles')
+@Routes('contracts/:contractId/commission-profiles', 'commissions')
 export class CommissionProfilesController {
   constructor(
     private readonly contracts: ContractsService,

@@ -1,8 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { ContractsService } from './contracts.service';
 import * as dto from './dto/contract.dto';
 
@@ -15,8 +11,7 @@ const ASSIGN = {
   errors: ['exception.organization.not_found', NOT_FOUND, 'exception.contract.inactive', 'exception.contract.in_use'],
 } as const;
 
-@ApiTags('contracts')
-@Controller('contracts')
+@Routes('contracts')
 export class ContractsController {
   constructor(private readonly contracts: ContractsService) {}
 
@@ -73,8 +68,7 @@ export class ContractsController {
   }
 }
 
-@ApiTags('contracts')
-@Controller('organizations')
+@Routes('organizations', 'contracts')
 export class OrganizationContractsController {
   constructor(private readonly contracts: ContractsService) {}
 

@@ -1,11 +1,8 @@
-import { Controller, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { Route } from '../../platform/http/route.decorator';
+import { Query, Route, Routes } from '../../platform/http';
 import * as dto from './dashboard.dto';
 import { DashboardService } from './dashboard.service';
 
-@ApiTags('dashboard')
-@Controller('dashboard')
+@Routes('dashboard')
 export class DashboardController {
   constructor(private readonly service: DashboardService) {}
 

@@ -1,9 +1,6 @@
-import { Body, Controller, createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
 import * as dto from './dto/limit-profile.dto';
 import { LimitOwner } from './limit-profiles.repository';
 import { LimitProfilesService } from './limit-profiles.service';
@@ -32,8 +29,7 @@ const OwnerKind = createParamDecorator((_: unknown, ctx: ExecutionContext): Limi
  * kernel refuses, with a 409 `exception.limit.exceeded` naming the limit, any priced operation that would pass one. The
  * two halves share their reads and changes (one handler, the gate path an alias); their creations take different bodies.
  */
-@ApiTags('commissions')
-@Controller('contracts/:contractId')
+@Routes('contracts/:contractId', 'commissions')
 export class LimitProfilesController {
   constructor(private readonly limits: LimitProfilesService) {}
 

@@ -1,11 +1,8 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { Route } from '../../platform/http/route.decorator';
+import { Body, Route, Routes } from '../../platform/http';
 import { MessagesService } from '../../platform/messages/messages.service';
 import * as dto from './dto/messages.dto';
 
-@ApiTags('messages')
-@Controller('messages')
+@Routes('messages')
 export class MessagesController {
   constructor(private readonly messages: MessagesService) {}
 

@@ -1,8 +1,4 @@
-import { Controller, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { SerialParam } from '../../platform/common/validators';
+import { CurrentPrincipal, Principal, Query, Route, Routes, SerialParam } from '../../platform/http';
 import * as dto from './dto/reporting.dto';
 import { ReportingService } from './reporting.service';
 
@@ -10,8 +6,7 @@ const CURRENCY = { access: ['COIN_REPORT_VIEWER'], errors: [['exception.currency
 const COIN = { access: ['COIN_REPORT_VIEWER'], errors: [['exception.coin.not_found', "not one of the organization's coins"]] } as const;
 
 /** A wallet dashboard's figures, over the caller's organization's own coins only. */
-@ApiTags('reporting')
-@Controller('reporting/coins')
+@Routes('reporting/coins', 'reporting')
 export class ReportingController {
   constructor(private readonly reporting: ReportingService) {}
 

@@ -1,9 +1,6 @@
-import { Body, Controller, StreamableFile } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiParam, Body, CurrentPrincipal, Principal, Route, Routes, StreamableFile, UuidParam } from '../../platform/http';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
 import { DataExportService } from './data-export.service';
 import * as dto from './dto/data-export.dto';
 
@@ -11,8 +8,7 @@ const VIEWER = { access: ['COIN_STATEMENT_VIEWER'] } as const;
 const ONE = { ...VIEWER, errors: [['exception.data_export.not_found', 'not an export of the caller']] } as const;
 
 /** Exports of the caller's history as a CSV file, as the family's dashboard asks for them. */
-@ApiTags('statements')
-@Controller('data-export')
+@Routes('data-export', 'statements')
 export class DataExportController {
   constructor(private readonly exports: DataExportService) {}
 

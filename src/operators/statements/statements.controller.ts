@@ -1,14 +1,10 @@
-import { Controller, Query, StreamableFile } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, CurrentPrincipal, Principal, Query, Route, Routes, SerialParam, StreamableFile } from '../../platform/http';
+import { ApiOkResponse, getSchemaPath } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { SerialParam } from '../../platform/common/validators';
 import * as dto from './dto/statement.dto';
 import { StatementsService } from './statements.service';
 
-@ApiTags('statements')
-@Controller('coins')
+@Routes('coins', 'statements')
 export class StatementsController {
   constructor(private readonly statements: StatementsService) {}
 

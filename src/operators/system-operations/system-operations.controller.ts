@@ -1,7 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { Body, Route, Routes, UuidParam } from '../../platform/http';
 import { OperationRecordResultDto } from '../../platform/ledger/dto/operation.dto';
 import * as dto from './dto/system-operations.dto';
 import { SystemOperationsService, SystemOperationType } from './system-operations.service';
@@ -17,8 +14,7 @@ const MOVE = {
  * System operations (cfo, accountants, administrators): money between the operator's system coins and the coins of
  * cash desks and gate providers, each one processed ledger operation, and the organizations and coins to choose from.
  */
-@ApiTags('system-operations')
-@Controller()
+@Routes('', 'system-operations')
 export class SystemOperationsController {
   constructor(private readonly operations: SystemOperationsService) {}
 

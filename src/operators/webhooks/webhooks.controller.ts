@@ -1,8 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import * as dto from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
 
@@ -11,8 +7,7 @@ const OWNER = { access: ['WEBHOOK_OWNER'] } as const;
 const ONE = { ...OWNER, errors: ['exception.webhook.not_found'] } as const;
 const URL_REFUSED = ['exception.webhook.url_refused', 'not https, or not a public address'] as const;
 
-@ApiTags('webhooks')
-@Controller('webhooks')
+@Routes('webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 

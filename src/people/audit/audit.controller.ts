@@ -1,16 +1,11 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { AuditService } from './audit.service';
 import * as dto from './dto/audit.dto';
 
 const VIEWER = { access: ['USER_ACTION_VIEWER'] } as const;
 
 /** The user action log for staff: what every user did and had done to them, and what each action touched. */
-@ApiTags('user-actions')
-@Controller()
+@Routes('', 'user-actions')
 export class AuditController {
   constructor(private readonly audit: AuditService) {}
 

@@ -1,9 +1,5 @@
-import { Body, Controller, Query, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ApiRequest, Body, CurrentPrincipal, Principal, Query, Req, Route, Routes, UuidParam } from '../../platform/http';
 import { clientAddress } from '../../platform/common/http';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
 import { ContactBookService } from './contact-book.service';
 import * as dto from './dto/contact.dto';
 
@@ -11,8 +7,7 @@ const OWNER = { access: ['CONTACT_BOOK_OWNER'] } as const;
 const ONE = { ...OWNER, errors: ['exception.contact.not_found'] } as const;
 
 /** The caller's own contact book. */
-@ApiTags('contact-book')
-@Controller('contact-book')
+@Routes('contact-book')
 export class ContactBookController {
   constructor(private readonly contacts: ContactBookService) {}
 

@@ -1,16 +1,11 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../../platform/access/principal';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
+import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { OrganizationPageDto, OrganizationResponseDto, OrganizationViewDto } from '../../platform/organizations/dto/organization.dto';
 import { OrganizationViewsService } from './organization-views.service';
 
 const VIEWER = { access: ['ORGANIZATION_VIEWER'] } as const;
 
 /** Organizations: members read their own, staff (USER_VIEWER) any. */
-@ApiTags('organizations')
-@Controller('organizations')
+@Routes('organizations')
 export class OrganizationViewsController {
   constructor(private readonly organizations: OrganizationViewsService) {}
 

@@ -1,12 +1,25 @@
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiParam,
+  ApiRequest,
+  Body,
+  CurrentPrincipal,
+  Header,
+  Principal,
+  Query,
+  Req,
+  Route,
+  Routes,
+  StreamableFile,
+  UuidParam,
+} from '../../platform/http';
 import { Readable } from 'node:stream';
-import { applyDecorators, Body, Controller, Header, Inject, Query, Req, StreamableFile } from '@nestjs/common';
+import { applyDecorators, Inject } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { ApiError } from '../../platform/common/api-error';
-import { Route } from '../../platform/http/route.decorator';
 import { MULTIPART_ROUTE, readUploadedFile } from '../../platform/common/upload';
-import { UuidParam } from '../../platform/common/validators';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
 import * as dto from './dto/media.dto';
 import { ProfileDocumentPageDto, ProfileDocumentResponseDto, ProfileDocumentViewDto } from './dto/staff.dto';
@@ -36,8 +49,7 @@ function Served(content: Record<string, object>): MethodDecorator {
   );
 }
 
-@ApiTags('media-files')
-@Controller('media-files')
+@Routes('media-files')
 export class MediaFilesController {
   constructor(
     private readonly media: MediaFilesService,
@@ -85,8 +97,7 @@ function streamed(file: ServedFile): StreamableFile {
     : new StreamableFile(Readable.from(file.content), { type: file.mediaType, disposition });
 }
 
-@ApiTags('media-files')
-@Controller('media-links')
+@Routes('media-links', 'media-files')
 export class MediaLinksController {
   constructor(private readonly media: MediaFilesService) {}
 
@@ -108,8 +119,7 @@ export class MediaLinksController {
 
 const DOCUMENTS = { ...OWNER, status: 200 } as const;
 
-@ApiTags('profile-documents')
-@Controller('profile-documents')
+@Routes('profile-documents')
 export class ProfileDocumentsController {
   constructor(private readonly media: MediaFilesService) {}
 

@@ -1,9 +1,5 @@
-import { Body, Controller, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes, UuidParam } from '../../platform/http';
 import { clientAddress } from '../../platform/common/http';
-import { Route } from '../../platform/http/route.decorator';
-import { UuidParam } from '../../platform/common/validators';
 import * as dto from './dto/people.dto';
 import { ProfileDto } from './dto/profile.dto';
 import { ResetIdentificationDto, UpdateAddressDto, UpdateBusinessDto, UpdateUserLoginDto } from './dto/staff.dto';
@@ -33,8 +29,7 @@ const TWO_FACTOR_UNREACHABLE = 'exception.two_factor.unreachable';
 async function changed<T>(message: string, profile: Promise<T>): Promise<{ status: 'ok'; message: string; profile: T }> {
   return { status: 'ok', message, profile: await profile };
 }
-@ApiTags('profiles')
-@Controller('profiles')
+@Routes('profiles')
 export class ProfilesController {
   constructor(private readonly profiles: ProfilesService) {}
 

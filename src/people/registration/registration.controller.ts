@@ -1,10 +1,7 @@
-import { Body, Controller, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiRequest, CurrentPrincipal, Principal } from '../../platform/access/principal';
+import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes } from '../../platform/http';
 import { CODE_ERRORS } from '../../platform/auth/code-errors';
 import { CodeSentResponseDto, PasswordRecoveredResponseDto, PasswordRecoveryConfirmDto } from '../../platform/auth/dto/authorization.dto';
 import { clientAddress } from '../../platform/common/http';
-import { Route } from '../../platform/http/route.decorator';
 import * as dto from './dto/registration.dto';
 import { RegistrationService } from './registration.service';
 
@@ -14,8 +11,7 @@ const OWNER = { access: ['PROFILE_OWNER'], status: 200 } as const;
 const LOGIN_TAKEN = ['exception.user.login_taken', 'the login was taken meanwhile'] as const;
 
 /** Signing up yourself (the family's `entrance` screens): a code to the login, then the password with the code. */
-@ApiTags('registration')
-@Controller('registration')
+@Routes('registration')
 export class RegistrationController {
   constructor(private readonly registration: RegistrationService) {}
 
@@ -57,8 +53,7 @@ export class RegistrationController {
  * code, the owner with their password or a second code sent to their current login; the old address is told and may
  * take the login back.
  */
-@ApiTags('profiles')
-@Controller('profiles/my/contact')
+@Routes('profiles/my/contact', 'profiles')
 export class ContactController {
   constructor(private readonly registration: RegistrationService) {}
 

@@ -1,12 +1,11 @@
-import { Controller, Header } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, Header, Route, Routes } from '../http';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { dbPoolConnections, holdsOpen, ledgerPostingsWaiting, messagesWaiting, metricsRegistry } from '../common/metrics';
 import { MessagesService } from '../messages/messages.service';
 import { LedgerService } from '../ledger/ledger.service';
 import { ApiError } from '../common/api-error';
 import { outages } from '../common/outage';
-import { Route } from '../http/route.decorator';
 import * as dto from './actuator.dto';
 import { ActuatorRepository } from './actuator.repository';
 import { ActuatorService } from './actuator.service';
@@ -17,8 +16,7 @@ const HEALTH_TIMEOUT_MS = 1000;
 const PUBLIC = { access: 'public' } as const;
 const DATABASE_DOWN = 'the database does not answer within a second, or is a read-only standby';
 
-@ApiTags('actuator')
-@Controller('actuator')
+@Routes('actuator')
 export class ActuatorController {
   constructor(
     private readonly actuator: ActuatorService,

@@ -1,16 +1,12 @@
-import { Body, Controller, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
+import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes } from '../http';
 import { clientAddress } from '../common/http';
-import { Route } from '../http/route.decorator';
 import { AuthService } from './auth.service';
 import { CODE_ERRORS } from './code-errors';
 import * as dto from './dto/authorization.dto';
 
 const PUBLIC = { access: 'public', status: 200 } as const;
 
-@ApiTags('authorization')
-@Controller('authorization')
+@Routes('authorization')
 export class AuthController {
   constructor(private readonly auth: AuthService) {}
 

@@ -1,8 +1,5 @@
-import { Body, Controller, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiRequest } from '../access/principal';
+import { ApiRequest, Body, Req, Route, Routes } from '../http';
 import { clientAddress } from '../common/http';
-import { Route } from '../http/route.decorator';
 import { AuthService } from './auth.service';
 import { CODE_ERRORS } from './code-errors';
 import * as dto from './dto/authorization.dto';
@@ -10,8 +7,7 @@ import * as dto from './dto/authorization.dto';
 const PUBLIC = { access: 'public', status: 200 } as const;
 
 /** Recovering a forgotten password with a code sent to the login (the family's `entrance` screens). */
-@ApiTags('authorization')
-@Controller('password/recovery')
+@Routes('password/recovery', 'authorization')
 export class PasswordRecoveryController {
   constructor(private readonly auth: AuthService) {}
 

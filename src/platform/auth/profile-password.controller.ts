@@ -1,15 +1,11 @@
-import { Body, Controller, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
+import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes } from '../http';
 import { clientAddress } from '../common/http';
-import { Route } from '../http/route.decorator';
 import { AuthService } from './auth.service';
 import { CODE_ERRORS } from './code-errors';
 import * as dto from './dto/authorization.dto';
 
 /** The family's profile pages change the password here: the rules of `POST /authorization/password`, the session kept. */
-@ApiTags('profiles')
-@Controller('profiles/my/password')
+@Routes('profiles/my/password', 'profiles')
 export class ProfilePasswordController {
   constructor(private readonly auth: AuthService) {}
 

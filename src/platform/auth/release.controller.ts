@@ -1,9 +1,5 @@
-import { Body, Controller, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
+import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes, UuidParam } from '../http';
 import { clientAddress } from '../common/http';
-import { Route } from '../http/route.decorator';
-import { UuidParam } from '../common/validators';
 import { UpdateUserDto, UserStatusResponseDto } from '../users/dto/users.dto';
 import { UsersService } from '../users/users.service';
 import { AuthService } from './auth.service';
@@ -19,8 +15,7 @@ const SET_ACTIVE = {
  * Releasing a user, ending their sessions, deactivating and activating them act on their credentials and tokens, so
  * they live with authorization.
  */
-@ApiTags('users')
-@Controller('users')
+@Routes('users')
 export class ReleaseController {
   constructor(
     private readonly auth: AuthService,

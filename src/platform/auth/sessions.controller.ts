@@ -1,15 +1,10 @@
-import { Controller, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
+import { ApiRequest, CurrentPrincipal, Principal, Req, Route, Routes, UuidParam } from '../http';
 import { clientAddress } from '../common/http';
-import { Route } from '../http/route.decorator';
-import { UuidParam } from '../common/validators';
 import { AuthService } from './auth.service';
 import * as dto from './dto/authorization.dto';
 
 /** The caller's own sessions (ASVS 7.4): see every live token and end any of them. */
-@ApiTags('authorization')
-@Controller('authorization/sessions')
+@Routes('authorization/sessions', 'authorization')
 export class SessionsController {
   constructor(private readonly auth: AuthService) {}
 

@@ -1,13 +1,10 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { Route } from '../http/route.decorator';
+import { Body, Route, Routes } from '../http';
 import { OPERATION_FLOW_NAMES } from '../ledger/operation-types';
 import { toFlowDto } from './commission.mapper';
 import { CommissionsService } from './commissions.service';
 import * as dto from './dto/commission-calculation.dto';
 
-@ApiTags('commissions')
-@Controller()
+@Routes('', 'commissions')
 export class CommissionsController {
   constructor(private readonly commissions: CommissionsService) {}
 

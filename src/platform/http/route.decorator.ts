@@ -1,5 +1,5 @@
-import { applyDecorators, Delete, Get, HttpCode, HttpStatus, Patch, Post, Put, SetMetadata, Type } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { applyDecorators, Controller, Delete, Get, HttpCode, HttpStatus, Patch, Post, Put, SetMetadata, Type } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ACCESS_KEY, AccessRule, StaticTokenName } from '../access/access.decorators';
 import type { Permission } from '../access/permissions';
 import { IdempotentOptions, IdempotentRoute } from '../idempotency/idempotent.decorator';
@@ -148,4 +148,12 @@ export function Route(method: RouteMethod, path: string, spec: RouteSpec): Metho
     // with an empty summary: the route's summary goes back once the class is declared (its decorators run synchronously).
     queueMicrotask(() => ApiOperation({ summary: spec.summary })(target, key, descriptor));
   };
+}
+
+/**
+ * A controller: the path its routes share, and the OpenAPI tag that groups them (by default the path). `@Routes('gate/products',
+ * 'gate-products')` is `@Controller('gate/products')` with `@ApiTags('gate-products')`.
+ */
+export function Routes(path: string, tag = path): ClassDecorator {
+  return applyDecorators(Controller(path), ApiTags(tag));
 }

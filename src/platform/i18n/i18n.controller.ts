@@ -1,14 +1,12 @@
-import { Controller, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiParam, Param, Route, Routes } from '../http';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { ApiError } from '../common/api-error';
 import { ErrorCode, ERRORS } from '../common/errors';
-import { Route } from '../http/route.decorator';
 
 /** Locales with their own messages; any other answers English. */
 const MESSAGES: Record<string, Partial<Record<ErrorCode, string>>> = { en: {} };
 
-@ApiTags('i18n')
-@Controller('i18n')
+@Routes('i18n')
 export class I18nController {
   /** Every error `code` the service can answer, with its message: clients translate errors by code. Unknown locales fall back to `en`. */
   @Route('GET', 'export/:file', {

@@ -1,14 +1,12 @@
-import { Body, Controller, Inject } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Route, Routes } from '../http';
+import { Inject } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
-import { Route } from '../http/route.decorator';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import * as dto from './dto/scheduler.dto';
 import { isCalendarDate, utcToday } from './scheduler.clock';
 import { SchedulerService } from './scheduler.service';
 
-@ApiTags('scheduler')
-@Controller('scheduler')
+@Routes('scheduler')
 export class SchedulerController {
   constructor(
     private readonly scheduler: SchedulerService,

@@ -1,16 +1,11 @@
-import { Body, Controller, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
+import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes, UuidParam } from '../http';
 import { clientAddress } from '../common/http';
 import { PageRequestDto } from '../common/paging.dto';
-import { Route } from '../http/route.decorator';
-import { UuidParam } from '../common/validators';
 import { UserActionPageDto } from '../user-actions/dto/user-action.dto';
 import * as dto from './dto/users.dto';
 import { UsersService } from './users.service';
 
-@ApiTags('users')
-@Controller('users')
+@Routes('users')
 export class UsersController {
   constructor(private readonly users: UsersService) {}
 
