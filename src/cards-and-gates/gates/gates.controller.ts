@@ -1,4 +1,4 @@
-import { ApiHeader, ApiRequest, Body, CurrentPrincipal, Headers, Principal, Req, Route, Routes, UuidParam } from '../../platform/http';
+import { ApiHeader, ApiRequest, Body, Caller, Headers, Principal, Req, Route, Routes, UuidParam } from '../../platform/http';
 import * as dto from './dto/gates.dto';
 import { GateCommissionsService } from './gate-commissions.service';
 import { GateTransactionsService } from './gate-transactions.service';
@@ -60,9 +60,9 @@ export class GateProvidersController {
   async updateGateProviderSettings(
     @UuidParam('gateProviderId') id: string,
     @Body() body: dto.UpdateGateSettingsDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.GateSettingsChangedDto> {
-    const gateProvider = await this.gates.updateSettings(principal, id, body);
+    const gateProvider = await this.gates.updateSettings(caller, id, body);
     return { status: 'ok', message: 'Settings changed', gateProvider, fields: await this.gates.settings(id) };
   }
 }
@@ -124,8 +124,8 @@ export class GateTransactionsController {
    * (the way is the product's name). Another's coin, like an unknown one, is a 404.
    */
   @Route('POST', 'methods/view', { ...CREATOR, summary: 'The provider methods of a coin', status: 200, errors: [NOT_CALLERS_COIN] })
-  async viewGateMethods(@Body() body: dto.GateMethodsViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.GateMethodListDto> {
-    return { status: 'ok', message: 'OK', records: await this.transactions.methods(principal, body) };
+  async viewGateMethods(@Body() body: dto.GateMethodsViewDto, @Caller() caller: Principal): Promise<dto.GateMethodListDto> {
+    return { status: 'ok', message: 'OK', records: await this.transactions.methods(caller, body) };
   }
 
   /**
@@ -140,8 +140,8 @@ export class GateTransactionsController {
     status: 200,
     errors: [['exception.gate_product.not_found', 'no such method'], NOT_CALLERS_COIN],
   })
-  calculateGateTransaction(@Body() body: dto.GateCalculateDto, @CurrentPrincipal() principal: Principal): Promise<dto.GateCalculationDto> {
-    return this.transactions.calculate(principal, body);
+  calculateGateTransaction(@Body() body: dto.GateCalculateDto, @Caller() caller: Principal): Promise<dto.GateCalculationDto> {
+    return this.transactions.calculate(caller, body);
   }
 
   /**
@@ -164,9 +164,9 @@ export class GateTransactionsController {
   })
   async createGateTransaction(
     @Body() body: dto.CreateGateTransactionDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.GateOwnTransactionResponseDto> {
-    return { status: 'ok', message: 'Gate transaction started', transaction: await this.transactions.create(principal, body) };
+    return { status: 'ok', message: 'Gate transaction started', transaction: await this.transactions.create(caller, body) };
   }
 
   /**
@@ -178,11 +178,8 @@ export class GateTransactionsController {
     summary: "Search the organization's gate transactions (every one for auditors)",
     status: 200,
   })
-  viewGateTransactions(
-    @Body() body: dto.GateTransactionViewDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.GateTransactionPageDto> {
-    return this.transactions.view(principal, body);
+  viewGateTransactions(@Body() body: dto.GateTransactionViewDto, @Caller() caller: Principal): Promise<dto.GateTransactionPageDto> {
+    return this.transactions.view(caller, body);
   }
 
   /**
@@ -190,8 +187,8 @@ export class GateTransactionsController {
    * organization's (unless the caller has TRANSACTION_AUDITOR), like an unknown one, is a 404.
    */
   @Route('GET', 'transactions/:id', { ...VIEWER, summary: 'A gate transaction', errors: NO_TRANSACTION })
-  async getGateTransaction(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.GateTransactionResponseDto> {
-    return { status: 'ok', message: 'OK', transaction: await this.transactions.get(principal, id) };
+  async getGateTransaction(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.GateTransactionResponseDto> {
+    return { status: 'ok', message: 'OK', transaction: await this.transactions.get(caller, id) };
   }
 
   /**
@@ -199,8 +196,8 @@ export class GateTransactionsController {
    * The family's web client asks with a trailing slash (`…/payer-fields/`), which answers too.
    */
   @Route('GET', 'transactions/:id/payer-fields', { ...VIEWER, summary: "A gate transaction's payer fields", errors: NO_TRANSACTION })
-  async getGatePayerFields(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.PayerFieldsResponseDto> {
-    return { status: 'ok', message: 'OK', options: await this.transactions.payerFields(principal, id) };
+  async getGatePayerFields(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.PayerFieldsResponseDto> {
+    return { status: 'ok', message: 'OK', options: await this.transactions.payerFields(caller, id) };
   }
 
   /**
@@ -218,9 +215,9 @@ export class GateTransactionsController {
   async submitGatePayer(
     @UuidParam('id') id: string,
     @Body() body: dto.SubmitPayerDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.GateOwnTransactionResponseDto> {
-    return { status: 'ok', message: 'Payer fields submitted', transaction: await this.transactions.submit(principal, id, body) };
+    return { status: 'ok', message: 'Payer fields submitted', transaction: await this.transactions.submit(caller, id, body) };
   }
 
   /** A provider's asynchronous outcome, signed with its secret; applied once per transaction. */
@@ -264,9 +261,9 @@ export class GateCommissionsController {
   async createGateCommissionProfile(
     @UuidParam('contractId') contractId: string,
     @Body() body: dto.CreateGateCommissionProfileDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.GateCommissionProfileResponseDto> {
-    const profile = await this.commissions.createProfile(principal, contractId, body);
+    const profile = await this.commissions.createProfile(caller, contractId, body);
     return { status: 'ok', message: 'Gate commission profile added', profile };
   }
 
@@ -310,9 +307,9 @@ export class GateCommissionsController {
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') id: string,
     @Body() body: dto.SetUpGateCommissionSettingsDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.GateCommissionSettingListDto> {
-    const records = await this.commissions.setUpSettings(principal, contractId, id, body);
+    const records = await this.commissions.setUpSettings(caller, contractId, id, body);
     return { status: 'ok', message: 'Commission settings set', records };
   }
 

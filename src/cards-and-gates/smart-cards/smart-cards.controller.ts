@@ -1,4 +1,4 @@
-import { ApiParam, Body, CurrentPrincipal, Param, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { ApiParam, Body, Caller, Param, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import * as dto from './dto/smart-card.dto';
 import { SmartCardsService } from './smart-cards.service';
 
@@ -21,8 +21,8 @@ export class SmartCardsController {
 
   /** Issues a card for one of the caller's coins; the answer shows its number masked. */
   @Route('POST', '', { ...OWNER, summary: 'Issue a smart card', errors: [CALLERS_COIN, 'exception.coin.closed'] })
-  async issueSmartCard(@Body() body: dto.IssueSmartCardDto, @CurrentPrincipal() principal: Principal): Promise<dto.SmartCardResponseDto> {
-    return { status: 'ok', message: 'Smart card issued', card: await this.cards.issue(principal, body) };
+  async issueSmartCard(@Body() body: dto.IssueSmartCardDto, @Caller() caller: Principal): Promise<dto.SmartCardResponseDto> {
+    return { status: 'ok', message: 'Smart card issued', card: await this.cards.issue(caller, body) };
   }
 
   /**
@@ -39,11 +39,8 @@ export class SmartCardsController {
       ['exception.conflict.duplicate', 'another card has this number'],
     ],
   })
-  async createMySmartCard(
-    @Body() body: dto.CreateMySmartCardDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.MySmartCardResponseDto> {
-    return mine('Smart card issued', await this.cards.issueMine(principal, body));
+  async createMySmartCard(@Body() body: dto.CreateMySmartCardDto, @Caller() caller: Principal): Promise<dto.MySmartCardResponseDto> {
+    return mine('Smart card issued', await this.cards.issueMine(caller, body));
   }
 
   /**
@@ -63,15 +60,15 @@ export class SmartCardsController {
   async updateMySmartCard(
     @Param('card') ref: string,
     @Body() body: dto.UpdateMySmartCardDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.MySmartCardResponseDto> {
-    return mine('Smart card changed', await this.cards.updateMine(principal, ref, body));
+    return mine('Smart card changed', await this.cards.updateMine(caller, ref, body));
   }
 
   /** The caller's organization's cards, newest first. */
   @Route('GET', 'my', { ...OWNER, summary: "The caller's smart cards" })
-  async listMySmartCards(@CurrentPrincipal() principal: Principal): Promise<dto.SmartCardListDto> {
-    return { status: 'ok', message: 'OK', records: await this.cards.list(principal) };
+  async listMySmartCards(@Caller() caller: Principal): Promise<dto.SmartCardListDto> {
+    return { status: 'ok', message: 'OK', records: await this.cards.list(caller) };
   }
 
   /** One of the caller's cards. An invalid id — malformed, unknown or another organization's — is a 404 (specification section 7). */
@@ -82,19 +79,19 @@ export class SmartCardsController {
     description: 'The card id; any value that names none of the caller’s cards, a malformed one included, answers 404',
     extensions: { 'x-malformed-is-not-found': true },
   })
-  async getMySmartCard(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.MySmartCardResponseDto> {
-    return mine('OK', await this.cards.get(principal, id));
+  async getMySmartCard(@Param('id') id: string, @Caller() caller: Principal): Promise<dto.MySmartCardResponseDto> {
+    return mine('OK', await this.cards.get(caller, id));
   }
 
   /** Blocks a card: it pays nothing until unblocked. Blocking a blocked card changes nothing. */
   @Route('POST', ':id/block', { ...STATUS, summary: 'Block a smart card' })
-  async blockSmartCard(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.SmartCardResponseDto> {
-    return { status: 'ok', message: 'Smart card blocked', card: await this.cards.setStatus(principal.organizationId, id, 'blocked') };
+  async blockSmartCard(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.SmartCardResponseDto> {
+    return { status: 'ok', message: 'Smart card blocked', card: await this.cards.setStatus(caller.organizationId, id, 'blocked') };
   }
 
   /** Unblocks a card. Unblocking an active card changes nothing. */
   @Route('POST', ':id/unblock', { ...STATUS, summary: 'Unblock a smart card' })
-  async unblockSmartCard(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.SmartCardResponseDto> {
-    return { status: 'ok', message: 'Smart card unblocked', card: await this.cards.setStatus(principal.organizationId, id, 'active') };
+  async unblockSmartCard(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.SmartCardResponseDto> {
+    return { status: 'ok', message: 'Smart card unblocked', card: await this.cards.setStatus(caller.organizationId, id, 'active') };
   }
 }

@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import * as dto from './dto/invoice.dto';
 import { InvoicesService } from './invoices.service';
 
@@ -22,8 +22,8 @@ export class InvoicesController {
    * `expiresAt`.
    */
   @Route('POST', '', { ...ISSUER, summary: 'Issue an invoice', errors: [RECIPIENT_COIN] })
-  async createInvoice(@Body() body: dto.CreateInvoiceDto, @CurrentPrincipal() principal: Principal): Promise<dto.InvoiceResponseDto> {
-    return { status: 'ok', message: 'Invoice issued', invoice: await this.invoices.create(principal, body) };
+  async createInvoice(@Body() body: dto.CreateInvoiceDto, @Caller() caller: Principal): Promise<dto.InvoiceResponseDto> {
+    return { status: 'ok', message: 'Invoice issued', invoice: await this.invoices.create(caller, body) };
   }
 
   /**
@@ -32,8 +32,8 @@ export class InvoicesController {
    * payment prices it again.
    */
   @Route('POST', 'calculate', { ...ISSUER, summary: 'The price of an invoice before issuing it', status: 200, errors: [RECIPIENT_COIN] })
-  estimateInvoice(@Body() body: dto.InvoiceEstimateDto, @CurrentPrincipal() principal: Principal): Promise<dto.InvoiceCalculationDto> {
-    return this.invoices.estimate(principal, body);
+  estimateInvoice(@Body() body: dto.InvoiceEstimateDto, @Caller() caller: Principal): Promise<dto.InvoiceCalculationDto> {
+    return this.invoices.estimate(caller, body);
   }
 
   /**
@@ -43,8 +43,8 @@ export class InvoicesController {
    * status.
    */
   @Route('POST', 'view', { ...ISSUER, summary: "Search the caller's invoices", status: 200 })
-  viewInvoices(@Body() body: dto.InvoiceViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.InvoicePageDto> {
-    return this.invoices.view(principal, body);
+  viewInvoices(@Body() body: dto.InvoiceViewDto, @Caller() caller: Principal): Promise<dto.InvoicePageDto> {
+    return this.invoices.view(caller, body);
   }
 
   /**
@@ -52,8 +52,8 @@ export class InvoicesController {
    * even before the sweep marks it. Another organization's is a 404; a payer prices an invoice with `POST …/{id}/calculate`.
    */
   @Route('GET', ':id', { ...ONE, summary: 'An invoice of the caller' })
-  async getInvoice(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.InvoiceResponseDto> {
-    return { status: 'ok', message: 'OK', invoice: await this.invoices.get(principal, id) };
+  async getInvoice(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.InvoiceResponseDto> {
+    return { status: 'ok', message: 'OK', invoice: await this.invoices.get(caller, id) };
   }
 
   /** Withdraws an unpaid invoice (its issuer) or rejects it (its payer: the caller whose login is its payerContact); it becomes `declined`. */
@@ -62,8 +62,8 @@ export class InvoicesController {
     summary: 'Withdraw or reject an unpaid invoice',
     errors: [...ONE.errors, ['exception.invoice.not_payable', 'paid, expired or withdrawn already']],
   })
-  async deleteInvoice(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.InvoiceResponseDto> {
-    return { status: 'ok', message: 'Invoice withdrawn', invoice: await this.invoices.delete(principal, id) };
+  async deleteInvoice(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.InvoiceResponseDto> {
+    return { status: 'ok', message: 'Invoice withdrawn', invoice: await this.invoices.delete(caller, id) };
   }
 
   /**
@@ -79,9 +79,9 @@ export class InvoicesController {
   calculateInvoicePayment(
     @UuidParam('id') id: string,
     @Body() body: dto.PayInvoiceDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.InvoiceCalculationDto> {
-    return this.invoices.calculate(principal, id, body.payerCoin);
+    return this.invoices.calculate(caller, id, body.payerCoin);
   }
 
   /** Pays an invoice from one of the caller's coins; two payers at once make one payment (the other: 409). */
@@ -94,9 +94,9 @@ export class InvoicesController {
   async payInvoice(
     @UuidParam('id') id: string,
     @Body() body: dto.PayInvoiceDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.InvoicePaymentResponseDto> {
-    return { status: 'ok', message: 'Invoice paid', ...(await this.invoices.pay(principal, id, body.payerCoin)) };
+    return { status: 'ok', message: 'Invoice paid', ...(await this.invoices.pay(caller, id, body.payerCoin)) };
   }
 }
 
@@ -112,18 +112,15 @@ export class InvoiceTemplatesController {
   @Route('POST', '', { ...TEMPLATE, summary: 'Save an invoice template', errors: [DRAFT_COIN, 'exception.invoice_template.name_taken'] })
   async createInvoiceTemplate(
     @Body() body: dto.CreateInvoiceTemplateDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.InvoiceTemplateResponseDto> {
-    return { status: 'ok', message: 'Template saved', template: await this.invoices.createTemplate(principal, body) };
+    return { status: 'ok', message: 'Template saved', template: await this.invoices.createTemplate(caller, body) };
   }
 
   /** The invoice templates of the caller's organization, by name. */
   @Route('POST', 'view', { ...ISSUER, summary: "The caller's invoice templates", status: 200 })
-  viewInvoiceTemplates(
-    @Body() body: dto.InvoiceTemplateViewDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.InvoiceTemplatePageDto> {
-    return this.invoices.templates(principal, body);
+  viewInvoiceTemplates(@Body() body: dto.InvoiceTemplateViewDto, @Caller() caller: Principal): Promise<dto.InvoiceTemplatePageDto> {
+    return this.invoices.templates(caller, body);
   }
 
   /**
@@ -131,11 +128,8 @@ export class InvoiceTemplatesController {
    * 404.
    */
   @Route('DELETE', ':id', { ...TEMPLATE, summary: 'Delete an invoice template', errors: [NO_TEMPLATE] })
-  async deleteInvoiceTemplate(
-    @UuidParam('id') id: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.InvoiceTemplateResponseDto> {
-    return { status: 'ok', message: 'Template deleted', template: await this.invoices.deleteTemplate(principal, id) };
+  async deleteInvoiceTemplate(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.InvoiceTemplateResponseDto> {
+    return { status: 'ok', message: 'Template deleted', template: await this.invoices.deleteTemplate(caller, id) };
   }
 
   /**
@@ -150,9 +144,9 @@ export class InvoiceTemplatesController {
   async updateInvoiceTemplate(
     @UuidParam('id') id: string,
     @Body() body: dto.CreateInvoiceTemplateDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.InvoiceTemplateResponseDto> {
-    return { status: 'ok', message: 'Template updated', template: await this.invoices.updateTemplate(principal, id, body) };
+    return { status: 'ok', message: 'Template updated', template: await this.invoices.updateTemplate(caller, id, body) };
   }
 
   /**
@@ -163,8 +157,8 @@ export class InvoiceTemplatesController {
   async issueInvoiceFromTemplate(
     @UuidParam('id') id: string,
     @Body() body: dto.IssueFromTemplateDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.InvoiceResponseDto> {
-    return { status: 'ok', message: 'Invoice issued', invoice: await this.invoices.issueFromTemplate(principal, id, body) };
+    return { status: 'ok', message: 'Invoice issued', invoice: await this.invoices.issueFromTemplate(caller, id, body) };
   }
 }

@@ -1,4 +1,4 @@
-import { ApiParam, Body, CurrentPrincipal, Param, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { ApiParam, Body, Caller, Param, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { OperationRecordPageDto, TransactionViewDto } from '../../money-movement/transactions/dto/transaction.dto';
 import * as dto from './dto/merchant-payment.dto';
 import { MerchantPaymentsService } from './merchant-payments.service';
@@ -29,9 +29,9 @@ export class MerchantPaymentsController {
   })
   async createMerchantPayment(
     @Body() body: dto.CreateMerchantPaymentDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.MerchantPaymentResponseDto> {
-    return { status: 'ok', message: 'Merchant paid', ...(await this.payments.pay(principal, body)) };
+    return { status: 'ok', message: 'Merchant paid', ...(await this.payments.pay(caller, body)) };
   }
 
   /**
@@ -39,11 +39,8 @@ export class MerchantPaymentsController {
    * payment bought: `GET …/{identifier}/merchant-purchases`.
    */
   @Route('POST', 'view', { ...VIEWER, summary: 'The merchant payments the organization took or made', status: 200 })
-  viewMerchantPayments(
-    @Body() body: dto.MerchantPaymentViewDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.MerchantPaymentPageDto> {
-    return this.payments.view(principal, body);
+  viewMerchantPayments(@Body() body: dto.MerchantPaymentViewDto, @Caller() caller: Principal): Promise<dto.MerchantPaymentPageDto> {
+    return this.payments.view(caller, body);
   }
 
   /** What a payment bought; an invalid or unknown identifier is a 404 (section 7). */
@@ -58,11 +55,8 @@ export class MerchantPaymentsController {
     description: 'The payment id; any value that names none of the payments the caller may see, a malformed one included, answers 404',
     extensions: { 'x-malformed-is-not-found': true },
   })
-  async listMerchantPurchases(
-    @Param('identifier') identifier: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.MerchantPurchaseListDto> {
-    return { status: 'ok', message: 'OK', records: await this.payments.purchases(principal, identifier) };
+  async listMerchantPurchases(@Param('identifier') identifier: string, @Caller() caller: Principal): Promise<dto.MerchantPurchaseListDto> {
+    return { status: 'ok', message: 'OK', records: await this.payments.purchases(caller, identifier) };
   }
 }
 
@@ -85,8 +79,8 @@ export class PosTransactionsController {
   viewPointOfSaleTransactions(
     @UuidParam('posId') posId: string,
     @Body() body: TransactionViewDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<OperationRecordPageDto> {
-    return this.payments.atPointOfSale(principal, posId, body);
+    return this.payments.atPointOfSale(caller, posId, body);
   }
 }

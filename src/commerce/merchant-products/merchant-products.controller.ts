@@ -1,4 +1,4 @@
-import { ApiParam, Body, CurrentPrincipal, NumericIdParam, Principal, Route, Routes } from '../../platform/http';
+import { ApiParam, Body, Caller, NumericIdParam, Principal, Route, Routes } from '../../platform/http';
 import * as dto from './dto/merchant-product.dto';
 import { MerchantProductsService } from './merchant-products.service';
 
@@ -20,24 +20,21 @@ export class MerchantProductsController {
   @Route('POST', '', { ...MANAGER, summary: 'Add a product to the catalogue' })
   async createMerchantProduct(
     @Body() body: dto.CreateMerchantProductDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.MerchantProductResponseDto> {
-    return { status: 'ok', message: 'Product added', product: await this.products.create(principal, body) };
+    return { status: 'ok', message: 'Product added', product: await this.products.create(caller, body) };
   }
 
   /** The merchant's own products with their prices, by category, part of the name and active; removed ones are left out. */
   @Route('POST', 'view', { ...MANAGER, summary: "Search the merchant's products", status: 200 })
-  viewMerchantProducts(
-    @Body() body: dto.MerchantProductViewDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.MerchantProductPageDto> {
-    return this.products.view(principal, body);
+  viewMerchantProducts(@Body() body: dto.MerchantProductViewDto, @Caller() caller: Principal): Promise<dto.MerchantProductPageDto> {
+    return this.products.view(caller, body);
   }
 
   /** The categories the merchant's own products use, alphabetically: to fill a filter. */
   @Route('GET', 'categories', { ...MANAGER, summary: "The catalogue's categories" })
-  async listMerchantProductCategories(@CurrentPrincipal() principal: Principal): Promise<dto.MerchantCategoriesDto> {
-    return { status: 'ok', message: 'OK', categories: await this.products.categories(principal) };
+  async listMerchantProductCategories(@Caller() caller: Principal): Promise<dto.MerchantCategoriesDto> {
+    return { status: 'ok', message: 'OK', categories: await this.products.categories(caller) };
   }
 
   /**
@@ -46,11 +43,8 @@ export class MerchantProductsController {
    */
   @Route('GET', ':productId', { ...ONE, summary: 'A product with its prices' })
   @NumericId('productId')
-  async getMerchantProduct(
-    @NumericIdParam('productId') id: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.MerchantProductResponseDto> {
-    return { status: 'ok', message: 'OK', product: await this.products.get(principal, id) };
+  async getMerchantProduct(@NumericIdParam('productId') id: string, @Caller() caller: Principal): Promise<dto.MerchantProductResponseDto> {
+    return { status: 'ok', message: 'OK', product: await this.products.get(caller, id) };
   }
 
   /**
@@ -62,9 +56,9 @@ export class MerchantProductsController {
   async updateMerchantProduct(
     @NumericIdParam('productId') id: string,
     @Body() body: dto.UpdateMerchantProductDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.MerchantProductResponseDto> {
-    return { status: 'ok', message: 'Product changed', product: await this.products.update(principal, id, body) };
+    return { status: 'ok', message: 'Product changed', product: await this.products.update(caller, id, body) };
   }
 
   /**
@@ -75,9 +69,9 @@ export class MerchantProductsController {
   @NumericId('productId')
   async deleteMerchantProduct(
     @NumericIdParam('productId') id: string,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.MerchantProductResponseDto> {
-    return { status: 'ok', message: 'Product removed', product: await this.products.delete(principal, id) };
+    return { status: 'ok', message: 'Product removed', product: await this.products.delete(caller, id) };
   }
 
   /**
@@ -88,9 +82,9 @@ export class MerchantProductsController {
   @NumericId('productId')
   async listMerchantProductPrices(
     @NumericIdParam('productId') id: string,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.MerchantProductPriceListDto> {
-    return { status: 'ok', message: 'OK', records: await this.products.prices(principal, id) };
+    return { status: 'ok', message: 'OK', records: await this.products.prices(caller, id) };
   }
 
   /**
@@ -106,9 +100,9 @@ export class MerchantProductsController {
   async createMerchantProductPrice(
     @NumericIdParam('productId') id: string,
     @Body() body: dto.CreateMerchantProductPriceDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.MerchantProductPriceResponseDto> {
-    return { status: 'ok', message: 'Price added', price: await this.products.addPrice(principal, id, body) };
+    return { status: 'ok', message: 'Price added', price: await this.products.addPrice(caller, id, body) };
   }
 
   /**
@@ -125,8 +119,8 @@ export class MerchantProductsController {
   async deleteMerchantProductPrice(
     @NumericIdParam('productId') id: string,
     @NumericIdParam('priceId') priceId: string,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.MerchantProductPriceResponseDto> {
-    return { status: 'ok', message: 'Price removed', price: await this.products.deletePrice(principal, id, priceId) };
+    return { status: 'ok', message: 'Price removed', price: await this.products.deletePrice(caller, id, priceId) };
   }
 }

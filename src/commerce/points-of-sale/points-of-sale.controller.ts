@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import * as dto from './dto/point-of-sale.dto';
 import { PointsOfSaleService } from './points-of-sale.service';
 
@@ -13,29 +13,26 @@ export class PointsOfSaleController {
 
   /** A merchant adds a point of sale (a shop, a till) where customers pay it: a payment may name it with `posId`. */
   @Route('POST', '', { ...MANAGER, summary: 'Add a point of sale' })
-  async createPointOfSale(
-    @Body() body: dto.CreatePointOfSaleDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.PointOfSaleResponseDto> {
-    return { status: 'ok', message: 'Point of sale added', ...both(await this.points.create(principal, body)) };
+  async createPointOfSale(@Body() body: dto.CreatePointOfSaleDto, @Caller() caller: Principal): Promise<dto.PointOfSaleResponseDto> {
+    return { status: 'ok', message: 'Point of sale added', ...both(await this.points.create(caller, body)) };
   }
 
   /** The merchant's own points of sale; `filter.active` narrows them. Deleted ones are left out. */
   @Route('POST', 'view', { ...MANAGER, summary: "The merchant's points of sale", status: 200 })
-  viewPointsOfSale(@Body() body: dto.PointOfSaleViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.PointOfSalePageDto> {
-    return this.points.view(principal, body);
+  viewPointsOfSale(@Body() body: dto.PointOfSaleViewDto, @Caller() caller: Principal): Promise<dto.PointOfSalePageDto> {
+    return this.points.view(caller, body);
   }
 
   /** Every point of sale of the merchant, by name, as the family's client lists them (at most 10,000; `truncated` says when more). */
   @Route('GET', '', { ...MANAGER, summary: "The merchant's points of sale, all of them" })
-  listPointsOfSale(@CurrentPrincipal() principal: Principal): Promise<dto.PointOfSalePageDto> {
-    return this.points.view(principal, { all: true });
+  listPointsOfSale(@Caller() caller: Principal): Promise<dto.PointOfSalePageDto> {
+    return this.points.view(caller, { all: true });
   }
 
   /** One of the merchant's own points of sale; another merchant's, like a missing or deleted one, is a 404. */
   @Route('GET', ':posId', { ...ONE, summary: 'A point of sale' })
-  async getPointOfSale(@UuidParam('posId') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.PointOfSaleResponseDto> {
-    return { status: 'ok', message: 'OK', ...both(await this.points.get(principal, id)) };
+  async getPointOfSale(@UuidParam('posId') id: string, @Caller() caller: Principal): Promise<dto.PointOfSaleResponseDto> {
+    return { status: 'ok', message: 'OK', ...both(await this.points.get(caller, id)) };
   }
 
   /**
@@ -46,9 +43,9 @@ export class PointsOfSaleController {
   async updatePointOfSale(
     @UuidParam('posId') id: string,
     @Body() body: dto.UpdatePointOfSaleDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.PointOfSaleResponseDto> {
-    return { status: 'ok', message: 'Point of sale changed', ...both(await this.points.update(principal, id, body)) };
+    return { status: 'ok', message: 'Point of sale changed', ...both(await this.points.update(caller, id, body)) };
   }
 
   /**
@@ -56,7 +53,7 @@ export class PointsOfSaleController {
    * or already deleted point of sale is a 404, never a 200 (section 7).
    */
   @Route('DELETE', ':posId', { ...ONE, summary: 'Delete a point of sale' })
-  async deletePointOfSale(@UuidParam('posId') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.PointOfSaleResponseDto> {
-    return { status: 'ok', message: 'Point of sale deleted', ...both(await this.points.delete(principal, id)) };
+  async deletePointOfSale(@UuidParam('posId') id: string, @Caller() caller: Principal): Promise<dto.PointOfSaleResponseDto> {
+    return { status: 'ok', message: 'Point of sale deleted', ...both(await this.points.delete(caller, id)) };
   }
 }

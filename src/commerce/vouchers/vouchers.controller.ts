@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, SerialParam, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, SerialParam, UuidParam } from '../../platform/http';
 import { amountOf, JsonDecimal } from '../../platform/common/json-decimal';
 import { scaleOf } from '../../platform/common/money';
 import * as dto from './dto/voucher.dto';
@@ -24,8 +24,8 @@ export class VouchersController {
 
   /** Buys a prepaid voucher from one of the caller's coins; the answer shows its code once. */
   @Route('POST', 'vouchers', { ...BUY, summary: 'Buy a prepaid voucher' })
-  async createVoucher(@Body() body: dto.CreateVoucherDto, @CurrentPrincipal() principal: Principal): Promise<dto.VoucherCreatedDto> {
-    const { voucher, code, process } = await this.vouchers.create(principal, body);
+  async createVoucher(@Body() body: dto.CreateVoucherDto, @Caller() caller: Principal): Promise<dto.VoucherCreatedDto> {
+    const { voucher, code, process } = await this.vouchers.create(caller, body);
     return { status: 'ok', message: 'Voucher created', voucher, code, process };
   }
 
@@ -36,14 +36,14 @@ export class VouchersController {
     status: 200,
     aliases: { 'prepaid-coins/view': 'viewPrepaidCoins' },
   })
-  viewVouchers(@Body() body: dto.VoucherViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.VoucherPageDto> {
-    return this.vouchers.view(principal, body);
+  viewVouchers(@Body() body: dto.VoucherViewDto, @Caller() caller: Principal): Promise<dto.VoucherPageDto> {
+    return this.vouchers.view(caller, body);
   }
 
   /** Credits a voucher's amount to one of the caller's coins in its currency, once (the code is the bearer secret). */
   @Route('POST', 'vouchers/redeem', { ...REDEEM, idempotent: { groupCommit: true }, summary: 'Redeem a prepaid voucher' })
-  async redeemVoucher(@Body() body: dto.RedeemVoucherDto, @CurrentPrincipal() principal: Principal): Promise<dto.VoucherRedeemedDto> {
-    return { status: 'ok', message: 'Voucher redeemed', ...(await this.vouchers.redeem(principal, body)) };
+  async redeemVoucher(@Body() body: dto.RedeemVoucherDto, @Caller() caller: Principal): Promise<dto.VoucherRedeemedDto> {
+    return { status: 'ok', message: 'Voucher redeemed', ...(await this.vouchers.redeem(caller, body)) };
   }
 
   /** Returns the money of pending vouchers past their expiry to their creators now (each instance also does so periodically). */
@@ -69,18 +69,15 @@ export class VouchersController {
       ['exception.coin.closed', "neither the creator's coin nor its main coin of the currency can receive the money"],
     ],
   })
-  async blockVoucher(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.VoucherBlockedDto> {
-    return { status: 'ok', message: 'Voucher blocked', ...(await this.vouchers.block(principal, id)) };
+  async blockVoucher(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.VoucherBlockedDto> {
+    return { status: 'ok', message: 'Voucher blocked', ...(await this.vouchers.block(caller, id)) };
   }
 
   /** Buys a voucher from one of the caller's coins (as `POST /vouchers`); the answer shows its PIN once. */
   @Route('POST', 'prepaid-coins', { ...BUY, summary: 'Buy a prepaid voucher (the client’s prepaid coin)' })
-  async createPrepaidCoin(
-    @Body() body: dto.CreatePrepaidCoinDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.PrepaidCoinCreatedDto> {
+  async createPrepaidCoin(@Body() body: dto.CreatePrepaidCoinDto, @Caller() caller: Principal): Promise<dto.PrepaidCoinCreatedDto> {
     const bought = { coinSerial: body.srcSerial, amount: body.prepaidAmount };
-    const { voucher, code, process } = await this.vouchers.create(principal, bought, PREPAID_FIELDS);
+    const { voucher, code, process } = await this.vouchers.create(caller, bought, PREPAID_FIELDS);
     const { serial, name, amount, issuer } = voucher;
     // A voucher's value is whole and free: nothing of it is held, and it can only be redeemed in full.
     const [availableAmount, futureAmount, heldAmount, creditLimit] = [amount, amount, zeroLike(amount), zeroLike(amount)];
@@ -103,11 +100,8 @@ export class VouchersController {
     status: 200,
     errors: [CALLERS_COIN, ['exception.commission.exceeds_amount', 'the fee would leave the voucher worth nothing']],
   })
-  calculatePrepaidCoin(
-    @Body() body: dto.CreatePrepaidCoinDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.PrepaidCoinCalculationDto> {
-    return this.vouchers.calculate(principal, body.srcSerial, body.prepaidAmount, PREPAID_FIELDS);
+  calculatePrepaidCoin(@Body() body: dto.CreatePrepaidCoinDto, @Caller() caller: Principal): Promise<dto.PrepaidCoinCalculationDto> {
+    return this.vouchers.calculate(caller, body.srcSerial, body.prepaidAmount, PREPAID_FIELDS);
   }
 
   /** A pending voucher's name, amount and issuer, from its serial, for whoever is about to redeem it. */
@@ -137,9 +131,9 @@ export class VouchersController {
   calculatePrepaidCoinActivation(
     @SerialParam('serial') serial: string,
     @Body() body: dto.RedeemPrepaidCoinDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.PrepaidCoinCalculationDto> {
-    return this.vouchers.calculateRedeem(principal, serial, body.prepaidPin, body.destSerial);
+    return this.vouchers.calculateRedeem(caller, serial, body.prepaidPin, body.destSerial);
   }
 
   /** Redeems the voucher of this serial with its PIN into one of the caller's coins in its currency, once (as `POST /vouchers/redeem`). */
@@ -147,9 +141,9 @@ export class VouchersController {
   async activatePrepaidCoin(
     @SerialParam('serial') serial: string,
     @Body() body: dto.RedeemPrepaidCoinDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.PrepaidCoinActivatedDto> {
-    const redeemed = await this.vouchers.redeem(principal, { code: body.prepaidPin, coinSerial: body.destSerial }, serial);
+    const redeemed = await this.vouchers.redeem(caller, { code: body.prepaidPin, coinSerial: body.destSerial }, serial);
     return { status: 'ok', message: 'Voucher redeemed', ...redeemed };
   }
 }

@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { BankAccountsService } from './bank-accounts.service';
 import * as dto from './dto/bank-account.dto';
 
@@ -22,11 +22,8 @@ export class BankAccountsController {
     summary: 'Add a bank account',
     errors: [['exception.bank_catalog.not_found', 'bankId is not in the catalog'], 'exception.bank_account.iban_taken'],
   })
-  async createBankAccount(
-    @Body() body: dto.CreateBankAccountDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.BankAccountResponseDto> {
-    return { status: 'ok', message: 'Bank account added', bankAccount: await this.accounts.create(principal, body) };
+  async createBankAccount(@Body() body: dto.CreateBankAccountDto, @Caller() caller: Principal): Promise<dto.BankAccountResponseDto> {
+    return { status: 'ok', message: 'Bank account added', bankAccount: await this.accounts.create(caller, body) };
   }
 
   /**
@@ -34,26 +31,26 @@ export class BankAccountsController {
    * organization's. Filters and sort are the family's compliance screen's; newest first by default.
    */
   @Route('POST', 'view', { access: ['BANK_ACCOUNT_VIEWER'], summary: 'Search bank accounts', status: 200 })
-  viewBankAccounts(@Body() body: dto.BankAccountViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.BankAccountPageDto> {
-    return this.accounts.view(principal, body);
+  viewBankAccounts(@Body() body: dto.BankAccountViewDto, @Caller() caller: Principal): Promise<dto.BankAccountPageDto> {
+    return this.accounts.view(caller, body);
   }
 
   /** Approves an account (compliance): it takes withdrawals. An approved account again is a 409. */
   @Route('POST', ':id/approve', { ...DECISION, summary: 'Approve a bank account' })
-  async approveBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.BankAccountResponseDto> {
-    return { status: 'ok', message: 'Bank account approved', bankAccount: await this.accounts.decide(principal, id, 'APPROVED') };
+  async approveBankAccount(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.BankAccountResponseDto> {
+    return { status: 'ok', message: 'Bank account approved', bankAccount: await this.accounts.decide(caller, id, 'APPROVED') };
   }
 
   /** Rejects an account (compliance): it takes no withdrawals until approved. A rejected account again is a 409. */
   @Route('POST', ':id/reject', { ...DECISION, summary: 'Reject a bank account' })
-  async rejectBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.BankAccountResponseDto> {
-    return { status: 'ok', message: 'Bank account rejected', bankAccount: await this.accounts.decide(principal, id, 'REJECTED') };
+  async rejectBankAccount(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.BankAccountResponseDto> {
+    return { status: 'ok', message: 'Bank account rejected', bankAccount: await this.accounts.decide(caller, id, 'REJECTED') };
   }
 
   /** One of the organization's bank accounts; another organization's, like an unknown one, is a 404. */
   @Route('GET', ':id', { ...ONE, summary: 'Get a bank account' })
-  async getBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.BankAccountResponseDto> {
-    return { status: 'ok', message: 'OK', bankAccount: await this.accounts.get(principal, id) };
+  async getBankAccount(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.BankAccountResponseDto> {
+    return { status: 'ok', message: 'OK', bankAccount: await this.accounts.get(caller, id) };
   }
 
   /** Changes the fields sent of one of the organization's bank accounts; the others keep their values (an empty body is a 400). */
@@ -61,15 +58,15 @@ export class BankAccountsController {
   async updateBankAccount(
     @UuidParam('id') id: string,
     @Body() body: dto.UpdateBankAccountDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.BankAccountResponseDto> {
-    return { status: 'ok', message: 'Bank account changed', bankAccount: await this.accounts.update(principal, id, body) };
+    return { status: 'ok', message: 'Bank account changed', bankAccount: await this.accounts.update(caller, id, body) };
   }
 
   /** Removes the account; withdrawals already made to it keep their copy of its details. */
   @Route('DELETE', ':id', { ...ONE, summary: 'Remove a bank account' })
-  async deleteBankAccount(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.BankAccountDeletedDto> {
-    await this.accounts.delete(principal, id);
+  async deleteBankAccount(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.BankAccountDeletedDto> {
+    await this.accounts.delete(caller, id);
     return { status: 'ok', message: 'Bank account removed', id };
   }
 }

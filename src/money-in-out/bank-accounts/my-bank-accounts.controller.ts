@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes } from '../../platform/http';
 import { MAX_UNPAGED_RECORDS } from '../../platform/common/paging.dto';
 import { LedgerService } from '../../platform/ledger/ledger.service';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
@@ -18,8 +18,8 @@ export class MyBankAccountsController {
 
   /** Every bank account of the caller's organization (at most 10,000), with `details` (the withdrawal form fills itself from them). */
   @Route('GET', 'profiles/my/bank-accounts', { ...OWNER, summary: "Every bank account of the caller's organization" })
-  async listMyBankAccounts(@CurrentPrincipal() principal: Principal): Promise<dto.MyBankAccountListDto> {
-    const page = await this.accounts.mine(principal, { all: true, pageSize: MAX_UNPAGED_RECORDS });
+  async listMyBankAccounts(@Caller() caller: Principal): Promise<dto.MyBankAccountListDto> {
+    const page = await this.accounts.mine(caller, { all: true, pageSize: MAX_UNPAGED_RECORDS });
     return { status: 'ok', message: 'OK', records: page.records };
   }
 
@@ -30,13 +30,10 @@ export class MyBankAccountsController {
     status: 200,
     errors: [['exception.coin.not_found', "filter.coinSerial is not one of the caller's coins"]],
   })
-  async viewMyBankAccounts(
-    @Body() body: dto.MyBankAccountViewDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.MyBankAccountPageDto> {
+  async viewMyBankAccounts(@Body() body: dto.MyBankAccountViewDto, @Caller() caller: Principal): Promise<dto.MyBankAccountPageDto> {
     const serial = body.filter?.coinSerial;
-    if (serial) this.tools.payer({ coins: await this.ledger.read([serial]), holds: [] }, serial, principal, 'filter.coinSerial');
+    if (serial) this.tools.payer({ coins: await this.ledger.read([serial]), holds: [] }, serial, caller, 'filter.coinSerial');
     const { filter: _filter, ...paging } = body;
-    return this.accounts.mine(principal, paging);
+    return this.accounts.mine(caller, paging);
   }
 }

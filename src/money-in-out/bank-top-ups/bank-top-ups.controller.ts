@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { OptionalDeclineDto, RequestIdParam } from '../../platform/common/request-view.dto';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
 import { BankTopUpsService } from './bank-top-ups.service';
@@ -40,26 +40,20 @@ export class BankTopUpsController {
     summary: 'Request a bank top-up',
     errors: [['exception.coin.not_found', 'no such coin of the caller'], 'exception.bank_catalog.not_found'],
   })
-  async createBankTopUpRequest(
-    @Body() body: dto.BankTopUpRequestDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.BankTopUpRequestResultDto> {
-    return { status: 'ok', message: 'Bank top-up requested', bankTopUp: await this.topUps.request(principal, body) };
+  async createBankTopUpRequest(@Body() body: dto.BankTopUpRequestDto, @Caller() caller: Principal): Promise<dto.BankTopUpRequestResultDto> {
+    return { status: 'ok', message: 'Bank top-up requested', bankTopUp: await this.topUps.request(caller, body) };
   }
 
   /** Searches top-up requests: staff every organization's, others their own. Newest first by default. */
   @Route('POST', 'view', { ...REQUESTER, summary: 'Search bank top-up requests', status: 200 })
-  viewBankTopUpRequests(
-    @Body() body: dto.BankTopUpRequestViewDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.BankTopUpRequestPageDto> {
-    return this.topUps.view(principal, body);
+  viewBankTopUpRequests(@Body() body: dto.BankTopUpRequestViewDto, @Caller() caller: Principal): Promise<dto.BankTopUpRequestPageDto> {
+    return this.topUps.view(caller, body);
   }
 
   /** The fee and what the coin would be credited under its organization's contract, without moving money. */
   @Route('POST', 'calculate', { ...REQUESTER, summary: 'Calculate a bank top-up', status: 200, errors: ['exception.coin.not_found'] })
-  calculateBankTopUp(@Body() body: BankTopUpDto, @CurrentPrincipal() principal: Principal): Promise<RequestCalculationDto> {
-    return this.topUps.calculate(principal, body);
+  calculateBankTopUp(@Body() body: BankTopUpDto, @Caller() caller: Principal): Promise<RequestCalculationDto> {
+    return this.topUps.calculate(caller, body);
   }
 
   /**
@@ -67,8 +61,8 @@ export class BankTopUpsController {
    * (every one for staff with TRANSACTION_AUDITOR); another's is a 404.
    */
   @Route('GET', ':id', { ...REQUESTER, summary: 'Get a bank top-up request', errors: ['exception.bank_top_up.not_found'] })
-  async getBankTopUpRequest(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.BankTopUpRequestResultDto> {
-    return { status: 'ok', message: 'OK', bankTopUp: await this.topUps.get(principal, id) };
+  async getBankTopUpRequest(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.BankTopUpRequestResultDto> {
+    return { status: 'ok', message: 'OK', bankTopUp: await this.topUps.get(caller, id) };
   }
 
   /**
@@ -80,11 +74,8 @@ export class BankTopUpsController {
     summary: 'Accept a bank top-up request',
     errors: [...DECISION.errors, 'exception.coin.closed'],
   })
-  async acceptBankTopUpRequest(
-    @RequestIdParam('id') id: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.BankTopUpDecisionDto> {
-    return { status: 'ok', message: 'Bank top-up accepted', ...(await this.topUps.accept(principal, id)) };
+  async acceptBankTopUpRequest(@RequestIdParam('id') id: string, @Caller() caller: Principal): Promise<dto.BankTopUpDecisionDto> {
+    return { status: 'ok', message: 'Bank top-up accepted', ...(await this.topUps.accept(caller, id)) };
   }
 
   /** Declines a `new` request (by its id or `requestIdentifier`), with a reason or none; nothing moves. */
@@ -92,8 +83,8 @@ export class BankTopUpsController {
   async declineBankTopUpRequest(
     @RequestIdParam('id') id: string,
     @Body() body: OptionalDeclineDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.BankTopUpRequestResultDto> {
-    return { status: 'ok', message: 'Bank top-up declined', bankTopUp: await this.topUps.decline(principal, id, body.reason) };
+    return { status: 'ok', message: 'Bank top-up declined', bankTopUp: await this.topUps.decline(caller, id, body.reason) };
   }
 }

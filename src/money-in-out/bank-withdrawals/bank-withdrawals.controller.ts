@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { OptionalDeclineDto, RequestIdParam } from '../../platform/common/request-view.dto';
 import { RequestCalculationDto } from '../bank-top-ups/dto/bank-calculation.dto';
 import { BankWithdrawalsService } from './bank-withdrawals.service';
@@ -30,11 +30,8 @@ export class BankWithdrawalsController {
    * and answer (release 4.10.0).
    */
   @Route('POST', '', { ...WITHDRAWAL, summary: 'Bank withdrawal from a coin' })
-  async createBankWithdrawal(
-    @Body() body: dto.BankWithdrawalDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.BankWithdrawalCreatedDto> {
-    const created = await this.withdrawals.create(principal, body);
+  async createBankWithdrawal(@Body() body: dto.BankWithdrawalDto, @Caller() caller: Principal): Promise<dto.BankWithdrawalCreatedDto> {
+    const created = await this.withdrawals.create(caller, body);
     const message = created.bankWithdrawal.kind === 'direct' ? 'Bank withdrawal completed' : 'Bank withdrawal requested';
     return { status: 'ok', message, ...created };
   }
@@ -46,18 +43,15 @@ export class BankWithdrawalsController {
   @Route('POST', 'create-request', { ...WITHDRAWAL, summary: 'Request a bank withdrawal' })
   async createBankWithdrawalRequest(
     @Body() body: dto.BankWithdrawalDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.BankWithdrawalResultDto> {
-    return { status: 'ok', message: 'Bank withdrawal requested', ...(await this.withdrawals.request(principal, body)) };
+    return { status: 'ok', message: 'Bank withdrawal requested', ...(await this.withdrawals.request(caller, body)) };
   }
 
   /** Searches withdrawals (customInformation in the filter and the answer, release 4.10.0): staff all, others their own. */
   @Route('POST', 'view', { ...REQUESTER, summary: 'Search bank withdrawals', status: 200 })
-  viewBankWithdrawals(
-    @Body() body: dto.BankWithdrawalViewDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.BankWithdrawalPageDto> {
-    return this.withdrawals.view(principal, body);
+  viewBankWithdrawals(@Body() body: dto.BankWithdrawalViewDto, @Caller() caller: Principal): Promise<dto.BankWithdrawalPageDto> {
+    return this.withdrawals.view(caller, body);
   }
 
   /** The fee and what leaves the coin, without moving money. */
@@ -67,8 +61,8 @@ export class BankWithdrawalsController {
     status: 200,
     errors: ['exception.coin.not_found', 'exception.coin.inactive'],
   })
-  calculateBankWithdrawal(@Body() body: dto.BankWithdrawalDto, @CurrentPrincipal() principal: Principal): Promise<RequestCalculationDto> {
-    return this.withdrawals.calculate(principal, body);
+  calculateBankWithdrawal(@Body() body: dto.BankWithdrawalDto, @Caller() caller: Principal): Promise<RequestCalculationDto> {
+    return this.withdrawals.calculate(caller, body);
   }
 
   /**
@@ -76,20 +70,14 @@ export class BankWithdrawalsController {
    * they were. The caller's organization's only (every one for staff with TRANSACTION_AUDITOR); another's is a 404.
    */
   @Route('GET', ':id', { ...REQUESTER, summary: 'Get a bank withdrawal', errors: ['exception.bank_withdrawal.not_found'] })
-  async getBankWithdrawal(
-    @UuidParam('id') id: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.BankWithdrawalRecordResultDto> {
-    return { status: 'ok', message: 'OK', bankWithdrawal: await this.withdrawals.get(principal, id) };
+  async getBankWithdrawal(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.BankWithdrawalRecordResultDto> {
+    return { status: 'ok', message: 'OK', bankWithdrawal: await this.withdrawals.get(caller, id) };
   }
 
   /** Pays out a pending request (by its id or `requestIdentifier`): its operation settles in place and the hold is captured. */
   @Route('POST', ':id/accept', { ...DECISION, summary: 'Accept a bank withdrawal request' })
-  async acceptBankWithdrawal(
-    @RequestIdParam('id') id: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.BankWithdrawalResultDto> {
-    return { status: 'ok', message: 'Bank withdrawal accepted', ...(await this.withdrawals.accept(principal, id)) };
+  async acceptBankWithdrawal(@RequestIdParam('id') id: string, @Caller() caller: Principal): Promise<dto.BankWithdrawalResultDto> {
+    return { status: 'ok', message: 'Bank withdrawal accepted', ...(await this.withdrawals.accept(caller, id)) };
   }
 
   /** Declines a pending request (by its id or `requestIdentifier`), with a reason or none: the hold is released, nothing moves. */
@@ -97,8 +85,8 @@ export class BankWithdrawalsController {
   async declineBankWithdrawal(
     @RequestIdParam('id') id: string,
     @Body() body: OptionalDeclineDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.BankWithdrawalResultDto> {
-    return { status: 'ok', message: 'Bank withdrawal declined', ...(await this.withdrawals.decline(principal, id, body.reason)) };
+    return { status: 'ok', message: 'Bank withdrawal declined', ...(await this.withdrawals.decline(caller, id, body.reason)) };
   }
 }

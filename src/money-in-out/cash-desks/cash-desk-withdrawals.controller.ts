@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { RequestCalculationDto } from '../bank-top-ups/dto/bank-calculation.dto';
 import { CashDeskWithdrawalsService } from './cash-desk-withdrawals.service';
 import * as dto from './dto/cash-desk.dto';
@@ -24,9 +24,9 @@ export class CashDeskWithdrawalsController {
   calculateCashDeskWithdrawal(
     @UuidParam('cashDeskId') deskId: string,
     @Body() body: dto.CashDeskWithdrawalRequestDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<RequestCalculationDto> {
-    return this.withdrawals.calculate(principal, deskId, body);
+    return this.withdrawals.calculate(caller, deskId, body);
   }
 
   /**
@@ -42,8 +42,8 @@ export class CashDeskWithdrawalsController {
   async createCashDeskWithdrawal(
     @UuidParam('cashDeskId') deskId: string,
     @Body() body: dto.CashDeskWithdrawalRequestDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.CashDeskWithdrawalResultDto> {
-    return { status: 'ok', message: 'Cash desk withdrawal made', process: await this.withdrawals.withdraw(principal, deskId, body) };
+    return { status: 'ok', message: 'Cash desk withdrawal made', process: await this.withdrawals.withdraw(caller, deskId, body) };
   }
 }

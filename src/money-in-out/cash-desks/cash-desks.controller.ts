@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { CalculationDto } from '../../platform/commissions/dto/calculation.dto';
 import { DeclineDto } from '../../platform/common/request-view.dto';
 import { CashDeskOperationsService } from './cash-desk-operations.service';
@@ -40,8 +40,8 @@ export class CashDesksController {
     status: 200,
     errors: [['exception.coin.not_found', 'no such coin of the caller’s (any, for staff)']],
   })
-  viewCashDesks(@Body() body: dto.CashDeskViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.CashDeskPageDto> {
-    return this.desks.view(principal, body);
+  viewCashDesks(@Body() body: dto.CashDeskViewDto, @Caller() caller: Principal): Promise<dto.CashDeskPageDto> {
+    return this.desks.view(caller, body);
   }
 
   /** Opens the desk's cash coin of another issuer (one per issuer). */
@@ -76,9 +76,9 @@ export class CashDeskOperationsController {
   })
   async createCashDeskOperation(
     @Body() body: dto.CashDeskOperationRequestDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.CashDeskOperationResultDto> {
-    return { status: 'ok', message: 'Cash desk operation entered', ...(await this.operations.create(principal, body)) };
+    return { status: 'ok', message: 'Cash desk operation entered', ...(await this.operations.create(caller, body)) };
   }
 
   /**
@@ -91,11 +91,8 @@ export class CashDeskOperationsController {
     summary: 'Create a one-time cash-out code (the customer)',
     errors: [['exception.coin.not_found', 'no such coin of the caller’s organization'], 'exception.coin.inactive'],
   })
-  async createCashOutCode(
-    @Body() body: dto.CreateCashOutCodeDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.CashOutCodeResultDto> {
-    return { status: 'ok', message: 'Cash-out code created', cashOutCode: await this.codes.create(principal, body) };
+  async createCashOutCode(@Body() body: dto.CreateCashOutCodeDto, @Caller() caller: Principal): Promise<dto.CashOutCodeResultDto> {
+    return { status: 'ok', message: 'Cash-out code created', cashOutCode: await this.codes.create(caller, body) };
   }
 
   /** The fee and what each side pays and gets, without moving money. */
@@ -105,20 +102,14 @@ export class CashDeskOperationsController {
     status: 200,
     errors: ['exception.coin.not_found', 'exception.cash_desk.no_cash_coin'],
   })
-  calculateCashDeskOperation(
-    @Body() body: dto.CashDeskOperationRequestDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<CalculationDto> {
-    return this.operations.calculate(principal, body);
+  calculateCashDeskOperation(@Body() body: dto.CashDeskOperationRequestDto, @Caller() caller: Principal): Promise<CalculationDto> {
+    return this.operations.calculate(caller, body);
   }
 
   /** Staff see every desk's operations, a desk's cashiers their desk's, customers those on their coins. */
   @Route('POST', 'view', { ...VIEWER, summary: 'Search cash desk operations', status: 200 })
-  viewCashDeskOperations(
-    @Body() body: dto.CashDeskOperationViewDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.CashDeskOperationPageDto> {
-    return this.operations.view(principal, body);
+  viewCashDeskOperations(@Body() body: dto.CashDeskOperationViewDto, @Caller() caller: Principal): Promise<dto.CashDeskOperationPageDto> {
+    return this.operations.view(caller, body);
   }
 
   /**
@@ -126,20 +117,14 @@ export class CashDeskOperationsController {
    * desk's, customers those on their coins; any other is a 404.
    */
   @Route('GET', ':id', { ...VIEWER, summary: 'Get a cash desk operation', errors: ['exception.cash_desk_operation.not_found'] })
-  async getCashDeskOperation(
-    @UuidParam('id') id: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.CashDeskOperationRecordResultDto> {
-    return { status: 'ok', message: 'OK', cashDeskOperation: await this.operations.get(principal, id) };
+  async getCashDeskOperation(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.CashDeskOperationRecordResultDto> {
+    return { status: 'ok', message: 'OK', cashDeskOperation: await this.operations.get(caller, id) };
   }
 
   /** The customer confirms a pending operation on their coin: it settles in place. */
   @Route('POST', ':id/confirm', { ...CUSTOMER, summary: 'Confirm a cash desk operation (the customer)' })
-  async confirmCashDeskOperation(
-    @UuidParam('id') id: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.CashDeskOperationResultDto> {
-    return { status: 'ok', message: 'Cash desk operation confirmed', ...(await this.operations.confirm(principal, id)) };
+  async confirmCashDeskOperation(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.CashDeskOperationResultDto> {
+    return { status: 'ok', message: 'Cash desk operation confirmed', ...(await this.operations.confirm(caller, id)) };
   }
 
   /**
@@ -163,9 +148,9 @@ export class CashDeskOperationsController {
   async authorizeCashDeskOperation(
     @UuidParam('id') id: string,
     @Body() body: dto.AuthorizeCashOutDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.CashDeskOperationRecordResultDto> {
-    const cashDeskOperation = await this.operations.authorize(principal, id, body.cashOutCode);
+    const cashDeskOperation = await this.operations.authorize(caller, id, body.cashOutCode);
     return { status: 'ok', message: 'Cash-out authorized by the customer’s code', cashDeskOperation };
   }
 
@@ -179,11 +164,8 @@ export class CashDeskOperationsController {
     summary: 'Complete a cash desk operation (the desk)',
     errors: [...DESK.errors, 'exception.cash_desk_operation.consent_required'],
   })
-  async completeCashDeskOperation(
-    @UuidParam('id') id: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.CashDeskOperationResultDto> {
-    return { status: 'ok', message: 'Cash desk operation completed', ...(await this.operations.complete(principal, id)) };
+  async completeCashDeskOperation(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.CashDeskOperationResultDto> {
+    return { status: 'ok', message: 'Cash desk operation completed', ...(await this.operations.complete(caller, id)) };
   }
 
   /**
@@ -194,9 +176,9 @@ export class CashDeskOperationsController {
   async refuseCashDeskOperation(
     @UuidParam('id') id: string,
     @Body() body: DeclineDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.CashDeskOperationResultDto> {
-    return { status: 'ok', message: 'Cash desk operation refused', ...(await this.operations.refuse(principal, id, body.reason)) };
+    return { status: 'ok', message: 'Cash desk operation refused', ...(await this.operations.refuse(caller, id, body.reason)) };
   }
 
   /** The desk's cashier (or staff with CASH_DESK_SUPERVISOR) declines a pending operation: the hold is released. */
@@ -204,8 +186,8 @@ export class CashDeskOperationsController {
   async declineCashDeskOperation(
     @UuidParam('id') id: string,
     @Body() body: DeclineDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.CashDeskOperationResultDto> {
-    return { status: 'ok', message: 'Cash desk operation declined', ...(await this.operations.decline(principal, id, body.reason)) };
+    return { status: 'ok', message: 'Cash desk operation declined', ...(await this.operations.decline(caller, id, body.reason)) };
   }
 }

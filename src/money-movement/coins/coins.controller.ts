@@ -1,4 +1,4 @@
-import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes, SerialParam, UuidParam } from '../../platform/http';
+import { ApiRequest, Body, Caller, Principal, Req, Route, Routes, SerialParam, UuidParam } from '../../platform/http';
 import { clientAddress } from '../../platform/common/http';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import { CoinsService } from './coins.service';
@@ -22,8 +22,8 @@ export class CoinsController {
 
   /** Opens a coin for the caller's organization; the first coin of a currency becomes its main one. */
   @Route('POST', 'coins', { ...ONE, summary: 'Open a coin', errors: ['exception.issuer.not_found', 'exception.issuer.inactive'] })
-  async createCoin(@Body() body: dto.CreateCoinDto, @CurrentPrincipal() principal: Principal): Promise<dto.CoinResponseDto> {
-    return { status: 'ok', message: 'Coin created', coin: await this.coins.create(principal, body) };
+  async createCoin(@Body() body: dto.CreateCoinDto, @Caller() caller: Principal): Promise<dto.CoinResponseDto> {
+    return { status: 'ok', message: 'Coin created', coin: await this.coins.create(caller, body) };
   }
 
   /**
@@ -31,8 +31,8 @@ export class CoinsController {
    * currency, whether it is the main one, and the smart cards standing for it (`smartCards`, their numbers masked).
    */
   @Route('GET', 'coins', { ...OWNER, summary: "The organization's coins" })
-  async listCoins(@CurrentPrincipal() principal: Principal): Promise<dto.MyCoinListDto> {
-    const [coins, cards] = await Promise.all([this.coins.list(principal), this.tools.listed('SMART_CARD', principal.organizationId)]);
+  async listCoins(@Caller() caller: Principal): Promise<dto.MyCoinListDto> {
+    const [coins, cards] = await Promise.all([this.coins.list(caller), this.tools.listed('SMART_CARD', caller.organizationId)]);
     const bySerial = new Map<string, dto.CoinSmartCardDto[]>();
     for (const { coinSerial, ...card } of cards) {
       bySerial.set(coinSerial, [...(bySerial.get(coinSerial) ?? []), card as unknown as dto.CoinSmartCardDto]);
@@ -46,11 +46,8 @@ export class CoinsController {
     summary: "An organization's coins",
     errors: ['exception.organization.not_found'],
   })
-  async listOrganizationCoins(
-    @UuidParam('organizationId') organizationId: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.CoinListDto> {
-    return { status: 'ok', message: 'OK', coins: await this.coins.ofOrganization(principal, organizationId) };
+  async listOrganizationCoins(@UuidParam('organizationId') organizationId: string, @Caller() caller: Principal): Promise<dto.CoinListDto> {
+    return { status: 'ok', message: 'OK', coins: await this.coins.ofOrganization(caller, organizationId) };
   }
 
   /** Staff search over every organization's coins, technical coins included. */
@@ -68,10 +65,10 @@ export class CoinsController {
   @Route('POST', 'coins/validate', { ...LOOKUP, summary: "Check a payee's coin" })
   async validateCoin(
     @Body() body: dto.ValidateCoinDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
     @Req() request: ApiRequest,
   ): Promise<dto.ValidateCoinResponseDto> {
-    return { status: 'ok', message: 'OK', ...(await this.coins.validate(principal, clientAddress(request), body.serial)) };
+    return { status: 'ok', message: 'OK', ...(await this.coins.validate(caller, clientAddress(request), body.serial)) };
   }
 
   /**
@@ -82,10 +79,10 @@ export class CoinsController {
   @Route('POST', 'coins/serial', { ...LOOKUP, summary: "A contact's coin by login" })
   async coinSerialByLogin(
     @Body() body: dto.CoinSerialRequestDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
     @Req() request: ApiRequest,
   ): Promise<dto.CoinSerialResponseDto> {
-    const serial = await this.coins.serialOf(principal, clientAddress(request), body.login, body.currencyCode);
+    const serial = await this.coins.serialOf(caller, clientAddress(request), body.login, body.currencyCode);
     return { status: 'ok', message: 'OK', serial };
   }
 
@@ -97,8 +94,8 @@ export class CoinsController {
     status: 200,
     errors: [...ONE.errors, 'exception.coin.inactive'],
   })
-  async setMainCoin(@Body() body: dto.SetMainCoinDto, @CurrentPrincipal() principal: Principal): Promise<dto.CoinResponseDto> {
-    return { status: 'ok', message: 'Main coin set', coin: await this.coins.setMain(principal, body.serial) };
+  async setMainCoin(@Body() body: dto.SetMainCoinDto, @Caller() caller: Principal): Promise<dto.CoinResponseDto> {
+    return { status: 'ok', message: 'Main coin set', coin: await this.coins.setMain(caller, body.serial) };
   }
 
   /**
@@ -106,8 +103,8 @@ export class CoinsController {
    * unknown one, is a 404.
    */
   @Route('GET', 'coins/:serial', { ...ONE, summary: 'One of the organization’s coins' })
-  async getCoin(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<dto.CoinResponseDto> {
-    return { status: 'ok', message: 'OK', coin: await this.coins.get(principal, serial) };
+  async getCoin(@SerialParam() serial: string, @Caller() caller: Principal): Promise<dto.CoinResponseDto> {
+    return { status: 'ok', message: 'OK', coin: await this.coins.get(caller, serial) };
   }
 
   /** Renames a coin, or deactivates or reactivates it; a renaming alone leaves it as active as it was. */
@@ -119,9 +116,9 @@ export class CoinsController {
   async updateCoin(
     @SerialParam() serial: string,
     @Body() body: dto.UpdateCoinDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.CoinResponseDto> {
-    return { status: 'ok', message: 'Coin updated', coin: await this.coins.update(principal, serial, body) };
+    return { status: 'ok', message: 'Coin updated', coin: await this.coins.update(caller, serial, body) };
   }
 
   /** Closes a coin (release 4.10.0: COIN_CLOSURE replaces COIN_OWNER here). A non-empty coin needs transferToCoinSerial. */
@@ -129,9 +126,9 @@ export class CoinsController {
   async closeCoin(
     @SerialParam() serial: string,
     @Body() body: dto.CloseCoinDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.CloseCoinResponseDto> {
-    return { status: 'ok', message: 'Coin closed', ...(await this.coins.close(principal, serial, body)) };
+    return { status: 'ok', message: 'Coin closed', ...(await this.coins.close(caller, serial, body)) };
   }
 
   /**
@@ -139,8 +136,8 @@ export class CoinsController {
    * on it is a 409 (`exception.coin.not_empty`): close it with `transferToCoinSerial` instead.
    */
   @Route('DELETE', 'coins/:serial', { ...CLOSURE, summary: 'Delete an empty coin', errors: [...CLOSURE.errors, ...NOT_EMPTY] })
-  deleteCoin(@SerialParam() serial: string, @CurrentPrincipal() principal: Principal): Promise<dto.CloseCoinResponseDto> {
-    return this.closeCoin(serial, {}, principal);
+  deleteCoin(@SerialParam() serial: string, @Caller() caller: Principal): Promise<dto.CloseCoinResponseDto> {
+    return this.closeCoin(serial, {}, caller);
   }
 
   /** The same as `POST /close/coin/{serial}`: existing clients send PUT (another method, so another handler). */
@@ -148,8 +145,8 @@ export class CoinsController {
   closeCoinPut(
     @SerialParam() serial: string,
     @Body() body: dto.CloseCoinDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.CloseCoinResponseDto> {
-    return this.closeCoin(serial, body, principal);
+    return this.closeCoin(serial, body, caller);
   }
 }

@@ -1,4 +1,4 @@
-import { ApiParam, Body, CurrentPrincipal, Param, Principal, Route, Routes } from '../../platform/http';
+import { ApiParam, Body, Caller, Param, Principal, Route, Routes } from '../../platform/http';
 import { ApiError } from '../../platform/common/api-error';
 import * as dto from './dto/exchange-rate.dto';
 import { ExchangeRatesService } from './exchange-rates.service';
@@ -29,11 +29,8 @@ export class ExchangeRatesController {
     summary: 'Set an exchange rate',
     errors: [UNKNOWN_CODE, ['exception.exchange_rate.duplicate', 'the pair already has a rate taking effect then']],
   })
-  async createExchangeRate(
-    @Body() body: dto.CreateExchangeRateDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.ExchangeRateResponseDto> {
-    return { status: 'ok', message: 'Exchange rate set', rate: await this.rates.create(principal, body) };
+  async createExchangeRate(@Body() body: dto.CreateExchangeRateDto, @Caller() caller: Principal): Promise<dto.ExchangeRateResponseDto> {
+    return { status: 'ok', message: 'Exchange rate set', rate: await this.rates.create(caller, body) };
   }
 
   /** Rates, newest validFrom first; `filter.current` keeps the rate in force of each pair. */

@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes } from '../../platform/http';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
 import * as dto from './dto/exchange.dto';
 import { ExchangeService } from './exchange.service';
@@ -31,15 +31,15 @@ export class ExchangeController {
       'exception.coin.inactive',
     ],
   })
-  async createExchange(@Body() body: dto.ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<dto.ExchangeResultDto> {
-    const { process, exchange } = await this.exchange.execute(principal, dto.exchangeTermsOf(body));
+  async createExchange(@Body() body: dto.ExchangeRequestDto, @Caller() caller: Principal): Promise<dto.ExchangeResultDto> {
+    const { process, exchange } = await this.exchange.execute(caller, dto.exchangeTermsOf(body));
     return { status: 'ok', message: 'Exchange completed', process, exchange };
   }
 
   /** What the exchange would sell, buy and cost at the rate in force, without moving money. */
   @Route('POST', 'calculate', { ...CALCULATION, summary: 'Calculate an exchange' })
-  calculateExchange(@Body() body: dto.ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<dto.ExchangeCalculationDto> {
-    return this.exchange.calculate(principal, dto.exchangeTermsOf(body));
+  calculateExchange(@Body() body: dto.ExchangeRequestDto, @Caller() caller: Principal): Promise<dto.ExchangeCalculationDto> {
+    return this.exchange.calculate(caller, dto.exchangeTermsOf(body));
   }
 
   /**
@@ -48,8 +48,8 @@ export class ExchangeController {
    * Another answer than `POST /exchange/calculate`'s, so another route rather than an alias.
    */
   @Route('POST', 'calculator', { ...CALCULATION, summary: 'Calculate an exchange (the web client’s calculator)' })
-  exchangeCalculator(@Body() body: dto.ExchangeRequestDto, @CurrentPrincipal() principal: Principal): Promise<dto.ExchangeCalculatorDto> {
-    return this.exchange.calculator(principal, dto.exchangeTermsOf(body));
+  exchangeCalculator(@Body() body: dto.ExchangeRequestDto, @Caller() caller: Principal): Promise<dto.ExchangeCalculatorDto> {
+    return this.exchange.calculator(caller, dto.exchangeTermsOf(body));
   }
 
   /** Moves money from an issuer's bank-settlement coin to its exchange_reserve coin (operation `reserve_funding`). */

@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import * as dto from './dto/transaction-category.dto';
 import { TransactionCategoriesService } from './transaction-categories.service';
 
@@ -20,27 +20,24 @@ export class TransactionCategoriesController {
   @Route('POST', '', { ...OWNER, summary: 'Create a transaction category', errors: ['exception.transaction_category.name_taken'] })
   async createTransactionCategory(
     @Body() body: dto.CreateTransactionCategoryDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.TransactionCategoryResponseDto> {
-    return { status: 'ok', message: 'Category created', category: await this.categories.create(principal, body) };
+    return { status: 'ok', message: 'Category created', category: await this.categories.create(caller, body) };
   }
 
   /** The caller's categories, by name unless sorted otherwise. */
   @Route('POST', 'view', { ...OWNER, summary: "Search the caller's transaction categories", status: 200 })
   viewTransactionCategories(
     @Body() body: dto.TransactionCategoryViewDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.TransactionCategoryPageDto> {
-    return this.categories.view(principal, body);
+    return this.categories.view(caller, body);
   }
 
   /** Deletes one of the caller's categories and its tags; answers the deleted category. */
   @Route('DELETE', ':id', { ...ONE, summary: 'Delete a transaction category' })
-  async deleteTransactionCategory(
-    @UuidParam('id') id: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.TransactionCategoryResponseDto> {
-    return { status: 'ok', message: 'Category deleted', category: await this.categories.delete(principal, id) };
+  async deleteTransactionCategory(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.TransactionCategoryResponseDto> {
+    return { status: 'ok', message: 'Category deleted', category: await this.categories.delete(caller, id) };
   }
 
   /** The operations tagged with the category (for the organization the caller acts for), newest first by default. */
@@ -48,9 +45,9 @@ export class TransactionCategoriesController {
   viewTransactionCategoryOperations(
     @UuidParam('id') id: string,
     @Body() body: dto.TaggedOperationViewDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.TaggedOperationPageDto> {
-    return this.categories.operationsOf(principal, id, body);
+    return this.categories.operationsOf(caller, id, body);
   }
 
   /** Tags an operation the caller's organization takes part in (`operationId`); tagging it again changes nothing. */
@@ -63,9 +60,9 @@ export class TransactionCategoriesController {
   async tagOperationWithCategory(
     @UuidParam('id') id: string,
     @UuidParam('operationId') operationId: string,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.CategoryTagResponseDto> {
-    return { status: 'ok', message: 'Operation tagged', category: await this.categories.tag(principal, id, operationId), operationId };
+    return { status: 'ok', message: 'Operation tagged', category: await this.categories.tag(caller, id, operationId), operationId };
   }
 
   /**
@@ -80,8 +77,8 @@ export class TransactionCategoriesController {
   async untagOperationFromCategory(
     @UuidParam('id') id: string,
     @UuidParam('operationId') operationId: string,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.CategoryTagResponseDto> {
-    return { status: 'ok', message: 'Tag removed', category: await this.categories.untag(principal, id, operationId), operationId };
+    return { status: 'ok', message: 'Tag removed', category: await this.categories.untag(caller, id, operationId), operationId };
   }
 }

@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
 import * as dto from './dto/transaction.dto';
 import { TransactionsService } from './transactions.service';
@@ -11,8 +11,8 @@ export class TransactionsController {
 
   /** Searches operations the caller's organization takes part in (every operation for auditors), newest first by default. */
   @Route('POST', 'view', { ...VIEWER, summary: 'Search transactions', status: 200 })
-  viewTransactions(@Body() body: dto.TransactionViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.HistoryPageDto> {
-    return this.transactions.view(principal, body);
+  viewTransactions(@Body() body: dto.TransactionViewDto, @Caller() caller: Principal): Promise<dto.HistoryPageDto> {
+    return this.transactions.view(caller, body);
   }
 
   /**
@@ -20,8 +20,8 @@ export class TransactionsController {
    * staff with TRANSACTION_AUDITOR); any other is a 404.
    */
   @Route('GET', ':id', { ...VIEWER, summary: 'Get a transaction with its ledger entries', errors: ['exception.transaction.not_found'] })
-  async getTransaction(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<OperationResultDto> {
-    return { status: 'ok', message: 'OK', process: await this.transactions.get(principal, id) };
+  async getTransaction(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<OperationResultDto> {
+    return { status: 'ok', message: 'OK', process: await this.transactions.get(caller, id) };
   }
 
   /** Reverses a completed operation with a linked operation of opposite entries; an operation is reversed once. */

@@ -1,4 +1,4 @@
-import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes, UuidParam } from '../../platform/http';
+import { ApiRequest, Body, Caller, Principal, Req, Route, Routes, UuidParam } from '../../platform/http';
 import { clientAddress } from '../../platform/common/http';
 import { PAYEE_LOOKUP_LIMIT } from '../coins/payee-lookups';
 import * as dto from './dto/transfer-template.dto';
@@ -35,10 +35,10 @@ export class TransferTemplatesController {
   })
   async createTransferTemplate(
     @Body() body: dto.CreateTransferTemplateDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
     @Req() request: ApiRequest,
   ): Promise<dto.TransferTemplateResponseDto> {
-    return { status: 'ok', message: 'Template saved', template: await this.templates.create(principal, body, clientAddress(request)) };
+    return { status: 'ok', message: 'Template saved', template: await this.templates.create(caller, body, clientAddress(request)) };
   }
 
   /**
@@ -57,15 +57,15 @@ export class TransferTemplatesController {
   async createTransferTemplateFromOperation(
     @UuidParam('operationId') operationId: string,
     @Body() body: dto.TemplateFromOperationDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.TransferTemplateResponseDto> {
-    return { status: 'ok', message: 'Template saved', template: await this.templates.fromOperation(principal, operationId, body) };
+    return { status: 'ok', message: 'Template saved', template: await this.templates.fromOperation(caller, operationId, body) };
   }
 
   /** Every template of the caller (for the organization they act for), by name, at most 1,000: the family's web client's list. */
   @Route('GET', '', { ...OWNER, summary: "The caller's transfer templates" })
-  async listTransferTemplates(@CurrentPrincipal() principal: Principal): Promise<dto.TransferTemplateListDto> {
-    return { status: 'ok', message: 'OK', transferTemplates: await this.templates.list(principal) };
+  async listTransferTemplates(@Caller() caller: Principal): Promise<dto.TransferTemplateListDto> {
+    return { status: 'ok', message: 'OK', transferTemplates: await this.templates.list(caller) };
   }
 
   /** Renames a template, or changes its amount or description; its coins stay. */
@@ -77,9 +77,9 @@ export class TransferTemplatesController {
   async updateTransferTemplate(
     @UuidParam('id') id: string,
     @Body() body: dto.UpdateTransferTemplateDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.TransferTemplateResponseDto> {
-    return { status: 'ok', message: 'Template updated', template: await this.templates.update(principal, id, body) };
+    return { status: 'ok', message: 'Template updated', template: await this.templates.update(caller, id, body) };
   }
 
   /**
@@ -90,9 +90,9 @@ export class TransferTemplatesController {
   calculateTransferTemplate(
     @UuidParam('id') id: string,
     @Body() body: dto.TemplateAmountDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.TemplateCalculationDto> {
-    return this.templates.calculate(principal, id, body);
+    return this.templates.calculate(caller, id, body);
   }
 
   /**
@@ -108,28 +108,22 @@ export class TransferTemplatesController {
   async executeTransferTemplate(
     @UuidParam('id') id: string,
     @Body() body: dto.TemplateAmountDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.TemplateExecutionDto> {
-    const process = await this.templates.execute(principal, id, body);
+    const process = await this.templates.execute(caller, id, body);
     const business = { businessProcessId: process.id, businessProcessStatus: process.status, templateId: id };
     return { status: 'ok', message: 'Transfer completed', process, ...business };
   }
 
   /** The caller's templates (for the organization they act for), by name unless sorted otherwise. */
   @Route('POST', 'view', { ...OWNER, summary: "Search the caller's transfer templates", status: 200 })
-  viewTransferTemplates(
-    @Body() body: dto.TransferTemplateViewDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.TransferTemplatePageDto> {
-    return this.templates.view(principal, body);
+  viewTransferTemplates(@Body() body: dto.TransferTemplateViewDto, @Caller() caller: Principal): Promise<dto.TransferTemplatePageDto> {
+    return this.templates.view(caller, body);
   }
 
   /** Deletes one of the caller's transfer templates and answers it as it was; another user's is a 404. */
   @Route('DELETE', ':id', { ...ONE, summary: 'Delete a transfer template' })
-  async deleteTransferTemplate(
-    @UuidParam('id') id: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.TransferTemplateResponseDto> {
-    return { status: 'ok', message: 'Template deleted', template: await this.templates.delete(principal, id) };
+  async deleteTransferTemplate(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.TransferTemplateResponseDto> {
+    return { status: 'ok', message: 'Template deleted', template: await this.templates.delete(caller, id) };
   }
 }

@@ -1,4 +1,4 @@
-import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes } from '../../platform/http';
+import { ApiRequest, Body, Caller, Principal, Req, Route, Routes } from '../../platform/http';
 import { clientAddress } from '../../platform/common/http';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
 import { PAYEE_LOOKUP_LIMIT } from '../coins/payee-lookups';
@@ -24,8 +24,8 @@ export class TransfersController {
       ['exception.payment_tool.not_found', 'a card does not exist, or the payer card is not the caller’s'],
     ],
   })
-  async createTransfer(@Body() body: dto.TransferRequestDto, @CurrentPrincipal() principal: Principal): Promise<OperationResultDto> {
-    return { status: 'ok', message: 'Transfer completed', process: await this.transfers.transfer(principal, body) };
+  async createTransfer(@Body() body: dto.TransferRequestDto, @Caller() caller: Principal): Promise<OperationResultDto> {
+    return { status: 'ok', message: 'Transfer completed', process: await this.transfers.transfer(caller, body) };
   }
 
   /** What the payer and the payee would see, without moving money. */
@@ -37,9 +37,9 @@ export class TransfersController {
   })
   calculateTransfer(
     @Body() body: dto.TransferRequestDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
     @Req() request: ApiRequest,
   ): Promise<dto.TransferCalculationDto> {
-    return this.transfers.calculateForPayer(principal, body, clientAddress(request));
+    return this.transfers.calculateForPayer(caller, body, clientAddress(request));
   }
 }

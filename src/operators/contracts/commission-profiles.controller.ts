@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { CommissionProfilesService } from '../../platform/commissions/commission-profiles.service';
 import * as commissionProfileDto from '../../platform/commissions/dto/commission-profile.dto';
 import * as commissionRuleDto from '../../platform/commissions/dto/commission-rule.dto';
@@ -51,9 +51,9 @@ export class CommissionProfilesController {
   createCommissionProfile(
     @UuidParam('contractId') contractId: string,
     @Body() body: commissionProfileDto.CreateCommissionProfileDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<commissionProfileDto.CommissionProfileResponseDto> {
-    return this.profile(contractId, 'Commission profile created', () => this.profiles.createProfile(contractId, body, principal.userId));
+    return this.profile(contractId, 'Commission profile created', () => this.profiles.createProfile(contractId, body, caller.userId));
   }
 
   /**
@@ -65,9 +65,9 @@ export class CommissionProfilesController {
   createMultiCurrencyCommissionProfile(
     @UuidParam('contractId') contractId: string,
     @Body() body: commissionProfileDto.CreateMultiCurrencyProfileDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<commissionProfileDto.CommissionProfileResponseDto> {
-    const created = () => this.profiles.createMultiCurrencyProfile(contractId, body, principal.userId);
+    const created = () => this.profiles.createMultiCurrencyProfile(contractId, body, caller.userId);
     return this.profile(contractId, 'Commission profile created', created);
   }
 
@@ -107,9 +107,9 @@ export class CommissionProfilesController {
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() body: commissionProfileDto.UpdateCommissionProfileDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<commissionProfileDto.CommissionProfileResponseDto> {
-    const updated = () => this.profiles.updateProfile(contractId, profileId, body, principal.userId);
+    const updated = () => this.profiles.updateProfile(contractId, profileId, body, caller.userId);
     return this.profile(contractId, 'Commission profile updated', updated);
   }
 
@@ -118,9 +118,9 @@ export class CommissionProfilesController {
   async deleteCommissionProfile(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<commissionProfileDto.DeletedDto> {
-    await this.checked(contractId, () => this.profiles.deleteProfile(contractId, profileId, principal.userId));
+    await this.checked(contractId, () => this.profiles.deleteProfile(contractId, profileId, caller.userId));
     return { status: 'ok', message: 'Commission profile deleted', id: profileId };
   }
 
@@ -133,9 +133,9 @@ export class CommissionProfilesController {
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() body: commissionRuleDto.CreateCommissionRuleDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
-    return this.rule(contractId, 'Commission rule created', () => this.profiles.createRule(contractId, profileId, body, principal.userId));
+    return this.rule(contractId, 'Commission rule created', () => this.profiles.createRule(contractId, profileId, body, caller.userId));
   }
 
   /** The profile's rules by date: `filterCriteria` is mandatory (400 without it; release 4.10.0). */
@@ -165,9 +165,9 @@ export class CommissionProfilesController {
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
     @Body() body: commissionRuleDto.UpdateCommissionRuleDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
-    const updated = () => this.profiles.updateRule(contractId, profileId, ruleId, body, principal.userId);
+    const updated = () => this.profiles.updateRule(contractId, profileId, ruleId, body, caller.userId);
     return this.rule(contractId, 'Commission rule updated', updated);
   }
 
@@ -177,9 +177,9 @@ export class CommissionProfilesController {
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<commissionProfileDto.DeletedDto> {
-    await this.checked(contractId, () => this.profiles.deleteRule(contractId, profileId, ruleId, principal.userId));
+    await this.checked(contractId, () => this.profiles.deleteRule(contractId, profileId, ruleId, caller.userId));
     return { status: 'ok', message: 'Commission rule deleted', id: ruleId };
   }
 
@@ -197,9 +197,9 @@ export class CommissionProfilesController {
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
     @Body() body: commissionRuleDto.CommissionConditionDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
-    const added = () => this.profiles.addCondition(contractId, profileId, ruleId, body, principal.userId);
+    const added = () => this.profiles.addCondition(contractId, profileId, ruleId, body, caller.userId);
     return this.rule(contractId, 'Condition added', added);
   }
 
@@ -218,9 +218,9 @@ export class CommissionProfilesController {
     @UuidParam('ruleId') ruleId: string,
     @UuidParam('conditionId') conditionId: string,
     @Body() body: commissionRuleDto.CommissionConditionDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
-    const updated = () => this.profiles.updateCondition(contractId, profileId, ruleId, conditionId, body, principal.userId);
+    const updated = () => this.profiles.updateCondition(contractId, profileId, ruleId, conditionId, body, caller.userId);
     return this.rule(contractId, 'Condition updated', updated);
   }
 
@@ -236,9 +236,9 @@ export class CommissionProfilesController {
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
     @UuidParam('conditionId') conditionId: string,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
-    const removed = () => this.profiles.deleteCondition(contractId, profileId, ruleId, conditionId, principal.userId);
+    const removed = () => this.profiles.deleteCondition(contractId, profileId, ruleId, conditionId, caller.userId);
     return this.rule(contractId, 'Condition removed', removed);
   }
 

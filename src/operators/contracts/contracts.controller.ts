@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { ContractsService } from './contracts.service';
 import * as dto from './dto/contract.dto';
 
@@ -40,9 +40,9 @@ export class ContractsController {
   @Route('PATCH', '', { ...ASSIGN, summary: "Change an organization's contract" })
   changeOrganizationContract(
     @Body() body: dto.ChangeOrganizationContractDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.OrganizationContractDto> {
-    return assigned(this.contracts, body.organizationId, body.contractId, principal);
+    return assigned(this.contracts, body.organizationId, body.contractId, caller);
   }
 
   /** A contract; an unknown one is a 404. */
@@ -81,9 +81,9 @@ export class OrganizationContractsController {
   assignContract(
     @UuidParam('organizationId') organizationId: string,
     @Body() body: dto.AssignContractDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.OrganizationContractDto> {
-    return assigned(this.contracts, organizationId, body.contractId, principal);
+    return assigned(this.contracts, organizationId, body.contractId, caller);
   }
 }
 

@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import * as dto from './dto/limit-profile.dto';
@@ -53,9 +53,9 @@ export class LimitProfilesController {
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() body: dto.CreateLimitProfileDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.LimitProfileResponseDto> {
-    return this.created(this.limits.create(principal, contractId, { kind: 'commission', profileId }, body));
+    return this.created(this.limits.create(caller, contractId, { kind: 'commission', profileId }, body));
   }
 
   /**
@@ -67,9 +67,9 @@ export class LimitProfilesController {
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Body() body: dto.CreateGateLimitProfileDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.LimitProfileResponseDto> {
-    return this.created(this.limits.create(principal, contractId, { kind: 'gate', profileId }, body));
+    return this.created(this.limits.create(caller, contractId, { kind: 'gate', profileId }, body));
   }
 
   /** Changes a limit's value or active (the client's edit form); the next operation is held to it. In the action log. */
@@ -85,9 +85,9 @@ export class LimitProfilesController {
     @UuidParam('limitId') limitId: string,
     @OwnerKind() kind: LimitOwner['kind'],
     @Body() body: dto.UpdateLimitProfileDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.LimitProfileResponseDto> {
-    const limitProfile = await this.limits.update(principal, contractId, { kind, profileId }, limitId, body);
+    const limitProfile = await this.limits.update(caller, contractId, { kind, profileId }, limitId, body);
     return { status: 'ok', message: 'Limit profile updated', limitProfile };
   }
 

@@ -1,4 +1,4 @@
-import { CurrentPrincipal, Principal, Query, Route, Routes, SerialParam } from '../../platform/http';
+import { Caller, Principal, Query, Route, Routes, SerialParam } from '../../platform/http';
 import * as dto from './dto/reporting.dto';
 import { ReportingService } from './reporting.service';
 
@@ -15,8 +15,8 @@ export class ReportingController {
    * from its own currency (exact, and rounded half-even to the currency's minor unit), and each coin's share of it.
    */
   @Route('GET', '', { ...CURRENCY, summary: 'Total and share of each coin, converted into a currency' })
-  reportCoins(@Query() query: dto.ReportCurrencyQueryDto, @CurrentPrincipal() principal: Principal): Promise<dto.CoinsReportDto> {
-    return this.reporting.coins(principal, query.currency);
+  reportCoins(@Query() query: dto.ReportCurrencyQueryDto, @Caller() caller: Principal): Promise<dto.CoinsReportDto> {
+    return this.reporting.coins(caller, query.currency);
   }
 
   /**
@@ -24,8 +24,8 @@ export class ReportingController {
    * of the organization's own coins is left out of both sums; a reversal counts as a flow the other way.
    */
   @Route('GET', 'funds-flows', { ...CURRENCY, summary: 'Inflow and outflow of the organization in a currency' })
-  reportFundsFlows(@Query() query: dto.ReportCurrencyRangeQueryDto, @CurrentPrincipal() principal: Principal): Promise<dto.FundsFlowsDto> {
-    return this.reporting.fundsFlows(principal, query);
+  reportFundsFlows(@Query() query: dto.ReportCurrencyRangeQueryDto, @Caller() caller: Principal): Promise<dto.FundsFlowsDto> {
+    return this.reporting.fundsFlows(caller, query);
   }
 
   /**
@@ -33,11 +33,8 @@ export class ReportingController {
    * out): per category the caller tagged the operations with, and per UTC day.
    */
   @Route('GET', 'outflows', { ...CURRENCY, summary: 'Outflow per category and per day in a currency' })
-  reportDailyOutflows(
-    @Query() query: dto.ReportCurrencyRangeQueryDto,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.DailyOutflowsDto> {
-    return this.reporting.outflows(principal, query);
+  reportDailyOutflows(@Query() query: dto.ReportCurrencyRangeQueryDto, @Caller() caller: Principal): Promise<dto.DailyOutflowsDto> {
+    return this.reporting.outflows(caller, query);
   }
 
   /** What left one of the organization's coins in [from, to) (at most 366 days), to any other coin: per category and per UTC day. */
@@ -45,9 +42,9 @@ export class ReportingController {
   reportCoinOutflows(
     @SerialParam() serial: string,
     @Query() query: dto.ReportRangeQueryDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.DailyOutflowsDto> {
-    return this.reporting.coinOutflows(principal, serial, query);
+    return this.reporting.coinOutflows(caller, serial, query);
   }
 
   /** What entered and left one of the organization's coins in [from, to), from or to any other coin (the organization's own included). */
@@ -55,8 +52,8 @@ export class ReportingController {
   reportCoinFundsFlows(
     @SerialParam() serial: string,
     @Query() query: dto.ReportRangeQueryDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.FundsFlowsDto> {
-    return this.reporting.coinFundsFlows(principal, serial, query);
+    return this.reporting.coinFundsFlows(caller, serial, query);
   }
 }

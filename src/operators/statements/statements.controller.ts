@@ -1,4 +1,4 @@
-import { ApiExtraModels, CurrentPrincipal, Principal, Query, Route, Routes, SerialParam, StreamableFile } from '../../platform/http';
+import { ApiExtraModels, Caller, Principal, Query, Route, Routes, SerialParam, StreamableFile } from '../../platform/http';
 import { ApiOkResponse, getSchemaPath } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
 import * as dto from './dto/statement.dto';
@@ -27,9 +27,9 @@ export class StatementsController {
   async coinStatement(
     @SerialParam() serial: string,
     @Query() query: dto.StatementQueryDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<StreamableFile> {
-    const statement = await this.statements.statement(principal, serial, query);
+    const statement = await this.statements.statement(caller, serial, query);
     return new StreamableFile(Readable.from(statement.chunks), {
       type: statement.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
       disposition: statement.format === 'csv' ? `attachment; filename="statement-${serial}.csv"` : undefined,

@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import * as dto from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
 
@@ -17,15 +17,15 @@ export class WebhooksController {
     summary: 'Register a webhook endpoint',
     errors: [URL_REFUSED, ['exception.webhook.limit_reached', 'the organization already has WEBHOOKS_PER_ORGANIZATION webhooks']],
   })
-  async createWebhook(@Body() body: dto.CreateWebhookDto, @CurrentPrincipal() principal: Principal): Promise<dto.WebhookSecretResponseDto> {
-    const webhook = await this.webhooks.create(principal, body);
+  async createWebhook(@Body() body: dto.CreateWebhookDto, @Caller() caller: Principal): Promise<dto.WebhookSecretResponseDto> {
+    const webhook = await this.webhooks.create(caller, body);
     return { status: 'ok', message: 'Webhook registered; keep the secret, it is not shown again', webhook };
   }
 
   /** The webhook endpoints of the caller's organization, never their signing secrets. */
   @Route('POST', 'view', { ...OWNER, summary: "List the organization's webhooks", status: 200 })
-  viewWebhooks(@Body() body: dto.WebhookViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.WebhookPageDto> {
-    return this.webhooks.view(principal, body);
+  viewWebhooks(@Body() body: dto.WebhookViewDto, @Caller() caller: Principal): Promise<dto.WebhookPageDto> {
+    return this.webhooks.view(caller, body);
   }
 
   /**
@@ -33,8 +33,8 @@ export class WebhooksController {
    * organization's is a 404.
    */
   @Route('GET', ':id', { ...ONE, summary: 'Get a webhook (without its secret)' })
-  async getWebhook(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.WebhookResponseDto> {
-    return { status: 'ok', message: 'OK', webhook: await this.webhooks.get(principal, id) };
+  async getWebhook(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.WebhookResponseDto> {
+    return { status: 'ok', message: 'OK', webhook: await this.webhooks.get(caller, id) };
   }
 
   /** Changes the fields sent; `enabled: false` stops new events reaching it. */
@@ -42,9 +42,9 @@ export class WebhooksController {
   async updateWebhook(
     @UuidParam('id') id: string,
     @Body() body: dto.UpdateWebhookDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.WebhookResponseDto> {
-    return { status: 'ok', message: 'Webhook changed', webhook: await this.webhooks.update(principal, id, body) };
+    return { status: 'ok', message: 'Webhook changed', webhook: await this.webhooks.update(caller, id, body) };
   }
 
   /**
@@ -52,15 +52,15 @@ export class WebhooksController {
    * organization's is a 404.
    */
   @Route('DELETE', ':id', { ...ONE, summary: 'Remove a webhook and its deliveries' })
-  async deleteWebhook(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.WebhookDeletedDto> {
-    await this.webhooks.delete(principal, id);
+  async deleteWebhook(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.WebhookDeletedDto> {
+    await this.webhooks.delete(caller, id);
     return { status: 'ok', message: 'Webhook removed', id };
   }
 
   /** A new signing secret, shown once; the old one stops signing at once. */
   @Route('POST', ':id/rotate-secret', { ...ONE, summary: "Rotate a webhook's signing secret", status: 200 })
-  async rotateWebhookSecret(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.WebhookSecretResponseDto> {
-    const webhook = await this.webhooks.rotateSecret(principal, id);
+  async rotateWebhookSecret(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.WebhookSecretResponseDto> {
+    const webhook = await this.webhooks.rotateSecret(caller, id);
     return { status: 'ok', message: 'Secret rotated; keep it, it is not shown again', webhook };
   }
 
@@ -72,9 +72,9 @@ export class WebhooksController {
   viewWebhookDeliveries(
     @UuidParam('id') id: string,
     @Body() body: dto.DeliveryViewDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.DeliveryPageDto> {
-    return this.webhooks.deliveries(principal, id, body);
+    return this.webhooks.deliveries(caller, id, body);
   }
 
   /** Sends a delivery again at once (whatever its status), with a fresh count of attempts and the same `webhook-id`. */
@@ -86,8 +86,8 @@ export class WebhooksController {
   })
   async redeliverWebhookDelivery(
     @UuidParam('deliveryId') deliveryId: string,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.DeliveryResponseDto> {
-    return { status: 'ok', message: 'Delivery queued', delivery: await this.webhooks.redeliver(principal, deliveryId) };
+    return { status: 'ok', message: 'Delivery queued', delivery: await this.webhooks.redeliver(caller, deliveryId) };
   }
 }

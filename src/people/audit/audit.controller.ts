@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { AuditService } from './audit.service';
 import * as dto from './dto/audit.dto';
 
@@ -35,9 +35,9 @@ export class AuditController {
   async reverseUserAction(
     @UuidParam('actionId') id: string,
     @Body() body: dto.ReverseUserActionDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.ReverseUserActionResultDto> {
-    return { status: 'ok', message: 'Action reversed', actionId: id, process: await this.audit.reverse(principal, id, body) };
+    return { status: 'ok', message: 'Action reversed', actionId: id, process: await this.audit.reverse(caller, id, body) };
   }
 
   /** Verifies the action log's hash chain: each action carries the hash of the one before; an edited or removed row breaks it. */

@@ -1,4 +1,4 @@
-import { ApiRequest, Body, CurrentPrincipal, Principal, Query, Req, Route, Routes, UuidParam } from '../../platform/http';
+import { ApiRequest, Body, Caller, Principal, Query, Req, Route, Routes, UuidParam } from '../../platform/http';
 import { clientAddress } from '../../platform/common/http';
 import { ContactBookService } from './contact-book.service';
 import * as dto from './dto/contact.dto';
@@ -16,29 +16,29 @@ export class ContactBookController {
    * client coin). One already in the book by phone number or e-mail is a 409.
    */
   @Route('POST', 'contact', { ...OWNER, summary: 'Add a contact', errors: ['exception.contact.duplicate'] })
-  async createContact(@Body() body: dto.CreateContactDto, @CurrentPrincipal() principal: Principal): Promise<dto.ContactResponseDto> {
-    return { status: 'ok', message: 'Contact added', contact: await this.contacts.create(principal, body) };
+  async createContact(@Body() body: dto.CreateContactDto, @Caller() caller: Principal): Promise<dto.ContactResponseDto> {
+    return { status: 'ok', message: 'Contact added', contact: await this.contacts.create(caller, body) };
   }
 
   /** Adds many contacts at once and answers only those this call created: ones already in the book (by phone or e-mail) are skipped. */
   @Route('POST', 'contact/list', { ...OWNER, summary: 'Add many contacts; answers only the new ones' })
-  async createContacts(@Body() body: dto.CreateContactsDto, @CurrentPrincipal() principal: Principal): Promise<dto.ContactListResponseDto> {
-    const records = await this.contacts.createMany(principal, body.contacts);
+  async createContacts(@Body() body: dto.CreateContactsDto, @Caller() caller: Principal): Promise<dto.ContactListResponseDto> {
+    const records = await this.contacts.createMany(caller, body.contacts);
     return { status: 'ok', message: `${records.length} contact(s) added`, records };
   }
 
   /** Every contact of the caller, by name, unpaged (at most 10,000): the family's client lists them so to pick a payee. */
   @Route('GET', 'contact', { ...OWNER, summary: "Every contact of the caller's book" })
-  async listAllContacts(@CurrentPrincipal() principal: Principal): Promise<dto.ContactBookDto> {
-    const { records, truncated } = await this.contacts.all(principal);
-    const contacts = records.map((c) => ({ ...c, nickname: c.name, firstName: c.name, lastName: null, ownerId: principal.userId }));
+  async listAllContacts(@Caller() caller: Principal): Promise<dto.ContactBookDto> {
+    const { records, truncated } = await this.contacts.all(caller);
+    const contacts = records.map((c) => ({ ...c, nickname: c.name, firstName: c.name, lastName: null, ownerId: caller.userId }));
     return { status: 'ok', message: 'OK', contacts, truncated };
   }
 
   /** The caller's own contacts by name; `filter.text` finds part of a name, phone number or e-mail. */
   @Route('POST', 'view', { ...OWNER, summary: "Search the caller's contacts, by name", status: 200 })
-  viewContacts(@Body() body: dto.ContactViewDto, @CurrentPrincipal() principal: Principal): Promise<dto.ContactPageDto> {
-    return this.contacts.view(principal, body);
+  viewContacts(@Body() body: dto.ContactViewDto, @Caller() caller: Principal): Promise<dto.ContactPageDto> {
+    return this.contacts.view(caller, body);
   }
 
   /**
@@ -53,15 +53,15 @@ export class ContactBookController {
   async updateContact(
     @UuidParam('id') id: string,
     @Body() body: dto.UpdateContactDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.ContactResponseDto> {
-    return { status: 'ok', message: 'Contact changed', contact: await this.contacts.update(principal, id, body) };
+    return { status: 'ok', message: 'Contact changed', contact: await this.contacts.update(caller, id, body) };
   }
 
   /** Deletes one of the caller's contacts and answers it; another's contact is a 404. */
   @Route('DELETE', 'contact/:id', { ...ONE, summary: 'Delete a contact' })
-  async deleteContact(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<dto.ContactResponseDto> {
-    return { status: 'ok', message: 'Contact deleted', contact: await this.contacts.delete(principal, id) };
+  async deleteContact(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.ContactResponseDto> {
+    return { status: 'ok', message: 'Contact deleted', contact: await this.contacts.delete(caller, id) };
   }
 
   /**
@@ -76,9 +76,9 @@ export class ContactBookController {
   async getContactCoin(
     @UuidParam('id') id: string,
     @Query() query: dto.ContactCoinQueryDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
     @Req() request: ApiRequest,
   ): Promise<dto.ContactCoinResponseDto> {
-    return { status: 'ok', message: 'OK', coinSerial: await this.contacts.coin(principal, clientAddress(request), id, query.currency) };
+    return { status: 'ok', message: 'OK', coinSerial: await this.contacts.coin(caller, clientAddress(request), id, query.currency) };
   }
 }

@@ -1,4 +1,4 @@
-import { Body, CurrentPrincipal, Principal, Route, Routes, UuidParam } from '../../platform/http';
+import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { OrganizationPageDto, OrganizationResponseDto, OrganizationViewDto } from '../../platform/organizations/dto/organization.dto';
 import { OrganizationViewsService } from './organization-views.service';
 
@@ -18,8 +18,8 @@ export class OrganizationViewsController {
     summary: 'An organization',
     errors: [['exception.organization.not_found', 'no such organization, or not one the caller may see']],
   })
-  async getOrganization(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<OrganizationResponseDto> {
-    return { status: 'ok', message: 'OK', organization: await this.organizations.get(principal, id) };
+  async getOrganization(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<OrganizationResponseDto> {
+    return { status: 'ok', message: 'OK', organization: await this.organizations.get(caller, id) };
   }
 
   /**
@@ -27,7 +27,7 @@ export class OrganizationViewsController {
    * only their own.
    */
   @Route('POST', 'view', { ...VIEWER, summary: 'Search organizations by name, type and identification status', status: 200 })
-  viewOrganizations(@Body() dto: OrganizationViewDto, @CurrentPrincipal() principal: Principal): Promise<OrganizationPageDto> {
-    return this.organizations.view(principal, dto);
+  viewOrganizations(@Body() dto: OrganizationViewDto, @Caller() caller: Principal): Promise<OrganizationPageDto> {
+    return this.organizations.view(caller, dto);
   }
 }

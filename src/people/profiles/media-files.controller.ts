@@ -4,7 +4,7 @@ import {
   ApiParam,
   ApiRequest,
   Body,
-  CurrentPrincipal,
+  Caller,
   Header,
   Principal,
   Query,
@@ -69,11 +69,11 @@ export class MediaFilesController {
   @RouteConfig(MULTIPART_ROUTE)
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: dto.MediaFileUploadDto })
-  async uploadMediaFile(@Req() request: ApiRequest, @CurrentPrincipal() principal: Principal): Promise<dto.MediaFileResponseDto> {
+  async uploadMediaFile(@Req() request: ApiRequest, @Caller() caller: Principal): Promise<dto.MediaFileResponseDto> {
     const limit = this.config.mediaFileMaxBytes;
     const tooLarge = () => new ApiError('exception.media_file.too_large', `The file is larger than ${limit} bytes`);
     const upload = await readUploadedFile(request, 'file', limit, tooLarge);
-    return { status: 'ok', message: 'File uploaded', file: await this.media.upload(principal, upload) };
+    return { status: 'ok', message: 'File uploaded', file: await this.media.upload(caller, upload) };
   }
 
   /**
@@ -84,8 +84,8 @@ export class MediaFilesController {
    */
   @Route('GET', ':id/:name', { ...OWNER, summary: 'Download a media file', errors: ['exception.media_file.not_found'] })
   @Served({ ...SCAN, 'text/csv': { schema: { type: 'string' } } })
-  async downloadMediaFile(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<StreamableFile> {
-    return streamed(await this.media.download(principal, id));
+  async downloadMediaFile(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<StreamableFile> {
+    return streamed(await this.media.download(caller, id));
   }
 }
 
@@ -125,26 +125,26 @@ export class ProfileDocumentsController {
 
   /** The caller's identity documents: each uploaded file linked to their profile, and a tax id given by its number. */
   @Route('GET', '', { ...DOCUMENTS, summary: "The caller's profile documents" })
-  async getProfileDocuments(@CurrentPrincipal() principal: Principal): Promise<dto.ProfileDocumentsResponseDto> {
-    return { status: 'ok', message: 'OK', documents: await this.media.documents(principal) };
+  async getProfileDocuments(@Caller() caller: Principal): Promise<dto.ProfileDocumentsResponseDto> {
+    return { status: 'ok', message: 'OK', documents: await this.media.documents(caller) };
   }
 
   /** Links an uploaded file of the caller as their document of `type`, pending review (it replaces one of that type). */
   @Route('POST', '', { ...DOCUMENTS, summary: 'Link an uploaded file as a profile document', errors: ['exception.media_file.not_found'] })
   async linkProfileDocument(
     @Body() body: dto.LinkProfileDocumentDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.ProfileDocumentsResponseDto> {
-    return { status: 'ok', message: 'Document linked', documents: await this.media.link(principal, body) };
+    return { status: 'ok', message: 'Document linked', documents: await this.media.link(caller, body) };
   }
 
   /** Gives the caller's tax id by its number instead of a scan, pending review. */
   @Route('POST', 'identifier', { ...DOCUMENTS, summary: 'Give a profile document by its number' })
   async setProfileDocumentIdentifier(
     @Body() body: dto.ProfileDocumentIdentifierDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.ProfileDocumentsResponseDto> {
-    return { status: 'ok', message: 'Document saved', documents: await this.media.identifier(principal, body) };
+    return { status: 'ok', message: 'Document saved', documents: await this.media.identifier(caller, body) };
   }
 
   /** Staff search identity documents: by organization (`orgIds`), user, status and type, each with its file in full. */
@@ -155,13 +155,13 @@ export class ProfileDocumentsController {
 
   /** Compliance approves a pending document (the family's decision, without a body). */
   @Route('POST', ':id/approve', { ...DECIDE, summary: 'Approve a profile document' })
-  async approveProfileDocument(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ProfileDocumentResponseDto> {
-    return { status: 'ok', message: 'Document approved', document: await this.media.decide(principal, id, true) };
+  async approveProfileDocument(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<ProfileDocumentResponseDto> {
+    return { status: 'ok', message: 'Document approved', document: await this.media.decide(caller, id, true) };
   }
 
   /** Compliance declines a pending document (without a body): the user links another. */
   @Route('POST', ':id/decline', { ...DECIDE, summary: 'Decline a profile document' })
-  async declineProfileDocument(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ProfileDocumentResponseDto> {
-    return { status: 'ok', message: 'Document declined', document: await this.media.decide(principal, id, false) };
+  async declineProfileDocument(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<ProfileDocumentResponseDto> {
+    return { status: 'ok', message: 'Document declined', document: await this.media.decide(caller, id, false) };
   }
 }

@@ -1,4 +1,4 @@
-import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes, UuidParam } from '../../platform/http';
+import { ApiRequest, Body, Caller, Principal, Req, Route, Routes, UuidParam } from '../../platform/http';
 import { clientAddress } from '../../platform/common/http';
 import * as dto from './dto/people.dto';
 import { ProfileDto } from './dto/profile.dto';
@@ -35,20 +35,20 @@ export class ProfilesController {
 
   /** The caller: user, person and contact, the membership's organization and role, its permissions, and every membership. */
   @Route('GET', 'my', { summary: "The caller's profile", access: [] })
-  getMyProfile(@CurrentPrincipal() principal: Principal): Promise<ProfileDto> {
-    return this.profiles.my(principal);
+  getMyProfile(@Caller() caller: Principal): Promise<ProfileDto> {
+    return this.profiles.my(caller);
   }
 
   /** The caller edits their own person data: first and last name, birth date, address (null clears one). */
   @Route('PATCH', 'my', { ...OWNER, summary: "Edit the caller's own profile" })
-  updateMyProfile(@Body() body: dto.UpdateMyProfileDto, @CurrentPrincipal() principal: Principal): Promise<dto.UserProfileResponseDto> {
-    return changed('Profile updated', this.profiles.updateMine(principal, body));
+  updateMyProfile(@Body() body: dto.UpdateMyProfileDto, @Caller() caller: Principal): Promise<dto.UserProfileResponseDto> {
+    return changed('Profile updated', this.profiles.updateMine(caller, body));
   }
 
   /** The family's person form: names, the person's own e-mail and phone, birth date, description (null clears one). */
   @Route('PATCH', 'my/person', { ...OWNER, summary: "Edit the caller's person data" })
-  updateMyPerson(@Body() body: dto.UpdateMyPersonDto, @CurrentPrincipal() principal: Principal): Promise<dto.MyProfileResponseDto> {
-    return changed('Profile updated', this.profiles.updateMyPerson(principal, body));
+  updateMyPerson(@Body() body: dto.UpdateMyPersonDto, @Caller() caller: Principal): Promise<dto.MyProfileResponseDto> {
+    return changed('Profile updated', this.profiles.updateMyPerson(caller, body));
   }
 
   /**
@@ -67,17 +67,17 @@ export class ProfilesController {
   })
   async updateMySecuritySettings(
     @Body() body: dto.UpdateMySecuritySettingsDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
     @Req() request: ApiRequest,
   ): Promise<dto.MyProfileResponseDto> {
-    const profile = await this.profiles.updateMySecurity(principal, body, clientAddress(request));
+    const profile = await this.profiles.updateMySecurity(caller, body, clientAddress(request));
     return { status: 'ok', message: 'Security settings updated', profile };
   }
 
   /** A user's profile with the identification status of their organization: the user themself, or staff with PROFILE_VIEWER. */
   @Route('GET', ':userId', { ...OWNER, summary: "A user's profile", errors: ['exception.profile.not_found'] })
-  getProfile(@UuidParam('userId') userId: string, @CurrentPrincipal() principal: Principal): Promise<dto.UserProfileResponseDto> {
-    return changed('OK', this.profiles.get(principal, userId));
+  getProfile(@UuidParam('userId') userId: string, @Caller() caller: Principal): Promise<dto.UserProfileResponseDto> {
+    return changed('OK', this.profiles.get(caller, userId));
   }
 
   /** Staff edit a user's person, with the family's body: names, the person's own e-mail and phone, birth date, description (null clears one). */
@@ -85,9 +85,9 @@ export class ProfilesController {
   updateUserPerson(
     @UuidParam('userId') userId: string,
     @Body() body: dto.UpdateMyPersonDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.UserProfileResponseDto> {
-    return changed('Profile updated', this.profiles.editPerson(principal, userId, body));
+    return changed('Profile updated', this.profiles.editPerson(caller, userId, body));
   }
 
   /** Staff set a user's postal address by parts, the whole of it under `address` (an absent part is cleared). */
@@ -95,9 +95,9 @@ export class ProfilesController {
   updateUserAddress(
     @UuidParam('userId') userId: string,
     @Body() body: UpdateAddressDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.UserProfileResponseDto> {
-    return changed('Address updated', this.profiles.editAddress(principal, userId, body));
+    return changed('Address updated', this.profiles.editAddress(caller, userId, body));
   }
 
   /** Staff set the business of the user's organization, the whole of it at the top level (an absent field is cleared). */
@@ -105,9 +105,9 @@ export class ProfilesController {
   updateUserBusiness(
     @UuidParam('userId') userId: string,
     @Body() body: UpdateBusinessDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.UserProfileResponseDto> {
-    return changed('Business updated', this.profiles.editBusiness(principal, userId, body));
+    return changed('Business updated', this.profiles.editBusiness(caller, userId, body));
   }
 
   /**
@@ -128,10 +128,10 @@ export class ProfilesController {
   async updateUserContact(
     @UuidParam('userId') userId: string,
     @Body() body: UpdateUserLoginDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
     @Req() request: ApiRequest,
   ): Promise<dto.UserProfileResponseDto> {
-    const profile = await this.profiles.editContact(principal, userId, body.login, clientAddress(request));
+    const profile = await this.profiles.editContact(caller, userId, body.login, clientAddress(request));
     return { status: 'ok', message: 'A code was sent to the new login; it becomes the user’s once they confirm it', profile };
   }
 
@@ -144,27 +144,21 @@ export class ProfilesController {
   updateUserSecuritySettings(
     @UuidParam('userId') userId: string,
     @Body() body: dto.UpdateMySecurityDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.UserProfileResponseDto> {
-    return changed('Security settings updated', this.profiles.editSecurity(principal, userId, body));
+    return changed('Security settings updated', this.profiles.editSecurity(caller, userId, body));
   }
 
   /** Compliance approves the identification of the user's organization (the family's decision, without a body). */
   @Route('POST', ':userId/approve', { ...IDENTIFY, summary: "Approve a user's identification" })
-  approveIdentification(
-    @UuidParam('userId') userId: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.UserProfileResponseDto> {
-    return changed('Identification approved', this.profiles.decideIdentification(principal, userId, 'approve'));
+  approveIdentification(@UuidParam('userId') userId: string, @Caller() caller: Principal): Promise<dto.UserProfileResponseDto> {
+    return changed('Identification approved', this.profiles.decideIdentification(caller, userId, 'approve'));
   }
 
   /** Compliance declines the identification of the user's organization (without a body). */
   @Route('POST', ':userId/decline', { ...IDENTIFY, summary: "Decline a user's identification" })
-  declineIdentification(
-    @UuidParam('userId') userId: string,
-    @CurrentPrincipal() principal: Principal,
-  ): Promise<dto.UserProfileResponseDto> {
-    return changed('Identification declined', this.profiles.decideIdentification(principal, userId, 'decline'));
+  declineIdentification(@UuidParam('userId') userId: string, @Caller() caller: Principal): Promise<dto.UserProfileResponseDto> {
+    return changed('Identification declined', this.profiles.decideIdentification(caller, userId, 'decline'));
   }
 
   /** Compliance resets the identification of the user's organization to `none`, whatever it was (the client's `fields` are ignored). */
@@ -172,9 +166,9 @@ export class ProfilesController {
   resetIdentification(
     @UuidParam('userId') userId: string,
     @Body() _dto: ResetIdentificationDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.UserProfileResponseDto> {
-    return changed('Identification reset', this.profiles.decideIdentification(principal, userId, 'reset'));
+    return changed('Identification reset', this.profiles.decideIdentification(caller, userId, 'reset'));
   }
 
   /** Compliance sets the identification status (none → pending → approved | declined | review_required), with a reason. */
@@ -182,9 +176,9 @@ export class ProfilesController {
   changeIdentification(
     @UuidParam('userId') userId: string,
     @Body() body: dto.ChangeIdentificationDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.UserProfileResponseDto> {
-    return changed('Identification changed', this.profiles.changeIdentification(principal, userId, body));
+    return changed('Identification changed', this.profiles.changeIdentification(caller, userId, body));
   }
 
   /** Asks to reset an approved identification: the user themself, or staff with PROFILE_VIEWER. One pending request at a time. */
@@ -200,9 +194,9 @@ export class ProfilesController {
   async createResetIdentificationRequest(
     @UuidParam('userId') userId: string,
     @Body() body: dto.CreateResetIdentificationRequestDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.ResetIdentificationRequestResponseDto> {
-    return { status: 'ok', message: 'Reset requested', ...(await this.profiles.requestReset(principal, userId, body.reason)) };
+    return { status: 'ok', message: 'Reset requested', ...(await this.profiles.requestReset(caller, userId, body.reason)) };
   }
 
   /** A user's identification reset requests, newest first: the user themself, or staff with PROFILE_VIEWER. */
@@ -215,9 +209,9 @@ export class ProfilesController {
   viewResetIdentificationRequests(
     @UuidParam('userId') userId: string,
     @Body() body: dto.ResetIdentificationRequestViewDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.ResetIdentificationRequestPageDto> {
-    return this.profiles.viewResets(principal, userId, body);
+    return this.profiles.viewResets(caller, userId, body);
   }
 
   /** Approves a pending request: the identification goes back to `none`. */
@@ -228,9 +222,9 @@ export class ProfilesController {
   async approveResetIdentificationRequest(
     @UuidParam('userId') userId: string,
     @UuidParam('reqId') id: string,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.ResetIdentificationRequestResponseDto> {
-    const decided = await this.profiles.decideReset(principal, userId, id, { approve: true, reason: null });
+    const decided = await this.profiles.decideReset(caller, userId, id, { approve: true, reason: null });
     return { status: 'ok', message: 'Reset approved', ...decided };
   }
 
@@ -243,9 +237,9 @@ export class ProfilesController {
     @UuidParam('userId') userId: string,
     @UuidParam('reqId') id: string,
     @Body() body: dto.DeclineResetIdentificationRequestDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
   ): Promise<dto.ResetIdentificationRequestResponseDto> {
-    const decided = await this.profiles.decideReset(principal, userId, id, { approve: false, reason: body.reason });
+    const decided = await this.profiles.decideReset(caller, userId, id, { approve: false, reason: body.reason });
     return { status: 'ok', message: 'Reset declined', ...decided };
   }
 }

@@ -1,4 +1,4 @@
-import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes } from '../../platform/http';
+import { ApiRequest, Body, Caller, Principal, Req, Route, Routes } from '../../platform/http';
 import { CODE_ERRORS } from '../../platform/auth/code-errors';
 import { CodeSentResponseDto, PasswordRecoveredResponseDto, PasswordRecoveryConfirmDto } from '../../platform/auth/dto/authorization.dto';
 import { clientAddress } from '../../platform/common/http';
@@ -70,10 +70,10 @@ export class ContactController {
   })
   async changeMyContact(
     @Body() body: dto.ContactChangeDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
     @Req() request: ApiRequest,
   ): Promise<CodeSentResponseDto> {
-    await this.registration.requestContactChange(principal, body, clientAddress(request));
+    await this.registration.requestContactChange(caller, body, clientAddress(request));
     return CODE_SENT;
   }
 
@@ -88,10 +88,10 @@ export class ContactController {
   })
   async confirmMyContact(
     @Body() body: dto.LoginCodeDto,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
     @Req() request: ApiRequest,
   ): Promise<dto.ContactChangedResponseDto> {
-    const profile = await this.registration.confirmContactChange(principal, body.login, body.otp, clientAddress(request));
+    const profile = await this.registration.confirmContactChange(caller, body.login, body.otp, clientAddress(request));
     return { status: 'ok', message: 'Login changed', profile };
   }
 

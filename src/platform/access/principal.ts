@@ -52,9 +52,9 @@ export type ApiRequest = FastifyRequest & {
 /** The property Passport attaches the principal to. */
 export const PRINCIPAL_PROPERTY = 'principal';
 
-/** Injects the caller's Principal into a handler parameter. */
-export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
+/** Injects the caller (the Principal of the request's token) into a handler parameter: `@Caller() caller: Principal`. */
+export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
   const request = ctx.switchToHttp().getRequest<ApiRequest>();
-  if (!request.principal) throw new Error('CurrentPrincipal used on a public route');
+  if (!request.principal) throw new Error('Caller used on a public route');
   return request.principal;
 });

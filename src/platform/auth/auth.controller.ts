@@ -1,4 +1,4 @@
-import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes } from '../http';
+import { ApiRequest, Body, Caller, Principal, Req, Route, Routes } from '../http';
 import { clientAddress } from '../common/http';
 import { AuthService } from './auth.service';
 import { CODE_ERRORS } from './code-errors';
@@ -54,8 +54,8 @@ export class AuthController {
 
   /** Revokes the presented token. */
   @Route('DELETE', '', { summary: 'Log out: revoke the presented token', access: 'password-change' })
-  async logout(@CurrentPrincipal() principal: Principal, @Req() request: ApiRequest): Promise<dto.LogoutResponseDto> {
-    await this.auth.logout(principal, clientAddress(request));
+  async logout(@Caller() caller: Principal, @Req() request: ApiRequest): Promise<dto.LogoutResponseDto> {
+    await this.auth.logout(caller, clientAddress(request));
     return { status: 'ok', message: 'Token revoked', action: 'TOKEN_REVOKED' };
   }
 
@@ -67,10 +67,10 @@ export class AuthController {
     errors: [['exception.validation', 'a wrong currentPassword or an unfit newPassword'], CODE_ERRORS.reused, CODE_ERRORS.checksLimited],
   })
   changePassword(
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
     @Body() body: dto.ChangePasswordDto,
     @Req() request: ApiRequest,
   ): Promise<dto.AuthorizationResponseDto> {
-    return this.auth.changePassword(principal, body, clientAddress(request));
+    return this.auth.changePassword(caller, body, clientAddress(request));
   }
 }

@@ -1,4 +1,4 @@
-import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes } from '../http';
+import { ApiRequest, Body, Caller, Principal, Req, Route, Routes } from '../http';
 import { clientAddress } from '../common/http';
 import { AuthService } from './auth.service';
 import { CODE_ERRORS } from './code-errors';
@@ -20,11 +20,11 @@ export class ProfilePasswordController {
     ],
   })
   async updateMyPassword(
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
     @Body() body: dto.ChangeMyPasswordDto,
     @Req() request: ApiRequest,
   ): Promise<dto.PasswordChangedResponseDto> {
-    await this.auth.changeMyPassword(principal, body, clientAddress(request));
+    await this.auth.changeMyPassword(caller, body, clientAddress(request));
     return { status: 'ok', message: 'Password changed' };
   }
 }

@@ -1,4 +1,4 @@
-import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes, UuidParam } from '../http';
+import { ApiRequest, Body, Caller, Principal, Req, Route, Routes, UuidParam } from '../http';
 import { clientAddress } from '../common/http';
 import { UpdateUserDto, UserStatusResponseDto } from '../users/dto/users.dto';
 import { UsersService } from '../users/users.service';
@@ -39,12 +39,8 @@ export class ReleaseController {
       ['exception.user.not_on_hold', 'neither On Hold nor left with a spent temporary password'],
     ],
   })
-  releaseUser(
-    @UuidParam('id') id: string,
-    @CurrentPrincipal() actor: Principal,
-    @Req() request: ApiRequest,
-  ): Promise<dto.ReleaseResponseDto> {
-    return this.auth.release({ id }, actor, clientAddress(request));
+  releaseUser(@UuidParam('id') id: string, @Caller() caller: Principal, @Req() request: ApiRequest): Promise<dto.ReleaseResponseDto> {
+    return this.auth.release({ id }, caller, clientAddress(request));
   }
 
   /**
@@ -56,10 +52,10 @@ export class ReleaseController {
   async updateUserActive(
     @UuidParam('id') id: string,
     @Body() body: UpdateUserDto,
-    @CurrentPrincipal() actor: Principal,
+    @Caller() caller: Principal,
     @Req() request: ApiRequest,
   ): Promise<UserStatusResponseDto> {
-    const changed = await this.auth.setActive(id, body.active, actor, clientAddress(request));
+    const changed = await this.auth.setActive(id, body.active, caller, clientAddress(request));
     return {
       status: 'ok',
       message: changed ? (body.active ? 'User activated' : 'User deactivated') : 'Nothing changed',
@@ -74,12 +70,8 @@ export class ReleaseController {
    * listed with `active: false`. `PATCH` with `{"active": true}` undoes it.
    */
   @Route('DELETE', ':id', { ...SET_ACTIVE, summary: 'Delete a user: deactivates them, never erases' })
-  async deleteUser(
-    @UuidParam('id') id: string,
-    @CurrentPrincipal() actor: Principal,
-    @Req() request: ApiRequest,
-  ): Promise<UserStatusResponseDto> {
-    const changed = await this.auth.setActive(id, false, actor, clientAddress(request), 'deleted');
+  async deleteUser(@UuidParam('id') id: string, @Caller() caller: Principal, @Req() request: ApiRequest): Promise<UserStatusResponseDto> {
+    const changed = await this.auth.setActive(id, false, caller, clientAddress(request), 'deleted');
     return {
       status: 'ok',
       message: changed ? 'User deactivated: users are never erased' : 'Nothing changed: the user was already deactivated',
@@ -96,10 +88,10 @@ export class ReleaseController {
   })
   async endUserSessions(
     @UuidParam('id') id: string,
-    @CurrentPrincipal() actor: Principal,
+    @Caller() caller: Principal,
     @Req() request: ApiRequest,
   ): Promise<dto.SessionsEndedResponseDto> {
-    const endedSessions = await this.auth.endSessionsOf(id, actor, clientAddress(request));
+    const endedSessions = await this.auth.endSessionsOf(id, caller, clientAddress(request));
     return { status: 'ok', message: 'Sessions ended', action: 'SESSIONS_ENDED', endedSessions };
   }
 }

@@ -1,4 +1,4 @@
-import { ApiRequest, CurrentPrincipal, Principal, Req, Route, Routes, UuidParam } from '../http';
+import { ApiRequest, Caller, Principal, Req, Route, Routes, UuidParam } from '../http';
 import { clientAddress } from '../common/http';
 import { AuthService } from './auth.service';
 import * as dto from './dto/authorization.dto';
@@ -10,18 +10,18 @@ export class SessionsController {
 
   /** Lists the caller's live tokens: id, issued, expires, client address and whether it is the one presented. */
   @Route('GET', '', { summary: "List the caller's live sessions", access: [] })
-  async listSessions(@CurrentPrincipal() principal: Principal): Promise<dto.SessionListResponseDto> {
-    return { status: 'ok', message: 'OK', records: await this.auth.sessions(principal) };
+  async listSessions(@Caller() caller: Principal): Promise<dto.SessionListResponseDto> {
+    return { status: 'ok', message: 'OK', records: await this.auth.sessions(caller) };
   }
 
   /** Ends one of the caller's sessions (the current one too); another user's or an ended one is a 404. */
   @Route('DELETE', ':id', { summary: 'End one of the caller’s sessions', access: [], errors: ['exception.session.not_found'] })
   async endSession(
     @UuidParam('id') id: string,
-    @CurrentPrincipal() principal: Principal,
+    @Caller() caller: Principal,
     @Req() request: ApiRequest,
   ): Promise<dto.SessionEndedResponseDto> {
-    await this.auth.endSession(principal, id, clientAddress(request));
+    await this.auth.endSession(caller, id, clientAddress(request));
     return { status: 'ok', message: 'Session ended', action: 'SESSION_ENDED' };
   }
 }

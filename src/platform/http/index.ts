@@ -4,6 +4,6 @@
  */
 export { Body, Header, Headers, Param, Query, Req, Res, StreamableFile } from '@nestjs/common';
 export { ApiBody, ApiConsumes, ApiExtraModels, ApiHeader, ApiParam } from '@nestjs/swagger';
-export { ApiRequest, CurrentPrincipal, Principal } from '../access/principal';
+export { ApiRequest, Caller, Principal } from '../access/principal';
 export { NumericIdParam, SerialParam, UuidParam } from '../common/validators';
 export { Route, Routes } from './route.decorator';

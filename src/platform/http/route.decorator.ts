@@ -91,7 +91,7 @@ function accessRule(access: RouteAccess): AccessRule {
  *
  * ```ts
  * @Route('POST', 'view', { summary: "The merchant's points of sale", access: ['POINT_OF_SALE_MANAGER'], status: 200 })
- * viewPointsOfSale(@Body() dto: PointOfSaleViewDto, @CurrentPrincipal() principal: Principal): Promise<PointOfSalePageDto> {
+ * viewPointsOfSale(@Body() body: dto.PointOfSaleViewDto, @Caller() caller: Principal): Promise<dto.PointOfSalePageDto> {
  * ```
  * (the operation id `viewPointsOfSale`, the answer `PointOfSalePageDto`).
  */

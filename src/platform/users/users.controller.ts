@@ -1,4 +1,4 @@
-import { ApiRequest, Body, CurrentPrincipal, Principal, Req, Route, Routes, UuidParam } from '../http';
+import { ApiRequest, Body, Caller, Principal, Req, Route, Routes, UuidParam } from '../http';
 import { clientAddress } from '../common/http';
 import { PageRequestDto } from '../common/paging.dto';
 import { UserActionPageDto } from '../user-actions/dto/user-action.dto';
@@ -15,12 +15,8 @@ export class UsersController {
     access: ['USER_MANAGER'],
     errors: [['exception.organization.not_found', 'organizationId does not exist'], 'exception.user.login_taken'],
   })
-  async createUser(
-    @Body() body: dto.CreateUserDto,
-    @CurrentPrincipal() actor: Principal,
-    @Req() request: ApiRequest,
-  ): Promise<dto.CreatedUserDto> {
-    return { status: 'ok', message: 'User created', ...(await this.users.create(body, actor, clientAddress(request))) };
+  async createUser(@Body() body: dto.CreateUserDto, @Caller() caller: Principal, @Req() request: ApiRequest): Promise<dto.CreatedUserDto> {
+    return { status: 'ok', message: 'User created', ...(await this.users.create(body, caller, clientAddress(request))) };
   }
 
   /** Searches users by status, role and login. */
