@@ -1,5 +1,4 @@
-import { ApiRequest, Body, Caller, Principal, Req, Route, Routes, SerialParam, UuidParam } from '../../platform/http';
-import { clientAddress } from '../../platform/common/http';
+import { Body, Caller, ClientAddress, Principal, Route, Routes, SerialParam, UuidParam } from '../../platform/http';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
 import { CoinsService } from './coins.service';
 import { PAYEE_LOOKUP_LIMIT } from './payee-lookups';
@@ -66,9 +65,9 @@ export class CoinsController {
   async validateCoin(
     @Body() body: dto.ValidateCoinDto,
     @Caller() caller: Principal,
-    @Req() request: ApiRequest,
+    @ClientAddress() address: string,
   ): Promise<dto.ValidateCoinResponseDto> {
-    return { status: 'ok', message: 'OK', ...(await this.coins.validate(caller, clientAddress(request), body.serial)) };
+    return { status: 'ok', message: 'OK', ...(await this.coins.validate(caller, address, body.serial)) };
   }
 
   /**
@@ -80,9 +79,9 @@ export class CoinsController {
   async coinSerialByLogin(
     @Body() body: dto.CoinSerialRequestDto,
     @Caller() caller: Principal,
-    @Req() request: ApiRequest,
+    @ClientAddress() address: string,
   ): Promise<dto.CoinSerialResponseDto> {
-    const serial = await this.coins.serialOf(caller, clientAddress(request), body.login, body.currencyCode);
+    const serial = await this.coins.serialOf(caller, address, body.login, body.currencyCode);
     return { status: 'ok', message: 'OK', serial };
   }
 

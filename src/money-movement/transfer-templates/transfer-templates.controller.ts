@@ -1,5 +1,4 @@
-import { ApiRequest, Body, Caller, Principal, Req, Route, Routes, UuidParam } from '../../platform/http';
-import { clientAddress } from '../../platform/common/http';
+import { Body, Caller, ClientAddress, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { PAYEE_LOOKUP_LIMIT } from '../coins/payee-lookups';
 import * as dto from './dto/transfer-template.dto';
 import { TransferTemplatesService } from './transfer-templates.service';
@@ -36,9 +35,9 @@ export class TransferTemplatesController {
   async createTransferTemplate(
     @Body() body: dto.CreateTransferTemplateDto,
     @Caller() caller: Principal,
-    @Req() request: ApiRequest,
+    @ClientAddress() address: string,
   ): Promise<dto.TransferTemplateResponseDto> {
-    return { status: 'ok', message: 'Template saved', template: await this.templates.create(caller, body, clientAddress(request)) };
+    return { status: 'ok', message: 'Template saved', template: await this.templates.create(caller, body, address) };
   }
 
   /**

@@ -1,5 +1,4 @@
-import { ApiRequest, Body, Caller, Principal, Req, Route, Routes } from '../../platform/http';
-import { clientAddress } from '../../platform/common/http';
+import { Body, Caller, ClientAddress, Principal, Route, Routes } from '../../platform/http';
 import { OperationResultDto } from '../../platform/ledger/dto/operation.dto';
 import { PAYEE_LOOKUP_LIMIT } from '../coins/payee-lookups';
 import * as dto from './dto/transfer.dto';
@@ -38,8 +37,8 @@ export class TransfersController {
   calculateTransfer(
     @Body() body: dto.TransferRequestDto,
     @Caller() caller: Principal,
-    @Req() request: ApiRequest,
+    @ClientAddress() address: string,
   ): Promise<dto.TransferCalculationDto> {
-    return this.transfers.calculateForPayer(caller, body, clientAddress(request));
+    return this.transfers.calculateForPayer(caller, body, address);
   }
 }

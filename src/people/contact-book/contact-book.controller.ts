@@ -1,5 +1,4 @@
-import { ApiRequest, Body, Caller, Principal, Query, Req, Route, Routes, UuidParam } from '../../platform/http';
-import { clientAddress } from '../../platform/common/http';
+import { Body, Caller, ClientAddress, Principal, Query, Route, Routes, UuidParam } from '../../platform/http';
 import { ContactBookService } from './contact-book.service';
 import * as dto from './dto/contact.dto';
 
@@ -77,8 +76,8 @@ export class ContactBookController {
     @UuidParam('id') id: string,
     @Query() query: dto.ContactCoinQueryDto,
     @Caller() caller: Principal,
-    @Req() request: ApiRequest,
+    @ClientAddress() address: string,
   ): Promise<dto.ContactCoinResponseDto> {
-    return { status: 'ok', message: 'OK', coinSerial: await this.contacts.coin(caller, clientAddress(request), id, query.currency) };
+    return { status: 'ok', message: 'OK', coinSerial: await this.contacts.coin(caller, address, id, query.currency) };
   }
 }

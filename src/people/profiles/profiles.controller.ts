@@ -1,5 +1,4 @@
-import { ApiRequest, Body, Caller, Principal, Req, Route, Routes, UuidParam } from '../../platform/http';
-import { clientAddress } from '../../platform/common/http';
+import { Body, Caller, ClientAddress, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import * as dto from './dto/people.dto';
 import { ProfileDto } from './dto/profile.dto';
 import { ResetIdentificationDto, UpdateAddressDto, UpdateBusinessDto, UpdateUserLoginDto } from './dto/staff.dto';
@@ -68,9 +67,9 @@ export class ProfilesController {
   async updateMySecuritySettings(
     @Body() body: dto.UpdateMySecuritySettingsDto,
     @Caller() caller: Principal,
-    @Req() request: ApiRequest,
+    @ClientAddress() address: string,
   ): Promise<dto.MyProfileResponseDto> {
-    const profile = await this.profiles.updateMySecurity(caller, body, clientAddress(request));
+    const profile = await this.profiles.updateMySecurity(caller, body, address);
     return { status: 'ok', message: 'Security settings updated', profile };
   }
 
@@ -129,9 +128,9 @@ export class ProfilesController {
     @UuidParam('userId') userId: string,
     @Body() body: UpdateUserLoginDto,
     @Caller() caller: Principal,
-    @Req() request: ApiRequest,
+    @ClientAddress() address: string,
   ): Promise<dto.UserProfileResponseDto> {
-    const profile = await this.profiles.editContact(caller, userId, body.login, clientAddress(request));
+    const profile = await this.profiles.editContact(caller, userId, body.login, address);
     return { status: 'ok', message: 'A code was sent to the new login; it becomes the user’s once they confirm it', profile };
   }
 

@@ -1,7 +1,6 @@
-import { ApiRequest, Body, Caller, Principal, Req, Route, Routes } from '../../platform/http';
+import { Body, Caller, ClientAddress, Principal, Route, Routes } from '../../platform/http';
 import { CODE_ERRORS } from '../../platform/auth/code-errors';
 import { CodeSentResponseDto, PasswordRecoveredResponseDto, PasswordRecoveryConfirmDto } from '../../platform/auth/dto/authorization.dto';
-import { clientAddress } from '../../platform/common/http';
 import * as dto from './dto/registration.dto';
 import { RegistrationService } from './registration.service';
 
@@ -24,8 +23,8 @@ export class RegistrationController {
       CODE_ERRORS.sendLimited,
     ],
   })
-  async register(@Body() body: dto.RegistrationDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
-    await this.registration.register(body, clientAddress(request));
+  async register(@Body() body: dto.RegistrationDto, @ClientAddress() address: string): Promise<CodeSentResponseDto> {
+    await this.registration.register(body, address);
     return CODE_SENT;
   }
 
@@ -35,15 +34,18 @@ export class RegistrationController {
     summary: 'Finish signing up: the code and a password',
     errors: [CODE_ERRORS.wrong, ['exception.registration.disabled', 'closed for the role since'], LOGIN_TAKEN, CODE_ERRORS.checkLimited],
   })
-  async confirmRegistration(@Body() body: dto.RegistrationConfirmDto, @Req() request: ApiRequest): Promise<dto.RegisteredResponseDto> {
-    await this.registration.confirm(body, clientAddress(request));
+  async confirmRegistration(
+    @Body() body: dto.RegistrationConfirmDto,
+    @ClientAddress() address: string,
+  ): Promise<dto.RegisteredResponseDto> {
+    await this.registration.confirm(body, address);
     return { status: 'ok', message: 'Signed up; log in with the login and password', action: 'REGISTERED' };
   }
 
   /** Public, as above. The same answer whether or not a sign-up was pending for the login. */
   @Route('POST', 'resend-otp', { ...PUBLIC, summary: 'Send a new sign-up code', errors: [CODE_ERRORS.sendLimited] })
-  async resendRegistrationCode(@Body() body: dto.ResendDto, @Req() request: ApiRequest): Promise<CodeSentResponseDto> {
-    await this.registration.resend(body.login, clientAddress(request));
+  async resendRegistrationCode(@Body() body: dto.ResendDto, @ClientAddress() address: string): Promise<CodeSentResponseDto> {
+    await this.registration.resend(body.login, address);
     return CODE_SENT;
   }
 }
@@ -71,9 +73,9 @@ export class ContactController {
   async changeMyContact(
     @Body() body: dto.ContactChangeDto,
     @Caller() caller: Principal,
-    @Req() request: ApiRequest,
+    @ClientAddress() address: string,
   ): Promise<CodeSentResponseDto> {
-    await this.registration.requestContactChange(caller, body, clientAddress(request));
+    await this.registration.requestContactChange(caller, body, address);
     return CODE_SENT;
   }
 
@@ -89,9 +91,9 @@ export class ContactController {
   async confirmMyContact(
     @Body() body: dto.LoginCodeDto,
     @Caller() caller: Principal,
-    @Req() request: ApiRequest,
+    @ClientAddress() address: string,
   ): Promise<dto.ContactChangedResponseDto> {
-    const profile = await this.registration.confirmContactChange(caller, body.login, body.otp, clientAddress(request));
+    const profile = await this.registration.confirmContactChange(caller, body.login, body.otp, address);
     return { status: 'ok', message: 'Login changed', profile };
   }
 
@@ -109,8 +111,11 @@ export class ContactController {
       CODE_ERRORS.checkLimited,
     ],
   })
-  async restoreMyContact(@Body() body: PasswordRecoveryConfirmDto, @Req() request: ApiRequest): Promise<PasswordRecoveredResponseDto> {
-    await this.registration.restoreContact(body, clientAddress(request));
+  async restoreMyContact(
+    @Body() body: PasswordRecoveryConfirmDto,
+    @ClientAddress() address: string,
+  ): Promise<PasswordRecoveredResponseDto> {
+    await this.registration.restoreContact(body, address);
     return { status: 'ok', message: 'Login restored and password changed; log in with them', action: 'PASSWORD_CHANGED' };
   }
 }

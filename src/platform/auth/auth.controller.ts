@@ -1,5 +1,4 @@
-import { ApiRequest, Body, Caller, Principal, Req, Route, Routes } from '../http';
-import { clientAddress } from '../common/http';
+import { Body, Caller, ClientAddress, Principal, Route, Routes } from '../http';
 import { AuthService } from './auth.service';
 import { CODE_ERRORS } from './code-errors';
 import * as dto from './dto/authorization.dto';
@@ -23,8 +22,8 @@ export class AuthController {
       ['exception.rate_limited', 'too many failed logins from this address this minute; or a limit of the codes (see resend-otp)'],
     ],
   })
-  login(@Body() body: dto.AuthorizationRequestDto, @Req() request: ApiRequest): Promise<dto.AuthorizationResponseDto> {
-    return this.auth.login(body.login, body.password, clientAddress(request));
+  login(@Body() body: dto.AuthorizationRequestDto, @ClientAddress() address: string): Promise<dto.AuthorizationResponseDto> {
+    return this.auth.login(body.login, body.password, address);
   }
 
   /**
@@ -38,8 +37,8 @@ export class AuthController {
     summary: 'Confirm a login with the code sent to it',
     errors: [CODE_ERRORS.wrong, ['exception.authorization.user_on_hold', 'put On Hold meanwhile'], CODE_ERRORS.checkLimited],
   })
-  confirmLogin(@Body() body: dto.LoginConfirmDto, @Req() request: ApiRequest): Promise<dto.AuthorizationResponseDto> {
-    return this.auth.confirmLogin(body.login, body.otp, clientAddress(request), body.challengeId);
+  confirmLogin(@Body() body: dto.LoginConfirmDto, @ClientAddress() address: string): Promise<dto.AuthorizationResponseDto> {
+    return this.auth.confirmLogin(body.login, body.otp, address, body.challengeId);
   }
 
   /**
@@ -48,14 +47,14 @@ export class AuthController {
    * challenge ends. The same answer otherwise, and nothing sent: new codes come only from a password step.
    */
   @Route('POST', 'resend-otp', { ...PUBLIC, summary: 'Send a new login code', errors: [CODE_ERRORS.sendLimited] })
-  resendLoginCode(@Body() body: dto.LoginResendDto, @Req() request: ApiRequest): Promise<dto.CodeSentResponseDto> {
-    return this.auth.resendLoginCode(body.login, clientAddress(request), body.challengeId);
+  resendLoginCode(@Body() body: dto.LoginResendDto, @ClientAddress() address: string): Promise<dto.CodeSentResponseDto> {
+    return this.auth.resendLoginCode(body.login, address, body.challengeId);
   }
 
   /** Revokes the presented token. */
   @Route('DELETE', '', { summary: 'Log out: revoke the presented token', access: 'password-change' })
-  async logout(@Caller() caller: Principal, @Req() request: ApiRequest): Promise<dto.LogoutResponseDto> {
-    await this.auth.logout(caller, clientAddress(request));
+  async logout(@Caller() caller: Principal, @ClientAddress() address: string): Promise<dto.LogoutResponseDto> {
+    await this.auth.logout(caller, address);
     return { status: 'ok', message: 'Token revoked', action: 'TOKEN_REVOKED' };
   }
 
@@ -69,8 +68,8 @@ export class AuthController {
   changePassword(
     @Caller() caller: Principal,
     @Body() body: dto.ChangePasswordDto,
-    @Req() request: ApiRequest,
+    @ClientAddress() address: string,
   ): Promise<dto.AuthorizationResponseDto> {
-    return this.auth.changePassword(caller, body, clientAddress(request));
+    return this.auth.changePassword(caller, body, address);
   }
 }

@@ -1,5 +1,4 @@
-import { ApiRequest, Body, Req, Route, Routes } from '../http';
-import { clientAddress } from '../common/http';
+import { Body, ClientAddress, Route, Routes } from '../http';
 import { AuthService } from './auth.service';
 import { CODE_ERRORS } from './code-errors';
 import * as dto from './dto/authorization.dto';
@@ -13,8 +12,8 @@ export class PasswordRecoveryController {
 
   /** Public: whoever forgot their password has no token. The same answer for an unknown login (nothing is sent then). */
   @Route('POST', '', { ...PUBLIC, summary: 'Send a password recovery code to the login', errors: [CODE_ERRORS.sendLimited] })
-  recoverPassword(@Body() body: dto.LoginDto, @Req() request: ApiRequest): Promise<dto.CodeSentResponseDto> {
-    return this.auth.recoverPassword(body.login, clientAddress(request));
+  recoverPassword(@Body() body: dto.LoginDto, @ClientAddress() address: string): Promise<dto.CodeSentResponseDto> {
+    return this.auth.recoverPassword(body.login, address);
   }
 
   /**
@@ -29,9 +28,9 @@ export class PasswordRecoveryController {
   })
   async confirmPasswordRecovery(
     @Body() body: dto.PasswordRecoveryConfirmDto,
-    @Req() request: ApiRequest,
+    @ClientAddress() address: string,
   ): Promise<dto.PasswordRecoveredResponseDto> {
-    await this.auth.confirmRecovery(body, clientAddress(request));
+    await this.auth.confirmRecovery(body, address);
     return { status: 'ok', message: 'Password changed; log in with it', action: 'PASSWORD_CHANGED' };
   }
 }

@@ -1,5 +1,4 @@
-import { ApiRequest, Body, Caller, Principal, Req, Route, Routes } from '../http';
-import { clientAddress } from '../common/http';
+import { Body, Caller, ClientAddress, Principal, Route, Routes } from '../http';
 import { AuthService } from './auth.service';
 import { CODE_ERRORS } from './code-errors';
 import * as dto from './dto/authorization.dto';
@@ -22,9 +21,9 @@ export class ProfilePasswordController {
   async updateMyPassword(
     @Caller() caller: Principal,
     @Body() body: dto.ChangeMyPasswordDto,
-    @Req() request: ApiRequest,
+    @ClientAddress() address: string,
   ): Promise<dto.PasswordChangedResponseDto> {
-    await this.auth.changeMyPassword(caller, body, clientAddress(request));
+    await this.auth.changeMyPassword(caller, body, address);
     return { status: 'ok', message: 'Password changed' };
   }
 }

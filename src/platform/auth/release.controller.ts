@@ -1,5 +1,4 @@
-import { ApiRequest, Body, Caller, Principal, Req, Route, Routes, UuidParam } from '../http';
-import { clientAddress } from '../common/http';
+import { Body, Caller, ClientAddress, Principal, Route, Routes, UuidParam } from '../http';
 import { UpdateUserDto, UserStatusResponseDto } from '../users/dto/users.dto';
 import { UsersService } from '../users/users.service';
 import { AuthService } from './auth.service';
@@ -39,8 +38,8 @@ export class ReleaseController {
       ['exception.user.not_on_hold', 'neither On Hold nor left with a spent temporary password'],
     ],
   })
-  releaseUser(@UuidParam('id') id: string, @Caller() caller: Principal, @Req() request: ApiRequest): Promise<dto.ReleaseResponseDto> {
-    return this.auth.release({ id }, caller, clientAddress(request));
+  releaseUser(@UuidParam('id') id: string, @Caller() caller: Principal, @ClientAddress() address: string): Promise<dto.ReleaseResponseDto> {
+    return this.auth.release({ id }, caller, address);
   }
 
   /**
@@ -53,9 +52,9 @@ export class ReleaseController {
     @UuidParam('id') id: string,
     @Body() body: UpdateUserDto,
     @Caller() caller: Principal,
-    @Req() request: ApiRequest,
+    @ClientAddress() address: string,
   ): Promise<UserStatusResponseDto> {
-    const changed = await this.auth.setActive(id, body.active, caller, clientAddress(request));
+    const changed = await this.auth.setActive(id, body.active, caller, address);
     return {
       status: 'ok',
       message: changed ? (body.active ? 'User activated' : 'User deactivated') : 'Nothing changed',
@@ -70,8 +69,12 @@ export class ReleaseController {
    * listed with `active: false`. `PATCH` with `{"active": true}` undoes it.
    */
   @Route('DELETE', ':id', { ...SET_ACTIVE, summary: 'Delete a user: deactivates them, never erases' })
-  async deleteUser(@UuidParam('id') id: string, @Caller() caller: Principal, @Req() request: ApiRequest): Promise<UserStatusResponseDto> {
-    const changed = await this.auth.setActive(id, false, caller, clientAddress(request), 'deleted');
+  async deleteUser(
+    @UuidParam('id') id: string,
+    @Caller() caller: Principal,
+    @ClientAddress() address: string,
+  ): Promise<UserStatusResponseDto> {
+    const changed = await this.auth.setActive(id, false, caller, address, 'deleted');
     return {
       status: 'ok',
       message: changed ? 'User deactivated: users are never erased' : 'Nothing changed: the user was already deactivated',
@@ -89,9 +92,9 @@ export class ReleaseController {
   async endUserSessions(
     @UuidParam('id') id: string,
     @Caller() caller: Principal,
-    @Req() request: ApiRequest,
+    @ClientAddress() address: string,
   ): Promise<dto.SessionsEndedResponseDto> {
-    const endedSessions = await this.auth.endSessionsOf(id, caller, clientAddress(request));
+    const endedSessions = await this.auth.endSessionsOf(id, caller, address);
     return { status: 'ok', message: 'Sessions ended', action: 'SESSIONS_ENDED', endedSessions };
   }
 }

@@ -1,5 +1,4 @@
-import { ApiRequest, Caller, Principal, Req, Route, Routes, UuidParam } from '../http';
-import { clientAddress } from '../common/http';
+import { Caller, ClientAddress, Principal, Route, Routes, UuidParam } from '../http';
 import { AuthService } from './auth.service';
 import * as dto from './dto/authorization.dto';
 
@@ -19,9 +18,9 @@ export class SessionsController {
   async endSession(
     @UuidParam('id') id: string,
     @Caller() caller: Principal,
-    @Req() request: ApiRequest,
+    @ClientAddress() address: string,
   ): Promise<dto.SessionEndedResponseDto> {
-    await this.auth.endSession(caller, id, clientAddress(request));
+    await this.auth.endSession(caller, id, address);
     return { status: 'ok', message: 'Session ended', action: 'SESSION_ENDED' };
   }
 }

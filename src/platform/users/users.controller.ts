@@ -1,5 +1,4 @@
-import { ApiRequest, Body, Caller, Principal, Req, Route, Routes, UuidParam } from '../http';
-import { clientAddress } from '../common/http';
+import { Body, Caller, ClientAddress, Principal, Route, Routes, UuidParam } from '../http';
 import { PageRequestDto } from '../common/paging.dto';
 import { UserActionPageDto } from '../user-actions/dto/user-action.dto';
 import * as dto from './dto/users.dto';
@@ -15,8 +14,12 @@ export class UsersController {
     access: ['USER_MANAGER'],
     errors: [['exception.organization.not_found', 'organizationId does not exist'], 'exception.user.login_taken'],
   })
-  async createUser(@Body() body: dto.CreateUserDto, @Caller() caller: Principal, @Req() request: ApiRequest): Promise<dto.CreatedUserDto> {
-    return { status: 'ok', message: 'User created', ...(await this.users.create(body, caller, clientAddress(request))) };
+  async createUser(
+    @Body() body: dto.CreateUserDto,
+    @Caller() caller: Principal,
+    @ClientAddress() address: string,
+  ): Promise<dto.CreatedUserDto> {
+    return { status: 'ok', message: 'User created', ...(await this.users.create(body, caller, address)) };
   }
 
   /** Searches users by status, role and login. */
