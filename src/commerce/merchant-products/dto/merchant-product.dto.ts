@@ -5,6 +5,7 @@ import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { NUMERIC_ID_PATTERN, Omittable, OptionalText } from '../../../platform/common/validators';
+import { ApiDateTime, ApiTextOrNull, ApiUuid } from '../../../platform/common/dto-fields';
 
 /** A product id is a number (section 7: anything else in the path is a 400). */
 export const PRODUCT_ID_PATTERN = NUMERIC_ID_PATTERN;
@@ -57,7 +58,7 @@ export class MerchantProductPriceDto {
   currency: string;
   @ApiAmount(2.5)
   price: JsonDecimal;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -65,16 +66,16 @@ export class MerchantProductDto {
   /** A number, written as a string of digits. */
   @ApiProperty({ pattern: '^[0-9]+$' })
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   merchantId: string;
   name: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   category: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   description: string | null;
   active: boolean;
   prices: MerchantProductPriceDto[];
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 

@@ -20,6 +20,15 @@ import {
 import { EnumList, Serial } from '../../../platform/common/validators';
 import { LegType, OperationDto, OperationLegDto } from '../../../platform/ledger/dto/operation.dto';
 import { familyTypeOf } from '../../../platform/ledger/operation-types';
+import {
+  ApiDateTime,
+  ApiEnum,
+  ApiExample,
+  ApiOptionalUuid,
+  ApiTextOrNull,
+  ApiUuid,
+  ApiUuidOrNull,
+} from '../../../platform/common/dto-fields';
 
 /** Reads a property from the family's name for it when the service's own is absent. */
 const alias = (name: string) =>
@@ -89,7 +98,7 @@ export class BankWithdrawalDto extends OperationTextDto {
   amount: string | number;
 
   /** One of the coin's organization's bank accounts (`/bank-accounts`); or give `bankDetails`. */
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiOptionalUuid()
   @IsOptional()
   @IsUUID()
   bankAccountId?: string;
@@ -131,35 +140,35 @@ export class BankWithdrawalTransactionDto extends OperationLegDto {
    * accepted, released when declined: the withdrawal's status says which); `redeem`: the amount paid to the issuer's
    * bank-settlement coin; `commission`: the fee, to the issuer's commission coin.
    */
-  @ApiProperty({ enum: BANK_WITHDRAWAL_TRANSACTION_TYPES, example: 'hold' })
+  @ApiEnum(BANK_WITHDRAWAL_TRANSACTION_TYPES, 'hold')
   declare type: LegType;
   @ApiAmount(10.1, 'Always positive: it leaves `from` (a hold: is reserved on it) for `to`')
   declare amount: JsonDecimal;
   /** The ledger's date of the hold or the entry: its operation's creation (the request's). */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   declare createdAt: string;
   /** When it happened: a hold when placed, a leg when posted (a request's when it was accepted). */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   declare performedAt: string;
   /** When it last changed: a hold when captured or released; a leg never changes. */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   declare updatedAt: string;
 }
 
 export class BankWithdrawalRecordDto extends RequestRecordDto {
   /** `direct` (paid out at once by staff) or `request` (held until accepted or declined). */
-  @ApiProperty({ enum: BANK_WITHDRAWAL_KINDS })
+  @ApiEnum(BANK_WITHDRAWAL_KINDS)
   kind: string;
   /** A request is `pending` (amount and fee held) until `processed` (paid out) or `declined` (hold released). */
-  @ApiProperty({ enum: BANK_WITHDRAWAL_STATUSES })
+  @ApiEnum(BANK_WITHDRAWAL_STATUSES)
   status: string;
   /** The status again, under the name the family's request screens read it by. */
-  @ApiProperty({ enum: BANK_WITHDRAWAL_STATUSES })
+  @ApiEnum(BANK_WITHDRAWAL_STATUSES)
   requestStatus: string;
   /** The withdrawal's business identifier: a number, also accepted in the decision routes' paths. */
-  @ApiProperty({ example: 1 })
+  @ApiExample(1)
   requestIdentifier: number;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
   @ApiAmount(100, 'What reaches the bank account')
   amount: JsonDecimal;
@@ -173,17 +182,17 @@ export class BankWithdrawalRecordDto extends RequestRecordDto {
   bankInfo: BankInfoDto;
   @ApiAmount(1, 'The fee, quoted when the withdrawal was requested')
   commission: JsonDecimal;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   bankAccountId: string | null;
   bankDetails: BankDetailsRecordDto;
   /** Free text from the system or business user (release 4.10.0). */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   override customInformation: string | null;
   /** The `bank_withdrawal` operation: pending while held, settled in place by the decision. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   operationId: string;
   /** The operation's type in the family's words (`bank_redeem`: the service's `bank_withdrawal`, see FAMILY_TYPE_NAMES). */
-  @ApiProperty({ enum: [familyTypeOf('bank_withdrawal')] })
+  @ApiEnum([familyTypeOf('bank_withdrawal')])
   type: string;
   /** The IBAN paid to (`bankDetails.iban`), at the top level as the family's withdrawal records carry it. */
   iban: string;

@@ -23,6 +23,7 @@ import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { ClientCoinDto, RequestFilterDto, RequestRecordDto, RequestViewDto } from '../../../platform/common/request-view.dto';
 import { EnumList, Serial, UuidList } from '../../../platform/common/validators';
 import { OperationDto, OperationRecordDto } from '../../../platform/ledger/dto/operation.dto';
+import { ApiDateTime, ApiEnum, ApiExample, ApiUuid, ApiUuidOrNull } from '../../../platform/common/dto-fields';
 
 export const DOCUMENT_TYPES = ['passport', 'id_card', 'driving_license', 'residence_permit', 'other'] as const;
 export const CASH_DESK_OPERATION_TYPES = ['cash_in', 'cash_out'] as const;
@@ -62,18 +63,18 @@ export class CreateCashDeskDto {
 }
 
 export class OpenCashCoinDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   @IsUUID()
   issuerId: string;
 }
 
 export class CashDeskDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   name: string;
   /** The desk's cash coins, one per issuer (shown to staff and to the desk's cashiers; empty for others). */
   coins: CoinDto[];
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -112,7 +113,7 @@ export class CashDeskPageDto extends PageDto {
 
 /** The identity document the cashier saw. */
 export class IdentityDocumentDto {
-  @ApiProperty({ enum: DOCUMENT_TYPES })
+  @ApiEnum(DOCUMENT_TYPES)
   @IsIn(DOCUMENT_TYPES)
   documentType: string;
 
@@ -126,7 +127,7 @@ export class IdentityDocumentDto {
 /** A cash desk operation as a cashier enters it for a customer at the desk. */
 export class CashDeskOperationRequestDto extends OperationTextDto {
   /** `cash_in`: the customer hands over cash and the desk's cash coin credits their coin; `cash_out`: their coin pays the desk, which hands over cash. */
-  @ApiProperty({ enum: CASH_DESK_OPERATION_TYPES })
+  @ApiEnum(CASH_DESK_OPERATION_TYPES)
   @IsIn(CASH_DESK_OPERATION_TYPES)
   type: 'cash_in' | 'cash_out';
 
@@ -150,23 +151,23 @@ export class CashDeskOperationRequestDto extends OperationTextDto {
 }
 
 export class CashDeskOperationRecordDto extends RequestRecordDto {
-  @ApiProperty({ enum: CASH_DESK_OPERATION_TYPES })
+  @ApiEnum(CASH_DESK_OPERATION_TYPES)
   type: string;
   /** `pending` (held) until `processed` (confirmed by the customer or completed by the desk) or `declined` (released). */
-  @ApiProperty({ enum: CASH_DESK_OPERATION_STATUSES })
+  @ApiEnum(CASH_DESK_OPERATION_STATUSES)
   status: string;
   /** How it was decided: `confirmed` by the customer, `completed` by the desk, or `declined`; null while pending. */
   @ApiProperty({ type: String, enum: ['confirmed', 'completed', 'declined'], nullable: true })
   decision: string | null;
   /** The customer's cash-out code the desk presented for a `cash_out` (`POST …/{id}/authorize`): then, and only then, the desk may complete it. */
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   cashOutCodeId: string | null;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   cashDeskId: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   customerOrganizationId: string;
   /** The desk's cash coin. */
-  @ApiProperty({ example: '1000000002' })
+  @ApiExample('1000000002')
   deskCoinSerial: string;
   @ApiAmount(50)
   amount: JsonDecimal;
@@ -175,7 +176,7 @@ export class CashDeskOperationRecordDto extends RequestRecordDto {
   fullName: string;
   document: IdentityDocumentDto;
   /** The `cash_in` or `cash_out` operation: pending while held, settled in place by the decision. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   operationId: string;
 }
 
@@ -224,7 +225,7 @@ export class CreateCashOutCodeDto {
 }
 
 export class CashOutCodeDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /**
    * The code to read out to the cashier, shown only in this answer (the service keeps its hash). Single use, bound
@@ -232,15 +233,15 @@ export class CashOutCodeDto {
    */
   @ApiProperty({ type: String, example: '04918273', pattern: CASH_OUT_CODE.source })
   code: OneTimeSecret;
-  @ApiProperty({ example: '1000000001' })
+  @ApiExample('1000000001')
   coinSerial: string;
   @ApiAmount(50)
   amount: JsonDecimal;
-  @ApiProperty({ example: 'EUR' })
+  @ApiExample('EUR')
   currency: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   expiresAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -278,7 +279,7 @@ export class CashDeskWithdrawalRequestDto {
 export class CashDeskWithdrawalProcessDto extends OperationDto {
   @ApiAmount(50, 'What the desk hands over (the operation’s amount)')
   cashAmount: JsonDecimal;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   cashDeskId: string;
   /** Who collects the cash. */
   receiverName: string;

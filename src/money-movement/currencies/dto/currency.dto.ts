@@ -4,10 +4,11 @@ import { IsArray, IsBoolean, IsObject, IsOptional, IsString, Matches, MaxLength,
 import { IsFraction } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { AsList, OptionalText } from '../../../platform/common/validators';
+import { ApiExample } from '../../../platform/common/dto-fields';
 
 export class CreateCurrencyDto {
   /** Letter code, e.g. `USD` (2 to 10 capitals or digits, starting with a letter). */
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   @IsString()
   @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'must be 2 to 10 capital letters or digits, starting with a letter' })
   code: string;
@@ -63,7 +64,7 @@ export class CurrencyDto {
   name: string;
   description: string | null;
   /** Minor units per major unit (a power of ten). */
-  @ApiProperty({ example: 100 })
+  @ApiExample(100)
   fraction: number;
   active: boolean;
 }

@@ -2,10 +2,11 @@ import { ApiHideProperty, ApiProperty, ApiPropertyOptional, PartialType, PickTyp
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { IsRemoved, OptionalText } from '../../../platform/common/validators';
 import { CurrencyDto } from './currency.dto';
+import { ApiExample, ApiInteger, ApiUuid } from '../../../platform/common/dto-fields';
 
 export class CreateIssuerDto {
   /** Code of the currency the issuer issues, e.g. `USD`. */
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   @IsString()
   @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'must be a currency code such as USD' })
   currencyCode: string;
@@ -50,16 +51,16 @@ export class CreateIssuerDto {
 export class UpdateIssuerDto extends PartialType(PickType(CreateIssuerDto, ['name', 'description', 'active'] as const)) {}
 
 export class IssuerDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /** The issuer's serial number. */
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   sn: number;
   /** The same serial number as text: the family's name for it (what `POST /issuers` takes as `snPrefix`). */
   @ApiProperty({ example: '2001', pattern: '^[1-9][0-9]{0,14}$' })
   snPrefix: string;
   /** The code of the currency it issues. */
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currencyCode: string;
   name: string;
   description: string | null;

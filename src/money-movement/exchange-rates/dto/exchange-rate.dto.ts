@@ -5,6 +5,7 @@ import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { IsAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { IsIsoDateTime } from '../../../platform/common/validators';
+import { ApiDateTime, ApiExample, ApiUuid } from '../../../platform/common/dto-fields';
 
 export const CURRENCY_CODE = /^[A-Z][A-Z0-9]{1,9}$/;
 const CODE_MESSAGE = 'must be a currency code such as USD';
@@ -34,18 +35,18 @@ export class CreateExchangeRateDto {
 }
 
 export class ExchangeRateDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ example: 'EUR' })
+  @ApiExample('EUR')
   fromCurrency: string;
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   toCurrency: string;
   /** Units of toCurrency one unit of fromCurrency buys: an exact decimal (up to 18 decimals) written as a JSON number. */
   @ApiProperty({ type: 'number', example: 1.085 })
   rate: JsonDecimal;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   validFrom: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 

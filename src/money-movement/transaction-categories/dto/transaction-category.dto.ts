@@ -5,6 +5,7 @@ import { NameSortDto, PageDto, PageRequestDto, SortOrder } from '../../../platfo
 import { UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { TransactionFilterDto } from '../../transactions/dto/transaction.dto';
+import { ApiDateTime, ApiExample, ApiTextOrNull, ApiUuid } from '../../../platform/common/dto-fields';
 
 export const CATEGORY_NAME_MAX = 100;
 export const CATEGORY_ICON_MAX = 50;
@@ -45,20 +46,20 @@ export class CreateTransactionCategoryDto {
 
 /** A category the caller tags operations with. Each user has their own. */
 export class TransactionCategoryDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ example: 'Groceries' })
+  @ApiExample('Groceries')
   name: string;
   /** The name as a code, as the family's clients key categories: lower case, `_` between words (`Eating out` → `eating_out`). */
-  @ApiProperty({ example: 'groceries' })
+  @ApiExample('groceries')
   code: string;
-  @ApiProperty({ type: String, nullable: true, example: '#2E7D32' })
+  @ApiTextOrNull('#2E7D32')
   color: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'shopping-cart' })
+  @ApiTextOrNull('shopping-cart')
   icon: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'https://cdn.example.com/categories/groceries.png' })
+  @ApiTextOrNull('https://cdn.example.com/categories/groceries.png')
   imageLink: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -105,7 +106,7 @@ export class CategoryTagResponseDto {
   status: 'ok';
   message: string;
   category: TransactionCategoryDto;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   operationId: string;
 }
 

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
@@ -7,6 +7,7 @@ import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/pag
 import { AsList, EnumList, IsAfter, IsIsoDateTime, SerialList, UuidList } from '../../../platform/common/validators';
 import { OperationAmountDetailsDto, OperationDto, OperationRecordDto } from '../../../platform/ledger/dto/operation.dto';
 import { FAMILY_STATUS_NAMES, OPERATION_STATUSES, TYPE_FILTER_NAMES } from '../../../platform/ledger/operation-types';
+import { ApiExample, ApiOptionalDateTime } from '../../../platform/common/dto-fields';
 
 const STATUS_FILTER_NAMES = [...OPERATION_STATUSES, ...Object.keys(FAMILY_STATUS_NAMES)];
 
@@ -46,13 +47,13 @@ export class TransactionFilterDto {
   paymentIdentifiers?: string[];
 
   /** Operations created at or after this instant (ISO 8601). */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   createdAtFrom?: string;
 
   /** Operations created before this instant; must be later than createdAtFrom. */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   @IsAfter('createdAtFrom')
@@ -100,7 +101,7 @@ export class TransactionViewDto extends PageRequestDto {
 /** An operation as the history lists it: the kernel's record, its type named in the family's vocabulary. */
 export class HistoryRecordDto extends OmitType(OperationRecordDto, ['type'] as const) {
   /** The family's name of the operation's type (FAMILY_TYPE_NAMES: `exchange_transaction`, `bank_redeem`, …). */
-  @ApiProperty({ example: 'client_transaction_transfer' })
+  @ApiExample('client_transaction_transfer')
   type: string;
 }
 

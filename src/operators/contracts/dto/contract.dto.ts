@@ -16,6 +16,15 @@ import {
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { AsList, IsIsoDateTime, OptionalText, UuidList } from '../../../platform/common/validators';
 import { ORGANIZATION_TYPES, OrganizationType, PERSON_TYPES, PersonType } from '../../../platform/organizations/organization.types';
+import {
+  ApiDateTime,
+  ApiEnum,
+  ApiInteger,
+  ApiOptionalDateTime,
+  ApiOptionalUuid,
+  ApiTextOrNull,
+  ApiUuid,
+} from '../../../platform/common/dto-fields';
 
 export class CreateContractDto {
   @ApiProperty({ example: 'Merchant gold 2026', maxLength: 200 })
@@ -30,7 +39,7 @@ export class CreateContractDto {
   description?: string;
 
   /** The type of organization the contract serves; fixed once created. */
-  @ApiProperty({ enum: ORGANIZATION_TYPES, example: 'merchant' })
+  @ApiEnum(ORGANIZATION_TYPES, 'merchant')
   @IsIn(ORGANIZATION_TYPES)
   organizationType: OrganizationType;
 
@@ -72,22 +81,22 @@ export class CopyContractDto extends PartialType(
 }
 
 export class ContractDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   name: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   description: string | null;
-  @ApiProperty({ enum: ORGANIZATION_TYPES })
+  @ApiEnum(ORGANIZATION_TYPES)
   organizationType: string;
-  @ApiProperty({ enum: PERSON_TYPES })
+  @ApiEnum(PERSON_TYPES)
   personType: string;
   active: boolean;
   global: boolean;
   /** The contract every new organization of its type gets (one per type, seeded on the first start). */
   default: boolean;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 
@@ -99,7 +108,7 @@ export class ContractResponseDto {
 
 export class ContractCopyResponseDto extends ContractResponseDto {
   /** How many commission profiles (with their rules and conditions) were copied. */
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   copiedProfiles: number;
   /** With `copyLimits: true`: how many limit profiles were copied. */
   @ApiPropertyOptional({ type: 'integer' })
@@ -124,7 +133,7 @@ export class ContractFilterDto {
   ids?: string[];
 
   /** One contract, by id (the family's filter). */
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiOptionalUuid()
   @IsOptional()
   @IsUUID()
   id?: string;
@@ -176,13 +185,13 @@ export class ContractFilterDto {
   description?: string;
 
   /** Created at or after (ISO 8601). */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   dateFrom?: string;
 
   /** Created before (ISO 8601). */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   dateTo?: string;
@@ -236,14 +245,14 @@ export class ContractPageDto extends PageDto {
 
 export class AssignContractDto {
   /** A contract for the organization's type; active; global, or held by no other organization. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   @IsUUID()
   contractId: string;
 }
 
 /** `PATCH /contracts`, the family's way to move an organization to another contract. */
 export class ChangeOrganizationContractDto extends AssignContractDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   @IsUUID()
   organizationId: string;
 }
@@ -251,7 +260,7 @@ export class ChangeOrganizationContractDto extends AssignContractDto {
 export class OrganizationContractDto {
   status: 'ok';
   message: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
   contract: ContractDto;
 }

@@ -8,6 +8,7 @@ import { NameSortDto, PageDto, PageRequestDto } from '../../../platform/common/p
 import { AsList, Serial } from '../../../platform/common/validators';
 import { NamedContractInfoDto, OrganizationFilterDto } from '../../../platform/organizations/dto/organization.dto';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/organizations/organization.types';
+import { ApiDateTime, ApiEnum, ApiOptionalEnum, ApiOptionalUuid, ApiUuid } from '../../../platform/common/dto-fields';
 
 /** The types `POST /organizations` lists: the organizations' own, and the gate providers as `gate_provider`. */
 export const PARTY_TYPES = [...ORGANIZATION_TYPES.filter((t) => t !== 'system'), 'gate_provider'] as const;
@@ -33,7 +34,7 @@ export class SystemOperationDto extends OperationTextDto {
 
 /** A kind of organization as the family's client sends it in a filter; only its `code` selects. */
 export class OrganizationTypeRefDto {
-  @ApiPropertyOptional({ enum: PARTY_TYPES })
+  @ApiOptionalEnum(PARTY_TYPES)
   @IsOptional()
   @IsIn(PARTY_TYPES)
   code?: string;
@@ -60,7 +61,7 @@ export class SystemOrganizationFilterDto extends PickType(OrganizationFilterDto,
   /** Only those serving this issuer: organizations holding a coin of it, gate providers selling in its currency. */
   @IsOptional()
   @IsUUID()
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiOptionalUuid()
   emitentId?: string;
 
   /** Names containing this text (case-insensitive). */
@@ -87,19 +88,19 @@ export class SystemOrganizationViewDto extends PageRequestDto {
 
 /** An organization, or a gate provider (type `gate_provider`, no contract), as the system operations screen lists it. */
 export class SystemOrganizationRecordDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ enum: PARTY_TYPES })
+  @ApiEnum(PARTY_TYPES)
   type: string;
   name: string;
-  @ApiProperty({ enum: IDENTIFICATION_STATUSES })
+  @ApiEnum(IDENTIFICATION_STATUSES)
   identificationStatus: string;
   /** `active`, or `blocked` for a gate provider switched off. */
-  @ApiProperty({ enum: ['active', 'blocked'] })
+  @ApiEnum(['active', 'blocked'])
   status: string;
   @ApiProperty({ type: NamedContractInfoDto, nullable: true })
   contract_info: NamedContractInfoDto | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 

@@ -21,29 +21,30 @@ import { OrganizationRefDto } from '../../../platform/organizations/dto/organiza
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/organizations/organization.types';
 import { ContactDto, PHONE } from '../../../platform/users/dto/users.dto';
 import { NamePlainDto, ProfileDataDto, ProfileUserDto, SecurityDto } from './profile.dto';
+import { ApiDateTime, ApiDateTimeOrNull, ApiEnum, ApiTextOrNull, ApiUuid, ApiUuidOrNull } from '../../../platform/common/dto-fields';
 
 /** The person behind a user, with what they may edit themself. */
 export class PersonDetailsDto {
   namePlain: NamePlainDto;
   @ApiProperty({ type: String, nullable: true, format: 'date', example: '1990-04-01' })
   birthDate: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   address: string | null;
 }
 
 export class UserProfileDataDto {
   /** The type of the user's organization. */
-  @ApiProperty({ enum: ORGANIZATION_TYPES })
+  @ApiEnum(ORGANIZATION_TYPES)
   type: string;
   /** The identification status of the user's organization. */
-  @ApiProperty({ enum: IDENTIFICATION_STATUSES })
+  @ApiEnum(IDENTIFICATION_STATUSES)
   identificationStatus: string;
   person: PersonDetailsDto;
   contact: ContactDto;
 }
 
 export class RoleCodeDto {
-  @ApiProperty({ enum: ROLES })
+  @ApiEnum(ROLES)
   code: string;
 }
 
@@ -214,7 +215,7 @@ export const IDENTIFICATION_DECISIONS = ['none', 'pending', 'approved', 'decline
 /** A change of the identification status of the user's organization, with its reason. */
 export class ChangeIdentificationDto {
   @IsIn(IDENTIFICATION_DECISIONS)
-  @ApiProperty({ enum: IDENTIFICATION_DECISIONS })
+  @ApiEnum(IDENTIFICATION_DECISIONS)
   status: string;
 
   @IsString()
@@ -226,24 +227,24 @@ export class ChangeIdentificationDto {
 export const RESET_REQUEST_STATUSES = ['pending', 'approved', 'declined'] as const;
 
 export class ResetIdentificationRequestDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   userId: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
   reason: string;
-  @ApiProperty({ enum: RESET_REQUEST_STATUSES })
+  @ApiEnum(RESET_REQUEST_STATUSES)
   status: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   createdBy: string;
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  @ApiUuidOrNull()
   decidedBy: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   decisionReason: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  @ApiDateTimeOrNull()
   decidedAt: string | null;
 }
 
@@ -252,7 +253,7 @@ export class ResetIdentificationRequestResponseDto {
   message: string;
   request: ResetIdentificationRequestDto;
   /** The identification status of the user's organization after the call. */
-  @ApiProperty({ enum: IDENTIFICATION_STATUSES })
+  @ApiEnum(IDENTIFICATION_STATUSES)
   identificationStatus: string;
 }
 

@@ -18,6 +18,7 @@ import { EnumList, Omittable, UuidList } from '../../../platform/common/validato
 import { PHONE } from '../../../platform/users/dto/users.dto';
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES, MediaFileDto } from './media.dto';
 import { BUSINESS_TYPES, CONTACT_LOGIN } from './profile.dto';
+import { ApiDateTime, ApiEnum, ApiOptionalEnum, ApiUuid } from '../../../platform/common/dto-fields';
 
 const TEXT = /^[^\u0000-\u001f\u007f]*$/;
 
@@ -113,7 +114,7 @@ export class UpdateBusinessDto {
 
   @Omittable()
   @IsIn(BUSINESS_TYPES)
-  @ApiPropertyOptional({ enum: BUSINESS_TYPES })
+  @ApiOptionalEnum(BUSINESS_TYPES)
   type?: string;
 
   /** A VAT number: 3 to 30 letters and digits, starting with the country code. */
@@ -189,25 +190,25 @@ export class ProfileDocumentViewDto extends PageRequestDto {
 
 /** An identity document as staff review it: its file in full, whose user and organization it is. */
 export class ProfileDocumentRecordDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   userId: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
-  @ApiProperty({ enum: DOCUMENT_TYPES })
+  @ApiEnum(DOCUMENT_TYPES)
   type: string;
   label: string;
-  @ApiProperty({ enum: DOCUMENT_STATUSES })
+  @ApiEnum(DOCUMENT_STATUSES)
   status: string;
   @ApiPropertyOptional()
   documentIdentifier?: string;
   @ApiPropertyOptional({ type: MediaFileDto })
   file?: MediaFileDto;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
   /** When it was linked or last decided. */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 
