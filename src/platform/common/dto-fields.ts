@@ -111,6 +111,6 @@ export function OneOf(values: readonly string[]): PropertyDecorator {
 }
 
 /** A nested object of class `type`, validated as a whole; `optional` lets it be left out. */
-export function Nested(type: () => new () => object, optional?: 'optional'): PropertyDecorator {
+export function Nested(type: Parameters<typeof Type>[0], optional?: 'optional'): PropertyDecorator {
   return stacked(...(optional ? [IsOptional()] : []), IsObject(), ValidateNested(), Type(type));
 }

@@ -1,7 +1,7 @@
 import { applyDecorators, Param } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Expose, Transform, Type } from 'class-transformer';
-import { IsObject, isUUID, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { Expose, Transform } from 'class-transformer';
+import { isUUID, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { ApiError } from './api-error';
 import { PageRequestDto, SortOrder } from './paging.dto';
 import { EnumList, IsAfter, IsIsoDateTime, NUMERIC_ID_PATTERN, SERIAL_EXAMPLE, SERIAL_PATTERN, SerialList, UuidList } from './validators';
@@ -14,6 +14,7 @@ import {
   ApiTextOrNull,
   ApiUuid,
   ApiUuidOrNull,
+  Nested,
 } from './dto-fields';
 
 /** The filter every search of requests (bank top-ups, withdrawals, cash desk operations) shares. */
@@ -71,10 +72,7 @@ export class RequestSortDto {
 
 /** A page of a search of requests: each kind of request adds its `filter`. Newest first unless sorted otherwise. */
 export class RequestViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => RequestSortDto)
+  @Nested(() => RequestSortDto, 'optional')
   sort?: RequestSortDto;
 }
 

@@ -39,6 +39,7 @@ import {
   ApiTextOrNull,
   ApiUuid,
   ApiUuidOrNull,
+  Nested,
 } from '../../../platform/common/dto-fields';
 
 export const GATE_PROVIDER_TYPES = ['acquiring', 'billing', 'card_issuing', 'payout'] as const;
@@ -135,10 +136,7 @@ export class CreateGateProviderDto {
   active?: boolean;
 
   /** Without a secret one is generated; it is never answered, so set it when the provider must know it. */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SettingsFieldsReqDto)
+  @Nested(() => SettingsFieldsReqDto, 'optional')
   settings?: SettingsFieldsReqDto;
 }
 
@@ -384,10 +382,7 @@ export class CreateGateTransactionDto {
   type: 'payment' | 'payout' | 'card_issue' | 'TOPUP' | 'REDEEM';
 
   /** The provider method of a TOPUP or a REDEEM (`POST /gate/methods/view`). */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => GateMethodRefDto)
+  @Nested(() => GateMethodRefDto, 'optional')
   method?: GateMethodRefDto;
 
   /** The product's fields, by name (an enum field takes one of its values); a TOPUP's come with its submit. */
@@ -660,10 +655,7 @@ export class GateTransactionFilterDto {
 }
 
 export class GateTransactionViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => GateTransactionFilterDto)
+  @Nested(() => GateTransactionFilterDto, 'optional')
   filter?: GateTransactionFilterDto;
 }
 
@@ -836,10 +828,7 @@ export class GateProductRuleFilterDto {
 }
 
 export class GateProductRuleViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => GateProductRuleFilterDto)
+  @Nested(() => GateProductRuleFilterDto, 'optional')
   filter?: GateProductRuleFilterDto;
 }
 
@@ -883,15 +872,10 @@ export class SetUpGateCommissionSettingsDto {
   txType: string;
 
   @IsDefined({ message: 'is required' })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => GateCommissionSettingValueDto)
+  @Nested(() => GateCommissionSettingValueDto)
   totalCommission: GateCommissionSettingValueDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => GateCommissionSettingValueDto)
+  @Nested(() => GateCommissionSettingValueDto, 'optional')
   providerCommission?: GateCommissionSettingValueDto;
 
   /** Whether the TOTAL commission prices payments now (default true). */

@@ -34,6 +34,7 @@ import {
   ApiTextOrNull,
   ApiUuid,
   ApiUuidOrNull,
+  Nested,
 } from '../../../platform/common/dto-fields';
 
 export const INVOICE_DIRECTIONS = ['INCOMING', 'OUTGOING'] as const;
@@ -340,10 +341,7 @@ export class InvoiceFilterDto {
   createdByUserId?: string;
 
   /** `{issuerId, amount}` (issuer and amount together), or the family client's bare amount (any issuer). */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TotalPriceFilterDto)
+  @Nested(() => TotalPriceFilterDto, 'optional')
   @Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' || typeof value === 'number' ? Object.assign(new AmountFilterDto(), { amount: value }) : value,
   )
@@ -372,16 +370,10 @@ export class InvoiceSortDto {
 }
 
 export class InvoiceViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => InvoiceFilterDto)
+  @Nested(() => InvoiceFilterDto, 'optional')
   filter?: InvoiceFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => InvoiceSortDto)
+  @Nested(() => InvoiceSortDto, 'optional')
   sort?: InvoiceSortDto;
 }
 
@@ -424,9 +416,7 @@ export class CreateInvoiceTemplateDto {
   name: string;
 
   /** Its recipientCoin is required: without it the template is refused with a 404 (section 7). */
-  @IsObject()
-  @ValidateNested()
-  @Type(() => InvoiceDraftDto)
+  @Nested(() => InvoiceDraftDto)
   invoiceDraft: InvoiceDraftDto;
 }
 

@@ -6,7 +6,6 @@ import {
   IsArray,
   IsIn,
   IsInt,
-  IsObject,
   IsOptional,
   IsString,
   IsUUID,
@@ -21,7 +20,7 @@ import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { NUMERIC_ID_PATTERN, OptionalText } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
-import { ApiDateTime, ApiEnum, ApiOptionalUuid, ApiTextOrNull, ApiUuid, ApiUuidOrNull } from '../../../platform/common/dto-fields';
+import { ApiDateTime, ApiEnum, ApiOptionalUuid, ApiTextOrNull, ApiUuid, ApiUuidOrNull, Nested } from '../../../platform/common/dto-fields';
 
 export const PAYER_METHODS = ['coin', 'smart_card', 'voucher'] as const;
 
@@ -76,9 +75,7 @@ export class CreateMerchantPaymentDto {
   @IsAmount()
   amount?: string | number;
 
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PayerDto)
+  @Nested(() => PayerDto)
   payer: PayerDto;
 
   @OptionalText(500)

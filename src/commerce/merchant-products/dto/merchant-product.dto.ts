@@ -1,11 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { NUMERIC_ID_PATTERN, Omittable, OptionalText } from '../../../platform/common/validators';
-import { ApiDateTime, ApiTextOrNull, ApiUuid } from '../../../platform/common/dto-fields';
+import { ApiDateTime, ApiTextOrNull, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 /** A product id is a number (section 7: anything else in the path is a 400). */
 export const PRODUCT_ID_PATTERN = NUMERIC_ID_PATTERN;
@@ -102,10 +101,7 @@ export class MerchantProductFilterDto {
 }
 
 export class MerchantProductViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => MerchantProductFilterDto)
+  @Nested(() => MerchantProductFilterDto, 'optional')
   filter?: MerchantProductFilterDto;
 }
 

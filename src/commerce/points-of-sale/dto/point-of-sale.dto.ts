@@ -1,21 +1,8 @@
 import { ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  Equals,
-  IsBoolean,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUrl,
-  IsUUID,
-  MaxLength,
-  MinLength,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { Equals, IsBoolean, IsOptional, IsString, IsUrl, IsUUID, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { OptionalText } from '../../../platform/common/validators';
-import { ApiDateTime, ApiEnum, ApiTextOrNull, ApiUuid, ApiUuidOrNull } from '../../../platform/common/dto-fields';
+import { ApiDateTime, ApiEnum, ApiTextOrNull, ApiUuid, ApiUuidOrNull, Nested } from '../../../platform/common/dto-fields';
 
 /** An optional http(s) URL, up to 500 characters; null clears it. */
 function OptionalUrl(): PropertyDecorator {
@@ -152,10 +139,7 @@ export class PointOfSaleFilterDto {
 }
 
 export class PointOfSaleViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PointOfSaleFilterDto)
+  @Nested(() => PointOfSaleFilterDto, 'optional')
   filter?: PointOfSaleFilterDto;
 }
 

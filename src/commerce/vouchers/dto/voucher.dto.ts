@@ -1,12 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
   IsInt,
-  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -14,7 +12,6 @@ import {
   MaxLength,
   Min,
   MinLength,
-  ValidateNested,
 } from 'class-validator';
 import type { JsonDecimal, OneTimeSecret } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
@@ -33,6 +30,7 @@ import {
   ApiOptionalDateTime,
   ApiTextOrNull,
   ApiUuid,
+  Nested,
 } from '../../../platform/common/dto-fields';
 
 export const VOUCHER_STATUSES = ['pending', 'processed', 'blocked', 'expired'] as const;
@@ -245,16 +243,10 @@ export class VoucherSortDto {
 }
 
 export class VoucherViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => VoucherFilterDto)
+  @Nested(() => VoucherFilterDto, 'optional')
   filter?: VoucherFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => VoucherSortDto)
+  @Nested(() => VoucherSortDto, 'optional')
   sort?: VoucherSortDto;
 }
 

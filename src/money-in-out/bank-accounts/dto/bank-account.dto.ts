@@ -1,17 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 import { BIC_PATTERN, normalizeIban } from '../../../platform/common/iban';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { AsList, EnumList, IsIban, Serial } from '../../../platform/common/validators';
@@ -24,6 +13,7 @@ import {
   ApiTextOrNull,
   ApiUuid,
   ApiUuidOrNull,
+  Nested,
 } from '../../../platform/common/dto-fields';
 
 export const BANK_ACCOUNT_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
@@ -222,16 +212,10 @@ export class BankAccountSortDto {
 
 /** A search of bank accounts: the organization's own, every organization's for BANK_ACCOUNT_APPROVER. */
 export class BankAccountViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => BankAccountFilterDto)
+  @Nested(() => BankAccountFilterDto, 'optional')
   filter?: BankAccountFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => BankAccountSortDto)
+  @Nested(() => BankAccountSortDto, 'optional')
   sort?: BankAccountSortDto;
 }
 
@@ -262,9 +246,6 @@ export class MyBankAccountFilterDto {
 
 /** The account screen's search: `filter.coinSerial`. */
 export class MyBankAccountViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => MyBankAccountFilterDto)
+  @Nested(() => MyBankAccountFilterDto, 'optional')
   filter?: MyBankAccountFilterDto;
 }

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { normalizeIban } from '../../../platform/common/iban';
 import { ApiAmount } from '../../../platform/common/money-validators';
@@ -18,7 +18,7 @@ import {
 import { EnumList, IsIban } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { BankTopUpDto } from './bank-top-up.dto';
-import { ApiEnum, ApiExample, ApiOptionalUuid, ApiTextOrNull, ApiUuid, ApiUuidOrNull } from '../../../platform/common/dto-fields';
+import { ApiEnum, ApiExample, ApiOptionalUuid, ApiTextOrNull, ApiUuid, ApiUuidOrNull, Nested } from '../../../platform/common/dto-fields';
 
 /** A request for a bank top-up: the shape clients of this API family send. No money moves until staff accept it. */
 export class BankTopUpRequestDto extends BankTopUpDto {
@@ -106,10 +106,7 @@ export class BankTopUpRequestFilterDto extends RequestFilterDto {
 }
 
 export class BankTopUpRequestViewDto extends RequestViewDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => BankTopUpRequestFilterDto)
+  @Nested(() => BankTopUpRequestFilterDto, 'optional')
   filter?: BankTopUpRequestFilterDto;
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
-import { Expose, Transform, Type } from 'class-transformer';
-import { IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { Expose, Transform } from 'class-transformer';
+import { IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { BankAccountDto, BankDetailsDto } from '../../bank-accounts/dto/bank-account.dto';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
@@ -28,6 +28,7 @@ import {
   ApiTextOrNull,
   ApiUuid,
   ApiUuidOrNull,
+  Nested,
 } from '../../../platform/common/dto-fields';
 
 /** Reads a property from the family's name for it when the service's own is absent. */
@@ -104,10 +105,7 @@ export class BankWithdrawalDto extends OperationTextDto {
   bankAccountId?: string;
 
   /** Where to pay, when not to a saved bank account. */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => WithdrawalBankDetailsDto)
+  @Nested(() => WithdrawalBankDetailsDto, 'optional')
   bankDetails?: WithdrawalBankDetailsDto;
 }
 
@@ -264,10 +262,7 @@ export class BankWithdrawalFilterDto extends RequestFilterDto {
 }
 
 export class BankWithdrawalViewDto extends RequestViewDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => BankWithdrawalFilterDto)
+  @Nested(() => BankWithdrawalFilterDto, 'optional')
   filter?: BankWithdrawalFilterDto;
 }
 

@@ -1,20 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsDefined,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 import { CoinDto } from '../../../money-movement/coins/dto/coin.dto';
 import type { JsonDecimal, OneTimeSecret } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
@@ -23,7 +9,7 @@ import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { ClientCoinDto, RequestFilterDto, RequestRecordDto, RequestViewDto } from '../../../platform/common/request-view.dto';
 import { EnumList, Serial, UuidList } from '../../../platform/common/validators';
 import { OperationDto, OperationRecordDto } from '../../../platform/ledger/dto/operation.dto';
-import { ApiDateTime, ApiEnum, ApiExample, ApiUuid, ApiUuidOrNull } from '../../../platform/common/dto-fields';
+import { ApiDateTime, ApiEnum, ApiExample, ApiUuid, ApiUuidOrNull, Nested } from '../../../platform/common/dto-fields';
 
 export const DOCUMENT_TYPES = ['passport', 'id_card', 'driving_license', 'residence_permit', 'other'] as const;
 export const CASH_DESK_OPERATION_TYPES = ['cash_in', 'cash_out'] as const;
@@ -100,10 +86,7 @@ export class CashDeskViewDto extends PageRequestDto {
   @Serial({ required: false })
   coinSerial?: string;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CashDeskViewFilterDto)
+  @Nested(() => CashDeskViewFilterDto, 'optional')
   filter?: CashDeskViewFilterDto;
 }
 
@@ -144,9 +127,7 @@ export class CashDeskOperationRequestDto extends OperationTextDto {
   fullName: string;
 
   @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => IdentityDocumentDto)
+  @Nested(() => IdentityDocumentDto)
   document: IdentityDocumentDto;
 }
 
@@ -202,10 +183,7 @@ export class CashDeskOperationFilterDto extends RequestFilterDto {
 }
 
 export class CashDeskOperationViewDto extends RequestViewDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CashDeskOperationFilterDto)
+  @Nested(() => CashDeskOperationFilterDto, 'optional')
   filter?: CashDeskOperationFilterDto;
 }
 

@@ -1,18 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
@@ -27,6 +14,7 @@ import {
   ApiInteger,
   ApiTextOrNull,
   ApiUuid,
+  Nested,
 } from '../../../platform/common/dto-fields';
 
 export class CreateCoinDto {
@@ -196,16 +184,10 @@ export class CoinSortDto {
 }
 
 export class CoinViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CoinFilterDto)
+  @Nested(() => CoinFilterDto, 'optional')
   filter?: CoinFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CoinSortDto)
+  @Nested(() => CoinSortDto, 'optional')
   sort?: CoinSortDto;
 }
 

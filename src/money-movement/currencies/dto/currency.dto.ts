@@ -1,10 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { IsFraction } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { AsList, OptionalText } from '../../../platform/common/validators';
-import { ApiExample } from '../../../platform/common/dto-fields';
+import { ApiExample, Nested } from '../../../platform/common/dto-fields';
 
 export class CreateCurrencyDto {
   /** Letter code, e.g. `USD` (2 to 10 capitals or digits, starting with a letter). */
@@ -110,16 +109,10 @@ export class CurrencySortDto {
 }
 
 export class CurrencyViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CurrencyFilterDto)
+  @Nested(() => CurrencyFilterDto, 'optional')
   filter?: CurrencyFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CurrencySortDto)
+  @Nested(() => CurrencySortDto, 'optional')
   sort?: CurrencySortDto;
 }
 

@@ -1,11 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsObject, IsOptional, Matches, ValidateNested } from 'class-validator';
+import { IsBoolean, IsOptional, Matches } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { IsAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { IsIsoDateTime } from '../../../platform/common/validators';
-import { ApiDateTime, ApiExample, ApiUuid } from '../../../platform/common/dto-fields';
+import { ApiDateTime, ApiExample, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 export const CURRENCY_CODE = /^[A-Z][A-Z0-9]{1,9}$/;
 const CODE_MESSAGE = 'must be a currency code such as USD';
@@ -80,16 +79,10 @@ export class ExchangeRateSortDto {
 }
 
 export class ExchangeRateViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ExchangeRateFilterDto)
+  @Nested(() => ExchangeRateFilterDto, 'optional')
   filter?: ExchangeRateFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ExchangeRateSortDto)
+  @Nested(() => ExchangeRateSortDto, 'optional')
   sort?: ExchangeRateSortDto;
 }
 

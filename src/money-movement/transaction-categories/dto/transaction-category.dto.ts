@@ -1,11 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { NameSortDto, PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { TransactionFilterDto } from '../../transactions/dto/transaction.dto';
-import { ApiDateTime, ApiExample, ApiTextOrNull, ApiUuid } from '../../../platform/common/dto-fields';
+import { ApiDateTime, ApiExample, ApiTextOrNull, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 export const CATEGORY_NAME_MAX = 100;
 export const CATEGORY_ICON_MAX = 50;
@@ -84,16 +83,10 @@ export class TransactionCategoryFilterDto {
 export class TransactionCategorySortDto extends NameSortDto {}
 
 export class TransactionCategoryViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TransactionCategoryFilterDto)
+  @Nested(() => TransactionCategoryFilterDto, 'optional')
   filter?: TransactionCategoryFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TransactionCategorySortDto)
+  @Nested(() => TransactionCategorySortDto, 'optional')
   sort?: TransactionCategorySortDto;
 }
 
@@ -119,16 +112,10 @@ export class TaggedOperationSortDto {
 }
 
 export class TaggedOperationViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TaggedOperationFilterDto)
+  @Nested(() => TaggedOperationFilterDto, 'optional')
   filter?: TaggedOperationFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TaggedOperationSortDto)
+  @Nested(() => TaggedOperationSortDto, 'optional')
   sort?: TaggedOperationSortDto;
 }
 

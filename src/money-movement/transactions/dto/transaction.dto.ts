@@ -1,13 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { AsList, EnumList, IsAfter, IsIsoDateTime, SerialList, UuidList } from '../../../platform/common/validators';
 import { OperationAmountDetailsDto, OperationDto, OperationRecordDto } from '../../../platform/ledger/dto/operation.dto';
 import { FAMILY_STATUS_NAMES, OPERATION_STATUSES, TYPE_FILTER_NAMES } from '../../../platform/ledger/operation-types';
-import { ApiExample, ApiOptionalDateTime } from '../../../platform/common/dto-fields';
+import { ApiExample, ApiOptionalDateTime, Nested } from '../../../platform/common/dto-fields';
 
 const STATUS_FILTER_NAMES = [...OPERATION_STATUSES, ...Object.keys(FAMILY_STATUS_NAMES)];
 
@@ -85,16 +84,10 @@ export class TransactionSortDto {
 }
 
 export class TransactionViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TransactionFilterDto)
+  @Nested(() => TransactionFilterDto, 'optional')
   filter?: TransactionFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TransactionSortDto)
+  @Nested(() => TransactionSortDto, 'optional')
   sort?: TransactionSortDto;
 }
 

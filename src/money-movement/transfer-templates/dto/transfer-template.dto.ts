@@ -1,19 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  Equals,
-  IsBoolean,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { Equals, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { DESCRIPTION_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
@@ -23,7 +10,7 @@ import { OperationResultDto } from '../../../platform/ledger/dto/operation.dto';
 import { OPERATION_STATUSES } from '../../../platform/ledger/operation-types';
 import { CoinDto, CoinIssuerDto } from '../../coins/dto/coin.dto';
 import { TransferCalculationDto } from '../../transfers/dto/transfer.dto';
-import { ApiDateTime, ApiEnum, ApiExample, ApiOptionalEnum, ApiTextOrNull, ApiUuid } from '../../../platform/common/dto-fields';
+import { ApiDateTime, ApiEnum, ApiExample, ApiOptionalEnum, ApiTextOrNull, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 export const TEMPLATE_NAME_MAX = 100;
 /** A template's name: 1 to 100 characters, not blank; unique among the owner's templates, whatever its case. */
@@ -74,10 +61,7 @@ export class CreateTransferTemplateDto extends OperationTextDto {
 
   /** The family's web client's form of the two coins (`srcValue` pays, `destValue` receives), instead of payerCoin and payeeCoin. */
   @ApiPropertyOptional({ type: TemplatePaymentToolDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TemplatePaymentToolDto)
+  @Nested(() => TemplatePaymentToolDto, 'optional')
   paymentTool?: TemplatePaymentToolDto;
 
   /** A positive decimal string (or JSON number) with no more decimals than the currency allows. */
@@ -188,16 +172,10 @@ export class TransferTemplateFilterDto {
 export class TransferTemplateSortDto extends NameSortDto {}
 
 export class TransferTemplateViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TransferTemplateFilterDto)
+  @Nested(() => TransferTemplateFilterDto, 'optional')
   filter?: TransferTemplateFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TransferTemplateSortDto)
+  @Nested(() => TransferTemplateSortDto, 'optional')
   sort?: TransferTemplateSortDto;
 }
 

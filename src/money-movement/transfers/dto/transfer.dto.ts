@@ -1,12 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsObject, registerDecorator, ValidateNested, ValidationArguments } from 'class-validator';
+import { IsDefined, IsIn, registerDecorator, ValidationArguments } from 'class-validator';
 import { CalculationDto, PaymentToolDetailsDto } from '../../../platform/commissions/dto/calculation.dto';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { NUMERIC_ID_DIGITS, SERIAL_PATTERN } from '../../../platform/common/validators';
-import { ApiEnum, ApiExample } from '../../../platform/common/dto-fields';
+import { ApiEnum, ApiExample, Nested } from '../../../platform/common/dto-fields';
 
 /** The payment tools a transfer names: a coin, or a smart card standing for one. */
 export const TRANSFER_TOOL_TYPES = ['COIN', 'SMART_CARD'] as const;
@@ -63,9 +62,7 @@ export class PaymentToolDto {
 
 export class TransferRequestDto extends OperationTextDto {
   @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PaymentToolDto)
+  @Nested(() => PaymentToolDto)
   paymentTool: PaymentToolDto;
 
   /** A positive decimal string (or JSON number) with no more decimals than the currency allows. */

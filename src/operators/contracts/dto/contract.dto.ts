@@ -1,18 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { AsList, IsIsoDateTime, OptionalText, UuidList } from '../../../platform/common/validators';
 import { ORGANIZATION_TYPES, OrganizationType, PERSON_TYPES, PersonType } from '../../../platform/organizations/organization.types';
@@ -24,6 +11,7 @@ import {
   ApiOptionalUuid,
   ApiTextOrNull,
   ApiUuid,
+  Nested,
 } from '../../../platform/common/dto-fields';
 
 export class CreateContractDto {
@@ -225,17 +213,11 @@ export class ContractSortDto {
 }
 
 export class ContractViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ContractFilterDto)
+  @Nested(() => ContractFilterDto, 'optional')
   filter?: ContractFilterDto;
 
   /** Default: name ascending; unknown fields are a 400 naming them. */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ContractSortDto)
+  @Nested(() => ContractSortDto, 'optional')
   sort?: ContractSortDto;
 }
 

@@ -1,9 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { AsList } from '../../../platform/common/validators';
-import { ApiDateTimeOrNull, ApiEnum, ApiTextOrNull, ApiUuid } from '../../../platform/common/dto-fields';
+import { ApiDateTimeOrNull, ApiEnum, ApiTextOrNull, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 export const MESSAGE_STATUSES = ['pending', 'sent', 'failed'] as const;
 export const MESSAGE_CHANNELS = ['email', 'sms', 'log'] as const;
@@ -34,10 +33,7 @@ export class MessageFilterDto {
 }
 
 export class MessageViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => MessageFilterDto)
+  @Nested(() => MessageFilterDto, 'optional')
   filter?: MessageFilterDto;
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { StaffCoinDto } from '../../../money-movement/coins/dto/coin.dto';
 import { IsAmount } from '../../../platform/common/money-validators';
 import { FULL_NAME_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
@@ -8,7 +8,7 @@ import { NameSortDto, PageDto, PageRequestDto } from '../../../platform/common/p
 import { AsList, Serial } from '../../../platform/common/validators';
 import { NamedContractInfoDto, OrganizationFilterDto } from '../../../platform/organizations/dto/organization.dto';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/organizations/organization.types';
-import { ApiDateTime, ApiEnum, ApiOptionalEnum, ApiOptionalUuid, ApiUuid } from '../../../platform/common/dto-fields';
+import { ApiDateTime, ApiEnum, ApiOptionalEnum, ApiOptionalUuid, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 /** The types `POST /organizations` lists: the organizations' own, and the gate providers as `gate_provider`. */
 export const PARTY_TYPES = [...ORGANIZATION_TYPES.filter((t) => t !== 'system'), 'gate_provider'] as const;
@@ -72,17 +72,11 @@ export class SystemOrganizationFilterDto extends PickType(OrganizationFilterDto,
 }
 
 export class SystemOrganizationViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SystemOrganizationFilterDto)
+  @Nested(() => SystemOrganizationFilterDto, 'optional')
   filter?: SystemOrganizationFilterDto;
 
   /** By name (the default, ascending) or by `createdAt`. */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => NameSortDto)
+  @Nested(() => NameSortDto, 'optional')
   sort?: NameSortDto;
 }
 

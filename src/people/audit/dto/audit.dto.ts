@@ -1,12 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { AsList, IsAfter, IsIsoDateTime, UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
-import { ApiDateTime, ApiEnum, ApiTextOrNull, ApiUuid, ApiUuidOrNull } from '../../../platform/common/dto-fields';
+import { ApiDateTime, ApiEnum, ApiTextOrNull, ApiUuid, ApiUuidOrNull, Nested } from '../../../platform/common/dto-fields';
 
 /**
  * Where an action's request came from. finapi records the client's address only: `host`, `ip` and `userIp` all say
@@ -132,16 +131,10 @@ export class UserActionFilterDto {
 }
 
 export class UserActionViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => UserActionFilterDto)
+  @Nested(() => UserActionFilterDto, 'optional')
   filter?: UserActionFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => UserActionSortDto)
+  @Nested(() => UserActionSortDto, 'optional')
   sort?: UserActionSortDto;
 }
 

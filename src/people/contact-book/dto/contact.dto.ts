@@ -5,7 +5,6 @@ import {
   ArrayMinSize,
   IsArray,
   IsEmail,
-  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -17,7 +16,7 @@ import {
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { Serial, SERIAL_PATTERN } from '../../../platform/common/validators';
 import { PHONE } from '../../../platform/users/dto/users.dto';
-import { ApiDateTime, ApiTextOrNull, ApiUuid } from '../../../platform/common/dto-fields';
+import { ApiDateTime, ApiTextOrNull, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 export class ContactRecordDto {
   @ApiUuid()
@@ -108,10 +107,7 @@ export class ContactFilterDto {
 }
 
 export class ContactViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ContactFilterDto)
+  @Nested(() => ContactFilterDto, 'optional')
   filter?: ContactFilterDto;
 }
 

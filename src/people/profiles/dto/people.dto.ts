@@ -1,19 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsEmail,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsEmail, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { ROLES } from '../../../platform/access/permissions';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { AsList, IsIsoDateTime, OptionalText } from '../../../platform/common/validators';
@@ -21,7 +7,15 @@ import { OrganizationRefDto } from '../../../platform/organizations/dto/organiza
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/organizations/organization.types';
 import { ContactDto, PHONE } from '../../../platform/users/dto/users.dto';
 import { NamePlainDto, ProfileDataDto, ProfileUserDto, SecurityDto } from './profile.dto';
-import { ApiDateTime, ApiDateTimeOrNull, ApiEnum, ApiTextOrNull, ApiUuid, ApiUuidOrNull } from '../../../platform/common/dto-fields';
+import {
+  ApiDateTime,
+  ApiDateTimeOrNull,
+  ApiEnum,
+  ApiTextOrNull,
+  ApiUuid,
+  ApiUuidOrNull,
+  Nested,
+} from '../../../platform/common/dto-fields';
 
 /** The person behind a user, with what they may edit themself. */
 export class PersonDetailsDto {
@@ -140,17 +134,11 @@ export class NameIntlInputDto {
 
 /** The person fields a user edits themself; null clears one, an absent one stays. */
 export class PersonInputDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => NamePlainInputDto)
+  @Nested(() => NamePlainInputDto, 'optional')
   namePlain?: NamePlainInputDto;
 
   /** The client sends its names twice; this service keeps one spelling, so these are checked like namePlain and not kept apart. */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => NameIntlInputDto)
+  @Nested(() => NameIntlInputDto, 'optional')
   nameIntl?: NameIntlInputDto;
 
   /** The person's own e-mail, shown on their profile; the login's contact changes only with a code (POST /profiles/my/contact). */
@@ -184,17 +172,13 @@ export class PersonInputDto {
 
 /** `PATCH /profiles/my/person`: the family's body, the person under `person`. */
 export class UpdateMyPersonDto {
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PersonInputDto)
+  @Nested(() => PersonInputDto)
   person: PersonInputDto;
 }
 
 /** `PATCH /profiles/my/security-settings`: the whole settings under `security`. */
 export class UpdateMySecurityDto {
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SecurityDto)
+  @Nested(() => SecurityDto)
   security: SecurityDto;
 }
 
@@ -282,10 +266,7 @@ export class ResetIdentificationRequestFilterDto {
 }
 
 export class ResetIdentificationRequestViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ResetIdentificationRequestFilterDto)
+  @Nested(() => ResetIdentificationRequestFilterDto, 'optional')
   filter?: ResetIdentificationRequestFilterDto;
 }
 

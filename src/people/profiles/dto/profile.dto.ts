@@ -1,11 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsObject, ValidateNested } from 'class-validator';
+import { IsBoolean } from 'class-validator';
 import { ROLES } from '../../../platform/access/permissions';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/organizations/organization.types';
 import { OrganizationRefDto } from '../../../platform/organizations/dto/organization.dto';
 import { ContactDto } from '../../../platform/users/dto/users.dto';
-import { ApiEnum, ApiOptionalEnum, ApiUuid } from '../../../platform/common/dto-fields';
+import { ApiEnum, ApiOptionalEnum, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 /** A login one can be reached at: an e-mail address or a phone number (an optional + and 6 to 15 digits). */
 export const CONTACT_LOGIN = /^(?:[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+|\+?[0-9]{6,15})$/;
@@ -113,14 +112,10 @@ export class SecurityDto {
   @IsBoolean()
   twoFactorsAuthEnabled: boolean;
   /** Where the user wants to hear of their transactions. */
-  @IsObject()
-  @ValidateNested()
-  @Type(() => NotificationChannelsDto)
+  @Nested(() => NotificationChannelsDto)
   transactionNotification: NotificationChannelsDto;
   /** Where the user wants to hear of each log-in. */
-  @IsObject()
-  @ValidateNested()
-  @Type(() => NotificationChannelsDto)
+  @Nested(() => NotificationChannelsDto)
   authorizationNotification: NotificationChannelsDto;
 }
 

@@ -1,23 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType, PartialType, PickType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, IsUUID, ValidateIf } from 'class-validator';
 import { PageDto, PageRequestDto } from '../../common/paging.dto';
 import { AsList, OptionalText, UuidList } from '../../common/validators';
 import { OPERATION_FLOW_NAMES, OperationFlow } from '../../ledger/operation-types';
 import { OperationFlowDto } from './commission-calculation.dto';
-import { ApiDateTime, ApiEnum, ApiExample, ApiOptionalEnum, ApiTextOrNull, ApiUuid } from '../../common/dto-fields';
+import { ApiDateTime, ApiEnum, ApiExample, ApiOptionalEnum, ApiTextOrNull, ApiUuid, Nested } from '../../common/dto-fields';
 
 /**
  * Which participants of a flow a profile is for (the family's participant specification). Only `no` (every
@@ -38,17 +25,11 @@ export class ParticipantSpecificationDto {
 /** The participant specifications of a profile, as the family's clients send them (`{type: 'no'}` each). */
 class ParticipantsDto {
   @ApiPropertyOptional({ type: ParticipantSpecificationDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ParticipantSpecificationDto)
+  @Nested(() => ParticipantSpecificationDto, 'optional')
   srcParticipantSpecification?: ParticipantSpecificationDto;
 
   @ApiPropertyOptional({ type: ParticipantSpecificationDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ParticipantSpecificationDto)
+  @Nested(() => ParticipantSpecificationDto, 'optional')
   destParticipantSpecification?: ParticipantSpecificationDto;
 }
 
@@ -189,10 +170,7 @@ export class CommissionProfileFilterDto {
 }
 
 export class CommissionProfileViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CommissionProfileFilterDto)
+  @Nested(() => CommissionProfileFilterDto, 'optional')
   filter?: CommissionProfileFilterDto;
 }
 

@@ -1,13 +1,13 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsObject, IsOptional, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, ValidateIf, ValidateNested } from 'class-validator';
 import type { JsonDecimal } from '../../common/json-decimal';
 import { PageDto, PageRequestDto, SortOrder } from '../../common/paging.dto';
 import { IsAfter, IsIsoDateTime } from '../../common/validators';
 import { COMMISSION_DIRECTION_NAMES, COMMISSION_PAYERS, CommissionDirection, CommissionPayer } from '../fee';
 import { RULE_CRITERIA, RuleCriteria } from '../commission-rules';
 import { CommissionValueAnswerDto, CommissionValueDto, IsCommissionNumber } from './commission-value.dto';
-import { ApiDateTime, ApiDateTimeOrNull, ApiEnum, ApiOptionalDateTime, ApiOptionalEnum, ApiUuid } from '../../common/dto-fields';
+import { ApiDateTime, ApiDateTimeOrNull, ApiEnum, ApiOptionalDateTime, ApiOptionalEnum, ApiUuid, Nested } from '../../common/dto-fields';
 
 /** A condition of a rule: the fee of the amounts from beginAmount (inclusive) up to endAmount (exclusive). */
 export class CommissionConditionDto {
@@ -25,9 +25,7 @@ export class CommissionConditionDto {
   endAmount?: string | number | null;
 
   @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CommissionValueDto)
+  @Nested(() => CommissionValueDto)
   commission: CommissionValueDto;
 }
 
@@ -160,17 +158,11 @@ export class CommissionRuleViewDto extends PageRequestDto {
   @IsIsoDateTime()
   date?: string;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CommissionRuleFilterDto)
+  @Nested(() => CommissionRuleFilterDto, 'optional')
   filter?: CommissionRuleFilterDto;
 
   /** Default: beginDate ascending. */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CommissionRuleSortDto)
+  @Nested(() => CommissionRuleSortDto, 'optional')
   sort?: CommissionRuleSortDto;
 }
 

@@ -1,10 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageDto, PageRequestDto } from '../../common/paging.dto';
 import { AsList } from '../../common/validators';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES, PERSON_TYPES } from '../organization.types';
-import { ApiDateTime, ApiEnum, ApiTextOrNull, ApiUuid } from '../../common/dto-fields';
+import { ApiDateTime, ApiEnum, ApiTextOrNull, ApiUuid, Nested } from '../../common/dto-fields';
 
 export class ContractInfoDto {
   id: string;
@@ -77,10 +76,7 @@ export class OrganizationFilterDto {
 }
 
 export class OrganizationViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => OrganizationFilterDto)
+  @Nested(() => OrganizationFilterDto, 'optional')
   filter?: OrganizationFilterDto;
 }
 

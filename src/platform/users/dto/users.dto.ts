@@ -1,19 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsEmail,
   IsIn,
-  IsObject,
   IsOptional,
   IsString,
   IsUUID,
   Matches,
   MaxLength,
   MinLength,
-  ValidateNested,
 } from 'class-validator';
 import { ROLES } from '../../access/permissions';
 import { NamedContractInfoDto } from '../../organizations/dto/organization.dto';
@@ -29,6 +26,7 @@ import {
   ApiOptionalEnum,
   ApiTextOrNull,
   ApiUuid,
+  Nested,
 } from '../../common/dto-fields';
 
 /** A phone number in international form: an optional `+` and 6 to 15 digits. */
@@ -194,16 +192,10 @@ export class UserSortDto {
 }
 
 export class UserViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => UserFilterDto)
+  @Nested(() => UserFilterDto, 'optional')
   filter?: UserFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => UserSortDto)
+  @Nested(() => UserSortDto, 'optional')
   sort?: UserSortDto;
 }
 
