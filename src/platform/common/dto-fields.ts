@@ -6,9 +6,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, DECORATORS } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { IsAmount } from './money-validators';
-import { Omittable } from './validators';
+import { Omittable, OptionalText } from './validators';
 
 type Decorators = Array<PropertyDecorator | ((target: object, key: string | symbol) => void)>;
 
@@ -113,4 +113,24 @@ export function OneOf(values: readonly string[]): PropertyDecorator {
 /** A nested object of class `type`, validated as a whole; `optional` lets it be left out. */
 export function Nested(type: Parameters<typeof Type>[0], optional?: 'optional'): PropertyDecorator {
   return stacked(...(optional ? [IsOptional()] : []), IsObject(), ValidateNested(), Type(type));
+}
+
+/** A required one-line name of 1 to `maxLength` characters, with an example when given. */
+export function Name(maxLength: number, example?: string): PropertyDecorator {
+  return stacked(
+    ApiProperty({ maxLength, minLength: 1, ...(example === undefined ? {} : { example }) }),
+    IsString(),
+    MinLength(1),
+    MaxLength(maxLength),
+  );
+}
+
+/** An optional description of at most `maxLength` characters (null clears it). */
+export function Description(maxLength: number): PropertyDecorator {
+  return stacked(ApiPropertyOptional({ maxLength }), OptionalText(maxLength), IsString());
+}
+
+/** An optional true or false, `fallback` when left out. */
+export function OptionalFlag(fallback: boolean): PropertyDecorator {
+  return stacked(ApiPropertyOptional({ default: fallback }), IsOptional(), IsBoolean());
 }

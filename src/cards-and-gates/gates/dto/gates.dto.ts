@@ -31,6 +31,7 @@ import { COMMISSION_TYPES, CommissionType, usesFixed, usesPercent } from '../../
 import { CoinDto } from '../../../money-movement/coins/dto/coin.dto';
 import { NamedContractInfoDto } from '../../../platform/organizations/dto/organization.dto';
 import {
+  Amount,
   ApiDateTime,
   ApiDateTimeOrNull,
   ApiEnum,
@@ -373,8 +374,7 @@ export class CreateGateTransactionDto {
   @CoinAlias()
   coin?: string;
 
-  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('25.00')
   amount: string | number;
 
   @ApiEnum(GATE_TRANSACTION_TYPES)
@@ -445,8 +445,7 @@ export class GateCalculateDto {
   @Serial({ description: "The caller's coin" })
   serial: string;
 
-  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('25.00')
   amount: string | number;
 
   @ApiEnum(GATE_METHOD_TX_TYPES)

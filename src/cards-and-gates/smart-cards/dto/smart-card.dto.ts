@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { Serial, SERIAL_PATTERN } from '../../../platform/common/validators';
-import { ApiDateTime, ApiEnum, ApiExample, ApiTextOrNull, ApiUuid } from '../../../platform/common/dto-fields';
+import { ApiDateTime, ApiEnum, ApiExample, ApiTextOrNull, ApiUuid, OptionalFlag } from '../../../platform/common/dto-fields';
 
 export const CARD_STATUSES = ['active', 'blocked'] as const;
 export type CardStatus = (typeof CARD_STATUSES)[number];
@@ -42,9 +42,7 @@ export class CreateMySmartCardDto {
   name: string;
 
   /** `false` issues the card blocked; true or absent, active. */
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(true)
   active?: boolean;
 
   /**

@@ -24,6 +24,7 @@ import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES, PERSON_TYPES } from '../../../platform/organizations/organization.types';
 import { FAMILY_INVOICE_STATUSES, INVOICE_FILTER_STATUSES, INVOICE_STATUSES } from '../invoice-statuses';
 import {
+  Amount,
   ApiDateTime,
   ApiDateTimeOrNull,
   ApiEnum,
@@ -51,8 +52,7 @@ export class InvoiceItemDto {
   quantity: number;
 
   /** The unit price, with the currency's decimals. */
-  @ApiProperty({ example: '2.50', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('2.50')
   price: string | number;
 }
 
@@ -114,8 +114,7 @@ export class CreateInvoiceDto extends InvoicePayerItemsDto {
   recipientCoin: string;
 
   /** The total; with items, it must be their sum. */
-  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('25.00')
   amount: string | number;
 
   @IsOptional()
@@ -296,8 +295,7 @@ export class TotalPriceFilterDto {
   @ApiUuid()
   issuerId: string;
 
-  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('25.00')
   amount: string | number;
 }
 
@@ -393,8 +391,7 @@ export class InvoiceEstimateDto {
   @Serial()
   recipientCoin: string;
 
-  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('25.00')
   amount: string | number;
 
   /** The payer's login (an e-mail address or a phone number): their terms price it when they have a coin to pay from. */

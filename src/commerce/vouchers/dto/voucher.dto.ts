@@ -14,7 +14,7 @@ import {
   MinLength,
 } from 'class-validator';
 import type { JsonDecimal, OneTimeSecret } from '../../../platform/common/json-decimal';
-import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
+import { ApiAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { CoinIssuerDto } from '../../../money-movement/coins/dto/coin.dto';
@@ -22,6 +22,7 @@ import { CalculationDto } from '../../../platform/commissions/dto/calculation.dt
 import { AsList, IsAfter, IsIsoDateTime, Serial, SERIAL_PATTERN, SerialList, UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import {
+  Amount,
   ApiDateTime,
   ApiDateTimeOrNull,
   ApiEnum,
@@ -47,8 +48,7 @@ export class CreateVoucherDto extends OperationTextDto {
   coinSerial: string;
 
   /** The voucher's value: a positive decimal with no more decimals than the coin's currency allows. */
-  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('25.00')
   amount: string | number;
 
   /** The voucher's name, 1 to 100 characters. Left out: `Voucher <amount> <currency>` (e.g. `Voucher 25.00 EUR`). */
@@ -261,8 +261,7 @@ export class CreatePrepaidCoinDto {
   srcSerial: string;
 
   /** The voucher's value (amount of `POST /vouchers`). */
-  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('25.00')
   prepaidAmount: string | number;
 }
 

@@ -3,7 +3,7 @@ import { Expose, Transform } from 'class-transformer';
 import { IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { BankAccountDto, BankDetailsDto } from '../../bank-accounts/dto/bank-account.dto';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
-import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
+import { ApiAmount } from '../../../platform/common/money-validators';
 import { CUSTOM_INFORMATION_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto } from '../../../platform/common/paging.dto';
 import {
@@ -21,6 +21,7 @@ import { EnumList, Serial } from '../../../platform/common/validators';
 import { LegType, OperationDto, OperationLegDto } from '../../../platform/ledger/dto/operation.dto';
 import { familyTypeOf } from '../../../platform/ledger/operation-types';
 import {
+  Amount,
   ApiDateTime,
   ApiEnum,
   ApiExample,
@@ -94,8 +95,7 @@ export class BankWithdrawalDto extends OperationTextDto {
   coin?: string;
 
   /** A positive decimal with no more decimals than the currency allows. */
-  @ApiProperty({ example: '100.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('100.00')
   amount: string | number;
 
   /** One of the coin's organization's bank accounts (`/bank-accounts`); or give `bankDetails`. */

@@ -14,6 +14,7 @@ import {
   ApiInteger,
   ApiTextOrNull,
   ApiUuid,
+  Name,
   Nested,
 } from '../../../platform/common/dto-fields';
 
@@ -22,10 +23,7 @@ export class CreateCoinDto {
   @IsUUID()
   issuerId: string;
 
-  @ApiProperty({ example: 'Savings', maxLength: 100 })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @Name(100, 'Savings')
   name: string;
 }
 

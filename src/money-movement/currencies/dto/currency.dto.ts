@@ -1,9 +1,9 @@
-import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
+import { IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { IsFraction } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { AsList, OptionalText } from '../../../platform/common/validators';
-import { ApiExample, Nested } from '../../../platform/common/dto-fields';
+import { AsList } from '../../../platform/common/validators';
+import { ApiExample, Description, Name, Nested, OptionalFlag } from '../../../platform/common/dto-fields';
 
 export class CreateCurrencyDto {
   /** Letter code, e.g. `USD` (2 to 10 capitals or digits, starting with a letter). */
@@ -25,15 +25,10 @@ export class CreateCurrencyDto {
   @MaxLength(8)
   symbol?: string;
 
-  @ApiProperty({ example: 'US dollar', maxLength: 100 })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @Name(100, 'US dollar')
   name: string;
 
-  @ApiPropertyOptional({ maxLength: 500 })
-  @OptionalText(500)
-  @IsString()
+  @Description(500)
   description?: string;
 
   /**
@@ -45,9 +40,7 @@ export class CreateCurrencyDto {
   @IsFraction()
   fraction?: number | string;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(true)
   active?: boolean;
 }
 

@@ -1,8 +1,8 @@
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { IsRemoved, OptionalText } from '../../../platform/common/validators';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsRemoved } from '../../../platform/common/validators';
 import { CurrencyDto } from './currency.dto';
-import { ApiExample, ApiInteger, ApiUuid } from '../../../platform/common/dto-fields';
+import { ApiExample, ApiInteger, ApiUuid, Description, Name, OptionalFlag } from '../../../platform/common/dto-fields';
 
 export class CreateIssuerDto {
   /** Code of the currency the issuer issues, e.g. `USD`. */
@@ -11,20 +11,13 @@ export class CreateIssuerDto {
   @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'must be a currency code such as USD' })
   currencyCode: string;
 
-  @ApiProperty({ maxLength: 100 })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @Name(100)
   name: string;
 
-  @ApiPropertyOptional({ maxLength: 500 })
-  @OptionalText(500)
-  @IsString()
+  @Description(500)
   description?: string;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(true)
   active?: boolean;
 
   /**

@@ -2,12 +2,12 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID, ValidateIf } from 'class-validator';
 import { CalculationDto } from '../../../platform/commissions/dto/calculation.dto';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
-import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
+import { ApiAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { Serial } from '../../../platform/common/validators';
 import { IssuerRefDto, OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { EXCHANGE_DIRECTIONS, type ExchangeDirection } from '../conversion';
-import { ApiDateTime, ApiEnum, ApiExample, ApiOptionalEnum, ApiUuid } from '../../../platform/common/dto-fields';
+import { Amount, ApiDateTime, ApiEnum, ApiExample, ApiOptionalEnum, ApiUuid } from '../../../platform/common/dto-fields';
 
 /** An exchange between two of the caller's coins in different currencies. */
 export class ExchangeRequestDto extends OperationTextDto {
@@ -33,8 +33,7 @@ export class ExchangeRequestDto extends OperationTextDto {
    * `sell`: what leaves fromCoin (in its currency), the fee added on top; `buy`: what toCoin receives (in its currency).
    * A positive decimal with no more decimals than that currency allows.
    */
-  @ApiProperty({ example: '100.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('100.00')
   amount: string | number;
 
   /** Which side `amount` names: `sell` (the amount sold) or `buy` (the amount bought); `sell` when neither it nor `exchangeType` is given. */
@@ -141,7 +140,6 @@ export class ReserveFundingDto extends OperationTextDto {
   issuerId: string;
 
   /** A positive decimal with no more decimals than the issuer's currency allows. */
-  @ApiProperty({ example: '10000.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('10000.00')
   amount: string | number;
 }

@@ -10,7 +10,16 @@ import { OperationResultDto } from '../../../platform/ledger/dto/operation.dto';
 import { OPERATION_STATUSES } from '../../../platform/ledger/operation-types';
 import { CoinDto, CoinIssuerDto } from '../../coins/dto/coin.dto';
 import { TransferCalculationDto } from '../../transfers/dto/transfer.dto';
-import { ApiDateTime, ApiEnum, ApiExample, ApiOptionalEnum, ApiTextOrNull, ApiUuid, Nested } from '../../../platform/common/dto-fields';
+import {
+  Amount,
+  ApiDateTime,
+  ApiEnum,
+  ApiExample,
+  ApiOptionalEnum,
+  ApiTextOrNull,
+  ApiUuid,
+  Nested,
+} from '../../../platform/common/dto-fields';
 
 export const TEMPLATE_NAME_MAX = 100;
 /** A template's name: 1 to 100 characters, not blank; unique among the owner's templates, whatever its case. */
@@ -65,8 +74,7 @@ export class CreateTransferTemplateDto extends OperationTextDto {
   paymentTool?: TemplatePaymentToolDto;
 
   /** A positive decimal string (or JSON number) with no more decimals than the currency allows. */
-  @ApiProperty({ example: '450.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('450.00')
   amount: string | number;
 }
 

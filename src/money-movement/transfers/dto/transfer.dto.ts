@@ -2,10 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsIn, registerDecorator, ValidationArguments } from 'class-validator';
 import { CalculationDto, PaymentToolDetailsDto } from '../../../platform/commissions/dto/calculation.dto';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
-import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
+import { ApiAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { NUMERIC_ID_DIGITS, SERIAL_PATTERN } from '../../../platform/common/validators';
-import { ApiEnum, ApiExample, Nested } from '../../../platform/common/dto-fields';
+import { Amount, ApiEnum, ApiExample, Nested } from '../../../platform/common/dto-fields';
 
 /** The payment tools a transfer names: a coin, or a smart card standing for one. */
 export const TRANSFER_TOOL_TYPES = ['COIN', 'SMART_CARD'] as const;
@@ -66,8 +66,7 @@ export class TransferRequestDto extends OperationTextDto {
   paymentTool: PaymentToolDto;
 
   /** A positive decimal string (or JSON number) with no more decimals than the currency allows. */
-  @ApiProperty({ example: '10.50', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('10.50')
   amount: string | number;
 }
 

@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { AsList, IsIsoDateTime, OptionalText, UuidList } from '../../../platform/common/validators';
+import { AsList, IsIsoDateTime, UuidList } from '../../../platform/common/validators';
 import { ORGANIZATION_TYPES, OrganizationType, PERSON_TYPES, PersonType } from '../../../platform/organizations/organization.types';
 import {
   ApiDateTime,
@@ -11,19 +11,17 @@ import {
   ApiOptionalUuid,
   ApiTextOrNull,
   ApiUuid,
+  Description,
+  Name,
   Nested,
+  OptionalFlag,
 } from '../../../platform/common/dto-fields';
 
 export class CreateContractDto {
-  @ApiProperty({ example: 'Merchant gold 2026', maxLength: 200 })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
+  @Name(200, 'Merchant gold 2026')
   name: string;
 
-  @ApiPropertyOptional({ maxLength: 500 })
-  @OptionalText(500)
-  @IsString()
+  @Description(500)
   description?: string;
 
   /** The type of organization the contract serves; fixed once created. */
@@ -38,9 +36,7 @@ export class CreateContractDto {
   personType?: PersonType;
 
   /** An inactive contract cannot be assigned; organizations that hold it keep it and its commissions. Default true. */
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(true)
   active?: boolean;
 
   /**
@@ -48,9 +44,7 @@ export class CreateContractDto {
    * are global); a contract that is not global belongs to one organization at most. Fixed once
    * created. Default false.
    */
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(false)
   global?: boolean;
 }
 
@@ -62,9 +56,7 @@ export class CopyContractDto extends PartialType(
   PickType(CreateContractDto, ['name', 'description', 'personType', 'active', 'global'] as const),
 ) {
   /** Default false; true gives the copy's commission profiles the limit profiles of the original's. */
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(false)
   copyLimits?: boolean;
 }
 

@@ -10,7 +10,7 @@ import {
   type LimitQualifier,
   type LimitTimeUnit,
 } from '../../../platform/commissions/limits';
-import { ApiDateTime, ApiEnum, ApiUuid, ApiUuidOrNull } from '../../../platform/common/dto-fields';
+import { ApiDateTime, ApiEnum, ApiUuid, ApiUuidOrNull, OptionalFlag } from '../../../platform/common/dto-fields';
 
 /** A new limit of a gate commission profile (the client's body), for one transaction type of the gate. */
 export class CreateGateLimitProfileDto {
@@ -44,9 +44,7 @@ export class CreateGateLimitProfileDto {
   value: string | number;
 
   /** Default true; an inactive limit counts nothing and refuses nothing. */
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(true)
   active?: boolean;
 }
 

@@ -2,13 +2,12 @@ import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { StaffCoinDto } from '../../../money-movement/coins/dto/coin.dto';
-import { IsAmount } from '../../../platform/common/money-validators';
 import { FULL_NAME_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { NameSortDto, PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { AsList, Serial } from '../../../platform/common/validators';
 import { NamedContractInfoDto, OrganizationFilterDto } from '../../../platform/organizations/dto/organization.dto';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/organizations/organization.types';
-import { ApiDateTime, ApiEnum, ApiOptionalEnum, ApiOptionalUuid, ApiUuid, Nested } from '../../../platform/common/dto-fields';
+import { Amount, ApiDateTime, ApiEnum, ApiOptionalEnum, ApiOptionalUuid, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 /** The types `POST /organizations` lists: the organizations' own, and the gate providers as `gate_provider`. */
 export const PARTY_TYPES = [...ORGANIZATION_TYPES.filter((t) => t !== 'system'), 'gate_provider'] as const;
@@ -20,8 +19,7 @@ export class SystemOperationDto extends OperationTextDto {
   serial: string;
 
   /** A positive decimal with no more decimals than the coin's currency allows (never 0). */
-  @ApiProperty({ example: '500.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('500.00')
   amount: string | number;
 
   /** Who handed over or took the cash (or ordered the investment), 1 to 255 characters. */

@@ -23,14 +23,12 @@ import {
   ApiOptionalEnum,
   ApiTextOrNull,
   ApiUuid,
+  Name,
 } from '../../../platform/common/dto-fields';
 
 export class CreateWebhookDto {
   /** Where deliveries are POSTed: `https` (plain `http` only when WEBHOOK_ALLOW_HTTP=true), at most 2048 characters. */
-  @ApiProperty({ example: 'https://merchant.example.com/finapi/webhooks', maxLength: 2048 })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(2048)
+  @Name(2048, 'https://merchant.example.com/finapi/webhooks')
   url: string;
 
   /** The event types to receive (`user.on_hold`: staff only). */

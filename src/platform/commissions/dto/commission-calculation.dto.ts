@@ -1,12 +1,11 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import type { JsonDecimal } from '../../common/json-decimal';
-import { ApiAmount, IsAmount } from '../../common/money-validators';
+import { ApiAmount } from '../../common/money-validators';
 import { Serial } from '../../common/validators';
 import { OPERATION_FLOW_NAMES, OperationFlow } from '../../ledger/operation-types';
 import { COMMISSION_PAYERS } from '../fee';
 import { CalculationDto } from './calculation.dto';
-import { ApiEnum, ApiExample, ApiUuidOrNull } from '../../common/dto-fields';
+import { Amount, ApiEnum, ApiExample, ApiUuidOrNull } from '../../common/dto-fields';
 
 export class CommissionCalculationRequestDto {
   @ApiEnum(OPERATION_FLOW_NAMES, 'client_transaction_transfer')
@@ -22,8 +21,7 @@ export class CommissionCalculationRequestDto {
   payeeCoin?: string;
 
   /** What the payer asks to move: a positive decimal with no more decimals than the currency allows. */
-  @ApiProperty({ example: '100.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('100.00')
   amount: string | number;
 }
 

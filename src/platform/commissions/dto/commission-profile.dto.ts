@@ -1,10 +1,20 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType, PartialType, PickType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, IsUUID, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsUUID, ValidateIf } from 'class-validator';
 import { PageDto, PageRequestDto } from '../../common/paging.dto';
-import { AsList, OptionalText, UuidList } from '../../common/validators';
+import { AsList, UuidList } from '../../common/validators';
 import { OPERATION_FLOW_NAMES, OperationFlow } from '../../ledger/operation-types';
 import { OperationFlowDto } from './commission-calculation.dto';
-import { ApiDateTime, ApiEnum, ApiExample, ApiOptionalEnum, ApiTextOrNull, ApiUuid, Nested } from '../../common/dto-fields';
+import {
+  ApiDateTime,
+  ApiEnum,
+  ApiExample,
+  ApiOptionalEnum,
+  ApiTextOrNull,
+  ApiUuid,
+  Description,
+  Nested,
+  OptionalFlag,
+} from '../../common/dto-fields';
 
 /**
  * Which participants of a flow a profile is for (the family's participant specification). Only `no` (every
@@ -35,20 +45,14 @@ class ParticipantsDto {
 
 /** What a profile of either kind takes besides its participants, flow and issuers. */
 class ProfileSettingsDto {
-  @ApiPropertyOptional({ maxLength: 200 })
-  @OptionalText(200)
-  @IsString()
+  @Description(200)
   name?: string;
 
-  @ApiPropertyOptional({ maxLength: 500 })
-  @OptionalText(500)
-  @IsString()
+  @Description(500)
   description?: string;
 
   /** An inactive profile charges nothing. Default true. */
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(true)
   active?: boolean;
 }
 

@@ -7,7 +7,16 @@ import { IsAfter, IsIsoDateTime } from '../../common/validators';
 import { COMMISSION_DIRECTION_NAMES, COMMISSION_PAYERS, CommissionDirection, CommissionPayer } from '../fee';
 import { RULE_CRITERIA, RuleCriteria } from '../commission-rules';
 import { CommissionValueAnswerDto, CommissionValueDto, IsCommissionNumber } from './commission-value.dto';
-import { ApiDateTime, ApiDateTimeOrNull, ApiEnum, ApiOptionalDateTime, ApiOptionalEnum, ApiUuid, Nested } from '../../common/dto-fields';
+import {
+  ApiDateTime,
+  ApiDateTimeOrNull,
+  ApiEnum,
+  ApiOptionalDateTime,
+  ApiOptionalEnum,
+  ApiUuid,
+  Nested,
+  OptionalFlag,
+} from '../../common/dto-fields';
 
 /** A condition of a rule: the fee of the amounts from beginAmount (inclusive) up to endAmount (exclusive). */
 export class CommissionConditionDto {
@@ -58,9 +67,7 @@ export class CreateCommissionRuleDto {
   direction?: CommissionDirection;
 
   /** Default true. Two active rules of one profile never cover the same moment (409). */
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(true)
   active?: boolean;
 
   /** Amount ranges and their fees; ranges of one rule never overlap (409). An amount in no range pays nothing. */
