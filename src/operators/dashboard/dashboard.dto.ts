@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import type { JsonDecimal } from '../../platform/common/json-decimal';
 import { ApiAmount } from '../../platform/common/money-validators';
+import { ApiExample, ApiInteger } from '../../platform/common/dto-fields';
 
 export class DashboardQueryDto {
   /** How many UTC days, today included, 1 to 90. Default 14. */
@@ -18,18 +19,18 @@ export class DashboardQueryDto {
 export class DashboardVolumeDto {
   @ApiProperty({ format: 'date', example: '2026-11-24' })
   date: string;
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
-  @ApiProperty({ type: 'integer', minimum: 1 })
+  @ApiInteger(1)
   operations: number;
   @ApiAmount(1250.5, 'What the processed operations moved')
   amount: JsonDecimal;
 }
 
 export class DashboardHoldsDto {
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
-  @ApiProperty({ type: 'integer', minimum: 1 })
+  @ApiInteger(1)
   holds: number;
   @ApiAmount(50, 'Held in total')
   amount: JsonDecimal;
@@ -38,7 +39,7 @@ export class DashboardHoldsDto {
 export class DashboardDayCountDto {
   @ApiProperty({ format: 'date', example: '2026-11-24' })
   date: string;
-  @ApiProperty({ type: 'integer', minimum: 0 })
+  @ApiInteger(0)
   count: number;
 }
 

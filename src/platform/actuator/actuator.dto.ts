@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiEnum } from '../common/dto-fields';
 
 export class ApiRouteDto {
   HTTP_method: string;
@@ -52,7 +53,7 @@ export class LedgerCheckDto {
 }
 
 export class HealthIndicatorDto {
-  @ApiProperty({ enum: ['up', 'down'] })
+  @ApiEnum(['up', 'down'])
   status: string;
   /** Milliseconds the ping took. */
   @ApiProperty({ type: 'integer', required: false })
@@ -64,7 +65,7 @@ export class HealthIndicatorDto {
 
 /** Terminus' health answer: `database` is the only indicator. */
 export class HealthDto {
-  @ApiProperty({ enum: ['ok'] })
+  @ApiEnum(['ok'])
   status: 'ok';
   @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/HealthIndicatorDto' } })
   info: Record<string, HealthIndicatorDto>;
@@ -76,6 +77,6 @@ export class HealthDto {
 
 /** The process runs (no dependency is checked). */
 export class LivenessDto {
-  @ApiProperty({ enum: ['ok'] })
+  @ApiEnum(['ok'])
   status: 'ok';
 }

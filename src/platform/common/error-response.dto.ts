@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ERRORS } from './errors';
+import { ApiEnum } from './dto-fields';
 
 export class FieldErrorDto {
   /** Path of the offending field, e.g. `totalPrice.amount`. */
@@ -11,7 +12,7 @@ export class FieldErrorDto {
 /** The body of every 4xx and 5xx answer. */
 export class ErrorResponseDto {
   /** Always `error`. */
-  @ApiProperty({ enum: ['error'] })
+  @ApiEnum(['error'])
   status: 'error';
   /** Stable dotted key that clients can translate (`GET /api/v1/i18n/export/en.json` lists them). */
   @ApiProperty({ enum: Object.keys(ERRORS), example: 'exception.validation' })

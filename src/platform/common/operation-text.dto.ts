@@ -1,6 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString } from 'class-validator';
-import { OptionalText } from './validators';
+import { Description } from './dto-fields';
 
 /** Maximum lengths of the free-text fields (the specification leaves them open). */
 export const DESCRIPTION_MAX = 500;
@@ -10,14 +8,10 @@ export const FULL_NAME_MAX = 255;
 
 /** The free-text fields of every money-moving request (section 4.3: customInformation). */
 export class OperationTextDto {
-  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX })
-  @OptionalText(DESCRIPTION_MAX)
-  @IsString()
+  @Description(DESCRIPTION_MAX)
   description?: string;
 
   /** Free text passed by system and business users (release 4.10.0), at most 1000 characters. */
-  @ApiPropertyOptional({ maxLength: CUSTOM_INFORMATION_MAX })
-  @OptionalText(CUSTOM_INFORMATION_MAX)
-  @IsString()
+  @Description(CUSTOM_INFORMATION_MAX)
   customInformation?: string;
 }

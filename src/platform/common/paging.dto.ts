@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Omittable } from './validators';
+import { ApiInteger } from './dto-fields';
 
 /**
  * The most records one `all: true` answer holds. A search matching more answers the first this many (in its order)
@@ -72,14 +73,14 @@ export class PageDto {
   status: 'ok';
   message: string;
   /** The page answered, counting from 0. */
-  @ApiProperty({ type: 'integer', minimum: 0 })
+  @ApiInteger(0)
   pageNumber: number;
-  @ApiProperty({ type: 'integer', minimum: 1 })
+  @ApiInteger(1)
   pageSize: number;
   /** Records matching the filter (the planner's estimate when totalRecordsEstimated is true). */
-  @ApiProperty({ type: 'integer', minimum: 0 })
+  @ApiInteger(0)
   totalRecords: number;
-  @ApiProperty({ type: 'integer', minimum: 0 })
+  @ApiInteger(0)
   totalPages: number;
   /** Present (true) when more than 1,000 records match: totalRecords is then the planner's estimate. */
   totalRecordsEstimated?: boolean;

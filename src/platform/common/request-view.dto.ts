@@ -1,10 +1,21 @@
 import { applyDecorators, Param } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Expose, Transform, Type } from 'class-transformer';
-import { IsObject, isUUID, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { Expose, Transform } from 'class-transformer';
+import { isUUID, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { ApiError } from './api-error';
 import { PageRequestDto, SortOrder } from './paging.dto';
 import { EnumList, IsAfter, IsIsoDateTime, NUMERIC_ID_PATTERN, SERIAL_EXAMPLE, SERIAL_PATTERN, SerialList, UuidList } from './validators';
+import {
+  ApiDateTime,
+  ApiDateTimeOrNull,
+  ApiEnum,
+  ApiExample,
+  ApiOptionalDateTime,
+  ApiTextOrNull,
+  ApiUuid,
+  ApiUuidOrNull,
+  Nested,
+} from './dto-fields';
 
 /** The filter every search of requests (bank top-ups, withdrawals, cash desk operations) shares. */
 export class RequestFilterDto {
@@ -20,26 +31,26 @@ export class RequestFilterDto {
   orgIds?: string[];
 
   /** Created at or after this instant (ISO 8601). */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   createdFrom?: string;
 
   /** Created before this instant; must be later than createdFrom. */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   @IsAfter('createdFrom')
   createdTo?: string;
 
   /** The family's name for createdFrom. */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   startCreatedDate?: string;
 
   /** The family's name for createdTo; must be later than startCreatedDate. */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   @IsAfter('startCreatedDate')
@@ -61,10 +72,7 @@ export class RequestSortDto {
 
 /** A page of a search of requests: each kind of request adds its `filter`. Newest first unless sorted otherwise. */
 export class RequestViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => RequestSortDto)
+  @Nested(() => RequestSortDto, 'optional')
   sort?: RequestSortDto;
 }
 
@@ -73,27 +81,27 @@ export class RequestViewDto extends PageRequestDto {
  * its creator gave, who decided and when. Each kind adds its status, amounts, parties and operation.
  */
 export class RequestRecordDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ example: '1000000001' })
+  @ApiExample('1000000001')
   coinSerial: string;
-  @ApiProperty({ example: 'EUR' })
+  @ApiExample('EUR')
   currency: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   description: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   customInformation: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   declineReason: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   createdBy: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   decidedBy: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiDateTimeOrNull()
   decidedAt: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 
@@ -149,13 +157,13 @@ export function CoinAlias(): PropertyDecorator {
 }
 
 export class ClientCoinIssuerDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ example: 1 })
+  @ApiExample(1)
   sn: number;
-  @ApiProperty({ example: 'EUR' })
+  @ApiExample('EUR')
   currency: string;
-  @ApiProperty({ type: String, nullable: true, example: '€' })
+  @ApiTextOrNull('€')
   symbol: string | null;
 }
 
@@ -164,31 +172,31 @@ export class ClientCoinDto {
   @ApiProperty({ example: SERIAL_EXAMPLE })
   serial: string;
   name: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
   organizationName: string;
   /** True for a system coin (never the coin of a request: those are client coins). */
   technical: boolean;
-  @ApiProperty({ enum: ['client', 'system'] })
+  @ApiEnum(['client', 'system'])
   type: string;
   issuer: ClientCoinIssuerDto;
 }
 
 /** The bank of a request as the family's screens show it; a field the service does not know is null. */
 export class BankInfoDto {
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   name: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   bic: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   swift: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   country: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   city: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   address: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   zipCode: string | null;
 }
 

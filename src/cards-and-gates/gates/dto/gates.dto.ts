@@ -30,6 +30,18 @@ import { CommissionValueAnswerDto, CommissionValueDto, IsCommissionNumber } from
 import { COMMISSION_TYPES, CommissionType, usesFixed, usesPercent } from '../../../platform/commissions/fee';
 import { CoinDto } from '../../../money-movement/coins/dto/coin.dto';
 import { NamedContractInfoDto } from '../../../platform/organizations/dto/organization.dto';
+import {
+  Amount,
+  ApiDateTime,
+  ApiDateTimeOrNull,
+  ApiEnum,
+  ApiExample,
+  ApiOptionalUuid,
+  ApiTextOrNull,
+  ApiUuid,
+  ApiUuidOrNull,
+  Nested,
+} from '../../../platform/common/dto-fields';
 
 export const GATE_PROVIDER_TYPES = ['acquiring', 'billing', 'card_issuing', 'payout'] as const;
 export const GATE_TRANSACTION_TYPES = ['payment', 'payout', 'card_issue', 'TOPUP', 'REDEEM'] as const;
@@ -116,7 +128,7 @@ export class CreateGateProviderDto {
   @MaxLength(100)
   name: string;
 
-  @ApiProperty({ enum: GATE_PROVIDER_TYPES })
+  @ApiEnum(GATE_PROVIDER_TYPES)
   @IsIn(GATE_PROVIDER_TYPES)
   type: string;
 
@@ -125,10 +137,7 @@ export class CreateGateProviderDto {
   active?: boolean;
 
   /** Without a secret one is generated; it is never answered, so set it when the provider must know it. */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SettingsFieldsReqDto)
+  @Nested(() => SettingsFieldsReqDto, 'optional')
   settings?: SettingsFieldsReqDto;
 }
 
@@ -149,7 +158,7 @@ export class SupportedTransactionDto {
   /** The way: the product's name (a method is a product on sale). */
   paymentWay: string;
   /** A type POST /gate/transactions takes with it. */
-  @ApiProperty({ enum: GATE_TRANSACTION_TYPES })
+  @ApiEnum(GATE_TRANSACTION_TYPES)
   transactionType: string;
 }
 
@@ -164,15 +173,15 @@ export class GateNameDto {
  */
 export class GateProviderOrganizationDto {
   /** The provider's id. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ enum: ['gate_provider'] })
+  @ApiEnum(['gate_provider'])
   type: 'gate_provider';
   name: string;
-  @ApiProperty({ enum: ['not_available'] })
+  @ApiEnum(['not_available'])
   identificationStatus: 'not_available';
   /** `active`, or `blocked` while the provider is switched off. */
-  @ApiProperty({ enum: ['active', 'blocked'] })
+  @ApiEnum(['active', 'blocked'])
   status: 'active' | 'blocked';
   /** Always null: a provider follows no contract (its fees are priced by gate commission profiles). */
   @ApiProperty({ type: NamedContractInfoDto, nullable: true })
@@ -180,10 +189,10 @@ export class GateProviderOrganizationDto {
 }
 
 export class GateProviderDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   name: string;
-  @ApiProperty({ enum: GATE_PROVIDER_TYPES })
+  @ApiEnum(GATE_PROVIDER_TYPES)
   type: string;
   active: boolean;
   gate: GateNameDto;
@@ -194,9 +203,9 @@ export class GateProviderDto {
   settings: GateProviderSettingsDto;
   /** Always true: a provider has a callback secret (never shown). */
   hasSecret: boolean;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 
@@ -216,7 +225,7 @@ export class GateProviderListDto {
 export class GateSettingFieldDto {
   name: string;
   label: string;
-  @ApiProperty({ enum: ['integer', 'decimal', 'rate', 'text'] })
+  @ApiEnum(['integer', 'decimal', 'rate', 'text'])
   type: string;
   /** The value; null when the knob is not set (its default applies) and, always, for a secret. */
   @ApiProperty({ oneOf: [{ type: 'string', nullable: true }, { type: 'number' }] })
@@ -245,7 +254,7 @@ export class GateProductFieldDto {
   @Matches(/^[A-Za-z][A-Za-z0-9_]{0,39}$/, { message: 'must be a field name: a letter, then letters, digits or _' })
   name: string;
 
-  @ApiProperty({ enum: GATE_FIELD_TYPES })
+  @ApiEnum(GATE_FIELD_TYPES)
   @IsIn(GATE_FIELD_TYPES)
   type: 'string' | 'number' | 'enum';
 
@@ -263,7 +272,7 @@ export class GateProductFieldDto {
 
 export class CreateGateProductDto {
   @IsUUID()
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   gateProviderId: string;
 
   @IsString()
@@ -302,9 +311,9 @@ export class CreateGateProductDto {
 }
 
 export class GateProductDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   gateProviderId: string;
   /** The product's name (release 4.10.0: in every view). */
   name: string;
@@ -316,7 +325,7 @@ export class GateProductDto {
   maxAmount: JsonDecimal;
   active: boolean;
   fields: GateProductFieldDto[];
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -335,7 +344,7 @@ export class GateProductListDto {
 /** A provider method as the family's web client names it: the provider and the way (the product's name). */
 export class GateMethodRefDto {
   @IsUUID()
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   gateProviderId: string;
 
   /** The product's name, as `POST /gate/methods/view` answers it. */
@@ -354,7 +363,7 @@ export class CreateGateTransactionDto {
   /** The product paid (payment, payout, card_issue); a TOPUP or REDEEM names its `method` instead. */
   @IsOptional()
   @IsUUID()
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiOptionalUuid()
   productId?: string;
 
   /** The caller's coin: paying (amount + fee held until the provider answers, a REDEEM too), or credited by a TOPUP. */
@@ -365,19 +374,15 @@ export class CreateGateTransactionDto {
   @CoinAlias()
   coin?: string;
 
-  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('25.00')
   amount: string | number;
 
-  @ApiProperty({ enum: GATE_TRANSACTION_TYPES })
+  @ApiEnum(GATE_TRANSACTION_TYPES)
   @IsIn(GATE_TRANSACTION_TYPES)
   type: 'payment' | 'payout' | 'card_issue' | 'TOPUP' | 'REDEEM';
 
   /** The provider method of a TOPUP or a REDEEM (`POST /gate/methods/view`). */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => GateMethodRefDto)
+  @Nested(() => GateMethodRefDto, 'optional')
   method?: GateMethodRefDto;
 
   /** The product's fields, by name (an enum field takes one of its values); a TOPUP's come with its submit. */
@@ -392,13 +397,13 @@ export class GateMethodsViewDto {
   @Serial({ description: "The caller's coin" })
   serial: string;
 
-  @ApiProperty({ enum: GATE_METHOD_TX_TYPES })
+  @ApiEnum(GATE_METHOD_TX_TYPES)
   @IsIn(GATE_METHOD_TX_TYPES)
   txType: string;
 }
 
 export class GateMethodProviderDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   name: string;
   gate: GateNameDto;
@@ -409,7 +414,7 @@ export class GateMethodDto {
   gateProvider: GateMethodProviderDto;
   /** The product's name: what `method.way` names. */
   way: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   productId: string;
   currency: string;
   @ApiAmount(1)
@@ -427,7 +432,7 @@ export class GateMethodListDto {
 /** `POST /gate/transactions/calculate`: the price of a transaction through a provider method, moving nothing. */
 export class GateCalculateDto {
   @IsUUID()
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   gateProviderId: string;
 
   /** The method's way; may be left out when the provider has one method for the coin. */
@@ -440,26 +445,25 @@ export class GateCalculateDto {
   @Serial({ description: "The caller's coin" })
   serial: string;
 
-  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('25.00')
   amount: string | number;
 
-  @ApiProperty({ enum: GATE_METHOD_TX_TYPES })
+  @ApiEnum(GATE_METHOD_TX_TYPES)
   @IsIn(GATE_METHOD_TX_TYPES)
   txType: string;
 }
 
 export class GateCurrencyDto {
-  @ApiProperty({ example: 'EUR' })
+  @ApiExample('EUR')
   code: string;
-  @ApiProperty({ type: String, nullable: true, example: '€' })
+  @ApiTextOrNull('€')
   symbol: string | null;
   /** The ISO 4217 numeric code, as the currency has it (null when it has none). */
-  @ApiProperty({ type: String, nullable: true, example: '978' })
+  @ApiTextOrNull('978')
   digitalCode: string | null;
-  @ApiProperty({ example: 'Euro' })
+  @ApiExample('Euro')
   name: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   description: string | null;
 }
 
@@ -474,14 +478,14 @@ export class GateCalculationDto {
   @ApiAmount(0.5, 'The fee')
   commissionAmount: JsonDecimal;
   currency: GateCurrencyDto;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   gateProviderId: string;
   way: string;
 }
 
 /** A constraint a payer's field's value must match (a regular expression). */
 export class PayerFieldConstraintDto {
-  @ApiProperty({ enum: ['regex'] })
+  @ApiEnum(['regex'])
   type: string;
   regex: string;
   errorMessageKey: string;
@@ -541,10 +545,10 @@ export class SubmitPayerDto {
 }
 
 export class GateTransactionCoinIssuerDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   currency: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   symbol: string | null;
 }
 
@@ -561,16 +565,16 @@ export class GatePaymentMethodDto {
 }
 
 export class GateTransactionDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   productId: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   gateProviderId: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
   coinSerial: string;
-  @ApiProperty({ enum: GATE_TRANSACTION_TYPES })
+  @ApiEnum(GATE_TRANSACTION_TYPES)
   type: string;
   @ApiAmount(25)
   amount: JsonDecimal;
@@ -580,23 +584,23 @@ export class GateTransactionDto {
   @ApiProperty({ type: 'object', additionalProperties: true })
   fields: Record<string, unknown>;
   /** initiated → provider_assigned → pending (the provider was called) → processed | failure. */
-  @ApiProperty({ enum: GATE_TRANSACTION_STATUSES })
+  @ApiEnum(GATE_TRANSACTION_STATUSES)
   status: string;
   /** The ledger operation holding, then moving (or releasing), the money. */
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  @ApiUuidOrNull()
   operationId: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   providerReference: string | null;
   /** What the provider answered besides (a virtual card: its id and masked number, and `smartCardId`, the smart card recorded for it). */
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: true })
   providerData: Record<string, unknown> | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   failureReason: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
-  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  @ApiDateTimeOrNull()
   finishedAt: string | null;
   /** The family's names: the coin with its issuer, the method, the amounts and the operation. */
   coin: GateTransactionCoinDto;
@@ -608,7 +612,7 @@ export class GateTransactionDto {
   @ApiAmount(25, 'For a TOPUP what the coin receives, else the amount paid')
   finalAmount: JsonDecimal;
   /** `operationId`, as the family names it. */
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  @ApiUuidOrNull()
   processId: string | null;
   /** The payer's fields as given (`fields`, by name), as the family names them. */
   @ApiProperty({ type: 'object', additionalProperties: true })
@@ -650,10 +654,7 @@ export class GateTransactionFilterDto {
 }
 
 export class GateTransactionViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => GateTransactionFilterDto)
+  @Nested(() => GateTransactionFilterDto, 'optional')
   filter?: GateTransactionFilterDto;
 }
 
@@ -669,7 +670,7 @@ export class GateCallbackDto {
   @MaxLength(200)
   reference: string;
 
-  @ApiProperty({ enum: ['processed', 'failure'] })
+  @ApiEnum(['processed', 'failure'])
   @IsIn(['processed', 'failure'])
   status: 'processed' | 'failure';
 
@@ -689,7 +690,7 @@ export class GateCallbackResponseDto {
 
 export class CreateGateCommissionProfileDto {
   @IsUUID()
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   gateProviderId: string;
 
   /**
@@ -714,18 +715,18 @@ export class CreateGateCommissionProfileDto {
 
 /** A provider rule: a fee on every product of the provider, over [beginDate, endDate) — endDate is mandatory (section 2.3). */
 export class CreateGateProviderRuleDto extends CommissionValueDto {
-  @ApiProperty({ format: 'date-time', example: '2026-01-01T00:00:00Z' })
+  @ApiDateTime('2026-01-01T00:00:00Z')
   @IsIsoDateTime()
   beginDate: string;
 
-  @ApiProperty({ format: 'date-time', example: '2027-01-01T00:00:00Z' })
+  @ApiDateTime('2027-01-01T00:00:00Z')
   @IsDefined({ message: 'is required for a provider rule' })
   @IsIsoDateTime()
   @IsAfter('beginDate')
   endDate: string;
 
   /** Who keeps the fee: the operator (the issuer's commission coin) or the provider (with the payment). */
-  @ApiProperty({ enum: GATE_COLLECTORS })
+  @ApiEnum(GATE_COLLECTORS)
   @IsIn(GATE_COLLECTORS)
   collector: string;
 }
@@ -733,10 +734,10 @@ export class CreateGateProviderRuleDto extends CommissionValueDto {
 /** A product rule: a fee on one product, beating the provider rule while both hold. */
 export class CreateGateProductRuleDto extends CommissionValueDto {
   @IsUUID()
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   productId: string;
 
-  @ApiProperty({ format: 'date-time', example: '2026-01-01T00:00:00Z' })
+  @ApiDateTime('2026-01-01T00:00:00Z')
   @IsIsoDateTime()
   beginDate: string;
 
@@ -746,49 +747,49 @@ export class CreateGateProductRuleDto extends CommissionValueDto {
   @IsAfter('beginDate')
   endDate?: string | null;
 
-  @ApiProperty({ enum: GATE_COLLECTORS })
+  @ApiEnum(GATE_COLLECTORS)
   @IsIn(GATE_COLLECTORS)
   collector: string;
 }
 
 export class GateCommissionRuleDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   profileId: string;
-  @ApiProperty({ enum: ['provider', 'product'] })
+  @ApiEnum(['provider', 'product'])
   kind: string;
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  @ApiUuidOrNull()
   productId: string | null;
   commission: CommissionValueAnswerDto;
-  @ApiProperty({ enum: GATE_COLLECTORS })
+  @ApiEnum(GATE_COLLECTORS)
   collector: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   beginDate: string;
-  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  @ApiDateTimeOrNull()
   endDate: string | null;
   active: boolean;
 }
 
 /** The currency of a gate commission profile, as the family's contracts screen reads it. */
 export class GateProfileCurrencyDto {
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   code: string;
-  @ApiProperty({ type: String, nullable: true, example: '840' })
+  @ApiTextOrNull('840')
   digitalCode: string | null;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
+  @ApiTextOrNull('$')
   symbol: string | null;
   name: string;
 }
 
 export class GateCommissionProfileDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   contractId: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   gateProviderId: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   name: string | null;
   active: boolean;
   /** The currency it prices; null: every currency (a profile made without `currencyCode`). */
@@ -796,9 +797,9 @@ export class GateCommissionProfileDto {
   providerCurrency: GateProfileCurrencyDto | null;
   /** Its provider rules, latest first. */
   providerRules: GateCommissionRuleDto[];
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 
@@ -826,10 +827,7 @@ export class GateProductRuleFilterDto {
 }
 
 export class GateProductRuleViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => GateProductRuleFilterDto)
+  @Nested(() => GateProductRuleFilterDto, 'optional')
   filter?: GateProductRuleFilterDto;
 }
 
@@ -839,7 +837,7 @@ export class GateCommissionRulePageDto extends PageDto {
 
 /** A commission of a settings record: its type and the values the type uses (nulls for the others, as the form sends them). */
 export class GateCommissionSettingValueDto {
-  @ApiProperty({ enum: COMMISSION_TYPES })
+  @ApiEnum(COMMISSION_TYPES)
   @IsIn(COMMISSION_TYPES)
   type: CommissionType;
 
@@ -868,20 +866,15 @@ export const GATE_SETTING_COLLECTORS = ['TOTAL', 'PROVIDER'] as const;
  * same call changes them; a commission left out is removed.
  */
 export class SetUpGateCommissionSettingsDto {
-  @ApiProperty({ enum: GATE_SETTING_TX_TYPES })
+  @ApiEnum(GATE_SETTING_TX_TYPES)
   @IsIn(GATE_SETTING_TX_TYPES)
   txType: string;
 
   @IsDefined({ message: 'is required' })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => GateCommissionSettingValueDto)
+  @Nested(() => GateCommissionSettingValueDto)
   totalCommission: GateCommissionSettingValueDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => GateCommissionSettingValueDto)
+  @Nested(() => GateCommissionSettingValueDto, 'optional')
   providerCommission?: GateCommissionSettingValueDto;
 
   /** Whether the TOTAL commission prices payments now (default true). */
@@ -892,7 +885,7 @@ export class SetUpGateCommissionSettingsDto {
 
 /** A commission value as the settings records answer it: only the values its type uses (the screen shows those present). */
 export class GateSettingValueAnswerDto {
-  @ApiProperty({ enum: COMMISSION_TYPES })
+  @ApiEnum(COMMISSION_TYPES)
   type: string;
   @ApiPropertyOptional({ type: 'number', example: 1.5, description: 'Percent of the amount, an exact decimal' })
   valuePercent?: JsonDecimal;
@@ -901,20 +894,20 @@ export class GateSettingValueAnswerDto {
 }
 
 export class GateCommissionSettingRecordDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   gateCommissionProfileId: string;
-  @ApiProperty({ enum: GATE_SETTING_TX_TYPES })
+  @ApiEnum(GATE_SETTING_TX_TYPES)
   txType: string;
   /** TOTAL: what the payer pays; PROVIDER: what the provider charges the operator out of it. */
-  @ApiProperty({ enum: GATE_SETTING_COLLECTORS })
+  @ApiEnum(GATE_SETTING_COLLECTORS)
   collector: string;
   value: GateSettingValueAnswerDto;
   active: boolean;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 

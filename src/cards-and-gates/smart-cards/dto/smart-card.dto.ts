@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { Serial, SERIAL_PATTERN } from '../../../platform/common/validators';
+import { ApiDateTime, ApiEnum, ApiExample, ApiTextOrNull, ApiUuid, OptionalFlag } from '../../../platform/common/dto-fields';
 
 export const CARD_STATUSES = ['active', 'blocked'] as const;
 export type CardStatus = (typeof CARD_STATUSES)[number];
@@ -41,9 +42,7 @@ export class CreateMySmartCardDto {
   name: string;
 
   /** `false` issues the card blocked; true or absent, active. */
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(true)
   active?: boolean;
 
   /**
@@ -71,9 +70,9 @@ export class UpdateMySmartCardDto {
 
 /** A smart card: it stands for one coin of its organization. Its full number is never answered nor kept. */
 export class SmartCardDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ example: 'Daily card' })
+  @ApiExample('Daily card')
   name: string;
   /** The generated 16-digit number (Luhn-checked), masked but for its last four digits. */
   @ApiProperty({ example: '**** **** **** 4242', pattern: '^\\*{4} \\*{4} \\*{4} [0-9]{4}$' })
@@ -82,19 +81,19 @@ export class SmartCardDto {
   @ApiProperty({ example: '1000000001', pattern: SERIAL_PATTERN.source })
   coinSerial: string;
   /** The coin's currency code. */
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
+  @ApiTextOrNull('$')
   symbol: string | null;
   /** `blocked` cards pay nothing (409) until unblocked. */
-  @ApiProperty({ enum: CARD_STATUSES })
+  @ApiEnum(CARD_STATUSES)
   status: CardStatus;
   /** The card-issuing provider when a gate issued a real card; null for the service's own cards. */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   provider: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
   /** The family's names. The card's number, masked as `maskedNumber` (the full number is never answered). */
   @ApiProperty({ example: '**** **** **** 4242', pattern: '^\\*{4} \\*{4} \\*{4} [0-9]{4}$' })
@@ -105,22 +104,22 @@ export class SmartCardDto {
   @ApiProperty({ format: 'date', example: '2029-11-26' })
   expirationDate: string;
   /** `EXPIRED` once `expirationDate` has passed. */
-  @ApiProperty({ enum: ['ACTIVE', 'EXPIRED'] })
+  @ApiEnum(['ACTIVE', 'EXPIRED'])
   expirationStatus: 'ACTIVE' | 'EXPIRED';
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
   /** The coin the card pays from (as `coinSerial`). */
   @ApiProperty({ example: '1000000001', pattern: SERIAL_PATTERN.source })
   associatedCoinSerial: string;
   /** The coin's currency code (as `currency`). */
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currencyCode: string;
   /**
    * The network the card pays through, which the family's card details show: the card-issuing provider (`provider`)
    * for a card a gate issued; `internal` for the service's own cards, which belong to no card scheme and pay only
    * between the service's coins.
    */
-  @ApiProperty({ example: 'internal' })
+  @ApiExample('internal')
   paymentSystem: string;
 }
 

@@ -23,6 +23,20 @@ import { CalculationDto } from '../../../platform/commissions/dto/calculation.dt
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES, PERSON_TYPES } from '../../../platform/organizations/organization.types';
 import { FAMILY_INVOICE_STATUSES, INVOICE_FILTER_STATUSES, INVOICE_STATUSES } from '../invoice-statuses';
+import {
+  Amount,
+  ApiDateTime,
+  ApiDateTimeOrNull,
+  ApiEnum,
+  ApiExample,
+  ApiOptionalDateTime,
+  ApiOptionalEnum,
+  ApiOptionalUuid,
+  ApiTextOrNull,
+  ApiUuid,
+  ApiUuidOrNull,
+  Nested,
+} from '../../../platform/common/dto-fields';
 
 export const INVOICE_DIRECTIONS = ['INCOMING', 'OUTGOING'] as const;
 
@@ -38,8 +52,7 @@ export class InvoiceItemDto {
   quantity: number;
 
   /** The unit price, with the currency's decimals. */
-  @ApiProperty({ example: '2.50', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('2.50')
   price: string | number;
 }
 
@@ -101,8 +114,7 @@ export class CreateInvoiceDto extends InvoicePayerItemsDto {
   recipientCoin: string;
 
   /** The total; with items, it must be their sum. */
-  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('25.00')
   amount: string | number;
 
   @IsOptional()
@@ -151,33 +163,33 @@ export class InvoiceItemAnswerDto {
 
 /** The currency the invoice is priced in, as the family client reads it (`invoice.issuer.currency`). */
 export class InvoiceIssuerDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ example: '1001' })
+  @ApiExample('1001')
   sn: string;
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
+  @ApiTextOrNull('$')
   symbol: string | null;
 }
 
 /** Who issued an invoice, as the family client reads it (`createdByUser`). */
 export class InvoiceCreatorDto {
   /** The user who issued it (`createdByUserId`). */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /** Their name, for their own organization and auditors; null for anyone else (the payer reads `merchantName`). */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   name: string | null;
   /** The organization it was issued for (`organizationId`): the family client offers to pay only an invoice not its own. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   profileOrganizationId: string;
 }
 
 export class InvoicePayerContractDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ enum: PERSON_TYPES })
+  @ApiEnum(PERSON_TYPES)
   personType: string;
   name: string;
 }
@@ -188,9 +200,9 @@ export class InvoicePayerContractDto {
  * payer itself and to auditors; to the issuer they are null, as they are not a counterparty's business.
  */
 export class InvoicePayerDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ enum: ORGANIZATION_TYPES })
+  @ApiEnum(ORGANIZATION_TYPES)
   type: string;
   name: string;
   @ApiProperty({ type: String, nullable: true, enum: IDENTIFICATION_STATUSES })
@@ -200,17 +212,17 @@ export class InvoicePayerDto {
 }
 
 export class InvoiceDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /** The invoice's id under the family client's name: what `…/calculate`, `…/pay` and `DELETE` address it by. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   identifier: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
   name: string;
   recipientCoin: string;
   /** The issuer of the recipient coin's currency: with `amount`, the invoice's total price. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   issuerId: string;
   currency: string;
   @ApiAmount(25)
@@ -218,7 +230,7 @@ export class InvoiceDto {
   @ApiAmount(25, "The amount under the family client's name")
   totalPrice: JsonDecimal;
   issuer: InvoiceIssuerDto;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   payerContact: string | null;
   items: InvoiceItemAnswerDto[];
   /**
@@ -231,24 +243,24 @@ export class InvoiceDto {
    * In the family's words: pending (awaiting payment) → approved (being paid) → paid | declined (withdrawn by its
    * issuer or rejected by its payer) | expired (past `expiresAt`, swept or not).
    */
-  @ApiProperty({ enum: FAMILY_INVOICE_STATUSES })
+  @ApiEnum(FAMILY_INVOICE_STATUSES)
   status: string;
   /**
    * The same status in the service's own words, as `status` answered it before issue 45: initiated (awaiting payment),
    * pending (being paid), paid, declined, expired.
    */
-  @ApiProperty({ enum: INVOICE_STATUSES })
+  @ApiEnum(INVOICE_STATUSES)
   serviceStatus: string;
-  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  @ApiDateTimeOrNull()
   expiresAt: string | null;
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  @ApiUuidOrNull()
   operationId: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   paidByCoin: string | null;
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  @ApiUuidOrNull()
   templateId: string | null;
   /** The user who issued it. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   createdByUserId: string;
   createdByUser: InvoiceCreatorDto;
   /** The name of the organization that issued it (the merchant), what the payer's screens show as from whom. */
@@ -256,11 +268,11 @@ export class InvoiceDto {
   @ApiProperty({ type: () => InvoicePayerDto, nullable: true })
   payer: InvoicePayerDto | null;
   /** The id of the operation that paid it (`operationId`: the payment in both sides' history); null until paid. */
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  @ApiUuidOrNull()
   paymentCode: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  @ApiDateTimeOrNull()
   paidAt: string | null;
 }
 
@@ -280,11 +292,10 @@ export class InvoicePaymentResponseDto {
 /** Search by amount is by issuer and amount together (section 2.3): both, or neither. */
 export class TotalPriceFilterDto {
   @IsUUID()
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   issuerId: string;
 
-  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('25.00')
   amount: string | number;
 }
 
@@ -312,26 +323,23 @@ export class InvoiceFilterDto {
    * their payerContact, or one of its coins paid them). */
   @IsOptional()
   @IsIn(INVOICE_DIRECTIONS)
-  @ApiPropertyOptional({ enum: INVOICE_DIRECTIONS })
+  @ApiOptionalEnum(INVOICE_DIRECTIONS)
   direction?: (typeof INVOICE_DIRECTIONS)[number];
 
   /** The invoice's identifier. */
   @IsOptional()
   @IsUUID()
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiOptionalUuid()
   identifier?: string;
 
   /** The user who issued it. */
   @IsOptional()
   @IsUUID()
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiOptionalUuid()
   createdByUserId?: string;
 
   /** `{issuerId, amount}` (issuer and amount together), or the family client's bare amount (any issuer). */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TotalPriceFilterDto)
+  @Nested(() => TotalPriceFilterDto, 'optional')
   @Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' || typeof value === 'number' ? Object.assign(new AmountFilterDto(), { amount: value }) : value,
   )
@@ -360,16 +368,10 @@ export class InvoiceSortDto {
 }
 
 export class InvoiceViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => InvoiceFilterDto)
+  @Nested(() => InvoiceFilterDto, 'optional')
   filter?: InvoiceFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => InvoiceSortDto)
+  @Nested(() => InvoiceSortDto, 'optional')
   sort?: InvoiceSortDto;
 }
 
@@ -389,8 +391,7 @@ export class InvoiceEstimateDto {
   @Serial()
   recipientCoin: string;
 
-  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('25.00')
   amount: string | number;
 
   /** The payer's login (an e-mail address or a phone number): their terms price it when they have a coin to pay from. */
@@ -401,7 +402,7 @@ export class InvoiceEstimateDto {
 
 /** The price of paying an invoice; `currency` is the invoice's, where the family client reads it. */
 export class InvoiceCalculationDto extends CalculationDto {
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
 }
 
@@ -412,14 +413,12 @@ export class CreateInvoiceTemplateDto {
   name: string;
 
   /** Its recipientCoin is required: without it the template is refused with a 404 (section 7). */
-  @IsObject()
-  @ValidateNested()
-  @Type(() => InvoiceDraftDto)
+  @Nested(() => InvoiceDraftDto)
   invoiceDraft: InvoiceDraftDto;
 }
 
 export class InvoiceTemplateDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   name: string;
   @ApiProperty({ type: 'object', additionalProperties: true })
@@ -427,13 +426,13 @@ export class InvoiceTemplateDto {
   /** The draft's amount, recipient coin, payer and expiry, where the family client's template table reads them. */
   @ApiProperty({ type: 'number', nullable: true, example: 25 })
   amount: JsonDecimal | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   recipientCoin: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   payerContact: string | null;
-  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  @ApiDateTimeOrNull()
   expiresAt: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
   /** The template's name (as `name`): the family's invoice form picks a template by it. */
   templateName: string;
@@ -443,16 +442,16 @@ export class InvoiceTemplateDto {
   @ApiProperty(INVOICE_DATA)
   data: Record<string, unknown>;
   /** The draft's `data.description` (what its invoices are for), null when it has none. */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   description: string | null;
   /** Always `INVOICE`: the family's kind of template (a transfer template is `TRANSFER`). */
-  @ApiProperty({ enum: ['INVOICE'] })
+  @ApiEnum(['INVOICE'])
   type: 'INVOICE';
   /** Always true: a template issues any number of invoices. */
-  @ApiProperty({ enum: [true] })
+  @ApiEnum([true])
   reusable: true;
   /** Always false: a template issues an invoice when asked, never on a schedule (the family's regular templates). */
-  @ApiProperty({ enum: [false] })
+  @ApiEnum([false])
   regular: false;
 }
 
@@ -481,6 +480,6 @@ export class IssueFromTemplateDto {
 
   @IsOptional()
   @IsIsoDateTime()
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   expiresAt?: string;
 }

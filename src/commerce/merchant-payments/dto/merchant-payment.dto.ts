@@ -6,7 +6,6 @@ import {
   IsArray,
   IsIn,
   IsInt,
-  IsObject,
   IsOptional,
   IsString,
   IsUUID,
@@ -21,12 +20,13 @@ import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { NUMERIC_ID_PATTERN, OptionalText } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
+import { ApiDateTime, ApiEnum, ApiOptionalUuid, ApiTextOrNull, ApiUuid, ApiUuidOrNull, Nested } from '../../../platform/common/dto-fields';
 
 export const PAYER_METHODS = ['coin', 'smart_card', 'voucher'] as const;
 
 /** How the payer pays: a coin serial, a smart card id, or a voucher code (its value must be valid for its method: 400). */
 export class PayerDto {
-  @ApiProperty({ enum: PAYER_METHODS })
+  @ApiEnum(PAYER_METHODS)
   @IsIn(PAYER_METHODS)
   method: 'coin' | 'smart_card' | 'voucher';
 
@@ -53,12 +53,12 @@ export class PurchaseItemDto {
 export class CreateMerchantPaymentDto {
   @IsOptional()
   @IsUUID()
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiOptionalUuid()
   merchantId?: string;
 
   @IsOptional()
   @IsUUID()
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiOptionalUuid()
   posId?: string;
 
   @IsOptional()
@@ -75,9 +75,7 @@ export class CreateMerchantPaymentDto {
   @IsAmount()
   amount?: string | number;
 
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PayerDto)
+  @Nested(() => PayerDto)
   payer: PayerDto;
 
   @OptionalText(500)
@@ -99,22 +97,22 @@ export class MerchantPurchaseDto {
 }
 
 export class MerchantPaymentDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   merchantId: string;
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  @ApiUuidOrNull()
   posId: string | null;
-  @ApiProperty({ enum: PAYER_METHODS })
+  @ApiEnum(PAYER_METHODS)
   method: string;
   @ApiAmount(12.5)
   amount: JsonDecimal;
   currency: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   description: string | null;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   operationId: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 

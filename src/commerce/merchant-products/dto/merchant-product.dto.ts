@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
-import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
+import { ApiAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { NUMERIC_ID_PATTERN, Omittable, OptionalText } from '../../../platform/common/validators';
+import { Amount, ApiDateTime, ApiTextOrNull, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 /** A product id is a number (section 7: anything else in the path is a 400). */
 export const PRODUCT_ID_PATTERN = NUMERIC_ID_PATTERN;
@@ -57,7 +57,7 @@ export class MerchantProductPriceDto {
   currency: string;
   @ApiAmount(2.5)
   price: JsonDecimal;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -65,16 +65,16 @@ export class MerchantProductDto {
   /** A number, written as a string of digits. */
   @ApiProperty({ pattern: '^[0-9]+$' })
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   merchantId: string;
   name: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   category: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   description: string | null;
   active: boolean;
   prices: MerchantProductPriceDto[];
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -101,10 +101,7 @@ export class MerchantProductFilterDto {
 }
 
 export class MerchantProductViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => MerchantProductFilterDto)
+  @Nested(() => MerchantProductFilterDto, 'optional')
   filter?: MerchantProductFilterDto;
 }
 
@@ -123,8 +120,7 @@ export class CreateMerchantProductPriceDto {
   @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'must be a currency code such as USD' })
   currency: string;
 
-  @ApiProperty({ example: '2.50', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('2.50')
   price: string | number;
 }
 

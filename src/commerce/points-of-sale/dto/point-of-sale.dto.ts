@@ -1,20 +1,8 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  Equals,
-  IsBoolean,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUrl,
-  IsUUID,
-  MaxLength,
-  MinLength,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { Equals, IsBoolean, IsOptional, IsString, IsUrl, IsUUID, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { OptionalText } from '../../../platform/common/validators';
+import { ApiDateTime, ApiEnum, ApiTextOrNull, ApiUuid, ApiUuidOrNull, Nested } from '../../../platform/common/dto-fields';
 
 /** An optional http(s) URL, up to 500 characters; null clears it. */
 function OptionalUrl(): PropertyDecorator {
@@ -94,37 +82,37 @@ export class CreatePointOfSaleDto {
 export class UpdatePointOfSaleDto extends PartialType(CreatePointOfSaleDto) {}
 
 export class PointOfSaleDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   merchantId: string;
   /** The point of sale's name. */
   posCompanyName: string;
   /** The same as posCompanyName. */
   name: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   address: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   description: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   website: string | null;
   /** Stored and answered only: the service calls no URL of a point of sale. */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   serverUrl: string | null;
   /** Stored and answered only: the service redirects no one. */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   resultUrl: string | null;
   /** The transaction category (`categoryId` of the requests). */
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   txCategoryId: string | null;
   /** The category's name. */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   txCategoryCode: string | null;
   /** Always false: the service never skips TLS certificate checks. */
-  @ApiProperty({ enum: [false] })
+  @ApiEnum([false])
   trustAllCertificates: false;
   active: boolean;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -151,10 +139,7 @@ export class PointOfSaleFilterDto {
 }
 
 export class PointOfSaleViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PointOfSaleFilterDto)
+  @Nested(() => PointOfSaleFilterDto, 'optional')
   filter?: PointOfSaleFilterDto;
 }
 

@@ -1,12 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
   IsInt,
-  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -14,16 +12,27 @@ import {
   MaxLength,
   Min,
   MinLength,
-  ValidateNested,
 } from 'class-validator';
 import type { JsonDecimal, OneTimeSecret } from '../../../platform/common/json-decimal';
-import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
+import { ApiAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { CoinIssuerDto } from '../../../money-movement/coins/dto/coin.dto';
 import { CalculationDto } from '../../../platform/commissions/dto/calculation.dto';
 import { AsList, IsAfter, IsIsoDateTime, Serial, SERIAL_PATTERN, SerialList, UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
+import {
+  Amount,
+  ApiDateTime,
+  ApiDateTimeOrNull,
+  ApiEnum,
+  ApiExample,
+  ApiInteger,
+  ApiOptionalDateTime,
+  ApiTextOrNull,
+  ApiUuid,
+  Nested,
+} from '../../../platform/common/dto-fields';
 
 export const VOUCHER_STATUSES = ['pending', 'processed', 'blocked', 'expired'] as const;
 /** `pending`: redeemable; `processed`: redeemed; `blocked`: blocked by its creator, money returned; `expired`: past expiresAt, money returned. */
@@ -39,8 +48,7 @@ export class CreateVoucherDto extends OperationTextDto {
   coinSerial: string;
 
   /** The voucher's value: a positive decimal with no more decimals than the coin's currency allows. */
-  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('25.00')
   amount: string | number;
 
   /** The voucher's name, 1 to 100 characters. Left out: `Voucher <amount> <currency>` (e.g. `Voucher 25.00 EUR`). */
@@ -86,43 +94,43 @@ export const VOUCHER_SERIAL = /^[1-9][0-9]{15}$/;
 
 /** A voucher as its creator sees it. */
 export class VoucherDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /** The number people type to redeem it (`/prepaid-coins/{serial}/…`): 16 random digits, not a secret — the code is. */
   @ApiProperty({ example: '4821630957148823', pattern: VOUCHER_SERIAL.source })
   serial: string;
   /** The same as prepaidName. */
-  @ApiProperty({ example: 'Voucher 25.00 EUR' })
+  @ApiExample('Voucher 25.00 EUR')
   name: string;
   /** The issuer whose reserve holds the voucher's money (the issuer of the coin that paid). */
   issuer: CoinIssuerDto;
   /** When it was redeemed (the same as redeemedAt). */
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiDateTimeOrNull()
   activatedAt: string | null;
   /** Filled at creation (specification 2.3): as given, or `Voucher <amount> <currency>`. */
-  @ApiProperty({ example: 'Voucher 25.00 EUR' })
+  @ApiExample('Voucher 25.00 EUR')
   prepaidName: string;
   @ApiAmount(25, 'What the voucher credits when redeemed')
   amount: JsonDecimal;
-  @ApiProperty({ example: 'EUR' })
+  @ApiExample('EUR')
   currency: string;
-  @ApiProperty({ type: String, nullable: true, example: '€' })
+  @ApiTextOrNull('€')
   symbol: string | null;
-  @ApiProperty({ enum: VOUCHER_STATUSES })
+  @ApiEnum(VOUCHER_STATUSES)
   status: VoucherStatus;
   /** The creator's coin, which paid and receives the money back when the voucher is blocked or expires. */
   @ApiProperty({ example: '1000000001', pattern: SERIAL_PATTERN.source })
   coinSerial: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiDateTimeOrNull()
   expiresAt: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiDateTimeOrNull()
   redeemedAt: string | null;
   /** The voucher_create operation that paid for it. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   operationId: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 
@@ -141,19 +149,19 @@ export class VoucherCreatedDto {
 
 /** What the redeemer learns of a voucher. */
 export class RedeemedVoucherDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ example: 'Voucher 25.00 EUR' })
+  @ApiExample('Voucher 25.00 EUR')
   prepaidName: string;
   @ApiAmount(25)
   amount: JsonDecimal;
-  @ApiProperty({ example: 'EUR' })
+  @ApiExample('EUR')
   currency: string;
-  @ApiProperty({ type: String, nullable: true, example: '€' })
+  @ApiTextOrNull('€')
   symbol: string | null;
-  @ApiProperty({ enum: ['processed'] })
+  @ApiEnum(['processed'])
   status: 'processed';
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   redeemedAt: string;
 }
 
@@ -176,7 +184,7 @@ export class ExpiredVouchersDto {
   status: 'ok';
   message: string;
   /** How many vouchers expired now (their money returned to their creators). */
-  @ApiProperty({ type: 'integer', minimum: 0 })
+  @ApiInteger(0)
   expired: number;
 }
 
@@ -202,26 +210,26 @@ export class VoucherFilterDto {
   activated?: boolean;
 
   /** Created at or after this instant (ISO 8601). */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   createdAtFrom?: string;
 
   /** Created before this instant; must be later than createdAtFrom. */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   @IsAfter('createdAtFrom')
   createdAtTo?: string;
 
   /** Redeemed at or after this instant (ISO 8601). */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   activatedAtFrom?: string;
 
   /** Redeemed before this instant; must be later than activatedAtFrom. */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   @IsAfter('activatedAtFrom')
@@ -235,16 +243,10 @@ export class VoucherSortDto {
 }
 
 export class VoucherViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => VoucherFilterDto)
+  @Nested(() => VoucherFilterDto, 'optional')
   filter?: VoucherFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => VoucherSortDto)
+  @Nested(() => VoucherSortDto, 'optional')
   sort?: VoucherSortDto;
 }
 
@@ -259,8 +261,7 @@ export class CreatePrepaidCoinDto {
   srcSerial: string;
 
   /** The voucher's value (amount of `POST /vouchers`). */
-  @ApiProperty({ example: '25.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('25.00')
   prepaidAmount: string | number;
 }
 
@@ -269,7 +270,7 @@ export class PrepaidCoinDto {
   /** The voucher's serial. */
   @ApiProperty({ example: '4821630957148823', pattern: VOUCHER_SERIAL.source })
   serial: string;
-  @ApiProperty({ example: 'Voucher 25.00 EUR' })
+  @ApiExample('Voucher 25.00 EUR')
   name: string;
   @ApiAmount(25, 'What the voucher credits when redeemed')
   amount: JsonDecimal;
@@ -284,9 +285,9 @@ export class PrepaidCoinDto {
   issuer: CoinIssuerDto;
   /** Whether it can still be redeemed. */
   active: boolean;
-  @ApiProperty({ enum: ['prepaid'] })
+  @ApiEnum(['prepaid'])
   type: 'prepaid';
-  @ApiProperty({ enum: [false] })
+  @ApiEnum([false])
   main: false;
 }
 
@@ -328,17 +329,17 @@ export class PrepaidCoinInfoDto {
   message: string;
   @ApiProperty({ example: '4821630957148823', pattern: VOUCHER_SERIAL.source })
   serial: string;
-  @ApiProperty({ example: 'Voucher 25.00 EUR' })
+  @ApiExample('Voucher 25.00 EUR')
   name: string;
   @ApiAmount(25, 'What the voucher credits when redeemed')
   amount: JsonDecimal;
   issuer: CoinIssuerDto;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
   /** When it was redeemed: always null, since a voucher already redeemed is a 409 here. */
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null })
   activatedAt: null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiDateTimeOrNull()
   expiresAt: string | null;
 }
 

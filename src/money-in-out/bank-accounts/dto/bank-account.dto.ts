@@ -1,21 +1,20 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 import { BIC_PATTERN, normalizeIban } from '../../../platform/common/iban';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { AsList, EnumList, IsIban, Serial } from '../../../platform/common/validators';
 import type { BankAccountStatus } from '../bank-accounts.repository';
+import {
+  ApiDateTime,
+  ApiEnum,
+  ApiExample,
+  ApiOptionalUuid,
+  ApiTextOrNull,
+  ApiUuid,
+  ApiUuidOrNull,
+  Nested,
+} from '../../../platform/common/dto-fields';
 
 export const BANK_ACCOUNT_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
 
@@ -26,7 +25,7 @@ const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? va
 /** Where money is paid out: an IBAN with its holder, and the bank (BIC, name, or a bank of the catalog). */
 export class BankDetailsDto {
   /** The IBAN; its ISO 13616 check digits are verified. Spaces are allowed and removed. */
-  @ApiProperty({ example: 'DE89370400440532013000' })
+  @ApiExample('DE89370400440532013000')
   @Transform(iban)
   @IsIban()
   iban: string;
@@ -65,7 +64,7 @@ export class CreateBankAccountDto extends BankDetailsDto {
   name?: string;
 
   /** A bank of the catalog (`GET /bank-catalog`). */
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiOptionalUuid()
   @IsOptional()
   @IsUUID()
   bankId?: string;
@@ -80,56 +79,56 @@ export class BankAccountFamilyDetailsDto {
   iban: string;
   /** The holder (as `accountHolder`). */
   fullName: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   bic: string | null;
   /** The BIC (the family's client shows both). */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   swift: string | null;
   /** The bank's name, else the account's. */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   name: string | null;
   /** The holder's address: not kept, always null. */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   address: string | null;
   /** The account's id (as `id`). */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /** The IBAN (as `iban`), the family's other name for the account's number. */
   number: string;
   /** The bank of the catalog (as `bankId`); null when none was chosen. */
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   bankId: string | null;
 }
 
 export class BankAccountDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
   /** Who added the account (null for an account kept before this was recorded and whose organization has no member). */
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   userId: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   name: string | null;
   iban: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   bic: string | null;
   accountHolder: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   bankName: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   bankId: string | null;
   /**
    * `APPROVED` accounts take withdrawals. With BANK_ACCOUNTS_REQUIRE_APPROVAL a new account (or one given another IBAN)
    * is `PENDING` until compliance approves it; a `REJECTED` one takes none.
    */
-  @ApiProperty({ enum: BANK_ACCOUNT_STATUSES })
+  @ApiEnum(BANK_ACCOUNT_STATUSES)
   status: BankAccountStatus;
   /** The account as the family's web client reads it. */
   details: BankAccountFamilyDetailsDto;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 
@@ -213,16 +212,10 @@ export class BankAccountSortDto {
 
 /** A search of bank accounts: the organization's own, every organization's for BANK_ACCOUNT_APPROVER. */
 export class BankAccountViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => BankAccountFilterDto)
+  @Nested(() => BankAccountFilterDto, 'optional')
   filter?: BankAccountFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => BankAccountSortDto)
+  @Nested(() => BankAccountSortDto, 'optional')
   sort?: BankAccountSortDto;
 }
 
@@ -230,7 +223,7 @@ export class BankAccountViewDto extends PageRequestDto {
 export class BankAccountDeletedDto {
   status: 'ok';
   message: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
 }
 
@@ -253,9 +246,6 @@ export class MyBankAccountFilterDto {
 
 /** The account screen's search: `filter.coinSerial`. */
 export class MyBankAccountViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => MyBankAccountFilterDto)
+  @Nested(() => MyBankAccountFilterDto, 'optional')
   filter?: MyBankAccountFilterDto;
 }

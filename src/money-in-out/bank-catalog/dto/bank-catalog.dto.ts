@@ -6,6 +6,7 @@ import { BIC_PATTERN } from '../../../platform/common/iban';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { stripFormatCharacters } from '../../../platform/common/text';
 import { OptionalText } from '../../../platform/common/validators';
+import { ApiDateTime, ApiInteger, ApiTextOrNull, ApiUuid } from '../../../platform/common/dto-fields';
 
 const COUNTRIES = [...COUNTRY_CODES];
 const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
@@ -80,26 +81,26 @@ export class CreateBankDto {
 }
 
 export class BankDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   bankName: string;
   bic: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   swiftCode: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   address: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   city: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   zipCode: string | null;
   country: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   phoneNumber: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   website: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 
@@ -135,13 +136,13 @@ export class BankImportResultDto {
   status: 'ok';
   message: string;
   /** Data lines read (the header not counted). */
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   lines: number;
   /** Banks added (BICs the catalog did not have). */
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   created: number;
   /** Banks updated (BICs the catalog had). */
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   updated: number;
 }
 

@@ -1,12 +1,12 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { CalculationDto } from '../../../platform/commissions/dto/calculation.dto';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount } from '../../../platform/common/money-validators';
+import { ApiExample, ApiTextOrNull } from '../../../platform/common/dto-fields';
 
 export class CalculationCurrencyDto {
-  @ApiProperty({ example: 'EUR' })
+  @ApiExample('EUR')
   code: string;
-  @ApiProperty({ type: String, nullable: true, example: '€' })
+  @ApiTextOrNull('€')
   symbol: string | null;
 }
 

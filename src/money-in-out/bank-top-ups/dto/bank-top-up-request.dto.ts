@@ -1,6 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { normalizeIban } from '../../../platform/common/iban';
 import { ApiAmount } from '../../../platform/common/money-validators';
@@ -18,6 +18,7 @@ import {
 import { EnumList, IsIban } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { BankTopUpDto } from './bank-top-up.dto';
+import { ApiEnum, ApiExample, ApiOptionalUuid, ApiTextOrNull, ApiUuid, ApiUuidOrNull, Nested } from '../../../platform/common/dto-fields';
 
 /** A request for a bank top-up: the shape clients of this API family send. No money moves until staff accept it. */
 export class BankTopUpRequestDto extends BankTopUpDto {
@@ -29,7 +30,7 @@ export class BankTopUpRequestDto extends BankTopUpDto {
   iban?: string;
 
   /** The sending bank, from the catalog (`GET /bank-catalog`). */
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiOptionalUuid()
   @IsOptional()
   @IsUUID()
   bankId?: string;
@@ -47,18 +48,18 @@ export const BANK_TOP_UP_REQUEST_STATUSES = ['new', 'processed', 'declined'] as 
 
 export class BankTopUpRequestRecordDto extends RequestRecordDto {
   /** `new` until decided; `processed` (accepted: `operationId` is the top-up) or `declined`. */
-  @ApiProperty({ enum: BANK_TOP_UP_REQUEST_STATUSES })
+  @ApiEnum(BANK_TOP_UP_REQUEST_STATUSES)
   status: string;
   /** The status in the family's words (`new` is `pending`), as its request screens show it. */
-  @ApiProperty({ enum: ['pending', 'processed', 'declined'] })
+  @ApiEnum(['pending', 'processed', 'declined'])
   requestStatus: string;
   /** The operation type the request posts once accepted, as the family's request table shows it. */
-  @ApiProperty({ enum: ['bank_topup'] })
+  @ApiEnum(['bank_topup'])
   type: 'bank_topup';
   /** The request's business identifier: a number, also accepted in the decision routes' paths. */
-  @ApiProperty({ example: 1 })
+  @ApiExample(1)
   requestIdentifier: number;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
   @ApiAmount(100)
   amount: JsonDecimal;
@@ -68,16 +69,16 @@ export class BankTopUpRequestRecordDto extends RequestRecordDto {
   clientCoin: ClientCoinDto;
   /** The catalog's bank named by `bankId` (every field null without one). */
   bankInfo: BankInfoDto;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   bankAccountNumber: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   iban: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   bankId: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   fullName: string | null;
   /** The bank top-up operation, once accepted. */
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   operationId: string | null;
 }
 
@@ -105,10 +106,7 @@ export class BankTopUpRequestFilterDto extends RequestFilterDto {
 }
 
 export class BankTopUpRequestViewDto extends RequestViewDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => BankTopUpRequestFilterDto)
+  @Nested(() => BankTopUpRequestFilterDto, 'optional')
   filter?: BankTopUpRequestFilterDto;
 }
 

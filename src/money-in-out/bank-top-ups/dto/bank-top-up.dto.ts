@@ -1,9 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { CoinAlias, SerialOrCoin } from '../../../platform/common/request-view.dto';
 import { Serial } from '../../../platform/common/validators';
+import { Amount } from '../../../platform/common/dto-fields';
 
 export class BankTopUpDto extends OperationTextDto {
   /** The coin to credit. */
@@ -14,8 +14,7 @@ export class BankTopUpDto extends OperationTextDto {
   @CoinAlias()
   coin?: string;
 
-  @ApiProperty({ example: '100.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('100.00')
   amount: string | number;
 
   @ApiPropertyOptional({ maxLength: 34 })

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
-import { Expose, Transform, Type } from 'class-transformer';
-import { IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { Expose, Transform } from 'class-transformer';
+import { IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { BankAccountDto, BankDetailsDto } from '../../bank-accounts/dto/bank-account.dto';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
-import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
+import { ApiAmount } from '../../../platform/common/money-validators';
 import { CUSTOM_INFORMATION_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto } from '../../../platform/common/paging.dto';
 import {
@@ -20,6 +20,17 @@ import {
 import { EnumList, Serial } from '../../../platform/common/validators';
 import { LegType, OperationDto, OperationLegDto } from '../../../platform/ledger/dto/operation.dto';
 import { familyTypeOf } from '../../../platform/ledger/operation-types';
+import {
+  Amount,
+  ApiDateTime,
+  ApiEnum,
+  ApiExample,
+  ApiOptionalUuid,
+  ApiTextOrNull,
+  ApiUuid,
+  ApiUuidOrNull,
+  Nested,
+} from '../../../platform/common/dto-fields';
 
 /** Reads a property from the family's name for it when the service's own is absent. */
 const alias = (name: string) =>
@@ -84,21 +95,17 @@ export class BankWithdrawalDto extends OperationTextDto {
   coin?: string;
 
   /** A positive decimal with no more decimals than the currency allows. */
-  @ApiProperty({ example: '100.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('100.00')
   amount: string | number;
 
   /** One of the coin's organization's bank accounts (`/bank-accounts`); or give `bankDetails`. */
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiOptionalUuid()
   @IsOptional()
   @IsUUID()
   bankAccountId?: string;
 
   /** Where to pay, when not to a saved bank account. */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => WithdrawalBankDetailsDto)
+  @Nested(() => WithdrawalBankDetailsDto, 'optional')
   bankDetails?: WithdrawalBankDetailsDto;
 }
 
@@ -131,35 +138,35 @@ export class BankWithdrawalTransactionDto extends OperationLegDto {
    * accepted, released when declined: the withdrawal's status says which); `redeem`: the amount paid to the issuer's
    * bank-settlement coin; `commission`: the fee, to the issuer's commission coin.
    */
-  @ApiProperty({ enum: BANK_WITHDRAWAL_TRANSACTION_TYPES, example: 'hold' })
+  @ApiEnum(BANK_WITHDRAWAL_TRANSACTION_TYPES, 'hold')
   declare type: LegType;
   @ApiAmount(10.1, 'Always positive: it leaves `from` (a hold: is reserved on it) for `to`')
   declare amount: JsonDecimal;
   /** The ledger's date of the hold or the entry: its operation's creation (the request's). */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   declare createdAt: string;
   /** When it happened: a hold when placed, a leg when posted (a request's when it was accepted). */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   declare performedAt: string;
   /** When it last changed: a hold when captured or released; a leg never changes. */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   declare updatedAt: string;
 }
 
 export class BankWithdrawalRecordDto extends RequestRecordDto {
   /** `direct` (paid out at once by staff) or `request` (held until accepted or declined). */
-  @ApiProperty({ enum: BANK_WITHDRAWAL_KINDS })
+  @ApiEnum(BANK_WITHDRAWAL_KINDS)
   kind: string;
   /** A request is `pending` (amount and fee held) until `processed` (paid out) or `declined` (hold released). */
-  @ApiProperty({ enum: BANK_WITHDRAWAL_STATUSES })
+  @ApiEnum(BANK_WITHDRAWAL_STATUSES)
   status: string;
   /** The status again, under the name the family's request screens read it by. */
-  @ApiProperty({ enum: BANK_WITHDRAWAL_STATUSES })
+  @ApiEnum(BANK_WITHDRAWAL_STATUSES)
   requestStatus: string;
   /** The withdrawal's business identifier: a number, also accepted in the decision routes' paths. */
-  @ApiProperty({ example: 1 })
+  @ApiExample(1)
   requestIdentifier: number;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
   @ApiAmount(100, 'What reaches the bank account')
   amount: JsonDecimal;
@@ -173,17 +180,17 @@ export class BankWithdrawalRecordDto extends RequestRecordDto {
   bankInfo: BankInfoDto;
   @ApiAmount(1, 'The fee, quoted when the withdrawal was requested')
   commission: JsonDecimal;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   bankAccountId: string | null;
   bankDetails: BankDetailsRecordDto;
   /** Free text from the system or business user (release 4.10.0). */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   override customInformation: string | null;
   /** The `bank_withdrawal` operation: pending while held, settled in place by the decision. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   operationId: string;
   /** The operation's type in the family's words (`bank_redeem`: the service's `bank_withdrawal`, see FAMILY_TYPE_NAMES). */
-  @ApiProperty({ enum: [familyTypeOf('bank_withdrawal')] })
+  @ApiEnum([familyTypeOf('bank_withdrawal')])
   type: string;
   /** The IBAN paid to (`bankDetails.iban`), at the top level as the family's withdrawal records carry it. */
   iban: string;
@@ -255,10 +262,7 @@ export class BankWithdrawalFilterDto extends RequestFilterDto {
 }
 
 export class BankWithdrawalViewDto extends RequestViewDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => BankWithdrawalFilterDto)
+  @Nested(() => BankWithdrawalFilterDto, 'optional')
   filter?: BankWithdrawalFilterDto;
 }
 

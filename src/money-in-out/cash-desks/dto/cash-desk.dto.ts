@@ -1,20 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsDefined,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 import { CoinDto } from '../../../money-movement/coins/dto/coin.dto';
 import type { JsonDecimal, OneTimeSecret } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
@@ -23,6 +9,7 @@ import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { ClientCoinDto, RequestFilterDto, RequestRecordDto, RequestViewDto } from '../../../platform/common/request-view.dto';
 import { EnumList, Serial, UuidList } from '../../../platform/common/validators';
 import { OperationDto, OperationRecordDto } from '../../../platform/ledger/dto/operation.dto';
+import { ApiDateTime, ApiEnum, ApiExample, ApiUuid, ApiUuidOrNull, Nested } from '../../../platform/common/dto-fields';
 
 export const DOCUMENT_TYPES = ['passport', 'id_card', 'driving_license', 'residence_permit', 'other'] as const;
 export const CASH_DESK_OPERATION_TYPES = ['cash_in', 'cash_out'] as const;
@@ -62,18 +49,18 @@ export class CreateCashDeskDto {
 }
 
 export class OpenCashCoinDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   @IsUUID()
   issuerId: string;
 }
 
 export class CashDeskDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   name: string;
   /** The desk's cash coins, one per issuer (shown to staff and to the desk's cashiers; empty for others). */
   coins: CoinDto[];
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -99,10 +86,7 @@ export class CashDeskViewDto extends PageRequestDto {
   @Serial({ required: false })
   coinSerial?: string;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CashDeskViewFilterDto)
+  @Nested(() => CashDeskViewFilterDto, 'optional')
   filter?: CashDeskViewFilterDto;
 }
 
@@ -112,7 +96,7 @@ export class CashDeskPageDto extends PageDto {
 
 /** The identity document the cashier saw. */
 export class IdentityDocumentDto {
-  @ApiProperty({ enum: DOCUMENT_TYPES })
+  @ApiEnum(DOCUMENT_TYPES)
   @IsIn(DOCUMENT_TYPES)
   documentType: string;
 
@@ -126,7 +110,7 @@ export class IdentityDocumentDto {
 /** A cash desk operation as a cashier enters it for a customer at the desk. */
 export class CashDeskOperationRequestDto extends OperationTextDto {
   /** `cash_in`: the customer hands over cash and the desk's cash coin credits their coin; `cash_out`: their coin pays the desk, which hands over cash. */
-  @ApiProperty({ enum: CASH_DESK_OPERATION_TYPES })
+  @ApiEnum(CASH_DESK_OPERATION_TYPES)
   @IsIn(CASH_DESK_OPERATION_TYPES)
   type: 'cash_in' | 'cash_out';
 
@@ -143,30 +127,28 @@ export class CashDeskOperationRequestDto extends OperationTextDto {
   fullName: string;
 
   @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => IdentityDocumentDto)
+  @Nested(() => IdentityDocumentDto)
   document: IdentityDocumentDto;
 }
 
 export class CashDeskOperationRecordDto extends RequestRecordDto {
-  @ApiProperty({ enum: CASH_DESK_OPERATION_TYPES })
+  @ApiEnum(CASH_DESK_OPERATION_TYPES)
   type: string;
   /** `pending` (held) until `processed` (confirmed by the customer or completed by the desk) or `declined` (released). */
-  @ApiProperty({ enum: CASH_DESK_OPERATION_STATUSES })
+  @ApiEnum(CASH_DESK_OPERATION_STATUSES)
   status: string;
   /** How it was decided: `confirmed` by the customer, `completed` by the desk, or `declined`; null while pending. */
   @ApiProperty({ type: String, enum: ['confirmed', 'completed', 'declined'], nullable: true })
   decision: string | null;
   /** The customer's cash-out code the desk presented for a `cash_out` (`POST …/{id}/authorize`): then, and only then, the desk may complete it. */
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   cashOutCodeId: string | null;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   cashDeskId: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   customerOrganizationId: string;
   /** The desk's cash coin. */
-  @ApiProperty({ example: '1000000002' })
+  @ApiExample('1000000002')
   deskCoinSerial: string;
   @ApiAmount(50)
   amount: JsonDecimal;
@@ -175,7 +157,7 @@ export class CashDeskOperationRecordDto extends RequestRecordDto {
   fullName: string;
   document: IdentityDocumentDto;
   /** The `cash_in` or `cash_out` operation: pending while held, settled in place by the decision. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   operationId: string;
 }
 
@@ -201,10 +183,7 @@ export class CashDeskOperationFilterDto extends RequestFilterDto {
 }
 
 export class CashDeskOperationViewDto extends RequestViewDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CashDeskOperationFilterDto)
+  @Nested(() => CashDeskOperationFilterDto, 'optional')
   filter?: CashDeskOperationFilterDto;
 }
 
@@ -224,7 +203,7 @@ export class CreateCashOutCodeDto {
 }
 
 export class CashOutCodeDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /**
    * The code to read out to the cashier, shown only in this answer (the service keeps its hash). Single use, bound
@@ -232,15 +211,15 @@ export class CashOutCodeDto {
    */
   @ApiProperty({ type: String, example: '04918273', pattern: CASH_OUT_CODE.source })
   code: OneTimeSecret;
-  @ApiProperty({ example: '1000000001' })
+  @ApiExample('1000000001')
   coinSerial: string;
   @ApiAmount(50)
   amount: JsonDecimal;
-  @ApiProperty({ example: 'EUR' })
+  @ApiExample('EUR')
   currency: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   expiresAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -278,7 +257,7 @@ export class CashDeskWithdrawalRequestDto {
 export class CashDeskWithdrawalProcessDto extends OperationDto {
   @ApiAmount(50, 'What the desk hands over (the operation’s amount)')
   cashAmount: JsonDecimal;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   cashDeskId: string;
   /** Who collects the cash. */
   receiverName: string;

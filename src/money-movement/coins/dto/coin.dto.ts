@@ -1,34 +1,29 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { AsList, NUMERIC_ID_DIGITS, Serial, SerialList, UuidList } from '../../../platform/common/validators';
 import { CurrencyDto } from '../../currencies/dto/currency.dto';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
+import {
+  ApiDateTime,
+  ApiDateTimeOrNull,
+  ApiEnum,
+  ApiExample,
+  ApiInteger,
+  ApiTextOrNull,
+  ApiUuid,
+  Name,
+  Nested,
+} from '../../../platform/common/dto-fields';
 
 export class CreateCoinDto {
   /** The issuer (and so the currency) of the new coin. */
   @IsUUID()
   issuerId: string;
 
-  @ApiProperty({ example: 'Savings', maxLength: 100 })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @Name(100, 'Savings')
   name: string;
 }
 
@@ -66,21 +61,21 @@ export class CloseCoinDto {
 
 /** The coin's issuer, with its currency's code and symbol. */
 export class CoinIssuerDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /** The issuer's serial number. */
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   sn: number;
   /** The currency's code. */
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
+  @ApiTextOrNull('$')
   symbol: string | null;
 }
 
 export class CoinDto {
   /** Numeric serial, as a string. */
-  @ApiProperty({ example: '1000000001' })
+  @ApiExample('1000000001')
   serial: string;
   name: string;
   @ApiAmount(125.5, 'The balance')
@@ -100,14 +95,14 @@ export class CoinDto {
   /** The coin's currency. */
   currency: CurrencyDto;
   /** `client` for users' coins, `system` for the operator's technical coins. */
-  @ApiProperty({ enum: ['client', 'system'] })
+  @ApiEnum(['client', 'system'])
   type: string;
   /** The organization's main coin for this currency. */
   main: boolean;
   active: boolean;
-  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  @ApiDateTimeOrNull()
   closedAt: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -125,7 +120,7 @@ export class CoinListDto {
 
 /** A smart card standing for a coin, as the family's wallets screen shows it (its number masked, never in full). */
 export class CoinSmartCardDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   name: string;
   /** Whether the card pays (it is not blocked). */
@@ -134,7 +129,7 @@ export class CoinSmartCardDto {
   cardNumber: string;
   @ApiProperty({ format: 'date', example: '2029-11-26' })
   expirationDate: string;
-  @ApiProperty({ enum: ['ACTIVE', 'EXPIRED'] })
+  @ApiEnum(['ACTIVE', 'EXPIRED'])
   expirationStatus: string;
 }
 
@@ -187,16 +182,10 @@ export class CoinSortDto {
 }
 
 export class CoinViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CoinFilterDto)
+  @Nested(() => CoinFilterDto, 'optional')
   filter?: CoinFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CoinSortDto)
+  @Nested(() => CoinSortDto, 'optional')
   sort?: CoinSortDto;
 }
 
@@ -221,13 +210,13 @@ export class PayeeOwnerDto {
    * The owner's display name: a merchant's name; a person's first name and the initial of the last (`Alice L.`); a
    * name that is a login (as sign-up names a customer) masked (`a***@e***.com`, `+**********23`).
    */
-  @ApiProperty({ example: 'Alice L.' })
+  @ApiExample('Alice L.')
   name: string;
 }
 
 /** A payee check answers the least a payment form needs: the owner's display name (the family's form shows `owner.name`). */
 export class PayeeCoinDto {
-  @ApiProperty({ example: '1000000001' })
+  @ApiExample('1000000001')
   serial: string;
   owner: PayeeOwnerDto;
 }
@@ -245,7 +234,7 @@ export class CoinSerialRequestDto {
   @MaxLength(255)
   login: string;
   /** Code of the currency of the coin wanted, e.g. `EUR`. */
-  @ApiProperty({ example: 'EUR' })
+  @ApiExample('EUR')
   @IsString()
   @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'must be a currency code such as EUR' })
   currencyCode: string;
@@ -254,6 +243,6 @@ export class CoinSerialRequestDto {
 export class CoinSerialResponseDto {
   status: 'ok';
   message: string;
-  @ApiProperty({ example: '1000000001' })
+  @ApiExample('1000000001')
   serial: string;
 }

@@ -1,13 +1,13 @@
-import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
+import { IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { IsFraction } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { AsList, OptionalText } from '../../../platform/common/validators';
+import { AsList } from '../../../platform/common/validators';
+import { ApiExample, Description, Name, Nested, OptionalFlag } from '../../../platform/common/dto-fields';
 
 export class CreateCurrencyDto {
   /** Letter code, e.g. `USD` (2 to 10 capitals or digits, starting with a letter). */
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   @IsString()
   @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'must be 2 to 10 capital letters or digits, starting with a letter' })
   code: string;
@@ -25,15 +25,10 @@ export class CreateCurrencyDto {
   @MaxLength(8)
   symbol?: string;
 
-  @ApiProperty({ example: 'US dollar', maxLength: 100 })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @Name(100, 'US dollar')
   name: string;
 
-  @ApiPropertyOptional({ maxLength: 500 })
-  @OptionalText(500)
-  @IsString()
+  @Description(500)
   description?: string;
 
   /**
@@ -45,9 +40,7 @@ export class CreateCurrencyDto {
   @IsFraction()
   fraction?: number | string;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(true)
   active?: boolean;
 }
 
@@ -63,7 +56,7 @@ export class CurrencyDto {
   name: string;
   description: string | null;
   /** Minor units per major unit (a power of ten). */
-  @ApiProperty({ example: 100 })
+  @ApiExample(100)
   fraction: number;
   active: boolean;
 }
@@ -109,16 +102,10 @@ export class CurrencySortDto {
 }
 
 export class CurrencyViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CurrencyFilterDto)
+  @Nested(() => CurrencyFilterDto, 'optional')
   filter?: CurrencyFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CurrencySortDto)
+  @Nested(() => CurrencySortDto, 'optional')
   sort?: CurrencySortDto;
 }
 

@@ -1,29 +1,23 @@
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { IsRemoved, OptionalText } from '../../../platform/common/validators';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsRemoved } from '../../../platform/common/validators';
 import { CurrencyDto } from './currency.dto';
+import { ApiExample, ApiInteger, ApiUuid, Description, Name, OptionalFlag } from '../../../platform/common/dto-fields';
 
 export class CreateIssuerDto {
   /** Code of the currency the issuer issues, e.g. `USD`. */
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   @IsString()
   @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'must be a currency code such as USD' })
   currencyCode: string;
 
-  @ApiProperty({ maxLength: 100 })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @Name(100)
   name: string;
 
-  @ApiPropertyOptional({ maxLength: 500 })
-  @OptionalText(500)
-  @IsString()
+  @Description(500)
   description?: string;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(true)
   active?: boolean;
 
   /**
@@ -50,16 +44,16 @@ export class CreateIssuerDto {
 export class UpdateIssuerDto extends PartialType(PickType(CreateIssuerDto, ['name', 'description', 'active'] as const)) {}
 
 export class IssuerDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /** The issuer's serial number. */
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   sn: number;
   /** The same serial number as text: the family's name for it (what `POST /issuers` takes as `snPrefix`). */
   @ApiProperty({ example: '2001', pattern: '^[1-9][0-9]{0,14}$' })
   snPrefix: string;
   /** The code of the currency it issues. */
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currencyCode: string;
   name: string;
   description: string | null;

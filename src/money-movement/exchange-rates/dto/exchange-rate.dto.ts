@@ -1,10 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsObject, IsOptional, Matches, ValidateNested } from 'class-validator';
+import { IsBoolean, IsOptional, Matches } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
-import { IsAmount } from '../../../platform/common/money-validators';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { IsIsoDateTime } from '../../../platform/common/validators';
+import { Amount, ApiDateTime, ApiExample, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 export const CURRENCY_CODE = /^[A-Z][A-Z0-9]{1,9}$/;
 const CODE_MESSAGE = 'must be a currency code such as USD';
@@ -22,8 +21,7 @@ export class CreateExchangeRateDto {
   toCurrency: string;
 
   /** How many units of toCurrency one unit of fromCurrency buys: an exact decimal above 0 with at most 18 decimals. */
-  @ApiProperty({ example: '1.0850', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('1.0850')
   rate: string | number;
 
   /** When the rate takes effect (ISO 8601 with an offset); now when left out. A pair has at most one rate per moment. */
@@ -34,18 +32,18 @@ export class CreateExchangeRateDto {
 }
 
 export class ExchangeRateDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ example: 'EUR' })
+  @ApiExample('EUR')
   fromCurrency: string;
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   toCurrency: string;
   /** Units of toCurrency one unit of fromCurrency buys: an exact decimal (up to 18 decimals) written as a JSON number. */
   @ApiProperty({ type: 'number', example: 1.085 })
   rate: JsonDecimal;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   validFrom: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -79,16 +77,10 @@ export class ExchangeRateSortDto {
 }
 
 export class ExchangeRateViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ExchangeRateFilterDto)
+  @Nested(() => ExchangeRateFilterDto, 'optional')
   filter?: ExchangeRateFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ExchangeRateSortDto)
+  @Nested(() => ExchangeRateSortDto, 'optional')
   sort?: ExchangeRateSortDto;
 }
 

@@ -1,12 +1,13 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID, ValidateIf } from 'class-validator';
 import { CalculationDto } from '../../../platform/commissions/dto/calculation.dto';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
-import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
+import { ApiAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { Serial } from '../../../platform/common/validators';
 import { IssuerRefDto, OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { EXCHANGE_DIRECTIONS, type ExchangeDirection } from '../conversion';
+import { Amount, ApiDateTime, ApiEnum, ApiExample, ApiOptionalEnum, ApiUuid } from '../../../platform/common/dto-fields';
 
 /** An exchange between two of the caller's coins in different currencies. */
 export class ExchangeRequestDto extends OperationTextDto {
@@ -32,18 +33,17 @@ export class ExchangeRequestDto extends OperationTextDto {
    * `sell`: what leaves fromCoin (in its currency), the fee added on top; `buy`: what toCoin receives (in its currency).
    * A positive decimal with no more decimals than that currency allows.
    */
-  @ApiProperty({ example: '100.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('100.00')
   amount: string | number;
 
   /** Which side `amount` names: `sell` (the amount sold) or `buy` (the amount bought); `sell` when neither it nor `exchangeType` is given. */
-  @ApiPropertyOptional({ enum: EXCHANGE_DIRECTIONS, example: 'sell' })
+  @ApiOptionalEnum(EXCHANGE_DIRECTIONS, 'sell')
   @IsOptional()
   @IsIn(EXCHANGE_DIRECTIONS)
   direction: ExchangeDirection;
 
   /** The family's web client's name of `direction`. */
-  @ApiPropertyOptional({ enum: EXCHANGE_DIRECTIONS })
+  @ApiOptionalEnum(EXCHANGE_DIRECTIONS)
   @IsOptional()
   @IsIn(EXCHANGE_DIRECTIONS)
   exchangeType?: ExchangeDirection;
@@ -61,7 +61,7 @@ export function exchangeTermsOf(dto: ExchangeRequestDto): ExchangeRequestDto {
 
 /** The rate in force, as the family's web client reads it: `in` is the sold currency's issuer, `out` the bought one's. */
 export class ExchangeRateRefDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   @ApiProperty({ type: 'number', example: 1.085 })
   rate: JsonDecimal;
@@ -71,23 +71,23 @@ export class ExchangeRateRefDto {
 
 /** What an exchange sold and bought, at which rate and fee. */
 export class ExchangeTermsDto {
-  @ApiProperty({ enum: EXCHANGE_DIRECTIONS })
+  @ApiEnum(EXCHANGE_DIRECTIONS)
   direction: ExchangeDirection;
   @ApiAmount(100, 'What is sold from fromCoin, in its currency (sellCurrency), the fee not included')
   sellAmount: JsonDecimal;
-  @ApiProperty({ example: 'EUR' })
+  @ApiExample('EUR')
   sellCurrency: string;
   @ApiAmount(108.5, 'What toCoin receives, in its currency (buyCurrency)')
   buyAmount: JsonDecimal;
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   buyCurrency: string;
   /** Units of buyCurrency one unit of sellCurrency buys: an exact decimal written as a JSON number. */
   @ApiProperty({ type: 'number', example: 1.085 })
   rate: JsonDecimal;
   /** The exchange rate used. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   rateId: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   rateValidFrom: string;
   @ApiAmount(0, "The operator's fee, in sellCurrency, paid from fromCoin on top of sellAmount")
   commission: JsonDecimal;
@@ -95,21 +95,21 @@ export class ExchangeTermsDto {
 
 /** The price of an exchange without moving money. The common calculation fields are in the sold currency. */
 export class ExchangeCalculationDto extends CalculationDto {
-  @ApiProperty({ enum: EXCHANGE_DIRECTIONS })
+  @ApiEnum(EXCHANGE_DIRECTIONS)
   direction: ExchangeDirection;
   @ApiAmount(100, 'What would be sold from fromCoin, in sellCurrency, the fee not included')
   sellAmount: JsonDecimal;
-  @ApiProperty({ example: 'EUR' })
+  @ApiExample('EUR')
   sellCurrency: string;
   @ApiAmount(108.5, 'What toCoin would receive, in buyCurrency')
   buyAmount: JsonDecimal;
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   buyCurrency: string;
   @ApiProperty({ type: 'number', example: 1.085 })
   rate: JsonDecimal;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   rateId: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   rateValidFrom: string;
   @ApiAmount(0, "The operator's fee, in sellCurrency")
   commission: JsonDecimal;
@@ -135,12 +135,11 @@ export class ExchangeResultDto {
 /** Money for an issuer's exchange reserve, from its bank-settlement coin. */
 export class ReserveFundingDto extends OperationTextDto {
   /** The issuer whose exchange_reserve coin is funded. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   @IsUUID()
   issuerId: string;
 
   /** A positive decimal with no more decimals than the issuer's currency allows. */
-  @ApiProperty({ example: '10000.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('10000.00')
   amount: string | number;
 }

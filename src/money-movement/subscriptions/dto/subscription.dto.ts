@@ -3,6 +3,7 @@ import { registerDecorator, IsIn, IsString, IsUUID, Matches, MaxLength, MinLengt
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { IsIsoDateTime } from '../../../platform/common/validators';
+import { ApiDateTime, ApiEnum, ApiExample, ApiTextOrNull, ApiUuid } from '../../../platform/common/dto-fields';
 
 export const SUBSCRIPTION_TYPES = ['DAILY', 'WEEKLY', 'MONTHLY', 'ANNUALLY'] as const;
 export type SubscriptionType = (typeof SUBSCRIPTION_TYPES)[number];
@@ -43,7 +44,7 @@ export class CreateSubscriptionDto {
   name: string;
 
   /** One of the caller's transfer templates (`GET /templates/transfer`): what each due date pays. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   @IsUUID()
   templateId: string;
 
@@ -53,7 +54,7 @@ export class CreateSubscriptionDto {
   recurringStartDate: string;
 
   /** The period unit: due dates are the start date plus `frequency` × this, again and again. */
-  @ApiProperty({ enum: SUBSCRIPTION_TYPES, example: 'MONTHLY' })
+  @ApiEnum(SUBSCRIPTION_TYPES, 'MONTHLY')
   @IsIn(SUBSCRIPTION_TYPES)
   type: SubscriptionType;
 
@@ -72,7 +73,7 @@ export class CreateSubscriptionDto {
    * When it ends: DATE (no due date after `endDate`), COUNT (after `count` due dates, paid or failed), AMOUNT (before a
    * payment would take the total paid beyond `amount`), INFINITY (when stopped and deleted).
    */
-  @ApiProperty({ enum: EXPIRATION_TYPES, example: 'COUNT' })
+  @ApiEnum(EXPIRATION_TYPES, 'COUNT')
   @IsIn(EXPIRATION_TYPES)
   expirationType: ExpirationType;
 
@@ -103,7 +104,7 @@ export class CreateSubscriptionDto {
 
 /** When a subscription ends, as the family's web client reads it. */
 export class ExpirationConfigDto {
-  @ApiProperty({ enum: EXPIRATION_TYPES })
+  @ApiEnum(EXPIRATION_TYPES)
   type: ExpirationType;
   /** With AMOUNT: the most all payments together may move; else null. */
   @ApiProperty({ type: 'number', nullable: true, example: 1200, description: 'An exact decimal written as a JSON number, or null' })
@@ -118,27 +119,27 @@ export class ExpirationConfigDto {
 
 /** The template a subscription pays, as the family's web client reads it. */
 export class SubscriptionTemplateDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ enum: ['TRANSFER'] })
+  @ApiEnum(['TRANSFER'])
   type: 'TRANSFER';
-  @ApiProperty({ example: 'Rent' })
+  @ApiExample('Rent')
   name: string;
   @ApiAmount(450, 'What each due date pays')
   amount: JsonDecimal;
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   description: string | null;
-  @ApiProperty({ example: '1000000001' })
+  @ApiExample('1000000001')
   payerCoin: string;
-  @ApiProperty({ example: '1000000002' })
+  @ApiExample('1000000002')
   payeeCoin: string;
   /** A template may be executed again and again. */
-  @ApiProperty({ example: true })
+  @ApiExample(true)
   reusable: boolean;
   /** Paid on a schedule (always, here). */
-  @ApiProperty({ example: true })
+  @ApiExample(true)
   regular: boolean;
 }
 
@@ -147,43 +148,43 @@ export class SubscriptionRunDto {
   @ApiProperty({ format: 'date', example: '2030-01-31' })
   dueDate: string;
   /** processed: paid; failed: refused (insufficient funds, a coin closed), and the subscription went on. */
-  @ApiProperty({ enum: ['processed', 'failed'] })
+  @ApiEnum(['processed', 'failed'])
   status: 'processed' | 'failed';
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The payment (a client_transaction_transfer)' })
   operationId: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'exception.coin.insufficient_funds' })
+  @ApiTextOrNull('exception.coin.insufficient_funds')
   errorCode: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   errorMessage: string | null;
 }
 
 export class SubscriptionDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ example: 'Rent' })
+  @ApiExample('Rent')
   name: string;
-  @ApiProperty({ enum: SUBSCRIPTION_TYPES })
+  @ApiEnum(SUBSCRIPTION_TYPES)
   type: SubscriptionType;
-  @ApiProperty({ example: 1 })
+  @ApiExample(1)
   frequency: number;
   @ApiProperty({ format: 'date', example: '2030-01-31' })
   recurringStartDate: string;
   expirationConfig: ExpirationConfigDto;
   templateDto: SubscriptionTemplateDto;
   /** ACTIVE: paid on its due dates; STOPPED: by its owner; PROCESSED: ended (its end date, count or amount); CANCELLED: cannot go on. */
-  @ApiProperty({ enum: SUBSCRIPTION_STATUSES })
+  @ApiEnum(SUBSCRIPTION_STATUSES)
   subscriptionStatus: SubscriptionStatus;
   /** The next date a payment falls on, while ACTIVE or STOPPED; null once ended. */
   @ApiProperty({ type: String, format: 'date', nullable: true, example: '2030-02-28' })
   nextDueDate: string | null;
   /** Due dates run so far (paid or failed). */
-  @ApiProperty({ example: 1 })
+  @ApiExample(1)
   runs: number;
   @ApiAmount(450, 'What its payments moved so far')
   paid: JsonDecimal;
   @ApiProperty({ type: SubscriptionRunDto, nullable: true })
   lastRun: SubscriptionRunDto | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 

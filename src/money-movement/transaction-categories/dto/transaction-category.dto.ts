@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { NameSortDto, PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import { TransactionFilterDto } from '../../transactions/dto/transaction.dto';
+import { ApiDateTime, ApiExample, ApiTextOrNull, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 export const CATEGORY_NAME_MAX = 100;
 export const CATEGORY_ICON_MAX = 50;
@@ -45,20 +45,20 @@ export class CreateTransactionCategoryDto {
 
 /** A category the caller tags operations with. Each user has their own. */
 export class TransactionCategoryDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ example: 'Groceries' })
+  @ApiExample('Groceries')
   name: string;
   /** The name as a code, as the family's clients key categories: lower case, `_` between words (`Eating out` → `eating_out`). */
-  @ApiProperty({ example: 'groceries' })
+  @ApiExample('groceries')
   code: string;
-  @ApiProperty({ type: String, nullable: true, example: '#2E7D32' })
+  @ApiTextOrNull('#2E7D32')
   color: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'shopping-cart' })
+  @ApiTextOrNull('shopping-cart')
   icon: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'https://cdn.example.com/categories/groceries.png' })
+  @ApiTextOrNull('https://cdn.example.com/categories/groceries.png')
   imageLink: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -83,16 +83,10 @@ export class TransactionCategoryFilterDto {
 export class TransactionCategorySortDto extends NameSortDto {}
 
 export class TransactionCategoryViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TransactionCategoryFilterDto)
+  @Nested(() => TransactionCategoryFilterDto, 'optional')
   filter?: TransactionCategoryFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TransactionCategorySortDto)
+  @Nested(() => TransactionCategorySortDto, 'optional')
   sort?: TransactionCategorySortDto;
 }
 
@@ -105,7 +99,7 @@ export class CategoryTagResponseDto {
   status: 'ok';
   message: string;
   category: TransactionCategoryDto;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   operationId: string;
 }
 
@@ -118,16 +112,10 @@ export class TaggedOperationSortDto {
 }
 
 export class TaggedOperationViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TaggedOperationFilterDto)
+  @Nested(() => TaggedOperationFilterDto, 'optional')
   filter?: TaggedOperationFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TaggedOperationSortDto)
+  @Nested(() => TaggedOperationSortDto, 'optional')
   sort?: TaggedOperationSortDto;
 }
 

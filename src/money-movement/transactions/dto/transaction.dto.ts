@@ -1,12 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { AsList, EnumList, IsAfter, IsIsoDateTime, SerialList, UuidList } from '../../../platform/common/validators';
 import { OperationAmountDetailsDto, OperationDto, OperationRecordDto } from '../../../platform/ledger/dto/operation.dto';
 import { FAMILY_STATUS_NAMES, OPERATION_STATUSES, TYPE_FILTER_NAMES } from '../../../platform/ledger/operation-types';
+import { ApiExample, ApiOptionalDateTime, Nested } from '../../../platform/common/dto-fields';
 
 const STATUS_FILTER_NAMES = [...OPERATION_STATUSES, ...Object.keys(FAMILY_STATUS_NAMES)];
 
@@ -46,13 +46,13 @@ export class TransactionFilterDto {
   paymentIdentifiers?: string[];
 
   /** Operations created at or after this instant (ISO 8601). */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   createdAtFrom?: string;
 
   /** Operations created before this instant; must be later than createdAtFrom. */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   @IsAfter('createdAtFrom')
@@ -84,23 +84,17 @@ export class TransactionSortDto {
 }
 
 export class TransactionViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TransactionFilterDto)
+  @Nested(() => TransactionFilterDto, 'optional')
   filter?: TransactionFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TransactionSortDto)
+  @Nested(() => TransactionSortDto, 'optional')
   sort?: TransactionSortDto;
 }
 
 /** An operation as the history lists it: the kernel's record, its type named in the family's vocabulary. */
 export class HistoryRecordDto extends OmitType(OperationRecordDto, ['type'] as const) {
   /** The family's name of the operation's type (FAMILY_TYPE_NAMES: `exchange_transaction`, `bank_redeem`, …). */
-  @ApiProperty({ example: 'client_transaction_transfer' })
+  @ApiExample('client_transaction_transfer')
   type: string;
 }
 

@@ -1,19 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  Equals,
-  IsBoolean,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { Equals, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
 import { DESCRIPTION_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
@@ -23,6 +10,16 @@ import { OperationResultDto } from '../../../platform/ledger/dto/operation.dto';
 import { OPERATION_STATUSES } from '../../../platform/ledger/operation-types';
 import { CoinDto, CoinIssuerDto } from '../../coins/dto/coin.dto';
 import { TransferCalculationDto } from '../../transfers/dto/transfer.dto';
+import {
+  Amount,
+  ApiDateTime,
+  ApiEnum,
+  ApiExample,
+  ApiOptionalEnum,
+  ApiTextOrNull,
+  ApiUuid,
+  Nested,
+} from '../../../platform/common/dto-fields';
 
 export const TEMPLATE_NAME_MAX = 100;
 /** A template's name: 1 to 100 characters, not blank; unique among the owner's templates, whatever its case. */
@@ -42,7 +39,7 @@ export const TEMPLATE_LIST_MAX = 1000;
 /** A template's transfer as the family's web client sends it: a coin-to-coin payment tool. */
 export class TemplatePaymentToolDto {
   /** Templates are coin-to-coin transfers. */
-  @ApiProperty({ enum: ['COIN'] })
+  @ApiEnum(['COIN'])
   @Equals('COIN', { message: 'must be COIN: a template is a transfer between coins' })
   type: 'COIN';
 
@@ -73,41 +70,37 @@ export class CreateTransferTemplateDto extends OperationTextDto {
 
   /** The family's web client's form of the two coins (`srcValue` pays, `destValue` receives), instead of payerCoin and payeeCoin. */
   @ApiPropertyOptional({ type: TemplatePaymentToolDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TemplatePaymentToolDto)
+  @Nested(() => TemplatePaymentToolDto, 'optional')
   paymentTool?: TemplatePaymentToolDto;
 
   /** A positive decimal string (or JSON number) with no more decimals than the currency allows. */
-  @ApiProperty({ example: '450.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('450.00')
   amount: string | number;
 }
 
 /** A template's coins as the family's web client reads them. */
 export class TemplatePaymentToolDetailsDto {
-  @ApiProperty({ enum: ['COIN'] })
+  @ApiEnum(['COIN'])
   type: 'COIN';
   /** The paying coin's serial (srcValue and srcId alike). */
-  @ApiProperty({ example: '1000000001' })
+  @ApiExample('1000000001')
   srcId: string;
-  @ApiProperty({ example: '1000000001' })
+  @ApiExample('1000000001')
   srcValue: string;
   /** The receiving coin's serial (destValue and destId alike). */
-  @ApiProperty({ example: '1000000002' })
+  @ApiExample('1000000002')
   destId: string;
-  @ApiProperty({ example: '1000000002' })
+  @ApiExample('1000000002')
   destValue: string;
   /**
    * The receiving coin's owner as a payee check shows it (`POST /coins/validate`): a person's first name and initial
    * (`Alice L.`), a merchant's name, a name that is a login masked; never the full name, e-mail or phone.
    */
-  @ApiProperty({ example: 'Alice L.' })
+  @ApiExample('Alice L.')
   recipientFullName: string;
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
+  @ApiTextOrNull('$')
   symbol: string | null;
 }
 
@@ -121,15 +114,15 @@ export class TemplateRecipientCoinDto {
   /** The coin's issuer, with its currency's code and symbol. */
   issuer: CoinIssuerDto;
   /** Always `client`: only client coins are paid. */
-  @ApiProperty({ enum: ['client'] })
+  @ApiEnum(['client'])
   type: 'client';
 }
 
 /** A saved transfer. `POST /templates/transfer/{id}/execute` sends it; so does `POST /transfers` with these values. */
 export class TransferTemplateDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ example: 'Rent' })
+  @ApiExample('Rent')
   name: string;
   @ApiProperty({ example: '1000000001', pattern: SERIAL_PATTERN.source })
   payerCoin: string;
@@ -138,18 +131,18 @@ export class TransferTemplateDto {
   @ApiAmount(450, 'What the transfer would move')
   amount: JsonDecimal;
   /** The payer coin's currency code. */
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
+  @ApiTextOrNull('$')
   symbol: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   description: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   customInformation: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
   /** Always TRANSFER. */
-  @ApiProperty({ enum: ['TRANSFER'] })
+  @ApiEnum(['TRANSFER'])
   type: 'TRANSFER';
   paymentToolDetails: TemplatePaymentToolDetailsDto;
   /** The paying coin (`payerCoin`), one of the caller's organization's, as `GET /coins/{serial}` answers it. */
@@ -178,7 +171,7 @@ export class TransferTemplateFilterDto {
   payeeCoins?: string[];
 
   /** The family's web client's filter: COIN finds every template; SMART_CARD none (templates pay from coins). */
-  @ApiPropertyOptional({ enum: ['COIN', 'SMART_CARD'] })
+  @ApiOptionalEnum(['COIN', 'SMART_CARD'])
   @IsOptional()
   @IsIn(['COIN', 'SMART_CARD'])
   paymentToolType?: 'COIN' | 'SMART_CARD';
@@ -187,16 +180,10 @@ export class TransferTemplateFilterDto {
 export class TransferTemplateSortDto extends NameSortDto {}
 
 export class TransferTemplateViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TransferTemplateFilterDto)
+  @Nested(() => TransferTemplateFilterDto, 'optional')
   filter?: TransferTemplateFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TransferTemplateSortDto)
+  @Nested(() => TransferTemplateSortDto, 'optional')
   sort?: TransferTemplateSortDto;
 }
 
@@ -227,13 +214,13 @@ export class TemplateCalculationDto extends OmitType(TransferCalculationDto, ['i
  */
 export class TemplateExecutionDto extends OperationResultDto {
   /** The operation's id (`process.id`). */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   businessProcessId: string;
   /** The operation's status (`process.status`). */
-  @ApiProperty({ enum: OPERATION_STATUSES, example: 'processed' })
+  @ApiEnum(OPERATION_STATUSES, 'processed')
   businessProcessStatus: string;
   /** The template sent. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   templateId: string;
 }
 

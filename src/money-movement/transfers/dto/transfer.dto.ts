@@ -1,11 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsObject, registerDecorator, ValidateNested, ValidationArguments } from 'class-validator';
+import { IsDefined, IsIn, registerDecorator, ValidationArguments } from 'class-validator';
 import { CalculationDto, PaymentToolDetailsDto } from '../../../platform/commissions/dto/calculation.dto';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
-import { ApiAmount, IsAmount } from '../../../platform/common/money-validators';
+import { ApiAmount } from '../../../platform/common/money-validators';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { NUMERIC_ID_DIGITS, SERIAL_PATTERN } from '../../../platform/common/validators';
+import { Amount, ApiEnum, ApiExample, Nested } from '../../../platform/common/dto-fields';
 
 /** The payment tools a transfer names: a coin, or a smart card standing for one. */
 export const TRANSFER_TOOL_TYPES = ['COIN', 'SMART_CARD'] as const;
@@ -45,7 +45,7 @@ const TOOL_VALUE_PATTERN = `^(${NUMERIC_ID_DIGITS}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}
 
 export class PaymentToolDto {
   /** `COIN`: both values are coin serials. `SMART_CARD`: the payer is one of the caller's smart cards (its coin pays; the operation is a `card_payment`). */
-  @ApiProperty({ enum: TRANSFER_TOOL_TYPES })
+  @ApiEnum(TRANSFER_TOOL_TYPES)
   @IsIn(TRANSFER_TOOL_TYPES)
   type: TransferToolType;
 
@@ -62,37 +62,34 @@ export class PaymentToolDto {
 
 export class TransferRequestDto extends OperationTextDto {
   @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PaymentToolDto)
+  @Nested(() => PaymentToolDto)
   paymentTool: PaymentToolDto;
 
   /** A positive decimal string (or JSON number) with no more decimals than the currency allows. */
-  @ApiProperty({ example: '10.50', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('10.50')
   amount: string | number;
 }
 
 /** The tools of a transfer as the family's payment form shows them before paying. */
 export class TransferPaymentToolDetailsDto extends PaymentToolDetailsDto {
   /** The paying coin's serial (srcValue may be a card's number or id). */
-  @ApiProperty({ example: '1000000001' })
+  @ApiExample('1000000001')
   srcId: string;
   /** The receiving coin's serial (destValue may be a card's number or id). */
-  @ApiProperty({ example: '1000000002' })
+  @ApiExample('1000000002')
   destId: string;
   /**
    * The receiving coin's owner as a payee check shows it (`POST /coins/validate`): a person's first name and initial
    * (`Alice L.`), a merchant's name, a name that is a login masked; never the full name, e-mail or phone.
    */
-  @ApiProperty({ example: 'Alice L.' })
+  @ApiExample('Alice L.')
   recipientFullName: string;
 }
 
 export class TransferCalculationDto extends CalculationDto {
   override paymentToolDetails: TransferPaymentToolDetailsDto;
   /** The currency's code. */
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
   @ApiAmount(10.5, 'What leaves the payer coin (amount plus commission)')
   payerAmount: JsonDecimal;

@@ -1,36 +1,31 @@
-import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { AsList, IsIsoDateTime, OptionalText, UuidList } from '../../../platform/common/validators';
+import { AsList, IsIsoDateTime, UuidList } from '../../../platform/common/validators';
 import { ORGANIZATION_TYPES, OrganizationType, PERSON_TYPES, PersonType } from '../../../platform/organizations/organization.types';
+import {
+  ApiDateTime,
+  ApiEnum,
+  ApiInteger,
+  ApiOptionalDateTime,
+  ApiOptionalUuid,
+  ApiTextOrNull,
+  ApiUuid,
+  Description,
+  Name,
+  Nested,
+  OptionalFlag,
+} from '../../../platform/common/dto-fields';
 
 export class CreateContractDto {
-  @ApiProperty({ example: 'Merchant gold 2026', maxLength: 200 })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
+  @Name(200, 'Merchant gold 2026')
   name: string;
 
-  @ApiPropertyOptional({ maxLength: 500 })
-  @OptionalText(500)
-  @IsString()
+  @Description(500)
   description?: string;
 
   /** The type of organization the contract serves; fixed once created. */
-  @ApiProperty({ enum: ORGANIZATION_TYPES, example: 'merchant' })
+  @ApiEnum(ORGANIZATION_TYPES, 'merchant')
   @IsIn(ORGANIZATION_TYPES)
   organizationType: OrganizationType;
 
@@ -41,9 +36,7 @@ export class CreateContractDto {
   personType?: PersonType;
 
   /** An inactive contract cannot be assigned; organizations that hold it keep it and its commissions. Default true. */
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(true)
   active?: boolean;
 
   /**
@@ -51,9 +44,7 @@ export class CreateContractDto {
    * are global); a contract that is not global belongs to one organization at most. Fixed once
    * created. Default false.
    */
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(false)
   global?: boolean;
 }
 
@@ -65,29 +56,27 @@ export class CopyContractDto extends PartialType(
   PickType(CreateContractDto, ['name', 'description', 'personType', 'active', 'global'] as const),
 ) {
   /** Default false; true gives the copy's commission profiles the limit profiles of the original's. */
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(false)
   copyLimits?: boolean;
 }
 
 export class ContractDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   name: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   description: string | null;
-  @ApiProperty({ enum: ORGANIZATION_TYPES })
+  @ApiEnum(ORGANIZATION_TYPES)
   organizationType: string;
-  @ApiProperty({ enum: PERSON_TYPES })
+  @ApiEnum(PERSON_TYPES)
   personType: string;
   active: boolean;
   global: boolean;
   /** The contract every new organization of its type gets (one per type, seeded on the first start). */
   default: boolean;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 
@@ -99,7 +88,7 @@ export class ContractResponseDto {
 
 export class ContractCopyResponseDto extends ContractResponseDto {
   /** How many commission profiles (with their rules and conditions) were copied. */
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   copiedProfiles: number;
   /** With `copyLimits: true`: how many limit profiles were copied. */
   @ApiPropertyOptional({ type: 'integer' })
@@ -124,7 +113,7 @@ export class ContractFilterDto {
   ids?: string[];
 
   /** One contract, by id (the family's filter). */
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiOptionalUuid()
   @IsOptional()
   @IsUUID()
   id?: string;
@@ -176,13 +165,13 @@ export class ContractFilterDto {
   description?: string;
 
   /** Created at or after (ISO 8601). */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   dateFrom?: string;
 
   /** Created before (ISO 8601). */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   dateTo?: string;
@@ -216,17 +205,11 @@ export class ContractSortDto {
 }
 
 export class ContractViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ContractFilterDto)
+  @Nested(() => ContractFilterDto, 'optional')
   filter?: ContractFilterDto;
 
   /** Default: name ascending; unknown fields are a 400 naming them. */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ContractSortDto)
+  @Nested(() => ContractSortDto, 'optional')
   sort?: ContractSortDto;
 }
 
@@ -236,14 +219,14 @@ export class ContractPageDto extends PageDto {
 
 export class AssignContractDto {
   /** A contract for the organization's type; active; global, or held by no other organization. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   @IsUUID()
   contractId: string;
 }
 
 /** `PATCH /contracts`, the family's way to move an organization to another contract. */
 export class ChangeOrganizationContractDto extends AssignContractDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   @IsUUID()
   organizationId: string;
 }
@@ -251,7 +234,7 @@ export class ChangeOrganizationContractDto extends AssignContractDto {
 export class OrganizationContractDto {
   status: 'ok';
   message: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
   contract: ContractDto;
 }

@@ -10,11 +10,12 @@ import {
   type LimitQualifier,
   type LimitTimeUnit,
 } from '../../../platform/commissions/limits';
+import { ApiDateTime, ApiEnum, ApiUuid, ApiUuidOrNull, OptionalFlag } from '../../../platform/common/dto-fields';
 
 /** A new limit of a gate commission profile (the client's body), for one transaction type of the gate. */
 export class CreateGateLimitProfileDto {
   /** The gate transactions it counts: `TOPUP` (money in) or `REDEEM` (money out). */
-  @ApiProperty({ enum: GATE_LIMIT_TX_TYPES, example: 'TOPUP' })
+  @ApiEnum(GATE_LIMIT_TX_TYPES, 'TOPUP')
   @IsIn(GATE_LIMIT_TX_TYPES)
   txType: GateLimitTxType;
 
@@ -25,12 +26,12 @@ export class CreateGateLimitProfileDto {
   productId?: null;
 
   /** `amount`: the sum moved; `quantity`: the number of operations (never `per_transaction`). */
-  @ApiProperty({ enum: LIMIT_QUALIFIERS, example: 'amount' })
+  @ApiEnum(LIMIT_QUALIFIERS, 'amount')
   @IsIn(LIMIT_QUALIFIERS)
   qualifier: LimitQualifier;
 
   /** One operation, or a calendar day, ISO week, month, quarter or year in UTC, or ever (`per_life`). */
-  @ApiProperty({ enum: LIMIT_TIME_UNITS, example: 'per_day' })
+  @ApiEnum(LIMIT_TIME_UNITS, 'per_day')
   @IsIn(LIMIT_TIME_UNITS)
   timeUnit: LimitTimeUnit;
 
@@ -43,9 +44,7 @@ export class CreateGateLimitProfileDto {
   value: string | number;
 
   /** Default true; an inactive limit counts nothing and refuses nothing. */
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(true)
   active?: boolean;
 }
 
@@ -66,27 +65,27 @@ export class UpdateLimitProfileDto {
 }
 
 export class LimitProfileDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /** The commission profile it belongs to (null for a gate commission profile's). */
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   profileId: string | null;
   /** The gate commission profile it belongs to (null for a commission profile's). */
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   gateProfileId: string | null;
   /** The gate transactions it counts; null for a commission profile's. */
   @ApiProperty({ type: String, enum: GATE_LIMIT_TX_TYPES, nullable: true })
   txType: GateLimitTxType | null;
-  @ApiProperty({ enum: LIMIT_QUALIFIERS })
+  @ApiEnum(LIMIT_QUALIFIERS)
   qualifier: LimitQualifier;
-  @ApiProperty({ enum: LIMIT_TIME_UNITS })
+  @ApiEnum(LIMIT_TIME_UNITS)
   timeUnit: LimitTimeUnit;
   @ApiProperty({ type: 'number', example: 1000, description: 'An exact decimal: an amount with the currency’s decimals, or a count' })
   value: JsonDecimal;
   active: boolean;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { AsList } from '../../../platform/common/validators';
+import { ApiDateTimeOrNull, ApiEnum, ApiTextOrNull, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 export const MESSAGE_STATUSES = ['pending', 'sent', 'failed'] as const;
 export const MESSAGE_CHANNELS = ['email', 'sms', 'log'] as const;
@@ -33,38 +33,35 @@ export class MessageFilterDto {
 }
 
 export class MessageViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => MessageFilterDto)
+  @Nested(() => MessageFilterDto, 'optional')
   filter?: MessageFilterDto;
 }
 
 /** A message of the outbox as staff see it: where it went, how it fared; never its text nor a code. */
 export class MessageRecordDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /** How it goes: `email`, `sms`, `log` (the log sender's file); null when no configured sender reaches the recipient. */
   @ApiProperty({ enum: MESSAGE_CHANNELS, nullable: true, type: String })
   channel: string | null;
   to: string;
-  @ApiProperty({ enum: ['code', 'notice'] })
+  @ApiEnum(['code', 'notice'])
   kind: string;
   /** The code's purpose or the notice's template. */
   template: string;
   locale: string;
-  @ApiProperty({ enum: MESSAGE_STATUSES })
+  @ApiEnum(MESSAGE_STATUSES)
   status: string;
   attempts: number;
   /** Why the last attempt failed (the server's answer), if it did. */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   lastError: string | null;
   /** When the next attempt is due (pending only). */
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiDateTimeOrNull()
   nextAttemptAt: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiDateTimeOrNull()
   lastAttemptAt: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiDateTimeOrNull()
   sentAt: string | null;
   @ApiProperty({ type: String, format: 'date-time' })
   createdAt: string;

@@ -3,6 +3,7 @@ import { IsOptional, IsString, Matches } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount } from '../../../platform/common/money-validators';
 import { IsIsoDateTime, SERIAL_PATTERN } from '../../../platform/common/validators';
+import { ApiDateTime, ApiExample, ApiInteger, ApiTextOrNull, ApiUuid, ApiUuidOrNull } from '../../../platform/common/dto-fields';
 
 export class ReportCurrencyQueryDto {
   /**
@@ -41,15 +42,15 @@ export class ReportCurrencyRangeQueryDto extends IntersectionType(ReportCurrency
 /** The coin's own currency and balance, as the family's clients read them (the chart's label is `currency`). */
 export class CoinEntryDto {
   /** The coin's own currency code (the answer's `currency` is the one it is converted into). */
-  @ApiProperty({ example: 'EUR' })
+  @ApiExample('EUR')
   currency: string;
   @ApiAmount(40, "The coin's balance, in its own currency")
   amount: JsonDecimal;
   /** The coin's issuer. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   issuerId: string;
   /** The symbol of the coin's own currency. */
-  @ApiProperty({ type: String, nullable: true, example: '€' })
+  @ApiTextOrNull('€')
   symbol: string | null;
 }
 
@@ -76,10 +77,10 @@ export class CoinShareDto {
   @ApiProperty({ type: 'number', example: 43.43 })
   roundedAmount: JsonDecimal;
   /** The report's currency code (the answer's `currency`), the currency of `amount`; the coin's own is `coinEntry.currency`. */
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
   /** The report's currency's symbol. */
-  @ApiProperty({ type: String, nullable: true, example: '$' })
+  @ApiTextOrNull('$')
   symbol: string | null;
   coinEntry: CoinEntryDto;
 }
@@ -105,9 +106,9 @@ export class CoinsReportDto {
   @ApiProperty({ type: 'number', example: 281.09 })
   roundedTotalAmount: JsonDecimal;
   /** The currency's code: the one every coin is converted into. */
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
+  @ApiTextOrNull('$')
   symbol: string | null;
   /**
    * The codes of the currencies of the organization's open coins that have no rate in force into `currency`
@@ -125,9 +126,9 @@ export class CoinsReportDto {
  * subclass's own in the schema's `required` list.)
  */
 export class ReportCurrencyDto {
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currencyCode: string;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
+  @ApiTextOrNull('$')
   currencySymbol: string | null;
 }
 
@@ -140,10 +141,10 @@ export class FundsFlowsDto extends ReportCurrencyDto {
   @ApiAmount(120.5, 'The sum of the money that left, as a positive amount')
   outflowSum: JsonDecimal;
   /** The range's start as used (the default applied), inclusive. */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   from: string;
   /** The range's end as used (the default applied), exclusive. */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   to: string;
 }
 
@@ -158,18 +159,18 @@ export class DailyOutflowDto {
 
 /** What left in the range under one of the caller's categories (null: operations the caller has not tagged). */
 export class CategoryOutflowDto {
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   categoryId: string | null;
   @ApiAmount(12.5, 'The sum that left in operations tagged with the category, as a positive amount')
   sum: JsonDecimal;
   /** `sum` as a percentage of all that left in the range, rounded half-even to two decimals. */
   @ApiProperty({ type: 'number', example: 25.5, minimum: 0, maximum: 100 })
   percentage: JsonDecimal;
-  @ApiProperty({ type: 'integer', minimum: 1 })
+  @ApiInteger(1)
   numberOfOperations: number;
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currencyCode: string;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
+  @ApiTextOrNull('$')
   currencySymbol: string | null;
 }
 
@@ -180,9 +181,9 @@ export class CategoryOutflowDto {
 export class DailyOutflowsDto extends ReportCurrencyDto {
   status: 'ok';
   message: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   from: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   to: string;
   @ApiAmount(50, 'All that left in the range, as a positive amount')
   outflowSum: JsonDecimal;

@@ -3,6 +3,7 @@ import { IsIn, IsOptional } from 'class-validator';
 import type { JsonDecimal } from '../../../platform/common/json-decimal';
 import { ApiAmount } from '../../../platform/common/money-validators';
 import { IsAfter, IsIsoDateTime, SERIAL_PATTERN } from '../../../platform/common/validators';
+import { ApiDateTime, ApiExample, ApiTextOrNull, ApiUuid } from '../../../platform/common/dto-fields';
 
 export class StatementQueryDto {
   /** Start, inclusive: an ISO 8601 date-time with an offset, or a date (its midnight UTC). Default: the coin's first entry. */
@@ -28,24 +29,24 @@ export class StatementQueryDto {
 export class StatementCounterpartyDto {
   @ApiProperty({ example: '1000000002', pattern: SERIAL_PATTERN.source })
   serial: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
 }
 
 /** One ledger entry of the coin, with the balance after it. */
 export class StatementEntryDto {
   /** The entry's id (increasing: the statement's order). */
-  @ApiProperty({ example: '42' })
+  @ApiExample('42')
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   operationId: string;
-  @ApiProperty({ example: 'client_transaction_transfer' })
+  @ApiExample('client_transaction_transfer')
   operationType: string;
-  @ApiProperty({ example: 'processed' })
+  @ApiExample('processed')
   operationStatus: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   description: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
   @ApiAmount(-10, 'Signed: negative when money left the coin')
   amount: JsonDecimal;
@@ -61,11 +62,11 @@ export class StatementDto {
   message: string;
   @ApiProperty({ example: '1000000001', pattern: SERIAL_PATTERN.source })
   serial: string;
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
   @ApiProperty({ format: 'date-time', type: String, nullable: true, description: 'null: from the first entry' })
   dateFrom: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   dateTo: string;
   @ApiAmount(100, 'The balance before dateFrom')
   openingBalance: JsonDecimal;

@@ -1,13 +1,13 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { StaffCoinDto } from '../../../money-movement/coins/dto/coin.dto';
-import { IsAmount } from '../../../platform/common/money-validators';
 import { FULL_NAME_MAX, OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { NameSortDto, PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { AsList, Serial } from '../../../platform/common/validators';
 import { NamedContractInfoDto, OrganizationFilterDto } from '../../../platform/organizations/dto/organization.dto';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/organizations/organization.types';
+import { Amount, ApiDateTime, ApiEnum, ApiOptionalEnum, ApiOptionalUuid, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 /** The types `POST /organizations` lists: the organizations' own, and the gate providers as `gate_provider`. */
 export const PARTY_TYPES = [...ORGANIZATION_TYPES.filter((t) => t !== 'system'), 'gate_provider'] as const;
@@ -19,8 +19,7 @@ export class SystemOperationDto extends OperationTextDto {
   serial: string;
 
   /** A positive decimal with no more decimals than the coin's currency allows (never 0). */
-  @ApiProperty({ example: '500.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('500.00')
   amount: string | number;
 
   /** Who handed over or took the cash (or ordered the investment), 1 to 255 characters. */
@@ -33,7 +32,7 @@ export class SystemOperationDto extends OperationTextDto {
 
 /** A kind of organization as the family's client sends it in a filter; only its `code` selects. */
 export class OrganizationTypeRefDto {
-  @ApiPropertyOptional({ enum: PARTY_TYPES })
+  @ApiOptionalEnum(PARTY_TYPES)
   @IsOptional()
   @IsIn(PARTY_TYPES)
   code?: string;
@@ -60,7 +59,7 @@ export class SystemOrganizationFilterDto extends PickType(OrganizationFilterDto,
   /** Only those serving this issuer: organizations holding a coin of it, gate providers selling in its currency. */
   @IsOptional()
   @IsUUID()
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiOptionalUuid()
   emitentId?: string;
 
   /** Names containing this text (case-insensitive). */
@@ -71,35 +70,29 @@ export class SystemOrganizationFilterDto extends PickType(OrganizationFilterDto,
 }
 
 export class SystemOrganizationViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SystemOrganizationFilterDto)
+  @Nested(() => SystemOrganizationFilterDto, 'optional')
   filter?: SystemOrganizationFilterDto;
 
   /** By name (the default, ascending) or by `createdAt`. */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => NameSortDto)
+  @Nested(() => NameSortDto, 'optional')
   sort?: NameSortDto;
 }
 
 /** An organization, or a gate provider (type `gate_provider`, no contract), as the system operations screen lists it. */
 export class SystemOrganizationRecordDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ enum: PARTY_TYPES })
+  @ApiEnum(PARTY_TYPES)
   type: string;
   name: string;
-  @ApiProperty({ enum: IDENTIFICATION_STATUSES })
+  @ApiEnum(IDENTIFICATION_STATUSES)
   identificationStatus: string;
   /** `active`, or `blocked` for a gate provider switched off. */
-  @ApiProperty({ enum: ['active', 'blocked'] })
+  @ApiEnum(['active', 'blocked'])
   status: string;
   @ApiProperty({ type: NamedContractInfoDto, nullable: true })
   contract_info: NamedContractInfoDto | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 

@@ -14,13 +14,21 @@ import {
 import { Omittable } from '../../../platform/common/validators';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { EVENT_TYPE_NAMES } from '../../../platform/outbox/event-types';
+import {
+  ApiDateTime,
+  ApiDateTimeOrNull,
+  ApiEnum,
+  ApiExample,
+  ApiInteger,
+  ApiOptionalEnum,
+  ApiTextOrNull,
+  ApiUuid,
+  Name,
+} from '../../../platform/common/dto-fields';
 
 export class CreateWebhookDto {
   /** Where deliveries are POSTed: `https` (plain `http` only when WEBHOOK_ALLOW_HTTP=true), at most 2048 characters. */
-  @ApiProperty({ example: 'https://merchant.example.com/finapi/webhooks', maxLength: 2048 })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(2048)
+  @Name(2048, 'https://merchant.example.com/finapi/webhooks')
   url: string;
 
   /** The event types to receive (`user.on_hold`: staff only). */
@@ -71,26 +79,26 @@ export class UpdateWebhookDto {
 }
 
 export class WebhookDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
   url: string;
   @ApiProperty({ enum: EVENT_TYPE_NAMES, isArray: true })
   events: string[];
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   description: string | null;
   enabled: boolean;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 
 /** A webhook with its signing secret: answered only at registration and at a rotation. */
 export class WebhookWithSecretDto extends WebhookDto {
   /** `whsec_` + base64 of 32 random bytes; sign with the bytes after `whsec_` (Standard Webhooks). Shown once. */
-  @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
+  @ApiExample('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')
   secret: string;
 }
 
@@ -109,7 +117,7 @@ export class WebhookResponseDto {
 export class WebhookDeletedDto {
   status: 'ok';
   message: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
 }
 
@@ -123,38 +131,38 @@ export class WebhookPageDto extends PageDto {
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 export class DeliveryViewDto extends PageRequestDto {
-  @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
+  @ApiOptionalEnum(DELIVERY_STATUSES)
   @IsOptional()
   @IsIn(DELIVERY_STATUSES)
   status?: string;
 }
 
 export class DeliveryDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   webhookId: string;
   /** The event's id: the `webhook-id` header of every attempt. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   eventId: string;
-  @ApiProperty({ enum: EVENT_TYPE_NAMES })
+  @ApiEnum(EVENT_TYPE_NAMES)
   eventType: string;
-  @ApiProperty({ enum: DELIVERY_STATUSES })
+  @ApiEnum(DELIVERY_STATUSES)
   status: string;
-  @ApiProperty({ type: 'integer', minimum: 0 })
+  @ApiInteger(0)
   attempts: number;
   @ApiProperty({ format: 'date-time', type: String, nullable: true, description: 'When a pending delivery is tried next' })
   nextAttemptAt: string | null;
-  @ApiProperty({ format: 'date-time', type: String, nullable: true })
+  @ApiDateTimeOrNull()
   lastAttemptAt: string | null;
   /** The receiver's HTTP status at the last attempt; null when none answered. */
   @ApiProperty({ type: 'integer', nullable: true })
   lastStatusCode: number | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   lastError: string | null;
-  @ApiProperty({ format: 'date-time', type: String, nullable: true })
+  @ApiDateTimeOrNull()
   deliveredAt: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 

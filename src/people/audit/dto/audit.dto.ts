@@ -1,60 +1,60 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { AsList, IsAfter, IsIsoDateTime, UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
+import { ApiDateTime, ApiEnum, ApiTextOrNull, ApiUuid, ApiUuidOrNull, Nested } from '../../../platform/common/dto-fields';
 
 /**
  * Where an action's request came from. finapi records the client's address only: `host`, `ip` and `userIp` all say
  * it, and the user agent is not recorded (null).
  */
 export class RequestInfoDto {
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   host: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   ip: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   userIp: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   userAgent: string | null;
 }
 
 export class UserActionRecordDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /** The action's place in the log (the hash chain's order). */
   @ApiProperty({ pattern: '^[0-9]+$' })
   seq: string;
   /** The user the action is about (null for a failed login under an unknown login). */
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  @ApiUuidOrNull()
   userId: string | null;
   /** Who did it, when not the user themself. */
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  @ApiUuidOrNull()
   actorUserId: string | null;
   action: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   login: string | null;
   /** The client address the request came from. */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   address: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true })
   details: Record<string, unknown>;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
   /** `id` under the family's name. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   actionId: string;
   /** `createdAt` under the family's name. */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   performedAt: string;
   /** What happened, in words (the action's kind, and the reason of a refusal). */
   comment: string;
   requestInfo: RequestInfoDto;
   /** The session the action ended, when it ended one. */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   sessionId: string | null;
 }
 
@@ -131,16 +131,10 @@ export class UserActionFilterDto {
 }
 
 export class UserActionViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => UserActionFilterDto)
+  @Nested(() => UserActionFilterDto, 'optional')
   filter?: UserActionFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => UserActionSortDto)
+  @Nested(() => UserActionSortDto, 'optional')
   sort?: UserActionSortDto;
 }
 
@@ -164,7 +158,7 @@ export const MARK_TYPES = [
 
 /** An object an action created or changed, with its state now. */
 export class ObjectMarkDto {
-  @ApiProperty({ enum: MARK_TYPES })
+  @ApiEnum(MARK_TYPES)
   objectType: string;
   objectId: string;
   /** Its state now (`missing` when it no longer exists). */
@@ -177,7 +171,7 @@ export class ObjectOfActionDto {
   entityId: string;
   /** What kind of object it is, in words (`User`, `Operation`, …). */
   entityName: string;
-  @ApiProperty({ enum: MARK_TYPES })
+  @ApiEnum(MARK_TYPES)
   type: string;
   /** The action's kind (`user_deactivated`, `bank_top_up_accepted`, …). */
   actionType: string;
@@ -188,7 +182,7 @@ export class ObjectOfActionDto {
 }
 
 export class ActionObjectsDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   actionId: string;
   objectsOfAction: ObjectOfActionDto[];
 }
@@ -204,7 +198,7 @@ export class ActionReverseDto {
   /** Whether `POST /users/view/{actionId}/reverse` can undo it now (a processed money operation not reversed yet). */
   reversible: boolean;
   /** The operation that reversed the action's operation, once reversed. */
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  @ApiUuidOrNull()
   reversedBy: string | null;
 }
 
@@ -213,13 +207,13 @@ export class ReverseUserActionDto extends OperationTextDto {}
 export class ReverseUserActionResultDto {
   status: 'ok';
   message: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   actionId: string;
   process: OperationDto;
 }
 
 export class AuditCheckBreakDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   @ApiProperty({ pattern: '^[0-9]+$' })
   seq: string;

@@ -5,7 +5,6 @@ import {
   ArrayMinSize,
   IsArray,
   IsEmail,
-  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -17,20 +16,21 @@ import {
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { Serial, SERIAL_PATTERN } from '../../../platform/common/validators';
 import { PHONE } from '../../../platform/users/dto/users.dto';
+import { ApiDateTime, ApiTextOrNull, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 export class ContactRecordDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   name: string;
-  @ApiProperty({ type: String, nullable: true, example: '+37060000000' })
+  @ApiTextOrNull('+37060000000')
   phoneNumber: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'email' })
   email: string | null;
   @ApiProperty({ type: String, nullable: true, pattern: SERIAL_PATTERN.source })
   coinSerial: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 
@@ -107,10 +107,7 @@ export class ContactFilterDto {
 }
 
 export class ContactViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ContactFilterDto)
+  @Nested(() => ContactFilterDto, 'optional')
   filter?: ContactFilterDto;
 }
 
@@ -131,10 +128,10 @@ export class ContactBookEntryDto extends ContactRecordDto {
   /** The contact's name, whole (as `name`). */
   firstName: string;
   /** Always null: finapi keeps a contact's name whole, in `firstName`. */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   lastName: string | null;
   /** The user whose book it is: the caller. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   ownerId: string;
 }
 

@@ -1,17 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
+import { ApiDateTime, ApiEnum, ApiUuid } from '../../../platform/common/dto-fields';
 
 export const MEDIA_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
 
 /** An uploaded file as the family reads it; its bytes are at `url` (the owner, and staff with PROFILE_VIEWER). */
 export class MediaFileDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /** The user who uploaded it. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   ownerId: string;
   /** The type read from the file's content (not the one the upload declared). */
-  @ApiProperty({ enum: MEDIA_TYPES })
+  @ApiEnum(MEDIA_TYPES)
   mediaType: string;
   /** The file's name as uploaded, cleaned of paths and control characters. */
   name: string;
@@ -23,7 +24,7 @@ export class MediaFileDto {
   sha1: string;
   /** Whether the file is linked to a profile document. */
   used: boolean;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -44,10 +45,10 @@ export const DOCUMENT_TYPES = ['passport', 'tax_id', 'id_card', 'driving_license
 export const DOCUMENT_STATUSES = ['PENDING', 'APPROVED', 'DECLINED'] as const;
 
 export class ProfileDocumentFileDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   name: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   ownerId: string;
   size: number;
   url: string;
@@ -55,20 +56,20 @@ export class ProfileDocumentFileDto {
 
 /** An identity document linked to the caller's profile: an uploaded file, or (a tax id) just its number. */
 export class ProfileDocumentDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ enum: DOCUMENT_TYPES })
+  @ApiEnum(DOCUMENT_TYPES)
   type: string;
   /** A readable name of the type. */
   label: string;
   /** Staff review it: PENDING until APPROVED or DECLINED. */
-  @ApiProperty({ enum: DOCUMENT_STATUSES })
+  @ApiEnum(DOCUMENT_STATUSES)
   status: string;
   @ApiPropertyOptional()
   documentIdentifier?: string;
   @ApiPropertyOptional({ type: ProfileDocumentFileDto })
   file?: ProfileDocumentFileDto;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 
@@ -81,11 +82,11 @@ export class ProfileDocumentsResponseDto {
 /** Links an uploaded file of the caller to their profile as a document of `type` (replacing the one of that type). */
 export class LinkProfileDocumentDto {
   @IsUUID()
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   fileId: string;
 
   @IsIn(DOCUMENT_TYPES)
-  @ApiProperty({ enum: DOCUMENT_TYPES })
+  @ApiEnum(DOCUMENT_TYPES)
   type: string;
 }
 
@@ -98,7 +99,7 @@ export class ProfileDocumentIdentifierDto {
   documentIdentifier: string;
 
   @IsIn(['tax_id'])
-  @ApiProperty({ enum: ['tax_id'] })
+  @ApiEnum(['tax_id'])
   type: string;
 }
 

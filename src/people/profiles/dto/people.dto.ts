@@ -1,19 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsEmail,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsEmail, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { ROLES } from '../../../platform/access/permissions';
 import { PageDto, PageRequestDto } from '../../../platform/common/paging.dto';
 import { AsList, IsIsoDateTime, OptionalText } from '../../../platform/common/validators';
@@ -21,29 +7,38 @@ import { OrganizationRefDto } from '../../../platform/organizations/dto/organiza
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/organizations/organization.types';
 import { ContactDto, PHONE } from '../../../platform/users/dto/users.dto';
 import { NamePlainDto, ProfileDataDto, ProfileUserDto, SecurityDto } from './profile.dto';
+import {
+  ApiDateTime,
+  ApiDateTimeOrNull,
+  ApiEnum,
+  ApiTextOrNull,
+  ApiUuid,
+  ApiUuidOrNull,
+  Nested,
+} from '../../../platform/common/dto-fields';
 
 /** The person behind a user, with what they may edit themself. */
 export class PersonDetailsDto {
   namePlain: NamePlainDto;
   @ApiProperty({ type: String, nullable: true, format: 'date', example: '1990-04-01' })
   birthDate: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   address: string | null;
 }
 
 export class UserProfileDataDto {
   /** The type of the user's organization. */
-  @ApiProperty({ enum: ORGANIZATION_TYPES })
+  @ApiEnum(ORGANIZATION_TYPES)
   type: string;
   /** The identification status of the user's organization. */
-  @ApiProperty({ enum: IDENTIFICATION_STATUSES })
+  @ApiEnum(IDENTIFICATION_STATUSES)
   identificationStatus: string;
   person: PersonDetailsDto;
   contact: ContactDto;
 }
 
 export class RoleCodeDto {
-  @ApiProperty({ enum: ROLES })
+  @ApiEnum(ROLES)
   code: string;
 }
 
@@ -139,17 +134,11 @@ export class NameIntlInputDto {
 
 /** The person fields a user edits themself; null clears one, an absent one stays. */
 export class PersonInputDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => NamePlainInputDto)
+  @Nested(() => NamePlainInputDto, 'optional')
   namePlain?: NamePlainInputDto;
 
   /** The client sends its names twice; this service keeps one spelling, so these are checked like namePlain and not kept apart. */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => NameIntlInputDto)
+  @Nested(() => NameIntlInputDto, 'optional')
   nameIntl?: NameIntlInputDto;
 
   /** The person's own e-mail, shown on their profile; the login's contact changes only with a code (POST /profiles/my/contact). */
@@ -183,17 +172,13 @@ export class PersonInputDto {
 
 /** `PATCH /profiles/my/person`: the family's body, the person under `person`. */
 export class UpdateMyPersonDto {
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PersonInputDto)
+  @Nested(() => PersonInputDto)
   person: PersonInputDto;
 }
 
 /** `PATCH /profiles/my/security-settings`: the whole settings under `security`. */
 export class UpdateMySecurityDto {
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SecurityDto)
+  @Nested(() => SecurityDto)
   security: SecurityDto;
 }
 
@@ -214,7 +199,7 @@ export const IDENTIFICATION_DECISIONS = ['none', 'pending', 'approved', 'decline
 /** A change of the identification status of the user's organization, with its reason. */
 export class ChangeIdentificationDto {
   @IsIn(IDENTIFICATION_DECISIONS)
-  @ApiProperty({ enum: IDENTIFICATION_DECISIONS })
+  @ApiEnum(IDENTIFICATION_DECISIONS)
   status: string;
 
   @IsString()
@@ -226,24 +211,24 @@ export class ChangeIdentificationDto {
 export const RESET_REQUEST_STATUSES = ['pending', 'approved', 'declined'] as const;
 
 export class ResetIdentificationRequestDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   userId: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
   reason: string;
-  @ApiProperty({ enum: RESET_REQUEST_STATUSES })
+  @ApiEnum(RESET_REQUEST_STATUSES)
   status: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   createdBy: string;
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  @ApiUuidOrNull()
   decidedBy: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   decisionReason: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  @ApiDateTimeOrNull()
   decidedAt: string | null;
 }
 
@@ -252,7 +237,7 @@ export class ResetIdentificationRequestResponseDto {
   message: string;
   request: ResetIdentificationRequestDto;
   /** The identification status of the user's organization after the call. */
-  @ApiProperty({ enum: IDENTIFICATION_STATUSES })
+  @ApiEnum(IDENTIFICATION_STATUSES)
   identificationStatus: string;
 }
 
@@ -281,10 +266,7 @@ export class ResetIdentificationRequestFilterDto {
 }
 
 export class ResetIdentificationRequestViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ResetIdentificationRequestFilterDto)
+  @Nested(() => ResetIdentificationRequestFilterDto, 'optional')
   filter?: ResetIdentificationRequestFilterDto;
 }
 

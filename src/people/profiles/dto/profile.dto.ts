@@ -1,20 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsObject, ValidateNested } from 'class-validator';
+import { IsBoolean } from 'class-validator';
 import { ROLES } from '../../../platform/access/permissions';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../../platform/organizations/organization.types';
 import { OrganizationRefDto } from '../../../platform/organizations/dto/organization.dto';
 import { ContactDto } from '../../../platform/users/dto/users.dto';
+import { ApiEnum, ApiOptionalEnum, ApiUuid, Nested } from '../../../platform/common/dto-fields';
 
 /** A login one can be reached at: an e-mail address or a phone number (an optional + and 6 to 15 digits). */
 export const CONTACT_LOGIN = /^(?:[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+|\+?[0-9]{6,15})$/;
 
 export class ProfileUserDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   login: string;
   name: string;
-  @ApiProperty({ enum: ['active', 'on_hold'] })
+  @ApiEnum(['active', 'on_hold'])
   status: string;
   /** The language of the user's messages (issue 46), as set with `PATCH /profiles/my`; absent: English. */
   locale?: string;
@@ -87,7 +87,7 @@ export class BusinessDto {
   companyName?: string;
   @ApiPropertyOptional()
   legal?: string;
-  @ApiPropertyOptional({ enum: BUSINESS_TYPES })
+  @ApiOptionalEnum(BUSINESS_TYPES)
   type?: string;
   @ApiPropertyOptional()
   vat?: string;
@@ -112,24 +112,20 @@ export class SecurityDto {
   @IsBoolean()
   twoFactorsAuthEnabled: boolean;
   /** Where the user wants to hear of their transactions. */
-  @IsObject()
-  @ValidateNested()
-  @Type(() => NotificationChannelsDto)
+  @Nested(() => NotificationChannelsDto)
   transactionNotification: NotificationChannelsDto;
   /** Where the user wants to hear of each log-in. */
-  @IsObject()
-  @ValidateNested()
-  @Type(() => NotificationChannelsDto)
+  @Nested(() => NotificationChannelsDto)
   authorizationNotification: NotificationChannelsDto;
 }
 
 /** The person behind the login, as profile pages of this API family read it. */
 export class ProfileDataDto {
   /** The type of the membership's organization. */
-  @ApiProperty({ enum: ORGANIZATION_TYPES })
+  @ApiEnum(ORGANIZATION_TYPES)
   type: string;
   /** The identification status of the membership's organization. */
-  @ApiProperty({ enum: IDENTIFICATION_STATUSES })
+  @ApiEnum(IDENTIFICATION_STATUSES)
   status: string;
   person: PersonDto;
   contact: ContactDto;
@@ -139,9 +135,9 @@ export class ProfileDataDto {
 }
 
 export class MemberShipDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
-  @ApiProperty({ enum: ROLES })
+  @ApiEnum(ROLES)
   roleName: string;
 }
 
@@ -149,7 +145,7 @@ export class ProfileDto {
   status: 'ok';
   message: string;
   user: ProfileUserDto;
-  @ApiProperty({ enum: ROLES })
+  @ApiEnum(ROLES)
   role: string;
   organization: OrganizationRefDto;
   permissions: string[];

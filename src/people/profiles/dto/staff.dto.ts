@@ -1,25 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsEmail,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { EnumList, Omittable, UuidList } from '../../../platform/common/validators';
 import { PHONE } from '../../../platform/users/dto/users.dto';
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES, MediaFileDto } from './media.dto';
 import { BUSINESS_TYPES, CONTACT_LOGIN } from './profile.dto';
-
-const TEXT = /^[^\u0000-\u001f\u007f]*$/;
+import { ApiDateTime, ApiEnum, ApiOptionalEnum, ApiUuid, Nested, OmittableLine } from '../../../platform/common/dto-fields';
 
 /** The family's address form: each part optional; the form sends the whole address, so an absent part is cleared. */
 export class AddressInputDto {
@@ -34,55 +20,28 @@ export class AddressInputDto {
   @ApiPropertyOptional({ example: 'SW1A 1AA' })
   zipCode?: string;
 
-  @Omittable()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
-  @Matches(TEXT, { message: 'city must not contain control characters' })
-  @ApiPropertyOptional({ maxLength: 100 })
+  @OmittableLine(100)
   city?: string;
 
-  @Omittable()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
-  @Matches(TEXT, { message: 'street must not contain control characters' })
-  @ApiPropertyOptional({ maxLength: 200 })
+  @OmittableLine(200)
   street?: string;
 
-  @Omittable()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(20)
-  @Matches(TEXT, { message: 'houseNumber must not contain control characters' })
-  @ApiPropertyOptional({ maxLength: 20 })
+  @OmittableLine(20)
   houseNumber?: string;
 }
 
 /** `PATCH /profiles/{userId}/address`: the whole address under `address`. */
 export class UpdateAddressDto {
-  @IsObject()
-  @ValidateNested()
-  @Type(() => AddressInputDto)
+  @Nested(() => AddressInputDto)
   address: AddressInputDto;
 }
 
 /** The person who runs the business, as the family's business form sends it (empty fields left out). */
 export class BusinessAdministratorDto {
-  @Omittable()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
-  @Matches(TEXT, { message: 'firstName must not contain control characters' })
-  @ApiPropertyOptional({ maxLength: 100 })
+  @OmittableLine(100)
   firstName?: string;
 
-  @Omittable()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
-  @Matches(TEXT, { message: 'lastName must not contain control characters' })
-  @ApiPropertyOptional({ maxLength: 100 })
+  @OmittableLine(100)
   lastName?: string;
 
   @Omittable()
@@ -103,17 +62,12 @@ export class BusinessAdministratorDto {
  */
 export class UpdateBusinessDto {
   /** The company's name, when it differs from the organization's. */
-  @Omittable()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
-  @Matches(TEXT, { message: 'companyName must not contain control characters' })
-  @ApiPropertyOptional({ maxLength: 200 })
+  @OmittableLine(200)
   companyName?: string;
 
   @Omittable()
   @IsIn(BUSINESS_TYPES)
-  @ApiPropertyOptional({ enum: BUSINESS_TYPES })
+  @ApiOptionalEnum(BUSINESS_TYPES)
   type?: string;
 
   /** A VAT number: 3 to 30 letters and digits, starting with the country code. */
@@ -123,9 +77,7 @@ export class UpdateBusinessDto {
   vat?: string;
 
   @Omittable()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => BusinessAdministratorDto)
+  @Nested(() => BusinessAdministratorDto)
   administrator?: BusinessAdministratorDto;
 }
 
@@ -174,40 +126,34 @@ export class ProfileDocumentSortDto {
 }
 
 export class ProfileDocumentViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ProfileDocumentFilterDto)
+  @Nested(() => ProfileDocumentFilterDto, 'optional')
   filter?: ProfileDocumentFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ProfileDocumentSortDto)
+  @Nested(() => ProfileDocumentSortDto, 'optional')
   sort?: ProfileDocumentSortDto;
 }
 
 /** An identity document as staff review it: its file in full, whose user and organization it is. */
 export class ProfileDocumentRecordDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   userId: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
-  @ApiProperty({ enum: DOCUMENT_TYPES })
+  @ApiEnum(DOCUMENT_TYPES)
   type: string;
   label: string;
-  @ApiProperty({ enum: DOCUMENT_STATUSES })
+  @ApiEnum(DOCUMENT_STATUSES)
   status: string;
   @ApiPropertyOptional()
   documentIdentifier?: string;
   @ApiPropertyOptional({ type: MediaFileDto })
   file?: MediaFileDto;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
   /** When it was linked or last decided. */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 

@@ -4,6 +4,7 @@ import { ROLES } from '../../../platform/access/permissions';
 import { PASSWORD_FIELD_MAX_LENGTH } from '../../../platform/auth/dto/authorization.dto';
 import { IsPassword } from '../../../platform/common/validators';
 import { CONTACT_LOGIN, ProfileDataDto } from '../../profiles/dto/profile.dto';
+import { ApiEnum, ApiExample, ApiOptionalEnum } from '../../../platform/common/dto-fields';
 
 const CONTACT_LOGIN_MESSAGE = 'must be an e-mail address or a phone number (an optional + and 6 to 15 digits), at most 64 characters';
 
@@ -24,7 +25,7 @@ export class RegistrationDto extends ContactLoginDto {
   role?: (typeof ROLES)[number];
 
   /** A merchant's legal form, as the family's sign-up screen asks; an individual sends none (or `individual`). */
-  @ApiPropertyOptional({ enum: ['individual', 'corporation'] })
+  @ApiOptionalEnum(['individual', 'corporation'])
   @IsOptional()
   @IsIn(['individual', 'corporation'])
   legalType?: 'individual' | 'corporation';
@@ -35,7 +36,7 @@ export class LoginCodeDto extends ContactLoginDto {
    * The code sent to the login. To confirm a change of login asked without the password: the code sent to the current
    * login, then the one sent to the new login, as one text of 12 digits.
    */
-  @ApiProperty({ example: '123456' })
+  @ApiExample('123456')
   @IsString()
   @IsNotEmpty()
   @MaxLength(32)
@@ -51,7 +52,7 @@ export class RegistrationConfirmDto extends LoginCodeDto {
 
 /** The login the code was sent for, from POST /registration (any text: an unknown one gets the same answer). */
 export class ResendDto {
-  @ApiProperty({ example: 'alice@example.com' })
+  @ApiExample('alice@example.com')
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
@@ -75,7 +76,7 @@ export class ContactChangeDto extends ContactLoginDto {
 export class RegisteredResponseDto {
   status: 'ok';
   message: string;
-  @ApiProperty({ enum: ['REGISTERED'] })
+  @ApiEnum(['REGISTERED'])
   action: 'REGISTERED';
 }
 

@@ -3,13 +3,14 @@ import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ROLES } from '../../access/permissions';
 import { IsPassword } from '../../common/validators';
 import { OrganizationRefDto } from '../../organizations/dto/organization.dto';
+import { ApiDateTime, ApiEnum, ApiExample, ApiTextOrNull, ApiUuid } from '../../common/dto-fields';
 
 /** What a password field takes in: far beyond any password, which a longer one could not be (72 bytes at most). */
 export const PASSWORD_FIELD_MAX_LENGTH = 1024;
 
 export class AuthorizationRequestDto {
   /** The user's login; compared case-insensitively. */
-  @ApiProperty({ example: 'admin' })
+  @ApiExample('admin')
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
@@ -71,7 +72,7 @@ export class TokenDto {
   /** Opaque bearer token; send as `Authorization: Bearer <token>`. */
   token: string;
   /** When the token stops working (UTC). */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   expiresAt: string;
 }
 
@@ -82,7 +83,7 @@ export class UserRefDto {
 
 export class MemberDto {
   /** The role of the user in this membership. */
-  @ApiProperty({ enum: ROLES })
+  @ApiEnum(ROLES)
   role: string;
   user: UserRefDto;
   organization: OrganizationRefDto;
@@ -100,7 +101,7 @@ export class AuthorizationResponseDto {
    * `TOKEN_CREATED`; `PASSWORD_CHANGE_REQUIRED` after logging in with a temporary password; `OTP_SENT` when the login
    * must be confirmed with the code sent to it (POST /authorization/confirm): then no token and no members.
    */
-  @ApiProperty({ enum: ['TOKEN_CREATED', 'PASSWORD_CHANGE_REQUIRED', 'OTP_SENT'] })
+  @ApiEnum(['TOKEN_CREATED', 'PASSWORD_CHANGE_REQUIRED', 'OTP_SENT'])
   action: 'TOKEN_CREATED' | 'PASSWORD_CHANGE_REQUIRED' | 'OTP_SENT';
   /** Acts as the first membership (absent with `OTP_SENT`). */
   @ApiPropertyOptional({ type: () => TokenDto })
@@ -129,25 +130,25 @@ export class ReleaseResponseDto {
   /** Shown once; the user must change it at the next login. */
   temporaryPassword: string;
   /** When the temporary password stops working. */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   expiresAt: string;
 }
 
 export class SessionDto {
   /** The session's id (its token's), for `DELETE /api/v1/authorization/sessions/{id}`; never the token itself. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /** When the token was issued (UTC). */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
   /** When the token stops working (UTC). */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   expiresAt: string;
   /** The client address the token was issued to (null for tokens issued before addresses were kept). */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   address: string | null;
   /** `password_change` for a token issued for a temporary password. */
-  @ApiProperty({ enum: ['full', 'password_change'] })
+  @ApiEnum(['full', 'password_change'])
   scope: 'full' | 'password_change';
   /** True for the token this request presented. */
   current: boolean;
@@ -177,7 +178,7 @@ export class SessionsEndedResponseDto {
 /** A login that waits for a one-time code (the family's web client sends only this). */
 export class LoginDto {
   /** An e-mail address or a phone number; compared case-insensitively. */
-  @ApiProperty({ example: 'alice@example.com' })
+  @ApiExample('alice@example.com')
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
@@ -187,7 +188,7 @@ export class LoginDto {
 /** A login and the code sent to it. */
 export class LoginCodeDto extends LoginDto {
   /** The code sent to the login. */
-  @ApiProperty({ example: '123456' })
+  @ApiExample('123456')
   @IsString()
   @IsNotEmpty()
   @MaxLength(32)
@@ -232,7 +233,7 @@ export class PasswordRecoveryConfirmDto extends LoginCodeDto {
 export class CodeSentResponseDto {
   status: 'ok';
   message: string;
-  @ApiProperty({ enum: ['OTP_SENT'] })
+  @ApiEnum(['OTP_SENT'])
   action: 'OTP_SENT';
 }
 
@@ -240,6 +241,6 @@ export class CodeSentResponseDto {
 export class PasswordRecoveredResponseDto {
   status: 'ok';
   message: string;
-  @ApiProperty({ enum: ['PASSWORD_CHANGED'] })
+  @ApiEnum(['PASSWORD_CHANGED'])
   action: 'PASSWORD_CHANGED';
 }

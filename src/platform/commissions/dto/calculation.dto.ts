@@ -1,20 +1,20 @@
-import { ApiProperty } from '@nestjs/swagger';
 import type { JsonDecimal } from '../../common/json-decimal';
 import { ApiAmount } from '../../common/money-validators';
 import { IssuerRefDto } from '../../ledger/dto/operation.dto';
+import { ApiEnum, ApiExample, ApiTextOrNull } from '../../common/dto-fields';
 
 export class PaymentToolDetailsDto {
-  @ApiProperty({ enum: ['COIN', 'SMART_CARD', 'VOUCHER'] })
+  @ApiEnum(['COIN', 'SMART_CARD', 'VOUCHER'])
   type: string;
   /** The payer's tool as sent (null when the payer is outside the service, e.g. a bank). */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   srcValue: string | null;
   /** The payee's tool as sent (null when the payee is outside the service). */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   destValue: string | null;
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
+  @ApiTextOrNull('$')
   symbol: string | null;
 }
 

@@ -1,14 +1,14 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import type { JsonDecimal } from '../../common/json-decimal';
-import { ApiAmount, IsAmount } from '../../common/money-validators';
+import { ApiAmount } from '../../common/money-validators';
 import { Serial } from '../../common/validators';
 import { OPERATION_FLOW_NAMES, OperationFlow } from '../../ledger/operation-types';
 import { COMMISSION_PAYERS } from '../fee';
 import { CalculationDto } from './calculation.dto';
+import { Amount, ApiEnum, ApiExample, ApiUuidOrNull } from '../../common/dto-fields';
 
 export class CommissionCalculationRequestDto {
-  @ApiProperty({ enum: OPERATION_FLOW_NAMES, example: 'client_transaction_transfer' })
+  @ApiEnum(OPERATION_FLOW_NAMES, 'client_transaction_transfer')
   @IsIn(OPERATION_FLOW_NAMES)
   flow: OperationFlow;
 
@@ -21,16 +21,15 @@ export class CommissionCalculationRequestDto {
   payeeCoin?: string;
 
   /** What the payer asks to move: a positive decimal with no more decimals than the currency allows. */
-  @ApiProperty({ example: '100.00', oneOf: [{ type: 'string' }, { type: 'number' }] })
-  @IsAmount()
+  @Amount('100.00')
   amount: string | number;
 }
 
 /** The price of a flow between two coins, as `POST /commissions/calculate` answers it. */
 export class CommissionCalculationDto extends CalculationDto {
-  @ApiProperty({ enum: OPERATION_FLOW_NAMES })
+  @ApiEnum(OPERATION_FLOW_NAMES)
   flow: string;
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
   @ApiAmount(100, 'What the payer asked to move')
   amount: JsonDecimal;
@@ -41,28 +40,28 @@ export class CommissionCalculationDto extends CalculationDto {
   @ApiAmount(100, 'What reaches the payee')
   payeeAmount: JsonDecimal;
   /** Who bears the fee under the rule that applies (`sender` when none does). */
-  @ApiProperty({ enum: COMMISSION_PAYERS })
+  @ApiEnum(COMMISSION_PAYERS)
   payer: string;
   /** The rule that priced it; null when no rule applies (no fee). */
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   ruleId: string | null;
 }
 
 export class OperationFlowDto {
   /** The flow's key, as commission profiles name it (`flow`). */
-  @ApiProperty({ enum: OPERATION_FLOW_NAMES })
+  @ApiEnum(OPERATION_FLOW_NAMES)
   id: string;
-  @ApiProperty({ enum: OPERATION_FLOW_NAMES })
+  @ApiEnum(OPERATION_FLOW_NAMES)
   name: string;
   description: string;
   /** The flow's name in the family's vocabulary (`exchange_transaction` for `exchange`, …), as `processType`. */
-  @ApiProperty({ example: 'client_transaction_transfer' })
+  @ApiExample('client_transaction_transfer')
   code: string;
   /** The family's name of the operation the flow makes, as history answers it (`type`). */
-  @ApiProperty({ example: 'client_transaction_transfer' })
+  @ApiExample('client_transaction_transfer')
   processType: string;
   /** How the money moves in the family's terms: `issue` into the service, `redeem` out of it, `transfer` within it. */
-  @ApiProperty({ enum: ['issue', 'redeem', 'transfer'] })
+  @ApiEnum(['issue', 'redeem', 'transfer'])
   transactionType: 'issue' | 'redeem' | 'transfer';
   /** Between two currencies (exchange): its profiles may name the issuer bought (`POST …/commission-profiles/multi-currency`). */
   isMultiCurrency: boolean;
@@ -71,10 +70,10 @@ export class OperationFlowDto {
    * issuer's settlement or reserve coin). A gate payment's is the paying client coin; a card top-up through a gate
    * runs the other way (out of the gate-settlement coin).
    */
-  @ApiProperty({ enum: ['client', 'system'] })
+  @ApiEnum(['client', 'system'])
   srcCoinType: 'client' | 'system';
   /** The type of the coin the money enters, as `srcCoinType`. */
-  @ApiProperty({ enum: ['client', 'system'] })
+  @ApiEnum(['client', 'system'])
   destCoinType: 'client' | 'system';
 }
 

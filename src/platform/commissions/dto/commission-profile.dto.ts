@@ -1,22 +1,20 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType, PartialType, PickType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsUUID, ValidateIf } from 'class-validator';
 import { PageDto, PageRequestDto } from '../../common/paging.dto';
-import { AsList, OptionalText, UuidList } from '../../common/validators';
+import { AsList, UuidList } from '../../common/validators';
 import { OPERATION_FLOW_NAMES, OperationFlow } from '../../ledger/operation-types';
 import { OperationFlowDto } from './commission-calculation.dto';
+import {
+  ApiDateTime,
+  ApiEnum,
+  ApiExample,
+  ApiOptionalEnum,
+  ApiTextOrNull,
+  ApiUuid,
+  Description,
+  Nested,
+  OptionalFlag,
+} from '../../common/dto-fields';
 
 /**
  * Which participants of a flow a profile is for (the family's participant specification). Only `no` (every
@@ -24,7 +22,7 @@ import { OperationFlowDto } from './commission-calculation.dto';
  * not narrowed further — `personType` is refused rather than stored and ignored.
  */
 export class ParticipantSpecificationDto {
-  @ApiProperty({ enum: ['no'], example: 'no' })
+  @ApiEnum(['no'], 'no')
   @IsIn(['no'], { message: 'must be no: a profile applies to every participant of its contract (personType is not supported)' })
   type: 'no';
 
@@ -37,54 +35,42 @@ export class ParticipantSpecificationDto {
 /** The participant specifications of a profile, as the family's clients send them (`{type: 'no'}` each). */
 class ParticipantsDto {
   @ApiPropertyOptional({ type: ParticipantSpecificationDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ParticipantSpecificationDto)
+  @Nested(() => ParticipantSpecificationDto, 'optional')
   srcParticipantSpecification?: ParticipantSpecificationDto;
 
   @ApiPropertyOptional({ type: ParticipantSpecificationDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ParticipantSpecificationDto)
+  @Nested(() => ParticipantSpecificationDto, 'optional')
   destParticipantSpecification?: ParticipantSpecificationDto;
 }
 
 /** What a profile of either kind takes besides its participants, flow and issuers. */
 class ProfileSettingsDto {
-  @ApiPropertyOptional({ maxLength: 200 })
-  @OptionalText(200)
-  @IsString()
+  @Description(200)
   name?: string;
 
-  @ApiPropertyOptional({ maxLength: 500 })
-  @OptionalText(500)
-  @IsString()
+  @Description(500)
   description?: string;
 
   /** An inactive profile charges nothing. Default true. */
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(true)
   active?: boolean;
 }
 
 export class CreateCommissionProfileDto extends IntersectionType(ParticipantsDto, ProfileSettingsDto) {
   /** The operation flow the profile prices (`GET /operation-flows`); required unless `operationFlowId` names it. */
-  @ApiPropertyOptional({ enum: OPERATION_FLOW_NAMES, example: 'client_transaction_transfer' })
+  @ApiOptionalEnum(OPERATION_FLOW_NAMES, 'client_transaction_transfer')
   @ValidateIf((o: CreateCommissionProfileDto) => o.operationFlowId === undefined || o.flow !== undefined)
   @IsIn(OPERATION_FLOW_NAMES, { message: `must be one of ${OPERATION_FLOW_NAMES.join(', ')} (or give operationFlowId)` })
   flow?: OperationFlow;
 
   /** The family's name for `flow`: the `id` of an operation flow (`GET /operation-flows`). Must agree with flow when both are given. */
-  @ApiPropertyOptional({ enum: OPERATION_FLOW_NAMES, example: 'client_transaction_transfer' })
+  @ApiOptionalEnum(OPERATION_FLOW_NAMES, 'client_transaction_transfer')
   @IsOptional()
   @IsIn(OPERATION_FLOW_NAMES)
   operationFlowId?: OperationFlow;
 
   /** The issuer (currency) whose coins the profile prices; one profile per contract, flow and issuer. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   @IsUUID()
   issuerId: string;
 }
@@ -100,49 +86,49 @@ export class UpdateCommissionProfileDto extends PartialType(
  * source issuer alone (which prices exchanges to any other currency).
  */
 export class CreateMultiCurrencyProfileDto extends IntersectionType(ParticipantsDto, ProfileSettingsDto) {
-  @ApiProperty({ enum: OPERATION_FLOW_NAMES, example: 'exchange' })
+  @ApiEnum(OPERATION_FLOW_NAMES, 'exchange')
   @IsDefined()
   @IsIn(OPERATION_FLOW_NAMES)
   operationFlowId: OperationFlow;
 
   /** The issuer of the currency sold. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   @IsUUID()
   sourceIssuerId: string;
 
   /** The issuer of the currency bought; another than the source's. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   @IsUUID()
   destinationIssuerId: string;
 }
 
 /** A participant specification as answered: always `no` (every participant). */
 export class ParticipantSpecificationAnswerDto {
-  @ApiProperty({ enum: ['no'] })
+  @ApiEnum(['no'])
   type: 'no';
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   value: null;
 }
 
 /** The issuer of a profile, with its currency. */
 export class ProfileIssuerDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   @ApiProperty({ type: 'integer', example: 1001 })
   sn: number;
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
+  @ApiTextOrNull('$')
   symbol: string | null;
   /** Minor units per major unit of the currency: amounts of the profile's rules have its decimals. */
-  @ApiProperty({ example: 100 })
+  @ApiExample(100)
   fraction: number;
 }
 
 export class CommissionProfileDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   contractId: string;
   /** The operation flow priced, as `GET /operation-flows` answers it (its `id` is the flow's name). */
   flow: OperationFlowDto;
@@ -153,14 +139,14 @@ export class CommissionProfileDto {
   destinationIssuer: ProfileIssuerDto | null;
   srcParticipantSpecification: ParticipantSpecificationAnswerDto;
   destParticipantSpecification: ParticipantSpecificationAnswerDto;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   name: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   description: string | null;
   active: boolean;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 
@@ -188,10 +174,7 @@ export class CommissionProfileFilterDto {
 }
 
 export class CommissionProfileViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CommissionProfileFilterDto)
+  @Nested(() => CommissionProfileFilterDto, 'optional')
   filter?: CommissionProfileFilterDto;
 }
 
@@ -203,6 +186,6 @@ export class CommissionProfilePageDto extends PageDto {
 export class DeletedDto {
   status: 'ok';
   message: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
 }

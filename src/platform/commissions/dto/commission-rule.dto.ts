@@ -1,12 +1,22 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsObject, IsOptional, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, ValidateIf, ValidateNested } from 'class-validator';
 import type { JsonDecimal } from '../../common/json-decimal';
 import { PageDto, PageRequestDto, SortOrder } from '../../common/paging.dto';
 import { IsAfter, IsIsoDateTime } from '../../common/validators';
 import { COMMISSION_DIRECTION_NAMES, COMMISSION_PAYERS, CommissionDirection, CommissionPayer } from '../fee';
 import { RULE_CRITERIA, RuleCriteria } from '../commission-rules';
 import { CommissionValueAnswerDto, CommissionValueDto, IsCommissionNumber } from './commission-value.dto';
+import {
+  ApiDateTime,
+  ApiDateTimeOrNull,
+  ApiEnum,
+  ApiOptionalDateTime,
+  ApiOptionalEnum,
+  ApiUuid,
+  Nested,
+  OptionalFlag,
+} from '../../common/dto-fields';
 
 /** A condition of a rule: the fee of the amounts from beginAmount (inclusive) up to endAmount (exclusive). */
 export class CommissionConditionDto {
@@ -24,15 +34,13 @@ export class CommissionConditionDto {
   endAmount?: string | number | null;
 
   @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CommissionValueDto)
+  @Nested(() => CommissionValueDto)
   commission: CommissionValueDto;
 }
 
 export class CreateCommissionRuleDto {
   /** When the rule starts to apply, inclusive (ISO 8601). */
-  @ApiProperty({ format: 'date-time', example: '2026-01-01T00:00:00Z' })
+  @ApiDateTime('2026-01-01T00:00:00Z')
   @IsIsoDateTime()
   beginDate: string;
 
@@ -47,21 +55,19 @@ export class CreateCommissionRuleDto {
    * Who pays the fee: `sender` (debited amount + fee), `recipient` (credited amount − fee) or `shared` (the sender pays
    * half the fee rounded up to the currency's smallest unit, the recipient the rest). Required unless `direction` says it.
    */
-  @ApiPropertyOptional({ enum: COMMISSION_PAYERS, example: 'sender' })
+  @ApiOptionalEnum(COMMISSION_PAYERS, 'sender')
   @ValidateIf((o: CreateCommissionRuleDto) => o.direction === undefined || o.payer !== undefined)
   @IsIn(COMMISSION_PAYERS, { message: 'must be one of sender, recipient, shared (or give direction)' })
   payer?: CommissionPayer;
 
   /** The family's name of who pays: `OUT` is `sender`, `IN` is `recipient`, `SHARED` is `shared`. Must agree with payer when both are given. */
-  @ApiPropertyOptional({ enum: COMMISSION_DIRECTION_NAMES, example: 'OUT' })
+  @ApiOptionalEnum(COMMISSION_DIRECTION_NAMES, 'OUT')
   @IsOptional()
   @IsIn(COMMISSION_DIRECTION_NAMES)
   direction?: CommissionDirection;
 
   /** Default true. Two active rules of one profile never cover the same moment (409). */
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag(true)
   active?: boolean;
 
   /** Amount ranges and their fees; ranges of one rule never overlap (409). An amount in no range pays nothing. */
@@ -78,7 +84,7 @@ export class CreateCommissionRuleDto {
 export class UpdateCommissionRuleDto extends PartialType(CreateCommissionRuleDto) {}
 
 export class CommissionConditionAnswerDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   @ApiProperty({ type: 'number', example: 0, description: 'Inclusive lower bound, with the currency’s decimals' })
   beginAmount: JsonDecimal;
@@ -90,27 +96,27 @@ export class CommissionConditionAnswerDto {
 }
 
 export class CommissionRuleDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   profileId: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   contractId: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   beginDate: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiDateTimeOrNull()
   endDate: string | null;
-  @ApiProperty({ enum: COMMISSION_PAYERS })
+  @ApiEnum(COMMISSION_PAYERS)
   payer: string;
   /** Who pays in the family's words: `OUT` (sender), `IN` (recipient) or `SHARED`. */
-  @ApiProperty({ enum: COMMISSION_DIRECTION_NAMES })
+  @ApiEnum(COMMISSION_DIRECTION_NAMES)
   feeDirection: string;
   active: boolean;
   /** By beginAmount. */
   conditions: CommissionConditionAnswerDto[];
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
 }
 
@@ -125,13 +131,13 @@ export class CommissionRuleFilterDto {
   @IsBoolean()
   active?: boolean;
 
-  @ApiPropertyOptional({ enum: COMMISSION_PAYERS })
+  @ApiOptionalEnum(COMMISSION_PAYERS)
   @IsOptional()
   @IsIn(COMMISSION_PAYERS)
   payer?: string;
 
   /** The family's name of the payer (`OUT`, `IN`, `SHARED`). */
-  @ApiPropertyOptional({ enum: COMMISSION_DIRECTION_NAMES })
+  @ApiOptionalEnum(COMMISSION_DIRECTION_NAMES)
   @IsOptional()
   @IsIn(COMMISSION_DIRECTION_NAMES)
   direction?: CommissionDirection;
@@ -148,28 +154,22 @@ export class CommissionRuleViewDto extends PageRequestDto {
    * `BEFORE_DATE`: rules that ended at or before `date` (endDate ≤ date); `FROM_DATE`: rules that
    * begin at or after `date` (beginDate ≥ date).
    */
-  @ApiProperty({ enum: RULE_CRITERIA, example: 'FOR_DATE' })
+  @ApiEnum(RULE_CRITERIA, 'FOR_DATE')
   @IsDefined({ message: 'is required' })
   @IsIn(RULE_CRITERIA)
   filterCriteria: RuleCriteria;
 
   /** The date filterCriteria compares with (ISO 8601); default: now. */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   @IsOptional()
   @IsIsoDateTime()
   date?: string;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CommissionRuleFilterDto)
+  @Nested(() => CommissionRuleFilterDto, 'optional')
   filter?: CommissionRuleFilterDto;
 
   /** Default: beginDate ascending. */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CommissionRuleSortDto)
+  @Nested(() => CommissionRuleSortDto, 'optional')
   sort?: CommissionRuleSortDto;
 }
 

@@ -3,6 +3,7 @@ import { IsDefined, IsIn, IsOptional, registerDecorator, ValidateIf, ValidationA
 import type { JsonDecimal } from '../../common/json-decimal';
 import { Money } from '../../common/money';
 import { COMMISSION_TYPES, CommissionType, FEE_ROUNDINGS, FeeRounding, usesFixed, usesPercent } from '../fee';
+import { ApiEnum } from '../../common/dto-fields';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
@@ -58,7 +59,7 @@ function IsMinFee(): PropertyDecorator {
  * values its type uses are required; none may be negative, whatever the type.
  */
 export class CommissionValueDto {
-  @ApiProperty({ enum: COMMISSION_TYPES, example: 'percent' })
+  @ApiEnum(COMMISSION_TYPES, 'percent')
   @IsIn(COMMISSION_TYPES)
   type: CommissionType;
 
@@ -103,7 +104,7 @@ export class CommissionValueDto {
 
 /** A commission value as answered; values the type does not use are null. */
 export class CommissionValueAnswerDto {
-  @ApiProperty({ enum: COMMISSION_TYPES })
+  @ApiEnum(COMMISSION_TYPES)
   type: string;
   @ApiProperty({ type: 'number', nullable: true, example: 1.5, description: 'Percent of the amount, an exact decimal' })
   valuePercent: JsonDecimal | null;

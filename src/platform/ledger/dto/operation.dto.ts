@@ -4,20 +4,21 @@ import { ApiAmount } from '../../common/money-validators';
 import { SERIAL_PATTERN } from '../../common/validators';
 import { ROLES } from '../../access/permissions';
 import { OPERATION_STATUSES, OPERATION_TYPE_NAMES } from '../operation-types';
+import { ApiDateTime, ApiEnum, ApiExample, ApiTextOrNull, ApiUuid, ApiUuidOrNull } from '../../common/dto-fields';
 
 export const COIN_TYPES = ['client', 'system'] as const;
 export type CoinType = (typeof COIN_TYPES)[number];
 
 /** The issuer of a coin: its serial number, its currency's code and symbol. */
 export class IssuerRefDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /** The issuer's serial number. */
   @ApiProperty({ type: 'integer', example: 1 })
   sn: number;
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
-  @ApiProperty({ type: String, nullable: true, example: '$' })
+  @ApiTextOrNull('$')
   symbol: string | null;
 }
 
@@ -29,23 +30,23 @@ export class OperationCoinDto {
   @ApiProperty({ example: '1000000001', pattern: SERIAL_PATTERN.source })
   serial: string;
   /** The coin's name, as its owner named it (a system coin's is the service's). */
-  @ApiProperty({ example: 'Wallet' })
+  @ApiExample('Wallet')
   name: string;
   /** The organization that owns the coin. */
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
   /** Its name (the operator's for a system coin). */
   organizationName: string;
   /** True for a system coin: a reserve, the commission coin, a settlement coin… never a customer's. */
   technical: boolean;
-  @ApiProperty({ enum: COIN_TYPES })
+  @ApiEnum(COIN_TYPES)
   type: CoinType;
   issuer: IssuerRefDto;
 }
 
 /** The organization on one side of an operation. Contact fields the service does not know are left out, never null. */
 export class OperationPartyDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organizationId: string;
   fullName: string;
   @ApiPropertyOptional({ format: 'email' })
@@ -67,7 +68,7 @@ export type LegType = (typeof LEG_TYPES)[number];
 export class OperationLegDto {
   /** The leg's debit entry. */
   id: string;
-  @ApiProperty({ enum: LEG_TYPES, example: 'transfer' })
+  @ApiEnum(LEG_TYPES, 'transfer')
   type: LegType;
   @ApiAmount(10, 'Always positive: it leaves `from` and enters `to`')
   amount: JsonDecimal;
@@ -76,13 +77,13 @@ export class OperationLegDto {
   from: OperationCoinDto;
   to: OperationCoinDto;
   /** When the amount moved. */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   performedAt: string;
   /** A leg never changes once written: its `performedAt`. */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
   /** The same instant as `performedAt`. */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -97,10 +98,10 @@ export type ExchangeSideType = (typeof EXCHANGE_SIDE_TYPES)[number];
 export class OperationChildDto {
   /** The side's main leg (its debit entry). */
   id: string;
-  @ApiProperty({ enum: EXCHANGE_SIDE_TYPES })
+  @ApiEnum(EXCHANGE_SIDE_TYPES)
   type: ExchangeSideType;
   /** The operation's status. */
-  @ApiProperty({ enum: OPERATION_STATUSES, example: 'processed' })
+  @ApiEnum(OPERATION_STATUSES, 'processed')
   status: string;
   /** The customer's coin of this side. */
   coin: OperationCoinDto;
@@ -119,10 +120,10 @@ export class OperationChildDto {
     description: 'What the coin received; null on the sold side (an exact decimal as a JSON number)',
   })
   incomingAmount: JsonDecimal | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
   /** The operation's `updatedAt`. */
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
   /** This side's legs: on the sold side those out of its coin (the fee's too), on the bought side the one into it. */
   transactions: OperationLegDto[];
@@ -133,7 +134,7 @@ export class OperationChildDto {
 
 /** The user who posted an operation, and the role they acted as. */
 export class OperationCreatorDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   /** Null for an operation posted before roles were kept. */
   @ApiProperty({ type: String, nullable: true, enum: ROLES })
@@ -142,32 +143,32 @@ export class OperationCreatorDto {
 
 /** An operation ("process"): one money movement and its legs. */
 export class OperationDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ enum: OPERATION_TYPE_NAMES, example: 'client_transaction_transfer' })
+  @ApiEnum(OPERATION_TYPE_NAMES, 'client_transaction_transfer')
   type: string;
-  @ApiProperty({ enum: OPERATION_STATUSES, example: 'processed' })
+  @ApiEnum(OPERATION_STATUSES, 'processed')
   status: string;
   /** The Idempotency-Key the operation was created with, if any. */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   requestIdentifier: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   requestStatus: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   description: string | null;
   /** Free text from the system or business user (release 4.10.0). */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   customInformation: string | null;
   @ApiAmount(10, 'What the payer asked to move')
   amount: JsonDecimal;
   @ApiAmount(0, "The operator's fee")
   commission: JsonDecimal;
   /** Currency code of `amount` and `commission`. */
-  @ApiProperty({ example: 'USD' })
+  @ApiExample('USD')
   currency: string;
   @ApiProperty({ type: () => OperationCoinDto, nullable: true })
   from: OperationCoinDto | null;
@@ -178,7 +179,7 @@ export class OperationDto {
   @ApiProperty({ type: () => OperationPartyDto, nullable: true })
   recipient: OperationPartyDto | null;
   /** For a reversal: the operation it reverses. */
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiUuidOrNull()
   reversalOf: string | null;
   /** Who posted it (a staff member for a top-up, a reversal…; the requester for a request later decided); null for the service's own jobs. */
   @ApiProperty({ type: () => OperationCreatorDto, nullable: true })
@@ -241,18 +242,18 @@ export class OperationRecordFieldsDto {
   @nullableAmount(10, 'The amount of the invoice or merchant payment; null for other operations')
   invoiceAmount: JsonDecimal | null;
   /** The invoice this operation paid (its `identifier`); null for other operations. */
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  @ApiUuidOrNull()
   invoiceIdentifier: string | null;
   /** The merchant's coin an invoice or merchant payment paid into; null for other operations. */
-  @ApiProperty({ type: String, nullable: true, example: '1000000001' })
+  @ApiTextOrNull('1000000001')
   merchantCoinSerial: string | null;
   /** The name of the point of sale a merchant payment was taken at; null for other operations. */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   posCompanyName: string | null;
   /** The caller's category the operation is tagged with (the first by name), and its picture; null when untagged. */
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   categoryName: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   categoryImageLink: string | null;
 }
 

@@ -1,13 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageDto, PageRequestDto } from '../../common/paging.dto';
 import { AsList } from '../../common/validators';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES, PERSON_TYPES } from '../organization.types';
+import { ApiDateTime, ApiEnum, ApiTextOrNull, ApiUuid, Nested } from '../../common/dto-fields';
 
 export class ContractInfoDto {
   id: string;
-  @ApiProperty({ enum: PERSON_TYPES })
+  @ApiEnum(PERSON_TYPES)
   personType: string;
 }
 
@@ -19,29 +19,29 @@ export class NamedContractInfoDto extends ContractInfoDto {
 /** An organization as a login and a profile show it. */
 export class OrganizationRefDto {
   id: string;
-  @ApiProperty({ enum: ORGANIZATION_TYPES })
+  @ApiEnum(ORGANIZATION_TYPES)
   type: string;
   name: string;
-  @ApiProperty({ enum: IDENTIFICATION_STATUSES })
+  @ApiEnum(IDENTIFICATION_STATUSES)
   identificationStatus: string;
   contract_info: ContractInfoDto;
 }
 
 /** An organization as staff (or its members) read it. */
 export class OrganizationRecordDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
-  @ApiProperty({ enum: ORGANIZATION_TYPES })
+  @ApiEnum(ORGANIZATION_TYPES)
   type: string;
   name: string;
-  @ApiProperty({ enum: IDENTIFICATION_STATUSES })
+  @ApiEnum(IDENTIFICATION_STATUSES)
   identificationStatus: string;
   contract_info: ContractInfoDto;
   @ApiProperty({ type: String, nullable: true, format: 'email' })
   email: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   phoneNumber: string | null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 
@@ -76,10 +76,7 @@ export class OrganizationFilterDto {
 }
 
 export class OrganizationViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => OrganizationFilterDto)
+  @Nested(() => OrganizationFilterDto, 'optional')
   filter?: OrganizationFilterDto;
 }
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 import { CALENDAR_DATE } from '../scheduler.clock';
+import { ApiExample } from '../../common/dto-fields';
 
 export class RunSchedulerDto {
   /**
@@ -22,10 +23,10 @@ export class RunCountsDto {
 }
 
 export class SchedulerRunDto {
-  @ApiProperty({ example: 'ok' })
+  @ApiExample('ok')
   status: string;
 
-  @ApiProperty({ example: 'OK' })
+  @ApiExample('OK')
   message: string;
 
   @ApiProperty({ example: '2030-01-31', format: 'date', description: 'The date the pass ran up to' })

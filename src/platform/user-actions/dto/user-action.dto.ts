@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageDto } from '../../common/paging.dto';
+import { ApiDateTime } from '../../common/dto-fields';
 
 export class UserActionDto {
   id: string;
@@ -9,7 +10,7 @@ export class UserActionDto {
   actorUserId: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true })
   details: Record<string, unknown>;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
 }
 

@@ -1,32 +1,40 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsEmail,
   IsIn,
-  IsObject,
   IsOptional,
   IsString,
   IsUUID,
   Matches,
   MaxLength,
   MinLength,
-  ValidateNested,
 } from 'class-validator';
 import { ROLES } from '../../access/permissions';
 import { NamedContractInfoDto } from '../../organizations/dto/organization.dto';
 import { PageDto, PageRequestDto, SortOrder } from '../../common/paging.dto';
 import { AsList, IsPassword, Omittable, UuidList } from '../../common/validators';
 import { IDENTIFICATION_STATUSES, ORGANIZATION_TYPES } from '../../organizations/organization.types';
+import {
+  ApiDateTime,
+  ApiDateTimeOrNull,
+  ApiEnum,
+  ApiExample,
+  ApiOptionalDateTime,
+  ApiOptionalEnum,
+  ApiTextOrNull,
+  ApiUuid,
+  Nested,
+} from '../../common/dto-fields';
 
 /** A phone number in international form: an optional `+` and 6 to 15 digits. */
 export const PHONE = /^\+?[0-9]{6,15}$/;
 
 export class CreateUserDto {
   /** 3 to 64 letters, digits and `. _ @ -`, usually an e-mail address or a phone number; stored lower-cased. */
-  @ApiProperty({ example: 'alice@example.com' })
+  @ApiExample('alice@example.com')
   @IsString()
   @Matches(/^[A-Za-z0-9._@+-]{3,64}$/, { message: 'must be 3 to 64 letters, digits and . _ @ + -' })
   login: string;
@@ -75,7 +83,7 @@ export class CreateUserDto {
   @Matches(PHONE, { message: 'must be a phone number: an optional + and 6 to 15 digits' })
   phoneNumber?: string;
 
-  @ApiProperty({ enum: ROLES })
+  @ApiEnum(ROLES)
   @IsIn(ROLES)
   role: (typeof ROLES)[number];
 
@@ -88,7 +96,7 @@ export class CreateUserDto {
   organizationId?: string;
 
   /** A merchant's legal form, as the family's users screen sends it (`individual` by default); `corporation` only for a merchant. */
-  @ApiPropertyOptional({ enum: ['individual', 'corporation'] })
+  @ApiOptionalEnum(['individual', 'corporation'])
   @IsOptional()
   @IsIn(['individual', 'corporation'])
   legalType?: 'individual' | 'corporation';
@@ -184,35 +192,29 @@ export class UserSortDto {
 }
 
 export class UserViewDto extends PageRequestDto {
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => UserFilterDto)
+  @Nested(() => UserFilterDto, 'optional')
   filter?: UserFilterDto;
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => UserSortDto)
+  @Nested(() => UserSortDto, 'optional')
   sort?: UserSortDto;
 }
 
 export class MembershipOrganizationDto {
   id: string;
-  @ApiProperty({ enum: ORGANIZATION_TYPES })
+  @ApiEnum(ORGANIZATION_TYPES)
   type: string;
   name: string;
   /** The organization's identification: what the identification and KYC screens show and decide. */
-  @ApiProperty({ enum: IDENTIFICATION_STATUSES })
+  @ApiEnum(IDENTIFICATION_STATUSES)
   identificationStatus: string;
   /** The same status under the family's other name for it (the KYC screen's badge). */
-  @ApiProperty({ enum: IDENTIFICATION_STATUSES })
+  @ApiEnum(IDENTIFICATION_STATUSES)
   organizationStatus: string;
 }
 
 export class UserMembershipDto {
   id: string;
-  @ApiProperty({ enum: ROLES })
+  @ApiEnum(ROLES)
   role: string;
   organization: MembershipOrganizationDto;
   /** The contract the membership's organization follows. */
@@ -230,36 +232,36 @@ export class ContactDto {
 }
 
 export class UserRecordDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id: string;
   login: string;
   name: string;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   firstName: string | null;
-  @ApiProperty({ type: String, nullable: true })
+  @ApiTextOrNull()
   lastName: string | null;
   contact: ContactDto;
   /** `active` or `on_hold`. */
-  @ApiProperty({ enum: USER_STATUSES })
+  @ApiEnum(USER_STATUSES)
   status: string;
   /** False once staff deactivated the user (`PATCH /users/{id}` or `DELETE /users/{id}`): they cannot log in. */
   active: boolean;
   /** When the user was deactivated; null while active. */
-  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  @ApiDateTimeOrNull()
   deactivatedAt: string | null;
   /** True while the user is On Hold (`POST /users/{id}/unban` releases them). */
   banned: boolean;
   failedAttempts: number;
   passwordChangeRequired: boolean;
   /** When the user was put On Hold; null while active. */
-  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  @ApiDateTimeOrNull()
   heldAt: string | null;
   /** When a ban ends by itself: always null, since On Hold lasts until staff release the user (`POST /users/{id}/unban`). */
-  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  @ApiDateTimeOrNull()
   banExpiryDate: null;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt: string;
   members: UserMembershipDto[];
 }
@@ -274,7 +276,7 @@ export class CreatedUserDto extends UserResponseDto {
   /** Only when the request gave no password: shown once; the user must change it at the first login. */
   temporaryPassword?: string;
   /** When that temporary password stops working. */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiOptionalDateTime()
   temporaryPasswordExpiresAt?: string;
 }
 
@@ -292,6 +294,6 @@ export class UpdateUserDto {
 /** A user activated, deactivated or "deleted" (deactivated: users are never erased). */
 export class UserStatusResponseDto extends UserResponseDto {
   /** `USER_ACTIVATED`, `USER_DEACTIVATED`, or `UNCHANGED` when the user already was so. */
-  @ApiProperty({ enum: ['USER_ACTIVATED', 'USER_DEACTIVATED', 'UNCHANGED'] })
+  @ApiEnum(['USER_ACTIVATED', 'USER_DEACTIVATED', 'UNCHANGED'])
   action: 'USER_ACTIVATED' | 'USER_DEACTIVATED' | 'UNCHANGED';
 }
