@@ -16,6 +16,22 @@ export interface MoneyWorld {
   coin(owner: Actor, amount?: string, issuerId?: string): Promise<CoinBody>;
   /** A payer coin of `payer` holding `amount` and an empty payee coin of `payee`. */
   pair(payer: Actor, payee: Actor, amount?: string): Promise<[CoinBody, CoinBody]>;
+  /**
+   * A user made once for the suite: called where the suite is declared, it answers an empty object that a
+   * `beforeAll` hook fills in (after the world's, before those declared below it); read it in tests and later hooks.
+   */
+  suiteUser(options?: Parameters<typeof aUser>[2]): Actor;
+  /** A coin of `owner` (a suite user) made once for the suite, topped up with `amount` when given: filled in like `suiteUser`. */
+  suiteCoin(owner: Actor, amount?: string): CoinBody;
+}
+
+/** An object that a `beforeAll` hook fills in with what `make` answers. */
+function filledBeforeAll<T extends object>(make: () => Promise<T>): T {
+  const value = {} as T;
+  beforeAll(async () => {
+    Object.assign(value, await make());
+  });
+  return value;
 }
 
 /**
@@ -35,6 +51,12 @@ export function moneyWorld(options: { fraction?: number; env?: Record<string, st
     },
     async pair(payer, payee, amount = '100.00') {
       return [await world.coin(payer, amount), await world.coin(payee)];
+    },
+    suiteUser(userOptions) {
+      return filledBeforeAll(() => world.user(userOptions));
+    },
+    suiteCoin(owner, amount) {
+      return filledBeforeAll(() => world.coin(owner, amount));
     },
   } as MoneyWorld;
   beforeAll(async () => {
