@@ -1,5 +1,5 @@
-import { moneyWorld } from './helpers/world';
-import { Actor, aUser, login as logIn, uniqueLogin, serviceWithAdmin } from './helpers/actors';
+import { moneyWorld, serviceWorld } from './helpers/world';
+import { Actor, aUser, login as logIn, uniqueLogin } from './helpers/actors';
 import {
   aCoin,
   aCurrency,
@@ -309,25 +309,22 @@ describe('coins', () => {
 });
 
 describe('staff coin search', () => {
-  let server: TestServer;
-  let admin: string;
-  beforeAll(async () => ({ server, admin } = await serviceWithAdmin()));
-  afterAll(() => server.stop());
+  const world = serviceWorld();
 
   it('lets COIN_VIEWER staff find any coin, and nobody else', async () => {
-    const currency = await server.request('POST', '/api/v1/currencies', { token: admin, body: { code: 'CHF', name: 'Franc' } });
-    const issuer = await server.request('POST', '/api/v1/issuers', {
-      token: admin,
+    const currency = await world.server.request('POST', '/api/v1/currencies', { token: world.admin, body: { code: 'CHF', name: 'Franc' } });
+    const issuer = await world.server.request('POST', '/api/v1/issuers', {
+      token: world.admin,
       body: { currencyCode: currency.body.currency.code, name: 'I' },
     });
-    const alice = await aUser(server, admin);
-    const opened = await server.request('POST', '/api/v1/coins', {
+    const alice = await aUser(world.server, world.admin);
+    const opened = await world.server.request('POST', '/api/v1/coins', {
       token: alice.token,
       body: { issuerId: issuer.body.issuer.id, name: 'A' },
     });
     expect(opened.status).toBe(201);
-    const found = await server.request('POST', '/api/v1/coins/view', {
-      token: admin,
+    const found = await world.server.request('POST', '/api/v1/coins/view', {
+      token: world.admin,
       body: { filter: { organizationIds: [alice.organizationId] } },
     });
     expect(found.status).toBe(200);
@@ -335,11 +332,11 @@ describe('staff coin search', () => {
       totalRecords: 1,
       records: [{ serial: opened.body.coin.serial, organizationId: alice.organizationId }],
     });
-    const cashier = await aUser(server, admin, { role: 'cashier' });
-    expect((await server.request('POST', '/api/v1/coins/view', { token: cashier.token, body: {} })).status).toBe(200);
-    const denied = await server.request('POST', '/api/v1/coins/view', { token: alice.token, body: {} });
+    const cashier = await aUser(world.server, world.admin, { role: 'cashier' });
+    expect((await world.server.request('POST', '/api/v1/coins/view', { token: cashier.token, body: {} })).status).toBe(200);
+    const denied = await world.server.request('POST', '/api/v1/coins/view', { token: alice.token, body: {} });
     expect(denied.status).toBe(403);
-    const bad = await server.request('POST', '/api/v1/coins/view', { token: admin, body: { filter: { serials: ['abc'] } } });
+    const bad = await world.server.request('POST', '/api/v1/coins/view', { token: world.admin, body: { filter: { serials: ['abc'] } } });
     expect(bad.status).toBe(400);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Actor } from './helpers/actors';
-import { aFee, limitsOn, percent, usageOf } from './helpers/commissions';
+import { aFee, percent, usageOf } from './helpers/commissions';
 import { systemCoinOf } from './helpers/exchange';
 import { whileKeyInFlight } from './helpers/in-flight';
 import {
@@ -468,14 +468,7 @@ describe('prepaid vouchers (issue 13)', () => {
   });
 
   it('issue 43: a voucher that expires or is blocked returns its money, and gives back what its purchase counted against the voucher limits', async () => {
-    const creator = await world.user();
-    const coin = await world.coin(creator, '200.00');
-    await limitsOn(world.server, world.admin, {
-      organizationId: creator.organizationId,
-      issuerId: world.issuer.id,
-      flow: 'voucher',
-      limits: [['amount', 'per_life', '50.00']],
-    });
+    const { user: creator, coin } = await world.customer('200.00', { flow: 'voucher', limits: [['amount', 'per_life', '50.00']] });
     const purchase = async (amount: string) => {
       const bought = await buy(world.server, creator.token, {
         coinSerial: coin.serial,
