@@ -1,4 +1,4 @@
-import { aFee, limitsOn, percent, usageOf } from './helpers/commissions';
+import { limitsOn, percent, usageOf } from './helpers/commissions';
 import { coinOf, expectBalancedLedger, expectError, expectLegs, expectStatus } from './helpers/money';
 import { moneyWorld } from './helpers/world';
 
@@ -130,14 +130,7 @@ describe('bank withdrawals and bank accounts (issue 12): requests hold until acc
   });
 
   it('holds amount plus fee on request (held up, available down, balance unchanged); accept pays the settlement and commission coins in one operation', async () => {
-    const alice = await world.user();
-    const coin = await world.coin(alice, '100.00');
-    await aFee(world.server, world.admin, {
-      organizationId: alice.organizationId,
-      issuerId: world.issuer.id,
-      flow: 'bank_withdrawal',
-      conditions: percent('1'),
-    });
+    const { user: alice, coin } = await world.customer('100.00', { flow: 'bank_withdrawal', fee: percent('1') });
     const account = (await world.server.request('POST', '/api/v1/bank-accounts', { token: alice.token, body: details })).body.bankAccount;
     const calculated = await world.server.request('POST', '/api/v1/bank-withdrawals/calculate', {
       token: alice.token,

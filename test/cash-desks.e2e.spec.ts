@@ -1,5 +1,5 @@
 import type { Actor } from './helpers/actors';
-import { aFee, limitsOn, percent, usageOf } from './helpers/commissions';
+import { limitsOn, percent, usageOf } from './helpers/commissions';
 import { anIssuer, coinOf, expectBalancedLedger, expectError, expectLegs, expectStatus, fund } from './helpers/money';
 import { moneyWorld } from './helpers/world';
 
@@ -126,14 +126,7 @@ describe('cash desks and their operations (issue 12)', () => {
   });
 
   it('pays cash out: the customer’s coin is held (amount plus fee), the cashier completes it into the desk’s coin after the customer’s code', async () => {
-    const bob = await world.user();
-    const coin = await world.coin(bob, '100.00');
-    await aFee(world.server, world.admin, {
-      organizationId: bob.organizationId,
-      issuerId: world.issuer.id,
-      flow: 'cash_out',
-      conditions: percent('2'),
-    });
+    const { user: bob, coin } = await world.customer('100.00', { flow: 'cash_out', fee: percent('2') });
     const body = {
       type: 'cash_out',
       coinSerial: coin.serial,
@@ -649,14 +642,7 @@ describe('issue 29: a cash-out settles only with its customer’s consent', () =
     world.server.request('POST', `/api/v1/cash-desk-operations/${id}/refuse`, { token: customer.token, body: { reason: 'Not mine' } });
 
   it('issue 43: a cash-out the customer refuses gives back what it counted — their own 10.00 within the day’s 50.00 passes, beyond it is still refused', async () => {
-    const erin = await world.user();
-    const coin = await world.coin(erin, '200.00');
-    await limitsOn(world.server, world.admin, {
-      organizationId: erin.organizationId,
-      issuerId: world.issuer.id,
-      flow: 'cash_out',
-      limits: [['amount', 'per_day', '50.00']],
-    });
+    const { user: erin, coin } = await world.customer('200.00', { flow: 'cash_out', limits: [['amount', 'per_day', '50.00']] });
     const code = world.currency.code;
     // The cashier enters a cash-out of the whole day's limit that Erin never asked for; she refuses it.
     const unsolicited = await cashOut(cashierA.token, coin.serial, '50.00');

@@ -5,41 +5,39 @@ import { moneyWorld } from './helpers/world';
 
 describe('the wire contract', () => {
   const world = moneyWorld();
-  let server: TestServer;
-  let admin: string;
-
-  beforeAll(() => {
-    ({ server, admin } = world);
-  });
 
   describe('1. amounts are exact JSON numbers', () => {
     it('writes balances and operation amounts as numbers with the currency’s decimals', async () => {
       const alice = await world.user();
       const bob = await world.user();
       const [a, b] = await world.pair(alice, bob, '100.5');
-      const sent = await transfer(server, alice.token, a.serial, b.serial, '0.25');
+      const sent = await transfer(world.server, alice.token, a.serial, b.serial, '0.25');
       expectStatus(sent, 201);
       expect(sent.text).toMatch(/"amount":0\.25,/);
       expect(sent.text).not.toMatch(/"amount":"/);
-      const coin = await server.request('GET', `/api/v1/coins/${a.serial}`, { token: alice.token });
+      const coin = await world.server.request('GET', `/api/v1/coins/${a.serial}`, { token: alice.token });
       expect(coin.text).toContain('"amount":100.25,"availableAmount":100.25,"heldAmount":0.00');
     });
 
     it('round-trips an amount of 10^-18 and one of 17 integer digits exactly', async () => {
       const alice = await world.user();
       const bob = await world.user();
-      const atto = await anIssuer(server, admin, (await aCurrency(server, admin, { fraction: '1000000000000000000' })).code);
-      const a = await aCoin(server, alice.token, atto.id);
-      const b = await aCoin(server, bob.token, atto.id);
-      await fund(server, admin, a.serial, '12345678901234567.000000000000000001');
-      const sent = await server.request('POST', '/api/v1/transfers', {
+      const atto = await anIssuer(
+        world.server,
+        world.admin,
+        (await aCurrency(world.server, world.admin, { fraction: '1000000000000000000' })).code,
+      );
+      const a = await aCoin(world.server, alice.token, atto.id);
+      const b = await aCoin(world.server, bob.token, atto.id);
+      await fund(world.server, world.admin, a.serial, '12345678901234567.000000000000000001');
+      const sent = await world.server.request('POST', '/api/v1/transfers', {
         token: alice.token,
         rawBody: `{"paymentTool":{"type":"COIN","srcValue":"${a.serial}","destValue":"${b.serial}"},"amount":0.000000000000000001}`,
         headers: { 'content-type': 'application/json' },
       });
       expectStatus(sent, 201);
       expect(sent.text).toContain('"amount":0.000000000000000001,');
-      const coin = await server.request('GET', `/api/v1/coins/${a.serial}`, { token: alice.token });
+      const coin = await world.server.request('GET', `/api/v1/coins/${a.serial}`, { token: alice.token });
       expect(coin.text).toContain('"amount":12345678901234567.000000000000000000,');
       // JSON.parse rounds it; a lossless parser (as the test client uses) reads it exactly.
       expect(JSON.parse(coin.text).coin.amount).toBe(12345678901234568);
@@ -49,28 +47,28 @@ describe('the wire contract', () => {
 
   describe('2 and 3. coins, issuers', () => {
     it('answers a coin with issuer {id, sn, currency code, symbol} and its own currency', async () => {
-      const usd = await aCurrency(server, admin);
-      await server.request('PATCH', `/api/v1/currencies/${usd.id}`, { token: admin, body: { symbol: '$' } });
-      const issuer = await anIssuer(server, admin, usd.code);
+      const usd = await aCurrency(world.server, world.admin);
+      await world.server.request('PATCH', `/api/v1/currencies/${usd.id}`, { token: world.admin, body: { symbol: '$' } });
+      const issuer = await anIssuer(world.server, world.admin, usd.code);
       const alice = await world.user();
-      const coin = await aCoin(server, alice.token, issuer.id);
+      const coin = await aCoin(world.server, alice.token, issuer.id);
       expect(coin.issuer).toEqual({ id: issuer.id, sn: issuer.sn, currency: usd.code, symbol: '$' });
       expect(coin.currency).toMatchObject({ id: usd.id, code: usd.code, symbol: '$', fraction: 100 });
     });
 
     it('lists issuers in records with sn and currencyCode; removed fields sent as null are ignored, other values refused', async () => {
-      const currency = await aCurrency(server, admin);
-      const created = await server.request('POST', '/api/v1/issuers', {
-        token: admin,
+      const currency = await aCurrency(world.server, world.admin);
+      const created = await world.server.request('POST', '/api/v1/issuers', {
+        token: world.admin,
         body: { currencyCode: currency.code, name: 'Bank', orderNumber: null, orderQuote: null },
       });
       expectStatus(created, 201);
       expect(created.body.issuer).toMatchObject({ sn: expect.any(Number), currencyCode: currency.code });
-      const list = await server.request('GET', '/api/v1/issuers', { token: admin });
+      const list = await world.server.request('GET', '/api/v1/issuers', { token: world.admin });
       expect(list.body.records.find((i: { id: string }) => i.id === created.body.issuer.id)).toMatchObject({ currencyCode: currency.code });
       for (const body of [{ orderNumber: 3 }, { orderQuote: 'x' }]) {
-        const refused = await server.request('POST', '/api/v1/issuers', {
-          token: admin,
+        const refused = await world.server.request('POST', '/api/v1/issuers', {
+          token: world.admin,
           body: { currencyCode: currency.code, name: 'B', ...body },
         });
         expectError(refused, 400, 'exception.validation', Object.keys(body)[0]);
@@ -81,7 +79,7 @@ describe('the wire contract', () => {
   describe('4. profiles', () => {
     it('answers profile {type, status, person, contact, address, business, security} and memberShips, for a customer and for an administrator', async () => {
       const alice = await world.user({ login: 'alice.profile@example.com', name: 'Alice Liddell' });
-      const mine = await server.request('GET', '/api/v1/profiles/my', { token: alice.token });
+      const mine = await world.server.request('GET', '/api/v1/profiles/my', { token: alice.token });
       expectStatus(mine, 200);
       expect(mine.body.profile).toEqual({
         type: 'individual',
@@ -97,7 +95,7 @@ describe('the wire contract', () => {
         },
       });
       expect(mine.body.memberShips).toEqual([{ organizationId: alice.organizationId, roleName: 'individual' }]);
-      const theirs = await server.request('GET', '/api/v1/profiles/my', { token: admin });
+      const theirs = await world.server.request('GET', '/api/v1/profiles/my', { token: world.admin });
       expect(theirs.body.profile).toMatchObject({ type: 'support', person: { namePlain: { first: 'Administrator', last: '' } } });
       expect(theirs.body.memberShips).toEqual([{ organizationId: '00000000-0000-4000-8000-000000000001', roleName: 'administrator' }]);
     });
@@ -108,7 +106,7 @@ describe('the wire contract', () => {
       const alice = await world.user({ login: 'alice.ops@example.com' });
       const bob = await world.user();
       const [a, b] = await world.pair(alice, bob, '10.00');
-      const sent = await transfer(server, alice.token, a.serial, b.serial, '4.00');
+      const sent = await transfer(world.server, alice.token, a.serial, b.serial, '4.00');
       const op = sent.body.process;
       expect(op).toMatchObject({ type: 'client_transaction_transfer', status: 'processed', amount: '4.00' });
       const issuer = { id: world.issuer.id, sn: world.issuer.sn, currency: world.currency.code, symbol: null };
@@ -138,9 +136,13 @@ describe('the wire contract', () => {
         }),
       ]);
       expect(op.children).toEqual([]);
-      const topUp = await server.request('GET', `/api/v1/transactions/${(await fund(server, admin, a.serial, '1.00')).id}`, {
-        token: alice.token,
-      });
+      const topUp = await world.server.request(
+        'GET',
+        `/api/v1/transactions/${(await fund(world.server, world.admin, a.serial, '1.00')).id}`,
+        {
+          token: alice.token,
+        },
+      );
       expect(topUp.body.process).toMatchObject({ type: 'bank_topup', status: 'processed' });
       // Money coming in: a leg out of the issuer's bank-settlement coin, a system coin.
       expect(topUp.body.process.transactions).toEqual([
@@ -156,13 +158,14 @@ describe('the wire contract', () => {
       const alice = await world.user();
       const bob = await world.user();
       const [a, b] = await world.pair(alice, bob, '10.00');
-      await transfer(server, alice.token, a.serial, b.serial, '1.00');
-      const view = (token: string, filter: object) => server.request('POST', '/api/v1/transactions/view', { token, body: { filter } });
+      await transfer(world.server, alice.token, a.serial, b.serial, '1.00');
+      const view = (token: string, filter: object) =>
+        world.server.request('POST', '/api/v1/transactions/view', { token, body: { filter } });
       const transfers = await view(alice.token, { types: ['client_transaction_transfer'], statuses: ['processed'] });
       expect(transfers.body.totalRecords).toBe(1);
       expectError(await view(alice.token, { types: ['transfer'] }), 400, 'exception.validation', 'filter.types');
       expectError(await view(alice.token, { statuses: ['completed'] }), 400, 'exception.validation', 'filter.statuses');
-      const bobsByStaff = await view(admin, { orgIds: [bob.organizationId] });
+      const bobsByStaff = await view(world.admin, { orgIds: [bob.organizationId] });
       expect(bobsByStaff.body.records.map((r: { type: string }) => r.type)).toEqual(['client_transaction_transfer']);
       // A member's orgIds narrow what it sees: its transfer with Bob, nothing of an organization it never dealt with.
       expect((await view(alice.token, { orgIds: [bob.organizationId] })).body.totalRecords).toBe(1);
@@ -176,7 +179,7 @@ describe('the wire contract', () => {
       const alice = await world.user();
       const bob = await world.user();
       const [a, b] = await world.pair(alice, bob, '10.00');
-      const calc = await server.request('POST', '/api/v1/transfers/calculate', {
+      const calc = await world.server.request('POST', '/api/v1/transfers/calculate', {
         token: alice.token,
         body: { paymentTool: { type: 'COIN', srcValue: a.serial, destValue: b.serial }, amount: '2.5' },
       });
@@ -196,7 +199,7 @@ describe('the wire contract', () => {
     it('lets the owner deactivate and reactivate a coin; a renaming alone keeps it as it was', async () => {
       const alice = await world.user();
       const coin = await world.coin(alice);
-      const patch = (body: object) => server.request('PATCH', `/api/v1/coins/${coin.serial}`, { token: alice.token, body });
+      const patch = (body: object) => world.server.request('PATCH', `/api/v1/coins/${coin.serial}`, { token: alice.token, body });
       expect((await patch({ active: false })).body.coin.active).toBe(false);
       expect((await patch({ name: 'Renamed' })).body.coin).toMatchObject({ name: 'Renamed', active: false });
       expect((await patch({ active: true })).body.coin.active).toBe(true);
@@ -206,7 +209,7 @@ describe('the wire contract', () => {
     it('closes with PUT as with POST, and takes an empty transferToCoinSerial as none', async () => {
       const alice = await world.user();
       const empty = await world.coin(alice);
-      const closed = await server.request('PUT', `/api/v1/close/coin/${empty.serial}`, {
+      const closed = await world.server.request('PUT', `/api/v1/close/coin/${empty.serial}`, {
         token: alice.token,
         body: { transferToCoinSerial: '' },
       });
@@ -214,7 +217,10 @@ describe('the wire contract', () => {
       expect(closed.body).toMatchObject({ coin: { serial: empty.serial, active: false }, process: null });
       const funded = await world.coin(alice, '1.00');
       expectError(
-        await server.request('PUT', `/api/v1/close/coin/${funded.serial}`, { token: alice.token, body: { transferToCoinSerial: '' } }),
+        await world.server.request('PUT', `/api/v1/close/coin/${funded.serial}`, {
+          token: alice.token,
+          body: { transferToCoinSerial: '' },
+        }),
         409,
         'exception.coin.not_empty',
       );
@@ -223,8 +229,8 @@ describe('the wire contract', () => {
 
   describe('8. users for staff screens', () => {
     it('answers contact, active and banned, and filters by ids and identificationStatus', async () => {
-      const carol = await aUser(server, admin, { login: 'carol@example.com' });
-      const page = await server.request('POST', '/api/v1/users/view', { token: admin, body: { filter: { ids: [carol.id] } } });
+      const carol = await aUser(world.server, world.admin, { login: 'carol@example.com' });
+      const page = await world.server.request('POST', '/api/v1/users/view', { token: world.admin, body: { filter: { ids: [carol.id] } } });
       expect(page.body.records).toHaveLength(1);
       expect(page.body.records[0]).toMatchObject({
         id: carol.id,
@@ -232,26 +238,26 @@ describe('the wire contract', () => {
         active: true,
         banned: false,
       });
-      const none = await server.request('POST', '/api/v1/users/view', {
-        token: admin,
+      const none = await world.server.request('POST', '/api/v1/users/view', {
+        token: world.admin,
         body: { filter: { ids: [carol.id], identificationStatus: ['approved'] } },
       });
       expect(none.body.totalRecords).toBe(0);
-      const some = await server.request('POST', '/api/v1/users/view', {
-        token: admin,
+      const some = await world.server.request('POST', '/api/v1/users/view', {
+        token: world.admin,
         body: { filter: { ids: [carol.id], identificationStatus: ['none'] } },
       });
       expect(some.body.totalRecords).toBe(1);
       for (let i = 0; i < 3; i++)
-        await server.request('POST', '/api/v1/authorization', { body: { login: carol.login, password: 'wrong-password-9' } });
-      const held = await server.request('GET', `/api/v1/users/${carol.id}`, { token: admin });
+        await world.server.request('POST', '/api/v1/authorization', { body: { login: carol.login, password: 'wrong-password-9' } });
+      const held = await world.server.request('GET', `/api/v1/users/${carol.id}`, { token: world.admin });
       // On Hold is `banned`; `active` (the family's) turns false only when staff deactivate the user.
       expect(held.body.user).toMatchObject({ status: 'on_hold', active: true, banned: true, deactivatedAt: null });
     });
 
     it('creates a user without a password or a name: a temporary password shown once, changed at the first login', async () => {
-      const created = await server.request('POST', '/api/v1/users', {
-        token: admin,
+      const created = await world.server.request('POST', '/api/v1/users', {
+        token: world.admin,
         body: { login: 'dora@example.com', role: 'individual', firstName: 'Dora', lastName: 'Explorer', phoneNumber: '+37060000001' },
       });
       expectStatus(created, 201);
@@ -260,39 +266,39 @@ describe('the wire contract', () => {
         temporaryPassword: expect.any(String),
         temporaryPasswordExpiresAt: expect.any(String),
       });
-      const first = await server.request('POST', '/api/v1/authorization', {
+      const first = await world.server.request('POST', '/api/v1/authorization', {
         body: { login: 'dora@example.com', password: created.body.temporaryPassword },
       });
       expect(first.body.action).toBe('PASSWORD_CHANGE_REQUIRED');
-      const withPassword = await server.request('POST', '/api/v1/users', {
-        token: admin,
+      const withPassword = await world.server.request('POST', '/api/v1/users', {
+        token: world.admin,
         body: { login: 'eve@example.com', password: 'eve-pass-word-1', role: 'individual' },
       });
       expect(Object.keys(withPassword.body)).not.toContain('temporaryPassword');
       expect(withPassword.body.user.name).toBe('eve@example.com');
-      expect(await login(server, 'eve@example.com', 'eve-pass-word-1')).toEqual(expect.any(String));
+      expect(await login(world.server, 'eve@example.com', 'eve-pass-word-1')).toEqual(expect.any(String));
     });
   });
 
   describe('9 and 17. error catalogue and i18n export', () => {
     it('answers every error code with its English message, publicly; other locales fall back to English', async () => {
-      const en = await server.request('GET', '/api/v1/i18n/export/en.json');
+      const en = await world.server.request('GET', '/api/v1/i18n/export/en.json');
       expect(en.status).toBe(200);
       expect(en.body['exception.coin.insufficient_funds']).toBe('The coin has insufficient available funds');
       expect(Object.keys(en.body).length).toBeGreaterThan(40);
       expect(Object.keys(en.body).every((code) => /^exception(\.[a-z_]+)+$/.test(code))).toBe(true);
-      const fr = await server.request('GET', '/api/v1/i18n/export/fr.json');
+      const fr = await world.server.request('GET', '/api/v1/i18n/export/fr.json');
       expect(fr.status).toBe(200);
       expect(fr.body).toEqual(en.body);
-      expectError(await server.request('GET', '/api/v1/i18n/export/en.xml'), 404, 'exception.not_found');
+      expectError(await world.server.request('GET', '/api/v1/i18n/export/en.xml'), 404, 'exception.not_found');
     });
 
     it('answers each error with a code the export knows', async () => {
-      const en = (await server.request('GET', '/api/v1/i18n/export/en.json')).body;
-      const missing = await server.request('GET', '/api/v1/users/00000000-0000-4000-8000-00000000dead', { token: admin });
+      const en = (await world.server.request('GET', '/api/v1/i18n/export/en.json')).body;
+      const missing = await world.server.request('GET', '/api/v1/users/00000000-0000-4000-8000-00000000dead', { token: world.admin });
       expect(missing.status).toBe(404);
       expect(en[missing.body.code]).toBe('No such user');
-      const unauthorized = await server.request('GET', '/api/v1/profiles/my');
+      const unauthorized = await world.server.request('GET', '/api/v1/profiles/my');
       expect(en[unauthorized.body.code]).toBe('Send Authorization: Bearer <token>');
     });
   });

@@ -1,20 +1,15 @@
 import { aUser, login } from './helpers/actors';
 import { aContract, aProfile, aRule, DEFAULT_CONTRACTS } from './helpers/commissions';
 import { aCurrency, anIssuer, expectError, expectStatus } from './helpers/money';
-import { moneyWorld, MoneyWorld } from './helpers/world';
+import { moneyWorld } from './helpers/world';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
 
 describe('contracts, commission profiles and rules', () => {
   const world = moneyWorld();
-  let server: MoneyWorld['server'];
-  let admin: string;
 
-  beforeAll(() => {
-    ({ server, admin } = world);
-  });
-
-  const api = (method: string, path: string, body?: unknown, token = admin) => server.request(method, `/api/v1${path}`, { token, body });
+  const api = (method: string, path: string, body?: unknown, token = world.admin) =>
+    world.server.request(method, `/api/v1${path}`, { token, body });
 
   describe('contracts', () => {
     it('seeds one default, global contract per organization type, and every organization follows its type’s', async () => {
@@ -26,11 +21,13 @@ describe('contracts, commission profiles and rules', () => {
       expect(view.body).toMatchObject({ status: 'ok', pageNumber: 0, pageSize: 100, totalPages: 1 });
 
       // The administrator's organization (support) and a new individual's: the login's contract_info is a real contract.
-      const adminLogin = await server.request('POST', '/api/v1/authorization', { body: { login: 'admin', password: 'admin-password-1' } });
+      const adminLogin = await world.server.request('POST', '/api/v1/authorization', {
+        body: { login: 'admin', password: 'admin-password-1' },
+      });
       expect(adminLogin.body.members[0].organization.contract_info).toEqual({ id: DEFAULT_CONTRACTS.support, personType: 'base' });
       const alice = await world.user();
       const merchant = await world.user({ role: 'merchant' });
-      const { rows } = await server.db.query(
+      const { rows } = await world.server.db.query(
         'SELECT id::text, contract_id::text FROM organizations WHERE id = ANY($1::uuid[]) ORDER BY type',
         [[alice.organizationId, merchant.organizationId]],
       );
@@ -107,12 +104,12 @@ describe('contracts, commission profiles and rules', () => {
     it('assigns a contract to an organization: its type only (400), active (409), and unless global to one organization (409)', async () => {
       const alice = await world.user();
       const bob = await world.user();
-      const own = await aContract(server, admin, { personType: 'vip' });
+      const own = await aContract(world.server, world.admin, { personType: 'vip' });
       const assigned = await api('PUT', `/organizations/${alice.organizationId}/contract`, { contractId: own.id });
       expectStatus(assigned, 200);
       expect(assigned.body).toMatchObject({ status: 'ok', organizationId: alice.organizationId, contract: { id: own.id } });
       // The login points at it at once.
-      const again = await server.request('POST', '/api/v1/authorization', { body: { login: alice.login, password: alice.password } });
+      const again = await world.server.request('POST', '/api/v1/authorization', { body: { login: alice.login, password: alice.password } });
       expect(again.body.members[0].organization.contract_info.id).toBe(own.id);
       // Assigning the same contract again changes nothing; another organization may not take a contract that is not global.
       expectStatus(await api('PUT', `/organizations/${alice.organizationId}/contract`, { contractId: own.id }), 200);
@@ -121,17 +118,17 @@ describe('contracts, commission profiles and rules', () => {
         409,
         'exception.contract.in_use',
       );
-      const shared = await aContract(server, admin, { global: true });
+      const shared = await aContract(world.server, world.admin, { global: true });
       expectStatus(await api('PUT', `/organizations/${alice.organizationId}/contract`, { contractId: shared.id }), 200);
       expectStatus(await api('PUT', `/organizations/${bob.organizationId}/contract`, { contractId: shared.id }), 200);
-      const merchantContract = await aContract(server, admin, { organizationType: 'merchant' });
+      const merchantContract = await aContract(world.server, world.admin, { organizationType: 'merchant' });
       expectError(
         await api('PUT', `/organizations/${bob.organizationId}/contract`, { contractId: merchantContract.id }),
         400,
         'exception.validation',
         'contractId',
       );
-      const retired = await aContract(server, admin, { active: false });
+      const retired = await aContract(world.server, world.admin, { active: false });
       expectError(
         await api('PUT', `/organizations/${bob.organizationId}/contract`, { contractId: retired.id }),
         409,
@@ -161,14 +158,18 @@ describe('contracts, commission profiles and rules', () => {
       );
       // Back to the default.
       expectStatus(await api('PUT', `/organizations/${bob.organizationId}/contract`, { contractId: DEFAULT_CONTRACTS.individual }), 200);
-      const { rows } = await server.db.query('SELECT contract_id::text FROM organizations WHERE id = $1', [bob.organizationId]);
+      const { rows } = await world.server.db.query('SELECT contract_id::text FROM organizations WHERE id = $1', [bob.organizationId]);
       expect(rows[0].contract_id).toBe(DEFAULT_CONTRACTS.individual);
     });
 
     it('copies a contract with its commission profiles, rules and conditions', async () => {
-      const original = await aContract(server, admin, { organizationType: 'merchant', personType: 'gold', description: 'Original' });
-      const profile = await aProfile(server, admin, original.id, world.issuer.id);
-      await aRule(server, admin, original.id, profile.id, {
+      const original = await aContract(world.server, world.admin, {
+        organizationType: 'merchant',
+        personType: 'gold',
+        description: 'Original',
+      });
+      const profile = await aProfile(world.server, world.admin, original.id, world.issuer.id);
+      await aRule(world.server, world.admin, original.id, profile.id, {
         conditions: [
           { beginAmount: '0', endAmount: '100', commission: { type: 'fixed', valueFixed: '1' } },
           { beginAmount: '100', commission: { type: 'percent', valuePercent: '0.5', rounding: 'up', minFee: '0.75' } },
@@ -212,8 +213,8 @@ describe('contracts, commission profiles and rules', () => {
     });
 
     it('needs CONTRACT_VIEWER to read and CONTRACT_MANAGER to change; accountants read, customers do neither', async () => {
-      const accountant = await aUser(server, admin, { role: 'accountant' });
-      const cfo = await aUser(server, admin, { role: 'cfo' });
+      const accountant = await aUser(world.server, world.admin, { role: 'accountant' });
+      const cfo = await aUser(world.server, world.admin, { role: 'cfo' });
       const alice = await world.user();
       expectStatus(await api('POST', '/contracts/view', {}, accountant.token), 200);
       expectStatus(await api('GET', `/contracts/${DEFAULT_CONTRACTS.individual}`, undefined, accountant.token), 200);
@@ -246,7 +247,7 @@ describe('contracts, commission profiles and rules', () => {
       'merchant_payment',
     ]);
     for (const f of flows.body.records) expect(f.description).toEqual(expect.any(String));
-    const doc = (await server.request('GET', '/swagger/openapi.json')).body;
+    const doc = (await world.server.request('GET', '/swagger/openapi.json')).body;
     const types = doc.components.schemas.OperationDto.properties.type.enum;
     // A flow that exists as an operation has the operation type of the same name (issue 12 added bank withdrawals and cash desk
     // operations, issue 13 `exchange`, issue 14 `gate_payment`, issue 15 `invoice_payment` and `merchant_payment`).
@@ -266,7 +267,7 @@ describe('contracts, commission profiles and rules', () => {
   describe('commission profiles', () => {
     let contract: any;
     beforeAll(async () => {
-      contract = await aContract(server, admin);
+      contract = await aContract(world.server, world.admin);
     });
     const base = () => `/contracts/${contract.id}/commission-profiles`;
 
@@ -283,7 +284,7 @@ describe('contracts, commission profiles and rules', () => {
         issuer: { id: world.issuer.id, currency: world.currency.code, fraction: 100 },
       });
       // Its issuer's commission coin exists from now on.
-      const { rows } = await server.db.query(
+      const { rows } = await world.server.db.query(
         `SELECT 1 FROM coins WHERE issuer_id = $1 AND type = 'system' AND system_kind = 'commission'`,
         [world.issuer.id],
       );
@@ -319,8 +320,8 @@ describe('contracts, commission profiles and rules', () => {
       expectError(await api('GET', `${base()}/x`), 400, 'exception.validation', 'profileId');
       expectError(await api('GET', `${base()}/${UNKNOWN}`), 404, 'exception.commission.profile_not_found');
       // A profile is reached only through its own contract.
-      const other = await aContract(server, admin);
-      const profile = await aProfile(server, admin, other.id, world.issuer.id);
+      const other = await aContract(world.server, world.admin);
+      const profile = await aProfile(world.server, world.admin, other.id, world.issuer.id);
       expectError(await api('GET', `${base()}/${profile.id}`), 404, 'exception.commission.profile_not_found');
     });
   });
@@ -330,10 +331,10 @@ describe('contracts, commission profiles and rules', () => {
     let profile: any;
     let units: any;
     beforeAll(async () => {
-      contract = await aContract(server, admin);
-      profile = await aProfile(server, admin, contract.id, world.issuer.id, 'exchange');
-      const unitsIssuer = await anIssuer(server, admin, (await aCurrency(server, admin, { fraction: 1 })).code);
-      units = await aProfile(server, admin, contract.id, unitsIssuer.id, 'exchange');
+      contract = await aContract(world.server, world.admin);
+      profile = await aProfile(world.server, world.admin, contract.id, world.issuer.id, 'exchange');
+      const unitsIssuer = await anIssuer(world.server, world.admin, (await aCurrency(world.server, world.admin, { fraction: 1 })).code);
+      units = await aProfile(world.server, world.admin, contract.id, unitsIssuer.id, 'exchange');
     });
     const rules = (p = profile) => `/contracts/${contract.id}/commission-profiles/${p.id}/commission-rule`;
     const rule = (body: Record<string, unknown>, p = profile) =>
@@ -548,7 +549,7 @@ describe('contracts, commission profiles and rules', () => {
       let viewed: any;
       const ids: Record<string, string> = {};
       beforeAll(async () => {
-        viewed = await aProfile(server, admin, contract.id, world.issuer.id, 'voucher');
+        viewed = await aProfile(world.server, world.admin, contract.id, world.issuer.id, 'voucher');
         ids.past = (await rule({ beginDate: '2020-01-01T00:00:00Z', endDate: '2021-01-01T00:00:00Z' }, viewed)).body.rule.id;
         ids.now = (await rule({ beginDate: '2021-01-01T00:00:00Z', endDate: '2099-01-01T00:00:00Z' }, viewed)).body.rule.id;
         ids.later = (await rule({ beginDate: '2099-01-01T00:00:00Z', endDate: null }, viewed)).body.rule.id;
@@ -576,7 +577,7 @@ describe('contracts, commission profiles and rules', () => {
         expectError(await view(body, "1' OR '1'='1"), 400, 'exception.validation', 'contractId');
         expectError(await view(body, UNKNOWN), 404, 'exception.contract.not_found');
         expectError(await view(body, contract.id, UNKNOWN), 404, 'exception.commission.profile_not_found');
-        const other = await aContract(server, admin);
+        const other = await aContract(world.server, world.admin);
         expectError(await view(body, other.id, viewed.id), 404, 'exception.commission.profile_not_found');
       });
 
@@ -601,8 +602,8 @@ describe('contracts, commission profiles and rules', () => {
     });
 
     it('needs COMMISSION_VIEWER to read and COMMISSION_MANAGER to change', async () => {
-      const accountant = await aUser(server, admin, { role: 'accountant' });
-      const support = await aUser(server, admin, { role: 'customer_support' });
+      const accountant = await aUser(world.server, world.admin, { role: 'accountant' });
+      const support = await aUser(world.server, world.admin, { role: 'customer_support' });
       const body = { filterCriteria: 'FOR_DATE' };
       expectStatus(await api('POST', `${rules()}/view`, body, accountant.token), 200);
       expectError(await api('POST', `${rules()}/view`, body, support.token), 403);
@@ -612,7 +613,7 @@ describe('contracts, commission profiles and rules', () => {
   });
 
   it('lists the new routes and permissions in the api-list', async () => {
-    const list = (await server.request('GET', '/api/v1/actuator/api-list')).body;
+    const list = (await world.server.request('GET', '/api/v1/actuator/api-list')).body;
     const routes = list.records.flatMap((g: any) => g.records);
     const find = (method: string, path: string) => routes.find((r: any) => r.HTTP_method === method && r.path === path);
     expect(find('POST', '/api/v1/contracts/{contractId}/commission-profiles/{profileId}/commission-rule/view')).toMatchObject({
@@ -625,11 +626,11 @@ describe('contracts, commission profiles and rules', () => {
     expect(find('POST', '/api/v1/contracts/view')).toMatchObject({ permissions: ['CONTRACT_VIEWER'] });
     expect(find('GET', '/api/v1/operation-flows')).toBeDefined();
     // A login shows the permissions too.
-    const cfo = await aUser(server, admin, { role: 'cfo' });
-    const body = (await server.request('POST', '/api/v1/authorization', { body: { login: cfo.login, password: cfo.password } })).body;
+    const cfo = await aUser(world.server, world.admin, { role: 'cfo' });
+    const body = (await world.server.request('POST', '/api/v1/authorization', { body: { login: cfo.login, password: cfo.password } })).body;
     expect(body.members[0].permissions).toEqual(
       expect.arrayContaining(['CONTRACT_VIEWER', 'CONTRACT_MANAGER', 'COMMISSION_VIEWER', 'COMMISSION_MANAGER']),
     );
-    expect(typeof (await login(server, cfo.login, cfo.password))).toBe('string');
+    expect(typeof (await login(world.server, cfo.login, cfo.password))).toBe('string');
   });
 });

@@ -1,6 +1,6 @@
+import { serviceWorld } from './helpers/world';
 import { Client, Pool } from 'pg';
-import { serviceWithAdmin } from './helpers/actors';
-import { ADMIN_LOGIN, startExpectingFailure, startServer, TestServer } from './helpers/server';
+import { ADMIN_LOGIN, startExpectingFailure, startServer } from './helpers/server';
 
 function expectErrorShape(body: Record<string, unknown>, code: string): void {
   expect(body).toEqual({ status: 'error', code, message: expect.any(String), errors: expect.any(Array), requestId: expect.any(String) });
@@ -8,13 +8,13 @@ function expectErrorShape(body: Record<string, unknown>, code: string): void {
 }
 
 describe('the error contract', () => {
-  let server: TestServer;
-  let admin: string;
-  beforeAll(async () => ({ server, admin } = await serviceWithAdmin()));
-  afterAll(() => server.stop());
+  const world = serviceWorld();
 
   it('answers validation failures with 400 and field paths', async () => {
-    const response = await server.request('POST', '/api/v1/users', { token: admin, body: { login: 'x', password: 1, role: 'individual' } });
+    const response = await world.server.request('POST', '/api/v1/users', {
+      token: world.admin,
+      body: { login: 'x', password: 1, role: 'individual' },
+    });
     expect(response.status).toBe(400);
     expectErrorShape(response.body, 'exception.validation');
     const parameters = response.body.errors.map((e: { parameter: string }) => e.parameter);
@@ -25,20 +25,20 @@ describe('the error contract', () => {
   });
 
   it('answers an unknown route with 404', async () => {
-    const response = await server.request('GET', '/api/v1/no-such-thing');
+    const response = await world.server.request('GET', '/api/v1/no-such-thing');
     expect(response.status).toBe(404);
     expectErrorShape(response.body, 'exception.not_found');
   });
 
   it('answers a path parameter longer than 100 characters through the route (its 400), not with a bare 414', async () => {
-    const response = await server.request('GET', `/api/v1/transactions/${'a'.repeat(1000)}`, { token: admin });
+    const response = await world.server.request('GET', `/api/v1/transactions/${'a'.repeat(1000)}`, { token: world.admin });
     expect(response.status).toBe(400);
     expectErrorShape(response.body, 'exception.validation');
   });
 
   it('answers a path with a malformed %-escape with 400 in the error shape, with its request id and no-store', async () => {
     for (const path of ['/api/v1/transactions/%ED%A0%80', '/api/v1/coins/%E0%A4%A']) {
-      const response = await server.request('GET', path, { token: admin });
+      const response = await world.server.request('GET', path, { token: world.admin });
       expect(response.status).toBe(400);
       expectErrorShape(response.body, 'exception.request');
       expect(response.body.message).toBe('The path has a malformed %-escape');
@@ -48,7 +48,7 @@ describe('the error contract', () => {
   });
 
   it('answers malformed JSON with 400', async () => {
-    const response = await server.request('POST', '/api/v1/authorization', {
+    const response = await world.server.request('POST', '/api/v1/authorization', {
       rawBody: '{"login": ',
       headers: { 'content-type': 'application/json' },
     });
@@ -57,15 +57,15 @@ describe('the error contract', () => {
   });
 
   it('answers a JSON escape of half a character (a lone surrogate) with 400, where an e-mail check used to throw', async () => {
-    const response = await server.request('POST', '/api/v1/users', {
-      token: admin,
+    const response = await world.server.request('POST', '/api/v1/users', {
+      token: world.admin,
       rawBody: '{"login":"surrogate-user","password":"pw-0123456789ab","name":"S","role":"individual","email":"\\ud800@example.com"}',
       headers: { 'content-type': 'application/json' },
     });
     expect(response.status).toBe(400);
     expectErrorShape(response.body, 'exception.request.malformed_json');
     expect(response.body.message).toMatch(/lone surrogate/);
-    const { rows } = await server.db.query('SELECT 1 FROM users WHERE login = $1', ['surrogate-user']);
+    const { rows } = await world.server.db.query('SELECT 1 FROM users WHERE login = $1', ['surrogate-user']);
     expect(rows).toHaveLength(0);
   });
 
@@ -77,24 +77,27 @@ describe('the error contract', () => {
       `{"login":"deep@example.com","password":"pw-0123456789ab","role":"individual","extra":${deep(40, '{"a":', '}').replace(/:}/, ':1}')}}`,
     ];
     for (const rawBody of bodies) {
-      const response = await server.request('POST', '/api/v1/registration', { rawBody, headers: { 'content-type': 'application/json' } });
+      const response = await world.server.request('POST', '/api/v1/registration', {
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(response.status).toBe(400);
       expectErrorShape(response.body, 'exception.request.malformed_json');
       expect(response.body.message).toBe('The JSON body is nested deeper than 32 levels');
-      expect(await server.waitForLog(`"id":"${response.body.requestId}"`)).toBeDefined();
+      expect(await world.server.waitForLog(`"id":"${response.body.requestId}"`)).toBeDefined();
     }
     // 32 levels, and brackets inside strings, are a body like any other: the validation answers it.
-    const shallow = await server.request('POST', '/api/v1/registration', {
+    const shallow = await world.server.request('POST', '/api/v1/registration', {
       rawBody: `{"login":"[[[[{{{{","extra":${deep(31, '{"a":', '}').replace(/:}/, ':1}')}}`,
       headers: { 'content-type': 'application/json' },
     });
     expect(shallow.status).toBe(400);
     expectErrorShape(shallow.body, 'exception.validation');
-    expect(server.logs.filter((line) => line.startsWith('{"level":50,'))).toEqual([]);
+    expect(world.server.logs.filter((line) => line.startsWith('{"level":50,'))).toEqual([]);
   });
 
   it('answers a body that is not an object with 400', async () => {
-    const response = await server.request('POST', '/api/v1/authorization', {
+    const response = await world.server.request('POST', '/api/v1/authorization', {
       rawBody: '"just a string"',
       headers: { 'content-type': 'application/json' },
     });
@@ -104,7 +107,7 @@ describe('the error contract', () => {
 
   it('answers a non-JSON body with 415', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
-      const response = await server.request('POST', '/api/v1/authorization', {
+      const response = await world.server.request('POST', '/api/v1/authorization', {
         rawBody: 'login=admin&password=x',
         headers: { 'content-type': type },
       });
@@ -115,7 +118,7 @@ describe('the error contract', () => {
 
   it('answers a body over 1 MB with 413', async () => {
     const big = JSON.stringify({ login: 'admin', password: 'x'.repeat(1024 * 1024) });
-    const response = await server.request('POST', '/api/v1/authorization', {
+    const response = await world.server.request('POST', '/api/v1/authorization', {
       rawBody: big,
       headers: { 'content-type': 'application/json' },
     });
@@ -126,14 +129,16 @@ describe('the error contract', () => {
   it('maps a unique violation raised by the database to 409', async () => {
     // Two creations of the same login race; one wins, the other gets the 409, never a 500.
     const body = { login: 'race-login', password: 'password-1', name: 'Race', role: 'individual' };
-    const results = await Promise.all(Array.from({ length: 6 }, () => server.request('POST', '/api/v1/users', { token: admin, body })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => world.server.request('POST', '/api/v1/users', { token: world.admin, body })),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 409, 409, 409, 409, 409]);
     for (const r of results.filter((x) => x.status === 409)) expectErrorShape(r.body, 'exception.user.login_taken');
   });
 
   it('echoes a request id in the body and the X-Request-Id header', async () => {
-    const response = await server.request('GET', '/api/v1/nowhere', { headers: { 'x-request-id': 'trace-123' } });
+    const response = await world.server.request('GET', '/api/v1/nowhere', { headers: { 'x-request-id': 'trace-123' } });
     expect(response.headers.get('x-request-id')).toBe('trace-123');
     expect(response.body.requestId).toBe('trace-123');
   });

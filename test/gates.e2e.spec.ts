@@ -57,6 +57,21 @@ describe('payment gates (issue 14)', () => {
       async () => (await req('GET', `/gate/transactions/${id}`, token)).body.transaction,
       (t) => t.status === 'processed' || t.status === 'failure',
     );
+  /** A payment of `amount` for `product` (which asks for a phone) from `coin`. */
+  const aPhonePayment = (product: { id: string }, coin: { serial: string }, amount: string) => ({
+    productId: product.id,
+    coinSerial: coin.serial,
+    amount,
+    type: 'payment',
+    fields: { phone: '1' },
+  });
+  /** A provider with `settings` and a product of it, and a new customer with a coin holding `funds`. */
+  const aCustomer = async (settings: Record<string, unknown> = {}, funds = '100.00') => {
+    const provider = await aProvider(settings);
+    const product = await aProduct(provider.id);
+    const alice = await world.user();
+    return { provider, product, alice, coin: await world.coin(alice, funds) };
+  };
   /** Starts a gate transaction (201) and waits until it has ended. */
   const payToEnd = async (token: string, body: Record<string, unknown>) => {
     const started = await pay(token, body);
@@ -188,21 +203,9 @@ describe('payment gates (issue 14)', () => {
 
   describe('transactions through the simulated provider', () => {
     it('runs a payment through every status: held, sent after commit, processed; money moves once', async () => {
-      const provider = await aProvider();
-      const product = await aProduct(provider.id);
-      const alice = await world.user();
-      const coin = await world.coin(alice, '100.00');
-      const started = await pay(
-        alice.token,
-        {
-          productId: product.id,
-          coinSerial: coin.serial,
-          amount: '25.00',
-          type: 'payment',
-          fields: { phone: '+37060000001', plan: 'plus' },
-        },
-        'gate-1',
-      );
+      const { product, alice, coin } = await aCustomer();
+      const body = { ...aPhonePayment(product, coin, '25.00'), fields: { phone: '+37060000001', plan: 'plus' } };
+      const started = await pay(alice.token, body, 'gate-1');
       expectStatus(started, 201);
       expect(started.body.transaction).toMatchObject({
         status: 'provider_assigned',
@@ -211,26 +214,9 @@ describe('payment gates (issue 14)', () => {
         productId: product.id,
         operationId: expect.any(String),
       });
-      const replay = await pay(
-        alice.token,
-        {
-          productId: product.id,
-          coinSerial: coin.serial,
-          amount: '25.00',
-          type: 'payment',
-          fields: { phone: '+37060000001', plan: 'plus' },
-        },
-        'gate-1',
-      );
+      const replay = await pay(alice.token, body, 'gate-1');
       expect(replay.body.transaction.id).toBe(started.body.transaction.id);
-      expectError(
-        await pay(
-          alice.token,
-          { productId: product.id, coinSerial: coin.serial, amount: '26.00', type: 'payment', fields: { phone: '1' } },
-          'gate-1',
-        ),
-        422,
-      );
+      expectError(await pay(alice.token, aPhonePayment(product, coin, '26.00'), 'gate-1'), 422);
       const done = await finished(alice.token, started.body.transaction.id);
       expect(done).toMatchObject({
         status: 'processed',
@@ -249,17 +235,8 @@ describe('payment gates (issue 14)', () => {
     });
 
     it('releases the hold when the provider refuses (failure)', async () => {
-      const provider = await aProvider({ failAbove: '100.00' });
-      const product = await aProduct(provider.id);
-      const alice = await world.user();
-      const coin = await world.coin(alice, '300.00');
-      const done = await payToEnd(alice.token, {
-        productId: product.id,
-        coinSerial: coin.serial,
-        amount: '150.00',
-        type: 'payment',
-        fields: { phone: '1' },
-      });
+      const { product, alice, coin } = await aCustomer({ failAbove: '100.00' }, '300.00');
+      const done = await payToEnd(alice.token, aPhonePayment(product, coin, '150.00'));
       expect(done).toMatchObject({ status: 'failure', failureReason: expect.stringContaining('100.00') });
       expect(await coinOf(world.server, alice.token, coin.serial)).toMatchObject({
         amount: '300.00',
@@ -270,17 +247,8 @@ describe('payment gates (issue 14)', () => {
     });
 
     it('takes an asynchronous outcome by a signed callback, applied once however often it comes', async () => {
-      const provider = await aProvider({ asyncAbove: '50.00' });
-      const product = await aProduct(provider.id);
-      const alice = await world.user();
-      const coin = await world.coin(alice, '100.00');
-      const started = await pay(alice.token, {
-        productId: product.id,
-        coinSerial: coin.serial,
-        amount: '60.00',
-        type: 'payment',
-        fields: { phone: '1' },
-      });
+      const { provider, product, alice, coin } = await aCustomer({ asyncAbove: '50.00' });
+      const started = await pay(alice.token, aPhonePayment(product, coin, '60.00'));
       const id = started.body.transaction.id;
       const waiting = await until(
         async () => (await req('GET', `/gate/transactions/${id}`, alice.token)).body.transaction,
@@ -319,17 +287,8 @@ describe('payment gates (issue 14)', () => {
     });
 
     it('keeps a payment a callback finished while the provider call still runs: its late "pending" changes nothing (issue 29)', async () => {
-      const provider = await aProvider({ latencyMs: 1500, asyncAbove: '50.00' });
-      const product = await aProduct(provider.id);
-      const alice = await world.user();
-      const coin = await world.coin(alice, '100.00');
-      const started = await pay(alice.token, {
-        productId: product.id,
-        coinSerial: coin.serial,
-        amount: '80.00',
-        type: 'payment',
-        fields: { phone: '1' },
-      });
+      const { provider, product, alice, coin } = await aCustomer({ latencyMs: 1500, asyncAbove: '50.00' });
+      const started = await pay(alice.token, aPhonePayment(product, coin, '80.00'));
       expectStatus(started, 201);
       const id = started.body.transaction.id;
       // The service has called the provider (1.5 s to answer "pending"); its callback comes first.
@@ -368,7 +327,7 @@ describe('payment gates (issue 14)', () => {
       const bob = await world.user();
       const coin = await world.coin(alice, '100.00');
       const bobs = await world.coin(bob, '100.00');
-      const ok = { productId: product.id, coinSerial: coin.serial, amount: '10.00', type: 'payment', fields: { phone: '1' } };
+      const ok = aPhonePayment(product, coin, '10.00');
       expectError(await pay(alice.token, { ...ok, type: 'gift' }), 400, 'exception.validation', 'type');
       expectError(await pay(alice.token, { ...ok, fields: { phone: '1', plan: 'gold' } }), 400, 'exception.validation', 'fields.plan');
       expectError(await pay(alice.token, { ...ok, fields: {} }), 400, 'exception.validation', 'fields.phone');
@@ -534,22 +493,10 @@ describe('payment gates (issue 14)', () => {
       const alice = await world.user();
       const coin = await world.coin(alice, '200.00');
       // The product rule: 1.00 to the provider, on top of the amount.
-      const byProduct = await payToEnd(alice.token, {
-        productId: product.id,
-        coinSerial: coin.serial,
-        amount: '50.00',
-        type: 'payment',
-        fields: { phone: '1' },
-      });
+      const byProduct = await payToEnd(alice.token, aPhonePayment(product, coin, '50.00'));
       expect(byProduct).toMatchObject({ status: 'processed', commission: '1.00' });
       // The provider rule on another product: 2 % to the operator's commission coin.
-      const byProvider = await payToEnd(alice.token, {
-        productId: other.id,
-        coinSerial: coin.serial,
-        amount: '50.00',
-        type: 'payment',
-        fields: { phone: '1' },
-      });
+      const byProvider = await payToEnd(alice.token, aPhonePayment(other, coin, '50.00'));
       expect(byProvider).toMatchObject({ status: 'processed', commission: '1.00' });
       expect(await coinOf(world.server, alice.token, coin.serial)).toMatchObject({ amount: '98.00', heldAmount: '0.00' });
       const legs = async (operationId: string) =>
@@ -614,22 +561,10 @@ describe('payment gates (issue 14)', () => {
       const alice = await world.user();
       const coin = await world.coin(alice, '100.00');
       // The provider rule on `other`: 1 % of 10.01 is 0.1001, a cent more up.
-      const up = await payToEnd(alice.token, {
-        productId: other.id,
-        coinSerial: coin.serial,
-        amount: '10.01',
-        type: 'payment',
-        fields: { phone: '1' },
-      });
+      const up = await payToEnd(alice.token, aPhonePayment(other, coin, '10.01'));
       expect(up).toMatchObject({ status: 'processed', commission: '0.11' });
       // The product rule: 1 % of 10.00 is 0.10, less than its minimum.
-      const least = await payToEnd(alice.token, {
-        productId: product.id,
-        coinSerial: coin.serial,
-        amount: '10.00',
-        type: 'payment',
-        fields: { phone: '1' },
-      });
+      const least = await payToEnd(alice.token, aPhonePayment(product, coin, '10.00'));
       expect(least).toMatchObject({ status: 'processed', commission: '0.25' });
       expect(await coinOf(world.server, alice.token, coin.serial)).toMatchObject({ amount: '79.63', heldAmount: '0.00' });
       expectStatus(await req('DELETE', `${base}/${profileId}`, world.admin), 200);
@@ -638,34 +573,37 @@ describe('payment gates (issue 14)', () => {
   });
 });
 
+/**
+ * On a service of its own: the administrator, a currency and its issuer, a billing provider `name` with `settings` and a
+ * product of it, and a customer with a coin holding `funds`.
+ */
+async function aBiller(s: TestServer, name: string, settings: Record<string, unknown>, funds = '100.00') {
+  const admin = await adminToken(s);
+  const currency = await aCurrency(s, admin);
+  const issuer = await anIssuer(s, admin, currency.code);
+  const provider = (await s.request('POST', '/api/v1/gate-providers', { token: admin, body: { name, type: 'billing', settings } })).body
+    .gateProvider;
+  const product = (
+    await s.request('POST', '/api/v1/gate/products', {
+      token: admin,
+      body: { gateProviderId: provider.id, name: `${name} bill`, currency: currency.code, minAmount: '1', maxAmount: '100' },
+    })
+  ).body.product;
+  const alice = await aUser(s, admin);
+  const coin = await aCoin(s, alice.token, issuer.id);
+  await fund(s, admin, coin.serial, funds);
+  return { admin, alice, coin, provider, product };
+}
+
 describe('payment gates: a provider that hangs, and a node killed before the outcome', () => {
   let server: TestServer;
   afterEach(async () => {
     await server?.stop();
   });
 
-  const setUp = async (s: TestServer, settings: Record<string, unknown>) => {
-    const admin = await adminToken(s);
-    const currency = await aCurrency(s, admin);
-    const issuer = await anIssuer(s, admin, currency.code);
-    const provider = (
-      await s.request('POST', '/api/v1/gate-providers', { token: admin, body: { name: 'Slow biller', type: 'billing', settings } })
-    ).body.gateProvider;
-    const product = (
-      await s.request('POST', '/api/v1/gate/products', {
-        token: admin,
-        body: { gateProviderId: provider.id, name: 'Water', currency: currency.code, minAmount: '1', maxAmount: '100' },
-      })
-    ).body.product;
-    const alice = await aUser(s, admin);
-    const coin = await aCoin(s, alice.token, issuer.id);
-    await fund(s, admin, coin.serial, '100.00');
-    return { admin, alice, coin, product };
-  };
-
   it('holds no connection and no lock while the provider hangs', async () => {
     server = await startServer({ DB_POOL_SIZE: '3', GATE_RECONCILE_SECONDS: '0' });
-    const { alice, coin, product } = await setUp(server, { latencyMs: 10_000 });
+    const { alice, coin, product } = await aBiller(server, 'Slow biller', { latencyMs: 10_000 });
     const started = await Promise.all(
       Array.from({ length: 5 }, () =>
         server.request('POST', '/api/v1/gate/transactions', {
@@ -710,7 +648,7 @@ describe('payment gates: a provider that hangs, and a node killed before the out
 
   it('finishes a payment after a crash between the provider call and its outcome (the reconciler)', async () => {
     server = await startServer({ GATE_RECONCILE_SECONDS: '1' });
-    const { alice, coin, product } = await setUp(server, { latencyMs: 3000 });
+    const { alice, coin, product } = await aBiller(server, 'Slow biller', { latencyMs: 3000 });
     const started = await server.request('POST', '/api/v1/gate/transactions', {
       token: alice.token,
       body: { productId: product.id, coinSerial: coin.serial, amount: '10.00', type: 'payment' },
@@ -741,24 +679,12 @@ describe('payment gates: a finished transaction stays finished (issue 29)', () =
 
   it('races the provider call’s late answer, callbacks and the reconciler: each transaction ends once, as its operation and the balances say', async () => {
     server = await startServer({ GATE_RECONCILE_SECONDS: '1' });
-    const admin = await adminToken(server);
-    const currency = await aCurrency(server, admin);
-    const issuer = await anIssuer(server, admin, currency.code);
-    const provider = (
-      await server.request('POST', '/api/v1/gate-providers', {
-        token: admin,
-        body: { name: 'Racing biller', type: 'billing', settings: { secret: SECRET, latencyMs: 1500, asyncAbove: '50.00' } },
-      })
-    ).body.gateProvider;
-    const product = (
-      await server.request('POST', '/api/v1/gate/products', {
-        token: admin,
-        body: { gateProviderId: provider.id, name: 'Power', currency: currency.code, minAmount: '1', maxAmount: '100' },
-      })
-    ).body.product;
-    const alice = await aUser(server, admin);
-    const coin = await aCoin(server, alice.token, issuer.id);
-    await fund(server, admin, coin.serial, '1000.00');
+    const { admin, alice, coin, provider, product } = await aBiller(
+      server,
+      'Racing biller',
+      { secret: SECRET, latencyMs: 1500, asyncAbove: '50.00' },
+      '1000.00',
+    );
     const get = async (id: string) =>
       (await server.request('GET', `/api/v1/gate/transactions/${id}`, { token: alice.token })).body.transaction;
 

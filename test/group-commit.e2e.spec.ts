@@ -5,14 +5,96 @@ import {
   aCurrency,
   anIssuer,
   balanceOf,
+  CoinBody,
   expectAnswersReadBack,
   expectBalancedLedger,
   expectError,
   expectStatus,
   transfer,
 } from './helpers/money';
-import { within } from './helpers/server';
-import { moneyWorld } from './helpers/world';
+import { moneyWorld, MoneyWorld } from './helpers/world';
+import { Actor } from './helpers/actors';
+import { ApiResponse, within } from './helpers/server';
+
+/** The ledger's group-commit counters of `world`'s service, read from its Prometheus text (a sample absent is 0). */
+function ledgerGroups(world: MoneyWorld) {
+  const sample = async (pattern: RegExp): Promise<number> => {
+    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
+    expectStatus(scraped, 200);
+    return Number(scraped.text.match(pattern)?.[1] ?? 0);
+  };
+  return {
+    sample,
+    /** Groups written. */
+    count: () => sample(/^finapi_ledger_group_size_count (\d+)$/m),
+    /** Postings written in groups. */
+    postings: () => sample(/^finapi_ledger_group_size_sum (\d+)$/m),
+    /** Grouped postings written on their own, because a coin was locked or their group failed (`split`). */
+    alone: (reason: 'locked' | 'split') =>
+      sample(new RegExp(`^finapi_ledger_grouped_postings_alone_total\\{reason="${reason}"\\} (\\d+)$`, 'm')),
+  };
+}
+
+/** Six new people (or `count`), each with a coin holding `amount`. */
+async function peopleWithCoins(world: MoneyWorld, amount?: string, count = 6): Promise<{ people: Actor[]; coins: CoinBody[] }> {
+  const people = await Promise.all(Array.from({ length: count }, () => world.user()));
+  return { people, coins: await Promise.all(people.map((p) => world.coin(p, amount))) };
+}
+
+/** A cash desk of the world's issuer, by its id. */
+async function aDesk(world: MoneyWorld, name: string): Promise<string> {
+  const created = await world.server.request('POST', '/api/v1/cash-desks', {
+    token: world.admin,
+    body: { name, issuerIds: [world.issuer.id] },
+  });
+  expectStatus(created, 201);
+  return created.body.cashDesk.id;
+}
+
+/**
+ * Sends from each of `people` people at once a request without a key and another with a key, sent twice
+ * (`send(person, n, key)`: n 0, then 1 with the key), and checks what every such flow promises: all answer 201, the keyed
+ * retry replays (two postings a person, through the groups, none split), it answers its first attempt's body, and the
+ * key was posted once. Answers every answer, and each person's two that posted.
+ */
+async function plainAndKeyedTwice(
+  world: MoneyWorld,
+  groups: ReturnType<typeof ledgerGroups>,
+  people: number,
+  keyPrefix: string,
+  send: (person: number, n: 0 | 1, key?: string) => Promise<ApiResponse>,
+): Promise<{ answers: ApiResponse[]; each: [ApiResponse, ApiResponse][] }> {
+  const before = await groups.postings();
+  const splitBefore = await groups.alone('split');
+  const keyOf = (i: number) => `${keyPrefix}-${process.pid}-${i}`;
+  const answers = await Promise.all(
+    Array.from({ length: people }, (_, i) => [send(i, 0), send(i, 1, keyOf(i)), send(i, 1, keyOf(i))]).flat(),
+  );
+  for (const answer of answers) expectStatus(answer, 201);
+  expect((await groups.postings()) - before).toBe(people * 2);
+  expect(await groups.alone('split')).toBe(splitBefore);
+  const each: [ApiResponse, ApiResponse][] = [];
+  for (let i = 0; i < people; i++) {
+    const [plain, keyed, keyedAgain] = answers.slice(i * 3, i * 3 + 3);
+    expect(keyedAgain.text).toBe(keyed.text);
+    const { rows } = await world.raw.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [keyOf(i)]);
+    expect(rows[0].n).toBe(1);
+    each.push([plain, keyed]);
+  }
+  return { answers, each };
+}
+
+/** Every answer's `process` reads back the same from the transactions API (`expected` of them), and the ledger balances. */
+async function expectProcessesReadBack(world: MoneyWorld, answers: ApiResponse[], expected: number): Promise<void> {
+  expect(
+    await expectAnswersReadBack(
+      world.server,
+      world.admin,
+      answers.map((a) => a.body.process),
+    ),
+  ).toBe(expected);
+  await expectBalancedLedger(world.server, world.admin);
+}
 
 /**
  * Group commit (issue 18): transfers without an Idempotency-Key that arrive while a group is being written are
@@ -21,20 +103,8 @@ import { moneyWorld } from './helpers/world';
  */
 describe('group commit of transfers', () => {
   const world = moneyWorld();
-
-  /** A sample of the Prometheus text, 0 when absent. */
-  const sample = async (pattern: RegExp): Promise<number> => {
-    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
-    expectStatus(scraped, 200);
-    return Number(scraped.text.match(pattern)?.[1] ?? 0);
-  };
-  const groups = async () => ({
-    count: await sample(/^finapi_ledger_group_size_count (\d+)$/m),
-    postings: await sample(/^finapi_ledger_group_size_sum (\d+)$/m),
-  });
-  const alone = (reason: 'locked' | 'split') =>
-    sample(new RegExp(`^finapi_ledger_grouped_postings_alone_total\\{reason="${reason}"\\} (\\d+)$`, 'm'));
-
+  const { sample, alone, ...ledger } = ledgerGroups(world);
+  const groups = async () => ({ count: await ledger.count(), postings: await ledger.postings() });
   const inFlight = () => sample(/^finapi_http_requests_in_flight (\d+)$/m);
   const waitingForGroup = () => sample(/^finapi_ledger_postings_waiting (\d+)$/m);
   /** Waits until `check` holds (a state the service reaches), polling; fails after a minute. */
@@ -386,8 +456,7 @@ describe('group commit of transfers', () => {
     await fundReserve(server, admin, world.issuer.id, '1.00');
     const merchant = await world.user({ role: 'merchant' });
     const till = await world.coin(merchant);
-    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
-    const coins = await Promise.all(people.map((p) => world.coin(p, '100.00')));
+    const { people, coins } = await peopleWithCoins(world, '100.00');
     const bought = await Promise.all(people.map((p) => aCoin(server, p.token, otherIssuer.id)));
     const before = await groups();
     const split = await alone('split');
@@ -450,34 +519,19 @@ describe('group commit of transfers', () => {
     ]);
     expect(rows[0].n).toBe(12);
     expect(await balanceOf(server, merchant.token, till.serial)).toBe('42.00');
-    expect(
-      await expectAnswersReadBack(
-        server,
-        admin,
-        answers.map((a) => a.body.process),
-      ),
-    ).toBe(36);
-    await expectBalancedLedger(server, admin);
+    await expectProcessesReadBack(world, answers, 36);
   });
 });
 
 describe('group commit of invoice payments', () => {
   const world = moneyWorld();
-
-  const sample = async (pattern: RegExp): Promise<number> => {
-    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
-    expectStatus(scraped, 200);
-    return Number(scraped.text.match(pattern)?.[1] ?? 0);
-  };
-  const postings = () => sample(/^finapi_ledger_group_size_sum (\d+)$/m);
-  const split = () => sample(/^finapi_ledger_grouped_postings_alone_total\{reason="split"\} (\d+)$/m);
+  const groups = ledgerGroups(world);
 
   it('pays invoices in groups, keyed or not: each once, the invoice marked paid with its payment, each answer its own', async () => {
-    const { server, admin } = world;
+    const { server } = world;
     const merchant = await world.user({ role: 'merchant' });
     const till = await world.coin(merchant);
-    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
-    const coins = await Promise.all(people.map((p) => world.coin(p, '50.00')));
+    const { people, coins } = await peopleWithCoins(world, '50.00');
     const issue = async (amount: string) => {
       const issued = await server.request('POST', '/api/v1/invoices', {
         token: merchant.token,
@@ -487,29 +541,16 @@ describe('group commit of invoice payments', () => {
       return issued.body.invoice.id as string;
     };
     const invoices = await Promise.all(people.map(async () => [await issue('3.00'), await issue('4.00')]));
-    const before = await postings();
-    const splitBefore = await split();
-    const keyOf = (i: number) => `invoice-${process.pid}-${i}`;
-    const pay = (i: number, n: number, key?: string) =>
+    const { answers, each } = await plainAndKeyedTwice(world, groups, people.length, 'invoice', (i, n, key) =>
       server.request('POST', `/api/v1/invoices/${invoices[i][n]}/pay`, {
         token: people[i].token,
         body: { payerCoin: coins[i].serial },
         ...(key ? { headers: { 'idempotency-key': key } } : {}),
-      });
+      }),
+    );
 
-    // From each person at once: one invoice paid without a key, another with a key, sent twice.
-    const answers = await Promise.all(people.flatMap((_, i) => [pay(i, 0), pay(i, 1, keyOf(i)), pay(i, 1, keyOf(i))]));
-    for (const answer of answers) expectStatus(answer, 201);
-    // 12 postings (the keyed retries replay), none split.
-    expect((await postings()) - before).toBe(12);
-    expect(await split()).toBe(splitBefore);
-
-    for (let i = 0; i < people.length; i++) {
-      const [paid, keyed, keyedAgain] = answers.slice(i * 3, i * 3 + 3);
-      expect(keyedAgain.text).toBe(keyed.text);
-      const { rows } = await world.raw.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [keyOf(i)]);
-      expect(rows[0].n).toBe(1);
-      for (const answer of [paid, keyed]) {
+    for (const [i, paidTwice] of each.entries()) {
+      for (const answer of paidTwice) {
         expect(answer.body.invoice).toMatchObject({ status: 'paid', paidByCoin: coins[i].serial, operationId: answer.body.process.id });
         // The invoice as answered is the invoice as written, as each side sees it: the payer its own organization
         // whole, the issuer its creator's name (issue 45).
@@ -526,22 +567,14 @@ describe('group commit of invoice payments', () => {
       expect(await balanceOf(server, people[i].token, coins[i].serial)).toBe('43.00');
     }
     expect(await balanceOf(server, merchant.token, till.serial)).toBe('42.00');
-    expect(
-      await expectAnswersReadBack(
-        server,
-        admin,
-        answers.map((a) => a.body.process),
-      ),
-    ).toBe(18);
-    await expectBalancedLedger(server, admin);
+    await expectProcessesReadBack(world, answers, 18);
   });
 
   it('pays an invoice once when several payers race for it, keyed or not: the others get 409 and pay nothing', async () => {
     const { server, admin } = world;
     const merchant = await world.user({ role: 'merchant' });
     const till = await world.coin(merchant);
-    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
-    const coins = await Promise.all(people.map((p) => world.coin(p, '50.00')));
+    const { people, coins } = await peopleWithCoins(world, '50.00');
     const issued = await server.request('POST', '/api/v1/invoices', {
       token: merchant.token,
       body: { name: 'Once', recipientCoin: till.serial, amount: '30.00' },
@@ -577,50 +610,22 @@ describe('group commit of invoice payments', () => {
 
 describe('group commit of cash-desk withdrawals', () => {
   const world = moneyWorld();
-
-  const sample = async (pattern: RegExp): Promise<number> => {
-    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
-    expectStatus(scraped, 200);
-    return Number(scraped.text.match(pattern)?.[1] ?? 0);
-  };
-  const postings = () => sample(/^finapi_ledger_group_size_sum (\d+)$/m);
-  const split = () => sample(/^finapi_ledger_grouped_postings_alone_total\{reason="split"\} (\d+)$/m);
+  const groups = ledgerGroups(world);
 
   it('writes withdrawals at a desk in groups, keyed or not: each once, each answer its own', async () => {
     const { server, admin } = world;
-    const created = await server.request('POST', '/api/v1/cash-desks', {
-      token: admin,
-      body: { name: 'Group desk', issuerIds: [world.issuer.id] },
-    });
-    expectStatus(created, 201);
-    const deskId = created.body.cashDesk.id;
-    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
-    const coins = await Promise.all(people.map((p) => world.coin(p, '50.00')));
-    const before = await postings();
-    const splitBefore = await split();
-    const keyOf = (i: number) => `withdrawal-${process.pid}-${i}`;
-    const withdraw = (i: number, amount: string, key?: string) =>
+    const deskId = await aDesk(world, 'Group desk');
+    const { people, coins } = await peopleWithCoins(world, '50.00');
+    const { answers, each } = await plainAndKeyedTwice(world, groups, people.length, 'withdrawal', (i, n, key) =>
       server.request('POST', `/api/v1/cash-desk-withdrawals/${deskId}`, {
         token: people[i].token,
-        body: { coin: coins[i].serial, amount, receiverName: `Receiver ${i}` },
+        body: { coin: coins[i].serial, amount: n ? '4.00' : '3.00', receiverName: `Receiver ${i}` },
         ...(key ? { headers: { 'idempotency-key': key } } : {}),
-      });
-
-    // From each person at once: one withdrawal without a key, another with a key, sent twice.
-    const answers = await Promise.all(
-      people.flatMap((_, i) => [withdraw(i, '3.00'), withdraw(i, '4.00', keyOf(i)), withdraw(i, '4.00', keyOf(i))]),
+      }),
     );
-    for (const answer of answers) expectStatus(answer, 201);
-    // 12 postings (the keyed retries replay), none split.
-    expect((await postings()) - before).toBe(12);
-    expect(await split()).toBe(splitBefore);
 
-    for (let i = 0; i < people.length; i++) {
-      const [plain, keyed, keyedAgain] = answers.slice(i * 3, i * 3 + 3);
-      expect(keyedAgain.text).toBe(keyed.text);
-      const { rows } = await world.raw.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [keyOf(i)]);
-      expect(rows[0].n).toBe(1);
-      for (const answer of [plain, keyed]) {
+    for (const [i, withdrawnTwice] of each.entries()) {
+      for (const answer of withdrawnTwice) {
         expect(answer.body.process).toMatchObject({
           type: 'cash_desk_redeem',
           status: 'processed',
@@ -647,14 +652,7 @@ describe('group commit of cash-desk withdrawals', () => {
 
 describe('group commit of gate payments', () => {
   const world = moneyWorld({ env: { GATE_RECONCILE_SECONDS: '0' } });
-
-  const sample = async (pattern: RegExp): Promise<number> => {
-    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
-    expectStatus(scraped, 200);
-    return Number(scraped.text.match(pattern)?.[1] ?? 0);
-  };
-  const postings = () => sample(/^finapi_ledger_group_size_sum (\d+)$/m);
-  const split = () => sample(/^finapi_ledger_grouped_postings_alone_total\{reason="split"\} (\d+)$/m);
+  const groups = ledgerGroups(world);
 
   it('holds gate payments in groups, keyed or not: each once, its transaction written with its hold, each answer its own', async () => {
     const { server, admin } = world;
@@ -676,8 +674,7 @@ describe('group commit of gate payments', () => {
     });
     expectStatus(product, 201);
     const productId = product.body.product.id;
-    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
-    const coins = await Promise.all(people.map((p) => world.coin(p, '50.00')));
+    const { people, coins } = await peopleWithCoins(world, '50.00');
     const pay = (i: number, amount: string, key?: string) =>
       server.request('POST', '/api/v1/gate/transactions', {
         token: people[i].token,
@@ -686,22 +683,11 @@ describe('group commit of gate payments', () => {
       });
     // The issuer's gate-settlement coin exists before (a keyed request that creates a system coin runs on its own).
     expectStatus(await pay(0, '1.00'), 201);
-    const before = await postings();
-    const splitBefore = await split();
-    const keyOf = (i: number) => `gate-${process.pid}-${i}`;
+    const { answers, each } = await plainAndKeyedTwice(world, groups, people.length, 'gate', (i, n, key) =>
+      pay(i, n ? '4.00' : '3.00', key),
+    );
 
-    // From each person at once: one payment without a key, another with a key, sent twice.
-    const answers = await Promise.all(people.flatMap((_, i) => [pay(i, '3.00'), pay(i, '4.00', keyOf(i)), pay(i, '4.00', keyOf(i))]));
-    for (const answer of answers) expectStatus(answer, 201);
-    // 12 postings (the keyed retries replay), none split.
-    expect((await postings()) - before).toBe(12);
-    expect(await split()).toBe(splitBefore);
-
-    for (let i = 0; i < people.length; i++) {
-      const [plain, keyed, keyedAgain] = answers.slice(i * 3, i * 3 + 3);
-      expect(keyedAgain.text).toBe(keyed.text);
-      const { rows } = await world.raw.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [keyOf(i)]);
-      expect(rows[0].n).toBe(1);
+    for (const [i, [plain, keyed]] of each.entries()) {
       for (const answer of [plain, keyed]) {
         const { transaction } = answer.body;
         expect(transaction).toMatchObject({ status: 'provider_assigned', coinSerial: coins[i].serial, productId, commission: '0.00' });
@@ -737,17 +723,10 @@ describe('group commit of gate payments', () => {
 
 describe('group commit of voucher redemptions', () => {
   const world = moneyWorld({ env: { VOUCHER_EXPIRY_SWEEP_SECONDS: '0' } });
-
-  const sample = async (pattern: RegExp): Promise<number> => {
-    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
-    expectStatus(scraped, 200);
-    return Number(scraped.text.match(pattern)?.[1] ?? 0);
-  };
-  const postings = () => sample(/^finapi_ledger_group_size_sum (\d+)$/m);
-  const split = () => sample(/^finapi_ledger_grouped_postings_alone_total\{reason="split"\} (\d+)$/m);
+  const groups = ledgerGroups(world);
 
   it('redeems vouchers in groups, keyed or not: each once, the voucher marked with its redemption, each answer its own', async () => {
-    const { server, admin } = world;
+    const { server } = world;
     const creator = await world.user();
     const funds = await world.coin(creator, '100.00');
     const buy = async (amount: string) => {
@@ -755,33 +734,19 @@ describe('group commit of voucher redemptions', () => {
       expectStatus(bought, 201);
       return { id: bought.body.voucher.id as string, code: bought.body.code as string };
     };
-    const people = await Promise.all(Array.from({ length: 6 }, () => world.user()));
-    const coins = await Promise.all(people.map((p) => world.coin(p)));
+    const { people, coins } = await peopleWithCoins(world);
     const vouchers: { id: string; code: string }[][] = [];
     for (let i = 0; i < people.length; i++) vouchers.push([await buy('3.00'), await buy('4.00')]);
-    const before = await postings();
-    const splitBefore = await split();
-    const keyOf = (i: number) => `voucher-${process.pid}-${i}`;
-    const redeem = (i: number, n: number, key?: string) =>
+    const { answers, each } = await plainAndKeyedTwice(world, groups, people.length, 'voucher', (i, n, key) =>
       server.request('POST', '/api/v1/vouchers/redeem', {
         token: people[i].token,
         body: { code: vouchers[i][n].code, coinSerial: coins[i].serial },
         ...(key ? { headers: { 'idempotency-key': key } } : {}),
-      });
+      }),
+    );
 
-    // Each person at once: one voucher redeemed without a key, another with a key, sent twice.
-    const answers = await Promise.all(people.flatMap((_, i) => [redeem(i, 0), redeem(i, 1, keyOf(i)), redeem(i, 1, keyOf(i))]));
-    for (const answer of answers) expectStatus(answer, 201);
-    // 12 postings (the keyed retries replay), none split.
-    expect((await postings()) - before).toBe(12);
-    expect(await split()).toBe(splitBefore);
-
-    for (let i = 0; i < people.length; i++) {
-      const [plain, keyed, keyedAgain] = answers.slice(i * 3, i * 3 + 3);
-      expect(keyedAgain.text).toBe(keyed.text);
-      const { rows } = await world.raw.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [keyOf(i)]);
-      expect(rows[0].n).toBe(1);
-      for (const [n, answer] of [plain, keyed].entries()) {
+    for (const [i, redeemedTwice] of each.entries()) {
+      for (const [n, answer] of redeemedTwice.entries()) {
         expect(answer.body.voucher).toMatchObject({ id: vouchers[i][n].id, status: 'processed', amount: n ? '4.00' : '3.00' });
         // The voucher as answered is the voucher as written.
         const { rows: written } = await world.raw.db.query(
@@ -799,14 +764,7 @@ describe('group commit of voucher redemptions', () => {
       }
       expect(await balanceOf(server, people[i].token, coins[i].serial)).toBe('7.00');
     }
-    expect(
-      await expectAnswersReadBack(
-        server,
-        admin,
-        answers.map((a) => a.body.process),
-      ),
-    ).toBe(18);
-    await expectBalancedLedger(server, admin);
+    await expectProcessesReadBack(world, answers, 18);
   });
 });
 
@@ -819,28 +777,15 @@ describe('group commit of voucher redemptions', () => {
  */
 describe('group commit on a pool of one connection', () => {
   const world = moneyWorld({ env: { DB_POOL_SIZE: '1' } });
-
-  const sample = async (pattern: RegExp): Promise<number> => {
-    const scraped = await world.server.request('GET', '/api/v1/actuator/prometheus', { token: world.admin });
-    expectStatus(scraped, 200);
-    return Number(scraped.text.match(pattern)?.[1] ?? 0);
-  };
-  const split = () => sample(/^finapi_ledger_grouped_postings_alone_total\{reason="split"\} (\d+)$/m);
-  const grouped = () => sample(/^finapi_ledger_group_size_sum (\d+)$/m);
+  const groups = ledgerGroups(world);
 
   it('answers keyed withdrawals and transfers from their group, none split, none a 503', async () => {
     const { server, admin } = world;
-    const created = await server.request('POST', '/api/v1/cash-desks', {
-      token: admin,
-      body: { name: 'One-connection desk', issuerIds: [world.issuer.id] },
-    });
-    expectStatus(created, 201);
-    const deskId = created.body.cashDesk.id;
-    const people = await Promise.all(Array.from({ length: 3 }, () => world.user()));
-    const coins = await Promise.all(people.map((p) => world.coin(p, '50.00')));
+    const deskId = await aDesk(world, 'One-connection desk');
+    const { people, coins } = await peopleWithCoins(world, '50.00', 3);
     const payee = await world.coin(await world.user());
-    const splitBefore = await split();
-    const groupedBefore = await grouped();
+    const splitBefore = await groups.alone('split');
+    const groupedBefore = await groups.postings();
 
     const answers = await Promise.all(
       people.flatMap((person, i) => [
@@ -853,8 +798,8 @@ describe('group commit on a pool of one connection', () => {
       ]),
     );
     for (const answer of answers) expectStatus(answer, 201);
-    expect((await grouped()) - groupedBefore).toBe(6);
-    expect(await split()).toBe(splitBefore);
+    expect((await groups.postings()) - groupedBefore).toBe(6);
+    expect(await groups.alone('split')).toBe(splitBefore);
     for (let i = 0; i < people.length; i++) {
       expect(answers[i * 2].body.process).toMatchObject({
         type: 'cash_desk_redeem',

@@ -1,51 +1,41 @@
-import { moneyWorld, MoneyWorld } from './helpers/world';
+import { moneyWorld } from './helpers/world';
 import { randomBytes } from 'node:crypto';
-import { Actor } from './helpers/actors';
-import { aCoin, balanceOf, CoinBody, expectBalancedLedger, expectError, expectStatus, fund, IssuerBody, transfer } from './helpers/money';
+import { aCoin, balanceOf, CoinBody, expectBalancedLedger, expectError, expectStatus, fund, transfer } from './helpers/money';
 
 const key = () => `key-${randomBytes(8).toString('hex')}`;
 
 describe('Idempotency-Key on money-moving requests', () => {
   const world = moneyWorld();
-  let server: MoneyWorld['server'];
-  let admin: string;
-  let issuer: IssuerBody;
-  let alice: Actor;
-  let bob: Actor;
-
-  beforeAll(async () => {
-    ({ server, admin, issuer } = world);
-    alice = await world.user();
-    bob = await world.user();
-  });
+  const alice = world.suiteUser();
+  const bob = world.suiteUser();
 
   const pair = (amount = '100.00'): Promise<[CoinBody, CoinBody]> => world.pair(alice, bob, amount);
   const operationsWith = async (requestIdentifier: string) =>
-    (await server.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [requestIdentifier])).rows[0].n;
+    (await world.server.db.query('SELECT count(*)::int AS n FROM operations WHERE request_identifier = $1', [requestIdentifier])).rows[0].n;
 
   it('runs the same key 10 times in a row once, replaying status and body with Idempotent-Replayed', async () => {
     const [a, b] = await pair();
     const k = key();
-    const first = await transfer(server, alice.token, a.serial, b.serial, '10.00', { key: k, customInformation: 'once' });
+    const first = await transfer(world.server, alice.token, a.serial, b.serial, '10.00', { key: k, customInformation: 'once' });
     expectStatus(first, 201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     expect(first.body.process.requestIdentifier).toBe(k);
     for (let i = 0; i < 9; i++) {
-      const again = await transfer(server, alice.token, a.serial, b.serial, '10.00', { key: k, customInformation: 'once' });
+      const again = await transfer(world.server, alice.token, a.serial, b.serial, '10.00', { key: k, customInformation: 'once' });
       expectStatus(again, 201);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.body).toEqual(first.body);
     }
     expect(await operationsWith(k)).toBe(1);
-    expect(await balanceOf(server, alice.token, a.serial)).toBe('90.00');
-    expect(await balanceOf(server, bob.token, b.serial)).toBe('10.00');
+    expect(await balanceOf(world.server, alice.token, a.serial)).toBe('90.00');
+    expect(await balanceOf(world.server, bob.token, b.serial)).toBe('10.00');
   });
 
   it('runs the same key sent 10 times in parallel once; the others replay or answer 409 in_flight', async () => {
     const [a, b] = await pair();
     const k = key();
     const responses = await Promise.all(
-      Array.from({ length: 10 }, () => transfer(server, alice.token, a.serial, b.serial, '10.00', { key: k })),
+      Array.from({ length: 10 }, () => transfer(world.server, alice.token, a.serial, b.serial, '10.00', { key: k })),
     );
     const created = responses.filter((r) => r.status === 201);
     const inFlight = responses.filter((r) => r.status === 409);
@@ -56,27 +46,31 @@ describe('Idempotency-Key on money-moving requests', () => {
     expect(originals).toHaveLength(1);
     for (const r of created) expect(r.body).toEqual(originals[0].body);
     expect(await operationsWith(k)).toBe(1);
-    const later = await transfer(server, alice.token, a.serial, b.serial, '10.00', { key: k });
+    const later = await transfer(world.server, alice.token, a.serial, b.serial, '10.00', { key: k });
     expectStatus(later, 201);
     expect(later.headers.get('idempotent-replayed')).toBe('true');
     expect(later.body).toEqual(originals[0].body);
-    expect(await balanceOf(server, alice.token, a.serial)).toBe('90.00');
-    await expectBalancedLedger(server, admin);
+    expect(await balanceOf(world.server, alice.token, a.serial)).toBe('90.00');
+    await expectBalancedLedger(world.server, world.admin);
   });
 
   it('answers the same key with another body with 422, and changes nothing', async () => {
     const [a, b] = await pair();
     const k = key();
-    expectStatus(await transfer(server, alice.token, a.serial, b.serial, '10.00', { key: k }), 201);
-    expectError(await transfer(server, alice.token, a.serial, b.serial, '11.00', { key: k }), 422, 'exception.idempotency.key_reused');
+    expectStatus(await transfer(world.server, alice.token, a.serial, b.serial, '10.00', { key: k }), 201);
     expectError(
-      await transfer(server, alice.token, a.serial, b.serial, '10.00', { key: k, description: 'changed' }),
+      await transfer(world.server, alice.token, a.serial, b.serial, '11.00', { key: k }),
+      422,
+      'exception.idempotency.key_reused',
+    );
+    expectError(
+      await transfer(world.server, alice.token, a.serial, b.serial, '10.00', { key: k, description: 'changed' }),
       422,
       'exception.idempotency.key_reused',
     );
     // the same key on another money-moving route is another request too
     expectError(
-      await server.request('POST', `/api/v1/close/coin/${a.serial}`, {
+      await world.server.request('POST', `/api/v1/close/coin/${a.serial}`, {
         token: alice.token,
         headers: { 'idempotency-key': k },
         body: { transferToCoinSerial: b.serial },
@@ -85,7 +79,7 @@ describe('Idempotency-Key on money-moving requests', () => {
       'exception.idempotency.key_reused',
     );
     expect(await operationsWith(k)).toBe(1);
-    expect(await balanceOf(server, alice.token, a.serial)).toBe('90.00');
+    expect(await balanceOf(world.server, alice.token, a.serial)).toBe('90.00');
   });
 
   it('treats the same body with its keys in another order as the same request', async () => {
@@ -94,9 +88,9 @@ describe('Idempotency-Key on money-moving requests', () => {
     const body1 = `{"amount":"5.00","paymentTool":{"type":"COIN","srcValue":"${a.serial}","destValue":"${b.serial}"}}`;
     const body2 = `{"paymentTool":{"destValue":"${b.serial}","srcValue":"${a.serial}","type":"COIN"},"amount":"5.00"}`;
     const headers = { 'idempotency-key': k, 'content-type': 'application/json' };
-    const one = await server.request('POST', '/api/v1/transfers', { token: alice.token, headers, rawBody: body1 });
+    const one = await world.server.request('POST', '/api/v1/transfers', { token: alice.token, headers, rawBody: body1 });
     expectStatus(one, 201);
-    const two = await server.request('POST', '/api/v1/transfers', { token: alice.token, headers, rawBody: body2 });
+    const two = await world.server.request('POST', '/api/v1/transfers', { token: alice.token, headers, rawBody: body2 });
     expectStatus(two, 201);
     expect(two.headers.get('idempotent-replayed')).toBe('true');
     expect(two.body).toEqual(one.body);
@@ -105,11 +99,11 @@ describe('Idempotency-Key on money-moving requests', () => {
 
   it('keeps keys per user: another user with the same key makes their own operation', async () => {
     const [a, b] = await pair();
-    const bobCoin = await aCoin(server, bob.token, issuer.id);
-    await fund(server, admin, bobCoin.serial, '10.00');
+    const bobCoin = await aCoin(world.server, bob.token, world.issuer.id);
+    await fund(world.server, world.admin, bobCoin.serial, '10.00');
     const k = key();
-    const mine = await transfer(server, alice.token, a.serial, b.serial, '1.00', { key: k });
-    const theirs = await transfer(server, bob.token, bobCoin.serial, a.serial, '2.00', { key: k });
+    const mine = await transfer(world.server, alice.token, a.serial, b.serial, '1.00', { key: k });
+    const theirs = await transfer(world.server, bob.token, bobCoin.serial, a.serial, '2.00', { key: k });
     expectStatus(mine, 201);
     expectStatus(theirs, 201);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
@@ -120,22 +114,26 @@ describe('Idempotency-Key on money-moving requests', () => {
   it('stores nothing for a failed request, so the same key can be retried', async () => {
     const [a, b] = await pair('5.00');
     const k = key();
-    expectError(await transfer(server, alice.token, a.serial, b.serial, '8.00', { key: k }), 409, 'exception.coin.insufficient_funds');
-    await fund(server, admin, a.serial, '5.00');
-    const retry = await transfer(server, alice.token, a.serial, b.serial, '8.00', { key: k });
+    expectError(
+      await transfer(world.server, alice.token, a.serial, b.serial, '8.00', { key: k }),
+      409,
+      'exception.coin.insufficient_funds',
+    );
+    await fund(world.server, world.admin, a.serial, '5.00');
+    const retry = await transfer(world.server, alice.token, a.serial, b.serial, '8.00', { key: k });
     expectStatus(retry, 201);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
     expect(await operationsWith(k)).toBe(1);
-    expect(await balanceOf(server, alice.token, a.serial)).toBe('2.00');
+    expect(await balanceOf(world.server, alice.token, a.serial)).toBe('2.00');
   });
 
   it('replays bank top-ups and coin closures too', async () => {
-    const coin = await aCoin(server, alice.token, issuer.id);
-    const target = await aCoin(server, alice.token, issuer.id);
+    const coin = await aCoin(world.server, alice.token, world.issuer.id);
+    const target = await aCoin(world.server, alice.token, world.issuer.id);
     const k = key();
     const topUp = () =>
-      server.request('POST', '/api/v1/bank-top-ups', {
-        token: admin,
+      world.server.request('POST', '/api/v1/bank-top-ups', {
+        token: world.admin,
         headers: { 'idempotency-key': k },
         body: { coinSerial: coin.serial, amount: '7.00', customInformation: 'ref' },
       });
@@ -146,11 +144,11 @@ describe('Idempotency-Key on money-moving requests', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.process.customInformation).toBe('ref');
     expect(await operationsWith(k)).toBe(1);
-    expect(await balanceOf(server, alice.token, coin.serial)).toBe('7.00');
+    expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('7.00');
 
     const closeKey = key();
     const close = () =>
-      server.request('POST', `/api/v1/close/coin/${coin.serial}`, {
+      world.server.request('POST', `/api/v1/close/coin/${coin.serial}`, {
         token: alice.token,
         headers: { 'idempotency-key': closeKey },
         body: { transferToCoinSerial: target.serial },
@@ -161,27 +159,27 @@ describe('Idempotency-Key on money-moving requests', () => {
     expectStatus(replay, 200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(closed.body);
-    expect(await balanceOf(server, alice.token, target.serial)).toBe('7.00');
+    expect(await balanceOf(world.server, alice.token, target.serial)).toBe('7.00');
   });
 
   it('answers a key reused with another body with 422 on every money-moving route, and changes nothing', async () => {
     const [a, b] = await pair();
     const again = (method: string, path: string, token: string, k: string, body: object) =>
-      server.request(method, path, { token, headers: { 'idempotency-key': k }, body });
+      world.server.request(method, path, { token, headers: { 'idempotency-key': k }, body });
     // a bank top-up
     const topUpKey = key();
-    expectStatus(await again('POST', '/api/v1/bank-top-ups', admin, topUpKey, { coinSerial: a.serial, amount: '1.00' }), 201);
+    expectStatus(await again('POST', '/api/v1/bank-top-ups', world.admin, topUpKey, { coinSerial: a.serial, amount: '1.00' }), 201);
     expectError(
-      await again('POST', '/api/v1/bank-top-ups', admin, topUpKey, { coinSerial: a.serial, amount: '2.00' }),
+      await again('POST', '/api/v1/bank-top-ups', world.admin, topUpKey, { coinSerial: a.serial, amount: '2.00' }),
       422,
       'exception.idempotency.key_reused',
     );
     // a reversal
-    const sent = await transfer(server, alice.token, a.serial, b.serial, '1.00');
+    const sent = await transfer(world.server, alice.token, a.serial, b.serial, '1.00');
     const reverseKey = key();
     const path = `/api/v1/transactions/${sent.body.process.id}/reverse`;
-    expectStatus(await again('POST', path, admin, reverseKey, { description: 'first' }), 201);
-    expectError(await again('POST', path, admin, reverseKey, { description: 'second' }), 422, 'exception.idempotency.key_reused');
+    expectStatus(await again('POST', path, world.admin, reverseKey, { description: 'first' }), 201);
+    expectError(await again('POST', path, world.admin, reverseKey, { description: 'second' }), 422, 'exception.idempotency.key_reused');
     // closing with PUT
     const empty = await world.coin(alice);
     const closeKey = key();
@@ -191,16 +189,20 @@ describe('Idempotency-Key on money-moving requests', () => {
       422,
       'exception.idempotency.key_reused',
     );
-    expect(await balanceOf(server, alice.token, a.serial)).toBe('101.00');
-    await expectBalancedLedger(server, admin);
+    expect(await balanceOf(world.server, alice.token, a.serial)).toBe('101.00');
+    await expectBalancedLedger(world.server, world.admin);
   });
 
   it('rejects an invalid key with 400: too long, empty, or not printable', async () => {
     const [a, b] = await pair();
-    expectError(await transfer(server, alice.token, a.serial, b.serial, '1.00', { key: 'k'.repeat(300) }), 400, 'exception.validation');
-    expectError(await transfer(server, alice.token, a.serial, b.serial, '1.00', { key: '' }), 400, 'exception.validation');
-    expectError(await transfer(server, alice.token, a.serial, b.serial, '1.00', { key: 'tab\there' }), 400, 'exception.validation');
-    expectStatus(await transfer(server, alice.token, a.serial, b.serial, '1.00', { key: 'k'.repeat(255) }), 201);
-    expect(await balanceOf(server, alice.token, a.serial)).toBe('99.00');
+    expectError(
+      await transfer(world.server, alice.token, a.serial, b.serial, '1.00', { key: 'k'.repeat(300) }),
+      400,
+      'exception.validation',
+    );
+    expectError(await transfer(world.server, alice.token, a.serial, b.serial, '1.00', { key: '' }), 400, 'exception.validation');
+    expectError(await transfer(world.server, alice.token, a.serial, b.serial, '1.00', { key: 'tab\there' }), 400, 'exception.validation');
+    expectStatus(await transfer(world.server, alice.token, a.serial, b.serial, '1.00', { key: 'k'.repeat(255) }), 201);
+    expect(await balanceOf(world.server, alice.token, a.serial)).toBe('99.00');
   });
 });

@@ -4,7 +4,7 @@ import { aRate, exchange, fundReserve, sumsPerCurrency } from './helpers/exchang
 import { finishGateTransactions, integrityMix } from './helpers/integrity-mix';
 import { aCoin, aCurrency, anIssuer, CoinBody, coinOf, Dec, expectAnswersReadBack, expectBalancedLedger, fund } from './helpers/money';
 import type { ApiResponse } from './helpers/server';
-import { moneyWorld, MoneyWorld } from './helpers/world';
+import { moneyWorld } from './helpers/world';
 import { generator } from './helpers/random';
 
 const SEED = Number(process.env.INTEGRITY_SEED ?? 20261123);
@@ -261,36 +261,30 @@ describe(`money integrity: a random mix of every money flow in parallel (seed ${
  */
 describe('money only moves: exchanges, vouchers and card payments (issue 13)', () => {
   const world = moneyWorld({ env: { VOUCHER_EXPIRY_SWEEP_SECONDS: '0' } });
-  let server: MoneyWorld['server'];
-  let admin: string;
-
-  beforeAll(() => {
-    ({ server, admin } = world);
-  });
 
   it('keeps Σ balances per currency through a seeded random mix of 60 operations, fees included', async () => {
-    const big = await aCurrency(server, admin, { fraction: '1000000000000000000' });
-    const bigIssuer = await anIssuer(server, admin, big.code);
+    const big = await aCurrency(world.server, world.admin, { fraction: '1000000000000000000' });
+    const bigIssuer = await anIssuer(world.server, world.admin, big.code);
     const A = world.currency.code;
-    await aRate(server, admin, A, big.code, '1.234567890123456789');
-    await aRate(server, admin, big.code, A, '0.810000000000000001');
-    await fundReserve(server, admin, world.issuer.id, '500.00');
-    await fundReserve(server, admin, bigIssuer.id, '500');
+    await aRate(world.server, world.admin, A, big.code, '1.234567890123456789');
+    await aRate(world.server, world.admin, big.code, A, '0.810000000000000001');
+    await fundReserve(world.server, world.admin, world.issuer.id, '500.00');
+    await fundReserve(world.server, world.admin, bigIssuer.id, '500');
 
     const people: { actor: Actor; a: CoinBody; b: CoinBody; card: string }[] = [];
     for (let i = 0; i < 4; i++) {
       const actor = await world.user({ role: i % 2 ? 'merchant' : 'individual' });
       const a = await world.coin(actor, '300.00');
-      const b = await aCoin(server, actor.token, bigIssuer.id);
-      await fund(server, admin, b.serial, '250.5');
+      const b = await aCoin(world.server, actor.token, bigIssuer.id);
+      await fund(world.server, world.admin, b.serial, '250.5');
       const card = (
-        await server.request('POST', '/api/v1/smart-cards', { token: actor.token, body: { coinSerial: a.serial, name: 'Card' } })
+        await world.server.request('POST', '/api/v1/smart-cards', { token: actor.token, body: { coinSerial: a.serial, name: 'Card' } })
       ).body.card.id;
       people.push({ actor, a, b, card });
     }
     // Fees on every flow for the first person: transfers (and card payments), exchanges, vouchers.
     for (const flow of ['client_transaction_transfer', 'exchange', 'voucher']) {
-      await aFee(server, admin, {
+      await aFee(world.server, world.admin, {
         organizationId: people[0].actor.organizationId,
         issuerId: world.issuer.id,
         conditions: percent('1.25'),
@@ -305,7 +299,7 @@ describe('money only moves: exchanges, vouchers and card payments (issue 13)', (
     };
     const codes: string[] = [];
     const vouchers: { id: string; owner: Actor }[] = [];
-    const before = await sumsPerCurrency(server);
+    const before = await sumsPerCurrency(world.server);
     const outcomes: Record<number, number> = {};
     const answers: unknown[] = [];
     for (let step = 0; step < 60; step++) {
@@ -314,7 +308,7 @@ describe('money only moves: exchanges, vouchers and card payments (issue 13)', (
       let response: ApiResponse;
       switch (next(6)) {
         case 0:
-          response = await exchange(server, p.actor.token, {
+          response = await exchange(world.server, p.actor.token, {
             fromCoin: p.a.serial,
             toCoin: p.b.serial,
             amount: `${next(80)}.${String(next(100)).padStart(2, '0')}`.replace(/^0\.00$/, '0.01'),
@@ -322,7 +316,7 @@ describe('money only moves: exchanges, vouchers and card payments (issue 13)', (
           });
           break;
         case 1:
-          response = await exchange(server, p.actor.token, {
+          response = await exchange(world.server, p.actor.token, {
             fromCoin: p.b.serial,
             toCoin: p.a.serial,
             amount: `${next(40)}.${String(next(100)).padStart(2, '0')}`.replace(/^0\.00$/, '0.01'),
@@ -330,7 +324,7 @@ describe('money only moves: exchanges, vouchers and card payments (issue 13)', (
           });
           break;
         case 2:
-          response = await server.request('POST', '/api/v1/vouchers', {
+          response = await world.server.request('POST', '/api/v1/vouchers', {
             token: p.actor.token,
             body: { coinSerial: p.a.serial, amount: `${1 + next(60)}.${String(next(100)).padStart(2, '0')}` },
           });
@@ -341,21 +335,21 @@ describe('money only moves: exchanges, vouchers and card payments (issue 13)', (
           break;
         case 3:
           response = codes.length
-            ? await server.request('POST', '/api/v1/vouchers/redeem', {
+            ? await world.server.request('POST', '/api/v1/vouchers/redeem', {
                 token: q.actor.token,
                 body: { code: codes[next(codes.length)], coinSerial: q.a.serial },
               })
-            : await server.request('GET', '/api/v1/smart-cards/my', { token: q.actor.token });
+            : await world.server.request('GET', '/api/v1/smart-cards/my', { token: q.actor.token });
           break;
         case 4: {
           const v = vouchers.length ? vouchers[next(vouchers.length)] : undefined;
           response = v
-            ? await server.request('POST', `/api/v1/vouchers/${v.id}/block`, { token: v.owner.token })
-            : await server.request('GET', '/api/v1/smart-cards/my', { token: q.actor.token });
+            ? await world.server.request('POST', `/api/v1/vouchers/${v.id}/block`, { token: v.owner.token })
+            : await world.server.request('GET', '/api/v1/smart-cards/my', { token: q.actor.token });
           break;
         }
         default:
-          response = await server.request('POST', '/api/v1/transfers', {
+          response = await world.server.request('POST', '/api/v1/transfers', {
             token: p.actor.token,
             body: { paymentTool: { type: 'SMART_CARD', srcValue: p.card, destValue: q.card }, amount: `${next(90)}.50` },
           });
@@ -363,7 +357,7 @@ describe('money only moves: exchanges, vouchers and card payments (issue 13)', (
       outcomes[response.status] = (outcomes[response.status] ?? 0) + 1;
       expect(response.status).toBeLessThan(500);
       if (response.status < 300 && response.body?.process) answers.push(response.body.process);
-      const now = await sumsPerCurrency(server);
+      const now = await sumsPerCurrency(world.server);
       for (const code of Object.keys(before)) {
         expect({ step, code, same: new Dec(now[code] ?? '0').eq(before[code]) }).toEqual({ step, code, same: true });
       }
@@ -374,9 +368,9 @@ describe('money only moves: exchanges, vouchers and card payments (issue 13)', (
       refused: true,
     });
     // Per currency, every coin's balance sums to zero: the settlement coins hold what the bank top-ups brought in.
-    for (const total of Object.values(await sumsPerCurrency(server))) expect(new Dec(total).isZero()).toBe(true);
-    await expectBalancedLedger(server, admin);
-    expect(await expectAnswersReadBack(server, admin, answers)).toBeGreaterThan(10);
+    for (const total of Object.values(await sumsPerCurrency(world.server))) expect(new Dec(total).isZero()).toBe(true);
+    await expectBalancedLedger(world.server, world.admin);
+    expect(await expectAnswersReadBack(world.server, world.admin, answers)).toBeGreaterThan(10);
   });
 });
 

@@ -1,7 +1,7 @@
 import { Actor } from './helpers/actors';
 import { aRate } from './helpers/exchange';
-import { aCurrency, anIssuer, CoinBody, CurrencyBody, expectError, expectStatus, IssuerBody, transfer } from './helpers/money';
-import { moneyWorld, MoneyWorld } from './helpers/world';
+import { aCurrency, anIssuer, CoinBody, expectError, expectStatus, IssuerBody, transfer } from './helpers/money';
+import { moneyWorld } from './helpers/world';
 
 const ATTO = '1000000000000000000';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -14,20 +14,13 @@ const share = ({ serial, name, amount, percentFromTotal }: Record<string, unknow
 
 describe('reporting on the caller’s own coins', () => {
   const world = moneyWorld();
-  let server: MoneyWorld['server'];
-  let admin: string;
-  let currency: CurrencyBody;
-  let bob: Actor;
-  let bobCoin: CoinBody;
-
-  beforeAll(async () => {
-    ({ server, admin, currency } = world);
-    bob = await world.user({ role: 'merchant' });
-    bobCoin = await world.coin(bob, '500.00');
-  });
+  const bob = world.suiteUser({ role: 'merchant' });
+  const bobCoin = world.suiteCoin(bob, '500.00');
 
   const report = (token: string, path: string, query: Record<string, string> = {}) =>
-    server.request('GET', `/api/v1/reporting/coins${path}${Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''}`, { token });
+    world.server.request('GET', `/api/v1/reporting/coins${path}${Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''}`, {
+      token,
+    });
 
   describe('GET /reporting/coins', () => {
     it('answers the total of the open coins of a currency, rounded to its cents, and each coin’s exact share', async () => {
@@ -35,9 +28,9 @@ describe('reporting on the caller’s own coins', () => {
       const a1 = await world.coin(alice, '100.00');
       const a2 = await world.coin(alice, '50.50');
       const closed = await world.coin(alice);
-      expectStatus(await server.request('POST', `/api/v1/close/coin/${closed.serial}`, { token: alice.token, body: {} }), 200);
+      expectStatus(await world.server.request('POST', `/api/v1/close/coin/${closed.serial}`, { token: alice.token, body: {} }), 200);
 
-      const response = await report(alice.token, '', { currency: currency.code });
+      const response = await report(alice.token, '', { currency: world.currency.code });
       expectStatus(response, 200);
       expect(response.body).toEqual({
         status: 'ok',
@@ -45,7 +38,7 @@ describe('reporting on the caller’s own coins', () => {
         totalAmount: '150.50',
         // Rounded to the currency's minor unit, not to whole units (which made it 150): nothing to round here.
         roundedTotalAmount: '150.50',
-        currency: currency.code,
+        currency: world.currency.code,
         symbol: null,
         unconvertedCurrencies: [],
         coinsDetail: [expect.objectContaining({ serial: a1.serial }), expect.objectContaining({ serial: a2.serial })],
@@ -61,13 +54,13 @@ describe('reporting on the caller’s own coins', () => {
 
     it('answers zeros and no coin for a currency the caller holds no coin of, and 0 % for coins of a zero total', async () => {
       const carol = await world.user();
-      const other = await aCurrency(server, admin);
+      const other = await aCurrency(world.server, world.admin);
       const none = await report(carol.token, '', { currency: other.code });
       expectStatus(none, 200);
       expect(none.body).toMatchObject({ totalAmount: '0.00', roundedTotalAmount: '0.00', currency: other.code, coinsDetail: [] });
 
       const empty = await world.coin(carol);
-      const zero = await report(carol.token, '', { currency: currency.code });
+      const zero = await report(carol.token, '', { currency: world.currency.code });
       expect(zero.body.coinsDetail.map(share)).toEqual([
         { serial: empty.serial, name: 'Wallet', amount: '0.00', percentFromTotal: '0.00' },
       ]);
@@ -75,8 +68,8 @@ describe('reporting on the caller’s own coins', () => {
     });
 
     it('is exact at a fraction of 10^18', async () => {
-      const atto = await aCurrency(server, admin, { fraction: ATTO });
-      const issuer: IssuerBody = await anIssuer(server, admin, atto.code);
+      const atto = await aCurrency(world.server, world.admin, { fraction: ATTO });
+      const issuer: IssuerBody = await anIssuer(world.server, world.admin, atto.code);
       const dave = await world.user();
       const small = await world.coin(dave, '0.000000000000000001', issuer.id);
       const large = await world.coin(dave, '12345678901234567.500000000000000001', issuer.id);
@@ -93,30 +86,30 @@ describe('reporting on the caller’s own coins', () => {
     });
 
     it('converts the coins of other currencies at the rate in force, rounds half-even to the minor unit, and names those without a rate', async () => {
-      const other = await aCurrency(server, admin, { fraction: 100 });
-      const otherIssuer = await anIssuer(server, admin, other.code);
-      const unrated = await aCurrency(server, admin, { fraction: 100 });
-      const unratedIssuer = await anIssuer(server, admin, unrated.code);
-      const whole = await aCurrency(server, admin, { fraction: 1 });
+      const other = await aCurrency(world.server, world.admin, { fraction: 100 });
+      const otherIssuer = await anIssuer(world.server, world.admin, other.code);
+      const unrated = await aCurrency(world.server, world.admin, { fraction: 100 });
+      const unratedIssuer = await anIssuer(world.server, world.admin, unrated.code);
+      const whole = await aCurrency(world.server, world.admin, { fraction: 1 });
       // other→currency: an older rate, the one in force, and one that takes effect later.
-      await aRate(server, admin, other.code, currency.code, '0.5');
-      await aRate(server, admin, other.code, currency.code, '0.125');
-      await aRate(server, admin, other.code, currency.code, '10', '2099-01-01T00:00:00Z');
+      await aRate(world.server, world.admin, other.code, world.currency.code, '0.5');
+      await aRate(world.server, world.admin, other.code, world.currency.code, '0.125');
+      await aRate(world.server, world.admin, other.code, world.currency.code, '10', '2099-01-01T00:00:00Z');
       // Only the inverse pair of unrated→currency has a rate: never inverted.
-      await aRate(server, admin, currency.code, unrated.code, '2');
-      await aRate(server, admin, currency.code, whole.code, '2.5');
+      await aRate(world.server, world.admin, world.currency.code, unrated.code, '2');
+      await aRate(world.server, world.admin, world.currency.code, whole.code, '2.5');
       const gina = await world.user();
       const own = await world.coin(gina, '1.00');
       const foreign = await world.coin(gina, '1.00', otherIssuer.id);
       const left = await world.coin(gina, '7.00', unratedIssuer.id);
 
-      const response = await report(gina.token, '', { currency: currency.code });
+      const response = await report(gina.token, '', { currency: world.currency.code });
       expectStatus(response, 200);
       expect(response.body).toMatchObject({
         // 1.00 + 1.00 × 0.125 exactly; 1.125 is a tie at the cent, which half-even takes to the even 1.12.
         totalAmount: '1.125',
         roundedTotalAmount: '1.12',
-        currency: currency.code,
+        currency: world.currency.code,
         unconvertedCurrencies: [unrated.code],
       });
       expect(response.body.coinsDetail).toEqual([
@@ -125,7 +118,7 @@ describe('reporting on the caller’s own coins', () => {
           amount: '1.00',
           roundedAmount: '1.00',
           percentFromTotal: '88.89',
-          currency: currency.code,
+          currency: world.currency.code,
         }),
         {
           serial: foreign.serial,
@@ -133,7 +126,7 @@ describe('reporting on the caller’s own coins', () => {
           amount: '0.125',
           percentFromTotal: '11.11',
           roundedAmount: '0.12',
-          currency: currency.code,
+          currency: world.currency.code,
           symbol: null,
           coinEntry: { currency: other.code, amount: '1.00', issuerId: otherIssuer.id, symbol: null },
         },
@@ -160,9 +153,9 @@ describe('reporting on the caller’s own coins', () => {
 
     it('shows only the caller’s organization’s coins', async () => {
       const erin = await world.user();
-      const response = await report(erin.token, '', { currency: currency.code });
+      const response = await report(erin.token, '', { currency: world.currency.code });
       expect(response.body.coinsDetail).toEqual([]);
-      const bobs = await report(bob.token, '', { currency: currency.code });
+      const bobs = await report(bob.token, '', { currency: world.currency.code });
       expect(bobs.body.coinsDetail.map((c: { serial: string }) => c.serial)).toEqual([bobCoin.serial]);
     });
 
@@ -173,13 +166,16 @@ describe('reporting on the caller’s own coins', () => {
       expectError(await report(token, '/outflows', { currency: 'NOPE123' }), 404, 'exception.currency.not_found');
       expectError(await report(token, ''), 400, 'exception.validation', 'currency');
       expectError(await report(token, '', { currency: 'usd' }), 400, 'exception.validation', 'currency');
-      expectError(await report(token, '', { currency: currency.code, colour: 'red' }), 400, 'exception.validation', 'colour');
-      expectError(await server.request('GET', `/api/v1/reporting/coins?currency=${currency.code}&currency=EUR`, { token }), 400);
+      expectError(await report(token, '', { currency: world.currency.code, colour: 'red' }), 400, 'exception.validation', 'colour');
+      expectError(
+        await world.server.request('GET', `/api/v1/reporting/coins?currency=${world.currency.code}&currency=EUR`, { token }),
+        400,
+      );
     });
 
     it('is for customers: staff own no coins (403), and a token is needed (401)', async () => {
-      expectError(await report(admin, '', { currency: currency.code }), 403, 'exception.access.permission_missing');
-      expectError(await server.request('GET', `/api/v1/reporting/coins?currency=${currency.code}`), 401);
+      expectError(await report(world.admin, '', { currency: world.currency.code }), 403, 'exception.access.permission_missing');
+      expectError(await world.server.request('GET', `/api/v1/reporting/coins?currency=${world.currency.code}`), 401);
     });
   });
 
@@ -195,25 +191,28 @@ describe('reporting on the caller’s own coins', () => {
       c1 = await world.coin(carol, '100.00'); // in from the bank: inflow
       c2 = await world.coin(carol);
       // Between Carol's own coins: not a flow of her organization, but one of each coin.
-      expectStatus(await transfer(server, carol.token, c1.serial, c2.serial, '30.00'), 201);
-      const out = await transfer(server, carol.token, c1.serial, bobCoin.serial, '12.34');
+      expectStatus(await transfer(world.server, carol.token, c1.serial, c2.serial, '30.00'), 201);
+      const out = await transfer(world.server, carol.token, c1.serial, bobCoin.serial, '12.34');
       expectStatus(out, 201);
-      const incoming = await transfer(server, bob.token, bobCoin.serial, c2.serial, '5.00');
+      const incoming = await transfer(world.server, bob.token, bobCoin.serial, c2.serial, '5.00');
       expectStatus(incoming, 201);
       // The reversal of Bob's payment takes 5.00 out of c2 again: a flow the other way.
-      const reversed = await server.request('POST', `/api/v1/transactions/${incoming.body.process.id}/reverse`, { token: admin, body: {} });
+      const reversed = await world.server.request('POST', `/api/v1/transactions/${incoming.body.process.id}/reverse`, {
+        token: world.admin,
+        body: {},
+      });
       expectStatus(reversed, 201);
       day = dayOf(out.body.process.createdAt);
       range = { from: `${dayOf(day, -2)}T00:00:00Z`, to: `${dayOf(day, 1)}T00:00:00Z` };
     });
 
     it('sums what entered and left the organization in a currency, leaving out moves between its own coins', async () => {
-      const response = await report(carol.token, '/funds-flows', { currency: currency.code, ...range });
+      const response = await report(carol.token, '/funds-flows', { currency: world.currency.code, ...range });
       expectStatus(response, 200);
       expect(response.body).toEqual({
         status: 'ok',
         message: 'OK',
-        currencyCode: currency.code,
+        currencyCode: world.currency.code,
         currencySymbol: null,
         inflowSum: '105.00',
         outflowSum: '17.34',
@@ -226,18 +225,18 @@ describe('reporting on the caller’s own coins', () => {
     it('counts, for one coin, every movement to or from any other coin, the organization’s own included', async () => {
       const first = await report(carol.token, `/funds-flows/${c1.serial}`, range);
       expectStatus(first, 200);
-      expect(first.body).toMatchObject({ currencyCode: currency.code, inflowSum: '100.00', outflowSum: '42.34' });
+      expect(first.body).toMatchObject({ currencyCode: world.currency.code, inflowSum: '100.00', outflowSum: '42.34' });
       const second = await report(carol.token, `/funds-flows/${c2.serial}`, range);
       expect(second.body).toMatchObject({ inflowSum: '35.00', outflowSum: '5.00' });
     });
 
     it('answers the outflow of every UTC day of the range, 0 for days without any', async () => {
-      const response = await report(carol.token, '/outflows', { currency: currency.code, ...range });
+      const response = await report(carol.token, '/outflows', { currency: world.currency.code, ...range });
       expectStatus(response, 200);
       expect(response.body).toEqual({
         status: 'ok',
         message: 'OK',
-        currencyCode: currency.code,
+        currencyCode: world.currency.code,
         currencySymbol: null,
         from: `${dayOf(day, -2)}T00:00:00.000Z`,
         to: `${dayOf(day, 1)}T00:00:00.000Z`,
@@ -249,7 +248,7 @@ describe('reporting on the caller’s own coins', () => {
             sum: '17.34',
             percentage: '100.00',
             numberOfOperations: 2,
-            currencyCode: currency.code,
+            currencyCode: world.currency.code,
             currencySymbol: null,
           },
         ],
@@ -261,7 +260,7 @@ describe('reporting on the caller’s own coins', () => {
       });
       // A range ending inside a day lists that day; one starting at its midnight does not list the day before.
       const partial = await report(carol.token, '/outflows', {
-        currency: currency.code,
+        currency: world.currency.code,
         from: `${day}T00:00:00Z`,
         to: `${day}T00:00:00.001Z`,
       });
@@ -269,24 +268,24 @@ describe('reporting on the caller’s own coins', () => {
     });
 
     it('defaults to the last 30 UTC days with today, ending now', async () => {
-      const response = await report(carol.token, '/outflows', { currency: currency.code });
+      const response = await report(carol.token, '/outflows', { currency: world.currency.code });
       expectStatus(response, 200);
       const records: { date: string; outflowSum: string }[] = response.body.days;
       expect(records).toHaveLength(30);
       expect(response.body.from).toBe(`${records[0].date}T00:00:00.000Z`);
       expect(Date.now() - Date.parse(response.body.to)).toBeLessThan(60_000);
       expect(records.find((r) => r.date === day)?.outflowSum).toBe('17.34');
-      const flows = await report(carol.token, '/funds-flows', { currency: currency.code });
+      const flows = await report(carol.token, '/funds-flows', { currency: world.currency.code });
       expect(flows.body).toMatchObject({ inflowSum: '105.00', outflowSum: '17.34', from: response.body.from });
     });
 
     it('answers zeros outside the range, for a currency without coins, and reads dates with offsets', async () => {
       const before = { from: `${dayOf(day, -10)}T00:00:00Z`, to: `${dayOf(day, -1)}T00:00:00Z` };
-      expect((await report(carol.token, '/funds-flows', { currency: currency.code, ...before })).body).toMatchObject({
+      expect((await report(carol.token, '/funds-flows', { currency: world.currency.code, ...before })).body).toMatchObject({
         inflowSum: '0.00',
         outflowSum: '0.00',
       });
-      const other = await aCurrency(server, admin);
+      const other = await aCurrency(world.server, world.admin);
       expect((await report(carol.token, '/funds-flows', { currency: other.code, ...range })).body).toMatchObject({
         currencyCode: other.code,
         inflowSum: '0.00',
@@ -294,14 +293,14 @@ describe('reporting on the caller’s own coins', () => {
       });
       // The same range written with a +02:00 offset, and as plain dates.
       const shifted = { from: `${dayOf(day, -2)}T02:00:00+02:00`, to: `${dayOf(day, 1)}T02:00:00+02:00` };
-      const withOffset = await report(carol.token, '/funds-flows', { currency: currency.code, ...shifted });
+      const withOffset = await report(carol.token, '/funds-flows', { currency: world.currency.code, ...shifted });
       expect(withOffset.body).toMatchObject({ inflowSum: '105.00', outflowSum: '17.34', from: range.from.replace('Z', '.000Z') });
-      const plain = await report(carol.token, '/funds-flows', { currency: currency.code, from: dayOf(day, -2), to: dayOf(day, 1) });
+      const plain = await report(carol.token, '/funds-flows', { currency: world.currency.code, from: dayOf(day, -2), to: dayOf(day, 1) });
       expect(plain.body).toMatchObject({ inflowSum: '105.00', outflowSum: '17.34' });
     });
 
     it('refuses a date that is not ISO 8601, an end not after the start, and a daily range over 366 days (400)', async () => {
-      const q = { currency: currency.code };
+      const q = { currency: world.currency.code };
       for (const [path, base] of [
         ['/funds-flows', q],
         ['/outflows', q],
@@ -332,7 +331,7 @@ describe('reporting on the caller’s own coins', () => {
       expectError(await report(carol.token, '/funds-flows/999999999999', range), 404, 'exception.coin.not_found');
       expectError(await report(carol.token, '/funds-flows/abc', range), 400, 'exception.validation', 'serial');
       expectError(
-        await report(carol.token, `/funds-flows/${c1.serial}`, { currency: currency.code }),
+        await report(carol.token, `/funds-flows/${c1.serial}`, { currency: world.currency.code }),
         400,
         'exception.validation',
         'currency',
@@ -341,7 +340,7 @@ describe('reporting on the caller’s own coins', () => {
   });
 
   it('documents the dashboard’s operations with ids a client can call, formats and nullable fields', async () => {
-    const doc = (await server.request('GET', '/swagger/openapi.json')).body;
+    const doc = (await world.server.request('GET', '/swagger/openapi.json')).body;
     const operationIds = Object.fromEntries(
       Object.entries<Record<string, { operationId: string }>>(doc.paths)
         .filter(([path]) => /reporting|transaction-categories|templates\/transfer/.test(path))
@@ -393,11 +392,11 @@ describe('reporting on the caller’s own coins', () => {
   it('serves every call of a new customer’s dashboard first page', async () => {
     const frank = await world.user();
     const calls = await Promise.all([
-      report(frank.token, '', { currency: currency.code }),
-      report(frank.token, '/funds-flows', { currency: currency.code }),
-      report(frank.token, '/outflows', { currency: currency.code }),
-      server.request('POST', '/api/v1/transaction-categories/view', { token: frank.token, body: {} }),
-      server.request('POST', '/api/v1/templates/transfer/view', { token: frank.token, body: { pageNumber: 0, pageSize: 5 } }),
+      report(frank.token, '', { currency: world.currency.code }),
+      report(frank.token, '/funds-flows', { currency: world.currency.code }),
+      report(frank.token, '/outflows', { currency: world.currency.code }),
+      world.server.request('POST', '/api/v1/transaction-categories/view', { token: frank.token, body: {} }),
+      world.server.request('POST', '/api/v1/templates/transfer/view', { token: frank.token, body: { pageNumber: 0, pageSize: 5 } }),
     ]);
     for (const call of calls) expectStatus(call, 200);
     expect(calls[0].body).toMatchObject({ totalAmount: '0.00', roundedTotalAmount: '0.00', unconvertedCurrencies: [], coinsDetail: [] });
@@ -415,7 +414,7 @@ describe('reporting on the caller’s own coins', () => {
     });
     expect(calls[4].body).toEqual({ status: 'ok', message: 'OK', pageNumber: 0, pageSize: 5, totalRecords: 0, totalPages: 0, records: [] });
     const wallet = await world.coin(frank, '10.00');
-    const after = await report(frank.token, '', { currency: currency.code });
+    const after = await report(frank.token, '', { currency: world.currency.code });
     expect(after.body.coinsDetail.map(share)).toEqual([
       { serial: wallet.serial, name: 'Wallet', amount: '10.00', percentFromTotal: '100.00' },
     ]);

@@ -1,10 +1,11 @@
+import { serviceWorld } from './helpers/world';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROLES } from '../src/platform/access/permissions';
-import { adminToken, aUser, login, uniqueLogin, serviceWithAdmin } from './helpers/actors';
+import { adminToken, aUser, login, uniqueLogin } from './helpers/actors';
 import { copyInstallation } from './helpers/install';
 import { runRunbook } from './helpers/runbook';
 import {
@@ -166,51 +167,48 @@ describe('2 and 3. the per-address limit holds under parallel requests, and wron
 });
 
 describe('3. a wrong current password counts toward the hold', () => {
-  let server: TestServer;
-  let admin: string;
-  beforeAll(async () => ({ server, admin } = await serviceWithAdmin()));
-  afterAll(() => server.stop());
+  const world = serviceWorld();
 
   const change = (token: string, currentPassword: string) =>
-    server.request('POST', `${AUTH}/password`, { token, body: { currentPassword, newPassword: 'a-brand-new-pass-7' } });
+    world.server.request('POST', `${AUTH}/password`, { token, body: { currentPassword, newPassword: 'a-brand-new-pass-7' } });
 
   it('holds the user at the third wrong current password, records each, and revokes the presented token', async () => {
-    const user = await aUser(server, admin);
+    const user = await aUser(world.server, world.admin);
     expect((await change(user.token, 'wrong-current-1')).status).toBe(400);
     expect((await change(user.token, 'wrong-current-2')).status).toBe(400);
-    expect(await userRow(server, user.id)).toEqual({ status: 'active', failed_attempts: 2 });
+    expect(await userRow(world.server, user.id)).toEqual({ status: 'active', failed_attempts: 2 });
     const third = await change(user.token, 'wrong-current-3');
     expect(third.status).toBe(400);
     expect(third.body.errors[0].parameter).toBe('currentPassword');
-    expect(await userRow(server, user.id)).toEqual({ status: 'on_hold', failed_attempts: 3 });
-    expect((await server.request('GET', '/api/v1/profiles/my', { token: user.token })).status).toBe(401);
-    expect(await actionCount(server, user.id, 'password_change_failed')).toBe(3);
-    expect(await actionCount(server, user.id, 'user_held')).toBe(1);
-    const right = await server.request('POST', AUTH, { body: { login: user.login, password: user.password } });
+    expect(await userRow(world.server, user.id)).toEqual({ status: 'on_hold', failed_attempts: 3 });
+    expect((await world.server.request('GET', '/api/v1/profiles/my', { token: user.token })).status).toBe(401);
+    expect(await actionCount(world.server, user.id, 'password_change_failed')).toBe(3);
+    expect(await actionCount(world.server, user.id, 'user_held')).toBe(1);
+    const right = await world.server.request('POST', AUTH, { body: { login: user.login, password: user.password } });
     expect(right.status).toBe(403);
     expect(right.body.code).toBe('exception.authorization.user_on_hold');
   });
 
   it('counts a wrong login and a wrong current password in the same row of failures', async () => {
-    const user = await aUser(server, admin);
-    expect((await server.request('POST', AUTH, { body: { login: user.login, password: 'wrong-login-1' } })).status).toBe(401);
+    const user = await aUser(world.server, world.admin);
+    expect((await world.server.request('POST', AUTH, { body: { login: user.login, password: 'wrong-login-1' } })).status).toBe(401);
     expect((await change(user.token, 'wrong-current-1')).status).toBe(400);
-    expect((await server.request('POST', AUTH, { body: { login: user.login, password: 'wrong-login-2' } })).status).toBe(401);
-    expect(await userRow(server, user.id)).toMatchObject({ status: 'on_hold' });
+    expect((await world.server.request('POST', AUTH, { body: { login: user.login, password: 'wrong-login-2' } })).status).toBe(401);
+    expect(await userRow(world.server, user.id)).toMatchObject({ status: 'on_hold' });
   });
 
   it('holds the user once under 20 parallel wrong current passwords, with every failure counted', async () => {
-    const user = await aUser(server, admin);
+    const user = await aUser(world.server, world.admin);
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => change(user.token, `wrong-current-${i}`)));
     const statuses = results.map((r) => r.status);
     // Those that reached the password check are 400; those that came after the hold's revocation are 401.
     expect(statuses.filter((s) => s !== 400 && s !== 401)).toEqual([]);
     const checked = statuses.filter((s) => s === 400).length;
     expect(checked).toBeGreaterThanOrEqual(3);
-    expect(await userRow(server, user.id)).toEqual({ status: 'on_hold', failed_attempts: checked });
-    expect(await actionCount(server, user.id, 'password_change_failed')).toBe(checked);
-    expect(await actionCount(server, user.id, 'user_held')).toBe(1);
-    expect((await server.request('GET', '/api/v1/profiles/my', { token: user.token })).status).toBe(401);
+    expect(await userRow(world.server, user.id)).toEqual({ status: 'on_hold', failed_attempts: checked });
+    expect(await actionCount(world.server, user.id, 'password_change_failed')).toBe(checked);
+    expect(await actionCount(world.server, user.id, 'user_held')).toBe(1);
+    expect((await world.server.request('GET', '/api/v1/profiles/my', { token: user.token })).status).toBe(401);
   });
 });
 
@@ -386,13 +384,13 @@ describe('6. TRUST_PROXY trusts a number of hops or a list of proxies, never eve
 });
 
 describe('7. passwords: no common ones, not the login, never cut at 72 bytes', () => {
-  let server: TestServer;
-  let admin: string;
-  beforeAll(async () => ({ server, admin } = await serviceWithAdmin()));
-  afterAll(() => server.stop());
+  const world = serviceWorld();
 
   const create = (loginName: string, password: string) =>
-    server.request('POST', '/api/v1/users', { token: admin, body: { login: loginName, password, name: 'P', role: 'individual' } });
+    world.server.request('POST', '/api/v1/users', {
+      token: world.admin,
+      body: { login: loginName, password, name: 'P', role: 'individual' },
+    });
 
   it.each(['password', '12345678', 'Password', 'iloveyou', 'qwerty123', 'sunshine'])(
     'refuses the common password %s with a clear 400',
@@ -411,44 +409,41 @@ describe('7. passwords: no common ones, not the login, never cut at 72 bytes', (
   });
 
   it('refuses a common or login-equal new password at a password change', async () => {
-    const user = await aUser(server, admin);
+    const user = await aUser(world.server, world.admin);
     for (const [newPassword, message] of [
       ['letmein123', 'most common passwords'],
       [user.login, 'must not be the login'],
     ]) {
-      const response = await server.request('POST', `${AUTH}/password`, {
+      const response = await world.server.request('POST', `${AUTH}/password`, {
         token: user.token,
         body: { currentPassword: user.password, newPassword },
       });
       expect(response.status).toBe(400);
       expect(response.body.errors).toEqual([{ parameter: 'newPassword', message: expect.stringContaining(message) }]);
     }
-    expect(await userRow(server, user.id)).toEqual({ status: 'active', failed_attempts: 0 });
+    expect(await userRow(world.server, user.id)).toEqual({ status: 'active', failed_attempts: 0 });
   });
 
   it('answers a password over 72 bytes like a wrong one at login, instead of cutting it', async () => {
     const password = 'é'.repeat(36); // 72 bytes
-    const user = await aUser(server, admin, { password });
-    const longer = await server.request('POST', AUTH, { body: { login: user.login, password: `${password}x` } });
+    const user = await aUser(world.server, world.admin, { password });
+    const longer = await world.server.request('POST', AUTH, { body: { login: user.login, password: `${password}x` } });
     expect(longer.status).toBe(401);
     expect(longer.body.code).toBe('exception.authorization.invalid_credentials');
-    expect(await userRow(server, user.id)).toEqual({ status: 'active', failed_attempts: 1 });
-    expect((await server.request('POST', AUTH, { body: { login: user.login, password } })).status).toBe(200);
+    expect(await userRow(world.server, user.id)).toEqual({ status: 'active', failed_attempts: 1 });
+    expect((await world.server.request('POST', AUTH, { body: { login: user.login, password } })).status).toBe(200);
   });
 });
 
 describe('8. sessions', () => {
-  let server: TestServer;
-  let admin: string;
-  beforeAll(async () => ({ server, admin } = await serviceWithAdmin()));
-  afterAll(() => server.stop());
+  const world = serviceWorld();
 
   const SESSIONS = `${AUTH}/sessions`;
 
   it("lists the caller's live tokens without the tokens, and ends one", async () => {
-    const user = await aUser(server, admin);
-    const second = await login(server, user.login, user.password);
-    const listed = await server.request('GET', SESSIONS, { token: user.token });
+    const user = await aUser(world.server, world.admin);
+    const second = await login(world.server, user.login, user.password);
+    const listed = await world.server.request('GET', SESSIONS, { token: user.token });
     expect(listed.status).toBe(200);
     expect(listed.body.records).toHaveLength(2);
     for (const record of listed.body.records) {
@@ -466,52 +461,54 @@ describe('8. sessions', () => {
     expect(listed.text).not.toContain(second);
 
     const other = listed.body.records.find((r: { current: boolean }) => !r.current);
-    const ended = await server.request('DELETE', `${SESSIONS}/${other.id}`, { token: user.token });
+    const ended = await world.server.request('DELETE', `${SESSIONS}/${other.id}`, { token: user.token });
     expect(ended.status).toBe(200);
     expect(ended.body).toMatchObject({ status: 'ok', action: 'SESSION_ENDED' });
-    expect((await server.request('GET', '/api/v1/profiles/my', { token: second })).status).toBe(401);
-    expect((await server.request('GET', '/api/v1/profiles/my', { token: user.token })).status).toBe(200);
-    expect((await server.request('DELETE', `${SESSIONS}/${other.id}`, { token: user.token })).status).toBe(404);
-    expect((await server.request('GET', SESSIONS, { token: user.token })).body.records).toHaveLength(1);
-    expect((await server.request('DELETE', `${SESSIONS}/not-a-uuid`, { token: user.token })).status).toBe(400);
+    expect((await world.server.request('GET', '/api/v1/profiles/my', { token: second })).status).toBe(401);
+    expect((await world.server.request('GET', '/api/v1/profiles/my', { token: user.token })).status).toBe(200);
+    expect((await world.server.request('DELETE', `${SESSIONS}/${other.id}`, { token: user.token })).status).toBe(404);
+    expect((await world.server.request('GET', SESSIONS, { token: user.token })).body.records).toHaveLength(1);
+    expect((await world.server.request('DELETE', `${SESSIONS}/not-a-uuid`, { token: user.token })).status).toBe(400);
   });
 
   it("never ends another user's session", async () => {
-    const alice = await aUser(server, admin);
-    const bob = await aUser(server, admin);
-    const bobs = (await server.request('GET', SESSIONS, { token: bob.token })).body.records;
-    const attempt = await server.request('DELETE', `${SESSIONS}/${bobs[0].id}`, { token: alice.token });
+    const alice = await aUser(world.server, world.admin);
+    const bob = await aUser(world.server, world.admin);
+    const bobs = (await world.server.request('GET', SESSIONS, { token: bob.token })).body.records;
+    const attempt = await world.server.request('DELETE', `${SESSIONS}/${bobs[0].id}`, { token: alice.token });
     expect(attempt.status).toBe(404);
     expect(attempt.body.code).toBe('exception.session.not_found');
-    expect((await server.request('GET', '/api/v1/profiles/my', { token: bob.token })).status).toBe(200);
+    expect((await world.server.request('GET', '/api/v1/profiles/my', { token: bob.token })).status).toBe(200);
   });
 
   it('ends the current session too', async () => {
-    const user = await aUser(server, admin);
-    const [current] = (await server.request('GET', SESSIONS, { token: user.token })).body.records;
-    expect((await server.request('DELETE', `${SESSIONS}/${current.id}`, { token: user.token })).status).toBe(200);
-    expect((await server.request('GET', '/api/v1/profiles/my', { token: user.token })).status).toBe(401);
+    const user = await aUser(world.server, world.admin);
+    const [current] = (await world.server.request('GET', SESSIONS, { token: user.token })).body.records;
+    expect((await world.server.request('DELETE', `${SESSIONS}/${current.id}`, { token: user.token })).status).toBe(200);
+    expect((await world.server.request('GET', '/api/v1/profiles/my', { token: user.token })).status).toBe(401);
   });
 
   it("lets administrators end all of a user's sessions, and no one else", async () => {
-    const user = await aUser(server, admin);
-    const second = await login(server, user.login, user.password);
-    const support = await aUser(server, admin, { role: 'customer_support' });
-    const refused = await server.request('DELETE', `/api/v1/users/${user.id}/sessions`, { token: support.token });
+    const user = await aUser(world.server, world.admin);
+    const second = await login(world.server, user.login, user.password);
+    const support = await aUser(world.server, world.admin, { role: 'customer_support' });
+    const refused = await world.server.request('DELETE', `/api/v1/users/${user.id}/sessions`, { token: support.token });
     expect(refused.status).toBe(403);
-    expect((await server.request('GET', '/api/v1/profiles/my', { token: second })).status).toBe(200);
+    expect((await world.server.request('GET', '/api/v1/profiles/my', { token: second })).status).toBe(200);
 
-    const ended = await server.request('DELETE', `/api/v1/users/${user.id}/sessions`, { token: admin });
+    const ended = await world.server.request('DELETE', `/api/v1/users/${user.id}/sessions`, { token: world.admin });
     expect(ended.status).toBe(200);
     expect(ended.body).toMatchObject({ status: 'ok', action: 'SESSIONS_ENDED', endedSessions: 2 });
-    for (const token of [user.token, second]) expect((await server.request('GET', '/api/v1/profiles/my', { token })).status).toBe(401);
-    const { rows } = await server.db.query(`SELECT actor_user_id FROM user_actions WHERE user_id = $1 AND action = 'sessions_ended'`, [
-      user.id,
-    ]);
-    expect(rows).toEqual([{ actor_user_id: expect.any(String) }]);
-    expect((await server.request('DELETE', '/api/v1/users/00000000-0000-4000-8000-00000000dead/sessions', { token: admin })).status).toBe(
-      404,
+    for (const token of [user.token, second])
+      expect((await world.server.request('GET', '/api/v1/profiles/my', { token })).status).toBe(401);
+    const { rows } = await world.server.db.query(
+      `SELECT actor_user_id FROM user_actions WHERE user_id = $1 AND action = 'sessions_ended'`,
+      [user.id],
     );
+    expect(rows).toEqual([{ actor_user_id: expect.any(String) }]);
+    expect(
+      (await world.server.request('DELETE', '/api/v1/users/00000000-0000-4000-8000-00000000dead/sessions', { token: world.admin })).status,
+    ).toBe(404);
   });
 });
 

@@ -1,6 +1,5 @@
-import { Actor } from './helpers/actors';
-import { CoinBody, expectError, expectStatus, fund, transfer } from './helpers/money';
-import { moneyWorld, MoneyWorld } from './helpers/world';
+import { expectError, expectStatus, fund, transfer } from './helpers/money';
+import { moneyWorld } from './helpers/world';
 
 const BASE = '/api/v1/transaction-categories';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -9,25 +8,17 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('transaction categories', () => {
   const world = moneyWorld();
-  let server: MoneyWorld['server'];
-  let admin: string;
-  let alice: Actor;
-  let bob: Actor;
-  let a1: CoinBody;
-  let b1: CoinBody;
+  const alice = world.suiteUser();
+  const bob = world.suiteUser({ role: 'merchant' });
+  const a1 = world.suiteCoin(alice, '100.00');
+  const b1 = world.suiteCoin(bob);
 
-  beforeAll(async () => {
-    ({ server, admin } = world);
-    alice = await world.user();
-    bob = await world.user({ role: 'merchant' });
-    [a1, b1] = await world.pair(alice, bob, '100.00');
-  });
-
-  const create = (token: string, body: object) => server.request('POST', BASE, { token, body });
-  const view = (token: string, body: object = {}) => server.request('POST', `${BASE}/view`, { token, body });
+  const create = (token: string, body: object) => world.server.request('POST', BASE, { token, body });
+  const view = (token: string, body: object = {}) => world.server.request('POST', `${BASE}/view`, { token, body });
   const tag = (token: string, id: string, operationId: string, method = 'POST') =>
-    server.request(method, `${BASE}/${id}/operations/${operationId}`, { token });
-  const tagged = (token: string, id: string, body: object = {}) => server.request('POST', `${BASE}/${id}/operations/view`, { token, body });
+    world.server.request(method, `${BASE}/${id}/operations/${operationId}`, { token });
+  const tagged = (token: string, id: string, body: object = {}) =>
+    world.server.request('POST', `${BASE}/${id}/operations/view`, { token, body });
   const aCategory = async (token: string, name: string, extra: object = {}) => {
     const response = await create(token, { name, ...extra });
     expectStatus(response, 201);
@@ -116,9 +107,9 @@ describe('transaction categories', () => {
 
   it('tags an operation the caller’s organization takes part in, once, and lists the tagged operations', async () => {
     const food = await aCategory(alice.token, 'Food');
-    const first = await transfer(server, alice.token, a1.serial, b1.serial, '1.00');
-    const second = await transfer(server, alice.token, a1.serial, b1.serial, '2.00');
-    const third = await transfer(server, bob.token, b1.serial, a1.serial, '0.50'); // incoming: Alice takes part too
+    const first = await transfer(world.server, alice.token, a1.serial, b1.serial, '1.00');
+    const second = await transfer(world.server, alice.token, a1.serial, b1.serial, '2.00');
+    const third = await transfer(world.server, bob.token, b1.serial, a1.serial, '0.50'); // incoming: Alice takes part too
     const ids = [first, second, third].map((r) => r.body.process.id as string);
 
     const response = await tag(alice.token, food.id, ids[0]);
@@ -133,7 +124,7 @@ describe('transaction categories', () => {
     expect(list.body).toMatchObject({ status: 'ok', pageNumber: 0, pageSize: 2, totalRecords: 3, totalPages: 2 });
     expect(list.body.records.map((o: { id: string }) => o.id)).toEqual([ids[2], ids[1]]);
     // The records are the operations as POST /transactions/view answers them.
-    const read = await server.request('GET', `/api/v1/transactions/${ids[2]}`, { token: alice.token });
+    const read = await world.server.request('GET', `/api/v1/transactions/${ids[2]}`, { token: alice.token });
     expect(list.body.records[0]).toEqual(read.body.process);
     const oldest = await tagged(alice.token, food.id, { sort: { createdAt: 'asc' }, pageNumber: 0, pageSize: 20 });
     expect(oldest.body.records.map((o: { id: string }) => o.id)).toEqual(ids);
@@ -162,7 +153,7 @@ describe('transaction categories', () => {
 
   it('removes a tag, then answers 404 for a tag that is not there', async () => {
     const category = await aCategory(alice.token, 'Untag me');
-    const operation = (await transfer(server, alice.token, a1.serial, b1.serial, '1.00')).body.process.id;
+    const operation = (await transfer(world.server, alice.token, a1.serial, b1.serial, '1.00')).body.process.id;
     expectStatus(await tag(alice.token, category.id, operation), 200);
     const removed = await tag(alice.token, category.id, operation, 'DELETE');
     expectStatus(removed, 200);
@@ -173,19 +164,19 @@ describe('transaction categories', () => {
 
   it('deletes a category with its tags', async () => {
     const category = await aCategory(alice.token, 'Short-lived');
-    const operation = (await transfer(server, alice.token, a1.serial, b1.serial, '1.00')).body.process.id;
+    const operation = (await transfer(world.server, alice.token, a1.serial, b1.serial, '1.00')).body.process.id;
     expectStatus(await tag(alice.token, category.id, operation), 200);
-    const deleted = await server.request('DELETE', `${BASE}/${category.id}`, { token: alice.token });
+    const deleted = await world.server.request('DELETE', `${BASE}/${category.id}`, { token: alice.token });
     expectStatus(deleted, 200);
     expect(deleted.body).toEqual({ status: 'ok', message: 'Category deleted', category });
     expect((await view(alice.token, { filter: { name: 'Short-lived' } })).body.records).toEqual([]);
     expectError(
-      await server.request('DELETE', `${BASE}/${category.id}`, { token: alice.token }),
+      await world.server.request('DELETE', `${BASE}/${category.id}`, { token: alice.token }),
       404,
       'exception.transaction_category.not_found',
     );
     expectError(await tag(alice.token, category.id, operation), 404, 'exception.transaction_category.not_found');
-    const { rows } = await server.db.query('SELECT count(*)::int AS n FROM transaction_category_operations WHERE category_id = $1', [
+    const { rows } = await world.server.db.query('SELECT count(*)::int AS n FROM transaction_category_operations WHERE category_id = $1', [
       category.id,
     ]);
     expect(rows[0].n).toBe(0);
@@ -193,18 +184,18 @@ describe('transaction categories', () => {
 
   it('answers 404 for another user’s category and for an operation the organization takes no part in', async () => {
     const mine = await aCategory(alice.token, 'Private');
-    const aliceOperation = (await transfer(server, alice.token, a1.serial, b1.serial, '1.00')).body.process.id;
+    const aliceOperation = (await transfer(world.server, alice.token, a1.serial, b1.serial, '1.00')).body.process.id;
     expectStatus(await tag(alice.token, mine.id, aliceOperation), 200);
     const dave = await world.user();
     const daveCoin = await world.coin(dave);
-    const daveOperation = (await fund(server, admin, daveCoin.serial, '5.00')).id;
+    const daveOperation = (await fund(world.server, world.admin, daveCoin.serial, '5.00')).id;
 
     // Bob took part in Alice's operation, but the category is Alice's.
     expectError(await tag(bob.token, mine.id, aliceOperation), 404, 'exception.transaction_category.not_found');
     expectError(await tag(bob.token, mine.id, aliceOperation, 'DELETE'), 404, 'exception.transaction_category.not_found');
     expectError(await tagged(bob.token, mine.id), 404, 'exception.transaction_category.not_found');
     expectError(
-      await server.request('DELETE', `${BASE}/${mine.id}`, { token: bob.token }),
+      await world.server.request('DELETE', `${BASE}/${mine.id}`, { token: bob.token }),
       404,
       'exception.transaction_category.not_found',
     );
@@ -216,6 +207,6 @@ describe('transaction categories', () => {
     expectError(await tag(alice.token, 'not-a-uuid', aliceOperation), 400, 'exception.validation', 'id');
     expectError(await tag(alice.token, mine.id, 'not-a-uuid'), 400, 'exception.validation', 'operationId');
     // Staff own no categories.
-    expectError(await view(admin), 403, 'exception.access.permission_missing');
+    expectError(await view(world.admin), 403, 'exception.access.permission_missing');
   });
 });

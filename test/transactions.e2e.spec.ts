@@ -1,4 +1,4 @@
-import { moneyWorld, MoneyWorld } from './helpers/world';
+import { moneyWorld } from './helpers/world';
 import { Actor, adminToken, aUser } from './helpers/actors';
 import {
   aCoin,
@@ -31,8 +31,6 @@ interface Record {
 
 describe('transactions', () => {
   const world = moneyWorld();
-  let server: MoneyWorld['server'];
-  let admin: string;
   let alice: Actor;
   let bob: Actor;
   let carol: Actor;
@@ -51,43 +49,42 @@ describe('transactions', () => {
   let carolOps: string[];
 
   const search = async (token: string, body: object): Promise<{ totalRecords: number; totalPages: number; records: Record[] }> => {
-    const response = await server.request('POST', VIEW, { token, body });
+    const response = await world.server.request('POST', VIEW, { token, body });
     expectStatus(response, 200);
     return response.body;
   };
   const ids = (records: Record[]) => records.map((r) => r.id);
 
   beforeAll(async () => {
-    ({ server, admin } = world);
     x = world.currency;
-    y = await aCurrency(server, admin, { fraction: 1000 });
-    i1 = await anIssuer(server, admin, x.code, 'I1');
-    i2 = await anIssuer(server, admin, x.code, 'I2');
-    i3 = await anIssuer(server, admin, y.code, 'I3');
-    alice = await aUser(server, admin);
-    bob = await aUser(server, admin, { role: 'merchant' });
-    carol = await aUser(server, admin);
-    a1 = await aCoin(server, alice.token, i1.id);
-    a2 = await aCoin(server, alice.token, i2.id);
-    a3 = await aCoin(server, alice.token, i3.id);
-    b1 = await aCoin(server, bob.token, i1.id);
-    const b3 = await aCoin(server, bob.token, i3.id);
-    const c1 = await aCoin(server, carol.token, i1.id);
-    const c2 = await aCoin(server, carol.token, i1.id);
+    y = await aCurrency(world.server, world.admin, { fraction: 1000 });
+    i1 = await anIssuer(world.server, world.admin, x.code, 'I1');
+    i2 = await anIssuer(world.server, world.admin, x.code, 'I2');
+    i3 = await anIssuer(world.server, world.admin, y.code, 'I3');
+    alice = await aUser(world.server, world.admin);
+    bob = await aUser(world.server, world.admin, { role: 'merchant' });
+    carol = await aUser(world.server, world.admin);
+    a1 = await aCoin(world.server, alice.token, i1.id);
+    a2 = await aCoin(world.server, alice.token, i2.id);
+    a3 = await aCoin(world.server, alice.token, i3.id);
+    b1 = await aCoin(world.server, bob.token, i1.id);
+    const b3 = await aCoin(world.server, bob.token, i3.id);
+    const c1 = await aCoin(world.server, carol.token, i1.id);
+    const c2 = await aCoin(world.server, carol.token, i1.id);
     const record = (process: { id: string; createdAt: string }) => {
       ops.push(process.id);
       created.push(process.createdAt);
     };
     const pay = async (token: string, from: string, to: string, amount: string, customInformation?: string) => {
-      const response = await transfer(server, token, from, to, amount, customInformation ? { customInformation } : {});
+      const response = await transfer(world.server, token, from, to, amount, customInformation ? { customInformation } : {});
       if (response.status !== 201) throw new Error(`transfer failed: ${response.text}`);
       return response.body.process;
     };
-    record(await fund(server, admin, a1.serial, '100.00', 'top-1'));
+    record(await fund(world.server, world.admin, a1.serial, '100.00', 'top-1'));
     await sleep(15);
-    record(await fund(server, admin, a2.serial, '50.00'));
+    record(await fund(world.server, world.admin, a2.serial, '50.00'));
     await sleep(15);
-    record(await fund(server, admin, a3.serial, '30.000'));
+    record(await fund(world.server, world.admin, a3.serial, '30.000'));
     await sleep(15);
     record(await pay(alice.token, a1.serial, b1.serial, '10.00', 'pay-1'));
     await sleep(15);
@@ -97,7 +94,7 @@ describe('transactions', () => {
     await sleep(15);
     record(await pay(alice.token, a1.serial, a2.serial, '2.00'));
     await sleep(15);
-    carolOps = [(await fund(server, admin, c1.serial, '20.00')).id, (await pay(carol.token, c1.serial, c2.serial, '3.00')).id];
+    carolOps = [(await fund(world.server, world.admin, c1.serial, '20.00')).id, (await pay(carol.token, c1.serial, c2.serial, '3.00')).id];
     await sleep(15);
     record(await pay(bob.token, b1.serial, a1.serial, '1.00', 'refund'));
   });
@@ -218,11 +215,11 @@ describe('transactions', () => {
     ['a negative page', { pageNumber: -1 }, 'pageNumber'],
     ['a filter that is not an object', { filter: 'all' }, 'filter'],
   ])('answers %s with 400', async (_, body, parameter) => {
-    expectError(await server.request('POST', VIEW, { token: alice.token, body }), 400, 'exception.validation', parameter);
+    expectError(await world.server.request('POST', VIEW, { token: alice.token, body }), 400, 'exception.validation', parameter);
   });
 
   it('reads one operation: own 200, another organization’s 404, malformed 400, unknown 404', async () => {
-    const own = await server.request('GET', `/api/v1/transactions/${ops[3]}`, { token: alice.token });
+    const own = await world.server.request('GET', `/api/v1/transactions/${ops[3]}`, { token: alice.token });
     expectStatus(own, 200);
     expect(own.body.process).toMatchObject({
       id: ops[3],
@@ -231,39 +228,39 @@ describe('transactions', () => {
       amount: '10.00',
     });
     expectLegs(own.body.process, [[a1.serial, b1.serial, '10.00']]);
-    expectStatus(await server.request('GET', `/api/v1/transactions/${ops[3]}`, { token: bob.token }), 200);
+    expectStatus(await world.server.request('GET', `/api/v1/transactions/${ops[3]}`, { token: bob.token }), 200);
     for (const id of carolOps) {
       expectError(
-        await server.request('GET', `/api/v1/transactions/${id}`, { token: alice.token }),
+        await world.server.request('GET', `/api/v1/transactions/${id}`, { token: alice.token }),
         404,
         'exception.transaction.not_found',
       );
     }
     expectError(
-      await server.request('GET', `/api/v1/transactions/${ops[0]}`, { token: bob.token }),
+      await world.server.request('GET', `/api/v1/transactions/${ops[0]}`, { token: bob.token }),
       404,
       'exception.transaction.not_found',
     );
-    expectError(await server.request('GET', '/api/v1/transactions/not-a-uuid', { token: alice.token }), 400);
+    expectError(await world.server.request('GET', '/api/v1/transactions/not-a-uuid', { token: alice.token }), 400);
     expectError(
-      await server.request('GET', '/api/v1/transactions/00000000-0000-4000-8000-00000000abcd', { token: alice.token }),
+      await world.server.request('GET', '/api/v1/transactions/00000000-0000-4000-8000-00000000abcd', { token: alice.token }),
       404,
       'exception.transaction.not_found',
     );
   });
 
   it('lets staff with TRANSACTION_AUDITOR see every operation, and not a cashier', async () => {
-    const auditors = [admin, (await aUser(server, admin, { role: 'compliance_specialist' })).token];
+    const auditors = [world.admin, (await aUser(world.server, world.admin, { role: 'compliance_specialist' })).token];
     for (const token of auditors) {
       const all = await search(token, { pageSize: 1000 });
       expect(all.totalRecords).toBe(10);
       expect(ids(all.records)).toEqual(expect.arrayContaining([...ops, ...carolOps]));
-      expectStatus(await server.request('GET', `/api/v1/transactions/${carolOps[0]}`, { token }), 200);
+      expectStatus(await world.server.request('GET', `/api/v1/transactions/${carolOps[0]}`, { token }), 200);
       expect((await search(token, { filter: { coinSerials: [a1.serial] } })).totalRecords).toBe(4);
     }
-    const cashier = await aUser(server, admin, { role: 'cashier' });
+    const cashier = await aUser(world.server, world.admin, { role: 'cashier' });
     expect((await search(cashier.token, { filter: { ids: ops } })).totalRecords).toBe(0);
-    expectError(await server.request('GET', `/api/v1/transactions/${ops[0]}`, { token: cashier.token }), 404);
+    expectError(await world.server.request('GET', `/api/v1/transactions/${ops[0]}`, { token: cashier.token }), 404);
   });
 });
 

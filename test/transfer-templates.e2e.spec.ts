@@ -1,6 +1,5 @@
-import { Actor } from './helpers/actors';
-import { aCurrency, anIssuer, balanceOf, CoinBody, expectError, expectStatus, fund, transfer } from './helpers/money';
-import { moneyWorld, MoneyWorld } from './helpers/world';
+import { aCurrency, anIssuer, balanceOf, expectError, expectStatus, fund, transfer } from './helpers/money';
+import { moneyWorld } from './helpers/world';
 
 const BASE = '/api/v1/templates/transfer';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -8,27 +7,20 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('transfer templates', () => {
   const world = moneyWorld();
-  let server: MoneyWorld['server'];
-  let admin: string;
-  let alice: Actor;
-  let bob: Actor;
-  let a1: CoinBody;
-  let b1: CoinBody;
+  const alice = world.suiteUser();
+  const bob = world.suiteUser({ role: 'merchant' });
+  const a1 = world.suiteCoin(alice);
+  const b1 = world.suiteCoin(bob);
   /** The bank-settlement coin of the world's issuer: a technical coin. */
   let settlement: string;
 
   beforeAll(async () => {
-    ({ server, admin } = world);
-    alice = await world.user();
-    bob = await world.user({ role: 'merchant' });
-    a1 = await world.coin(alice);
-    b1 = await world.coin(bob);
-    settlement = (await fund(server, admin, a1.serial, '100.00')).from.serial;
+    settlement = (await fund(world.server, world.admin, a1.serial, '100.00')).from.serial;
   });
 
-  const create = (token: string, body: object) => server.request('POST', BASE, { token, body });
-  const view = (token: string, body: object = {}) => server.request('POST', `${BASE}/view`, { token, body });
-  const remove = (token: string, id: string) => server.request('DELETE', `${BASE}/${id}`, { token });
+  const create = (token: string, body: object) => world.server.request('POST', BASE, { token, body });
+  const view = (token: string, body: object = {}) => world.server.request('POST', `${BASE}/view`, { token, body });
+  const remove = (token: string, id: string) => world.server.request('DELETE', `${BASE}/${id}`, { token });
   const template = (name: string, extra: object = {}) => ({ name, payerCoin: a1.serial, payeeCoin: b1.serial, amount: '12.50', ...extra });
 
   it('saves a transfer from one of the caller’s coins, checked as a transfer would be', async () => {
@@ -61,7 +53,7 @@ describe('transfer templates', () => {
           symbol: null,
         },
         // The paying coin as GET /coins/{serial} answers it; the receiving coin (Bob's) only by serial and issuer.
-        senderCoin: (await server.request('GET', `/api/v1/coins/${a1.serial}`, { token: alice.token })).body.coin,
+        senderCoin: (await world.server.request('GET', `/api/v1/coins/${a1.serial}`, { token: alice.token })).body.coin,
         recipientCoin: {
           serial: b1.serial,
           issuer: { id: world.issuer.id, sn: expect.any(Number), currency: world.currency.code, symbol: null },
@@ -71,14 +63,14 @@ describe('transfer templates', () => {
     });
     expect(response.text).toContain('"amount":45.00,');
     // A template moves nothing: the client sends POST /transfers with its values.
-    expect(await balanceOf(server, alice.token, a1.serial)).toBe('100.00');
+    expect(await balanceOf(world.server, alice.token, a1.serial)).toBe('100.00');
     const t = response.body.template;
-    const sent = await transfer(server, alice.token, t.payerCoin, t.payeeCoin, t.amount, {
+    const sent = await transfer(world.server, alice.token, t.payerCoin, t.payeeCoin, t.amount, {
       description: t.description,
       customInformation: t.customInformation,
     });
     expectStatus(sent, 201);
-    expect(await balanceOf(server, alice.token, a1.serial)).toBe('55.00');
+    expect(await balanceOf(world.server, alice.token, a1.serial)).toBe('55.00');
   });
 
   it('answers 404 when the payer coin is not the caller’s or does not exist, 400 for a technical coin', async () => {
@@ -99,8 +91,8 @@ describe('transfer templates', () => {
   });
 
   it('refuses another currency, a bad amount, the same coin twice or unknown fields (400), and closed coins (409)', async () => {
-    const other = await aCurrency(server, admin);
-    const issuer = await anIssuer(server, admin, other.code);
+    const other = await aCurrency(world.server, world.admin);
+    const issuer = await anIssuer(world.server, world.admin, other.code);
     const foreign = await world.coin(bob, undefined, issuer.id);
     expectError(await create(alice.token, template('Foreign', { payeeCoin: foreign.serial })), 400, 'exception.validation', 'payeeCoin');
     for (const amount of ['12.345', '0', '-1', 'ten', 0.001]) {
@@ -115,7 +107,7 @@ describe('transfer templates', () => {
     expectError(await create(alice.token, template('Serial', { payerCoin: '01' })), 400, 'exception.validation', 'payerCoin');
 
     const closed = await world.coin(bob);
-    expectStatus(await server.request('POST', `/api/v1/close/coin/${closed.serial}`, { token: bob.token, body: {} }), 200);
+    expectStatus(await world.server.request('POST', `/api/v1/close/coin/${closed.serial}`, { token: bob.token, body: {} }), 200);
     expectError(await create(alice.token, template('Closed', { payeeCoin: closed.serial })), 409, 'exception.coin.closed');
   });
 
@@ -171,15 +163,15 @@ describe('transfer templates', () => {
     expectError(await remove(alice.token, saved.id), 404, 'exception.transfer_template.not_found');
     expectError(await remove(alice.token, UNKNOWN), 404, 'exception.transfer_template.not_found');
     expectError(await remove(alice.token, 'nope'), 400, 'exception.validation', 'id');
-    expectError(await view(admin), 403, 'exception.access.permission_missing');
+    expectError(await view(world.admin), 403, 'exception.access.permission_missing');
   });
 
   it('keeps amounts exact at a fraction of 10^18', async () => {
-    const atto = await aCurrency(server, admin, { fraction: '1000000000000000000' });
-    const issuer = await anIssuer(server, admin, atto.code);
+    const atto = await aCurrency(world.server, world.admin, { fraction: '1000000000000000000' });
+    const issuer = await anIssuer(world.server, world.admin, atto.code);
     const payer = await world.coin(alice, undefined, issuer.id);
     const payee = await world.coin(bob, undefined, issuer.id);
-    const response = await server.request('POST', BASE, {
+    const response = await world.server.request('POST', BASE, {
       token: alice.token,
       rawBody: `{"name":"Atto","payerCoin":"${payer.serial}","payeeCoin":"${payee.serial}","amount":12345678901234567.000000000000000001}`,
       headers: { 'content-type': 'application/json' },

@@ -20,11 +20,11 @@ function thisMonth(): { today: string; first: string; last: string } {
  */
 describe('family client: dashboard, reports and history', () => {
   const world = moneyWorld();
-  let alice: Actor;
-  let bob: Actor;
-  let a1: CoinBody;
-  let a2: CoinBody;
-  let b1: CoinBody;
+  const alice = world.suiteUser();
+  const bob = world.suiteUser({ role: 'merchant' });
+  const a1 = world.suiteCoin(alice, '100.00');
+  const a2 = world.suiteCoin(alice, '20.50');
+  const b1 = world.suiteCoin(bob, '10.00');
   let groceries: string;
   let rent: string;
 
@@ -37,11 +37,6 @@ describe('family client: dashboard, reports and history', () => {
     );
 
   beforeAll(async () => {
-    alice = await world.user();
-    bob = await world.user({ role: 'merchant' });
-    a1 = await world.coin(alice, '100.00');
-    a2 = await world.coin(alice, '20.50');
-    b1 = await world.coin(bob, '10.00');
     const category = async (name: string) =>
       (await world.server.request('POST', '/api/v1/transaction-categories', { token: alice.token, body: { name } })).body.category.id;
     groceries = await category('Groceries');

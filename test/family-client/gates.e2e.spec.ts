@@ -1,6 +1,7 @@
 import { DEFAULT_CONTRACTS } from '../helpers/commissions';
-import { aCurrency, anIssuer, aCoin, balanceOf, coinOf, expectBalancedLedger, expectError, expectStatus } from '../helpers/money';
+import { aCurrency, anIssuer, aCoin, balanceOf, CoinBody, coinOf, expectBalancedLedger, expectError, expectStatus } from '../helpers/money';
 import { moneyWorld } from '../helpers/world';
+import { Actor } from '../helpers/actors';
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
   const started = Date.now();
@@ -70,6 +71,35 @@ describe('family client: gates', () => {
       async () => (await req('GET', `/gate/transactions/${id}`, token)).body.transaction,
       (t) => t.status === 'processed' || t.status === 'failure',
     );
+
+  /**
+   * Waits for the submitted transaction `id` to end and checks it: processed with `amounts`, its coin and its provider's
+   * gate named, its operation of `type` processed, `balance` left on the coin, and submitting it again (a `field`) a 409
+   * that moves nothing.
+   */
+  const expectProcessedOnce = async (
+    { alice, coin, provider, id, field }: { alice: Actor; coin: CoinBody; provider: { name: string }; id: string; field: string },
+    type: string,
+    balance: string,
+    amounts: Record<string, string>,
+  ) => {
+    const done = await finished(alice.token, id);
+    expect(done).toMatchObject({
+      status: 'processed',
+      ...amounts,
+      coin: { serial: coin.serial, issuer: { currency: world.currency.code } },
+      paymentMethod: { gateProvider: { gate: { name: provider.name } } },
+    });
+    expect(await balanceOf(world.server, alice.token, coin.serial)).toBe(balance);
+    const [operation] = (await world.raw.db.query(`SELECT type, status FROM operations WHERE id = $1`, [done.processId])).rows;
+    expect(operation).toEqual({ type, status: 'processed' });
+    expectError(
+      await req('POST', `/gate/transactions/${id}/submit`, alice.token, { optionName: 'default', fields: [{ name: field, value: '1' }] }),
+      409,
+      'exception.gate_transaction.submitted',
+    );
+    expect(await balanceOf(world.server, alice.token, coin.serial)).toBe(balance);
+  };
 
   it('GET /gate-providers — the start-up call reads supportedTransactions (paymentWay, transactionType) and gate.name', async () => {
     const { provider, product } = await anAcquirer();
@@ -290,25 +320,12 @@ describe('family client: gates', () => {
     const submitted = await keyed('380990000001');
     expectStatus(submitted, 200);
     expect(submitted.body.transaction).toMatchObject({ id, status: 'provider_assigned', fields: { phone: '380990000001' } });
-    const done = await finished(alice.token, id);
-    expect(done).toMatchObject({
-      status: 'processed',
+    await expectProcessedOnce({ alice, coin, provider, id, field: 'phone' }, 'gate_charge', '50.00', {
       commission: '1.10',
       sourceAmount: '41.10',
       amountToSend: '40.00',
       finalAmount: '40.00',
-      coin: { serial: coin.serial, issuer: { currency: world.currency.code } },
-      paymentMethod: { gateProvider: { gate: { name: provider.name } } },
     });
-    expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('50.00');
-    const [operation] = (await world.raw.db.query(`SELECT type, status FROM operations WHERE id = $1`, [done.processId])).rows;
-    expect(operation).toEqual({ type: 'gate_charge', status: 'processed' });
-    expectError(
-      await req('POST', `/gate/transactions/${id}/submit`, alice.token, { optionName: 'default', fields: [{ name: 'phone', value: '1' }] }),
-      409,
-      'exception.gate_transaction.submitted',
-    );
-    expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('50.00');
     // Another's transaction is a 404.
     const bob = await world.user();
     expectError(
@@ -504,22 +521,10 @@ describe('family client: gates', () => {
       type: 'client',
     });
     expect(submitted.body.transaction.coin).toHaveProperty('availableAmount');
-    const done = await finished(alice.token, id);
-    expect(done).toMatchObject({
-      status: 'processed',
+    await expectProcessedOnce({ alice, coin, provider, id, field: 'card' }, 'gate_payment', '58.90', {
       finalAmount: '41.10',
       amountToSend: '40.00',
-      coin: { serial: coin.serial, issuer: { currency: world.currency.code } },
-      paymentMethod: { gateProvider: { gate: { name: provider.name } } },
     });
-    expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('58.90');
-    const [operation] = (await world.raw.db.query(`SELECT type, status FROM operations WHERE id = $1`, [done.processId])).rows;
-    expect(operation).toEqual({ type: 'gate_payment', status: 'processed' });
-    expectError(
-      await req('POST', `/gate/transactions/${id}/submit`, alice.token, { optionName: 'default', fields: [{ name: 'card', value: '1' }] }),
-      409,
-      'exception.gate_transaction.submitted',
-    );
     // More than the coin holds is refused, and holds nothing.
     expectError(await req('POST', '/gate/transactions', alice.token, { ...body, amount: 900 }), 409, 'exception.coin.insufficient_funds');
     // A REDEEM names a payout provider's method.

@@ -1,4 +1,4 @@
-import { aContract, aProfile, assignContract, limitsOn, usageOf } from '../helpers/commissions';
+import { aContract, aProfile, assignContract, usageOf } from '../helpers/commissions';
 import { balanceOf, expectBalancedLedger, expectError, expectStatus, transfer } from '../helpers/money';
 import { within } from '../helpers/server';
 import { moneyWorld } from '../helpers/world';
@@ -294,11 +294,7 @@ describe('family client: limit profiles (issue 32)', () => {
         fields: [],
       });
       expectStatus(product, 201);
-      const hal = await world.user();
-      const coin = await world.coin(hal, '300.00');
-      await limitsOn(world.server, world.admin, {
-        organizationId: hal.organizationId,
-        issuerId: world.issuer.id,
+      const { user: hal, coin } = await world.customer('300.00', {
         flow: 'gate_payment',
         limits: [
           ['quantity', 'per_day', 1],

@@ -1,6 +1,5 @@
-import { Actor } from '../helpers/actors';
-import { CoinBody, expectError, expectStatus, transfer } from '../helpers/money';
-import { moneyWorld, MoneyWorld } from '../helpers/world';
+import { expectError, expectStatus, transfer } from '../helpers/money';
+import { moneyWorld } from '../helpers/world';
 
 /**
  * The conventions every `/view` search shares, as the family's web client relies on them: `all: true` for every
@@ -8,22 +7,16 @@ import { moneyWorld, MoneyWorld } from '../helpers/world';
  */
 describe('family client: /view paging, list filters and sort', () => {
   const world = moneyWorld();
-  let server: MoneyWorld['server'];
-  let admin: string;
-  let alice: Actor;
-  let bob: Actor;
-  let a1: CoinBody;
-  let b1: CoinBody;
+  const alice = world.suiteUser();
+  const bob = world.suiteUser({ role: 'merchant' });
+  const a1 = world.suiteCoin(alice, '100.00');
+  const b1 = world.suiteCoin(bob);
   const MAXIMUM = 10_000;
 
-  const view = (token: string, path: string, body: object) => server.request('POST', `/api/v1${path}`, { token, body });
+  const view = (token: string, path: string, body: object) => world.server.request('POST', `/api/v1${path}`, { token, body });
 
   beforeAll(async () => {
-    ({ server, admin } = world);
-    alice = await world.user();
-    bob = await world.user({ role: 'merchant' });
-    [a1, b1] = await world.pair(alice, bob, '100.00');
-    for (let i = 0; i < 3; i++) expectStatus(await transfer(server, alice.token, a1.serial, b1.serial, '1.00'), 201);
+    for (let i = 0; i < 3; i++) expectStatus(await transfer(world.server, alice.token, a1.serial, b1.serial, '1.00'), 201);
     // More categories than a default page holds (20).
     for (let i = 1; i <= 23; i++) {
       expectStatus(await view(alice.token, '/transaction-categories', { name: `Category ${String(i).padStart(2, '0')}` }), 201);
@@ -63,10 +56,10 @@ describe('family client: /view paging, list filters and sort', () => {
   it('`all: true` answers every record, whatever pageNumber/pageSize say, on several views', async () => {
     for (const [token, path, least] of [
       [alice.token, '/transaction-categories/view', 23],
-      [admin, '/currencies/view', 1],
+      [world.admin, '/currencies/view', 1],
       [alice.token, '/transactions/view', 4],
-      [admin, '/users/view', 3],
-      [admin, '/coins/view', 2],
+      [world.admin, '/users/view', 3],
+      [world.admin, '/coins/view', 2],
     ] as const) {
       const paged = await view(token, path, { pageSize: 1 });
       expectStatus(paged, 200);
@@ -97,7 +90,7 @@ describe('family client: /view paging, list filters and sort', () => {
 
   it('`all: true` stops at the documented maximum of 10,000 records and says so', async () => {
     const hoarder = await world.user();
-    await server.db.query(
+    await world.server.db.query(
       `INSERT INTO transaction_categories (user_id, name) SELECT $1, 'Bulk ' || lpad(n::text, 5, '0') FROM generate_series(1, $2::int) n`,
       [hoarder.id, MAXIMUM + 1],
     );
@@ -112,7 +105,7 @@ describe('family client: /view paging, list filters and sort', () => {
     const last = await view(hoarder.token, '/transaction-categories/view', { pageNumber: 10, pageSize: 1000 });
     expect(last.body.records.map((r: { name: string }) => r.name)).toEqual(['Bulk 10001']);
     // Exactly the maximum is everything: no flag.
-    await server.db.query(`DELETE FROM transaction_categories WHERE user_id = $1 AND name = 'Bulk 10001'`, [hoarder.id]);
+    await world.server.db.query(`DELETE FROM transaction_categories WHERE user_id = $1 AND name = 'Bulk 10001'`, [hoarder.id]);
     const exactly = await view(hoarder.token, '/transaction-categories/view', { all: true });
     expectEverything(exactly.body, MAXIMUM);
   });
@@ -133,10 +126,10 @@ describe('family client: /view paging, list filters and sort', () => {
       expect(response.body.records.map((r: { id: string }) => r.id)).toContain(id);
       if ('ids' in filter) expect(response.body.totalRecords).toBe(1);
     }
-    const currencies = await view(admin, '/currencies/view', { filter: { codes: world.currency.code } });
+    const currencies = await view(world.admin, '/currencies/view', { filter: { codes: world.currency.code } });
     expectStatus(currencies, 200);
     expect(currencies.body.records.map((c: { code: string }) => c.code)).toEqual([world.currency.code]);
-    const users = await view(admin, '/users/view', { filter: { ids: alice.id } });
+    const users = await view(world.admin, '/users/view', { filter: { ids: alice.id } });
     expectStatus(users, 200);
     expect(users.body.records.map((u: { id: string }) => u.id)).toEqual([alice.id]);
     // A scalar is checked like the list of one it stands for.
@@ -152,16 +145,16 @@ describe('family client: /view paging, list filters and sort', () => {
       'exception.validation',
       'filter.ids',
     );
-    expectError(await view(admin, '/currencies/view', { filter: { codes: 7 } }), 400, 'exception.validation', 'filter.codes');
+    expectError(await view(world.admin, '/currencies/view', { filter: { codes: 7 } }), 400, 'exception.validation', 'filter.codes');
   });
 
   it('an unknown sort field is a 400 naming it', async () => {
     for (const [token, path] of [
       [alice.token, '/transaction-categories/view'],
-      [admin, '/currencies/view'],
+      [world.admin, '/currencies/view'],
       [alice.token, '/transactions/view'],
-      [admin, '/users/view'],
-      [admin, '/coins/view'],
+      [world.admin, '/users/view'],
+      [world.admin, '/coins/view'],
       [bob.token, '/webhooks/view'],
       [alice.token, '/bank-accounts/view'],
     ] as const) {
@@ -175,6 +168,6 @@ describe('family client: /view paging, list filters and sort', () => {
       expect(response.body.message).toBe('sort.bogus is not a known field');
     }
     // A known field with an unknown direction names the field too.
-    expectError(await view(admin, '/currencies/view', { sort: { name: 'up' } }), 400, 'exception.validation', 'sort.name');
+    expectError(await view(world.admin, '/currencies/view', { sort: { name: 'up' } }), 400, 'exception.validation', 'sort.name');
   });
 });

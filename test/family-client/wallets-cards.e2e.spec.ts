@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { Actor } from '../helpers/actors';
-import { aFee, percent } from '../helpers/commissions';
+import { percent } from '../helpers/commissions';
 import { balanceOf, CoinBody, Dec, expectError, expectStatus } from '../helpers/money';
 import { moneyWorld } from '../helpers/world';
 
@@ -272,14 +272,7 @@ describe('family client: wallets and smart cards', () => {
     const formBody = (coin: CoinBody, amount: number | string = 40) => ({ coin: coin.serial, amount, receiverName: 'Alice Liddell' });
 
     it('POST /cash-desk-withdrawals/{id}/calculate — the form’s body; reads commissionAmountPush, recipientAmountPush, issuer.currency', async () => {
-      const alice = await world.user();
-      const coin = await world.coin(alice, '100.00');
-      await aFee(world.server, world.admin, {
-        organizationId: alice.organizationId,
-        issuerId: world.issuer.id,
-        flow: 'cash_out',
-        conditions: percent('2'),
-      });
+      const { user: alice, coin } = await world.customer('100.00', { flow: 'cash_out', fee: percent('2') });
       const calculated = await world.server.request('POST', `/api/v1/cash-desk-withdrawals/${desk.id}/calculate`, {
         token: alice.token,
         body: formBody(coin),

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalEndpoint } from './local-endpoint';
 
 /** One SMS request as the gateway received it. */
 export interface Sms {
@@ -26,27 +27,12 @@ export function verifySms(secret: string, body: string, header: string): boolean
  * A local HTTP SMS gateway: records each POST with its signature checked. `answers` is consumed one per request: a
  * status, or 'hang' (never answer, until the service's timeout).
  */
-export class SmsReceiver {
+export class SmsReceiver extends LocalEndpoint {
+  protected readonly path = '/sms';
   readonly received: Sms[] = [];
-  readonly answers: Array<number | 'hang'> = [];
   attempts = 0;
   readonly secret = 'sms-gateway-secret-for-tests';
   private readonly events = new EventEmitter();
-  private server?: Server;
-  private readonly hanging: ServerResponse[] = [];
-
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    const address = this.server.address();
-    return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/sms`;
-  }
-
-  async stop(): Promise<void> {
-    for (const res of this.hanging) res.destroy();
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
 
   to(to: string): Sms[] {
     return this.received.filter((m) => m.to === to);
@@ -73,7 +59,7 @@ export class SmsReceiver {
     });
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalEndpoint } from './local-endpoint';
 
 export interface Received {
   id: string;
@@ -31,27 +32,12 @@ export function verify(secret: string, id: string, timestamp: string, body: stri
  * A webhook endpoint on 127.0.0.1 that records every delivery, verifying its signature with the
  * secret set after registration. `answers` is consumed one per request: a status, or 'hang' (never answer).
  */
-export class Receiver {
+export class Receiver extends LocalEndpoint {
+  protected readonly path = '/hook';
   readonly received: Received[] = [];
-  readonly answers: Array<number | 'hang'> = [];
   secret = '';
   /** Milliseconds to wait before answering 200s (to make parallel deliveries overlap). */
   delayMs = 0;
-  private server?: Server;
-  private readonly hanging: ServerResponse[] = [];
-
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    const address = this.server.address();
-    return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`;
-  }
-
-  async stop(): Promise<void> {
-    for (const res of this.hanging) res.destroy();
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
 
   ofType(type: string): Received[] {
     return this.received.filter((r) => r.event.type === type);
@@ -65,7 +51,7 @@ export class Receiver {
     return this.received;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');

@@ -1,17 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
 import type { ChainedAction } from '../../platform/user-actions/action-chain';
+import type { UserActionRow } from '../../platform/user-actions/user-actions.repository';
 
-export interface ActionRow {
-  id: string;
+/** An action of the log with its place in the chain. */
+export interface ActionRow extends UserActionRow {
   seq: string;
-  user_id: string | null;
-  actor_user_id: string | null;
-  action: string;
-  login: string | null;
-  address: string | null;
-  details: Record<string, unknown>;
-  created_at: Date;
 }
 
 /** An action of the chain as audit-check walks it. */

@@ -2,31 +2,28 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import type { MessageChannel } from './message.types';
 
-/** A message as a dispatcher claimed it: what to send, where. `secret`: the sealed code (null for a notice). */
-export interface ClaimedMessage {
+/** What every message has: where it goes and what it says. */
+interface MessageHead {
   id: string;
   channel: MessageChannel | null;
   recipient: string;
   kind: 'code' | 'notice';
   template: string;
   locale: string;
+  attempts: number;
+}
+
+/** A message as a dispatcher claimed it: what to send, where. `secret`: the sealed code (null for a notice). */
+export interface ClaimedMessage extends MessageHead {
   details: Record<string, string>;
   secret: Buffer | null;
   code_id: string | null;
   expires_at: Date | null;
-  attempts: number;
 }
 
 /** A message as staff see it: never its secret. */
-export interface MessageRow {
-  id: string;
-  channel: MessageChannel | null;
-  recipient: string;
-  kind: 'code' | 'notice';
-  template: string;
-  locale: string;
+export interface MessageRow extends MessageHead {
   status: 'pending' | 'sent' | 'failed';
-  attempts: number;
   next_attempt_at: Date;
   last_attempt_at: Date | null;
   last_error: string | null;

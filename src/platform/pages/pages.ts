@@ -7,31 +7,25 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 export const PAGES: Record<string, string> = { '/login': 'login.html', '/admin': 'admin.html', '/dashboard': 'dashboard.html' };
 export const ASSETS_PREFIX = '/assets/';
 
+/** A Content-Security-Policy of our own files only, never framed, with the styles `styleSrc` allows. */
+const contentSecurityPolicy = (styleSrc: string) =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    `style-src ${styleSrc}`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+
 /** Pages: only our own files, no inline script or style, never framed. */
-export const PAGE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const PAGE_CSP = contentSecurityPolicy("'self'");
 
 /** Swagger UI ships inline styles (its HTML and the style attributes React sets); scripts stay our own files. */
-export const SWAGGER_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const SWAGGER_CSP = contentSecurityPolicy("'self' 'unsafe-inline'");
 
 /**
  * The `public/` folder at the package root, wherever the build lives: walks up from this file to the

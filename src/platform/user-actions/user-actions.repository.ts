@@ -5,13 +5,8 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { ActionChain, ChainedAction } from './action-chain';
 import type { UserAction } from './user-action.types';
 
-export interface UserActionRow {
-  id: string;
-  user_id: string | null;
-  actor_user_id: string | null;
-  action: string;
-  login: string | null;
-  address: string | null;
+/** An action as read back: the chained columns, with `details` parsed and `created_at` a date. */
+export interface UserActionRow extends Omit<ChainedAction, 'details' | 'micros'> {
   details: Record<string, unknown>;
   created_at: Date;
 }
