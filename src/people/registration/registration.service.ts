@@ -4,7 +4,6 @@ import { AuthService } from '../../platform/auth/auth.service';
 import type { PasswordRecoveryConfirmDto } from '../../platform/auth/dto/authorization.dto';
 import { ApiError } from '../../platform/common/api-error';
 import { APP_CONFIG, AppConfig } from '../../platform/config/config';
-import { PASSWORD_HISTORY } from '../../platform/config/password-policy';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { WRONG_CODE, OneTimeCodesService } from '../../platform/one-time-codes/one-time-codes.service';
 import { UserActionsService } from '../../platform/user-actions/user-actions.service';
@@ -206,13 +205,7 @@ export class RegistrationService {
       const restore = payload as unknown as RestorePayload;
       const user = await this.users.findById(restore.userId, true);
       if (!user || user.status !== 'active' || user.deactivated_at) throw WRONG_CODE();
-      if (await this.users.isRecentPassword(user.id, dto.newUserPassword)) {
-        throw new ApiError(
-          'exception.password.reused',
-          `The new password is one of your last ${PASSWORD_HISTORY} passwords; choose another`,
-          [{ parameter: 'newUserPassword', message: `must not be one of your last ${PASSWORD_HISTORY} passwords` }],
-        );
-      }
+      await this.users.refuseRecentPassword(user.id, dto.newUserPassword, 'newUserPassword');
       // The code proved the old login's address again.
       const verified = restore.verified || restore.value === restore.login;
       if (!(await this.contacts.restoreLogin(user.id, restore.login, restore.kind, restore.value, verified))) {

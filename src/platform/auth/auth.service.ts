@@ -7,7 +7,6 @@ import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
 import { failedLogins, usersHeld } from '../common/metrics';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { PASSWORD_HISTORY } from '../config/password-policy';
 import { UnitOfWork } from '../database/unit-of-work';
 import { SUPPORT_ORGANIZATION_ID } from '../organizations/organization.types';
 import { WRONG_CODE, OneTimeCodesService } from '../one-time-codes/one-time-codes.service';
@@ -109,14 +108,7 @@ export class AuthService {
     if (user.password_change_required) {
       const spent = temporaryPasswordSpent(user);
       if (spent) {
-        await this.tokens.giveBackAttemptSlot(address, slot);
-        await this.actions.record({
-          userId: user.id,
-          action: 'login_failed',
-          login: user.login,
-          address,
-          details: { reason: `temporary_password_${spent}` },
-        });
+        await this.refusedLogin(user, address, slot, `temporary_password_${spent}`);
         throw new ApiError(
           'exception.authorization.temporary_password_expired',
           'The temporary password has expired or was already used; ask an administrator to release you again',
@@ -154,15 +146,14 @@ export class AuthService {
 
   /** A right password of a deactivated user: told only then (a deactivation is no secret from the user, but it is from others). */
   private async refuseDeactivated(user: UserRow, address: string, slot: Date): Promise<ApiError> {
-    await this.tokens.giveBackAttemptSlot(address, slot);
-    await this.actions.record({
-      userId: user.id,
-      action: 'login_failed',
-      login: user.login,
-      address,
-      details: { reason: 'deactivated' },
-    });
+    await this.refusedLogin(user, address, slot, 'deactivated');
     return DEACTIVATED();
+  }
+
+  /** A login refused though its password was right: the address's attempt given back, the refusal in the action log. */
+  private async refusedLogin(user: UserRow, address: string, slot: Date, reason: string): Promise<void> {
+    await this.tokens.giveBackAttemptSlot(address, slot);
+    await this.actions.record({ userId: user.id, action: 'login_failed', login: user.login, address, details: { reason } });
   }
 
   /**
@@ -232,13 +223,7 @@ export class AuthService {
       const user = await this.users.findByLogin(target, true);
       if (!user || user.status !== 'active' || user.deactivated_at) throw WRONG_CODE();
       // Refused before the code is used: the user tries another password with the same code.
-      if (await this.users.isRecentPassword(user.id, dto.newUserPassword)) {
-        throw new ApiError(
-          'exception.password.reused',
-          `The new password is one of your last ${PASSWORD_HISTORY} passwords; choose another`,
-          [{ parameter: 'newUserPassword', message: `must not be one of your last ${PASSWORD_HISTORY} passwords` }],
-        );
-      }
+      await this.users.refuseRecentPassword(user.id, dto.newUserPassword, 'newUserPassword');
       await this.users.setPassword(user.id, passwordHash, null);
       await this.tokens.revokeAll(user.id);
       await this.actions.record({ userId: user.id, action: 'password_recovered', login: user.login, address });
@@ -284,13 +269,7 @@ export class AuthService {
     const user = await this.checkCurrentPassword(principal, passwords.current, address, fields.current, 'password_change_failed');
     if (passwords.next === passwords.current) throw ApiError.invalid(fields.next, 'must differ from the current password');
     if (passwords.next.toLowerCase() === user.login) throw ApiError.invalid(fields.next, 'must not be the login');
-    if (await this.users.isRecentPassword(user.id, passwords.next)) {
-      throw new ApiError(
-        'exception.password.reused',
-        `The new password is one of your last ${PASSWORD_HISTORY} passwords; choose another`,
-        [{ parameter: fields.next, message: `must not be one of your last ${PASSWORD_HISTORY} passwords` }],
-      );
-    }
+    await this.users.refuseRecentPassword(user.id, passwords.next, fields.next);
     const passwordHash = await this.hasher.hash(passwords.next);
     return this.uow.run(async () => {
       const locked = await this.users.findById(user.id, true);

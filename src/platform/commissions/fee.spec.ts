@@ -42,9 +42,16 @@ const condition = (id: string, begin: string, end: string | null, v = value('zer
 const fee = (type: CommissionType, percent: string | null, fixed: string | null, amount: string, scale: number) =>
   feeOf(value(type, percent, fixed), m(amount), scale).toFixed();
 
+/** One test per row: a rule's type, percent and fixed part, an amount, and the fee it costs at `scale` decimals. */
+function feeCases(scale: number, rows: readonly (readonly [CommissionType, string | null, string | null, string, string])[]) {
+  it.each(rows)('%s (%s %%, fixed %s) of %s is %s', (type, percent, fixed, amount, expected) => {
+    expect(fee(type, percent, fixed, amount, scale)).toBe(expected);
+  });
+}
+
 describe('commission fees', () => {
-  describe('each type at fraction 100 (two decimals)', () => {
-    it.each([
+  describe('each type at fraction 100 (two decimals)', () =>
+    feeCases(2, [
       ['zero', null, null, '100.00', '0'],
       ['percent', '1.5', null, '100.00', '1.5'],
       // 0.5 % of 1.01 is 0.00505: rounded half up to 0.01
@@ -66,13 +73,10 @@ describe('commission fees', () => {
       ['fixed_and_percent', '2.5', '0.25', '0.01', '0.25'],
       ['percent', '100', null, '12345678901234567.89', '12345678901234567.89'],
       ['percent', '0', null, '99.99', '0'],
-    ] as const)('%s (%s %%, fixed %s) of %s is %s', (type, percent, fixed, amount, expected) => {
-      expect(fee(type, percent, fixed, amount, 2)).toBe(expected);
-    });
-  });
+    ]));
 
-  describe('each type at fraction 1 (whole units)', () => {
-    it.each([
+  describe('each type at fraction 1 (whole units)', () =>
+    feeCases(0, [
       ['zero', null, null, '7', '0'],
       // 2.5 % of 20 is 0.5: half up to 1
       ['percent', '2.5', null, '20', '1'],
@@ -83,13 +87,10 @@ describe('commission fees', () => {
       ['lesser_of_fixed_or_percent', '10', '2', '14', '1'],
       ['lesser_of_fixed_or_percent', '10', '2', '26', '2'],
       ['fixed_and_percent', '10', '2', '15', '4'],
-    ] as const)('%s (%s %%, fixed %s) of %s is %s', (type, percent, fixed, amount, expected) => {
-      expect(fee(type, percent, fixed, amount, 0)).toBe(expected);
-    });
-  });
+    ]));
 
-  describe('each type at fraction 10^18', () => {
-    it.each([
+  describe('each type at fraction 10^18', () =>
+    feeCases(18, [
       ['zero', null, null, '1', '0'],
       ['percent', '1', null, '0.000000000000000001', '0'],
       ['percent', '50', null, '0.000000000000000001', '0.000000000000000001'],
@@ -101,10 +102,7 @@ describe('commission fees', () => {
       ['lesser_of_fixed_or_percent', '1', '0.000000000000000001', '0.000000000000000150', '0.000000000000000001'],
       ['lesser_of_fixed_or_percent', '1', '0.000000000000000005', '0.000000000000000150', '0.000000000000000002'],
       ['fixed_and_percent', '1', '0.000000000000000001', '0.000000000000000150', '0.000000000000000003'],
-    ] as const)('%s (%s %%, fixed %s) of %s is %s', (type, percent, fixed, amount, expected) => {
-      expect(fee(type, percent, fixed, amount, 18)).toBe(expected);
-    });
-  });
+    ]));
 
   // A condition [10, 20) of each type (2.5 %, fixed 0.3 — 3 in whole units): nothing just below 10 nor at 20.
   const AT_EDGES: Record<CommissionType, [string, string]>[] = [

@@ -145,26 +145,36 @@ export class OneTimeCodesService {
    * address and the login's streak, committed before the refusal (the same 400 whatever was wrong).
    */
   async consume<T>(check: CodeCheck, effect: (payload: Record<string, unknown>) => Promise<T>): Promise<T> {
-    const { purpose, target, address } = check;
     const outcome = await this.uow.run(async () => {
-      await this.codes.lockTarget(target);
-      await this.refuseWhileStopped(target, purpose);
-      await this.takeAddressSlot(address, 'failed');
-      const row = await this.compared(check);
-      if (row && this.matches(row, check.code)) {
-        await this.limiter.giveBack('one_time_code_failures', [this.addressSubject(address, 'failed')]);
-        await this.codes.use(row.id);
-        await this.codes.endStreak(target, purpose);
-        return { value: await effect(row.payload) };
-      }
-      if (row) await this.codes.countFailure(row.id, this.config.oneTimeCodeMaxAttempts);
-      // A login code guessed without its challenge can never match: it counts against the address only, so no one
-      // without the password can stop the owner's login confirmation.
-      if (purpose !== 'login' || row) await this.countStreak(check);
-      return undefined;
+      const row = await this.checked(check);
+      if (!row) return undefined;
+      await this.codes.use(row.id);
+      await this.codes.endStreak(check.target, check.purpose);
+      return { value: await effect(row.payload) };
     });
     if (!outcome) throw WRONG_CODE();
     return outcome.value;
+  }
+
+  /**
+   * In the caller's transaction: the login locked, a stop refused, a slot of the address taken, and the code compared —
+   * its row when it matches (the slot given back), else the failure counted on the code and the login's streak.
+   */
+  private async checked(check: CodeCheck): Promise<CodeRow | undefined> {
+    const { purpose, target, address } = check;
+    await this.codes.lockTarget(target);
+    await this.refuseWhileStopped(target, purpose);
+    await this.takeAddressSlot(address, 'failed');
+    const row = await this.compared(check);
+    if (row && this.matches(row, check.code)) {
+      await this.limiter.giveBack('one_time_code_failures', [this.addressSubject(address, 'failed')]);
+      return row;
+    }
+    if (row) await this.codes.countFailure(row.id, this.config.oneTimeCodeMaxAttempts);
+    // A login code guessed without its challenge can never match: it counts against the address only, so no one
+    // without the password can stop the owner's login confirmation.
+    if (purpose !== 'login' || row) await this.countStreak(check);
+    return undefined;
   }
 
   /**
@@ -300,20 +310,7 @@ export class OneTimeCodesService {
    * would not count). Call it outside a transaction.
    */
   async verify(check: CodeCheck): Promise<boolean> {
-    const { purpose, target, address } = check;
-    return this.uow.run(async () => {
-      await this.codes.lockTarget(target);
-      await this.refuseWhileStopped(target, purpose);
-      await this.takeAddressSlot(address, 'failed');
-      const row = await this.compared(check);
-      if (row && this.matches(row, check.code)) {
-        await this.limiter.giveBack('one_time_code_failures', [this.addressSubject(address, 'failed')]);
-        return true;
-      }
-      if (row) await this.codes.countFailure(row.id, this.config.oneTimeCodeMaxAttempts);
-      if (purpose !== 'login' || row) await this.countStreak(check);
-      return false;
-    });
+    return this.uow.run(async () => (await this.checked(check)) !== undefined);
   }
 
   /** The payload of the login's newest live code of this purpose (sent, not used, burnt, replaced nor expired), if any. */

@@ -286,11 +286,17 @@ export class UsersService implements OnApplicationBootstrap {
     if (!temporaryUntil) await this.users.rememberPassword(userId, passwordHash, PASSWORD_HISTORY);
   }
 
-  /** Whether `password` is one of the user's last PASSWORD_HISTORY chosen passwords. */
-  async isRecentPassword(userId: string, password: string): Promise<boolean> {
+  /** Refuses (`exception.password.reused`, naming `field`) a `password` that is one of the user's last PASSWORD_HISTORY chosen ones. */
+  async refuseRecentPassword(userId: string, password: string, field: string): Promise<void> {
     const hashes = await this.users.recentPasswordHashes(userId, PASSWORD_HISTORY);
     const matches = await Promise.all(hashes.map((h) => this.hasher.verify(password, h)));
-    return matches.includes(true);
+    if (matches.includes(true)) {
+      throw new ApiError(
+        'exception.password.reused',
+        `The new password is one of your last ${PASSWORD_HISTORY} passwords; choose another`,
+        [{ parameter: field, message: `must not be one of your last ${PASSWORD_HISTORY} passwords` }],
+      );
+    }
   }
 
   private toRecord(user: UserRow, memberships: MembershipRow[]): UserRecordDto {
