@@ -1,13 +1,14 @@
 /**
  * A CPU profile of the service, by phase of a request: `node dist/bench/profile-phases.js <file.cpuprofile>
- * [--from s] [--to s] [--requests n] [--cpu-ms x] [--top n] [--phase text]`.
+ * [--from s] [--to s] [--requests n] [--cpu-ms x] [--top n] [--phase text] [--map file]`.
  *
  * Take the profile under load with the money benchmark (`BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"`): each
  * run logs its window in the server process (`--from … --to … --requests …`), so only that run's samples are read. Each
  * sample is put in the phase of the innermost frame of its stack that belongs to one (the bundle's frames are mapped
  * back to their files through dist/finapi.js.map); built-ins (JSON, writev) take their caller's phase. With
  * `--requests`, the phases' milliseconds of profiled CPU per request; with `--cpu-ms` (the run's server CPU per request
- * from /proc, which also counts the kernel's time) each phase's share of that.
+ * from /proc, which also counts the kernel's time) each phase's share of that. The source map must be the profiled
+ * build's: after a rebuild, keep a copy of the old dist/finapi.js.map and name it with `--map`.
  */
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -83,14 +84,14 @@ function argument(args: string[], name: string): string | undefined {
 }
 
 /** The original file of a frame of the bundle (through its source map), else the frame's own URL. */
-function locator(): (frame: CallFrame) => string {
+function locator(mapFile?: string): (frame: CallFrame) => string {
   const maps = new Map<string, SourceMap | null>();
   const mapOf = (url: string): SourceMap | null => {
     if (!maps.has(url)) {
       let map: SourceMap | null;
       try {
         const path = url.startsWith('file://') ? fileURLToPath(url) : url;
-        map = new SourceMap(JSON.parse(readFileSync(`${path}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]);
+        map = new SourceMap(JSON.parse(readFileSync(mapFile ?? `${path}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]);
       } catch {
         map = null;
       }
@@ -116,7 +117,9 @@ function main(): void {
   const args = process.argv.slice(2);
   const file = args.find((a, i) => !a.startsWith('--') && (i === 0 || !args[i - 1].startsWith('--')));
   if (!file) {
-    console.error('usage: profile-phases <file.cpuprofile> [--from s] [--to s] [--requests n] [--cpu-ms x] [--top n] [--phase text]');
+    console.error(
+      'usage: profile-phases <file.cpuprofile> [--from s] [--to s] [--requests n] [--cpu-ms x] [--top n] [--phase text] [--map file]',
+    );
     process.exit(2);
   }
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
@@ -131,7 +134,7 @@ function main(): void {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-  const fileOf = locator();
+  const fileOf = locator(argument(args, '--map'));
 
   // Each node's phase, from its own frame up: the innermost frame that has one.
   const phaseOfNode = new Map<number, string>();
