@@ -22,7 +22,7 @@ import type { AppConfig, TrustProxy } from './platform/config/config';
 import { registerPages, securityHeaders } from './platform/pages/pages';
 import { prepareSchema } from './platform/database/migrations';
 import { currentRequestId, RequestTiming, serverTimingHeader, withRequestTiming } from './platform/database/request-timing';
-import { runPromiseInterceptors } from './platform/http/promise-interceptors';
+import { runPromiseInterceptors } from './platform/common/promise-interceptors';
 import { routeOperationId } from './platform/http/route.decorator';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -11,7 +11,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { RawJson, serializeStored } from '../common/json-decimal';
 import { TransactionMeta, UnitOfWork } from '../database/unit-of-work';
 import { AnswerAlone, GroupedAnswer } from '../database/grouped-answer';
-import type { PromiseInterceptor } from '../http/promise-interceptors';
+import type { PromiseInterceptor } from '../common/promise-interceptors';
 import { IdempotencyRepository, StoredAnswer } from './idempotency.repository';
 
 const KEY = /^[\x20-\x7e]{1,255}$/;
