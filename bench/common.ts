@@ -43,6 +43,11 @@ export interface Load {
   /** CPU time the bench's PostgreSQL server's processes spent per answered request (Linux only). */
   dbCpuMsPerRequest?: number;
   /**
+   * When the measured load ran, in seconds since the server process was spawned: the window of its CPU profile to read
+   * (BENCH_NODE_ARGS="--cpu-prof …", then bench/profile-phases.ts --from/--to).
+   */
+  serverWindowSeconds?: [number, number];
+  /**
    * CPU time the load generator spent per answered request: this process (autocannon runs in it) and its ended
    * children (wrk); on a machine of few cores that time is taken from the servers it measures.
    */
@@ -68,6 +73,8 @@ let workDir: string | undefined;
 export interface Child {
   url: string;
   pid: number;
+  /** Date.now() when the process was spawned. */
+  spawnedAt: number;
   stop(): Promise<void>;
 }
 
@@ -134,6 +141,7 @@ const SERVER_NODE_ARGS = ['--max-semi-space-size=64'];
 function startChild(name: string, script: string, env: Record<string, string>, ready: RegExp | { health: string }): Promise<Child> {
   const nodeArgs = [...SERVER_NODE_ARGS, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   return new Promise((resolveChild, reject) => {
+    const spawnedAt = Date.now();
     const child = spawn(process.execPath, [...nodeArgs, script], {
       cwd: ROOT,
       env: { ...process.env, ...env },
@@ -153,7 +161,7 @@ function startChild(name: string, script: string, env: Record<string, string>, r
       if (started) return;
       started = true;
       clearTimeout(timer);
-      resolveChild({ url, pid: child.pid ?? 0, stop: () => stopChild(child) });
+      resolveChild({ url, pid: child.pid ?? 0, spawnedAt, stop: () => stopChild(child) });
     };
     const onData = (chunk: Buffer): void => {
       if (output.length < 100_000) output += chunk.toString('utf8');
@@ -396,7 +404,15 @@ export async function measure(name: string, run: PromiseLike<autocannon.Result>,
   const before = server && cpuSeconds(server.pid);
   const dbBefore = postgresCpuSeconds();
   const loadBefore = procStat(process.pid)?.seconds;
+  const startedAt = Date.now();
   const result = summarise(name, await run, options);
+  if (server) {
+    result.serverWindowSeconds = [(startedAt - server.spawnedAt) / 1000, (Date.now() - server.spawnedAt) / 1000];
+    if (process.env.BENCH_NODE_ARGS?.includes('--cpu-prof')) {
+      const [from, to] = result.serverWindowSeconds;
+      log(`    profile window of pid ${server.pid}: --from ${from.toFixed(1)} --to ${to.toFixed(1)} --requests ${result.completed}`);
+    }
+  }
   const after = server && cpuSeconds(server.pid);
   const dbAfter = postgresCpuSeconds();
   const loadAfter = procStat(process.pid)?.seconds;

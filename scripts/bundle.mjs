@@ -6,7 +6,7 @@
 // Kept external (required from node_modules at run time): native or optional packages, and packages that read files
 // next to their own code. Migrations stay separate files, loaded by path (dist/migrations/*.js).
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -123,3 +123,17 @@ await build({
 });
 const unpatched = peers.filter((peer) => !peer.patched).map(({ file }) => file);
 if (unpatched.length) throw new Error(`Not bundled any more: ${unpatched.join(', ')}; update scripts/bundle.mjs`);
+
+// keepNames calls esbuild's `__name(fn, "name")` wherever a named function is made — inside functions too, so on every
+// request (Fastify's hook runners, Nest's contexts): each an Object.defineProperty, about 4 % of the service's CPU under
+// load (docs/benchmarks.md). Most already have that name (a function declaration): the property is then left alone.
+const NAME_HELPER = 'var __name = (target, value) => __defProp(target, "name", { value, configurable: true });';
+const bundled = await readFile(outfile, 'utf8');
+if (!bundled.includes(NAME_HELPER)) throw new Error("esbuild's __name helper changed: update scripts/bundle.mjs");
+await writeFile(
+  outfile,
+  bundled.replace(
+    NAME_HELPER,
+    'var __name = (target, value) => target.name === value ? target : __defProp(target, "name", { value, configurable: true });',
+  ),
+);

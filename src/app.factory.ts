@@ -22,6 +22,7 @@ import type { AppConfig, TrustProxy } from './platform/config/config';
 import { registerPages, securityHeaders } from './platform/pages/pages';
 import { prepareSchema } from './platform/database/migrations';
 import { currentRequestId, RequestTiming, serverTimingHeader, withRequestTiming } from './platform/database/request-timing';
+import { runPromiseInterceptors } from './platform/common/promise-interceptors';
 import { routeOperationId } from './platform/http/route.decorator';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -180,6 +181,8 @@ export async function createApp(
   // The login page, the administrator's console and the security headers (CSP, no framing, nosniff).
   registerPages(fastify);
 
+  // The idempotency interceptor of the money routes runs as promises, not as a chain of Observables.
+  runPromiseInterceptors();
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, databaseUrl, extraModules), adapter, {
     // Nest logs through pino from its first line (not in colours until a logger is attached).
     logger: new NestPinoLogger(logger, currentRequestId),

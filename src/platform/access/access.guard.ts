@@ -29,8 +29,21 @@ export class AccessGuard extends AuthGuard(BEARER_STRATEGY) {
     return { session: false, property: PRINCIPAL_PROPERTY };
   }
 
+  /** Each handler's rule, read from its metadata once (null: it declares none). */
+  private readonly rules = new WeakMap<object, AccessRule | null>();
+
+  private ruleOf(context: ExecutionContext): AccessRule | undefined {
+    const handler = context.getHandler();
+    let rule = this.rules.get(handler);
+    if (rule === undefined) {
+      rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_KEY, [handler, context.getClass()]) ?? null;
+      this.rules.set(handler, rule);
+    }
+    return rule ?? undefined;
+  }
+
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_KEY, [context.getHandler(), context.getClass()]);
+    const rule = this.ruleOf(context);
     if (!rule) throw new ApiError('exception.access.undeclared', 'This route declares no access rule');
     if (rule.public) return true;
     if (rule.staticToken && this.presentsStaticToken(context, this.config[rule.staticToken])) return true;

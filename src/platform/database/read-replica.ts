@@ -1,16 +1,14 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyRequest } from 'fastify';
 import { Observable } from 'rxjs';
+import { contextPart, runWithPart } from './async-context';
 
 /** The pool of the replica searches read from (READ_DATABASE_URL), or null when there is none. */
 export const READ_POOL = Symbol('READ_POOL');
 
-const replicaStorage = new AsyncLocalStorage<true>();
-
 /** Whether the running handler is a search that may read from the replica. */
 export function replicaAllowed(): boolean {
-  return replicaStorage.getStore() === true;
+  return contextPart('replica') === true;
 }
 
 /**
@@ -25,6 +23,6 @@ export class ReadReplicaInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<FastifyRequest | undefined>();
     const search = request?.method === 'POST' && (request.routeOptions?.url ?? '').endsWith('/view');
     if (!search) return next.handle();
-    return new Observable((subscriber) => replicaStorage.run(true, () => next.handle().subscribe(subscriber)));
+    return new Observable((subscriber) => runWithPart('replica', true, () => next.handle().subscribe(subscriber)));
   }
 }

@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
+import { contextPart, runWithPart } from './async-context';
 import type { TransactionMeta } from './transaction-meta';
 
 /**
@@ -15,33 +15,35 @@ export interface RequestTiming {
   meta?: TransactionMeta;
 }
 
-const timingStorage = new AsyncLocalStorage<RequestTiming>();
+function currentTiming(): RequestTiming | undefined {
+  return contextPart('timing') as RequestTiming | undefined;
+}
 
 /** Runs a route handler with a fresh timing that every database call inside it adds to. */
 export function withRequestTiming<T>(timing: RequestTiming, work: () => T): T {
-  return timingStorage.run(timing, work);
+  return runWithPart('timing', timing, work);
 }
 
 /** The id of the request running now (none outside a route handler). */
 export function currentRequestId(): string | undefined {
-  return timingStorage.getStore()?.requestId;
+  return currentTiming()?.requestId;
 }
 
 /** Says who the running request acts for (the access guard, once it knows the principal); nothing outside a request. */
 export function setRequestMeta(meta: TransactionMeta): void {
-  const timing = timingStorage.getStore();
+  const timing = currentTiming();
   if (timing) timing.meta = meta;
 }
 
 /** What the running request says about itself: who it acts for once known, else its id alone; undefined outside a request. */
 export function currentRequestMeta(): TransactionMeta | undefined {
-  const timing = timingStorage.getStore();
+  const timing = currentTiming();
   return timing && (timing.meta ?? { requestId: timing.requestId });
 }
 
 /** Times a database call and adds it to the running request's timing, if any. */
 export async function timedDb<T>(call: () => Promise<T>): Promise<T> {
-  const timing = timingStorage.getStore();
+  const timing = currentTiming();
   if (!timing) return call();
   const started = performance.now();
   try {
@@ -54,7 +56,7 @@ export async function timedDb<T>(call: () => Promise<T>): Promise<T> {
 
 /** Adds time spent on the database outside `timedDb` (a transaction's start and commit). */
 export function addDbTime(ms: number): void {
-  const timing = timingStorage.getStore();
+  const timing = currentTiming();
   if (timing) timing.dbMs += ms;
 }
 

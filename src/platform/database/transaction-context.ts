@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PoolClient } from 'pg';
+import { contextPart, runWithPart } from './async-context';
 import { currentRequestMeta } from './request-timing';
 import type { TransactionMeta } from './transaction-meta';
 
@@ -16,20 +16,25 @@ export interface TransactionContext {
   onCommit: Array<() => void>;
 }
 
-export const transactionStorage = new AsyncLocalStorage<TransactionContext>();
-
 export function currentTransaction(): TransactionContext | undefined {
-  return transactionStorage.getStore();
+  return contextPart('transaction') as TransactionContext | undefined;
 }
 
-const metaStorage = new AsyncLocalStorage<TransactionMeta>();
+/** Runs `work` inside the transaction `context` (UnitOfWork). */
+export function withTransaction<T>(context: TransactionContext, work: () => T): T {
+  return runWithPart('transaction', context, work);
+}
+
+function currentMeta(): TransactionMeta | undefined {
+  return contextPart('meta') as TransactionMeta | undefined;
+}
 
 /**
  * Runs `work` on behalf of a request without opening a transaction: transactions opened inside it carry `meta`.
  * For a route whose one write is a grouped ledger posting (see `@Idempotent({ groupCommit: true })`).
  */
 export function withTransactionMeta<T>(meta: TransactionMeta, work: () => T): T {
-  return metaStorage.run(meta, work);
+  return runWithPart('meta', meta, work);
 }
 
 /**
@@ -38,7 +43,7 @@ export function withTransactionMeta<T>(meta: TransactionMeta, work: () => T): T 
  * `@Idempotent()` (see LedgerService's idempotency rule); it records no staff action.
  */
 export function asJob<T>(job: string, work: () => T): T {
-  return metaStorage.run({ job }, work);
+  return runWithPart('meta', { job }, work);
 }
 
 /**
@@ -46,10 +51,10 @@ export function asJob<T>(job: string, work: () => T): T {
  * request's statements run while no transaction of its own is open.
  */
 export function groupConnection(): PoolClient | undefined {
-  return metaStorage.getStore()?.answer?.connection;
+  return currentMeta()?.answer?.connection;
 }
 
 /** What the open transaction says about its request, else what `withTransactionMeta`/`asJob` set, else the running request. */
 export function currentTransactionMeta(): TransactionMeta {
-  return transactionStorage.getStore()?.meta ?? metaStorage.getStore() ?? currentRequestMeta() ?? {};
+  return currentTransaction()?.meta ?? currentMeta() ?? currentRequestMeta() ?? {};
 }

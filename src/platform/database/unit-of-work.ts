@@ -11,7 +11,7 @@ import {
   currentTransaction,
   currentTransactionMeta,
   TransactionContext,
-  transactionStorage,
+  withTransaction,
   withTransactionMeta,
 } from './transaction-context';
 import type { TransactionMeta } from './transaction-meta';
@@ -127,7 +127,7 @@ export class UnitOfWork {
       await client.query(options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN');
       const entered = performance.now();
       try {
-        result = await transactionStorage.run({ ...state, client }, work);
+        result = await withTransaction({ ...state, client }, work);
       } finally {
         inside = performance.now() - entered;
       }

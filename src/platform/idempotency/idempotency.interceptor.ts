@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
-import { from, lastValueFrom, Observable } from 'rxjs';
+import { from, isObservable, lastValueFrom, Observable } from 'rxjs';
 import { ApiRequest, principalMeta } from '../access/principal';
 import { ApiError } from '../common/api-error';
 import { auditChainKey } from '../config/audit-chain-key';
@@ -11,6 +11,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { RawJson, serializeStored } from '../common/json-decimal';
 import { TransactionMeta, UnitOfWork } from '../database/unit-of-work';
 import { AnswerAlone, GroupedAnswer } from '../database/grouped-answer';
+import type { PromiseInterceptor } from '../common/promise-interceptors';
 import { IdempotencyRepository, StoredAnswer } from './idempotency.repository';
 
 const KEY = /^[\x20-\x7e]{1,255}$/;
@@ -50,11 +51,12 @@ function fingerprint(key: Buffer, request: ApiRequest): string {
  * one-time secret of the answer (OneTimeSecret: a voucher code) is stored as null, so a replay shows it as null.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+export class IdempotencyInterceptor implements NestInterceptor, PromiseInterceptor {
   /** The fingerprints' key: derived from the service's secret with a label of its own. */
   private readonly fingerprintKey: Buffer;
   /** Keyed group-commit requests this instance runs, by user and key: a retry waits for its first attempt, then replays. */
   private readonly running = new Map<string, Promise<void>>();
+  private readonly groupCommitByHandler = new WeakMap<object, boolean>();
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -66,9 +68,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const http = context.switchToHttp();
-    const request = http.getRequest<ApiRequest>();
-    const reply = http.getResponse<FastifyReply>();
+    return from(this.interceptAsync(context, () => lastValueFrom(next.handle())));
+  }
+
+  /** The interceptor as promises (see PromiseInterceptor): `next()` runs the pipes and the handler. */
+  async interceptAsync(context: ExecutionContext, next: () => Promise<unknown>): Promise<unknown> {
+    const request = context.getArgByIndex<ApiRequest>(0);
+    const reply = context.getArgByIndex<FastifyReply>(1);
     const header = request.headers['idempotency-key'];
     if (Array.isArray(header)) throw ApiError.invalid('Idempotency-Key', 'must be sent once');
     if (header !== undefined && !KEY.test(header)) throw ApiError.invalid('Idempotency-Key', 'must be 1 to 255 printable characters');
@@ -77,6 +83,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const userId = principal.userId;
     const key = header;
     const hash = key === undefined ? '' : fingerprint(this.fingerprintKey, request);
+    // A handler's Observable answers its last value, as Nest's chain did.
+    const handle = async (): Promise<unknown> => {
+      const result = await next();
+      return isObservable(result) ? lastValueFrom(result) : result;
+    };
 
     const work = async (): Promise<unknown> => {
       if (key !== undefined) {
@@ -86,7 +97,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         const stored = await this.keys.find(userId, key);
         if (stored) return this.replay(stored, hash, reply);
       }
-      const body = await lastValueFrom(next.handle());
+      const body = await handle();
       if (key !== undefined) {
         const operationId = this.uow.current()?.operationIds[0] ?? null;
         await this.keys.store(userId, key, hash, reply.statusCode, serializeStored(body), operationId);
@@ -95,22 +106,21 @@ export class IdempotencyInterceptor implements NestInterceptor {
     };
     // `idempotent`: the ledger posts only for such a request (or for the service's own jobs), see LedgerService.
     const meta = { ...principalMeta(principal, String(request.id)), requestIdentifier: key, idempotent: true };
-    if (this.reflector.get<boolean>(GROUP_COMMIT_KEY, context.getHandler())) {
+    if (this.groupCommit(context.getHandler())) {
       // Nothing to store without a key: the route's posting is then its own unit of work (see IdempotentOptions).
-      if (key === undefined) return from(this.uow.withMeta(meta, work));
-      return from(
-        this.grouped(
-          userId,
-          key,
-          hash,
-          meta,
-          reply,
-          () => lastValueFrom(next.handle()),
-          () => this.uow.run(work, { meta }),
-        ),
-      );
+      if (key === undefined) return this.uow.withMeta(meta, work);
+      return this.grouped(userId, key, hash, meta, reply, handle, () => this.uow.run(work, { meta }));
     }
-    return from(this.uow.run(work, { meta }));
+    return this.uow.run(work, { meta });
+  }
+
+  /** Whether a route's handler posts through a group (its metadata, read once per handler). */
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- what Nest answers for a handler
+  private groupCommit(handler: Function): boolean {
+    let grouped = this.groupCommitByHandler.get(handler);
+    if (grouped === undefined)
+      this.groupCommitByHandler.set(handler, (grouped = this.reflector.get<boolean>(GROUP_COMMIT_KEY, handler) === true));
+    return grouped;
   }
 
   /** A stored answer sent again, if the request is the same. */

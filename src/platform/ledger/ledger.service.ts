@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { Batcher, Outcome } from '../common/batcher';
@@ -6,6 +5,7 @@ import { holdsPlaced, ledgerGroupSize, ledgerOperations, ledgerPostedAlone } fro
 import { Money } from '../common/money';
 import { isDatabaseError } from '../common/error-mapping';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { contextPart, runWithPart } from '../database/async-context';
 import { timedDb } from '../database/request-timing';
 import { CommitUnknown, TransactionMeta, UnitOfWork } from '../database/unit-of-work';
 import { AnswerAlone, GroupedAnswer } from '../database/grouped-answer';
@@ -108,7 +108,10 @@ export class LedgerService implements OnModuleInit {
   private readonly systemCoins = new Map<string, string>();
 
   /** The checks registered (whenPlanned) by the plan running in this async context. */
-  private readonly plans = new AsyncLocalStorage<PlanCheck[]>();
+  private readonly plans = {
+    getStore: (): PlanCheck[] | undefined => contextPart('planChecks') as PlanCheck[] | undefined,
+    run: <T>(checks: PlanCheck[], work: () => T): T => runWithPart('planChecks', checks, work),
+  };
 
   private readonly groups: Batcher<GroupedPosting, OperationDto | null | typeof ALONE>;
 
