@@ -8,7 +8,7 @@ import { ApiProperty, ApiPropertyOptional, DECORATORS } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { IsAmount } from './money-validators';
-import { Omittable, OptionalText } from './validators';
+import { IsAfter, IsIsoDateTime, Omittable, OptionalText } from './validators';
 
 type Decorators = Array<PropertyDecorator | ((target: object, key: string | symbol) => void)>;
 
@@ -133,4 +133,14 @@ export function Description(maxLength: number): PropertyDecorator {
 /** An optional true or false, `fallback` when left out. */
 export function OptionalFlag(fallback: boolean): PropertyDecorator {
   return stacked(ApiPropertyOptional({ default: fallback }), IsOptional(), IsBoolean());
+}
+
+/** An optional date-time filter or setting (ISO 8601 with an offset, or a plain date). */
+export function OptionalDateTime(): PropertyDecorator {
+  return stacked(ApiOptionalDateTime(), IsOptional(), IsIsoDateTime());
+}
+
+/** The optional end of a date-time range: must be later than its start, the sibling property `startProperty`. */
+export function OptionalDateTimeAfter(startProperty: string): PropertyDecorator {
+  return stacked(ApiOptionalDateTime(), IsOptional(), IsIsoDateTime(), IsAfter(startProperty));
 }

@@ -4,17 +4,18 @@ import { Expose, Transform } from 'class-transformer';
 import { isUUID, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { ApiError } from './api-error';
 import { PageRequestDto, SortOrder } from './paging.dto';
-import { EnumList, IsAfter, IsIsoDateTime, NUMERIC_ID_PATTERN, SERIAL_EXAMPLE, SERIAL_PATTERN, SerialList, UuidList } from './validators';
+import { EnumList, NUMERIC_ID_PATTERN, SERIAL_EXAMPLE, SERIAL_PATTERN, SerialList, UuidList } from './validators';
 import {
   ApiDateTime,
   ApiDateTimeOrNull,
   ApiEnum,
   ApiExample,
-  ApiOptionalDateTime,
   ApiTextOrNull,
   ApiUuid,
   ApiUuidOrNull,
   Nested,
+  OptionalDateTime,
+  OptionalDateTimeAfter,
 } from './dto-fields';
 
 /** The filter every search of requests (bank top-ups, withdrawals, cash desk operations) shares. */
@@ -31,29 +32,19 @@ export class RequestFilterDto {
   orgIds?: string[];
 
   /** Created at or after this instant (ISO 8601). */
-  @ApiOptionalDateTime()
-  @IsOptional()
-  @IsIsoDateTime()
+  @OptionalDateTime()
   createdFrom?: string;
 
   /** Created before this instant; must be later than createdFrom. */
-  @ApiOptionalDateTime()
-  @IsOptional()
-  @IsIsoDateTime()
-  @IsAfter('createdFrom')
+  @OptionalDateTimeAfter('createdFrom')
   createdTo?: string;
 
   /** The family's name for createdFrom. */
-  @ApiOptionalDateTime()
-  @IsOptional()
-  @IsIsoDateTime()
+  @OptionalDateTime()
   startCreatedDate?: string;
 
   /** The family's name for createdTo; must be later than startCreatedDate. */
-  @ApiOptionalDateTime()
-  @IsOptional()
-  @IsIsoDateTime()
-  @IsAfter('startCreatedDate')
+  @OptionalDateTimeAfter('startCreatedDate')
   finishCreatedDate?: string;
 
   /** Free text, case-insensitive, found in the request's names, bank details, description or customInformation. */

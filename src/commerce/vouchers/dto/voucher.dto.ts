@@ -19,7 +19,7 @@ import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
 import { CoinIssuerDto } from '../../../money-movement/coins/dto/coin.dto';
 import { CalculationDto } from '../../../platform/commissions/dto/calculation.dto';
-import { AsList, IsAfter, IsIsoDateTime, Serial, SERIAL_PATTERN, SerialList, UuidList } from '../../../platform/common/validators';
+import { AsList, IsIsoDateTime, Serial, SERIAL_PATTERN, SerialList, UuidList } from '../../../platform/common/validators';
 import { OperationDto } from '../../../platform/ledger/dto/operation.dto';
 import {
   Amount,
@@ -28,10 +28,12 @@ import {
   ApiEnum,
   ApiExample,
   ApiInteger,
-  ApiOptionalDateTime,
   ApiTextOrNull,
   ApiUuid,
   Nested,
+  OptionalDateTime,
+  OptionalDateTimeAfter,
+  stacked,
 } from '../../../platform/common/dto-fields';
 
 export const VOUCHER_STATUSES = ['pending', 'processed', 'blocked', 'expired'] as const;
@@ -41,6 +43,15 @@ export type VoucherStatus = (typeof VOUCHER_STATUSES)[number];
 export const PREPAID_NAME_MAX = 100;
 /** 128 random bits as 32 hexadecimal characters. */
 export const VOUCHER_CODE = /^[0-9a-fA-F]{32}$/;
+
+/** A voucher's code in a request, as shown once at its creation. */
+function VoucherCode(): PropertyDecorator {
+  return stacked(
+    ApiProperty({ example: '3f2a9c0d5e7b41a8b6c4d2e0f1a3b5c7', pattern: VOUCHER_CODE.source }),
+    IsString(),
+    Matches(VOUCHER_CODE, { message: 'must be a voucher code: 32 hexadecimal characters' }),
+  );
+}
 
 export class CreateVoucherDto extends OperationTextDto {
   /** The coin that pays for the voucher: one of the caller's organization's client coins. Its organization is the creator. */
@@ -69,9 +80,7 @@ export class CreateVoucherDto extends OperationTextDto {
 
 export class RedeemVoucherDto {
   /** The voucher's code, as shown once at its creation (32 hexadecimal characters, any case). */
-  @ApiProperty({ example: '3f2a9c0d5e7b41a8b6c4d2e0f1a3b5c7', pattern: VOUCHER_CODE.source })
-  @IsString()
-  @Matches(VOUCHER_CODE, { message: 'must be a voucher code: 32 hexadecimal characters' })
+  @VoucherCode()
   code: string;
 
   /** The coin to credit: one of the caller's organization's client coins, in the voucher's currency. */
@@ -210,29 +219,19 @@ export class VoucherFilterDto {
   activated?: boolean;
 
   /** Created at or after this instant (ISO 8601). */
-  @ApiOptionalDateTime()
-  @IsOptional()
-  @IsIsoDateTime()
+  @OptionalDateTime()
   createdAtFrom?: string;
 
   /** Created before this instant; must be later than createdAtFrom. */
-  @ApiOptionalDateTime()
-  @IsOptional()
-  @IsIsoDateTime()
-  @IsAfter('createdAtFrom')
+  @OptionalDateTimeAfter('createdAtFrom')
   createdAtTo?: string;
 
   /** Redeemed at or after this instant (ISO 8601). */
-  @ApiOptionalDateTime()
-  @IsOptional()
-  @IsIsoDateTime()
+  @OptionalDateTime()
   activatedAtFrom?: string;
 
   /** Redeemed before this instant; must be later than activatedAtFrom. */
-  @ApiOptionalDateTime()
-  @IsOptional()
-  @IsIsoDateTime()
-  @IsAfter('activatedAtFrom')
+  @OptionalDateTimeAfter('activatedAtFrom')
   activatedAtTo?: string;
 }
 
@@ -310,9 +309,7 @@ export class PrepaidCoinCreatedDto {
 /** `POST /prepaid-coins/{serial}/calculate` and `/activate`: the voucher's PIN (its code) and the coin to credit. */
 export class RedeemPrepaidCoinDto {
   /** The voucher's code, shown once at its creation (32 hexadecimal characters, any case). */
-  @ApiProperty({ example: '3f2a9c0d5e7b41a8b6c4d2e0f1a3b5c7', pattern: VOUCHER_CODE.source })
-  @IsString()
-  @Matches(VOUCHER_CODE, { message: 'must be a voucher code: 32 hexadecimal characters' })
+  @VoucherCode()
   prepaidPin: string;
 
   /** The coin to credit: one of the caller's organization's client coins, in the voucher's currency. */

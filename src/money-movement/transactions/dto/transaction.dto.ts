@@ -3,10 +3,10 @@ import { ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
 import { OperationTextDto } from '../../../platform/common/operation-text.dto';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { AsList, EnumList, IsAfter, IsIsoDateTime, SerialList, UuidList } from '../../../platform/common/validators';
+import { AsList, EnumList, SerialList, UuidList } from '../../../platform/common/validators';
 import { OperationAmountDetailsDto, OperationDto, OperationRecordDto } from '../../../platform/ledger/dto/operation.dto';
 import { FAMILY_STATUS_NAMES, OPERATION_STATUSES, TYPE_FILTER_NAMES } from '../../../platform/ledger/operation-types';
-import { ApiExample, ApiOptionalDateTime, Nested } from '../../../platform/common/dto-fields';
+import { ApiExample, Nested, OptionalDateTime, OptionalDateTimeAfter } from '../../../platform/common/dto-fields';
 
 const STATUS_FILTER_NAMES = [...OPERATION_STATUSES, ...Object.keys(FAMILY_STATUS_NAMES)];
 
@@ -46,16 +46,11 @@ export class TransactionFilterDto {
   paymentIdentifiers?: string[];
 
   /** Operations created at or after this instant (ISO 8601). */
-  @ApiOptionalDateTime()
-  @IsOptional()
-  @IsIsoDateTime()
+  @OptionalDateTime()
   createdAtFrom?: string;
 
   /** Operations created before this instant; must be later than createdAtFrom. */
-  @ApiOptionalDateTime()
-  @IsOptional()
-  @IsIsoDateTime()
-  @IsAfter('createdAtFrom')
+  @OptionalDateTimeAfter('createdAtFrom')
   createdAtTo?: string;
 
   @SerialList()

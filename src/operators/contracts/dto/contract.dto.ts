@@ -1,19 +1,19 @@
 import { ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { PageDto, PageRequestDto, SortOrder } from '../../../platform/common/paging.dto';
-import { AsList, IsIsoDateTime, UuidList } from '../../../platform/common/validators';
+import { AsList, UuidList } from '../../../platform/common/validators';
 import { ORGANIZATION_TYPES, OrganizationType, PERSON_TYPES, PersonType } from '../../../platform/organizations/organization.types';
 import {
   ApiDateTime,
   ApiEnum,
   ApiInteger,
-  ApiOptionalDateTime,
   ApiOptionalUuid,
   ApiTextOrNull,
   ApiUuid,
   Description,
   Name,
   Nested,
+  OptionalDateTime,
   OptionalFlag,
 } from '../../../platform/common/dto-fields';
 
@@ -165,15 +165,11 @@ export class ContractFilterDto {
   description?: string;
 
   /** Created at or after (ISO 8601). */
-  @ApiOptionalDateTime()
-  @IsOptional()
-  @IsIsoDateTime()
+  @OptionalDateTime()
   dateFrom?: string;
 
   /** Created before (ISO 8601). */
-  @ApiOptionalDateTime()
-  @IsOptional()
-  @IsIsoDateTime()
+  @OptionalDateTime()
   dateTo?: string;
 }
 

@@ -11,10 +11,10 @@ import {
   ApiDateTime,
   ApiDateTimeOrNull,
   ApiEnum,
-  ApiOptionalDateTime,
   ApiOptionalEnum,
   ApiUuid,
   Nested,
+  OptionalDateTime,
   OptionalFlag,
 } from '../../common/dto-fields';
 
@@ -160,9 +160,7 @@ export class CommissionRuleViewDto extends PageRequestDto {
   filterCriteria: RuleCriteria;
 
   /** The date filterCriteria compares with (ISO 8601); default: now. */
-  @ApiOptionalDateTime()
-  @IsOptional()
-  @IsIsoDateTime()
+  @OptionalDateTime()
   date?: string;
 
   @Nested(() => CommissionRuleFilterDto, 'optional')
