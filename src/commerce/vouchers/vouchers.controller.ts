@@ -1,8 +1,6 @@
 import { Body, Caller, Principal, Route, Routes, SerialParam, UuidParam } from '../../platform/http';
-import { amountOf, JsonDecimal } from '../../platform/common/json-decimal';
-import { scaleOf } from '../../platform/common/money';
 import * as dto from './dto/voucher.dto';
-import { issuerOf, RequestFields, VouchersService } from './vouchers.service';
+import { PREPAID_FIELDS, VouchersService } from './vouchers.service';
 
 const OWNER = { access: ['VOUCHER_OWNER'] } as const;
 const REDEEMER = { access: ['VOUCHER_REDEEMER'] } as const;
@@ -12,7 +10,6 @@ const SPENT = ['exception.voucher.redeemed', 'exception.voucher.blocked', 'excep
 const BUY = { ...OWNER, idempotent: true, errors: [CALLERS_COIN, 'exception.coin.insufficient_funds', 'exception.coin.inactive'] } as const;
 /** Redeeming a voucher by its code into the caller's coin. */
 const REDEEM = { ...REDEEMER, errors: ['exception.voucher.not_found', CALLERS_COIN, ...SPENT] } as const;
-const PREPAID_FIELDS: RequestFields = { coin: 'srcSerial', amount: 'prepaidAmount' };
 
 /**
  * Prepaid vouchers, under finapi's paths (`/vouchers`) and as the family's web client calls them (`/prepaid-coins`): the same vouchers,
@@ -76,21 +73,7 @@ export class VouchersController {
   /** Buys a voucher from one of the caller's coins (as `POST /vouchers`); the answer shows its PIN once. */
   @Route('POST', 'prepaid-coins', { ...BUY, summary: 'Buy a prepaid voucher (the client’s prepaid coin)' })
   async createPrepaidCoin(@Body() body: dto.CreatePrepaidCoinDto, @Caller() caller: Principal): Promise<dto.PrepaidCoinCreatedDto> {
-    const bought = { coinSerial: body.srcSerial, amount: body.prepaidAmount };
-    const { voucher, code, process } = await this.vouchers.create(caller, bought, PREPAID_FIELDS);
-    const { serial, name, amount, issuer } = voucher;
-    // A voucher's value is whole and free: nothing of it is held, and it can only be redeemed in full.
-    const [availableAmount, futureAmount, heldAmount, creditLimit] = [amount, amount, zeroLike(amount), zeroLike(amount)];
-    const coin = { serial, name, amount, availableAmount, heldAmount, futureAmount, creditLimit, issuer };
-    return {
-      status: 'ok',
-      message: 'Voucher created',
-      coin: { ...coin, active: true, type: 'prepaid', main: false },
-      pin: code,
-      name,
-      voucher,
-      process,
-    };
+    return { status: 'ok', message: 'Voucher created', ...(await this.vouchers.createPrepaid(caller, body)) };
   }
 
   /** The price of buying a voucher of this amount from this coin: the `voucher` flow's fee, as the purchase would be charged. */
@@ -111,19 +94,7 @@ export class VouchersController {
     errors: ['exception.voucher.not_found', ...SPENT],
   })
   async getPrepaidCoin(@SerialParam('serial') serial: string): Promise<dto.PrepaidCoinInfoDto> {
-    const voucher = await this.vouchers.info(serial);
-    return {
-      status: 'ok',
-      message: 'OK',
-      serial: voucher.serial,
-      name: voucher.prepaid_name,
-      amount: amountOf(voucher.amount, scaleOf(voucher.fraction)),
-      issuer: issuerOf(voucher),
-      createdAt: voucher.created_at.toISOString(),
-      // A redeemed voucher is a 409 here: what this answers is never activated.
-      activatedAt: null,
-      expiresAt: voucher.expires_at?.toISOString() ?? null,
-    };
+    return { status: 'ok', message: 'OK', ...(await this.vouchers.info(serial)) };
   }
 
   /** The price of redeeming the voucher into the caller's coin: no fee, the coin receives its whole amount. */
@@ -146,9 +117,4 @@ export class VouchersController {
     const redeemed = await this.vouchers.redeem(caller, { code: body.prepaidPin, coinSerial: body.destSerial }, serial);
     return { status: 'ok', message: 'Voucher redeemed', ...redeemed };
   }
-}
-
-/** Zero with as many decimals as `amount` (its currency's). */
-function zeroLike(amount: JsonDecimal): JsonDecimal {
-  return amountOf('0', amount.text.split('.')[1]?.length ?? 0);
 }

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Principal } from '../../platform/access/principal';
 import { ApiError } from '../../platform/common/api-error';
-import { amountOf, OneTimeSecret } from '../../platform/common/json-decimal';
+import { amountOf, JsonDecimal, OneTimeSecret } from '../../platform/common/json-decimal';
 import { Money, parseAmount, scaleOf } from '../../platform/common/money';
 import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { PeriodicTask } from '../../platform/common/periodic-task';
@@ -18,7 +18,16 @@ import { LedgerService } from '../../platform/ledger/ledger.service';
 import { recordOf, RecordWriter } from '../../platform/ledger/ledger.types';
 import { DomainEvent, OnDomainEvent } from '../../platform/outbox/domain-events';
 import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.service';
-import type { CreateVoucherDto, RedeemedVoucherDto, RedeemVoucherDto, VoucherDto, VoucherViewDto } from './dto/voucher.dto';
+import type {
+  CreatePrepaidCoinDto,
+  CreateVoucherDto,
+  PrepaidCoinCreatedDto,
+  PrepaidCoinInfoDto,
+  RedeemedVoucherDto,
+  RedeemVoucherDto,
+  VoucherDto,
+  VoucherViewDto,
+} from './dto/voucher.dto';
 import { VoucherRow, VouchersRepository } from './vouchers.repository';
 
 /** A pending voucher locked for the caller's transaction, as `VouchersService.claim` answers it. */
@@ -48,6 +57,8 @@ export interface RequestFields {
   amount: string;
 }
 const VOUCHER_FIELDS: RequestFields = { coin: 'coinSerial', amount: 'amount' };
+/** The family client's prepaid coin names them so. */
+export const PREPAID_FIELDS: RequestFields = { coin: 'srcSerial', amount: 'prepaidAmount' };
 
 const hashOf = (code: string) => createHash('sha256').update(code.toLowerCase()).digest('hex');
 
@@ -172,11 +183,31 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
    * What a redeemer learns of a voucher from its serial alone: a pending voucher's name, amount and issuer; a
    * redeemed, blocked or expired one is a 409, an unknown serial a 404.
    */
-  async info(serial: string): Promise<VoucherRow> {
+  async info(serial: string): Promise<PrepaidCoinInfo> {
     const voucher = await this.vouchers.bySerial(serial);
     if (!voucher) throw new ApiError('exception.voucher.not_found', 'No voucher has this serial');
     assertRedeemable(voucher);
-    return voucher;
+    return {
+      serial: voucher.serial,
+      name: voucher.prepaid_name,
+      amount: amountOf(voucher.amount, scaleOf(voucher.fraction)),
+      issuer: issuerOf(voucher),
+      createdAt: voucher.created_at.toISOString(),
+      // A redeemed voucher is a 409 here: what this answers is never activated.
+      activatedAt: null,
+      expiresAt: voucher.expires_at?.toISOString() ?? null,
+    };
+  }
+
+  /** A voucher bought as the family client's prepaid coin: the voucher as a coin of its own, its code as the PIN (shown once). */
+  async createPrepaid(principal: Principal, request: CreatePrepaidCoinDto): Promise<PrepaidCoinCreated> {
+    const bought = { coinSerial: request.srcSerial, amount: request.prepaidAmount };
+    const { voucher, code, process } = await this.create(principal, bought, PREPAID_FIELDS);
+    const { serial, name, amount, issuer } = voucher;
+    // A voucher's value is whole and free: nothing of it is held, and it can only be redeemed in full.
+    const [availableAmount, futureAmount, heldAmount, creditLimit] = [amount, amount, zeroLike(amount), zeroLike(amount)];
+    const coin = { serial, name, amount, availableAmount, heldAmount, futureAmount, creditLimit, issuer };
+    return { coin: { ...coin, active: true, type: 'prepaid', main: false }, pin: code, name, voucher, process };
   }
 
   /**
@@ -466,6 +497,15 @@ function worthOf(quote: Quote): Money {
 function assertRedeemable(voucher: VoucherRow): void {
   assertPending(voucher);
   if (voucher.due) throw new ApiError('exception.voucher.expired', `The voucher expired at ${voucher.expires_at!.toISOString()}`);
+}
+
+/** Answers without their envelope (the controller's). */
+type PrepaidCoinInfo = Omit<PrepaidCoinInfoDto, 'status' | 'message'>;
+type PrepaidCoinCreated = Omit<PrepaidCoinCreatedDto, 'status' | 'message'>;
+
+/** Zero with as many decimals as `amount` (its currency's). */
+function zeroLike(amount: JsonDecimal): JsonDecimal {
+  return amountOf('0', amount.text.split('.')[1]?.length ?? 0);
 }
 
 export function issuerOf(row: VoucherRow): CoinIssuerDto {
