@@ -32,7 +32,7 @@ export class AccessModule implements OnModuleInit, OnApplicationBootstrap {
     await this.repository.syncRoles(ROLES);
   }
 
-  /** Refuse to start with a route that declares neither @Public() nor @RequirePermissions(). */
+  /** Refuse to start with a route whose `@Route` is missing (no access rule). */
   onApplicationBootstrap(): void {
     const open = this.scanner.routes().filter((r) => !r.access);
     if (open.length) {

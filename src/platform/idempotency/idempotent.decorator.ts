@@ -1,6 +1,5 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
-import { ApiConflictResponse, ApiHeader, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { ErrorResponseDto } from '../common/error-response.dto';
+import { ApiHeader } from '@nestjs/swagger';
 import { GROUP_COMMIT_KEY, IdempotencyInterceptor } from './idempotency.interceptor';
 
 export const IDEMPOTENT_KEY = 'finapi:idempotent';
@@ -15,21 +14,9 @@ export interface IdempotentOptions {
 }
 
 /**
- * Marks a money-moving route: it runs as one unit of work, accepts an `Idempotency-Key`, and a
- * retry with the same key and body takes effect once. Services under it need do nothing.
+ * Marks a money-moving route (`@Route(…, { idempotent })` applies it): it runs as one unit of work, accepts an
+ * `Idempotency-Key`, and a retry with the same key and body takes effect once. Services under it need do nothing.
  */
-export function Idempotent(options: IdempotentOptions = {}): MethodDecorator {
-  return applyDecorators(
-    IdempotentRoute(options),
-    ApiConflictResponse({
-      description: 'The state forbids it, or a request with the same Idempotency-Key is still running',
-      type: ErrorResponseDto,
-    }),
-    ApiUnprocessableEntityResponse({ description: 'The Idempotency-Key was used with another body', type: ErrorResponseDto }),
-  );
-}
-
-/** Idempotent's behaviour and its header, without its error responses: `@Route` describes those with the route's own. */
 export function IdempotentRoute(options: IdempotentOptions = {}): MethodDecorator {
   return applyDecorators(
     SetMetadata(IDEMPOTENT_KEY, true),
