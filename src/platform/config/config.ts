@@ -147,7 +147,7 @@ export interface AppConfig {
   messagesPollMs: number;
   messagesRetryBaseMs: number;
   messagesMaxAttempts: number;
-  /** NODE_ENV=test: the ledger refuses to post for a request not marked `@Idempotent()`, so a route that forgets it fails its tests. */
+  /** NODE_ENV=test: the ledger refuses to post for a request not marked an `idempotent` @Route, so a route that forgets it fails its tests. */
   requireIdempotentPostings: boolean;
 }
 

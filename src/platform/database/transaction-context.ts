@@ -31,7 +31,7 @@ function currentMeta(): TransactionMeta | undefined {
 
 /**
  * Runs `work` on behalf of a request without opening a transaction: transactions opened inside it carry `meta`.
- * For a route whose one write is a grouped ledger posting (see `@Idempotent({ groupCommit: true })`).
+ * For a route whose one write is a grouped ledger posting (see `idempotent: { groupCommit: true }` (@Route)).
  */
 export function withTransactionMeta<T>(meta: TransactionMeta, work: () => T): T {
   return runWithPart('meta', meta, work);
@@ -40,7 +40,7 @@ export function withTransactionMeta<T>(meta: TransactionMeta, work: () => T): T 
 /**
  * Runs work the service does on its own — a sweep, a reconciliation, a provider's outcome, a hook after a commit —
  * under its name instead of the request or user it may have started from. The ledger posts for such work outside
- * `@Idempotent()` (see LedgerService's idempotency rule); it records no staff action.
+ * an `idempotent` @Route (see LedgerService's idempotency rule); it records no staff action.
  */
 export function asJob<T>(job: string, work: () => T): T {
   return runWithPart('meta', { job }, work);

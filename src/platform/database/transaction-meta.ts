@@ -13,7 +13,7 @@ export interface TransactionMeta {
   requestId?: string;
   /** The request's Idempotency-Key, kept as the operation's requestIdentifier. */
   requestIdentifier?: string;
-  /** The request runs under `@Idempotent()` (its interceptor opened the unit of work). */
+  /** The request runs under an `idempotent` @Route (its interceptor opened the unit of work). */
   idempotent?: boolean;
   /** Work the service does on its own rather than for a user's request (a sweep, a provider's outcome), by name. */
   job?: string;

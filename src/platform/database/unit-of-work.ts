@@ -231,7 +231,7 @@ export class UnitOfWork {
 
   /**
    * Runs `work` on behalf of a request without opening a transaction; transactions opened inside carry `meta`.
-   * For a route whose one write is a grouped ledger posting (`@Idempotent({ groupCommit: true })`).
+   * For a route whose one write is a grouped ledger posting (`idempotent: { groupCommit: true }` (@Route)).
    */
   withMeta<T>(meta: TransactionMeta, work: () => T): T {
     return withTransactionMeta(meta, work);
@@ -239,7 +239,7 @@ export class UnitOfWork {
 
   /**
    * Runs the service's own work — a sweep, a reconciliation, a provider's outcome, a hook after a commit — under its
-   * name rather than as the request it may have started from (see `asJob`): the ledger posts for it outside `@Idempotent()`.
+   * name rather than as the request it may have started from (see `asJob`): the ledger posts for it outside an `idempotent` @Route.
    */
   asJob<T>(job: string, work: () => T): T {
     return asJob(job, work);

@@ -16,7 +16,7 @@ import { IdempotencyRepository, StoredAnswer } from './idempotency.repository';
 
 const KEY = /^[\x20-\x7e]{1,255}$/;
 
-/** Route metadata: the route's one write is a grouped ledger posting (`@Idempotent({ groupCommit: true })`). */
+/** Route metadata: the route's one write is a grouped ledger posting (`idempotent: { groupCommit: true }` (@Route)). */
 export const GROUP_COMMIT_KEY = 'finapi:group-commit';
 
 /** JSON with its object keys sorted, so the same body written in another key order has the same fingerprint. */

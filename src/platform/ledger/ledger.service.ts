@@ -269,7 +269,7 @@ export class LedgerService implements OnModuleInit {
   }
 
   /**
-   * The rule of routes that move money: they are `@Idempotent()` (a retry then takes effect once, and the posting
+   * The rule of routes that move money: they are an `idempotent` @Route (a retry then takes effect once, and the posting
    * is one unit of work with the route's other writes); the service's own work (sweeps, provider outcomes) says so
    * with `asJob`. Enforced with NODE_ENV=test, so a route that forgets the decorator fails its tests with a 500 that
    * names the rule; never in production, where a coding mistake would cost a customer's request.

@@ -14,7 +14,7 @@ export class SchedulerController {
   ) {}
 
   /**
-   * Runs now what each instance's poll would run: every due date up to today not yet run. Not `@Idempotent()`: each
+   * Runs now what each instance's poll would run: every due date up to today not yet run. Not an `idempotent` @Route: each
    * due date it runs is posted under its own key and recorded once, so calling it again runs only what has become due.
    */
   @Route('POST', 'run', { summary: 'Run the scheduled work due now', access: ['SCHEDULER_OPERATOR'], status: 200 })
