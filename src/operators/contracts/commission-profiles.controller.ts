@@ -1,7 +1,7 @@
 import { Body, Caller, Principal, Route, Routes, UuidParam } from '../../platform/http';
 import { CommissionProfilesService } from '../../platform/commissions/commission-profiles.service';
-import * as commissionProfileDto from '../../platform/commissions/dto/commission-profile.dto';
-import * as commissionRuleDto from '../../platform/commissions/dto/commission-rule.dto';
+import * as dto from '../../platform/commissions/dto/commission-profile.dto';
+import * as ruleDto from '../../platform/commissions/dto/commission-rule.dto';
 import { ContractsService } from './contracts.service';
 
 const VIEWER = { access: ['COMMISSION_VIEWER'] } as const;
@@ -50,9 +50,9 @@ export class CommissionProfilesController {
   @Route('POST', '', { ...NEW_PROFILE, summary: 'Create a commission profile' })
   createCommissionProfile(
     @UuidParam('contractId') contractId: string,
-    @Body() body: commissionProfileDto.CreateCommissionProfileDto,
+    @Body() body: dto.CreateCommissionProfileDto,
     @Caller() caller: Principal,
-  ): Promise<commissionProfileDto.CommissionProfileResponseDto> {
+  ): Promise<dto.CommissionProfileResponseDto> {
     return this.profile(contractId, 'Commission profile created', () => this.profiles.createProfile(contractId, body, caller.userId));
   }
 
@@ -64,16 +64,16 @@ export class CommissionProfilesController {
   @Route('POST', 'multi-currency', { ...NEW_PROFILE, summary: 'Create a multi-currency commission profile' })
   createMultiCurrencyCommissionProfile(
     @UuidParam('contractId') contractId: string,
-    @Body() body: commissionProfileDto.CreateMultiCurrencyProfileDto,
+    @Body() body: dto.CreateMultiCurrencyProfileDto,
     @Caller() caller: Principal,
-  ): Promise<commissionProfileDto.CommissionProfileResponseDto> {
+  ): Promise<dto.CommissionProfileResponseDto> {
     const created = () => this.profiles.createMultiCurrencyProfile(contractId, body, caller.userId);
     return this.profile(contractId, 'Commission profile created', created);
   }
 
   /** Every commission profile of a contract (the family's list; `POST …/view` filters and pages). An unknown contract is a 404. */
   @Route('GET', '', { ...PROFILES, summary: "List a contract's commission profiles" })
-  listCommissionProfiles(@UuidParam('contractId') contractId: string): Promise<commissionProfileDto.CommissionProfilePageDto> {
+  listCommissionProfiles(@UuidParam('contractId') contractId: string): Promise<dto.CommissionProfilePageDto> {
     return this.viewCommissionProfiles(contractId, { all: true });
   }
 
@@ -81,8 +81,8 @@ export class CommissionProfilesController {
   @Route('POST', 'view', { ...PROFILES, summary: "Search a contract's commission profiles", status: 200 })
   viewCommissionProfiles(
     @UuidParam('contractId') contractId: string,
-    @Body() body: commissionProfileDto.CommissionProfileViewDto,
-  ): Promise<commissionProfileDto.CommissionProfilePageDto> {
+    @Body() body: dto.CommissionProfileViewDto,
+  ): Promise<dto.CommissionProfilePageDto> {
     return this.checked(contractId, () => this.profiles.viewProfiles(contractId, body));
   }
 
@@ -94,7 +94,7 @@ export class CommissionProfilesController {
   getCommissionProfile(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
-  ): Promise<commissionProfileDto.CommissionProfileResponseDto> {
+  ): Promise<dto.CommissionProfileResponseDto> {
     return this.profile(contractId, 'OK', () => this.profiles.getProfile(contractId, profileId));
   }
 
@@ -106,9 +106,9 @@ export class CommissionProfilesController {
   updateCommissionProfile(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
-    @Body() body: commissionProfileDto.UpdateCommissionProfileDto,
+    @Body() body: dto.UpdateCommissionProfileDto,
     @Caller() caller: Principal,
-  ): Promise<commissionProfileDto.CommissionProfileResponseDto> {
+  ): Promise<dto.CommissionProfileResponseDto> {
     const updated = () => this.profiles.updateProfile(contractId, profileId, body, caller.userId);
     return this.profile(contractId, 'Commission profile updated', updated);
   }
@@ -119,7 +119,7 @@ export class CommissionProfilesController {
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @Caller() caller: Principal,
-  ): Promise<commissionProfileDto.DeletedDto> {
+  ): Promise<dto.DeletedDto> {
     await this.checked(contractId, () => this.profiles.deleteProfile(contractId, profileId, caller.userId));
     return { status: 'ok', message: 'Commission profile deleted', id: profileId };
   }
@@ -132,9 +132,9 @@ export class CommissionProfilesController {
   createCommissionRule(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
-    @Body() body: commissionRuleDto.CreateCommissionRuleDto,
+    @Body() body: ruleDto.CreateCommissionRuleDto,
     @Caller() caller: Principal,
-  ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
+  ): Promise<ruleDto.CommissionRuleResponseDto> {
     return this.rule(contractId, 'Commission rule created', () => this.profiles.createRule(contractId, profileId, body, caller.userId));
   }
 
@@ -143,8 +143,8 @@ export class CommissionProfilesController {
   viewCommissionRules(
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
-    @Body() body: commissionRuleDto.CommissionRuleViewDto,
-  ): Promise<commissionRuleDto.CommissionRulePageDto> {
+    @Body() body: ruleDto.CommissionRuleViewDto,
+  ): Promise<ruleDto.CommissionRulePageDto> {
     return this.checked(contractId, () => this.profiles.viewRules(contractId, profileId, body));
   }
 
@@ -154,7 +154,7 @@ export class CommissionProfilesController {
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
-  ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
+  ): Promise<ruleDto.CommissionRuleResponseDto> {
     return this.rule(contractId, 'OK', () => this.profiles.getRule(contractId, profileId, ruleId));
   }
 
@@ -164,9 +164,9 @@ export class CommissionProfilesController {
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
-    @Body() body: commissionRuleDto.UpdateCommissionRuleDto,
+    @Body() body: ruleDto.UpdateCommissionRuleDto,
     @Caller() caller: Principal,
-  ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
+  ): Promise<ruleDto.CommissionRuleResponseDto> {
     const updated = () => this.profiles.updateRule(contractId, profileId, ruleId, body, caller.userId);
     return this.rule(contractId, 'Commission rule updated', updated);
   }
@@ -178,7 +178,7 @@ export class CommissionProfilesController {
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
     @Caller() caller: Principal,
-  ): Promise<commissionProfileDto.DeletedDto> {
+  ): Promise<dto.DeletedDto> {
     await this.checked(contractId, () => this.profiles.deleteRule(contractId, profileId, ruleId, caller.userId));
     return { status: 'ok', message: 'Commission rule deleted', id: ruleId };
   }
@@ -196,9 +196,9 @@ export class CommissionProfilesController {
     @UuidParam('contractId') contractId: string,
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
-    @Body() body: commissionRuleDto.CommissionConditionDto,
+    @Body() body: ruleDto.CommissionConditionDto,
     @Caller() caller: Principal,
-  ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
+  ): Promise<ruleDto.CommissionRuleResponseDto> {
     const added = () => this.profiles.addCondition(contractId, profileId, ruleId, body, caller.userId);
     return this.rule(contractId, 'Condition added', added);
   }
@@ -217,9 +217,9 @@ export class CommissionProfilesController {
     @UuidParam('profileId') profileId: string,
     @UuidParam('ruleId') ruleId: string,
     @UuidParam('conditionId') conditionId: string,
-    @Body() body: commissionRuleDto.CommissionConditionDto,
+    @Body() body: ruleDto.CommissionConditionDto,
     @Caller() caller: Principal,
-  ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
+  ): Promise<ruleDto.CommissionRuleResponseDto> {
     const updated = () => this.profiles.updateCondition(contractId, profileId, ruleId, conditionId, body, caller.userId);
     return this.rule(contractId, 'Condition updated', updated);
   }
@@ -237,7 +237,7 @@ export class CommissionProfilesController {
     @UuidParam('ruleId') ruleId: string,
     @UuidParam('conditionId') conditionId: string,
     @Caller() caller: Principal,
-  ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
+  ): Promise<ruleDto.CommissionRuleResponseDto> {
     const removed = () => this.profiles.deleteCondition(contractId, profileId, ruleId, conditionId, caller.userId);
     return this.rule(contractId, 'Condition removed', removed);
   }
@@ -251,16 +251,16 @@ export class CommissionProfilesController {
   private async profile(
     contractId: string,
     message: string,
-    work: () => Promise<commissionProfileDto.CommissionProfileDto>,
-  ): Promise<commissionProfileDto.CommissionProfileResponseDto> {
+    work: () => Promise<dto.CommissionProfileDto>,
+  ): Promise<dto.CommissionProfileResponseDto> {
     return { status: 'ok', message, profile: await this.checked(contractId, work) };
   }
 
   private async rule(
     contractId: string,
     message: string,
-    work: () => Promise<commissionRuleDto.CommissionRuleDto>,
-  ): Promise<commissionRuleDto.CommissionRuleResponseDto> {
+    work: () => Promise<ruleDto.CommissionRuleDto>,
+  ): Promise<ruleDto.CommissionRuleResponseDto> {
     return { status: 'ok', message, rule: await this.checked(contractId, work) };
   }
 }
