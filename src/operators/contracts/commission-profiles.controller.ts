@@ -13,18 +13,12 @@ const RULE = [...PROFILE, 'exception.commission.rule_not_found'] as const;
 const CONDITION = [...RULE, 'exception.commission.condition_not_found'] as const;
 const OVERLAP = 'exception.commission.condition_overlap';
 
-const NEW_PROFILE = {
-  ...MANAGER,
-  errors: [...CONTRACT, 'exception.issuer.not_found', 'exception.commission.profile_exists'],
-} as const;
+const NEW_PROFILE = { ...MANAGER, errors: [...CONTRACT, 'exception.issuer.not_found', 'exception.commission.profile_exists'] } as const;
 const PROFILES = { ...VIEWER, errors: CONTRACT } as const;
 const PROFILE_READ = { ...VIEWER, errors: PROFILE } as const;
 const PROFILE_CHANGE = { ...MANAGER, errors: PROFILE } as const;
 const RULE_READ = { ...VIEWER, errors: RULE } as const;
-const RULE_WRITE = {
-  ...MANAGER,
-  errors: [...RULE, 'exception.commission.rule_overlap', OVERLAP],
-} as const;
+const RULE_WRITE = { ...MANAGER, errors: [...RULE, 'exception.commission.rule_overlap', OVERLAP] } as const;
 const CONDITION_WRITE = { ...MANAGER, errors: [...RULE, OVERLAP] } as const;
 
 const RULES = ':profileId/commission-rule';

@@ -6,10 +6,7 @@ import { ProfilesService } from './profiles.service';
 
 const OWNER = { access: ['PROFILE_OWNER'] } as const;
 /** Staff edit a user's profile: not one of a user holding permissions the caller lacks. */
-const EDIT = {
-  access: ['PROFILE_MANAGER'],
-  errors: ['exception.profile.edit_forbidden', 'exception.profile.not_found'],
-} as const;
+const EDIT = { access: ['PROFILE_MANAGER'], errors: ['exception.profile.edit_forbidden', 'exception.profile.not_found'] } as const;
 /** Compliance decides the identification of the user's organization. */
 const IDENTIFY = {
   access: ['IDENTIFICATION_MANAGER'],
@@ -28,6 +25,7 @@ const TWO_FACTOR_UNREACHABLE = 'exception.two_factor.unreachable';
 async function changed<T>(message: string, profile: Promise<T>): Promise<{ status: 'ok'; message: string; profile: T }> {
   return { status: 'ok', message, profile: await profile };
 }
+
 @Routes('profiles')
 export class ProfilesController {
   constructor(private readonly profiles: ProfilesService) {}
