@@ -481,34 +481,21 @@ describe('family client: invoices and invoice templates', () => {
     });
     const page = await req('POST', '/invoice-templates/view', merchant.token, {});
     expect(page.body.records.map((t: { name: string }) => t.name)).toEqual(['Chairs (spring)', 'Tables']);
-    expectError(
-      await req('PATCH', `/invoice-templates/${first.id}`, merchant.token, {
-        name: 'Tables',
-        invoiceDraft: createBody(till.serial, 'bob@example.com'),
-      }),
-      409,
-      'exception.invoice_template.name_taken',
-    );
     const stranger = await world.user({ role: 'merchant' });
     const theirs = await world.coin(stranger);
-    expectError(
-      await req('PATCH', `/invoice-templates/${first.id}`, stranger.token, {
-        name: 'Mine',
-        invoiceDraft: createBody(theirs.serial, 'bob@example.com'),
-      }),
-      404,
-      'exception.invoice_template.not_found',
-    );
-    const other = await world.user({ role: 'merchant' });
-    const otherCoin = await world.coin(other);
-    expectError(
-      await req('PATCH', `/invoice-templates/${first.id}`, merchant.token, {
-        name: 'X',
-        invoiceDraft: createBody(otherCoin.serial, 'bob@example.com'),
-      }),
-      404,
-      'exception.coin.not_found',
-    );
+    const otherCoin = await world.coin(await world.user({ role: 'merchant' }));
+    // Refused: the name of another template, the template of another merchant, a coin of someone else.
+    for (const [token, name, coin, status, code] of [
+      [merchant.token, 'Tables', till.serial, 409, 'exception.invoice_template.name_taken'],
+      [stranger.token, 'Mine', theirs.serial, 404, 'exception.invoice_template.not_found'],
+      [merchant.token, 'X', otherCoin.serial, 404, 'exception.coin.not_found'],
+    ] as const) {
+      const patched = await req('PATCH', `/invoice-templates/${first.id}`, token, {
+        name,
+        invoiceDraft: createBody(coin, 'bob@example.com'),
+      });
+      expectError(patched, status, code);
+    }
     expect((await req('POST', '/invoice-templates/view', merchant.token, {})).body.records[0]).toMatchObject({
       name: 'Chairs (spring)',
       amount: '40.00',
