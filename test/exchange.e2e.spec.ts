@@ -61,14 +61,18 @@ describe('exchange rates and exchanges (issue 13)', () => {
       const body = { fromCoin: a.serial, toCoin: b.serial, amount: '10.01', direction: 'sell', customInformation: 'fx 1' };
       const calculated = await world.server.request('POST', '/api/v1/exchange/calculate', { token: alice.token, body });
       expectStatus(calculated, 200);
-      expect(calculated.body).toMatchObject({
-        status: 'ok',
+      // The terms it quotes are the ones the exchange then makes.
+      const terms10_01 = {
         direction: 'sell',
         sellAmount: '10.01',
         sellCurrency: A,
         buyAmount: '12.358024580135802457',
         buyCurrency: B,
         rate: R_AB,
+      };
+      expect(calculated.body).toMatchObject({
+        status: 'ok',
+        ...terms10_01,
         commission: '0.00',
         transactionAmount: '10.01',
         senderAmountPush: '10.01',
@@ -88,12 +92,7 @@ describe('exchange rates and exchanges (issue 13)', () => {
       ]);
       expect(process.transactions.map((t: any) => t.issuer.currency)).toEqual([A, B]);
       expect(terms).toEqual({
-        direction: 'sell',
-        sellAmount: '10.01',
-        sellCurrency: A,
-        buyAmount: '12.358024580135802457',
-        buyCurrency: B,
-        rate: R_AB,
+        ...terms10_01,
         rateId: expect.any(String),
         rateValidFrom: expect.any(String),
         commission: '0.00',
