@@ -1,5 +1,5 @@
-import { moneyWorld } from './helpers/world';
-import { Actor, adminToken, aUser } from './helpers/actors';
+import { aFundedPair, moneyWorld } from './helpers/world';
+import { Actor, aUser } from './helpers/actors';
 import {
   aCoin,
   aCurrency,
@@ -271,15 +271,9 @@ describe('transactions over a large history', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    admin = await adminToken(server);
-    const currency = await aCurrency(server, admin);
-    const issuer = await anIssuer(server, admin, currency.code);
-    alice = await aUser(server, admin);
-    const bob = await aUser(server, admin);
-    a1 = await aCoin(server, alice.token, issuer.id);
+    let issuer: IssuerBody;
+    ({ admin, issuer, alice, from: a1, to: b1 } = await aFundedPair(server, '10000.00'));
     a2 = await aCoin(server, alice.token, issuer.id);
-    b1 = await aCoin(server, bob.token, issuer.id);
-    await fund(server, admin, a1.serial, '10000.00');
     // A long balanced history between Alice's and Bob's coins, written directly, an hour or more ago.
     await server.db.query(
       `WITH ops AS (
@@ -349,14 +343,7 @@ describe('reversals', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    admin = await adminToken(server);
-    const currency = await aCurrency(server, admin);
-    const issuer = await anIssuer(server, admin, currency.code);
-    alice = await aUser(server, admin);
-    bob = await aUser(server, admin);
-    a1 = await aCoin(server, alice.token, issuer.id);
-    b1 = await aCoin(server, bob.token, issuer.id);
-    await fund(server, admin, a1.serial, '100.00');
+    ({ admin, alice, bob, from: a1, to: b1 } = await aFundedPair(server, '100.00'));
   });
   afterAll(() => server.stop());
 

@@ -103,7 +103,7 @@ export function serviceWorld(env?: Record<string, string>): { server: TestServer
 }
 
 /**
- * On a service started without a world: the administrator's token, a new currency and issuer, Alice's coin holding
+ * On a service started without a world: the administrator's token, a new currency and its issuer, Alice's coin holding
  * `amount` and Bob's empty coin.
  */
 export async function aFundedPair(server: TestServer, amount: string) {
@@ -115,5 +115,5 @@ export async function aFundedPair(server: TestServer, amount: string) {
   const from = await aCoin(server, alice.token, issuer.id);
   const to = await aCoin(server, bob.token, issuer.id);
   await fund(server, admin, from.serial, amount);
-  return { admin, alice, bob, from, to };
+  return { admin, issuer, alice, bob, from, to };
 }
