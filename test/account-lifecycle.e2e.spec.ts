@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Role, STAFF_ROLES } from '../src/platform/access/permissions';
-import { Actor } from './helpers/actors';
+import { Actor, loginChangedByOwner, STAFF_ROLES_IN_ORDER } from './helpers/actors';
 import { codeLogFile, codeSent, messagesSent, noticeSent, SentMessage } from './helpers/code-log';
 import { expectError, expectStatus, recording } from './helpers/money';
 import { ApiResponse, startServer, TestServer, within } from './helpers/server';
@@ -493,14 +493,7 @@ describe('issue 43: the account lifecycle, row by row (docs/security.md)', () =>
         expect.objectContaining({
           action: 'login_changed',
           address: owner.from,
-          details: expect.objectContaining({
-            from: owner.login,
-            to: next,
-            proof: 'owner_code',
-            requestedBy: owner.id,
-            confirmedBy: owner.id,
-            endedSessions: 2,
-          }),
+          details: loginChangedByOwner(owner, next, 2),
         }),
       ]);
     });
@@ -868,16 +861,6 @@ describe('issue 43: the account lifecycle, row by row (docs/security.md)', () =>
      * STAFF_ROLES' order. A 200 to "ask a recovery code" sends the code to the customer's login, never to the asker; a
      * 400 is the answer of a wrong code; a 404 to "change their password" is the route that does not exist.
      */
-    const ROLES_IN_ORDER = [
-      'administrator',
-      'cfo',
-      'compliance_manager',
-      'compliance_specialist',
-      'customer_support',
-      'antifraud_specialist',
-      'accountant',
-      'cashier',
-    ];
     // prettier-ignore
     const MATRIX: [act: string, statuses: number[]][] = [
       //                                            admin  cfo  c.mgr c.spec supp anti  acct  cash
@@ -907,10 +890,10 @@ describe('issue 43: the account lifecycle, row by row (docs/security.md)', () =>
     const TAKEOVERS: Record<string, string> = { administrator: 'release them On Hold' };
 
     it('each staff role may do exactly what the matrix says; none gets a code meant for the owner, and only an administrator’s release hands an account over', async () => {
-      expect([...STAFF_ROLES]).toEqual(ROLES_IN_ORDER);
+      expect([...STAFF_ROLES]).toEqual(STAFF_ROLES_IN_ORDER);
       const observed = new Map<string, number[]>(MATRIX.map(([act]) => [act, []]));
       const takeovers: Record<string, string> = {};
-      for (const role of ROLES_IN_ORDER as Role[]) {
+      for (const role of STAFF_ROLES_IN_ORDER as Role[]) {
         const staff = await aPerson({ role });
         const guesser = anAddress();
         const target = await aCustomer(`target-of-${role}`);

@@ -48,6 +48,9 @@ describe('exchange rates and exchanges (issue 13)', () => {
     if (fundsB) await fund(world.server, world.admin, b.serial, fundsB);
     return { alice, a, b };
   };
+  /** `alice` exchanges `amount` from her coin `from` to her coin `to`: sold (`sell`) or bought (`buy`). */
+  const exchangeOf = (alice: Actor, from: CoinBody, to: CoinBody, amount: string, direction: 'sell' | 'buy') =>
+    exchange(world.server, alice.token, { fromCoin: from.serial, toCoin: to.serial, amount, direction });
   const reserve = async (issuerId: string) => (await systemCoinOf(world.server, issuerId, 'exchange_reserve'))!;
 
   describe('exact amounts between fractions 100 and 10^18, never in the customer’s favour', () => {
@@ -58,14 +61,18 @@ describe('exchange rates and exchanges (issue 13)', () => {
       const body = { fromCoin: a.serial, toCoin: b.serial, amount: '10.01', direction: 'sell', customInformation: 'fx 1' };
       const calculated = await world.server.request('POST', '/api/v1/exchange/calculate', { token: alice.token, body });
       expectStatus(calculated, 200);
-      expect(calculated.body).toMatchObject({
-        status: 'ok',
+      // The terms it quotes are the ones the exchange then makes.
+      const terms10_01 = {
         direction: 'sell',
         sellAmount: '10.01',
         sellCurrency: A,
         buyAmount: '12.358024580135802457',
         buyCurrency: B,
         rate: R_AB,
+      };
+      expect(calculated.body).toMatchObject({
+        status: 'ok',
+        ...terms10_01,
         commission: '0.00',
         transactionAmount: '10.01',
         senderAmountPush: '10.01',
@@ -85,12 +92,7 @@ describe('exchange rates and exchanges (issue 13)', () => {
       ]);
       expect(process.transactions.map((t: any) => t.issuer.currency)).toEqual([A, B]);
       expect(terms).toEqual({
-        direction: 'sell',
-        sellAmount: '10.01',
-        sellCurrency: A,
-        buyAmount: '12.358024580135802457',
-        buyCurrency: B,
-        rate: R_AB,
+        ...terms10_01,
         rateId: expect.any(String),
         rateValidFrom: expect.any(String),
         commission: '0.00',
@@ -113,12 +115,7 @@ describe('exchange rates and exchanges (issue 13)', () => {
 
     it('buy 100.000000000000000001 B: the sold amount rounds up to 81.01 A (81.00000072900… exactly)', async () => {
       const { alice, a, b } = await customer();
-      const response = await exchange(world.server, alice.token, {
-        fromCoin: a.serial,
-        toCoin: b.serial,
-        amount: '100.000000000000000001',
-        direction: 'buy',
-      });
+      const response = await exchangeOf(alice, a, b, '100.000000000000000001', 'buy');
       expectStatus(response, 201);
       expect(response.body.exchange).toMatchObject({ sellAmount: '81.01', buyAmount: '100.000000000000000001' });
       expect(response.body.process.amount).toBe('81.01');
@@ -131,12 +128,7 @@ describe('exchange rates and exchanges (issue 13)', () => {
 
     it('sell 1.006172839506172839 B at 0.810000000000000001: 0.815000000000000000596… would round half-even up to 0.82, so 0.81 A', async () => {
       const { alice, a, b } = await customer('0', '5');
-      const response = await exchange(world.server, alice.token, {
-        fromCoin: b.serial,
-        toCoin: a.serial,
-        amount: '1.006172839506172839',
-        direction: 'sell',
-      });
+      const response = await exchangeOf(alice, b, a, '1.006172839506172839', 'sell');
       expectStatus(response, 201);
       expect(response.body.exchange).toMatchObject({ sellAmount: '1.006172839506172839', buyAmount: '0.81', rate: R_BA });
       expect(response.body.process).toMatchObject({ amount: '1.006172839506172839', currency: B });
@@ -149,12 +141,7 @@ describe('exchange rates and exchanges (issue 13)', () => {
 
     it('buy 10.00 A with B: the sold amount rounds up to 12.345679012345678998 B (12.3456790123456789971… exactly)', async () => {
       const { alice, a, b } = await customer('0', '20');
-      const response = await exchange(world.server, alice.token, {
-        fromCoin: b.serial,
-        toCoin: a.serial,
-        amount: '10.00',
-        direction: 'buy',
-      });
+      const response = await exchangeOf(alice, b, a, '10.00', 'buy');
       expectStatus(response, 201);
       expect(response.body.exchange).toMatchObject({ sellAmount: '12.345679012345678998', buyAmount: '10.00' });
       expect(await balanceOf(world.server, alice.token, a.serial)).toBe('10.00');

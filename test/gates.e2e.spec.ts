@@ -2,20 +2,11 @@ import { createHmac } from 'node:crypto';
 import { adminToken, aUser } from './helpers/actors';
 import { DEFAULT_CONTRACTS } from './helpers/commissions';
 import { aCoin, aCurrency, anIssuer, coinOf, expectBalancedLedger, expectError, expectStatus, fund } from './helpers/money';
-import { startServer, TestServer } from './helpers/server';
+import { startServer, TestServer, until } from './helpers/server';
 import { moneyWorld } from './helpers/world';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
 const SECRET = 'simulated-provider-secret-0001';
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() - started > ms) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const sign = (body: string, secret = SECRET) => createHmac('sha256', secret).update(body).digest('hex');
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { GRANTS, permissionsBeyond, Role, STAFF_ROLES } from '../src/platform/access/permissions';
-import { Actor, login } from './helpers/actors';
+import { Actor, login, loginChangedByOwner } from './helpers/actors';
 import { codeLogFile, codeSent, messagesSent, noticeSent } from './helpers/code-log';
 import { balanceOf, expectError, expectStatus, transfer } from './helpers/money';
 import { moneyWorld } from './helpers/world';
@@ -255,14 +255,7 @@ describe('issue 43: a login changes only when its owner and the new address prov
         {
           actor_user_id: null,
           address: expect.any(String),
-          details: expect.objectContaining({
-            from: owner.login,
-            to: next,
-            proof: 'owner_code',
-            requestedBy: owner.id,
-            confirmedBy: owner.id,
-            endedSessions: 1,
-          }),
+          details: loginChangedByOwner(owner, next, 1),
         },
       ]);
 

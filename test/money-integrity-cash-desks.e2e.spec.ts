@@ -1,6 +1,6 @@
 import type { Actor } from './helpers/actors';
 import { aFee, percent } from './helpers/commissions';
-import { integrityMix } from './helpers/integrity-mix';
+import { CashDeskBody, integrityMix, twoCashDesks } from './helpers/integrity-mix';
 import { CoinBody, Dec, expectAnswersReadBack, expectBalancedLedger, expectCoinsMatchAnswers } from './helpers/money';
 import type { ApiResponse } from './helpers/server';
 import { moneyWorld } from './helpers/world';
@@ -20,7 +20,7 @@ describe(`money integrity: cash-desk withdrawals in parallel (seed ${SEED}; INTE
   const { pick, amount, key } = mix;
 
   let customers: { actor: Actor; coin: CoinBody }[];
-  let desks: { id: string; coins: { serial: string }[] }[];
+  let desks: CashDeskBody[];
 
   const note = (what: string, response: ApiResponse) => {
     if (!response.body?.process) return mix.note(what, response);
@@ -49,14 +49,7 @@ describe(`money integrity: cash-desk withdrawals in parallel (seed ${SEED}; INTE
         payer,
       });
     }
-    desks = [];
-    for (const name of ['North desk', 'South desk']) {
-      const created = await world.server.request('POST', '/api/v1/cash-desks', {
-        token: world.admin,
-        body: { name, issuerIds: [world.issuer.id] },
-      });
-      desks.push(created.body.cashDesk);
-    }
+    desks = await twoCashDesks(world);
   });
 
   const withdraw = (actor: Actor, deskId: string, body: Record<string, unknown>, key: string) =>

@@ -1,5 +1,5 @@
 import type { Actor } from './helpers/actors';
-import { integrityMix } from './helpers/integrity-mix';
+import { CashDeskBody, integrityMix, twoCashDesks } from './helpers/integrity-mix';
 import { CoinBody, expectAnswersReadBack, expectBalancedLedger, fund, expectCoinsMatchAnswers } from './helpers/money';
 import { moneyWorld } from './helpers/world';
 
@@ -20,7 +20,7 @@ describe(`money integrity: system operations in parallel (seed ${SEED}; INTEGRIT
 
   let customers: { actor: Actor; coin: CoinBody }[];
   let staff: Actor[];
-  let desks: { id: string; coins: { serial: string }[] }[];
+  let desks: CashDeskBody[];
   let gateSettlement: string;
   /** The ids of the system operations answered. */
   const systemOperations = new Set<string>();
@@ -32,15 +32,8 @@ describe(`money integrity: system operations in parallel (seed ${SEED}; INTEGRIT
       customers.push({ actor, coin: await world.coin(actor, '400.00') });
     }
     staff = [await world.user({ role: 'cfo' }), await world.user({ role: 'accountant' })];
-    desks = [];
-    for (const name of ['North desk', 'South desk']) {
-      const created = await world.server.request('POST', '/api/v1/cash-desks', {
-        token: world.admin,
-        body: { name, issuerIds: [world.issuer.id] },
-      });
-      desks.push(created.body.cashDesk);
-      await fund(world.server, world.admin, created.body.cashDesk.coins[0].serial, '200.00');
-    }
+    desks = await twoCashDesks(world);
+    for (const desk of desks) await fund(world.server, world.admin, desk.coins[0].serial, '200.00');
     const provider = await world.server.request('POST', '/api/v1/gate-providers', {
       token: world.admin,
       body: { name: 'Integrity telecom', type: 'billing', settings: { secret: 'simulated-provider-secret-0001' } },

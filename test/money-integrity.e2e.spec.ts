@@ -1,7 +1,7 @@
 import type { Actor } from './helpers/actors';
 import { aFee, ConditionBody, percent } from './helpers/commissions';
 import { aRate, exchange, fundReserve, sumsPerCurrency } from './helpers/exchange';
-import { finishGateTransactions, integrityMix } from './helpers/integrity-mix';
+import { coinSums, expectCoinsEqualEntries, finishGateTransactions, integrityMix, movedOn } from './helpers/integrity-mix';
 import { aCoin, aCurrency, anIssuer, CoinBody, coinOf, Dec, expectAnswersReadBack, expectBalancedLedger, fund } from './helpers/money';
 import type { ApiResponse } from './helpers/server';
 import { moneyWorld } from './helpers/world';
@@ -211,16 +211,7 @@ describe(`money integrity: a random mix of every money flow in parallel (seed ${
     ).rows;
     expect({ context, clients: new Dec(clients.total).toFixed(2) }).toEqual({ context, clients: external.toFixed(2) });
     // Each coin holds exactly what the answers moved to and from it, its entries sum to its balance, its holds to its held amount.
-    const coins = (
-      await db.query(
-        `SELECT c.serial::text AS serial, c.type, c.balance::text AS balance, c.held::text AS held,
-                COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.coin_serial = c.serial), 0)::text AS entries,
-                COALESCE((SELECT sum(amount) FROM holds h WHERE h.coin_serial = c.serial AND h.status = 'open'), 0)::text AS holds
-           FROM coins c WHERE c.currency_id = $1`,
-        [currency],
-      )
-    ).rows;
-    for (const c of coins) {
+    for (const c of await coinSums(db, currency)) {
       const row = { context, serial: c.serial };
       expect({ ...row, balance: new Dec(c.balance).toFixed(2) }).toEqual({
         ...row,
@@ -297,6 +288,14 @@ describe('money only moves: exchanges, vouchers and card payments (issue 13)', (
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed % n;
     };
+    /** An exchange of an amount below `most` (at least 0.01) from one coin of `actor` to the other. */
+    const anExchange = (actor: Actor, from: CoinBody, to: CoinBody, most: number, direction: 'sell' | 'buy') =>
+      exchange(world.server, actor.token, {
+        fromCoin: from.serial,
+        toCoin: to.serial,
+        amount: `${next(most)}.${String(next(100)).padStart(2, '0')}`.replace(/^0\.00$/, '0.01'),
+        direction,
+      });
     const codes: string[] = [];
     const vouchers: { id: string; owner: Actor }[] = [];
     const before = await sumsPerCurrency(world.server);
@@ -308,20 +307,10 @@ describe('money only moves: exchanges, vouchers and card payments (issue 13)', (
       let response: ApiResponse;
       switch (next(6)) {
         case 0:
-          response = await exchange(world.server, p.actor.token, {
-            fromCoin: p.a.serial,
-            toCoin: p.b.serial,
-            amount: `${next(80)}.${String(next(100)).padStart(2, '0')}`.replace(/^0\.00$/, '0.01'),
-            direction: 'sell',
-          });
+          response = await anExchange(p.actor, p.a, p.b, 80, 'sell');
           break;
         case 1:
-          response = await exchange(world.server, p.actor.token, {
-            fromCoin: p.b.serial,
-            toCoin: p.a.serial,
-            amount: `${next(40)}.${String(next(100)).padStart(2, '0')}`.replace(/^0\.00$/, '0.01'),
-            direction: 'buy',
-          });
+          response = await anExchange(p.actor, p.b, p.a, 40, 'buy');
           break;
         case 2:
           response = await world.server.request('POST', '/api/v1/vouchers', {
@@ -466,42 +455,13 @@ describe('money integrity with gate payments in the mix (issue 14)', () => {
     const db = world.raw.db;
     // What each processed payment's operation moved is exactly its amount + fee, out of its payer.
     for (const t of transactions) {
-      const legs = (
-        await db.query(`SELECT coin_serial::text AS coin, amount::text AS amount FROM ledger_entries WHERE operation_id = $1`, [
-          t.operationId,
-        ])
-      ).rows;
-      const paid = legs.filter((l) => l.coin === t.coinSerial).reduce((s, l) => s.plus(l.amount), new Dec(0));
-      expect({ id: t.id, paid: paid.negated().toFixed(2) }).toEqual({
+      const { moved } = await movedOn(db, t.operationId, t.coinSerial);
+      expect({ id: t.id, paid: moved.negated().toFixed(2) }).toEqual({
         id: t.id,
         paid: t.status === 'processed' ? new Dec(String(t.amount)).plus(String(t.commission)).toFixed(2) : '0.00',
       });
     }
-    const coins = (
-      await db.query(
-        `SELECT c.serial::text AS serial, c.balance::text AS balance, c.held::text AS held,
-                COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.coin_serial = c.serial), 0)::text AS entries,
-                COALESCE((SELECT sum(amount) FROM holds h WHERE h.coin_serial = c.serial AND h.status = 'open'), 0)::text AS holds
-           FROM coins c WHERE c.currency_id = $1`,
-        [world.currency.id],
-      )
-    ).rows;
-    let total = new Dec(0);
-    for (const c of coins) {
-      total = total.plus(c.balance);
-      expect({
-        serial: c.serial,
-        entries: new Dec(c.entries).eq(c.balance),
-        held: new Dec(c.held).toFixed(2),
-        holds: new Dec(c.holds).toFixed(2),
-      }).toEqual({
-        serial: c.serial,
-        entries: true,
-        held: '0.00',
-        holds: '0.00',
-      });
-    }
-    expect(total.toFixed(2)).toBe('0.00');
+    await expectCoinsEqualEntries(db, world.currency.id);
     await expectBalancedLedger(server, admin);
   });
 });

@@ -1,6 +1,6 @@
-import { adminToken, aUser } from './helpers/actors';
-import { aCoin, aCurrency, anIssuer, fund, transfer } from './helpers/money';
+import { transfer } from './helpers/money';
 import { createDatabase, startServer, TestServer } from './helpers/server';
+import { aFundedPair } from './helpers/world';
 
 /**
  * READ_DATABASE_URL: searches read from the replica. Pointed at the same server here, the replica's pool is told
@@ -22,14 +22,7 @@ describe('searches from a read replica (READ_DATABASE_URL)', () => {
     ).rows.map((r) => r.query);
 
   it('answers POST /transactions/view from the replica, and everything else from the primary', async () => {
-    const admin = await adminToken(server);
-    const currency = await aCurrency(server, admin);
-    const issuer = await anIssuer(server, admin, currency.code);
-    const alice = await aUser(server, admin);
-    const bob = await aUser(server, admin);
-    const from = await aCoin(server, alice.token, issuer.id);
-    const to = await aCoin(server, bob.token, issuer.id);
-    await fund(server, admin, from.serial, '10.00');
+    const { alice, from, to } = await aFundedPair(server, '10.00');
     expect(await replicaStatements()).toEqual([]);
 
     const moved = await transfer(server, alice.token, from.serial, to.serial, '2.50');

@@ -45,26 +45,27 @@ describe('the e2e suites never test a stale build', () => {
     return JSON.parse(out.output) as string | null;
   };
 
+  /** The project's files (besides tsconfig.build.json, copied from this project): what its build compiles or reads. */
+  const SOURCES = [
+    'src/main.ts',
+    'src/platform/a.ts',
+    'src/platform/a.spec.ts',
+    'src/platform/b.ts',
+    'migrations/1-First.ts',
+    'test/harness/h.ts',
+    'test/fixtures/unidempotent-money/m.ts',
+    'ormconfig.ts',
+    'tsconfig.json',
+    'nest-cli.json',
+  ];
+
   // A project of its own, with this project's tsconfig.build.json: every input written before its build.
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'finapi-stale-'));
     writeFileSync(join(root, 'tsconfig.build.json'), readFileSync(join(PROJECT, 'tsconfig.build.json')));
     for (const dir of ['src/platform', 'migrations', 'test/harness', 'test/fixtures/unidempotent-money', 'dist/src'])
       mkdirSync(join(root, dir), { recursive: true });
-    for (const file of [
-      'src/main.ts',
-      'src/platform/a.ts',
-      'src/platform/a.spec.ts',
-      'src/platform/b.ts',
-      'migrations/1-First.ts',
-      'test/harness/h.ts',
-      'test/fixtures/unidempotent-money/m.ts',
-      'ormconfig.ts',
-      'tsconfig.json',
-      'nest-cli.json',
-    ]) {
-      writeFileSync(join(root, file), '');
-    }
+    for (const file of SOURCES) writeFileSync(join(root, file), '');
     for (const dir of [
       'src/platform',
       'src',
@@ -76,21 +77,7 @@ describe('the e2e suites never test a stale build', () => {
       '.',
     ])
       touch(dir, built - 60);
-    for (const file of [
-      'src/main.ts',
-      'src/platform/a.ts',
-      'src/platform/a.spec.ts',
-      'src/platform/b.ts',
-      'migrations/1-First.ts',
-      'test/harness/h.ts',
-      'test/fixtures/unidempotent-money/m.ts',
-      'ormconfig.ts',
-      'tsconfig.json',
-      'nest-cli.json',
-      'tsconfig.build.json',
-    ]) {
-      touch(file, built - 60);
-    }
+    for (const file of [...SOURCES, 'tsconfig.build.json']) touch(file, built - 60);
     writeFileSync(join(root, 'dist/finapi.js'), '');
     touch('dist/finapi.js', built);
   });

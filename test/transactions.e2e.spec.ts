@@ -1,5 +1,5 @@
-import { moneyWorld } from './helpers/world';
-import { Actor, adminToken, aUser } from './helpers/actors';
+import { aFundedPair, moneyWorld } from './helpers/world';
+import { Actor, aUser } from './helpers/actors';
 import {
   aCoin,
   aCurrency,
@@ -71,32 +71,28 @@ describe('transactions', () => {
     const b3 = await aCoin(world.server, bob.token, i3.id);
     const c1 = await aCoin(world.server, carol.token, i1.id);
     const c2 = await aCoin(world.server, carol.token, i1.id);
-    const record = (process: { id: string; createdAt: string }) => {
+    /** Keeps the operation made (its id and time), then lets the clock move on so that each is newer than the last. */
+    const record = async (made: Promise<{ id: string; createdAt: string }>) => {
+      const process = await made;
       ops.push(process.id);
       created.push(process.createdAt);
+      await sleep(15);
     };
     const pay = async (token: string, from: string, to: string, amount: string, customInformation?: string) => {
       const response = await transfer(world.server, token, from, to, amount, customInformation ? { customInformation } : {});
       if (response.status !== 201) throw new Error(`transfer failed: ${response.text}`);
       return response.body.process;
     };
-    record(await fund(world.server, world.admin, a1.serial, '100.00', 'top-1'));
-    await sleep(15);
-    record(await fund(world.server, world.admin, a2.serial, '50.00'));
-    await sleep(15);
-    record(await fund(world.server, world.admin, a3.serial, '30.000'));
-    await sleep(15);
-    record(await pay(alice.token, a1.serial, b1.serial, '10.00', 'pay-1'));
-    await sleep(15);
-    record(await pay(alice.token, a2.serial, b1.serial, '5.00'));
-    await sleep(15);
-    record(await pay(alice.token, a3.serial, b3.serial, '1.500'));
-    await sleep(15);
-    record(await pay(alice.token, a1.serial, a2.serial, '2.00'));
-    await sleep(15);
+    await record(fund(world.server, world.admin, a1.serial, '100.00', 'top-1'));
+    await record(fund(world.server, world.admin, a2.serial, '50.00'));
+    await record(fund(world.server, world.admin, a3.serial, '30.000'));
+    await record(pay(alice.token, a1.serial, b1.serial, '10.00', 'pay-1'));
+    await record(pay(alice.token, a2.serial, b1.serial, '5.00'));
+    await record(pay(alice.token, a3.serial, b3.serial, '1.500'));
+    await record(pay(alice.token, a1.serial, a2.serial, '2.00'));
     carolOps = [(await fund(world.server, world.admin, c1.serial, '20.00')).id, (await pay(carol.token, c1.serial, c2.serial, '3.00')).id];
     await sleep(15);
-    record(await pay(bob.token, b1.serial, a1.serial, '1.00', 'refund'));
+    await record(pay(bob.token, b1.serial, a1.serial, '1.00', 'refund'));
   });
 
   it('shows a user only the operations touching their organization, newest first', async () => {
@@ -275,15 +271,9 @@ describe('transactions over a large history', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    admin = await adminToken(server);
-    const currency = await aCurrency(server, admin);
-    const issuer = await anIssuer(server, admin, currency.code);
-    alice = await aUser(server, admin);
-    const bob = await aUser(server, admin);
-    a1 = await aCoin(server, alice.token, issuer.id);
+    let issuer: IssuerBody;
+    ({ admin, issuer, alice, from: a1, to: b1 } = await aFundedPair(server, '10000.00'));
     a2 = await aCoin(server, alice.token, issuer.id);
-    b1 = await aCoin(server, bob.token, issuer.id);
-    await fund(server, admin, a1.serial, '10000.00');
     // A long balanced history between Alice's and Bob's coins, written directly, an hour or more ago.
     await server.db.query(
       `WITH ops AS (
@@ -353,14 +343,7 @@ describe('reversals', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    admin = await adminToken(server);
-    const currency = await aCurrency(server, admin);
-    const issuer = await anIssuer(server, admin, currency.code);
-    alice = await aUser(server, admin);
-    bob = await aUser(server, admin);
-    a1 = await aCoin(server, alice.token, issuer.id);
-    b1 = await aCoin(server, bob.token, issuer.id);
-    await fund(server, admin, a1.serial, '100.00');
+    ({ admin, alice, bob, from: a1, to: b1 } = await aFundedPair(server, '100.00'));
   });
   afterAll(() => server.stop());
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Actor } from './helpers/actors';
-import { aFee, percent, usageOf } from './helpers/commissions';
+import { percent, usageOf } from './helpers/commissions';
 import { systemCoinOf } from './helpers/exchange';
 import { whileKeyInFlight } from './helpers/in-flight';
 import {
@@ -401,14 +401,7 @@ describe('prepaid vouchers (issue 13)', () => {
   });
 
   it('charges the voucher flow’s fee at purchase only: the sender pays on top, or the voucher is worth the amount less the fee', async () => {
-    const creator = await world.user();
-    await aFee(world.server, world.admin, {
-      organizationId: creator.organizationId,
-      issuerId: world.issuer.id,
-      conditions: percent('2'),
-      flow: 'voucher',
-    });
-    const coin = await world.coin(creator, '100.00');
+    const { user: creator, coin } = await world.customer('100.00', { flow: 'voucher', fee: percent('2') });
     const response = await buy(world.server, creator.token, { coinSerial: coin.serial, amount: '50.00' });
     expectStatus(response, 201);
     const collector = (await systemCoinOf(world.server, world.issuer.id, 'commission'))!;
@@ -419,26 +412,11 @@ describe('prepaid vouchers (issue 13)', () => {
     expect(response.body.voucher.amount).toBe('50.00');
     expect(await balanceOf(world.server, creator.token, coin.serial)).toBe('49.00');
     // Redeeming is free: the bearer receives the voucher's amount.
-    const bearer = await world.user();
-    await aFee(world.server, world.admin, {
-      organizationId: bearer.organizationId,
-      issuerId: world.issuer.id,
-      conditions: percent('2'),
-      flow: 'voucher',
-    });
-    const target = await world.coin(bearer);
+    const { user: bearer, coin: target } = await world.customer('0', { flow: 'voucher', fee: percent('2') });
     expectStatus(await redeem(world.server, bearer.token, response.body.code, target.serial), 201);
     expect(await balanceOf(world.server, bearer.token, target.serial)).toBe('50.00');
 
-    const other = await world.user();
-    await aFee(world.server, world.admin, {
-      organizationId: other.organizationId,
-      issuerId: world.issuer.id,
-      conditions: percent('2'),
-      flow: 'voucher',
-      payer: 'recipient',
-    });
-    const otherCoin = await world.coin(other, '100.00');
+    const { user: other, coin: otherCoin } = await world.customer('100.00', { flow: 'voucher', fee: percent('2'), payer: 'recipient' });
     const net = await buy(world.server, other.token, { coinSerial: otherCoin.serial, amount: '50.00' });
     expect(net.body.voucher.amount).toBe('49.00');
     expect(net.body.process).toMatchObject({ amount: '50.00', commission: '1.00' });

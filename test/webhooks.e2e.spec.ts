@@ -2,7 +2,7 @@ import { aUser, adminToken } from './helpers/actors';
 import { aCoin, aCurrency, anIssuer, expectError, expectStatus, fund, transfer } from './helpers/money';
 import { createDatabase, startServer, TestServer, within } from './helpers/server';
 import { Receiver } from './helpers/webhook-receiver';
-import { moneyWorld } from './helpers/world';
+import { aFundedPair, moneyWorld } from './helpers/world';
 
 const ALL_OPERATION_EVENTS = [
   'operation.processed',
@@ -353,14 +353,7 @@ describe('webhook delivery across crashes and instances (issue 17)', () => {
 
   /** A fresh database with a funded coin of Alice and a coin of Bob, and Alice's webhook at a new receiver. */
   const setUp = async (server: TestServer) => {
-    const admin = await adminToken(server);
-    const currency = await aCurrency(server, admin);
-    const issuer = await anIssuer(server, admin, currency.code);
-    const alice = await aUser(server, admin);
-    const bob = await aUser(server, admin);
-    const from = await aCoin(server, alice.token, issuer.id);
-    const to = await aCoin(server, bob.token, issuer.id);
-    await fund(server, admin, from.serial, '1000.00');
+    const { alice, from, to } = await aFundedPair(server, '1000.00');
     const receiver = new Receiver();
     receivers.push(receiver);
     const url = await receiver.start();

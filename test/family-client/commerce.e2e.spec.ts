@@ -1,4 +1,4 @@
-import { aFee, percent } from '../helpers/commissions';
+import { percent } from '../helpers/commissions';
 import { balanceOf, expectBalancedLedger, expectError, expectStatus } from '../helpers/money';
 import { moneyWorld } from '../helpers/world';
 
@@ -23,14 +23,7 @@ describe('family client: vouchers and points of sale', () => {
 
   describe('vouchers', () => {
     it('POST /prepaid-coins/calculate — the add form’s body; reads commissionAmountPush, recipientAmountPush and issuer.currency', async () => {
-      const creator = await world.user();
-      await aFee(world.server, world.admin, {
-        organizationId: creator.organizationId,
-        issuerId: world.issuer.id,
-        conditions: percent('2'),
-        flow: 'voucher',
-      });
-      const wallet = await world.coin(creator, '100.00');
+      const { user: creator, coin: wallet } = await world.customer('100.00', { flow: 'voucher', fee: percent('2') });
       // The form's model starts with a number; the input then holds what was typed.
       const answer = await req('POST', '/prepaid-coins/calculate', creator.token, { srcSerial: wallet.serial, prepaidAmount: 50 });
       expect(answer.status).toBe(200);
@@ -59,15 +52,11 @@ describe('family client: vouchers and points of sale', () => {
         'exception.coin.not_found',
       );
       // A fee the voucher bears that would leave it worth nothing is refused before anything moves.
-      const greedy = await world.user();
-      await aFee(world.server, world.admin, {
-        organizationId: greedy.organizationId,
-        issuerId: world.issuer.id,
-        conditions: percent('100'),
+      const { user: greedy, coin: greedyWallet } = await world.customer('10.00', {
         flow: 'voucher',
+        fee: percent('100'),
         payer: 'recipient',
       });
-      const greedyWallet = await world.coin(greedy, '10.00');
       expectError(
         await req('POST', '/prepaid-coins/calculate', greedy.token, { srcSerial: greedyWallet.serial, prepaidAmount: '5.00' }),
         409,

@@ -1,16 +1,9 @@
 import { DEFAULT_CONTRACTS } from '../helpers/commissions';
 import { aCurrency, anIssuer, aCoin, balanceOf, CoinBody, coinOf, expectBalancedLedger, expectError, expectStatus } from '../helpers/money';
+import { aGate } from '../helpers/gates';
+import { until } from '../helpers/server';
 import { moneyWorld } from '../helpers/world';
 import { Actor } from '../helpers/actors';
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() - started > ms) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * The family web client's card top-up through a payment-provider gate (its `payments` and `wallets` modules, and the
@@ -24,28 +17,15 @@ describe('family client: gates', () => {
     world.server.request(method, `/api/v1${path}`, { token, ...(body !== undefined ? { body } : {}) });
 
   /** An acquiring provider (named as the card page looks it up) with a product on sale in the world's currency. */
-  const anAcquirer = async (
-    settings: Record<string, unknown> = {},
-    fields: unknown[] = [{ name: 'phone', type: 'string', required: true }],
-  ) => {
-    const tag = Math.random().toString(36).slice(2, 8);
-    const provider = await req('POST', '/gate-providers', world.admin, {
-      name: `SDK.Finance Top up ${tag}`,
+  const anAcquirer = (settings: Record<string, unknown> = {}, fields: unknown[] = [{ name: 'phone', type: 'string', required: true }]) =>
+    aGate(world.server, world.admin, {
       type: 'acquiring',
+      name: 'SDK.Finance Top up',
       settings: { secret: 'family-client-secret-0001', ...settings },
-    });
-    expectStatus(provider, 201);
-    const product = await req('POST', '/gate/products', world.admin, {
-      gateProviderId: provider.body.gateProvider.id,
-      name: `Card ${tag}`,
+      product: 'Card',
       currency: world.currency.code,
-      minAmount: '1.00',
-      maxAmount: '1000.00',
       fields,
     });
-    expectStatus(product, 201);
-    return { provider: provider.body.gateProvider, product: product.body.product };
-  };
   /** A fee of 2 % + 0.30 on the provider's transactions for individuals, kept by the operator. */
   const aFee = async (providerId: string, collector = 'operator') => {
     const contract = DEFAULT_CONTRACTS.individual;
@@ -65,6 +45,45 @@ describe('family client: gates', () => {
       },
     );
     expectStatus(rule, 201);
+  };
+  /** `alice`'s gate transaction of `type` for `amount` on `coin`, by the gate's product: created (201), its id. */
+  const started = async (
+    alice: Actor,
+    coin: CoinBody,
+    { provider, product }: { provider: { id: string }; product: { name: string } },
+    type: 'TOPUP' | 'REDEEM',
+    amount: string | number,
+  ): Promise<string> => {
+    const created = await req('POST', '/gate/transactions', alice.token, {
+      amount,
+      coin: coin.serial,
+      method: { gateProviderId: provider.id, way: product.name },
+      type,
+    });
+    expectStatus(created, 201);
+    return created.body.transaction.id;
+  };
+  /** `alice` submits the payer's field `name` of her gate transaction `id` (the card page's body). */
+  const submit = (alice: Actor, id: string, name: string, value: string) =>
+    req('POST', `/gate/transactions/${id}/submit`, alice.token, { optionName: 'default', fields: [{ name, value }] });
+  /** The price of 50.00 through the gate's product under `aFee` (2 % + 0.30), as the calculate call answers it. */
+  const priceOf50 = (provider: { id: string }, product: { name: string }) => ({
+    amountToSend: '50.00',
+    commissionAmount: '1.30',
+    sourceAmount: '51.30',
+    currency: { code: world.currency.code },
+    gateProviderId: provider.id,
+    way: product.name,
+  });
+  /** `alice`'s `body` with a `wrong` method (one its type and coin find no product for) is a 404, and without one a 400. */
+  const expectMethodChecked = async (alice: Actor, body: object, wrong: { gateProviderId: string; way: string }) => {
+    expectError(await req('POST', '/gate/transactions', alice.token, { ...body, method: wrong }), 404, 'exception.gate_product.not_found');
+    expectError(
+      await req('POST', '/gate/transactions', alice.token, { ...body, method: undefined }),
+      400,
+      'exception.validation',
+      'method',
+    );
   };
   const finished = (token: string, id: string) =>
     until(
@@ -176,14 +195,7 @@ describe('family client: gates', () => {
     const body = { serial: coin.serial, amount: '50', txType: 'TOPUP', gateProviderId: provider.id };
     const priced = await req('POST', '/gate/transactions/calculate', alice.token, body);
     expectStatus(priced, 200);
-    expect(priced.body).toMatchObject({
-      amountToSend: '50.00',
-      commissionAmount: '1.30',
-      sourceAmount: '51.30',
-      currency: { code: world.currency.code },
-      gateProviderId: provider.id,
-      way: product.name,
-    });
+    expect(priced.body).toMatchObject(priceOf50(provider, product));
     // The currency whole, as the coin's: its numeric code, name and description besides code and symbol.
     const { code, symbol, digitalCode, name, description } = (await coinOf(world.server, alice.token, coin.serial)).currency as Record<
       string,
@@ -245,17 +257,7 @@ describe('family client: gates', () => {
     expect(again.body.transaction.id).toBe(created.body.transaction.id);
     expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('10.00');
     // The method must be one of the provider's TOPUP methods in the coin's currency; a TOPUP names a method.
-    expectError(
-      await req('POST', '/gate/transactions', alice.token, { ...body, method: { gateProviderId: provider.id, way: 'Nope' } }),
-      404,
-      'exception.gate_product.not_found',
-    );
-    expectError(
-      await req('POST', '/gate/transactions', alice.token, { ...body, method: undefined }),
-      400,
-      'exception.validation',
-      'method',
-    );
+    await expectMethodChecked(alice, body, { gateProviderId: provider.id, way: 'Nope' });
     expectError(await req('POST', '/gate/transactions', alice.token, { ...body, amount: '0.50' }), 400, 'exception.validation', 'amount');
   });
 
@@ -266,14 +268,8 @@ describe('family client: gates', () => {
     ]);
     const alice = await world.user();
     const coin = await world.coin(alice);
-    const created = await req('POST', '/gate/transactions', alice.token, {
-      amount: 10,
-      coin: coin.serial,
-      method: { gateProviderId: provider.id, way: product.name },
-      type: 'TOPUP',
-    });
-    expectStatus(created, 201);
-    const asked = await req('GET', `/gate/transactions/${created.body.transaction.id}/payer-fields/`, alice.token);
+    const id = await started(alice, coin, { provider, product }, 'TOPUP', 10);
+    const asked = await req('GET', `/gate/transactions/${id}/payer-fields/`, alice.token);
     expectStatus(asked, 200);
     expect(asked.body.options).toHaveLength(1);
     const [{ name, fields }] = asked.body.options;
@@ -285,11 +281,7 @@ describe('family client: gates', () => {
     const plan = new RegExp(fields[1].constraints[0].regex);
     expect([plan.test('plus'), plan.test('gold')]).toEqual([true, false]);
     const bob = await world.user();
-    expectError(
-      await req('GET', `/gate/transactions/${created.body.transaction.id}/payer-fields/`, bob.token),
-      404,
-      'exception.gate_transaction.not_found',
-    );
+    expectError(await req('GET', `/gate/transactions/${id}/payer-fields/`, bob.token), 404, 'exception.gate_transaction.not_found');
   });
 
   it('POST /gate/transactions/{id}/submit — the card page’s body {optionName: default, fields: [{name: phone, value}]}; the charge credits the coin once', async () => {
@@ -297,14 +289,7 @@ describe('family client: gates', () => {
     await aFee(provider.id);
     const alice = await world.user();
     const coin = await world.coin(alice, '10.00');
-    const created = await req('POST', '/gate/transactions', alice.token, {
-      amount: '40.00',
-      coin: coin.serial,
-      method: { gateProviderId: provider.id, way: product.name },
-      type: 'TOPUP',
-    });
-    expectStatus(created, 201);
-    const id = created.body.transaction.id;
+    const id = await started(alice, coin, { provider, product }, 'TOPUP', '40.00');
     expectError(
       await req('POST', `/gate/transactions/${id}/submit`, alice.token, { optionName: 'default', fields: [] }),
       400,
@@ -346,21 +331,8 @@ describe('family client: gates', () => {
     const alice = await world.user();
     const coin = await world.coin(alice, '10.00');
     const topUp = async (amount: string) => {
-      const created = await req('POST', '/gate/transactions', alice.token, {
-        amount,
-        coin: coin.serial,
-        method: { gateProviderId: provider.id, way: product.name },
-        type: 'TOPUP',
-      });
-      expectStatus(created, 201);
-      const id = created.body.transaction.id;
-      expectStatus(
-        await req('POST', `/gate/transactions/${id}/submit`, alice.token, {
-          optionName: 'default',
-          fields: [{ name: 'phone', value: '1' }],
-        }),
-        200,
-      );
+      const id = await started(alice, coin, { provider, product }, 'TOPUP', amount);
+      expectStatus(await submit(alice, id, 'phone', '1'), 200);
       return finished(alice.token, id);
     };
     expect(await topUp('150.00')).toMatchObject({ status: 'failure' });
@@ -396,25 +368,15 @@ describe('family client: gates', () => {
   });
 
   /** A payout provider (the withdrawal form's methods) with a product on sale in the world's currency. */
-  const aPayer = async (settings: Record<string, unknown> = {}, fields: unknown[] = [{ name: 'card', type: 'string', required: true }]) => {
-    const tag = Math.random().toString(36).slice(2, 8);
-    const provider = await req('POST', '/gate-providers', world.admin, {
-      name: `Card payout ${tag}`,
+  const aPayer = (settings: Record<string, unknown> = {}, fields: unknown[] = [{ name: 'card', type: 'string', required: true }]) =>
+    aGate(world.server, world.admin, {
       type: 'payout',
+      name: 'Card payout',
       settings: { secret: 'family-client-secret-0002', ...settings },
-    });
-    expectStatus(provider, 201);
-    const product = await req('POST', '/gate/products', world.admin, {
-      gateProviderId: provider.body.gateProvider.id,
-      name: `To card ${tag}`,
+      product: 'To card',
       currency: world.currency.code,
-      minAmount: '1.00',
-      maxAmount: '1000.00',
       fields,
     });
-    expectStatus(product, 201);
-    return { provider: provider.body.gateProvider, product: product.body.product };
-  };
 
   it('POST /gate/methods/view — the withdrawal form’s body {serial, txType: REDEEM}; payout providers’ methods only', async () => {
     const { provider, product } = await aPayer();
@@ -444,14 +406,7 @@ describe('family client: gates', () => {
       txType: 'REDEEM',
     });
     expectStatus(priced, 200);
-    expect(priced.body).toMatchObject({
-      amountToSend: '50.00',
-      commissionAmount: '1.30',
-      sourceAmount: '51.30',
-      currency: { code: world.currency.code },
-      gateProviderId: provider.id,
-      way: product.name,
-    });
+    expect(priced.body).toMatchObject(priceOf50(provider, product));
     // An acquirer has no REDEEM method.
     const acquirer = await anAcquirer();
     expectError(
@@ -529,20 +484,7 @@ describe('family client: gates', () => {
     expectError(await req('POST', '/gate/transactions', alice.token, { ...body, amount: 900 }), 409, 'exception.coin.insufficient_funds');
     // A REDEEM names a payout provider's method.
     const acquirer = await anAcquirer();
-    expectError(
-      await req('POST', '/gate/transactions', alice.token, {
-        ...body,
-        method: { gateProviderId: acquirer.provider.id, way: acquirer.product.name },
-      }),
-      404,
-      'exception.gate_product.not_found',
-    );
-    expectError(
-      await req('POST', '/gate/transactions', alice.token, { ...body, method: undefined }),
-      400,
-      'exception.validation',
-      'method',
-    );
+    await expectMethodChecked(alice, body, { gateProviderId: acquirer.provider.id, way: acquirer.product.name });
     expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('58.90');
     await expectBalancedLedger(world.server, world.admin);
   });
@@ -552,32 +494,12 @@ describe('family client: gates', () => {
     await aFee(provider.id);
     const alice = await world.user();
     const coin = await world.coin(alice, '300.00');
-    const created = await req('POST', '/gate/transactions', alice.token, {
-      amount: '150.00',
-      coin: coin.serial,
-      method: { gateProviderId: provider.id, way: product.name },
-      type: 'REDEEM',
-    });
-    expectStatus(created, 201);
-    const id = created.body.transaction.id;
-    expectStatus(
-      await req('POST', `/gate/transactions/${id}/submit`, alice.token, {
-        optionName: 'default',
-        fields: [{ name: 'card', value: '4111' }],
-      }),
-      200,
-    );
+    const id = await started(alice, coin, { provider, product }, 'REDEEM', '150.00');
+    expectStatus(await submit(alice, id, 'card', '4111'), 200);
     expect(await finished(alice.token, id)).toMatchObject({ status: 'failure' });
     expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('300.00');
     expect((await coinOf(world.server, alice.token, coin.serial)).availableAmount).toBe('300.00');
-    expectError(
-      await req('POST', `/gate/transactions/${id}/submit`, alice.token, {
-        optionName: 'default',
-        fields: [{ name: 'card', value: '4111' }],
-      }),
-      409,
-      'exception.gate_transaction.submitted',
-    );
+    expectError(await submit(alice, id, 'card', '4111'), 409, 'exception.gate_transaction.submitted');
     expect(await balanceOf(world.server, alice.token, coin.serial)).toBe('300.00');
     await expectBalancedLedger(world.server, world.admin);
   });

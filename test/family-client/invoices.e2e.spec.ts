@@ -348,7 +348,8 @@ describe('family client: invoices and invoice templates', () => {
     expect(saved.body.template.invoiceDraft.expiresAt).toEqual(expect.any(String));
   });
 
-  it('POST /invoice-templates/view — the templates table reads name, amount, recipientCoin and payerContact', async () => {
+  /** A merchant with a till and a template "Chairs" of it (30.00 from bob@example.com). */
+  const merchantWithChairs = async () => {
     const merchant = await world.user({ role: 'merchant' });
     const till = await world.coin(merchant);
     expectStatus(
@@ -358,6 +359,11 @@ describe('family client: invoices and invoice templates', () => {
       }),
       201,
     );
+    return { merchant, till };
+  };
+
+  it('POST /invoice-templates/view — the templates table reads name, amount, recipientCoin and payerContact', async () => {
+    const { merchant, till } = await merchantWithChairs();
     const page = await req('POST', '/invoice-templates/view', merchant.token, {});
     expectStatus(page, 200);
     expect(page.body.records).toHaveLength(1);
@@ -369,16 +375,8 @@ describe('family client: invoices and invoice templates', () => {
     });
   });
   it('POST /invoice-templates/view — the edit modal and the create form fill themselves from a record: invoiceName, templateName, description and data', async () => {
-    const merchant = await world.user({ role: 'merchant' });
-    const till = await world.coin(merchant);
     // The create form's "save as template" sends the invoice's body as the draft (create-invoice-form.vue:445).
-    expectStatus(
-      await req('POST', '/invoice-templates', merchant.token, {
-        name: 'Chairs',
-        invoiceDraft: createBody(till.serial, 'bob@example.com', 30),
-      }),
-      201,
-    );
+    const { merchant, till } = await merchantWithChairs();
     // One saved without a name or data of its own: its invoices are named after it, and it has nothing to describe.
     expectStatus(
       await req('POST', '/invoice-templates', merchant.token, { name: 'Bare', invoiceDraft: { recipientCoin: till.serial } }),
@@ -481,34 +479,21 @@ describe('family client: invoices and invoice templates', () => {
     });
     const page = await req('POST', '/invoice-templates/view', merchant.token, {});
     expect(page.body.records.map((t: { name: string }) => t.name)).toEqual(['Chairs (spring)', 'Tables']);
-    expectError(
-      await req('PATCH', `/invoice-templates/${first.id}`, merchant.token, {
-        name: 'Tables',
-        invoiceDraft: createBody(till.serial, 'bob@example.com'),
-      }),
-      409,
-      'exception.invoice_template.name_taken',
-    );
     const stranger = await world.user({ role: 'merchant' });
     const theirs = await world.coin(stranger);
-    expectError(
-      await req('PATCH', `/invoice-templates/${first.id}`, stranger.token, {
-        name: 'Mine',
-        invoiceDraft: createBody(theirs.serial, 'bob@example.com'),
-      }),
-      404,
-      'exception.invoice_template.not_found',
-    );
-    const other = await world.user({ role: 'merchant' });
-    const otherCoin = await world.coin(other);
-    expectError(
-      await req('PATCH', `/invoice-templates/${first.id}`, merchant.token, {
-        name: 'X',
-        invoiceDraft: createBody(otherCoin.serial, 'bob@example.com'),
-      }),
-      404,
-      'exception.coin.not_found',
-    );
+    const otherCoin = await world.coin(await world.user({ role: 'merchant' }));
+    // Refused: the name of another template, the template of another merchant, a coin of someone else.
+    for (const [token, name, coin, status, code] of [
+      [merchant.token, 'Tables', till.serial, 409, 'exception.invoice_template.name_taken'],
+      [stranger.token, 'Mine', theirs.serial, 404, 'exception.invoice_template.not_found'],
+      [merchant.token, 'X', otherCoin.serial, 404, 'exception.coin.not_found'],
+    ] as const) {
+      const patched = await req('PATCH', `/invoice-templates/${first.id}`, token, {
+        name,
+        invoiceDraft: createBody(coin, 'bob@example.com'),
+      });
+      expectError(patched, status, code);
+    }
     expect((await req('POST', '/invoice-templates/view', merchant.token, {})).body.records[0]).toMatchObject({
       name: 'Chairs (spring)',
       amount: '40.00',

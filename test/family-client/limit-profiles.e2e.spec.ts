@@ -1,5 +1,6 @@
 import { aContract, aProfile, assignContract, usageOf } from '../helpers/commissions';
 import { balanceOf, expectBalancedLedger, expectError, expectStatus, transfer } from '../helpers/money';
+import { aGate } from '../helpers/gates';
 import { within } from '../helpers/server';
 import { moneyWorld } from '../helpers/world';
 
@@ -278,22 +279,14 @@ describe('family client: limit profiles (issue 32)', () => {
     });
 
     it('a gate payment its provider refuses gives back what its hold counted', async () => {
-      const tag = Math.random().toString(36).slice(2, 8);
-      const provider = await req('POST', '/gate-providers', world.admin, {
-        name: `Billing ${tag}`,
+      const { product } = await aGate(world.server, world.admin, {
         type: 'billing',
+        name: 'Billing',
         settings: { secret: 'limits-billing-secret-01', failAbove: '100.00' },
-      });
-      expectStatus(provider, 201);
-      const product = await req('POST', '/gate/products', world.admin, {
-        gateProviderId: provider.body.gateProvider.id,
-        name: `Utilities ${tag}`,
+        product: 'Utilities',
         currency: world.currency.code,
-        minAmount: '1.00',
         maxAmount: '500.00',
-        fields: [],
       });
-      expectStatus(product, 201);
       const { user: hal, coin } = await world.customer('300.00', {
         flow: 'gate_payment',
         limits: [
@@ -303,7 +296,7 @@ describe('family client: limit profiles (issue 32)', () => {
       });
       const pay = (amount: string) =>
         req('POST', '/gate/transactions', hal.token, {
-          productId: product.body.product.id,
+          productId: product.id,
           coinSerial: coin.serial,
           amount,
           type: 'payment',
@@ -439,25 +432,15 @@ describe('family client: limit profiles (issue 32)', () => {
     });
 
     it('the kernel holds a TOPUP and a REDEEM to the limits of their gate commission profile; a refusal holds nothing', async () => {
-      const tag = Math.random().toString(36).slice(2, 8);
-      const gateOf = async (type: string, name: string) => {
-        const provider = await req('POST', '/gate-providers', world.admin, {
-          name: `${name} ${tag}`,
+      const gateOf = (type: string, name: string) =>
+        aGate(world.server, world.admin, {
           type,
+          name,
           settings: { secret: 'limits-gate-secret-001' },
-        });
-        expectStatus(provider, 201);
-        const product = await req('POST', '/gate/products', world.admin, {
-          gateProviderId: provider.body.gateProvider.id,
-          name: `Card ${tag}`,
+          product: 'Card',
           currency: world.currency.code,
-          minAmount: '1.00',
-          maxAmount: '1000.00',
           fields: [{ name: 'card', type: 'string', required: false }],
         });
-        expectStatus(product, 201);
-        return { provider: provider.body.gateProvider, product: product.body.product };
-      };
       const acquirer = await gateOf('acquiring', 'Top up');
       const payer = await gateOf('payout', 'Payout');
       const alice = await world.user();
@@ -498,27 +481,18 @@ describe('family client: limit profiles (issue 32)', () => {
     });
 
     it('issue 43: a TOPUP whose card the provider refuses to charge gives back what it counted', async () => {
-      const tag = Math.random().toString(36).slice(2, 8);
-      const provider = await req('POST', '/gate-providers', world.admin, {
-        name: `Acquirer ${tag}`,
+      const { provider, product } = await aGate(world.server, world.admin, {
         type: 'acquiring',
+        name: 'Acquirer',
         settings: { secret: 'limits-acquirer-secret-02', failAbove: '100.00' },
-      });
-      expectStatus(provider, 201);
-      const product = await req('POST', '/gate/products', world.admin, {
-        gateProviderId: provider.body.gateProvider.id,
-        name: `Card ${tag}`,
+        product: 'Card',
         currency: world.currency.code,
-        minAmount: '1.00',
-        maxAmount: '1000.00',
-        fields: [],
       });
-      expectStatus(product, 201);
       const ivy = await world.user();
       const contract = await aContract(world.server, world.admin);
       await assignContract(world.server, world.admin, ivy.organizationId, contract.id);
       const profile = await req('POST', `/contracts/${contract.id}/gate-commission-profiles`, world.admin, {
-        gateProviderId: provider.body.gateProvider.id,
+        gateProviderId: provider.id,
       });
       const base = `/contracts/${contract.id}/gate-commission-profiles/${profile.body.profile.id}/limit-profiles`;
       expectStatus(await req('POST', base, world.admin, gateBody('TOPUP', 'quantity', 'per_day', 1)), 201);
@@ -527,7 +501,7 @@ describe('family client: limit profiles (issue 32)', () => {
         const created = await req('POST', '/gate/transactions', ivy.token, {
           amount,
           coin: coin.serial,
-          method: { gateProviderId: provider.body.gateProvider.id, way: product.body.product.name },
+          method: { gateProviderId: provider.id, way: product.name },
           type: 'TOPUP',
         });
         if (created.status !== 201) return created;

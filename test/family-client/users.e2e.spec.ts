@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Actor, login } from '../helpers/actors';
+import { Actor, login, STAFF_ROLES_IN_ORDER } from '../helpers/actors';
 import { expectError, expectStatus } from '../helpers/money';
 import { ADMIN_LOGIN, ADMIN_PASSWORD } from '../helpers/server';
 import { moneyWorld } from '../helpers/world';
@@ -84,20 +84,10 @@ describe('family client: users (issue 32)', () => {
     // The corporate tab, and the system actors' tab (every staff role), with the text matching the login.
     const corporate = await req('POST', '/users/view', world.admin, { filter: { text: `shop-${tag}`, roles: ['merchant'] } });
     expect(corporate.body.records.map((r: any) => r.id)).toEqual([shop.id]);
-    const staffRoles = [
-      'administrator',
-      'cfo',
-      'compliance_manager',
-      'compliance_specialist',
-      'customer_support',
-      'antifraud_specialist',
-      'accountant',
-      'cashier',
-    ];
-    const system = await req('POST', '/users/view', world.admin, { filter: { roles: staffRoles }, pageNumber: 0 });
+    const system = await req('POST', '/users/view', world.admin, { filter: { roles: STAFF_ROLES_IN_ORDER }, pageNumber: 0 });
     expectStatus(system, 200);
     expect(system.body.records.length).toBeGreaterThan(0);
-    expect(system.body.records.every((r: any) => staffRoles.includes(r.members[0].role))).toBe(true);
+    expect(system.body.records.every((r: any) => STAFF_ROLES_IN_ORDER.includes(r.members[0].role))).toBe(true);
 
     // Bad input: a clear 400 naming the field.
     expectError(

@@ -60,3 +60,30 @@ export async function aUser(
     role,
   };
 }
+
+/** Every staff role, in the order the release lists them (the service's STAFF_ROLES is held to it). */
+export const STAFF_ROLES_IN_ORDER = [
+  'administrator',
+  'cfo',
+  'compliance_manager',
+  'compliance_specialist',
+  'customer_support',
+  'antifraud_specialist',
+  'accountant',
+  'cashier',
+];
+
+/**
+ * The details the action log's `login_changed` row holds when `owner` moved their own login to `to` with both codes
+ * (the old address's and the new one's), ending `endedSessions` other sessions.
+ */
+export function loginChangedByOwner(owner: { id: string; login: string }, to: string, endedSessions: number) {
+  return expect.objectContaining({
+    from: owner.login,
+    to,
+    proof: 'owner_code',
+    requestedBy: owner.id,
+    confirmedBy: owner.id,
+    endedSessions,
+  });
+}

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { Pool } from 'pg';
 import type { Actor } from './actors';
 import { CoinBody, Dec } from './money';
 import { generator } from './random';
@@ -166,4 +167,76 @@ export async function finishGateTransactions(
     await new Promise((r) => setTimeout(r, 50));
   }
   return read();
+}
+
+/** The entries of operation `operationId`, and their sum on coin `serial` (negative: taken from it). */
+export async function movedOn(db: Pool, operationId: string, serial: string) {
+  const entries = (
+    await db.query(`SELECT coin_serial::text AS coin, amount::text AS amount FROM ledger_entries WHERE operation_id = $1`, [operationId])
+  ).rows;
+  return { entries, moved: entries.filter((e) => e.coin === serial).reduce((s, e) => s.plus(e.amount), new Dec(0)) };
+}
+
+/** A coin as the database holds it, with the sums of its entries and of its open holds (decimal text). */
+export interface CoinSums {
+  serial: string;
+  type: string;
+  balance: string;
+  held: string;
+  entries: string;
+  holds: string;
+}
+
+/** Every coin of the currency with the sums of its entries and of its open holds. */
+export async function coinSums(db: Pool, currencyId: string): Promise<CoinSums[]> {
+  return (
+    await db.query<CoinSums>(
+      `SELECT c.serial::text AS serial, c.type, c.balance::text AS balance, c.held::text AS held,
+              COALESCE((SELECT sum(amount) FROM ledger_entries e WHERE e.coin_serial = c.serial), 0)::text AS entries,
+              COALESCE((SELECT sum(amount) FROM holds h WHERE h.coin_serial = c.serial AND h.status = 'open'), 0)::text AS holds
+         FROM coins c WHERE c.currency_id = $1`,
+      [currencyId],
+    )
+  ).rows;
+}
+
+/**
+ * Expects every coin of the currency to hold the sum of its entries with nothing held (no open hold), and all their
+ * balances to sum to zero; `context` is named in each failure. Answers the coins (serial, type, balance).
+ */
+export async function expectCoinsEqualEntries(db: Pool, currencyId: string, context?: unknown): Promise<CoinSums[]> {
+  const coins = await coinSums(db, currencyId);
+  let total = new Dec(0);
+  for (const c of coins) {
+    total = total.plus(c.balance);
+    const row = { context, serial: c.serial };
+    expect({
+      ...row,
+      entries: new Dec(c.entries).eq(c.balance),
+      held: new Dec(c.held).toFixed(2),
+      holds: new Dec(c.holds).toFixed(2),
+    }).toEqual({ ...row, entries: true, held: '0.00', holds: '0.00' });
+  }
+  expect({ context, total: total.toFixed(2) }).toEqual({ context, total: '0.00' });
+  return coins;
+}
+
+/** A cash desk as its creation answers it: its coins, one per issuer. */
+export interface CashDeskBody {
+  id: string;
+  coins: { serial: string }[];
+}
+
+/** Two cash desks of the world's issuer (North and South), made by the administrator. */
+export async function twoCashDesks(world: MoneyWorld): Promise<CashDeskBody[]> {
+  const desks: CashDeskBody[] = [];
+  for (const name of ['North desk', 'South desk']) {
+    const created = await world.server.request('POST', '/api/v1/cash-desks', {
+      token: world.admin,
+      body: { name, issuerIds: [world.issuer.id] },
+    });
+    expect(created.status).toBe(201);
+    desks.push(created.body.cashDesk);
+  }
+  return desks;
 }

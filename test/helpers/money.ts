@@ -313,3 +313,8 @@ export async function expectCoinsMatchAnswers(
   }
   return coins;
 }
+
+/** The paging envelope of a first page (of 20) holding all `totalRecords`: the records are checked apart. */
+export function aWholeFirstPage(totalRecords: number) {
+  return { status: 'ok', message: 'OK', pageNumber: 0, pageSize: 20, totalRecords, totalPages: 1, records: expect.any(Array) };
+}

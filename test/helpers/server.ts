@@ -425,3 +425,13 @@ export async function within(ms: number, check: () => Promise<boolean>): Promise
   }
   return Infinity;
 }
+
+/** Reads until `done` holds of what `read` answers or `ms` pass (every 50 ms); answers the last value read. */
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() - started > ms) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

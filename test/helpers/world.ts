@@ -101,3 +101,19 @@ export function serviceWorld(env?: Record<string, string>): { server: TestServer
   afterAll(() => world.server?.stop());
   return world;
 }
+
+/**
+ * On a service started without a world: the administrator's token, a new currency and its issuer, Alice's coin holding
+ * `amount` and Bob's empty coin.
+ */
+export async function aFundedPair(server: TestServer, amount: string) {
+  const admin = await adminToken(server);
+  const currency = await aCurrency(server, admin);
+  const issuer = await anIssuer(server, admin, currency.code);
+  const alice = await aUser(server, admin);
+  const bob = await aUser(server, admin);
+  const from = await aCoin(server, alice.token, issuer.id);
+  const to = await aCoin(server, bob.token, issuer.id);
+  await fund(server, admin, from.serial, amount);
+  return { admin, issuer, alice, bob, from, to };
+}
