@@ -63,10 +63,7 @@ export class IssuersController {
     return { status: 'ok', message: 'Issuer created', issuer: await this.currencies.createIssuer(body) };
   }
 
-  /**
-   * Every currency issuer with its currency. A coin is opened in an issuer's currency; an inactive issuer opens none
-   * (409).
-   */
+  /** Every currency issuer with its currency. A coin is opened in an issuer's currency; an inactive issuer opens none (409). */
   @Route('GET', '', { access: ['ISSUER_VIEWER'], summary: 'List issuers' })
   async listIssuers(): Promise<IssuerListDto> {
     return { status: 'ok', message: 'OK', records: await this.currencies.listIssuers() };

@@ -13,10 +13,7 @@ const TAGGING = { ...ONE, access: ['TRANSACTION_CATEGORY_OWNER', 'TRANSACTION_VI
 export class TransactionCategoriesController {
   constructor(private readonly categories: TransactionCategoriesService) {}
 
-  /**
-   * The caller makes a category of their own to tag operations with (name, colour, icon); a second category of the same
-   * name is a 409.
-   */
+  /** The caller makes a category of their own to tag operations with (name, colour, icon); a second category of the same name is a 409. */
   @Route('POST', '', { ...OWNER, summary: 'Create a transaction category', errors: ['exception.transaction_category.name_taken'] })
   async createTransactionCategory(
     @Body() body: dto.CreateTransactionCategoryDto,

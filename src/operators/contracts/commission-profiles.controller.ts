@@ -80,10 +80,7 @@ export class CommissionProfilesController {
     return this.checked(contractId, () => this.profiles.viewProfiles(contractId, body));
   }
 
-  /**
-   * One commission profile of a contract (its rules: `POST …/commission-rule/view`). A profile of another contract is a
-   * 404.
-   */
+  /** One commission profile of a contract (its rules: `POST …/commission-rule/view`). A profile of another contract is a 404. */
   @Route('GET', ':profileId', { ...PROFILE_READ, summary: 'Get a commission profile' })
   getCommissionProfile(
     @UuidParam('contractId') contractId: string,

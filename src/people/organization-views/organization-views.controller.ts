@@ -22,10 +22,7 @@ export class OrganizationViewsController {
     return { status: 'ok', message: 'OK', organization: await this.organizations.get(caller, id) };
   }
 
-  /**
-   * Organizations by name, type and identification status: staff with USER_VIEWER search them all, anyone else finds
-   * only their own.
-   */
+  /** Organizations by name, type and identification status: staff with USER_VIEWER search them all, anyone else finds only their own. */
   @Route('POST', 'view', { ...VIEWER, summary: 'Search organizations by name, type and identification status', status: 200 })
   viewOrganizations(@Body() dto: OrganizationViewDto, @Caller() caller: Principal): Promise<OrganizationPageDto> {
     return this.organizations.view(caller, dto);

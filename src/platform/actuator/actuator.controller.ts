@@ -71,10 +71,7 @@ export class ActuatorController {
     return this.health();
   }
 
-  /**
-   * For an orchestrator: whether the process runs. It reads no database, so a database outage does not make every
-   * instance restart.
-   */
+  /** For an orchestrator: whether the process runs. It reads no database, so a database outage does not make every instance restart. */
   @Route('GET', 'health/liveness', { ...PUBLIC, summary: 'Liveness: the process answers, without reading the database' })
   @HealthCheck({ swaggerDocumentation: false })
   liveness(): dto.LivenessDto {
