@@ -1,5 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { clientAddress } from '../common/http';
 import type { TransactionMeta } from '../database/unit-of-work';
 import type { OrganizationType } from '../organizations/organization.types';
 import { Permission, Role, STAFF_ROLES } from './permissions';
@@ -58,3 +59,8 @@ export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): 
   if (!request.principal) throw new Error('Caller used on a public route');
   return request.principal;
 });
+
+/** Injects the caller's address (see clientAddress: behind a proxy, set TRUST_PROXY): `@ClientAddress() address: string`. */
+export const ClientAddress = createParamDecorator((_: unknown, ctx: ExecutionContext): string =>
+  clientAddress(ctx.switchToHttp().getRequest<ApiRequest>()),
+);

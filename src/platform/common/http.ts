@@ -1,4 +1,3 @@
-import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 
 export const GLOBAL_PREFIX = 'api/v1';
@@ -7,8 +6,3 @@ export const GLOBAL_PREFIX = 'api/v1';
 export function clientAddress(request: FastifyRequest): string {
   return request.ip ?? '';
 }
-
-/** Injects the caller's address (clientAddress) into a handler parameter: `@ClientAddress() address: string`. */
-export const ClientAddress = createParamDecorator((_: unknown, ctx: ExecutionContext): string =>
-  clientAddress(ctx.switchToHttp().getRequest<FastifyRequest>()),
-);

@@ -4,7 +4,6 @@
  */
 export { Body, Header, Headers, Param, Query, Req, Res, StreamableFile } from '@nestjs/common';
 export { ApiBody, ApiConsumes, ApiExtraModels, ApiHeader, ApiParam } from '@nestjs/swagger';
-export { ApiRequest, Caller, Principal } from '../access/principal';
-export { ClientAddress } from '../common/http';
+export { ApiRequest, Caller, ClientAddress, Principal } from '../access/principal';
 export { NumericIdParam, SerialParam, UuidParam } from '../common/validators';
 export { Route, Routes } from './route.decorator';
