@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { GRANTS, permissionsBeyond, Role, STAFF_ROLES } from '../src/platform/access/permissions';
-import { Actor, login, loginChangedByOwner } from './helpers/actors';
+import { Actor, login } from './helpers/actors';
+import { loginChangedByOwner } from './helpers/action-details';
 import { codeLogFile, codeSent, messagesSent, noticeSent } from './helpers/code-log';
 import { balanceOf, expectError, expectStatus, transfer } from './helpers/money';
 import { moneyWorld } from './helpers/world';
