@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { EmbeddedServer, freePort, startEmbeddedPostgres } from '../src/platform/database/embedded-postgres';
 
-const SERVICE_MAIN = join(__dirname, '..', 'finapi.js');
+/** The service's bundle; BENCH_SERVICE names another (a copy of an earlier build in dist/, to compare two builds in one sitting). */
+const SERVICE_MAIN = process.env.BENCH_SERVICE ? join(__dirname, '..', process.env.BENCH_SERVICE) : join(__dirname, '..', 'finapi.js');
 /** The repository root (or the build's parent): the service finds its browser pages from there. */
 const ROOT = join(__dirname, '..', '..');
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? join(ROOT, 'bench', 'results');
