@@ -102,12 +102,26 @@ function lockedCoinJson(coin: LockedCoin): CoinJson {
 /** The projection of a posted operation (see `answerable`): the row the posting answered, completed from the locked coins. */
 function postedOperation(row: PostedRow, posting: Posting): OperationRow {
   const { coins, effect } = posting;
-  const currency = [...coins.values()].find((c) => c.currency_id === row.currency_id)!;
-  const coinJson = (serial: string | null): CoinJson | null => (serial ? lockedCoinJson(coins.get(serial)!) : null);
+  let currency!: LockedCoin;
+  for (const coin of coins.values()) {
+    if (coin.currency_id === row.currency_id) {
+      currency = coin;
+      break;
+    }
+  }
+  // Each coin's projection once, shared by the operation's sides and its entries (the mapper only reads them).
+  const projected = new Map<string, CoinJson>();
+  const jsonOf = (coin: LockedCoin): CoinJson => {
+    let json = projected.get(coin.serial);
+    if (!json) projected.set(coin.serial, (json = lockedCoinJson(coin)));
+    return json;
+  };
+  const coinJson = (serial: string | null): CoinJson | null => (serial ? jsonOf(coins.get(serial)!) : null);
   const createdAt = row.created_at.toISOString();
   const entries = (row.entries ?? []).map(([id, leg, serial]): EntryJson => {
-    const entry = effect.entries.find((e) => e.leg === Number(leg) && e.coin.serial === serial)!;
-    return { id, leg: Number(leg), amount: entry.amount.toFixed(), createdAt, coin: lockedCoinJson(entry.coin) };
+    const number = Number(leg);
+    const entry = effect.entries.find((e) => e.leg === number && e.coin.serial === serial)!;
+    return { id, leg: number, amount: entry.amount.toFixed(), createdAt, coin: jsonOf(entry.coin) };
   });
   return {
     ...row,
