@@ -9,6 +9,8 @@ export interface MemorySample {
   heapUsed?: number;
   heapTotal?: number;
   newSpace?: number;
+  /** The young generation's size (both semi-spaces): what `--max-semi-space-size` bounds. */
+  newSpaceTotal?: number;
   oldSpace?: number;
   codeSpace?: number;
   external?: number;
@@ -61,6 +63,7 @@ export function sampleMemory(service: Child, token: string, everyMs = 1000): { s
             heapUsed: gauge(text, 'nodejs_heap_size_used_bytes'),
             heapTotal: gauge(text, 'nodejs_heap_size_total_bytes'),
             newSpace: gauge(text, 'nodejs_heap_space_size_used_bytes', 'space="new"'),
+            newSpaceTotal: gauge(text, 'nodejs_heap_space_size_total_bytes', 'space="new"'),
             oldSpace: gauge(text, 'nodejs_heap_space_size_used_bytes', 'space="old"'),
             codeSpace: gauge(text, 'nodejs_heap_space_size_used_bytes', 'space="code"'),
             external: gauge(text, 'nodejs_external_memory_bytes'),
@@ -97,12 +100,24 @@ export function memoryRows(figures: MemoryFigures): string[][] {
     mb(s.heapUsed),
     mb(s.heapTotal),
     mb(s.newSpace),
+    mb(s.newSpaceTotal),
     mb(s.oldSpace),
     mb(s.codeSpace),
     mb(s.external),
   ];
   return [
-    ['service memory (MB)', 's', 'RSS', 'heap used', 'heap total', 'new space used', 'old space used', 'code space used', 'external'],
+    [
+      'service memory (MB)',
+      's',
+      'RSS',
+      'heap used',
+      'heap total',
+      'new space used',
+      'new space size',
+      'old space used',
+      'code space used',
+      'external',
+    ],
     row('first sample (before the runs)', figures.samples[0]),
     row('RSS peak', figures.peak),
     row('last sample (after the runs)', figures.last),
