@@ -10,7 +10,7 @@
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,7 +164,10 @@ function startChild(name: string, script: string, env: Record<string, string>, r
       clearTimeout(timer);
       resolveChild({ url, pid: child.pid ?? 0, spawnedAt, stop: () => stopChild(child) });
     };
+    // BENCH_CHILD_OUTPUT=<prefix>: each server's whole output also goes to <prefix>.<name>.<pid> (e.g. with --trace-gc).
+    const copy = process.env.BENCH_CHILD_OUTPUT ? createWriteStream(`${process.env.BENCH_CHILD_OUTPUT}.${name}.${child.pid}`) : undefined;
     const onData = (chunk: Buffer): void => {
+      copy?.write(chunk);
       if (output.length < 100_000) output += chunk.toString('utf8');
       if (ready instanceof RegExp && ready.test(output)) ok();
     };
