@@ -36,7 +36,8 @@
  * BENCH_FEE_PERCENT / BENCH_FEE_FIXED (the fee rule of the fee run), BENCH_ORGANIZATIONS, BENCH_MERCHANTS,
  * BENCH_DATABASE_URL (see bench/common.ts), BENCH_LOAD (autocannon or wrk), and for short runs BENCH_SKIP_VIEWS=1
  * (no search runs, no growing), BENCH_SKIP_FLOWS=1 (transfers only: no merchant payments, exchanges or fee run)
- * and BENCH_INSTANCES=1 (no scale-out run).
+ * and BENCH_INSTANCES=1 (no scale-out run); BENCH_SERVICE (another bundle in dist/) and BENCH_CHILD_OUTPUT (keep each
+ * server's output), see bench/common.ts. The service's RSS and heap are sampled through the money runs (bench/memory-sampler.ts).
  */
 import autocannon from 'autocannon';
 import { randomBytes, randomUUID } from 'node:crypto';
