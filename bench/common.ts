@@ -10,14 +10,15 @@
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { EmbeddedServer, freePort, startEmbeddedPostgres } from '../src/platform/database/embedded-postgres';
 
-const SERVICE_MAIN = join(__dirname, '..', 'finapi.js');
+/** The service's bundle; BENCH_SERVICE names another (a copy of an earlier build in dist/, to compare two builds in one sitting). */
+const SERVICE_MAIN = process.env.BENCH_SERVICE ? join(__dirname, '..', process.env.BENCH_SERVICE) : join(__dirname, '..', 'finapi.js');
 /** The repository root (or the build's parent): the service finds its browser pages from there. */
 const ROOT = join(__dirname, '..', '..');
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? join(ROOT, 'bench', 'results');
@@ -163,7 +164,10 @@ function startChild(name: string, script: string, env: Record<string, string>, r
       clearTimeout(timer);
       resolveChild({ url, pid: child.pid ?? 0, spawnedAt, stop: () => stopChild(child) });
     };
+    // BENCH_CHILD_OUTPUT=<prefix>: each server's whole output also goes to <prefix>.<name>.<pid> (e.g. with --trace-gc).
+    const copy = process.env.BENCH_CHILD_OUTPUT ? createWriteStream(`${process.env.BENCH_CHILD_OUTPUT}.${name}.${child.pid}`) : undefined;
     const onData = (chunk: Buffer): void => {
+      copy?.write(chunk);
       if (output.length < 100_000) output += chunk.toString('utf8');
       if (ready instanceof RegExp && ready.test(output)) ok();
     };

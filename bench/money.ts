@@ -36,7 +36,8 @@
  * BENCH_FEE_PERCENT / BENCH_FEE_FIXED (the fee rule of the fee run), BENCH_ORGANIZATIONS, BENCH_MERCHANTS,
  * BENCH_DATABASE_URL (see bench/common.ts), BENCH_LOAD (autocannon or wrk), and for short runs BENCH_SKIP_VIEWS=1
  * (no search runs, no growing), BENCH_SKIP_FLOWS=1 (transfers only: no merchant payments, exchanges or fee run)
- * and BENCH_INSTANCES=1 (no scale-out run).
+ * and BENCH_INSTANCES=1 (no scale-out run); BENCH_SERVICE (another bundle in dist/) and BENCH_CHILD_OUTPUT (keep each
+ * server's output), see bench/common.ts. The service's RSS and heap are sampled through the money runs (bench/memory-sampler.ts).
  */
 import autocannon from 'autocannon';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -71,6 +72,7 @@ import {
   table,
   writeResults,
 } from './common';
+import { memoryRows, sampleMemory } from './memory-sampler';
 import { MoneyRequest, wrkLoad } from './wrk';
 
 const COINS = 1000;
@@ -562,6 +564,9 @@ async function main(): Promise<void> {
   const setup = await setUp(service.url);
   const flows = SETTINGS.skipFlows ? undefined : await setUpFlows(service.url, setup);
 
+  // The service's RSS and heap through every run below (issue 48's memory target).
+  const memory = sampleMemory(service, setup.adminToken);
+
   sql = new Client({ connectionString: databaseUrl, application_name: 'finapi-money-bench' });
   await sql.connect();
   await sql.query('SET synchronous_commit = off');
@@ -667,6 +672,8 @@ async function main(): Promise<void> {
     log(`First page of /transactions/view with ${fmt(large.operations, 0)} operations:`);
     viewLarge = { ...(await measureViews(service, setup, large.operations)), loadSeconds: large.seconds, complete: large.complete };
   }
+
+  const memoryFigures = await memory.stop();
 
   log('Ledger check…');
   const ledgerStarted = Date.now();
@@ -775,6 +782,8 @@ async function main(): Promise<void> {
         : []),
     ]),
   );
+  log('');
+  log(table(memoryRows(memoryFigures)));
   if (plans) {
     log('\nA view target was missed; the first-page queries at the large size:');
     for (const plan of plans) log(plan);
@@ -788,6 +797,7 @@ async function main(): Promise<void> {
     machine: machine(load1),
     settings: { ...SETTINGS, databaseUrl: process.env.BENCH_DATABASE_URL ? 'BENCH_DATABASE_URL' : 'embedded' },
     setupSeconds: setup.seconds,
+    memory: { peak: memoryFigures.peak, last: memoryFigures.last, samples: memoryFigures.samples },
     transfers: {
       minimal: minimalTransfers,
       baseline: baselineTransfers,

@@ -34,6 +34,22 @@ function statementName(sql: string): string {
   return `s_${createHash('sha1').update(sql).digest('base64url')}`;
 }
 
+/**
+ * A PostgreSQL array literal (`{a,b,NULL}`) of values that need no quoting, for one array parameter: `pg` would escape
+ * and quote every element of an array (two regular expressions and a copy each), which a group's posting pays for
+ * hundreds of times. Only for values the service made or read from the database in a form known to hold no quote,
+ * backslash, comma, brace or space: uuids, integers, serials, decimal text (Money.toFixed). Free text stays an array.
+ */
+export function arrayLiteral(values: readonly (string | number | null | undefined)[]): string {
+  let literal = '{';
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (i) literal += ',';
+    literal += value == null ? 'NULL' : value;
+  }
+  return `${literal}}`;
+}
+
 export interface RowCount {
   total: number;
   exact: boolean;

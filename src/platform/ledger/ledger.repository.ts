@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Money } from '../common/money';
-import { Database } from '../database/database';
+import { arrayLiteral, Database } from '../database/database';
 import { SYSTEM_ORGANIZATION_ID } from '../organizations/organization.types';
 import type { LockedCoin, LockedHold, LockedOperation, OperationMeta, SystemCoinKind } from './ledger.types';
 import { CoinJson, EntryJson, entriesJson, OPERATION_COLUMNS, OperationRow, partyJson } from './operation.projection';
@@ -102,12 +102,26 @@ function lockedCoinJson(coin: LockedCoin): CoinJson {
 /** The projection of a posted operation (see `answerable`): the row the posting answered, completed from the locked coins. */
 function postedOperation(row: PostedRow, posting: Posting): OperationRow {
   const { coins, effect } = posting;
-  const currency = [...coins.values()].find((c) => c.currency_id === row.currency_id)!;
-  const coinJson = (serial: string | null): CoinJson | null => (serial ? lockedCoinJson(coins.get(serial)!) : null);
+  let currency!: LockedCoin;
+  for (const coin of coins.values()) {
+    if (coin.currency_id === row.currency_id) {
+      currency = coin;
+      break;
+    }
+  }
+  // Each coin's projection once, shared by the operation's sides and its entries (the mapper only reads them).
+  const projected = new Map<string, CoinJson>();
+  const jsonOf = (coin: LockedCoin): CoinJson => {
+    let json = projected.get(coin.serial);
+    if (!json) projected.set(coin.serial, (json = lockedCoinJson(coin)));
+    return json;
+  };
+  const coinJson = (serial: string | null): CoinJson | null => (serial ? jsonOf(coins.get(serial)!) : null);
   const createdAt = row.created_at.toISOString();
   const entries = (row.entries ?? []).map(([id, leg, serial]): EntryJson => {
-    const entry = effect.entries.find((e) => e.leg === Number(leg) && e.coin.serial === serial)!;
-    return { id, leg: Number(leg), amount: entry.amount.toFixed(), createdAt, coin: lockedCoinJson(entry.coin) };
+    const number = Number(leg);
+    const entry = effect.entries.find((e) => e.leg === number && e.coin.serial === serial)!;
+    return { id, leg: number, amount: entry.amount.toFixed(), createdAt, coin: jsonOf(entry.coin) };
   });
   return {
     ...row,
@@ -120,7 +134,48 @@ function postedOperation(row: PostedRow, posting: Posting): OperationRow {
   };
 }
 
-const serials = (values: string[]) => [...new Set(values)].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
+/**
+ * Coin serials, once each, in ascending order. Serials are canonical decimal text (SERIAL_PATTERN: no sign, no leading
+ * zero), whose numeric order is the order of their lengths, then of their text: no BigInt per comparison. (The
+ * statement's ORDER BY decides the order rows are locked in; this one only keeps the parameter the same for the same coins.)
+ */
+const ZERO = new Money(0);
+
+const serials = (values: string[]) => [...new Set(values)].sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+
+// The hot statements' texts, built once: each run then hands `pg` and the statement caches the same string.
+const LOCK_COINS_TEXT = `SELECT ${COIN_COLUMNS} CROSS JOIN (SELECT set_config('plan_cache_mode', 'force_generic_plan', true)) AS generic_plans
+        WHERE c.serial = ANY($1::bigint[]) ORDER BY c.serial FOR UPDATE OF c`;
+const LOCK_COINS = LOCK_COINS_TEXT;
+const LOCK_COINS_SKIP_LOCKED = `${LOCK_COINS_TEXT} SKIP LOCKED`;
+const READ_COINS = `SELECT ${COIN_COLUMNS} WHERE c.serial = ANY($1::bigint[])`;
+
+/** The statement of `writeTogether`: a group's operations, entries and balances, from one array parameter per column. */
+const WRITE_TOGETHER = `WITH op AS (
+    INSERT INTO operations (id, type, status, currency_id, amount, commission, from_coin, to_coin, from_organization_id, to_organization_id,
+                            description, custom_information, request_identifier, request_status, created_by, details, created_by_role)
+    SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::numeric[], $6::numeric[], $7::bigint[], $8::bigint[],
+                         $9::uuid[], $10::uuid[], $11::text[], $12::text[], $13::text[], $14::text[], $15::uuid[], $16::jsonb[], $26::text[])
+    RETURNING *),
+  entries AS (
+    INSERT INTO ledger_entries (operation_id, leg, coin_serial, currency_id, organization_id, amount, created_at)
+    SELECT op.id, e.leg, e.serial, e.currency_id, e.organization_id, e.amount, op.created_at
+      FROM unnest($17::uuid[], $18::smallint[], $19::bigint[], $20::uuid[], $21::uuid[], $22::numeric[])
+           WITH ORDINALITY AS e(operation_id, leg, serial, currency_id, organization_id, amount, n)
+      JOIN op ON op.id = e.operation_id
+     ORDER BY e.n
+    RETURNING id, operation_id, leg, coin_serial),
+  balances AS (
+    UPDATE coins c SET balance = c.balance + v.balance, held = c.held + v.held, updated_at = now()
+      FROM unnest($23::bigint[], $24::numeric[], $25::numeric[]) AS v(serial, balance, held)
+     WHERE c.serial = v.serial AND c.serial = ANY($23::bigint[])
+    RETURNING c.serial)
+  SELECT o.id, o.type, o.status, o.request_identifier, o.request_status, o.created_at, o.updated_at, o.description,
+         o.custom_information, o.amount::text AS amount, o.commission::text AS commission, o.currency_id, o.reversal_of,
+         o.created_by, o.created_by_role, o.from_coin::text AS from_coin, o.to_coin::text AS to_coin,
+         ${partyJson('o.from_organization_id')} AS sender, ${partyJson('o.to_organization_id')} AS recipient,
+         (SELECT array_agg(ARRAY[e.id::text, e.leg::text, e.coin_serial::text] ORDER BY e.id) FROM entries e WHERE e.operation_id = o.id) AS entries
+    FROM op o`;
 
 /** The ledger's tables: operations, ledger_entries, holds, and the balances of coins. */
 @Injectable()
@@ -153,20 +208,13 @@ export class LedgerRepository {
    * whose postings over such a coin are posted on their own).
    */
   async lockCoins(coins: string[], { skipLocked = false } = {}): Promise<Map<string, LockedCoin>> {
-    const rows = await this.db.query<LockedCoin>(
-      `SELECT ${COIN_COLUMNS} CROSS JOIN (SELECT set_config('plan_cache_mode', 'force_generic_plan', true)) AS generic_plans
-        WHERE c.serial = ANY($1::bigint[]) ORDER BY c.serial FOR UPDATE OF c${skipLocked ? ' SKIP LOCKED' : ''}`,
-      [serials(coins)],
-      { prepare: true },
-    );
+    const rows = await this.db.query<LockedCoin>(skipLocked ? LOCK_COINS_SKIP_LOCKED : LOCK_COINS, [serials(coins)], { prepare: true });
     return new Map(rows.map((r) => [r.serial, r]));
   }
 
   /** The same rows without locking them, for rules checked before a transaction (a calculation). */
   async readCoins(coins: string[]): Promise<Map<string, LockedCoin>> {
-    const rows = await this.db.query<LockedCoin>(`SELECT ${COIN_COLUMNS} WHERE c.serial = ANY($1::bigint[])`, [serials(coins)], {
-      prepare: true,
-    });
+    const rows = await this.db.query<LockedCoin>(READ_COINS, [serials(coins)], { prepare: true });
     return new Map(rows.map((r) => [r.serial, r]));
   }
 
@@ -360,57 +408,34 @@ export class LedgerRepository {
     }
     const changed = [...changes.keys()];
     const rows = await this.db.query<PostedRow>(
-      `WITH op AS (
-        INSERT INTO operations (id, type, status, currency_id, amount, commission, from_coin, to_coin, from_organization_id, to_organization_id,
-                                description, custom_information, request_identifier, request_status, created_by, details, created_by_role)
-        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::numeric[], $6::numeric[], $7::bigint[], $8::bigint[],
-                             $9::uuid[], $10::uuid[], $11::text[], $12::text[], $13::text[], $14::text[], $15::uuid[], $16::jsonb[], $26::text[])
-        RETURNING *),
-      entries AS (
-        INSERT INTO ledger_entries (operation_id, leg, coin_serial, currency_id, organization_id, amount, created_at)
-        SELECT op.id, e.leg, e.serial, e.currency_id, e.organization_id, e.amount, op.created_at
-          FROM unnest($17::uuid[], $18::smallint[], $19::bigint[], $20::uuid[], $21::uuid[], $22::numeric[])
-               WITH ORDINALITY AS e(operation_id, leg, serial, currency_id, organization_id, amount, n)
-          JOIN op ON op.id = e.operation_id
-         ORDER BY e.n
-        RETURNING id, operation_id, leg, coin_serial),
-      balances AS (
-        UPDATE coins c SET balance = c.balance + v.balance, held = c.held + v.held, updated_at = now()
-          FROM unnest($23::bigint[], $24::numeric[], $25::numeric[]) AS v(serial, balance, held)
-         WHERE c.serial = v.serial AND c.serial = ANY($23::bigint[])
-        RETURNING c.serial)
-      SELECT o.id, o.type, o.status, o.request_identifier, o.request_status, o.created_at, o.updated_at, o.description,
-             o.custom_information, o.amount::text AS amount, o.commission::text AS commission, o.currency_id, o.reversal_of,
-             o.created_by, o.created_by_role, o.from_coin::text AS from_coin, o.to_coin::text AS to_coin,
-             ${partyJson('o.from_organization_id')} AS sender, ${partyJson('o.to_organization_id')} AS recipient,
-             (SELECT array_agg(ARRAY[e.id::text, e.leg::text, e.coin_serial::text] ORDER BY e.id) FROM entries e WHERE e.operation_id = o.id) AS entries
-        FROM op o`,
+      WRITE_TOGETHER,
+      // Columns of uuids, numbers and serials go as array literals (arrayLiteral); free text as arrays pg escapes.
       [
-        ids,
+        arrayLiteral(ids),
         column((p) => p.type),
         column((p) => p.effect.status),
-        column((p) => p.effect.currencyId),
-        column((p) => p.meta.amount.toFixed()),
-        column((p) => (p.meta.commission ?? new Money(0)).toFixed()),
-        column((p) => p.meta.fromCoin ?? null),
-        column((p) => p.meta.toCoin ?? null),
-        column((p) => owner(p, p.meta.fromCoin)),
-        column((p) => owner(p, p.meta.toCoin)),
+        arrayLiteral(column((p) => p.effect.currencyId)),
+        arrayLiteral(column((p) => p.meta.amount.toFixed())),
+        arrayLiteral(column((p) => (p.meta.commission ?? ZERO).toFixed())),
+        arrayLiteral(column((p) => p.meta.fromCoin ?? null)),
+        arrayLiteral(column((p) => p.meta.toCoin ?? null)),
+        arrayLiteral(column((p) => owner(p, p.meta.fromCoin))),
+        arrayLiteral(column((p) => owner(p, p.meta.toCoin))),
         column((p) => p.meta.description ?? null),
         column((p) => p.meta.customInformation ?? null),
         column((p) => p.requestIdentifier),
         column((p) => p.meta.requestStatus ?? null),
-        column((p) => p.createdBy),
+        arrayLiteral(column((p) => p.createdBy)),
         column((p) => JSON.stringify(p.meta.details ?? {})),
-        entries.map((e) => e.id),
-        entries.map((e) => e.leg),
-        entries.map((e) => e.coin.serial),
-        entries.map((e) => e.coin.currency_id),
-        entries.map((e) => e.coin.organization_id),
-        entries.map((e) => e.amount.toFixed()),
-        changed,
-        changed.map((serial) => changes.get(serial)!.balance.toFixed()),
-        changed.map((serial) => changes.get(serial)!.held.toFixed()),
+        arrayLiteral(entries.map((e) => e.id)),
+        arrayLiteral(entries.map((e) => e.leg)),
+        arrayLiteral(entries.map((e) => e.coin.serial)),
+        arrayLiteral(entries.map((e) => e.coin.currency_id)),
+        arrayLiteral(entries.map((e) => e.coin.organization_id)),
+        arrayLiteral(entries.map((e) => e.amount.toFixed())),
+        arrayLiteral(changed),
+        arrayLiteral(changed.map((serial) => changes.get(serial)!.balance.toFixed())),
+        arrayLiteral(changed.map((serial) => changes.get(serial)!.held.toFixed())),
         column((p) => p.createdByRole),
       ],
       { prepare: true },
