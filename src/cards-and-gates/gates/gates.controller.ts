@@ -18,30 +18,27 @@ export class GateProvidersController {
   constructor(private readonly gates: GatesService) {}
 
   /**
-   * Staff (GATE_PROVIDER_MANAGER) add an outside payment provider; its name is unique (409 otherwise). Without `settings.secret` a callback
-   * secret is generated, and it is never answered: set it when the provider must know it.
+   * Adds an outside payment provider. Without `settings.secret` a callback secret is generated, and it is never answered: set it when the
+   * provider must know it.
    */
   @Route('POST', '', { ...PROVIDER_MANAGER, summary: 'Add a gate provider', errors: ['exception.gate_provider.name_taken'] })
   async createGateProvider(@Body() body: dto.CreateGateProviderDto): Promise<dto.GateProviderResponseDto> {
     return { status: 'ok', message: 'Gate provider added', gateProvider: await this.gates.createProvider(body) };
   }
 
-  /** Every gate provider, active or not, with its settings but never its secret: for staff with GATE_PROVIDER_VIEWER. */
+  /** Every gate provider, active or not, with its settings but never its secret. */
   @Route('GET', '', { ...PROVIDER_VIEWER, summary: 'The gate providers' })
   async listGateProviders(): Promise<dto.GateProviderListDto> {
     return { status: 'ok', message: 'OK', records: await this.gates.providers() };
   }
 
-  /** One gate provider with its settings; the callback secret is never answered (`hasSecret` says one is set). An unknown id is a 404. */
+  /** One gate provider with its settings; the callback secret is never answered (`hasSecret` says one is set). */
   @Route('GET', ':gateProviderId', { ...PROVIDER_VIEWER, summary: 'A gate provider (never its secret)', errors: NO_PROVIDER })
   async getGateProvider(@UuidParam('gateProviderId') id: string): Promise<dto.GateProviderResponseDto> {
     return { status: 'ok', message: 'OK', gateProvider: await this.gates.provider(id) };
   }
 
-  /**
-   * A provider's settings as the family's gate-settings screen lists them (`fields [{name, label, type, value, secret, set}]`): every
-   * setting the provider takes; a secret is write-only, answered as `set` with a null value.
-   */
+  /** Every setting the provider takes, as `fields [{name, label, type, value, secret, set}]`; a secret only as `set`, its value null. */
   @Route('GET', ':gateProviderId/settings', {
     ...PROVIDER_VIEWER,
     summary: "A gate provider's settings (secrets only as set)",
@@ -52,9 +49,8 @@ export class GateProvidersController {
   }
 
   /**
-   * Changes some settings: by name as the family's screen sends them (`fields [{name, value}]`, checked against the provider's settings),
-   * or as properties (latencyMs, failAbove, asyncAbove, failureRate, secret). Nothing to change, an unknown name or a bad value is a 400
-   * and changes nothing; null removes a knob. The secret is write-only. In the action log (`gate_provider_settings_changed`, by name only).
+   * Changes settings by name as the family's screen sends them (`fields [{name, value}]`) or as properties (latencyMs, failAbove,
+   * asyncAbove, failureRate, secret). Nothing to change, an unknown name or a bad value is a 400 and changes nothing; null removes a knob.
    */
   @Route('PATCH', ':gateProviderId/settings', { ...PROVIDER_MANAGER, summary: "Change a gate provider's settings", errors: NO_PROVIDER })
   async updateGateProviderSettings(
@@ -72,11 +68,7 @@ export class GateProvidersController {
 export class GateProductsController {
   constructor(private readonly gates: GatesService) {}
 
-  /**
-   * Staff (GATE_PRODUCT_MANAGER) add a product a provider sells in a currency, with the fields the payer fills in. minAmount and maxAmount
-   * are mandatory (section 2.3): a payment outside them is refused. An unknown provider or currency is a 404; a product name the provider
-   * has is a 409.
-   */
+  /** A product a provider sells in a currency with the payer's fields; a payment outside its minAmount…maxAmount (mandatory) is refused. */
   @Route('POST', '', {
     access: ['GATE_PRODUCT_MANAGER'],
     summary: 'Add a gate product',
@@ -92,7 +84,7 @@ export class GateProductsController {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ available: true }) };
   }
 
-  /** Staff (GATE_PROVIDER_VIEWER) see every product of a provider, those off sale included. An unknown provider is a 404. */
+  /** Every product of a provider, those off sale included. */
   @Route('GET', 'gate-provider/:gateProviderId/view', {
     ...PROVIDER_VIEWER,
     summary: 'Every product of a gate provider (staff)',
@@ -102,7 +94,7 @@ export class GateProductsController {
     return { status: 'ok', message: 'OK', records: await this.gates.products({ providerId: id, available: false }) };
   }
 
-  /** The products a customer can pay for through one provider now: active, of an active provider. An unknown provider is a 404. */
+  /** The products a customer can pay for through one provider now: active, of an active provider. */
   @Route('GET', 'gate-provider/:gateProviderId/available', {
     ...CREATOR,
     summary: "A gate provider's products on sale",
@@ -119,9 +111,8 @@ export class GateTransactionsController {
   constructor(private readonly transactions: GateTransactionsService) {}
 
   /**
-   * The provider methods the caller's coin (`serial`) can use for `txType` (TOPUP: money in through an acquiring provider; REDEEM: money
-   * out to a card through a payout provider): each product on sale in the coin's currency, as `{gateProvider {id, name, gate {name}}, way}`
-   * (the way is the product's name). Another's coin, like an unknown one, is a 404.
+   * The methods the caller's coin (`serial`) can use for `txType` (TOPUP: in through an acquiring provider; REDEEM: out to a card through
+   * a payout provider): each product on sale in its currency, as `{gateProvider {id, name, gate {name}}, way}` (way: the product's name).
    */
   @Route('POST', 'methods/view', { ...CREATOR, summary: 'The provider methods of a coin', status: 200, errors: [NOT_CALLERS_COIN] })
   async viewGateMethods(@Body() body: dto.GateMethodsViewDto, @Caller() caller: Principal): Promise<dto.GateMethodListDto> {
@@ -129,10 +120,9 @@ export class GateTransactionsController {
   }
 
   /**
-   * The price of a TOPUP or a REDEEM through a provider's method (its `way`, which may be left out when the provider has one for the coin's
-   * currency), priced as its execution will be; moves nothing. For a TOPUP `sourceAmount` is what the card is charged and `amountToSend`
-   * what reaches the coin; for a REDEEM `sourceAmount` is what leaves the coin and `amountToSend` what the card receives;
-   * `commissionAmount` is the fee.
+   * Priced as its execution will be, moving nothing (`way` may be left out when the provider has one for the coin's currency):
+   * `sourceAmount` is what the card is charged (TOPUP) or the coin pays (REDEEM), `amountToSend` what the coin or card receives,
+   * `commissionAmount` the fee.
    */
   @Route('POST', 'transactions/calculate', {
     ...CREATOR,
@@ -146,10 +136,10 @@ export class GateTransactionsController {
 
   /**
    * A payment to a product (`productId`, `coinSerial`, `type` payment | payout | card_issue) holds amount + fee and answers
-   * `provider_assigned`; the provider is called after the commit. Poll GET …/{id} or use webhooks. A TOPUP through a provider `method`
-   * (`coin`, `method {gateProviderId, way}`) answers `initiated`, moving nothing: its payer's fields follow with `POST …/{id}/submit`, and
-   * the provider's charge then credits the coin. A REDEEM (the same body, `type: REDEEM`, a payout provider's method) holds amount + fee
-   * from the coin at once and answers `initiated`: its submit sends it to the provider, whose refusal gives the money back.
+   * `provider_assigned`: the provider is called after the commit (poll GET …/{id}, or use webhooks). A TOPUP through a provider `method`
+   * (`coin`, `method {gateProviderId, way}`) answers `initiated`, moving nothing until `POST …/{id}/submit` sends its payer's fields; the
+   * charge then credits the coin. A REDEEM (`type: REDEEM`, a payout method) holds amount + fee at once, answers `initiated`, and its
+   * submit sends it to the provider, whose refusal gives it back.
    */
   @Route('POST', 'transactions', {
     ...CREATOR,
@@ -169,10 +159,7 @@ export class GateTransactionsController {
     return { status: 'ok', message: 'Gate transaction started', transaction: await this.transactions.create(caller, body) };
   }
 
-  /**
-   * The gate payments of the caller's organization, newest first, by status and product; staff with TRANSACTION_AUDITOR see every
-   * organization's.
-   */
+  /** The caller's organization's gate payments, newest first, by status and product; staff with TRANSACTION_AUDITOR see everyone's. */
   @Route('POST', 'transactions/view', {
     ...VIEWER,
     summary: "Search the organization's gate transactions (every one for auditors)",
@@ -182,28 +169,21 @@ export class GateTransactionsController {
     return this.transactions.view(caller, body);
   }
 
-  /**
-   * A gate payment with its status, amount, fee, operation and the provider's reference: poll it after `provider_assigned`. Another
-   * organization's (unless the caller has TRANSACTION_AUDITOR), like an unknown one, is a 404.
-   */
+  /** A gate payment: status, amount, fee, operation, provider reference (poll after `provider_assigned`); TRANSACTION_AUDITOR reads any. */
   @Route('GET', 'transactions/:id', { ...VIEWER, summary: 'A gate transaction', errors: NO_TRANSACTION })
   async getGateTransaction(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.GateTransactionResponseDto> {
     return { status: 'ok', message: 'OK', transaction: await this.transactions.get(caller, id) };
   }
 
-  /**
-   * The fields the transaction's payer fills in (its product's), as one option named `default`, each with a pattern its value must match.
-   * The family's web client asks with a trailing slash (`…/payer-fields/`), which answers too.
-   */
+  /** The fields the payer fills in (the product's), as one option named `default`, each with a pattern its value must match. */
   @Route('GET', 'transactions/:id/payer-fields', { ...VIEWER, summary: "A gate transaction's payer fields", errors: NO_TRANSACTION })
   async getGatePayerFields(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.PayerFieldsResponseDto> {
     return { status: 'ok', message: 'OK', options: await this.transactions.payerFields(caller, id) };
   }
 
   /**
-   * A TOPUP's or a REDEEM's payer's fields (`optionName` default, `fields [{name, value}]`), checked against its product's: it then goes to
-   * its provider (`provider_assigned`, called after the commit); a TOPUP's charge credits the coin, a REDEEM's payout takes what was held.
-   * Once: a transaction not waiting for them is a 409.
+   * The payer's fields (`optionName` default, `fields [{name, value}]`), checked against the product's, once: the transaction then goes to
+   * its provider (`provider_assigned`); a TOPUP's charge credits the coin, a REDEEM's payout takes what was held.
    */
   @Route('POST', 'transactions/:id/submit', {
     ...CREATOR,
@@ -248,11 +228,7 @@ const NO_PROFILE = ['exception.contract.not_found', 'exception.gate_commission_p
 export class GateCommissionsController {
   constructor(private readonly commissions: GateCommissionsService) {}
 
-  /**
-   * Staff (COMMISSION_MANAGER) give a contract its gate commission profile for a provider and a currency (the family's `currencyCode`;
-   * without it, every currency): one per contract, provider and currency (409 for a second). Its rules and commission settings then price
-   * the gate payments of the contract's organizations. In the action log.
-   */
+  /** A profile for a provider and `currencyCode` (none: every currency), pricing the gate payments of the contract's organizations. */
   @Route('POST', '', {
     ...COMMISSION_MANAGER,
     summary: 'Add a gate commission profile',
@@ -267,19 +243,13 @@ export class GateCommissionsController {
     return { status: 'ok', message: 'Gate commission profile added', profile };
   }
 
-  /**
-   * A contract's gate commission profiles, one per provider and currency (`providerCurrency`), each with its provider rules. An unknown
-   * contract is a 404.
-   */
+  /** A contract's gate commission profiles, one per provider and currency (`providerCurrency`), each with its provider rules. */
   @Route('GET', '', { ...COMMISSION_VIEWER, summary: "A contract's gate commission profiles", errors: ['exception.contract.not_found'] })
   async listGateCommissionProfiles(@UuidParam('contractId') contractId: string): Promise<dto.GateCommissionProfileListDto> {
     return { status: 'ok', message: 'OK', records: await this.commissions.profiles(contractId) };
   }
 
-  /**
-   * A gate commission profile's commission settings: per transaction type (TOPUP, REDEEM) its TOTAL commission (what the payer pays) and
-   * PROVIDER commission (what the provider charges the operator out of it), each with only the values its type uses.
-   */
+  /** Per transaction type, the TOTAL commission (the payer's) and the PROVIDER one (charged to the operator), with the values it uses. */
   @Route('GET', ':profileId/commission-settings-records', {
     ...COMMISSION_VIEWER,
     summary: "A gate commission profile's commission settings",
@@ -293,9 +263,8 @@ export class GateCommissionsController {
   }
 
   /**
-   * Sets a transaction type's commissions, new or changed alike (the family's form sends both): `totalCommission` prices the payer's TOPUP
-   * or REDEEM through the commission service (ahead of the provider rule; a product rule still comes first), `providerCommission` is
-   * recorded. A commission left out is removed. Answers the type's records; in the action log.
+   * New or changed alike: `totalCommission` prices the payer's TOPUP or REDEEM (ahead of the provider rule, after a product rule),
+   * `providerCommission` is recorded, a commission left out is removed. Answers the type's records.
    */
   @Route('POST', ':profileId/commission-settings-records/set-up-commission-settings', {
     ...COMMISSION_MANAGER,
@@ -313,10 +282,7 @@ export class GateCommissionsController {
     return { status: 'ok', message: 'Commission settings set', records };
   }
 
-  /**
-   * A gate commission profile with its provider rules (its product rules: `POST …/commission-product-rule/view`). A profile of another
-   * contract is a 404.
-   */
+  /** A gate commission profile with its provider rules (its product rules: `POST …/commission-product-rule/view`). */
   @Route('GET', ':profileId', { ...COMMISSION_VIEWER, summary: 'A gate commission profile with its provider rules', errors: NO_PROFILE })
   async getGateCommissionProfile(
     @UuidParam('contractId') contractId: string,
@@ -325,10 +291,7 @@ export class GateCommissionsController {
     return { status: 'ok', message: 'OK', profile: await this.commissions.profile(contractId, id) };
   }
 
-  /**
-   * Deletes a gate commission profile with its provider and product rules, and answers it as it was; gate payments it priced keep their
-   * fee.
-   */
+  /** Deletes the profile with its provider and product rules and answers it as it was; gate payments it priced keep their fee. */
   @Route('DELETE', ':profileId', { ...COMMISSION_MANAGER, summary: 'Delete a gate commission profile and its rules', errors: NO_PROFILE })
   async deleteGateCommissionProfile(
     @UuidParam('contractId') contractId: string,
@@ -337,10 +300,7 @@ export class GateCommissionsController {
     return { status: 'ok', message: 'Gate commission profile deleted', profile: await this.commissions.deleteProfile(contractId, id) };
   }
 
-  /**
-   * A fee on every product of the profile's provider over [beginDate, endDate), collected by the operator or the provider: endDate is
-   * mandatory (section 2.3); values are never negative.
-   */
+  /** A fee on every product of the profile's provider over [beginDate, endDate) (endDate mandatory), collected by operator or provider. */
   @Route('POST', ':profileId/commission-provider-rule', {
     ...COMMISSION_MANAGER,
     summary: 'Add a provider commission rule',
@@ -354,10 +314,7 @@ export class GateCommissionsController {
     return { status: 'ok', message: 'Provider rule added', rule: await this.commissions.addProviderRule(contractId, profileId, body) };
   }
 
-  /**
-   * A fee on one product of the profile's provider, over [beginDate, endDate) (endDate optional): while it holds it beats the provider
-   * rule. `collector` says who takes the fee: the operator or the provider. A product of another provider is a 404.
-   */
+  /** A fee on one product of the provider over [beginDate, endDate) (endDate optional), taken by `collector`; beats the provider rule. */
   @Route('POST', ':profileId/commission-product-rule', {
     ...COMMISSION_MANAGER,
     summary: 'Add a product commission rule',

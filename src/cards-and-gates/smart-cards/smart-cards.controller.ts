@@ -25,10 +25,7 @@ export class SmartCardsController {
     return { status: 'ok', message: 'Smart card issued', card: await this.cards.issue(caller, body) };
   }
 
-  /**
-   * Issues a card for one of the caller's coins as the family's client asks for one (`associatedCoinSerial`); with `cardNumber`, the number
-   * of a card the holder holds, to be paid to by it (kept only as a keyed hash).
-   */
+  /** Issues a card for `associatedCoinSerial`; with `cardNumber` (a card the holder holds) it is paid to by that number, kept hashed. */
   @Route('POST', 'my', {
     ...MINE,
     summary: 'Issue a smart card (the family client’s form)',
@@ -43,10 +40,7 @@ export class SmartCardsController {
     return mine('Smart card issued', await this.cards.issueMine(caller, body));
   }
 
-  /**
-   * Renames, blocks (`active: false`) or unblocks one of the caller's cards, named by its id or by its masked number as answered (when no
-   * other card of the caller ends with the same four digits).
-   */
+  /** Renames, blocks (`active: false`) or unblocks one of the caller's cards, named by its id or by its masked number as answered. */
   @Route('PATCH', 'my/number/:card', {
     ...MINE,
     summary: 'Change one of the caller’s smart cards',
@@ -71,7 +65,7 @@ export class SmartCardsController {
     return { status: 'ok', message: 'OK', records: await this.cards.list(caller) };
   }
 
-  /** One of the caller's cards. An invalid id — malformed, unknown or another organization's — is a 404 (specification section 7). */
+  /** One of the caller's cards; any id naming none of them, a malformed one included, is a 404 (specification section 7). */
   @Route('GET', 'my/:id', { ...MINE, summary: 'One of the caller’s smart cards', errors: ['exception.smart_card.not_found'] })
   @ApiParam({
     name: 'id',

@@ -24,11 +24,7 @@ const CONDITION_WRITE = { ...MANAGER, errors: [...RULE, OVERLAP] } as const;
 const RULES = ':profileId/commission-rule';
 const ONE_RULE = `${RULES}/:ruleId`;
 
-/**
- * A contract's commission profiles (one per flow and issuer), their rules and the rules'
- * conditions. Every route checks the contract first: a malformed contractId or profileId is a
- * 400, an unknown one a 404 (specification section 7: never a 500).
- */
+/** A contract's commission profiles (one per flow and issuer), their rules and conditions; every route checks the contract first. */
 @Routes('contracts/:contractId/commission-profiles', 'commissions')
 export class CommissionProfilesController {
   constructor(
@@ -37,9 +33,8 @@ export class CommissionProfilesController {
   ) {}
 
   /**
-   * Staff (COMMISSION_MANAGER) give a contract the commission profile of a flow (`flow`, or the family's
-   * `operationFlowId`) and an issuer: one per flow and issuer (409 for a second). Its rules then price that flow for the
-   * contract's organizations; the fees go to the issuer's commission coin. Recorded in the action log.
+   * The profile of a flow (`flow`, or the family's `operationFlowId`) and an issuer: its rules price that flow for the contract's
+   * organizations, the fees going to the issuer's commission coin.
    */
   @Route('POST', '', { ...NEW_PROFILE, summary: 'Create a commission profile' })
   createCommissionProfile(
@@ -51,9 +46,8 @@ export class CommissionProfilesController {
   }
 
   /**
-   * A profile of a multi-currency flow (exchange, `isMultiCurrency` in `GET /operation-flows`) from the source issuer's
-   * currency to the destination issuer's: it prices those exchanges ahead of the flow's profile for the source issuer
-   * alone. One per flow and pair of issuers (409). Recorded in the action log.
+   * A profile of a multi-currency flow (`isMultiCurrency` in `GET /operation-flows`) from the source issuer's currency to the destination
+   * issuer's, one per flow and pair of issuers: it prices those exchanges ahead of the flow's profile for the source issuer alone.
    */
   @Route('POST', 'multi-currency', { ...NEW_PROFILE, summary: 'Create a multi-currency commission profile' })
   createMultiCurrencyCommissionProfile(
@@ -65,13 +59,13 @@ export class CommissionProfilesController {
     return this.profile(contractId, 'Commission profile created', created);
   }
 
-  /** Every commission profile of a contract (the family's list; `POST …/view` filters and pages). An unknown contract is a 404. */
+  /** Every commission profile of a contract (the family's list; `POST …/view` filters and pages). */
   @Route('GET', '', { ...PROFILES, summary: "List a contract's commission profiles" })
   listCommissionProfiles(@UuidParam('contractId') contractId: string): Promise<dto.CommissionProfilePageDto> {
     return this.viewCommissionProfiles(contractId, { all: true });
   }
 
-  /** A contract's commission profiles, by flow, issuer and active. An unknown contract is a 404. */
+  /** A contract's commission profiles, by flow, issuer and active. */
   @Route('POST', 'view', { ...PROFILES, summary: "Search a contract's commission profiles", status: 200 })
   viewCommissionProfiles(
     @UuidParam('contractId') contractId: string,
@@ -80,7 +74,7 @@ export class CommissionProfilesController {
     return this.checked(contractId, () => this.profiles.viewProfiles(contractId, body));
   }
 
-  /** One commission profile of a contract (its rules: `POST …/commission-rule/view`). A profile of another contract is a 404. */
+  /** One commission profile of a contract (its rules: `POST …/commission-rule/view`). */
   @Route('GET', ':profileId', { ...PROFILE_READ, summary: 'Get a commission profile' })
   getCommissionProfile(
     @UuidParam('contractId') contractId: string,
@@ -89,10 +83,7 @@ export class CommissionProfilesController {
     return this.profile(contractId, 'OK', () => this.profiles.getProfile(contractId, profileId));
   }
 
-  /**
-   * Changes a profile's name, description or active; its flow and issuer never change. An inactive profile prices
-   * nothing: the flow is then free for the contract's organizations.
-   */
+  /** Changes name, description or active (never flow or issuer); an inactive profile prices nothing: the flow is then free. */
   @Route('PATCH', ':profileId', { ...PROFILE_CHANGE, summary: 'Change a commission profile' })
   updateCommissionProfile(
     @UuidParam('contractId') contractId: string,
@@ -115,10 +106,7 @@ export class CommissionProfilesController {
     return { status: 'ok', message: 'Commission profile deleted', id: profileId };
   }
 
-  /**
-   * Creates a rule, with its conditions if given; who pays is `payer` or the family's `direction` (`OUT` sender, `IN`
-   * recipient, `SHARED` split). Active rules of one profile never overlap in time (409).
-   */
+  /** A rule with any conditions; who pays is `payer` or the family's `direction` (`OUT` sender, `IN` recipient, `SHARED` split). */
   @Route('POST', RULES, { ...RULE_WRITE, summary: 'Create a commission rule' })
   createCommissionRule(
     @UuidParam('contractId') contractId: string,
@@ -174,10 +162,7 @@ export class CommissionProfilesController {
     return { status: 'ok', message: 'Commission rule deleted', id: ruleId };
   }
 
-  /**
-   * Adds a condition; its amount range must not meet another condition of the rule (409). Answers the rule. The
-   * family's path `…/condition` is the same route.
-   */
+  /** Adds a condition, its amount range meeting no other condition of the rule; answers the rule. */
   @Route('POST', `${ONE_RULE}/conditions`, {
     ...CONDITION_WRITE,
     summary: 'Add a condition to a commission rule',
@@ -194,10 +179,7 @@ export class CommissionProfilesController {
     return this.rule(contractId, 'Condition added', added);
   }
 
-  /**
-   * Replaces a condition's amount range and commission (it keeps its id); the range must not meet another condition of
-   * the rule (409). Answers the rule.
-   */
+  /** Replaces a condition's amount range and commission (it keeps its id; the range meets no other condition's); answers the rule. */
   @Route('PUT', `${ONE_RULE}/condition/:conditionId`, {
     ...CONDITION_WRITE,
     summary: 'Replace a condition of a commission rule',
@@ -215,7 +197,7 @@ export class CommissionProfilesController {
     return this.rule(contractId, 'Condition updated', updated);
   }
 
-  /** Removes a condition; answers the rule. The family's path `…/condition/{conditionId}` is the same route. */
+  /** Removes a condition; answers the rule. */
   @Route('DELETE', `${ONE_RULE}/conditions/:conditionId`, {
     ...CONDITION_WRITE,
     summary: 'Remove a condition from a commission rule',

@@ -15,10 +15,7 @@ const ASSIGN = {
 export class ContractsController {
   constructor(private readonly contracts: ContractsService) {}
 
-  /**
-   * Staff (CONTRACT_MANAGER) create a contract for a type of organization; it prices nothing until it has commission
-   * profiles, and serves an organization once assigned to it (`PUT /organizations/{organizationId}/contract`).
-   */
+  /** A contract for an organization type: it prices nothing without commission profiles, and serves an organization once assigned. */
   @Route('POST', '', { ...MANAGER, summary: 'Create a contract' })
   async createContract(@Body() body: dto.CreateContractDto): Promise<dto.ContractResponseDto> {
     return { status: 'ok', message: 'Contract created', contract: await this.contracts.create(body) };
@@ -33,10 +30,7 @@ export class ContractsController {
     return this.contracts.view(body);
   }
 
-  /**
-   * The family's way to move an organization to another contract (its user-profile screen): as
-   * `PUT /organizations/{organizationId}/contract`, recorded in the action log.
-   */
+  /** The family's way to move an organization to another contract, as `PUT /organizations/{organizationId}/contract` does. */
   @Route('PATCH', '', { ...ASSIGN, summary: "Change an organization's contract" })
   changeOrganizationContract(
     @Body() body: dto.ChangeOrganizationContractDto,
@@ -45,13 +39,13 @@ export class ContractsController {
     return assigned(this.contracts, body.organizationId, body.contractId, caller);
   }
 
-  /** A contract; an unknown one is a 404. */
+  /** A contract with its organization type, person type and whether it is active, global or a default. */
   @Route('GET', ':id', { ...VIEWER, summary: 'Get a contract', errors: [NOT_FOUND] })
   async getContract(@UuidParam('id') id: string): Promise<dto.ContractResponseDto> {
     return { status: 'ok', message: 'OK', contract: await this.contracts.get(id) };
   }
 
-  /** Changes name, description, personType or active; a default contract stays active (409). */
+  /** Changes name, description, personType or active; a default contract stays active. */
   @Route('PATCH', ':id', { ...MANAGER, summary: 'Change a contract', errors: [NOT_FOUND, 'exception.contract.default_locked'] })
   async updateContract(@UuidParam('id') id: string, @Body() body: dto.UpdateContractDto): Promise<dto.ContractResponseDto> {
     return { status: 'ok', message: 'Contract updated', contract: await this.contracts.update(id, body) };
@@ -72,11 +66,7 @@ export class ContractsController {
 export class OrganizationContractsController {
   constructor(private readonly contracts: ContractsService) {}
 
-  /**
-   * Assigns a contract to an organization: it must serve the organization's type (400), be active
-   * (409) and, unless global, belong to no other organization (409). The login's
-   * `contract_info.id` and the organization's commissions follow it at once.
-   */
+  /** The contract must serve the organization's type (400); the login's `contract_info.id` and the commissions follow it at once. */
   @Route('PUT', ':organizationId/contract', { ...ASSIGN, summary: "Assign an organization's contract" })
   assignContract(
     @UuidParam('organizationId') organizationId: string,

@@ -24,16 +24,12 @@ const OwnerKind = createParamDecorator((_: unknown, ctx: ExecutionContext): Limi
   (ctx.switchToHttp().getRequest<FastifyRequest>().routeOptions.url ?? '').includes(`/${GATE_PROFILE}`) ? 'gate' : 'commission',
 );
 
-/**
- * The limit profiles of a contract's commission profiles and gate commission profiles (the client's limit tabs): the
- * kernel refuses, with a 409 `exception.limit.exceeded` naming the limit, any priced operation that would pass one. The
- * two halves share their reads and changes (one handler, the gate path an alias); their creations take different bodies.
- */
+/** The limits of a contract's commission and gate commission profiles: an operation passing one is a 409 `exception.limit.exceeded`. */
 @Routes('contracts/:contractId', 'commissions')
 export class LimitProfilesController {
   constructor(private readonly limits: LimitProfilesService) {}
 
-  /** The limits of a commission profile or of a gate commission profile, oldest first. Staff with LIMIT_PROFILE_VIEWER. */
+  /** The limits of a commission profile or of a gate commission profile, oldest first. */
   @Route('GET', PROFILE, { ...VIEWER, summary: "List a profile's limits", aliases: { [GATE_PROFILE]: 'listGateLimitProfiles' } })
   async listLimitProfiles(
     @UuidParam('contractId') contractId: string,
@@ -44,9 +40,8 @@ export class LimitProfilesController {
   }
 
   /**
-   * Gives a commission profile a limit: the amount of one operation, or the amount or number of operations per day,
-   * week, month, quarter, year (UTC) or ever, for each organization of the contract, on the profile's flow and
-   * currency. One limit of each kind per profile (409); a quantity counts periods only (400). In the action log.
+   * A limit on the amount of one operation, or the amount or number of operations per day, week, month, quarter, year (UTC) or ever, for
+   * each organization of the contract, on the profile's flow and currency; a quantity counts periods only (400).
    */
   @Route('POST', PROFILE, { ...CREATE, summary: 'Create a limit of a commission profile' })
   createLimitProfile(
@@ -58,10 +53,7 @@ export class LimitProfilesController {
     return this.created(this.limits.create(caller, contractId, { kind: 'commission', profileId }, body));
   }
 
-  /**
-   * Gives a gate commission profile a limit for its `TOPUP` or `REDEEM` transactions (`productId` null: every
-   * product). One limit of each kind per transaction type (409). In the action log.
-   */
+  /** A limit on the profile's `TOPUP` or `REDEEM` transactions (`productId` null: every product), one of each kind per transaction type. */
   @Route('POST', GATE_PROFILE, { ...CREATE, summary: 'Create a limit of a gate commission profile' })
   createGateLimitProfile(
     @UuidParam('contractId') contractId: string,
@@ -72,7 +64,7 @@ export class LimitProfilesController {
     return this.created(this.limits.create(caller, contractId, { kind: 'gate', profileId }, body));
   }
 
-  /** Changes a limit's value or active (the client's edit form); the next operation is held to it. In the action log. */
+  /** Changes a limit's value or active (the client's edit form); the next operation is held to it. */
   @Route('PATCH', `${PROFILE}/:limitId`, {
     ...MANAGER,
     summary: 'Change a limit of a profile',

@@ -7,8 +7,8 @@ export class MessagesController {
   constructor(private readonly messages: MessagesViewService) {}
 
   /**
-   * The messages outbox, newest first: each one-time code and notice, where it went (e-mail, SMS, the log sender), and
-   * how it fared — `failed` lists the undeliverable ones with the server's last answer. Never a message's text or code.
+   * The messages outbox, newest first: each one-time code and notice, where it went (e-mail, SMS, the log sender) and how it fared
+   * (`failed`: the undeliverable ones, with the server's last answer). Never a message's text or code.
    */
   @Route('POST', 'view', { summary: 'Search the messages sent to users', access: ['MESSAGE_VIEWER'], status: 200 })
   viewMessages(@Body() body: dto.MessageViewDto): Promise<dto.MessagePageDto> {

@@ -10,28 +10,19 @@ const COIN = { access: ['COIN_REPORT_VIEWER'], errors: [['exception.coin.not_fou
 export class ReportingController {
   constructor(private readonly reporting: ReportingService) {}
 
-  /**
-   * The total of the organization's open coins in a currency, each coin converted into it at the rate in force
-   * from its own currency (exact, and rounded half-even to the currency's minor unit), and each coin's share of it.
-   */
+  /** The organization's open coins totalled in a currency at the rates in force (exact, and rounded half-even), and each coin's share. */
   @Route('GET', '', { ...CURRENCY, summary: 'Total and share of each coin, converted into a currency' })
   reportCoins(@Query() query: dto.ReportCurrencyQueryDto, @Caller() caller: Principal): Promise<dto.CoinsReportDto> {
     return this.reporting.coins(caller, query.currency);
   }
 
-  /**
-   * What entered and left the organization's coins of a currency in [from, to). A move between two
-   * of the organization's own coins is left out of both sums; a reversal counts as a flow the other way.
-   */
+  /** What entered and left the organization's coins of a currency in [from, to), moves between them left out; a reversal flows back. */
   @Route('GET', 'funds-flows', { ...CURRENCY, summary: 'Inflow and outflow of the organization in a currency' })
   reportFundsFlows(@Query() query: dto.ReportCurrencyRangeQueryDto, @Caller() caller: Principal): Promise<dto.FundsFlowsDto> {
     return this.reporting.fundsFlows(caller, query);
   }
 
-  /**
-   * What left the organization's coins of a currency in [from, to) (at most 366 days; moves between its own coins left
-   * out): per category the caller tagged the operations with, and per UTC day.
-   */
+  /** What left the organization's coins of a currency in [from, to) (≤ 366 days; moves between them left out), per category and UTC day. */
   @Route('GET', 'outflows', { ...CURRENCY, summary: 'Outflow per category and per day in a currency' })
   reportDailyOutflows(@Query() query: dto.ReportCurrencyRangeQueryDto, @Caller() caller: Principal): Promise<dto.DailyOutflowsDto> {
     return this.reporting.outflows(caller, query);

@@ -9,10 +9,9 @@ export class StatementsController {
   constructor(private readonly statements: StatementsService) {}
 
   /**
-   * The coin's statement over [dateFrom, dateTo): opening balance, every ledger entry with its
-   * operation, counterparty and running balance, closing balance. Streamed page by page, as JSON or
-   * as CSV (`format=csv`: a header row, an `opening_balance` row, the entries, a `closing_balance` row).
-   * The coin's organization, and staff with COIN_VIEWER; anyone else gets a 404.
+   * The coin's statement over [dateFrom, dateTo): opening balance, every ledger entry with its operation, counterparty and running
+   * balance, closing balance. Streamed, as JSON or as CSV (`format=csv`: a header row, an `opening_balance` row, the entries, a
+   * `closing_balance` row). For the coin's organization and staff with COIN_VIEWER.
    */
   @ApiExtraModels(dto.StatementDto)
   @ApiOkResponse({

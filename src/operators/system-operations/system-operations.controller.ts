@@ -10,10 +10,7 @@ const MOVE = {
   errors: [['exception.coin.not_found', 'no coin of that serial']],
 } as const;
 
-/**
- * System operations (cfo, accountants, administrators): money between the operator's system coins and the coins of
- * cash desks and gate providers, each one processed ledger operation, and the organizations and coins to choose from.
- */
+/** Money between the operator's system coins and those of cash desks and gate providers, one operation each, and what to choose from. */
 @Routes('', 'system-operations')
 export class SystemOperationsController {
   constructor(private readonly operations: SystemOperationsService) {}
@@ -42,10 +39,7 @@ export class SystemOperationsController {
     return this.move('gate_investment', body, 'Gate investment processed');
   }
 
-  /**
-   * Organizations and gate providers (type `gate_provider`) by name or creation, filtered by type, issuer served, name
-   * and identification status: what the system operations and users screens choose from. Staff only.
-   */
+  /** Organizations and gate providers (`gate_provider`) by type, issuer, name and identification status, sorted by name or creation. */
   @Route('POST', 'organizations', { access: ['USER_VIEWER'], summary: 'Search organizations and gate providers (staff)', status: 200 })
   searchOrganizations(@Body() body: dto.SystemOrganizationViewDto): Promise<dto.SystemOrganizationPageDto> {
     return this.operations.organizations(body);

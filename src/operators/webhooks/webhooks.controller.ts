@@ -28,10 +28,7 @@ export class WebhooksController {
     return this.webhooks.view(caller, body);
   }
 
-  /**
-   * One of the organization's webhook endpoints; the signing secret is shown only when registered or rotated. Another
-   * organization's is a 404.
-   */
+  /** One of the organization's webhook endpoints; the signing secret is shown only when registered or rotated. */
   @Route('GET', ':id', { ...ONE, summary: 'Get a webhook (without its secret)' })
   async getWebhook(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.WebhookResponseDto> {
     return { status: 'ok', message: 'OK', webhook: await this.webhooks.get(caller, id) };
@@ -47,10 +44,7 @@ export class WebhooksController {
     return { status: 'ok', message: 'Webhook changed', webhook: await this.webhooks.update(caller, id, body) };
   }
 
-  /**
-   * Removes one of the organization's webhook endpoints with its deliveries: no event reaches it any more. Another
-   * organization's is a 404.
-   */
+  /** Removes one of the organization's webhook endpoints with its deliveries: no event reaches it any more. */
   @Route('DELETE', ':id', { ...ONE, summary: 'Remove a webhook and its deliveries' })
   async deleteWebhook(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.WebhookDeletedDto> {
     await this.webhooks.delete(caller, id);
@@ -64,10 +58,7 @@ export class WebhooksController {
     return { status: 'ok', message: 'Secret rotated; keep it, it is not shown again', webhook };
   }
 
-  /**
-   * The deliveries of one of the organization's webhooks, newest first, by status: each attempt count, the receiver's
-   * last HTTP status and when it is retried. Another organization's webhook is a 404.
-   */
+  /** A webhook's deliveries, newest first, by status: each one's attempt count, the receiver's last HTTP status and its next retry. */
   @Route('POST', ':id/deliveries/view', { ...ONE, summary: "List a webhook's deliveries, newest first", status: 200 })
   viewWebhookDeliveries(
     @UuidParam('id') id: string,
