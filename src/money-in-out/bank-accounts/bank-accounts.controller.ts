@@ -26,28 +26,25 @@ export class BankAccountsController {
     return { status: 'ok', message: 'Bank account added', bankAccount: await this.accounts.create(caller, body) };
   }
 
-  /**
-   * The bank accounts the caller's organization keeps for withdrawals; with BANK_ACCOUNT_APPROVER (compliance) every
-   * organization's. Filters and sort are the family's compliance screen's; newest first by default.
-   */
+  /** The organization's bank accounts for withdrawals, newest first; for compliance (BANK_ACCOUNT_APPROVER), every organization's. */
   @Route('POST', 'view', { access: ['BANK_ACCOUNT_VIEWER'], summary: 'Search bank accounts', status: 200 })
   viewBankAccounts(@Body() body: dto.BankAccountViewDto, @Caller() caller: Principal): Promise<dto.BankAccountPageDto> {
     return this.accounts.view(caller, body);
   }
 
-  /** Approves an account (compliance): it takes withdrawals. An approved account again is a 409. */
+  /** Approves an account (compliance): it takes withdrawals. */
   @Route('POST', ':id/approve', { ...DECISION, summary: 'Approve a bank account' })
   async approveBankAccount(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.BankAccountResponseDto> {
     return { status: 'ok', message: 'Bank account approved', bankAccount: await this.accounts.decide(caller, id, 'APPROVED') };
   }
 
-  /** Rejects an account (compliance): it takes no withdrawals until approved. A rejected account again is a 409. */
+  /** Rejects an account (compliance): it takes no withdrawals until approved. */
   @Route('POST', ':id/reject', { ...DECISION, summary: 'Reject a bank account' })
   async rejectBankAccount(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.BankAccountResponseDto> {
     return { status: 'ok', message: 'Bank account rejected', bankAccount: await this.accounts.decide(caller, id, 'REJECTED') };
   }
 
-  /** One of the organization's bank accounts; another organization's, like an unknown one, is a 404. */
+  /** One of the organization's bank accounts. */
   @Route('GET', ':id', { ...ONE, summary: 'Get a bank account' })
   async getBankAccount(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.BankAccountResponseDto> {
     return { status: 'ok', message: 'OK', bankAccount: await this.accounts.get(caller, id) };

@@ -29,12 +29,9 @@ export class BankCatalogController {
   }
 
   /**
-   * Imports a CSV file (multipart/form-data, field `file`, UTF-8, at most 1 MB unless the operator
-   * sets BANK_CATALOG_IMPORT_MAX_BYTES): a header line with
-   * the columns bankName, bic, swiftCode, address, city, zipCode, country (ISO 3166-1 alpha-2), and
-   * optionally phoneNumber and website, then one bank per line. The whole file or nothing: a bad
-   * line is a 400 naming its line and column, and nothing is imported. A bank whose BIC the
-   * catalog has is updated. See docs/bank-catalog-example.csv.
+   * Imports a CSV file (multipart/form-data, field `file`): a header line with the columns bankName, bic, swiftCode, address, city,
+   * zipCode, country (ISO 3166-1 alpha-2), and optionally phoneNumber and website, then one bank per line. The whole file or
+   * nothing; a bank whose BIC the catalog has is updated. See docs/bank-catalog-example.csv.
    */
   @Route('POST', 'import', {
     ...MANAGER,

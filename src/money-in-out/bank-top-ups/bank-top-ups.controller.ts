@@ -30,10 +30,7 @@ export class BankTopUpsController {
     return { status: 'ok', message: 'Bank top-up completed', process: await this.topUps.topUp(body) };
   }
 
-  /**
-   * Requests a top-up of one of the caller's coins (staff with BANK_TOP_UP_MANAGER: of any client
-   * coin). The request is `new`: no money moves until staff accept it.
-   */
+  /** Requests a top-up of a coin of the caller's (any client coin, for BANK_TOP_UP_MANAGER): `new`, nothing moves until staff accept. */
   @Route('POST', 'create-request', {
     ...REQUESTER,
     idempotent: true,
@@ -56,19 +53,13 @@ export class BankTopUpsController {
     return this.topUps.calculate(caller, body);
   }
 
-  /**
-   * A bank top-up request with its status and, once accepted, its `operationId`. The caller's organization's only
-   * (every one for staff with TRANSACTION_AUDITOR); another's is a 404.
-   */
+  /** A bank top-up request with its status and, once accepted, its `operationId`: the organization's (any, for auditors). */
   @Route('GET', ':id', { ...REQUESTER, summary: 'Get a bank top-up request', errors: ['exception.bank_top_up.not_found'] })
   async getBankTopUpRequest(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.BankTopUpRequestResultDto> {
     return { status: 'ok', message: 'OK', bankTopUp: await this.topUps.get(caller, id) };
   }
 
-  /**
-   * Accepts a `new` request, named by its id or its `requestIdentifier`: posts the top-up (fee by the rule in force) and
-   * links it as `operationId`.
-   */
+  /** Accepts a `new` request (by its id or `requestIdentifier`): posts the top-up, fee by the rule in force, linked as `operationId`. */
   @Route('POST', ':id/accept', {
     ...DECISION,
     summary: 'Accept a bank top-up request',

@@ -24,10 +24,8 @@ export class BankWithdrawalsController {
   constructor(private readonly withdrawals: BankWithdrawalsService) {}
 
   /**
-   * Staff (BANK_WITHDRAWAL_MANAGER) pay a coin out to a bank at once: the coin pays the bank-settlement coin, and the
-   * fee. Any other requester (a customer, from the family's wallet screen) requests a withdrawal from its own coin, held
-   * until staff decide, as `create-request` does (whose answer differs: hence two routes). customInformation in request
-   * and answer (release 4.10.0).
+   * Staff with BANK_WITHDRAWAL_MANAGER pay a coin out to a bank at once (the coin pays the bank-settlement coin, and the fee); anyone
+   * else requests a withdrawal from their own coin, held until staff decide, as `create-request` does (with another answer).
    */
   @Route('POST', '', { ...WITHDRAWAL, summary: 'Bank withdrawal from a coin' })
   async createBankWithdrawal(@Body() body: dto.BankWithdrawalDto, @Caller() caller: Principal): Promise<dto.BankWithdrawalCreatedDto> {
@@ -36,10 +34,7 @@ export class BankWithdrawalsController {
     return { status: 'ok', message, ...created };
   }
 
-  /**
-   * Requests a withdrawal from one of the caller's coins: the amount plus the fee is held
-   * (`heldAmount` rises, `availableAmount` falls, the balance stays) until staff accept or decline.
-   */
+  /** Requests a withdrawal from one of the caller's coins: the amount and the fee are held (`heldAmount`) until staff accept or decline. */
   @Route('POST', 'create-request', { ...WITHDRAWAL, summary: 'Request a bank withdrawal' })
   async createBankWithdrawalRequest(
     @Body() body: dto.BankWithdrawalDto,
@@ -65,10 +60,7 @@ export class BankWithdrawalsController {
     return this.withdrawals.calculate(caller, body);
   }
 
-  /**
-   * A bank withdrawal, paid out at once (`direct`) or requested, with its status, amount, fee and the bank details as
-   * they were. The caller's organization's only (every one for staff with TRANSACTION_AUDITOR); another's is a 404.
-   */
+  /** A bank withdrawal, `direct` or a request, with the bank details as they were: the organization's (any, for auditors). */
   @Route('GET', ':id', { ...REQUESTER, summary: 'Get a bank withdrawal', errors: ['exception.bank_withdrawal.not_found'] })
   async getBankWithdrawal(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.BankWithdrawalRecordResultDto> {
     return { status: 'ok', message: 'OK', bankWithdrawal: await this.withdrawals.get(caller, id) };

@@ -29,10 +29,7 @@ export class CashDeskWithdrawalsController {
     return this.withdrawals.calculate(caller, deskId, body);
   }
 
-  /**
-   * The customer's coin pays the desk's cash coin of its issuer the amount (and a fee on top, by their contract) at
-   * once, a `cash_desk_redeem` operation; the desk hands the cash to `receiverName`.
-   */
+  /** The customer's coin pays the desk's cash coin the amount and a fee at once (a `cash_desk_redeem`); the desk pays `receiverName`. */
   @Route('POST', ':cashDeskId', {
     ...WITHDRAWAL,
     idempotent: { groupCommit: true },

@@ -23,16 +23,15 @@ const DESK = { ...DECISION, access: ['CASH_DESK_OPERATOR'] } as const;
 export class CashDesksController {
   constructor(private readonly desks: CashDesksService) {}
 
-  /** Creates a cash desk (an organization of type `cash_desk`) with a cash coin per issuer given; cashiers join it through `POST /users`. */
+  /** Creates a cash desk (an organization of type `cash_desk`) with a cash coin per issuer given; cashiers join it by `POST /users`. */
   @Route('POST', '', { ...MANAGER, summary: 'Create a cash desk', errors: ['exception.issuer.not_found', 'exception.issuer.inactive'] })
   async createCashDesk(@Body() body: dto.CreateCashDeskDto): Promise<dto.CashDeskResultDto> {
     return { status: 'ok', message: 'Cash desk created', cashDesk: await this.desks.create(body) };
   }
 
   /**
-   * The cash desks, by name, to choose where to take cash in or out. Staff with TRANSACTION_AUDITOR, and a desk's own
-   * cashiers for their desk, also see its cash coins; others see names only. With `coinSerial`, only the desks that
-   * hold a cash coin of that coin's issuer.
+   * The cash desks, by name; with `coinSerial`, those holding a cash coin of that coin's issuer. Auditors (TRANSACTION_AUDITOR)
+   * and a desk's cashiers, for their desk, also see its cash coins; others see names only.
    */
   @Route('POST', 'view', {
     ...VIEWER,
@@ -63,10 +62,8 @@ export class CashDeskOperationsController {
   ) {}
 
   /**
-   * A cashier enters a cash-in or cash-out for a customer's coin (an individual's or a merchant's), with the
-   * customer's full name (at most 255 characters) and document. `amount` 0 is a 400 and nothing is created
-   * (specification 7 and 8). What the payer pays is held until the customer confirms or the desk completes (a
-   * `cash_out` only after presenting the customer's cash-out code), or it is declined.
+   * A cashier enters a cash-in or cash-out for a customer's coin: what the payer pays is held until the customer confirms or the
+   * desk completes (a `cash_out` only after presenting the customer's cash-out code), or it is declined.
    */
   @Route('POST', '', {
     access: ['CASH_DESK_OPERATOR'],
@@ -82,9 +79,8 @@ export class CashDeskOperationsController {
   }
 
   /**
-   * The customer consents to a cash-out at a desk: a one-time code for one of their coins and the exact amount
-   * the desk will hand over, shown only in this answer, valid CASH_OUT_CODE_TTL_SECONDS (10 minutes by default).
-   * They read it out to the cashier, who presents it with `POST …/{id}/authorize`.
+   * The customer's consent to a cash-out: a one-time code for one of their coins and the exact amount, shown only in this answer and
+   * valid CASH_OUT_CODE_TTL_SECONDS (10 minutes by default); the cashier presents it with `POST …/{id}/authorize`.
    */
   @Route('POST', 'cash-out-codes', {
     access: ['CASH_OUT_CODE_CREATOR'],
@@ -112,10 +108,7 @@ export class CashDeskOperationsController {
     return this.operations.view(caller, body);
   }
 
-  /**
-   * A cash desk operation with its status. Staff with TRANSACTION_AUDITOR see every one, a desk's cashiers their
-   * desk's, customers those on their coins; any other is a 404.
-   */
+  /** A cash desk operation with its status: auditors see every one, a desk's cashiers their desk's, customers those on their coins. */
   @Route('GET', ':id', { ...VIEWER, summary: 'Get a cash desk operation', errors: ['exception.cash_desk_operation.not_found'] })
   async getCashDeskOperation(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.CashDeskOperationRecordResultDto> {
     return { status: 'ok', message: 'OK', cashDeskOperation: await this.operations.get(caller, id) };
@@ -128,10 +121,8 @@ export class CashDeskOperationsController {
   }
 
   /**
-   * The desk's cashier presents the cash-out code the customer read out, for a pending `cash_out` of the desk. A
-   * live code of that coin and that exact amount is used up, and the desk may then complete the operation. It
-   * moves no money itself. A wrong, expired, used or burnt code, or one made for another coin or amount, is a
-   * `403 exception.cash_out_code.invalid` and counts as a wrong try: after 5 the coin's live codes are burnt.
+   * The desk's cashier presents the customer's cash-out code for a pending `cash_out` of the desk: the code is used up and the desk
+   * may then complete it (this moves no money). A refused code counts as a wrong try: after 5, the coin's live codes are burnt.
    */
   @Route('POST', ':id/authorize', {
     access: ['CASH_DESK_OPERATOR'],
@@ -155,9 +146,8 @@ export class CashDeskOperationsController {
   }
 
   /**
-   * The desk's cashier completes a pending operation: it settles in place. Staff with CASH_DESK_SUPERVISOR complete
-   * any desk's `cash_in`. A `cash_out` only its desk completes, after presenting the customer's code (else
-   * `403 exception.cash_desk_operation.consent_required`, and nothing moves).
+   * The desk's cashier completes a pending operation: it settles in place. Supervisors (CASH_DESK_SUPERVISOR) complete any desk's
+   * `cash_in`; a `cash_out` only its desk completes, after presenting the customer's code.
    */
   @Route('POST', ':id/complete', {
     ...DESK,
@@ -168,10 +158,7 @@ export class CashDeskOperationsController {
     return { status: 'ok', message: 'Cash desk operation completed', ...(await this.operations.complete(caller, id)) };
   }
 
-  /**
-   * The customer refuses a pending operation on their coin — a cash-out they did not ask for, or one they changed
-   * their mind about: the hold is released and the desk can no longer complete it.
-   */
+  /** The customer refuses a pending operation on their coin: the hold is released and the desk can no longer complete it. */
   @Route('POST', ':id/refuse', { ...CUSTOMER, summary: 'Refuse a cash desk operation (the customer)' })
   async refuseCashDeskOperation(
     @UuidParam('id') id: string,

@@ -25,10 +25,7 @@ export class CoinsController {
     return { status: 'ok', message: 'Coin created', coin: await this.coins.create(caller, body) };
   }
 
-  /**
-   * Every coin of the caller's organization, closed ones included, by serial: balance, held and available amounts,
-   * currency, whether it is the main one, and the smart cards standing for it (`smartCards`, their numbers masked).
-   */
+  /** Every coin of the caller's organization, closed ones included, by serial, with the smart cards standing for it (numbers masked). */
   @Route('GET', 'coins', { ...OWNER, summary: "The organization's coins" })
   async listCoins(@Caller() caller: Principal): Promise<dto.MyCoinListDto> {
     const [coins, cards] = await Promise.all([this.coins.list(caller), this.tools.listed('SMART_CARD', caller.organizationId)]);
@@ -55,12 +52,7 @@ export class CoinsController {
     return this.coins.view(body);
   }
 
-  /**
-   * Checks a payee's coin before paying it: its owner's display name (`Alice L.`, a merchant's name, a login masked),
-   * what the payment form shows. Only an open, active coin of an individual or a merchant is found; any other serial is
-   * the same 404. A payee lookup: at most PAYEE_LOOKUPS_PER_HOUR per user and PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR per
-   * client address, then a 429.
-   */
+  /** Checks a payee's coin before paying it: its owner's display name (`Alice L.`). Only an open, active coin of a customer is found. */
   @Route('POST', 'coins/validate', { ...LOOKUP, summary: "Check a payee's coin" })
   async validateCoin(
     @Body() body: dto.ValidateCoinDto,
@@ -70,11 +62,7 @@ export class CoinsController {
     return { status: 'ok', message: 'OK', ...(await this.coins.validate(caller, address, body.serial)) };
   }
 
-  /**
-   * The serial of the main coin in a currency of the customer with that login (an e-mail or a phone number), to pay a
-   * contact. An unknown login, a staff login, or no such coin are the same 404. A payee lookup, limited as
-   * `POST /coins/validate` is.
-   */
+  /** The serial of the main coin in a currency of the customer with that login, to pay a contact; a staff login is not found. */
   @Route('POST', 'coins/serial', { ...LOOKUP, summary: "A contact's coin by login" })
   async coinSerialByLogin(
     @Body() body: dto.CoinSerialRequestDto,
@@ -97,10 +85,7 @@ export class CoinsController {
     return { status: 'ok', message: 'Main coin set', coin: await this.coins.setMain(caller, body.serial) };
   }
 
-  /**
-   * One coin of the caller's organization with its balance, held and available amounts; another organization's, like an
-   * unknown one, is a 404.
-   */
+  /** One coin of the caller's organization with its balance, held and available amounts. */
   @Route('GET', 'coins/:serial', { ...ONE, summary: 'One of the organization’s coins' })
   async getCoin(@SerialParam() serial: string, @Caller() caller: Principal): Promise<dto.CoinResponseDto> {
     return { status: 'ok', message: 'OK', coin: await this.coins.get(caller, serial) };
@@ -130,10 +115,7 @@ export class CoinsController {
     return { status: 'ok', message: 'Coin closed', ...(await this.coins.close(caller, serial, body)) };
   }
 
-  /**
-   * Deletes (closes) an empty coin: `POST /close/coin/{serial}` without a coin to receive a balance. A coin with money
-   * on it is a 409 (`exception.coin.not_empty`): close it with `transferToCoinSerial` instead.
-   */
+  /** Deletes (closes) an empty coin: `POST /close/coin/{serial}` without a coin to receive a balance. */
   @Route('DELETE', 'coins/:serial', { ...CLOSURE, summary: 'Delete an empty coin', errors: [...CLOSURE.errors, ...NOT_EMPTY] })
   deleteCoin(@SerialParam() serial: string, @Caller() caller: Principal): Promise<dto.CloseCoinResponseDto> {
     return this.closeCoin(serial, {}, caller);

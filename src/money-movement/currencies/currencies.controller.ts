@@ -47,10 +47,7 @@ export class CurrenciesController {
 export class IssuersController {
   constructor(private readonly currencies: CurrenciesService) {}
 
-  /**
-   * Creates an issuer of a currency, numbered `snPrefix` (the family's name of its `sn`) or the next free number. The
-   * deprecated orderNumber and orderQuote are accepted only as null.
-   */
+  /** Creates an issuer of a currency, numbered `snPrefix` or the next free number; orderNumber and orderQuote are accepted only as null. */
   @Route('POST', '', {
     ...ISSUER,
     summary: 'Create a currency issuer',
@@ -69,10 +66,7 @@ export class IssuersController {
     return { status: 'ok', message: 'OK', records: await this.currencies.listIssuers() };
   }
 
-  /**
-   * Changes the name, description or active of an issuer (staff with ISSUER_MANAGER); its currency never changes. An
-   * inactive issuer opens no new coins.
-   */
+  /** Changes an issuer's name, description or active; its currency never changes. An inactive issuer opens no new coins. */
   @Route('PATCH', ':id', { ...ISSUER, summary: 'Change an issuer', errors: ['exception.issuer.not_found'] })
   async updateIssuer(@UuidParam('id') id: string, @Body() body: UpdateIssuerDto): Promise<IssuerResponseDto> {
     return { status: 'ok', message: 'Issuer updated', issuer: await this.currencies.updateIssuer(id, body) };

@@ -16,10 +16,7 @@ const CALCULATION = { ...EXCHANGE, status: 200 } as const;
 export class ExchangeController {
   constructor(private readonly exchange: ExchangeService) {}
 
-  /**
-   * Exchanges between two of the caller's coins in different currencies at the rate in force of the ordered pair, in one
-   * operation of type `exchange`. An existing pair never answers 404: a missing rate or a reserve short of funds is a 409.
-   */
+  /** Exchanges between two of the caller's coins at the rate in force of their currencies' ordered pair, in one `exchange` operation. */
   @Route('POST', '', {
     ...EXCHANGE,
     idempotent: { groupCommit: true },
@@ -42,11 +39,7 @@ export class ExchangeController {
     return this.exchange.calculate(caller, dto.exchangeTermsOf(body));
   }
 
-  /**
-   * The same calculation with the names the family's web client reads: `topUpAmount` (what toCoin would receive),
-   * `withdrawAmount` (what would leave fromCoin, the fee included) and `exchangeRate {id, rate, inIssuer, outIssuer}`.
-   * Another answer than `POST /exchange/calculate`'s, so another route rather than an alias.
-   */
+  /** The same calculation with the names the family's web client reads: `topUpAmount`, `withdrawAmount` and `exchangeRate`. */
   @Route('POST', 'calculator', { ...CALCULATION, summary: 'Calculate an exchange (the web client’s calculator)' })
   exchangeCalculator(@Body() body: dto.ExchangeRequestDto, @Caller() caller: Principal): Promise<dto.ExchangeCalculatorDto> {
     return this.exchange.calculator(caller, dto.exchangeTermsOf(body));

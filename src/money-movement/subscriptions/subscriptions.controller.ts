@@ -8,10 +8,7 @@ const ONE = { ...OWNER, errors: ['exception.subscription.not_found'] } as const;
 /** A change of its schedule, refused once it has ended. */
 const SCHEDULE = { ...ONE, errors: [...ONE.errors, ['exception.subscription.finished', 'it has ended (PROCESSED)']] } as const;
 
-/**
- * The caller's subscriptions: a transfer template paid on a schedule by the kernel's scheduler. Creating one moves no
- * money (the scheduler's runs do, each under its own key), so none of these routes is idempotent.
- */
+/** The caller's subscriptions: transfer templates paid on a schedule. Creating one moves no money: the scheduler's runs do. */
 @Routes('subscriptions')
 export class SubscriptionsController {
   constructor(private readonly subscriptions: SubscriptionsService) {}

@@ -13,7 +13,7 @@ const TAGGING = { ...ONE, access: ['TRANSACTION_CATEGORY_OWNER', 'TRANSACTION_VI
 export class TransactionCategoriesController {
   constructor(private readonly categories: TransactionCategoriesService) {}
 
-  /** The caller makes a category of their own to tag operations with (name, colour, icon); a second category of the same name is a 409. */
+  /** The caller makes a category of their own to tag operations with (name, colour, icon). */
   @Route('POST', '', { ...OWNER, summary: 'Create a transaction category', errors: ['exception.transaction_category.name_taken'] })
   async createTransactionCategory(
     @Body() body: dto.CreateTransactionCategoryDto,
@@ -62,10 +62,7 @@ export class TransactionCategoriesController {
     return { status: 'ok', message: 'Operation tagged', category: await this.categories.tag(caller, id, operationId), operationId };
   }
 
-  /**
-   * Takes one of the caller's categories off an operation of their organization; answers the category. An operation not
-   * tagged with it is a 404 (exception.transaction_category.not_tagged).
-   */
+  /** Takes one of the caller's categories off an operation of their organization; answers the category. */
   @Route('DELETE', ':id/operations/:operationId', {
     ...ONE,
     summary: 'Remove a category from an operation',

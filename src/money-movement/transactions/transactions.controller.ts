@@ -15,10 +15,7 @@ export class TransactionsController {
     return this.transactions.view(caller, body);
   }
 
-  /**
-   * An operation with its ledger entries, commission and status: one the caller's organization takes part in (any for
-   * staff with TRANSACTION_AUDITOR); any other is a 404.
-   */
+  /** An operation with its ledger entries, commission and status: one the caller's organization takes part in (any, for auditors). */
   @Route('GET', ':id', { ...VIEWER, summary: 'Get a transaction with its ledger entries', errors: ['exception.transaction.not_found'] })
   async getTransaction(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<OperationResultDto> {
     return { status: 'ok', message: 'OK', process: await this.transactions.get(caller, id) };

@@ -9,19 +9,12 @@ const ONE = { ...OWNER, errors: ['exception.transfer_template.not_found'] } as c
 const SAVED = { ...OWNER } as const;
 const TEMPLATE_OR_COIN_GONE = ['exception.transfer_template.not_found', 'or a coin gone'] as const;
 
-/**
- * The caller's saved transfers. Executing one (`POST /templates/transfer/{id}/execute`) is `POST /transfers` with its
- * values, checked and priced again.
- */
+/** The caller's saved transfers. Executing one is `POST /transfers` with its values, checked and priced again. */
 @Routes('templates/transfer', 'transfer-templates')
 export class TransferTemplatesController {
   constructor(private readonly templates: TransferTemplatesService) {}
 
-  /**
-   * Saves a transfer from one of the caller's coins; checked as `POST /transfers` would, except for funds. The payee
-   * coin is typed in and the answer names its owner (as a payee check does): a payee lookup, limited as
-   * `POST /coins/validate` is (PAYEE_LOOKUPS_PER_HOUR per user, PAYEE_LOOKUPS_PER_ADDRESS_PER_HOUR per address).
-   */
+  /** Saves a transfer from a coin of the caller's, checked as `POST /transfers` would but for funds; naming the payee is a payee lookup. */
   @Route('POST', '', {
     ...SAVED,
     summary: 'Save a transfer template',
@@ -40,10 +33,7 @@ export class TransferTemplatesController {
     return { status: 'ok', message: 'Template saved', template: await this.templates.create(caller, body, address) };
   }
 
-  /**
-   * Saves a transfer the caller's organization made as a template (the family's web client offers it after a payment):
-   * its coins, and its amount unless `amount` is given.
-   */
+  /** Saves a transfer the caller's organization made as a template: its coins, and its amount unless `amount` is given. */
   @Route('POST', 'operation/:operationId', {
     ...SAVED,
     summary: 'Save a done transfer as a template',
@@ -81,10 +71,7 @@ export class TransferTemplatesController {
     return { status: 'ok', message: 'Template updated', template: await this.templates.update(caller, id, body) };
   }
 
-  /**
-   * What executing the template (with its amount, or `amount`) would cost and deliver, as `POST /transfers/calculate`
-   * answers, with the payer coin's issuer in full and the template's `paymentToolDetails` (the payee's display name).
-   */
+  /** What executing the template (with its amount, or `amount`) would cost and deliver, as `POST /transfers/calculate` answers. */
   @Route('POST', ':id/calculate', { ...OWNER, summary: 'Price a transfer template', status: 200, errors: [TEMPLATE_OR_COIN_GONE] })
   calculateTransferTemplate(
     @UuidParam('id') id: string,
@@ -94,10 +81,7 @@ export class TransferTemplatesController {
     return this.templates.calculate(caller, id, body);
   }
 
-  /**
-   * Sends the template's transfer (its amount, or `amount`), exactly as `POST /transfers` with its values; the answer
-   * names the operation `businessProcessId` too, as the family's web client reads it.
-   */
+  /** Sends the template's transfer (its amount, or `amount`), exactly as `POST /transfers` with its values. */
   @Route('POST', ':id/execute', {
     access: ['TRANSFER_TEMPLATE_OWNER', 'TRANSFER_CREATOR'],
     idempotent: true,
@@ -120,7 +104,7 @@ export class TransferTemplatesController {
     return this.templates.view(caller, body);
   }
 
-  /** Deletes one of the caller's transfer templates and answers it as it was; another user's is a 404. */
+  /** Deletes one of the caller's transfer templates and answers it as it was. */
   @Route('DELETE', ':id', { ...ONE, summary: 'Delete a transfer template' })
   async deleteTransferTemplate(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.TransferTemplateResponseDto> {
     return { status: 'ok', message: 'Template deleted', template: await this.templates.delete(caller, id) };

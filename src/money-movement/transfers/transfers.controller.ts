@@ -10,10 +10,7 @@ const CREATOR = { access: ['TRANSFER_CREATOR'] } as const;
 export class TransfersController {
   constructor(private readonly transfers: TransfersService) {}
 
-  /**
-   * Moves money from one of the caller's coins to another coin of the same currency. Paid with a smart card
-   * (`paymentTool.type: SMART_CARD`), the card's coin pays and the operation is a `card_payment`; a blocked card is a 409.
-   */
+  /** Moves money from one of the caller's coins to another of its currency; paid by smart card, a `card_payment` (a blocked card: 409). */
   @Route('POST', '', {
     ...CREATOR,
     idempotent: { groupCommit: true },
