@@ -17,9 +17,8 @@ export class InvoicesController {
   constructor(private readonly invoices: InvoicesService) {}
 
   /**
-   * The caller's organization bills a payer: the invoice names one of its own coins to be paid into (`recipientCoin`, never a technical
-   * coin) and the amount, which must equal the items' total when items are given. It is payable (`initiated`) until paid, withdrawn or past
-   * `expiresAt`.
+   * Bills into one of the organization's coins (`recipientCoin`, never a technical one); the amount equals the items' total when items are
+   * given. Payable until paid, withdrawn or past `expiresAt`.
    */
   @Route('POST', '', { ...ISSUER, summary: 'Issue an invoice', errors: [RECIPIENT_COIN] })
   async createInvoice(@Body() body: dto.CreateInvoiceDto, @Caller() caller: Principal): Promise<dto.InvoiceResponseDto> {
@@ -27,30 +26,21 @@ export class InvoicesController {
   }
 
   /**
-   * Before issuing: what paying `amount` into `recipientCoin` (one of the caller's coins) would cost the payer, fee included, priced by the
-   * payer's terms when `payerContact` is a customer with a main coin in the currency, else by the recipient's. Nothing is stored; the
-   * payment prices it again.
+   * What paying `amount` into `recipientCoin` would cost the payer, fee included: by the payer's terms when `payerContact` is a customer
+   * with a main coin in the currency, else the recipient's. Nothing is stored; the payment prices it again.
    */
   @Route('POST', 'calculate', { ...ISSUER, summary: 'The price of an invoice before issuing it', status: 200, errors: [RECIPIENT_COIN] })
   estimateInvoice(@Body() body: dto.InvoiceEstimateDto, @Caller() caller: Principal): Promise<dto.InvoiceCalculationDto> {
     return this.invoices.estimate(caller, body);
   }
 
-  /**
-   * The caller's invoices: `filter.direction` OUTGOING (the default) those its organization issued (every one for auditors without a
-   * direction), INCOMING those it pays (its login is their payerContact, or its coin paid them). `totalPrice` filters by issuer and amount
-   * together, or by a bare amount; the status `approved` is `pending`. `sort` by one of createdAt (the default, newest first), totalPrice,
-   * status.
-   */
+  /** Invoices the caller's organization issued, or those it pays (`filter.direction` INCOMING); auditors without a direction see all. */
   @Route('POST', 'view', { ...ISSUER, summary: "Search the caller's invoices", status: 200 })
   viewInvoices(@Body() body: dto.InvoiceViewDto, @Caller() caller: Principal): Promise<dto.InvoicePageDto> {
     return this.invoices.view(caller, body);
   }
 
-  /**
-   * An invoice of the caller's organization (any invoice for staff with TRANSACTION_AUDITOR), read now: one past its expiry is `expired`
-   * even before the sweep marks it. Another organization's is a 404; a payer prices an invoice with `POST …/{id}/calculate`.
-   */
+  /** An invoice of the caller's organization (any for TRANSACTION_AUDITOR), read now: past its expiry it is `expired` at once. */
   @Route('GET', ':id', { ...ONE, summary: 'An invoice of the caller' })
   async getInvoice(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.InvoiceResponseDto> {
     return { status: 'ok', message: 'OK', invoice: await this.invoices.get(caller, id) };
@@ -66,10 +56,7 @@ export class InvoicesController {
     return { status: 'ok', message: 'Invoice withdrawn', invoice: await this.invoices.delete(caller, id) };
   }
 
-  /**
-   * What paying the invoice from one of the caller's coins would cost, fee included, without moving money. The coin must be of the
-   * invoice's issuer and not its recipient coin (400); an expired or no longer payable invoice is a 409.
-   */
+  /** What paying from one of the caller's coins would cost, fee included: a coin of the invoice's issuer, not its recipient coin (400). */
   @Route('POST', ':id/calculate', {
     ...PAYER,
     summary: 'The price of paying an invoice from a coin',
@@ -105,10 +92,7 @@ export class InvoicesController {
 export class InvoiceTemplatesController {
   constructor(private readonly invoices: InvoicesService) {}
 
-  /**
-   * Saves an invoice draft under a name, to issue invoices from later (`POST /invoice-templates/{id}/invoices`). The draft's recipientCoin
-   * must be one of the organization's coins: without one the template is refused with a 404 (section 7).
-   */
+  /** A draft under a name, to issue invoices from (`POST …/{id}/invoices`); its recipientCoin is one of the organization's coins. */
   @Route('POST', '', { ...TEMPLATE, summary: 'Save an invoice template', errors: [DRAFT_COIN, 'exception.invoice_template.name_taken'] })
   async createInvoiceTemplate(
     @Body() body: dto.CreateInvoiceTemplateDto,
@@ -123,19 +107,13 @@ export class InvoiceTemplatesController {
     return this.invoices.templates(caller, body);
   }
 
-  /**
-   * Deletes one of the organization's invoice templates and answers it; invoices already issued from it stay. Another organization's is a
-   * 404.
-   */
+  /** Deletes one of the organization's templates and answers it; invoices issued from it stay. */
   @Route('DELETE', ':id', { ...TEMPLATE, summary: 'Delete an invoice template', errors: [NO_TEMPLATE] })
   async deleteInvoiceTemplate(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.InvoiceTemplateResponseDto> {
     return { status: 'ok', message: 'Template deleted', template: await this.invoices.deleteTemplate(caller, id) };
   }
 
-  /**
-   * Renames and redrafts one of the organization's templates with the same body as its creation, checked the same way; invoices already
-   * issued from it keep what they were issued with. Another organization's is a 404.
-   */
+  /** Renames and redrafts a template with its creation's body, checked alike; invoices issued from it keep what they were issued with. */
   @Route('PATCH', ':id', {
     ...TEMPLATE,
     summary: 'Update an invoice template',
@@ -149,10 +127,7 @@ export class InvoiceTemplatesController {
     return { status: 'ok', message: 'Template updated', template: await this.invoices.updateTemplate(caller, id, body) };
   }
 
-  /**
-   * Issues an invoice from one of the organization's templates, with the amount, payer contact and expiry given now where the template has
-   * none (an amount nowhere is a 400). Checked as `POST /invoices` would.
-   */
+  /** As `POST /invoices` would, with the amount, payer contact and expiry given now where the template has none (no amount: 400). */
   @Route('POST', ':id/invoices', { ...ISSUER, summary: 'Issue an invoice from a template', errors: [NO_TEMPLATE] })
   async issueInvoiceFromTemplate(
     @UuidParam('id') id: string,

@@ -34,16 +34,13 @@ export class MerchantPaymentsController {
     return { status: 'ok', message: 'Merchant paid', ...(await this.payments.pay(caller, body)) };
   }
 
-  /**
-   * The merchant payments the caller's organization made or took, newest first; staff with TRANSACTION_AUDITOR see every one. What a
-   * payment bought: `GET …/{identifier}/merchant-purchases`.
-   */
+  /** The payments the caller's organization made or took, newest first; staff with TRANSACTION_AUDITOR see every one. */
   @Route('POST', 'view', { ...VIEWER, summary: 'The merchant payments the organization took or made', status: 200 })
   viewMerchantPayments(@Body() body: dto.MerchantPaymentViewDto, @Caller() caller: Principal): Promise<dto.MerchantPaymentPageDto> {
     return this.payments.view(caller, body);
   }
 
-  /** What a payment bought; an invalid or unknown identifier is a 404 (section 7). */
+  /** What a payment bought, answered to the merchant and to the payer. */
   @Route('GET', ':identifier/merchant-purchases', {
     ...VIEWER,
     summary: 'The purchases of a merchant payment',
@@ -65,11 +62,7 @@ export class MerchantPaymentsController {
 export class PosTransactionsController {
   constructor(private readonly payments: MerchantPaymentsService) {}
 
-  /**
-   * The operations of the payments taken at one of the merchant's own points of sale, newest first, with the filters, sort and paging of
-   * `POST /transactions/view`; it covers the newest 10,000 payments there. Another merchant's point of sale, like a missing or deleted one,
-   * is a 404.
-   */
+  /** The operations of payments at one of the merchant's points of sale (the newest 10,000), searched as `POST /transactions/view` is. */
   @Route('POST', ':posId/transactions/view', {
     access: ['POINT_OF_SALE_MANAGER'],
     summary: 'The transactions of a point of sale',

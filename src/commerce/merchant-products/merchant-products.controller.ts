@@ -13,10 +13,7 @@ const NumericId = (name: string) => ApiParam({ name, schema: { type: 'string', p
 export class MerchantProductsController {
   constructor(private readonly products: MerchantProductsService) {}
 
-  /**
-   * A merchant adds a product to its own catalogue (active unless said otherwise). A payment buys it by `items` only in a currency it has a
-   * price in (`POST …/{productId}/prices`).
-   */
+  /** Active unless said otherwise; a payment buys it by `items` only in a currency it has a price in (`POST …/{productId}/prices`). */
   @Route('POST', '', { ...MANAGER, summary: 'Add a product to the catalogue' })
   async createMerchantProduct(
     @Body() body: dto.CreateMerchantProductDto,
@@ -37,20 +34,14 @@ export class MerchantProductsController {
     return { status: 'ok', message: 'OK', categories: await this.products.categories(caller) };
   }
 
-  /**
-   * One of the merchant's own products with its prices; another merchant's, like an unknown or removed one, is a 404 (a productId that is
-   * not a number: 400).
-   */
+  /** One of the merchant's own products with its prices; a removed one is a 404, as another merchant's. */
   @Route('GET', ':productId', { ...ONE, summary: 'A product with its prices' })
   @NumericId('productId')
   async getMerchantProduct(@NumericIdParam('productId') id: string, @Caller() caller: Principal): Promise<dto.MerchantProductResponseDto> {
     return { status: 'ok', message: 'OK', product: await this.products.get(caller, id) };
   }
 
-  /**
-   * Changes the fields sent of one of the merchant's own products (null clears category or description); `active: false` takes it off sale.
-   * Another merchant's is a 404.
-   */
+  /** Changes the fields sent (null clears category or description); `active: false` takes the product off sale. */
   @Route('PATCH', ':productId', { ...ONE, summary: 'Change a product' })
   @NumericId('productId')
   async updateMerchantProduct(
@@ -61,10 +52,7 @@ export class MerchantProductsController {
     return { status: 'ok', message: 'Product changed', product: await this.products.update(caller, id, body) };
   }
 
-  /**
-   * Removes one of the merchant's own products from the catalogue: it can no longer be bought, while payments that bought it keep their
-   * purchases. A removed or another merchant's product is a 404.
-   */
+  /** The product can no longer be bought, while payments that bought it keep their purchases; removing it again is a 404. */
   @Route('DELETE', ':productId', { ...ONE, summary: 'Remove a product from the catalogue' })
   @NumericId('productId')
   async deleteMerchantProduct(
@@ -74,10 +62,7 @@ export class MerchantProductsController {
     return { status: 'ok', message: 'Product removed', product: await this.products.delete(caller, id) };
   }
 
-  /**
-   * The prices of one of the merchant's own products, one per currency. A productId that is not a number is a 400 (section 7); an unknown
-   * one a 404.
-   */
+  /** The prices of one of the merchant's own products, one per currency. */
   @Route('GET', ':productId/prices', { ...ONE, summary: "A product's prices" })
   @NumericId('productId')
   async listMerchantProductPrices(
@@ -87,10 +72,7 @@ export class MerchantProductsController {
     return { status: 'ok', message: 'OK', records: await this.products.prices(caller, id) };
   }
 
-  /**
-   * Prices one of the merchant's own products in a currency: one price per currency (a second is a 409), exact to the currency's minor
-   * units. An unknown currency is a 404.
-   */
+  /** One price per currency, exact to the currency's minor units. */
   @Route('POST', ':productId/prices', {
     ...MANAGER,
     summary: 'Price a product in a currency',
@@ -105,10 +87,7 @@ export class MerchantProductsController {
     return { status: 'ok', message: 'Price added', price: await this.products.addPrice(caller, id, body) };
   }
 
-  /**
-   * Removes a product's price in a currency: the product can no longer be bought in it. Answers the removed price; an unknown price is a
-   * 404.
-   */
+  /** Removes a product's price in a currency and answers it: the product can no longer be bought in that currency. */
   @Route('DELETE', ':productId/prices/:priceId', {
     ...MANAGER,
     summary: 'Remove a price',

@@ -29,16 +29,13 @@ export class PointsOfSaleController {
     return this.points.view(caller, { all: true });
   }
 
-  /** One of the merchant's own points of sale; another merchant's, like a missing or deleted one, is a 404. */
+  /** One of the merchant's own points of sale; a deleted one is a 404, as another merchant's. */
   @Route('GET', ':posId', { ...ONE, summary: 'A point of sale' })
   async getPointOfSale(@UuidParam('posId') id: string, @Caller() caller: Principal): Promise<dto.PointOfSaleResponseDto> {
     return { status: 'ok', message: 'OK', ...both(await this.points.get(caller, id)) };
   }
 
-  /**
-   * Changes the fields sent of one of the merchant's own points of sale; an inactive one takes no payments. Another
-   * merchant's is a 404.
-   */
+  /** Changes the fields sent of one of the merchant's own points of sale; an inactive one takes no payments. */
   @Route('PATCH', ':posId', { ...ONE, summary: 'Change a point of sale' })
   async updatePointOfSale(
     @UuidParam('posId') id: string,
@@ -48,10 +45,7 @@ export class PointsOfSaleController {
     return { status: 'ok', message: 'Point of sale changed', ...both(await this.points.update(caller, id, body)) };
   }
 
-  /**
-   * Deletes one of the merchant's points of sale: it takes no more payments, while those made there keep it. A missing
-   * or already deleted point of sale is a 404, never a 200 (section 7).
-   */
+  /** A deleted point of sale takes no more payments, those made there keep it; deleting it again is a 404, never a 200 (section 7). */
   @Route('DELETE', ':posId', { ...ONE, summary: 'Delete a point of sale' })
   async deletePointOfSale(@UuidParam('posId') id: string, @Caller() caller: Principal): Promise<dto.PointOfSaleResponseDto> {
     return { status: 'ok', message: 'Point of sale deleted', ...both(await this.points.delete(caller, id)) };

@@ -11,10 +11,7 @@ const BUY = { ...OWNER, idempotent: true, errors: [CALLERS_COIN, 'exception.coin
 /** Redeeming a voucher by its code into the caller's coin. */
 const REDEEM = { ...REDEEMER, errors: ['exception.voucher.not_found', CALLERS_COIN, ...SPENT] } as const;
 
-/**
- * Prepaid vouchers, under finapi's paths (`/vouchers`) and as the family's web client calls them (`/prepaid-coins`): the same vouchers,
- * money flows and rules, the client's addressed by their serial, its PIN being the voucher's code.
- */
+/** Prepaid vouchers at `/vouchers`, and as the family's client calls them (`/prepaid-coins`: by serial, the PIN being the code). */
 @Routes('', 'vouchers')
 export class VouchersController {
   constructor(private readonly vouchers: VouchersService) {}

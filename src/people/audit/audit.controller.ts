@@ -25,7 +25,7 @@ export class AuditController {
     return { status: 'ok', message: 'OK', ...(await this.audit.marks(id)) };
   }
 
-  /** Reverses the money operation an action made (the ledger's linked reversal); a second reversal is a 409. */
+  /** Reverses the money operation an action made (the ledger's linked reversal). */
   @Route('POST', 'users/view/:actionId/reverse', {
     summary: 'Reverse what an action did',
     access: ['USER_ACTION_REVERSER'],

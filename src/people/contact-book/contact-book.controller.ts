@@ -10,10 +10,7 @@ const ONE = { ...OWNER, errors: ['exception.contact.not_found'] } as const;
 export class ContactBookController {
   constructor(private readonly contacts: ContactBookService) {}
 
-  /**
-   * The caller adds a contact to their own book: a name and at least a phone number, an e-mail or a coin (an open
-   * client coin). One already in the book by phone number or e-mail is a 409.
-   */
+  /** Adds a contact: a name and at least a phone number, an e-mail or an open client coin; the book holds a phone number or e-mail once. */
   @Route('POST', 'contact', { ...OWNER, summary: 'Add a contact', errors: ['exception.contact.duplicate'] })
   async createContact(@Body() body: dto.CreateContactDto, @Caller() caller: Principal): Promise<dto.ContactResponseDto> {
     return { status: 'ok', message: 'Contact added', contact: await this.contacts.create(caller, body) };
@@ -40,10 +37,7 @@ export class ContactBookController {
     return this.contacts.view(caller, body);
   }
 
-  /**
-   * Changes the fields sent of one of the caller's contacts; null clears a field, but a contact keeps a phone number,
-   * an e-mail or a coin (400). Another's contact is a 404; a phone number or e-mail already in the book is a 409.
-   */
+  /** Changes the fields sent; null clears a field, but a contact keeps a phone number, an e-mail or a coin (400). */
   @Route('PATCH', 'contact/:id', {
     ...ONE,
     summary: 'Change a contact (null clears a field)',
@@ -57,16 +51,13 @@ export class ContactBookController {
     return { status: 'ok', message: 'Contact changed', contact: await this.contacts.update(caller, id, body) };
   }
 
-  /** Deletes one of the caller's contacts and answers it; another's contact is a 404. */
+  /** Deletes one of the caller's contacts and answers it. */
   @Route('DELETE', 'contact/:id', { ...ONE, summary: 'Delete a contact' })
   async deleteContact(@UuidParam('id') id: string, @Caller() caller: Principal): Promise<dto.ContactResponseDto> {
     return { status: 'ok', message: 'Contact deleted', contact: await this.contacts.delete(caller, id) };
   }
 
-  /**
-   * The coin to pay the contact in a currency: the contact's own coin, or the main coin of the registered user it is. A
-   * payee lookup (a contact is any e-mail or phone number), limited as `POST /coins/serial` is.
-   */
+  /** The coin to pay the contact in: its own, or the main coin of the user it is; a payee lookup, limited as `POST /coins/serial` is. */
   @Route('GET', 'contact/:id/coin', {
     ...OWNER,
     summary: "A contact's coin in a currency",

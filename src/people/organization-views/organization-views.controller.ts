@@ -9,10 +9,7 @@ const VIEWER = { access: ['ORGANIZATION_VIEWER'] } as const;
 export class OrganizationViewsController {
   constructor(private readonly organizations: OrganizationViewsService) {}
 
-  /**
-   * An organization with its type, name, identification status and contact: the caller's own, or any for staff with
-   * USER_VIEWER. Any other is a 404, as an unknown one.
-   */
+  /** An organization with its type, name, identification status and contact: the caller's own, or any for staff with USER_VIEWER. */
   @Route('GET', ':id', {
     ...VIEWER,
     summary: 'An organization',

@@ -77,10 +77,8 @@ export class MediaFilesController {
   }
 
   /**
-   * A file's bytes, with its type: the uploader's own, or anyone's for staff with PROFILE_VIEWER, or a file another
-   * module produced for the caller (a data export's CSV by its fileId). `name` is for the browser — or, without an
-   * Authorization header, the caller's token: the family's clients link scans as `/media-files/{id}/{token}` (an
-   * image sends no header). The request log writes that segment redacted.
+   * A file's bytes: the caller's upload (anyone's for staff with PROFILE_VIEWER) or a file made for them (a data export's CSV by fileId).
+   * `name` is for the browser or, without an Authorization header, the caller's token (an image link).
    */
   @Route('GET', ':id/:name', { ...OWNER, summary: 'Download a media file', errors: ['exception.media_file.not_found'] })
   @Served({ ...SCAN, 'text/csv': { schema: { type: 'string' } } })
@@ -101,11 +99,7 @@ function streamed(file: ServedFile): StreamableFile {
 export class MediaLinksController {
   constructor(private readonly media: MediaFilesService) {}
 
-  /**
-   * A document's scan by the signed link the staff document view answers as its `file.url` (valid 15 minutes), for
-   * review pages that show it as an image: an `<img>` sends no Authorization header. An expired or altered link is a
-   * 404, as for no such file.
-   */
+  /** A scan by the signed `file.url` the staff document view answers, valid 15 minutes: an `<img>` sends no Authorization header. */
   @Route('GET', ':id/:name', {
     summary: 'Download a media file by a signed link',
     access: 'public',

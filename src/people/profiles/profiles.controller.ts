@@ -48,10 +48,7 @@ export class ProfilesController {
     return changed('Profile updated', this.profiles.updateMyPerson(caller, body));
   }
 
-  /**
-   * The caller's security settings: notifications of transactions and of log-ins, and two-step login
-   * (`twoFactorsAuthEnabled`). Turning two-step login off takes the code the same request without `otp` sends.
-   */
+  /** Transaction and log-in notices, and two-step login: turning it off takes the code a request without `otp` sends. */
   @Route('PATCH', 'my/security-settings', {
     ...OWNER,
     summary: "Edit the caller's security settings",
@@ -108,9 +105,8 @@ export class ProfilesController {
   }
 
   /**
-   * Staff ask to change a user's login contact, an e-mail address or a phone number (issue 43): a code goes to it and
-   * the user is told at their current address; nothing changes until the user confirms the code in their own session
-   * (`POST /profiles/my/contact/confirm`). The user's own contact again changes nothing.
+   * A code goes to the new login (an e-mail or a phone number) and the user is told; it is theirs once they confirm the code in their own
+   * session (`POST /profiles/my/contact/confirm`). Their own contact again asks nothing.
    */
   @Route('PATCH', ':userId/contact', {
     ...EDIT,

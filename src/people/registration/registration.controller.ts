@@ -14,7 +14,7 @@ const LOGIN_TAKEN = ['exception.user.login_taken', 'the login was taken meanwhil
 export class RegistrationController {
   constructor(private readonly registration: RegistrationService) {}
 
-  /** Public: whoever signs up has no account yet. An existing login gets the same answer (nothing is sent to it). */
+  /** An existing login gets the same answer, and nothing is sent to it. */
   @Route('POST', '', {
     ...PUBLIC,
     summary: 'Sign up: send a code to the login',
@@ -28,7 +28,7 @@ export class RegistrationController {
     return CODE_SENT;
   }
 
-  /** Public, as above; the code stands for the login. */
+  /** The code stands for the login. */
   @Route('POST', 'confirm', {
     ...PUBLIC,
     summary: 'Finish signing up: the code and a password',
@@ -42,7 +42,7 @@ export class RegistrationController {
     return { status: 'ok', message: 'Signed up; log in with the login and password', action: 'REGISTERED' };
   }
 
-  /** Public, as above. The same answer whether or not a sign-up was pending for the login. */
+  /** The same answer whether or not a sign-up was pending for the login. */
   @Route('POST', 'resend-otp', { ...PUBLIC, summary: 'Send a new sign-up code', errors: [CODE_ERRORS.sendLimited] })
   async resendRegistrationCode(@Body() body: dto.ResendDto, @ClientAddress() address: string): Promise<CodeSentResponseDto> {
     await this.registration.resend(body.login, address);
@@ -50,20 +50,14 @@ export class RegistrationController {
   }
 }
 
-/**
- * Changing one's login (e-mail or phone), the family's profile screens (issue 43): the new address proves itself with a
- * code, the owner with their password or a second code sent to their current login; the old address is told and may
- * take the login back.
- */
+/** Changing one's login: the new address proves itself with a code, the owner with their password or a code to the current login. */
 @Routes('profiles/my/contact', 'profiles')
 export class ContactController {
   constructor(private readonly registration: RegistrationService) {}
 
   /**
-   * Sends a code to the new login (an e-mail address or a phone number) and, without `password`, one to the current
-   * login. A login another user has gets the same answer, and no code to it; the login staff asked for sends nothing
-   * more (the user confirms the code sent then); one's own login, while nobody proved it, gets a code that proves it.
-   * A wrong `password` counts toward the hold, as at a password change.
+   * Sends a code to the new login and, without `password`, one to the current login. Another user's login gets the same answer and no code;
+   * one staff asked for sends nothing more; one's own unproven login gets a code that proves it. A wrong `password` counts toward the hold.
    */
   @Route('POST', '', {
     ...OWNER,
@@ -79,10 +73,7 @@ export class ContactController {
     return CODE_SENT;
   }
 
-  /**
-   * With the code (asked without the password: the current login's code, then the new login's, 12 digits): the new login
-   * becomes the caller's contact of its kind, verified, and their login when of that kind; every other session ends.
-   */
+  /** The new login becomes the caller's verified contact of its kind, and their login when of that kind; every other session ends. */
   @Route('POST', 'confirm', {
     ...OWNER,
     summary: 'Confirm the new login with its code',
@@ -97,10 +88,7 @@ export class ContactController {
     return { status: 'ok', message: 'Login changed', profile };
   }
 
-  /**
-   * Public: the old address of a changed login takes it back with the code it got (within LOGIN_CHANGE_UNDO_SECONDS) and
-   * sets a new password; every session of the user ends. Whoever changed it may hold the sessions and the password.
-   */
+  /** The old address takes the login back with its code (within LOGIN_CHANGE_UNDO_SECONDS) and sets a new password; every session ends. */
   @Route('POST', 'restore', {
     ...PUBLIC,
     summary: 'Take a changed login back with the code sent to the old one',

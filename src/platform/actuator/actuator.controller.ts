@@ -55,10 +55,7 @@ export class ActuatorController {
     return this.healthChecks.check([async () => this.indicators.check('database').up()]);
   }
 
-  /**
-   * For a load balancer or an orchestrator: whether to send this instance requests. As `health`, and 503 from the
-   * moment a shutdown starts, while the instance still serves the requests that reach it (SHUTDOWN_DELAY_SECONDS).
-   */
+  /** For a load balancer: as `health`, and 503 once a shutdown starts, while the instance still serves (SHUTDOWN_DELAY_SECONDS). */
   @Route('GET', 'health/readiness', {
     ...PUBLIC,
     summary: 'Readiness: whether the database takes writes, 503 once the instance is shutting down',
@@ -78,10 +75,7 @@ export class ActuatorController {
     return { status: 'ok' };
   }
 
-  /**
-   * Which service and API release answers, with its build (package version, start time, commit): for clients and
-   * monitors, without a token.
-   */
+  /** Which service and API release answers, with its build (package version, start time, commit): for clients and monitors. */
   @Route('GET', 'info', { ...PUBLIC, summary: 'Service name, API version and build' })
   info(): dto.InfoDto {
     return this.actuator.info();
@@ -95,9 +89,8 @@ export class ActuatorController {
   }
 
   /**
-   * The Prometheus text format: request durations by route template, requests in flight, the database
-   * pool, ledger operations, postings waiting for a group, holds, idempotent replays, failed logins, webhook deliveries, messages (sent, retried, failed; pending and undeliverable), the event
-   * loop and the process. For a scraper: `Authorization: Bearer <METRICS_TOKEN>`.
+   * The Prometheus text format: request durations by route template, requests in flight, the database pool, the ledger, holds, idempotent
+   * replays, failed logins, webhook deliveries, messages, the process. A scraper presents `Authorization: Bearer <METRICS_TOKEN>`.
    */
   @Route('GET', 'prometheus', {
     summary: 'Prometheus metrics',

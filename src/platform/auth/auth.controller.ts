@@ -9,10 +9,7 @@ const PUBLIC = { access: 'public', status: 200 } as const;
 export class AuthController {
   constructor(private readonly auth: AuthService) {}
 
-  /**
-   * Validates login and password and issues a token per membership (specification 2.1, 2.2); or, when
-   * LOGIN_CONFIRMATION asks for it, answers `action: OTP_SENT` and sends a code to the login (no token yet).
-   */
+  /** A token per membership; or, when LOGIN_CONFIRMATION asks for it, no token yet: `action: OTP_SENT`, and a code sent to the login. */
   @Route('POST', '', {
     ...PUBLIC,
     summary: 'Log in with login and password',
@@ -27,10 +24,8 @@ export class AuthController {
   }
 
   /**
-   * Public: the second step of a login, whose first step (the password) answered `OTP_SENT` and a `challengeId`
-   * without a token. The code counts only with that challenge: its `challengeId`, or (LOGIN_CHALLENGE_BY_ADDRESS, on
-   * by default) a request from the address that sent the password, which is how the family's web client confirms
-   * (`{login, otp}`). Anything else is refused as a wrong code.
+   * The second step of a login that answered `OTP_SENT`: the code counts only with its challenge, named by `challengeId` or
+   * (LOGIN_CHALLENGE_BY_ADDRESS, on by default) the address that sent the password, as the family's web client confirms (`{login, otp}`).
    */
   @Route('POST', 'confirm', {
     ...PUBLIC,
@@ -42,9 +37,8 @@ export class AuthController {
   }
 
   /**
-   * Public: the user has no token until the login is confirmed. Sends a new code only for a live challenge — the one
-   * named by `challengeId`, or (LOGIN_CHALLENGE_BY_ADDRESS) the newest passed at this address — ending when that
-   * challenge ends. The same answer otherwise, and nothing sent: new codes come only from a password step.
+   * A new code only for a live challenge (its `challengeId`, or the newest passed at this address), ending when that challenge ends;
+   * otherwise the same answer, and nothing sent.
    */
   @Route('POST', 'resend-otp', { ...PUBLIC, summary: 'Send a new login code', errors: [CODE_ERRORS.sendLimited] })
   resendLoginCode(@Body() body: dto.LoginResendDto, @ClientAddress() address: string): Promise<dto.CodeSentResponseDto> {

@@ -10,17 +10,13 @@ const PUBLIC = { access: 'public', status: 200 } as const;
 export class PasswordRecoveryController {
   constructor(private readonly auth: AuthService) {}
 
-  /** Public: whoever forgot their password has no token. The same answer for an unknown login (nothing is sent then). */
+  /** The same answer for an unknown login, and nothing is sent then. */
   @Route('POST', '', { ...PUBLIC, summary: 'Send a password recovery code to the login', errors: [CODE_ERRORS.sendLimited] })
   recoverPassword(@Body() body: dto.LoginDto, @ClientAddress() address: string): Promise<dto.CodeSentResponseDto> {
     return this.auth.recoverPassword(body.login, address);
   }
 
-  /**
-   * Public, as above: the code stands for the login. Revokes every token of the user; they log in with the new
-   * password. A user On Hold or deactivated is never recovered: their codes were burnt by the hold or the
-   * deactivation, and the answer is a wrong code's (only an administrator releases or activates them).
-   */
+  /** Revokes every token of the user. A user On Hold or deactivated is never recovered: the answer is a wrong code's. */
   @Route('POST', 'confirm', {
     ...PUBLIC,
     summary: 'Set a new password with the recovery code',

@@ -10,10 +10,7 @@ const SET_ACTIVE = {
   errors: ['exception.user.status_forbidden', 'exception.user.not_found', 'exception.user.self_deactivation'],
 } as const;
 
-/**
- * Releasing a user, ending their sessions, deactivating and activating them act on their credentials and tokens, so
- * they live with authorization.
- */
+/** Releasing, activating, deactivating a user and ending their sessions act on credentials and tokens, so they live with authorization. */
 @Routes('users')
 export class ReleaseController {
   constructor(
@@ -22,10 +19,8 @@ export class ReleaseController {
   ) {}
 
   /**
-   * Releases a user On Hold, or one whose temporary password expired or was used without a password
-   * change: answers a temporary password, shown once, valid 24 hours, usable once. Only a releaser
-   * holding every permission of the user's roles may release them. `unban` is the family's name for it (the user's
-   * page "Unban").
+   * Releases a user On Hold, or one whose temporary password expired or was used without a password change: answers a temporary password,
+   * shown once, usable once within 24 hours. `unban` is the family's name for it.
    */
   @Route('POST', ':id/release', {
     aliases: { ':id/unban': 'unbanUser' },
@@ -43,9 +38,8 @@ export class ReleaseController {
   }
 
   /**
-   * Activates (`{"active": true}`) or deactivates (`{"active": false}`) a user. A deactivated user keeps their money,
-   * memberships and history, cannot log in, and their sessions end at once. Setting the state the user already has
-   * changes nothing (`action: UNCHANGED`).
+   * Activates (`{"active": true}`) or deactivates a user: a deactivated one keeps money, memberships and history, cannot log in, and their
+   * sessions end at once. The state they already have changes nothing (`action: UNCHANGED`).
    */
   @Route('PATCH', ':id', { ...SET_ACTIVE, summary: 'Activate or deactivate a user' })
   async updateUserActive(
@@ -63,11 +57,7 @@ export class ReleaseController {
     };
   }
 
-  /**
-   * "Deletes" a user: users are never erased — every one has money or history (at least their creation in the
-   * action log) — so the user is deactivated, as `PATCH /users/{id}` with `{"active": false}` does, and stays
-   * listed with `active: false`. `PATCH` with `{"active": true}` undoes it.
-   */
+  /** Deactivates as `PATCH` `{"active": false}` does: users are never erased, all having money or history; `{"active": true}` undoes it. */
   @Route('DELETE', ':id', { ...SET_ACTIVE, summary: 'Delete a user: deactivates them, never erases' })
   async deleteUser(
     @UuidParam('id') id: string,

@@ -8,11 +8,7 @@ import * as dto from './dto/commission-calculation.dto';
 export class CommissionsController {
   constructor(private readonly commissions: CommissionsService) {}
 
-  /**
-   * The fee a flow would charge between two client coins under the payer organization's contract
-   * (the payee's when the payer is outside the service), without moving money. A technical
-   * (system) coin on either side is a 400 (specification section 7).
-   */
+  /** A flow's fee between two client coins under the payer's contract (the payee's for an outside payer); a technical coin is a 400. */
   @Route('POST', 'commissions/calculate', {
     summary: 'Calculate a commission',
     access: ['COMMISSION_VIEWER'],

@@ -13,10 +13,7 @@ export class SchedulerController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /**
-   * Runs now what each instance's poll would run: every due date up to today not yet run. Not an `idempotent` @Route: each
-   * due date it runs is posted under its own key and recorded once, so calling it again runs only what has become due.
-   */
+  /** Runs now what each instance's poll would: every due date up to today not yet run; calling it again runs only what has become due. */
   @Route('POST', 'run', { summary: 'Run the scheduled work due now', access: ['SCHEDULER_OPERATOR'], status: 200 })
   async runScheduler(@Body() body: dto.RunSchedulerDto): Promise<dto.SchedulerRunDto> {
     if (body.today !== undefined && !this.config.schedulerTestClock) {

@@ -28,10 +28,7 @@ export class UsersController {
     return this.users.view(body);
   }
 
-  /**
-   * A user with their contact, status (active or On Hold), failed attempts and memberships (organization and role): for
-   * staff with USER_VIEWER. An unknown id is a 404.
-   */
+  /** A user with their contact, status (active or On Hold), failed attempts and memberships (organization and role). */
   @Route('GET', ':id', { summary: 'Get a user', access: ['USER_VIEWER'], errors: ['exception.user.not_found'] })
   async getUser(@UuidParam('id') id: string): Promise<dto.UserResponseDto> {
     return { status: 'ok', message: 'OK', user: await this.users.get(id) };
