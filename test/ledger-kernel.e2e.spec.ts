@@ -49,4 +49,15 @@ describe('the ledger kernel on a real database: holds and settlement in place', 
     // the top-up, the settled operation, the declined one and the reversal; the refused debit wrote nothing
     expect(out.check.checkedOperations).toBe(4);
   });
+
+  it('runs a unit of work on pipelining connections: BEGIN sent with the first statement, a statement sent with the COMMIT', () => {
+    // BEGIN ISOLATION LEVEL is not waited for, yet the first statement already runs in its transaction.
+    expect(out.firstStatementIsolation).toBe('repeatable read');
+    // A statement sent with the COMMIT commits with the rest of the work…
+    expect(out.sentWithCommit).toEqual([1, 2]);
+    // …or, failing, rolls the whole transaction back and is what `run` throws.
+    expect(out.failedWithCommit).toMatch(/^bug: invalid input syntax for type integer: "three"/);
+    expect(out.afterFailedWithCommit).toEqual([1, 2]);
+    expect(out.sendWithCommitOutside).toBe('bug: sendWithCommit needs an open transaction');
+  });
 });

@@ -1,5 +1,6 @@
 import { Money } from '../../src/platform/common/money';
 import { CurrenciesService } from '../../src/money-movement/currencies/currencies.service';
+import { Database } from '../../src/platform/database/database';
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { LedgerService } from '../../src/platform/ledger/ledger.service';
 import { OperationsService } from '../../src/platform/ledger/operations.service';
@@ -132,6 +133,29 @@ async function main(): Promise<Record<string, unknown>> {
     const reversal = await uow.run(() => ledger.reverse(pending.id, {}));
     out.reversed = { status: reversal.status, coin: await coin(serial) };
     out.check = await ledger.check();
+
+    // The unit of work on pipelining connections: BEGIN travels with the first statement (its isolation already in
+    // force); a statement sent with the COMMIT commits with it, or fails the whole transaction.
+    const database = app.get(Database);
+    await db.query('CREATE TABLE uow_probe (n int NOT NULL)');
+    const probe = async () => (await db.query('SELECT n FROM uow_probe ORDER BY n')).rows.map((r: { n: number }) => r.n);
+    out.firstStatementIsolation = await uow.run(
+      async () => (await database.query<{ i: string }>(`SELECT current_setting('transaction_isolation') AS i`))[0].i,
+      { isolation: 'REPEATABLE READ' },
+    );
+    await uow.run(async () => {
+      await database.query('INSERT INTO uow_probe VALUES (1)');
+      uow.sendWithCommit(database.query('INSERT INTO uow_probe VALUES (2)'));
+    });
+    out.sentWithCommit = await probe();
+    out.failedWithCommit = await attempt(() =>
+      uow.run(async () => {
+        await database.query('INSERT INTO uow_probe VALUES (3)');
+        uow.sendWithCommit(database.query(`INSERT INTO uow_probe VALUES ('three')`));
+      }),
+    );
+    out.afterFailedWithCommit = await probe();
+    out.sendWithCommitOutside = await attempt(async () => uow.sendWithCommit(Promise.resolve()));
   } finally {
     await close();
   }

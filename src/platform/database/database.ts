@@ -75,7 +75,9 @@ export class Database {
    * request's answer (see GroupedAnswer.connection), else on the pool (or, for a search, on the replica).
    */
   async query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<T[]> {
-    const open = currentTransaction()?.client ?? groupConnection();
+    const transaction = currentTransaction();
+    if (transaction?.beginFailed) throw transaction.beginFailed;
+    const open = transaction?.client ?? groupConnection();
     if (!open && this.replica && replicaAllowed() && /^\s*(?:SELECT|EXPLAIN)\b/i.test(sql)) {
       const replica = this.replica;
       try {

@@ -14,6 +14,13 @@ export interface TransactionContext {
   afterCommit: Array<() => void | Promise<void>>;
   /** Run synchronously the moment the transaction has committed, before its work's result is returned (cache invalidation). */
   onCommit: Array<() => void>;
+  /**
+   * BEGIN's error, once known. BEGIN is not waited for (UnitOfWork: it travels with the first statement); should it fail
+   * on a connection that still answers, no further statement of the work is sent (Database.query throws this).
+   */
+  beginFailed?: unknown;
+  /** Statements sent but not waited for, whose answers COMMIT waits for instead (UnitOfWork.sendWithCommit). */
+  withCommit: Promise<unknown>[];
 }
 
 export function currentTransaction(): TransactionContext | undefined {

@@ -91,16 +91,16 @@ export class IdempotencyInterceptor implements NestInterceptor, PromiseIntercept
 
     const work = async (): Promise<unknown> => {
       if (key !== undefined) {
-        if (!(await this.keys.tryLock(userId, key))) {
-          throw new ApiError('exception.idempotency.in_flight', 'A request with this Idempotency-Key is still running');
-        }
-        const stored = await this.keys.find(userId, key);
+        // Sent together (the connection pipelines): the lock, then the look for a stored answer, which runs once it is held.
+        const [locked, stored] = await Promise.all([this.keys.tryLock(userId, key), this.keys.find(userId, key)]);
+        if (!locked) throw new ApiError('exception.idempotency.in_flight', 'A request with this Idempotency-Key is still running');
         if (stored) return this.replay(stored, hash, reply);
       }
       const body = await handle();
       if (key !== undefined) {
         const operationId = this.uow.current()?.operationIds[0] ?? null;
-        await this.keys.store(userId, key, hash, reply.statusCode, serializeStored(body), operationId);
+        // The answer's row travels with the COMMIT (nothing reads its result).
+        this.uow.sendWithCommit(this.keys.store(userId, key, hash, reply.statusCode, serializeStored(body), operationId));
       }
       return body;
     };

@@ -322,12 +322,15 @@ export class LedgerService implements OnModuleInit {
     try {
       const outcomes = await this.uow.run(
         async () => {
-          const coins = await this.ledger.lockCoins(
-            postings.flatMap((p) => p.request.coins),
-            { skipLocked: true },
-          );
           const keyed = postings.map((p) => p.meta.answer as GroupedAnswer<OperationDto | null> | undefined);
-          const free = await this.keysFree(keyed);
+          // Sent together (the connection pipelines), locked in this order: the coins, then the keys.
+          const [coins, free] = await Promise.all([
+            this.ledger.lockCoins(
+              postings.flatMap((p) => p.request.coins),
+              { skipLocked: true },
+            ),
+            this.keysFree(keyed),
+          ]);
           const outcomes: Outcome<OperationDto | null | typeof ALONE>[] = [];
           const together: { index: number; planned: Planned; posting: Posting; meta: TransactionMeta }[] = [];
           const written: (Written & { index: number })[] = [];
@@ -450,15 +453,18 @@ export class LedgerService implements OnModuleInit {
     });
     try {
       const given = await Promise.race([Promise.all(keyed.map(({ answer }) => answer.answer)), late]);
-      await this.keys.storeAll(
-        keyed.map(({ answer }, i) => ({
-          userId: answer.userId,
-          key: answer.key,
-          requestHash: answer.hash,
-          status: given[i].status,
-          body: given[i].body,
-          operationId: answer.operationId,
-        })),
+      // One statement, sent with the group's COMMIT (nothing reads its result; its failure fails the group).
+      this.uow.sendWithCommit(
+        this.keys.storeAll(
+          keyed.map(({ answer }, i) => ({
+            userId: answer.userId,
+            key: answer.key,
+            requestHash: answer.hash,
+            status: given[i].status,
+            body: given[i].body,
+            operationId: answer.operationId,
+          })),
+        ),
       );
     } finally {
       clearTimeout(timer);
