@@ -111,6 +111,10 @@ const SETTINGS = {
   load: process.env.BENCH_LOAD === 'wrk' ? 'wrk' : 'autocannon',
   skipViews: process.env.BENCH_SKIP_VIEWS === '1',
   skipFlows: process.env.BENCH_SKIP_FLOWS === '1',
+  /** The memory run (`npm run bench:memory`): a mixed load for this long instead of every other run; 0: none. */
+  mixedSeconds: num('BENCH_MIXED_SECONDS', 0),
+  /** Of the memory run, the first seconds are warm-up: the RSS target holds after them. */
+  mixedWarmupSeconds: num('BENCH_MIXED_WARMUP', 60),
 };
 
 /** The contract every individual organization gets (seeded by the ContractsAndCommissions migration). */
@@ -442,6 +446,84 @@ function exchanges(holders: Holder[]): () => MoneyRequest {
   };
 }
 
+/** The service's transfer body between two coins. */
+const serviceBody = (srcValue: string, destValue: string) => ({
+  paymentTool: { type: 'COIN', srcValue, destValue },
+  amount: SETTINGS.transferAmount,
+});
+
+/**
+ * The memory run (issue 48): at the money runs' connections for BENCH_MIXED_SECONDS, a mix of 70 % transfers, 15 %
+ * profile reads (`GET /profiles/my`) and 15 % searches (the first page of `POST /transactions/view`, each as a random
+ * holder, over a history that grows with the transfers), the service's RSS sampled every second. The target: the RSS
+ * at most 300 MB after the warm-up (BENCH_MIXED_WARMUP seconds).
+ */
+async function mixedRun(service: Child, setup: Setup, memory: ReturnType<typeof sampleMemory>, startedAt: Date, load1: number) {
+  const transfer = transfers(setup.holders, '/api/v1/transfers', serviceBody);
+  const holders = setup.holders;
+  const run = startLoad(service.url, SETTINGS.transferConnections, SETTINGS.mixedSeconds, {
+    requests: [
+      {
+        setupRequest: (request) => {
+          const pick = Math.random();
+          if (pick < 0.7) {
+            const t = transfer();
+            const headers = { 'content-type': 'application/json', authorization: t.authorization };
+            return { ...request, method: 'POST', path: t.path, headers, body: JSON.stringify(t.body) };
+          }
+          const authorization = `Bearer ${holders[Math.floor(Math.random() * holders.length)].token}`;
+          if (pick < 0.85) return { ...request, method: 'GET', path: '/api/v1/profiles/my', headers: { authorization }, body: undefined };
+          const body = JSON.stringify({ pageNumber: 0, pageSize: SETTINGS.viewPageSize });
+          return {
+            ...request,
+            method: 'POST',
+            path: '/api/v1/transactions/view',
+            headers: { 'content-type': 'application/json', authorization },
+            body,
+          };
+        },
+      },
+    ],
+  });
+  log(`Mixed load for ${SETTINGS.mixedSeconds} s (70 % transfers, 15 % profile reads, 15 % searches), the RSS sampled every second:`);
+  const figures = await measure('service  mixed: transfers, profile reads, searches', run, service, LENIENT);
+  const memoryFigures = await memory.stop();
+  await service.stop();
+  const warm = memoryFigures.samples.filter((sample) => sample.at >= SETTINGS.mixedWarmupSeconds);
+  const warmPeak = warm.reduce((a, b) => (b.rss > a.rss ? b : a), warm[0] ?? memoryFigures.peak);
+  const warmMean = warm.reduce((sum, sample) => sum + sample.rss, 0) / Math.max(warm.length, 1);
+  const failures = figures.non2xx + figures.errors;
+  log('');
+  log(
+    table([
+      ['run', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'db CPU ms/req', 'requests', 'non-2xx'],
+      [...loadRow(`service  mixed (${SETTINGS.transferConnections} conn)`, figures), failures ? `${failures} MISSED` : '0'],
+    ]),
+  );
+  const comparisons = [compareAtMost(`RSS MB after ${SETTINGS.mixedWarmupSeconds} s of warm-up (peak) vs 300 MB`, warmPeak.rss, 300, 1)];
+  log('');
+  log(comparisonTable(comparisons, [['RSS MB after warm-up, mean', fmt(warmMean, 0), '-', '-', '-', 'info']]));
+  log('');
+  log(
+    table([
+      ...memoryRows(memoryFigures),
+      memoryRows({ ...memoryFigures, peak: warmPeak })[2].map((cell, i) => (i ? cell : 'RSS peak after warm-up')),
+    ]),
+  );
+  if (failures || comparisons.some((c) => c.met === false)) log('\nAt least one target was MISSED (see above).');
+  await writeResults('memory.json', {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    machine: machine(load1),
+    nodeArgs: process.env.BENCH_NODE_ARGS ?? '',
+    settings: { ...SETTINGS, databaseUrl: process.env.BENCH_DATABASE_URL ? 'BENCH_DATABASE_URL' : 'embedded' },
+    load: figures,
+    rssAfterWarmup: { peak: warmPeak, mean: warmMean },
+    memory: { peak: memoryFigures.peak, last: memoryFigures.last, samples: memoryFigures.samples },
+    comparisons,
+  });
+}
+
 /** Runs `make`'s requests against `baseUrl` for `seconds` with the configured load generator; `keyed`: each with an Idempotency-Key of its own. */
 function moneyLoad(baseUrl: string, make: () => MoneyRequest, keyed: boolean, seconds: number): PromiseLike<autocannon.Result> {
   if (SETTINGS.load === 'wrk') return wrkLoad(baseUrl, SETTINGS.transferConnections, seconds, make, keyed);
@@ -566,6 +648,7 @@ async function main(): Promise<void> {
 
   // The service's RSS and heap through every run below (issue 48's memory target).
   const memory = sampleMemory(service, setup.adminToken);
+  if (SETTINGS.mixedSeconds > 0) return mixedRun(service, setup, memory, startedAt, load1);
 
   sql = new Client({ connectionString: databaseUrl, application_name: 'finapi-money-bench' });
   await sql.connect();
@@ -602,10 +685,6 @@ async function main(): Promise<void> {
   const baselineTransfers = await measureMoney(`baseline POST /transfer`, baseline, transfers(setup.holders, '/transfer', baselineBody));
   await baseline.stop();
   log('Transfers, service:');
-  const serviceBody = (srcValue: string, destValue: string) => ({
-    paymentTool: { type: 'COIN', srcValue, destValue },
-    amount: SETTINGS.transferAmount,
-  });
   const serviceTransfers = transfers(setup.holders, '/api/v1/transfers', serviceBody);
   const plainTransfers = await measureMoney(`service  POST /api/v1/transfers`, service, serviceTransfers);
   log('Transfers, service, each with an Idempotency-Key:');

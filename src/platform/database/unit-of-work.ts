@@ -128,7 +128,12 @@ export class UnitOfWork {
       // transaction costs one round trip less. Its answer comes first, so should it fail (it cannot on a connection that
       // still answers: then every statement fails with it) no later statement is sent (Database.query), and the work
       // fails here before any COMMIT.
+      // The socket is corked until the running turn has sent what it will (its microtasks drained: the work's first
+      // statement, unless it waits for something else first), so BEGIN and that statement leave in one write.
       const context: TransactionContext = { ...state, client };
+      const socket = (client as { connection?: { stream?: { cork?(): void; uncork?(): void } } }).connection?.stream;
+      socket?.cork?.();
+      process.nextTick(() => socket?.uncork?.());
       const begun = client.query(options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN').then(
         () => undefined,
         (error: unknown) => void (context.beginFailed = error),
