@@ -216,7 +216,13 @@ export class ExchangeService {
   }
 
   /** The rules over the two coins as read (or locked): both the caller's client coins, two currencies, the rate, the amounts, the fee. */
-  private async price(principal: Principal, dto: ExchangeRequestDto, locked: Locked, pricing?: Pricing, inForce?: RateInForce): Promise<Priced> {
+  private async price(
+    principal: Principal,
+    dto: ExchangeRequestDto,
+    locked: Locked,
+    pricing?: Pricing,
+    inForce?: RateInForce,
+  ): Promise<Priced> {
     const source = this.tools.payer(locked, dto.fromCoin, principal, 'fromCoin');
     const target = this.tools.payer(locked, dto.toCoin, principal, 'toCoin');
     const { rate, conversion } = await this.rated(dto, source, target, inForce);
