@@ -12,6 +12,12 @@ export interface ExchangeRateRow {
   created_at: Date;
 }
 
+/** The rate of a pair in force when read (none: undefined), and when the next one known takes effect (none: null). */
+export interface RateInForceRow {
+  row: ExchangeRateRow | undefined;
+  until: Date | null;
+}
+
 export interface RateSearch {
   fromCode?: string;
   toCode?: string;
@@ -64,6 +70,33 @@ export class ExchangeRatesRepository {
       [fromId, toId],
     );
     return row;
+  }
+
+  /**
+   * The rate of the ordered pair of currencies (codes) in force now, and the moment its successor known now takes effect
+   * (a rate valid from a future time), in one statement: what a kept answer needs to know when it stops holding.
+   */
+  async inForceByCodes(fromCode: string, toCode: string): Promise<RateInForceRow> {
+    const [found] = await this.db.query<{ row: ExchangeRateRow | null; until: Date | null }>(
+      `SELECT (SELECT row_to_json(r) FROM (
+                 SELECT r.id, r.from_currency_id, r.to_currency_id, fc.code AS from_code, tc.code AS to_code, r.rate::text AS rate,
+                        r.valid_from, r.created_at
+                   FROM exchange_rates r
+                  WHERE r.from_currency_id = fc.id AND r.to_currency_id = tc.id AND r.valid_from <= now()
+                  ORDER BY r.valid_from DESC LIMIT 1) r) AS row,
+              (SELECT min(n.valid_from) FROM exchange_rates n
+                WHERE n.from_currency_id = fc.id AND n.to_currency_id = tc.id AND n.valid_from > now()) AS until
+         FROM currencies fc, currencies tc
+        WHERE fc.code = $1 AND tc.code = $2`,
+      [fromCode, toCode],
+      { prepare: true },
+    );
+    const row = found?.row ?? undefined;
+    // row_to_json answers timestamps as text.
+    return {
+      row: row && { ...row, valid_from: new Date(row.valid_from), created_at: new Date(row.created_at) },
+      until: found?.until ?? null,
+    };
   }
 
   async search(search: RateSearch): Promise<{ rows: ExchangeRateRow[]; count: RowCount }> {

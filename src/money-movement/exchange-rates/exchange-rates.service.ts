@@ -7,6 +7,7 @@ import { Page, pageOf, pageWindow } from '../../platform/common/paging.dto';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import type { CreateExchangeRateDto, ExchangeRateDto, ExchangeRateViewDto } from './dto/exchange-rate.dto';
 import { ExchangeRateRow, ExchangeRatesRepository } from './exchange-rates.repository';
+import { RatesInForce } from './rates-in-force';
 
 /** Rates carry up to 18 decimals, like NUMERIC(38,18). */
 export const RATE_SCALE = 18;
@@ -31,6 +32,7 @@ export class ExchangeRatesService {
   constructor(
     private readonly rates: ExchangeRatesRepository,
     private readonly uow: UnitOfWork,
+    private readonly kept: RatesInForce,
   ) {}
 
   async create(principal: Principal, dto: CreateExchangeRateDto): Promise<ExchangeRateDto> {
@@ -67,10 +69,10 @@ export class ExchangeRatesService {
     return toRateDto(row);
   }
 
-  /** The rate in force for an exchange between two currencies (ids); a 409 when there is none. */
-  async inForce(fromCurrencyId: string, toCurrencyId: string, codes: { from: string; to: string }): Promise<RateInForce> {
-    const row = await this.rates.current(fromCurrencyId, toCurrencyId);
-    if (!row) throw rateMissing(codes.from, codes.to);
+  /** The rate in force for an exchange between two currencies (codes: unique, never changed); a 409 when there is none. Kept in memory (RatesInForce). */
+  async inForce(fromCode: string, toCode: string): Promise<RateInForce> {
+    const row = await this.kept.rate(fromCode, toCode);
+    if (!row) throw rateMissing(fromCode, toCode);
     return { id: row.id, rate: new Money(row.rate), validFrom: row.valid_from, fromCode: row.from_code, toCode: row.to_code };
   }
 

@@ -6,6 +6,7 @@ import { Money, parseAmount, scaleOf } from '../../platform/common/money';
 import { calculationOf } from '../../platform/commissions/calculation';
 import { CommissionsService, Pricing, Quote } from '../../platform/commissions/commissions.service';
 import { commissionDetails } from '../../platform/commissions/fee';
+import { PricingCache } from '../../platform/commissions/pricing-cache';
 import { ExchangeRatesService, rateOf, RateInForce } from '../exchange-rates/exchange-rates.service';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
 import type { Leg, Locked, LockedCoin } from '../../platform/ledger/ledger.types';
@@ -21,12 +22,29 @@ import type {
 } from './dto/exchange.dto';
 import { ExchangeRepository } from './exchange.repository';
 
-/** An exchange as its rules decide it over the coins read or locked. */
-interface Priced {
-  source: LockedCoin;
-  target: LockedCoin;
+/**
+ * What an exchange's rules read of a coin: its kind, owner, issuer and currency, none of which ever changes — so a coin
+ * PricingCache keeps serves as well as one read or locked.
+ */
+interface ExchangeCoin {
+  serial: string;
+  type: string;
+  organization_id: string | null;
+  issuer_id: string;
+  code: string;
+  fraction: string;
+}
+
+/** What an exchange converts at the rate in force, over two coins in different currencies. */
+interface Rated {
   rate: RateInForce;
   conversion: Conversion;
+}
+
+/** An exchange as its rules decide it over the coins read or locked. */
+interface Priced extends Rated {
+  source: LockedCoin;
+  target: LockedCoin;
   /** The fee in the source currency, always on top of the sold amount: payerAmount = sell + commission. */
   quote: Quote;
 }
@@ -46,6 +64,7 @@ export class ExchangeService {
     private readonly commissions: CommissionsService,
     private readonly rates: ExchangeRatesService,
     private readonly exchange: ExchangeRepository,
+    private readonly kept: PricingCache,
   ) {}
 
   /** What an exchange would sell, buy and cost, without moving money (the reserve's funds are checked only when it runs). */
@@ -78,13 +97,13 @@ export class ExchangeService {
 
   async execute(principal: Principal, dto: ExchangeRequestDto): Promise<{ process: OperationDto; exchange: ExchangeTermsDto }> {
     this.distinct(dto);
-    // Read first: ownership and currencies decide which reserves to lock (404/400 before any lock).
-    const read = await this.price(principal, dto, { coins: await this.ledger.read([dto.fromCoin, dto.toCoin]), holds: [] });
+    // Checked first: ownership and currencies decide which reserves to lock (404/400/409 before any lock).
+    const read = await this.checked(principal, dto);
     const sourceReserve = await this.ledger.systemCoin(read.source.issuer_id, 'exchange_reserve');
     const targetReserve = await this.ledger.systemCoin(read.target.issuer_id, 'exchange_reserve');
     const pricing = await this.commissions.pricing('exchange', dto.fromCoin, dto.toCoin);
     let terms: ExchangeTermsDto | undefined;
-    // Reads, then one grouped posting (its plan reads nothing more: the rate in force was read with the coins).
+    // Then one grouped posting (its plan reads nothing more: the rate in force was found with the coins).
     const posted = await this.ledger.execute({
       type: 'exchange',
       coins: [dto.fromCoin, dto.toCoin, sourceReserve, targetReserve, ...this.commissions.collectors(pricing)],
@@ -165,22 +184,48 @@ export class ExchangeService {
     if (dto.fromCoin === dto.toCoin) throw ApiError.invalid('toCoin', 'must be another coin than fromCoin');
   }
 
+  /**
+   * The rules an exchange passes before it locks anything, over its coins as kept (PricingCache: a known coin runs no
+   * statement) or else read: both the caller's client coins (a technical coin is a 400, another's or an unknown one a
+   * 404, as PaymentToolsService.payer answers), two currencies, the rate in force (kept too: RatesInForce), the amounts.
+   * The fee's own refusal, and whether the coins are usable, are the plan's, which checks the locked coins again.
+   */
+  private async checked(principal: Principal, dto: ExchangeRequestDto): Promise<Rated & { source: ExchangeCoin; target: ExchangeCoin }> {
+    const serials = [dto.fromCoin, dto.toCoin];
+    const known = this.kept.knownCoins(serials);
+    const coins: ReadonlyMap<string, ExchangeCoin> = known ? new Map(known.map((c) => [c.serial, c])) : await this.ledger.read(serials);
+    const own = (serial: string, parameter: string): ExchangeCoin => {
+      const coin = coins.get(serial);
+      if (coin?.type === 'system') throw ApiError.invalid(parameter, 'must not be a technical coin');
+      if (!coin || coin.organization_id !== principal.organizationId) throw new ApiError('exception.coin.not_found', `No coin ${serial}`);
+      return coin;
+    };
+    const source = own(dto.fromCoin, 'fromCoin');
+    const target = own(dto.toCoin, 'toCoin');
+    return { source, target, ...(await this.rated(dto, source, target)) };
+  }
+
+  /** Two currencies (a code names one currency for good), the rate in force between them and the amounts it converts. */
+  private async rated(dto: ExchangeRequestDto, source: ExchangeCoin, target: ExchangeCoin, inForce?: RateInForce): Promise<Rated> {
+    if (source.code === target.code) throw ApiError.invalid('toCoin', 'must hold another currency than fromCoin');
+    const rate = inForce ?? (await this.rates.inForce(source.code, target.code));
+    const sellScale = scaleOf(source.fraction);
+    const buyScale = scaleOf(target.fraction);
+    const amount = parseAmount(dto.amount, dto.direction === 'sell' ? sellScale : buyScale);
+    return { rate, conversion: convert(dto.direction, amount, rate.rate, sellScale, buyScale) };
+  }
+
   /** The rules over the two coins as read (or locked): both the caller's client coins, two currencies, the rate, the amounts, the fee. */
   private async price(
     principal: Principal,
     dto: ExchangeRequestDto,
     locked: Locked,
     pricing?: Pricing,
-    inForce?: Priced['rate'],
+    inForce?: RateInForce,
   ): Promise<Priced> {
     const source = this.tools.payer(locked, dto.fromCoin, principal, 'fromCoin');
     const target = this.tools.payer(locked, dto.toCoin, principal, 'toCoin');
-    if (source.currency_id === target.currency_id) throw ApiError.invalid('toCoin', 'must hold another currency than fromCoin');
-    const rate = inForce ?? (await this.rates.inForce(source.currency_id, target.currency_id, { from: source.code, to: target.code }));
-    const sellScale = scaleOf(source.fraction);
-    const buyScale = scaleOf(target.fraction);
-    const amount = parseAmount(dto.amount, dto.direction === 'sell' ? sellScale : buyScale);
-    const conversion = convert(dto.direction, amount, rate.rate, sellScale, buyScale);
+    const { rate, conversion } = await this.rated(dto, source, target, inForce);
     // The target names the currency bought, which a multi-currency commission profile is chosen by.
     const quoted = await this.commissions.quote({ flow: 'exchange', amount: conversion.sell, payer: source, payee: target, pricing });
     // Both coins are the caller's: the fee is always added to what leaves the source coin, whoever the rule names as payer.

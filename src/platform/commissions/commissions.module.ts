@@ -11,6 +11,6 @@ import { PricingCache } from './pricing-cache';
 @Module({
   controllers: [CommissionsController],
   providers: [CommissionsRepository, CommissionsService, CommissionProfilesService, LimitsRepository, LimitsService, PricingCache],
-  exports: [CommissionsService, CommissionProfilesService],
+  exports: [CommissionsService, CommissionProfilesService, PricingCache],
 })
 export class CommissionsModule {}

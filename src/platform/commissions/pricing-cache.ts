@@ -83,13 +83,23 @@ export class PricingCache implements OnModuleInit {
     return { coins, side, profiles: side ? row.profiles : [] };
   }
 
-  private cached(flow: OperationFlow, serials: string[]): PricedSide | undefined {
+  /**
+   * The coins with these serials, in order, when every one is kept (else undefined: read them). A coin's type,
+   * organization, issuer and currency never change, so a kept coin holds even while the listening connection is down.
+   */
+  knownCoins(serials: string[]): PricedCoinRow[] | undefined {
     const coins: PricedCoinRow[] = [];
     for (const serial of serials) {
       const coin = this.coins.get(serial);
       if (!coin) return undefined;
       coins.push(coin);
     }
+    return coins;
+  }
+
+  private cached(flow: OperationFlow, serials: string[]): PricedSide | undefined {
+    const coins = this.knownCoins(serials);
+    if (!coins) return undefined;
     const side = coins.find((c) => c.type === 'client');
     if (!side) return { coins, side, profiles: [] };
     const contract = this.contracts.get(side.organization_id!);
