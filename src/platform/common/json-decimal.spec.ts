@@ -1,5 +1,5 @@
 import { parse } from 'lossless-json';
-import { amountOf, JsonDecimal, OneTimeSecret, RawJson, serializeJson, serializeStored } from './json-decimal';
+import { amountOf, JsonDecimal, OneTimeSecret, RawJson, serializeAnswer, serializeJson } from './json-decimal';
 import { Money } from './money';
 
 describe('serializeJson', () => {
@@ -34,7 +34,12 @@ describe('serializeJson', () => {
       nested: [new OneTimeSecret('a"b')],
     };
     expect(serializeJson(body)).toBe('{"code":"3f2a9c0d","amount":25.00,"note":"keeps \\"3f2a9c0d\\" as typed","nested":["a\\"b"]}');
-    expect(serializeStored(body)).toBe('{"code":null,"amount":25.00,"note":"keeps \\"3f2a9c0d\\" as typed","nested":[null]}');
-    expect(serializeStored({ code: '\u0001abc:x' })).toBe('{"code":"\\u0001abc:x"}');
+    // An idempotent route's answer is stringified once: sent as serializeJson sends it, stored with the secrets null.
+    const answer = serializeAnswer(body);
+    expect(answer.sent.text).toBe(serializeJson(body));
+    expect(answer.stored).toBe('{"code":null,"amount":25.00,"note":"keeps \\"3f2a9c0d\\" as typed","nested":[null]}');
+    expect(serializeAnswer({ code: '\u0001abc:x' }).stored).toBe('{"code":"\\u0001abc:x"}');
+    // A replay's stored text is sent and kept as it is.
+    expect(serializeAnswer(new RawJson('{"amount":1.50}'))).toEqual({ sent: new RawJson('{"amount":1.50}'), stored: '{"amount":1.50}' });
   });
 });

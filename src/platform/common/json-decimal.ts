@@ -33,7 +33,7 @@ const SECRET_VALUE = new RegExp(`"\\\\u0001${SECRET.slice(1)}(?:[^"\\\\]|\\\\.)*
 
 /**
  * A secret an answer shows once (a voucher's code): written into the answer as a JSON string, but
- * never into the copy an idempotent replay sends (`serializeStored`), where it is `null` — the
+ * never into the copy an idempotent replay sends (`serializeAnswer`'s `stored`), where it is `null` — the
  * service keeps only the secret's hash, nowhere its text.
  */
 export class OneTimeSecret {
@@ -55,10 +55,14 @@ export function serializeJson(payload: unknown): string {
   return finish(JSON.stringify(payload), '"');
 }
 
-/** What an idempotent route stores to replay: the answer as sent, but with every OneTimeSecret as `null`. */
-export function serializeStored(payload: unknown): string {
-  if (payload instanceof RawJson) return payload.text;
-  return finish(JSON.stringify(payload), null);
+/**
+ * An idempotent route's answer, stringified once: as it is sent (serializeJson's text) and as it is stored to replay
+ * (serializeStored's) — the same text unless the answer holds a OneTimeSecret.
+ */
+export function serializeAnswer(payload: unknown): { sent: RawJson; stored: string } {
+  if (payload instanceof RawJson) return { sent: payload, stored: payload.text };
+  const text = JSON.stringify(payload);
+  return { sent: new RawJson(finish(text, '"')), stored: finish(text, null) };
 }
 
 function finish(text: string, secrets: '"' | null): string {

@@ -8,7 +8,7 @@ import { ApiRequest, principalMeta } from '../access/principal';
 import { ApiError } from '../common/api-error';
 import { auditChainKey } from '../config/audit-chain-key';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { RawJson, serializeStored } from '../common/json-decimal';
+import { RawJson, serializeAnswer } from '../common/json-decimal';
 import { TransactionMeta, UnitOfWork } from '../database/unit-of-work';
 import { AnswerAlone, GroupedAnswer } from '../database/grouped-answer';
 import type { PromiseInterceptor } from '../common/promise-interceptors';
@@ -97,12 +97,12 @@ export class IdempotencyInterceptor implements NestInterceptor, PromiseIntercept
         if (stored) return this.replay(stored, hash, reply);
       }
       const body = await handle();
-      if (key !== undefined) {
-        const operationId = this.uow.current()?.operationIds[0] ?? null;
-        // The answer's row travels with the COMMIT (nothing reads its result).
-        this.uow.sendWithCommit(this.keys.store(userId, key, hash, reply.statusCode, serializeStored(body), operationId));
-      }
-      return body;
+      if (key === undefined) return body;
+      const operationId = this.uow.current()?.operationIds[0] ?? null;
+      // Stringified once, sent as stored; the answer's row travels with the COMMIT (nothing reads its result).
+      const { sent, stored } = serializeAnswer(body);
+      this.uow.sendWithCommit(this.keys.store(userId, key, hash, reply.statusCode, stored, operationId));
+      return sent;
     };
     // `idempotent`: the ledger posts only for such a request (or for the service's own jobs), see LedgerService.
     const meta = { ...principalMeta(principal, String(request.id)), requestIdentifier: key, idempotent: true };
@@ -168,9 +168,10 @@ export class IdempotencyInterceptor implements NestInterceptor, PromiseIntercept
       try {
         const body = await this.uow.withMeta({ ...meta, answer }, handle);
         if (!answer.joined) throw new AnswerAlone('it posted nothing through a group');
-        answer.give({ status: reply.statusCode, body: serializeStored(body) });
+        const { sent, stored } = serializeAnswer(body);
+        answer.give({ status: reply.statusCode, body: stored });
         await answer.committed;
-        return body;
+        return sent;
       } catch (error) {
         answer.fail(error);
         if (!(error instanceof AnswerAlone)) {
