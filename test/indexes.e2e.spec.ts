@@ -70,7 +70,8 @@ describe('indexes on the write path', () => {
   it("plans the kernel's prepared statements (coin lock, posting) without reading a money table whole", () => {
     // The generic plan cannot know a posting moves two coins: a join to `coins` there became a hash join over a
     // sequential scan of every coin (two per transfer), the costliest part of a transfer on a small database.
-    const moneyTables = ['coins', 'operations', 'ledger_entries', 'holds'];
+    // A keyed group's look at its keys too: as a NOT EXISTS, a plan made on a small table hashed every key ever stored.
+    const moneyTables = ['coins', 'operations', 'ledger_entries', 'holds', 'idempotency_keys'];
     const scanned = Object.entries(out.genericSeqScans).flatMap(([label, tables]) =>
       tables.filter((t) => moneyTables.includes(t)).map((t) => `${label}: ${t}`),
     );
@@ -78,6 +79,7 @@ describe('indexes on the write path', () => {
     // The group's statements were among them: its coin lock (SKIP LOCKED) and its one posting for the whole group.
     const group = out.genericPlanned.filter((s) => s.startsWith('kernel: POST /transfers in a group'));
     expect(group).toEqual(expect.arrayContaining([expect.stringMatching(/: SELECT /), expect.stringMatching(/: WITH op AS/)]));
+    expect(out.genericPlanned).toEqual(expect.arrayContaining([expect.stringMatching(/^kernel: the keys of a keyed group/)]));
     expect(scanned).toEqual([]);
   });
 });

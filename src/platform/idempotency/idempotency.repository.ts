@@ -8,6 +8,16 @@ export interface StoredAnswer {
   response_body: string;
 }
 
+/**
+ * The statement of `lockFree`. Each key's stored answer is looked up by a LATERAL join (one index probe per key): as a
+ * `NOT EXISTS` in the select list, a generic plan made while the table was small (the group's statements run as generic
+ * plans: LedgerRepository.lockCoins) hashed the whole table on every run, a sequential scan of every key ever stored.
+ */
+export const LOCK_FREE = `SELECT pg_try_advisory_xact_lock(hashtext(k.user_id), hashtext(k.key)) AND stored.user_id IS NULL AS free
+    FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(user_id, key, n)
+    LEFT JOIN LATERAL (SELECT i.user_id FROM idempotency_keys i WHERE i.user_id = k.user_id::uuid AND i.key = k.key LIMIT 1) AS stored ON true
+   ORDER BY k.n`;
+
 /** idempotency_keys: the stored answer of each (user, Idempotency-Key). */
 @Injectable()
 export class IdempotencyRepository {
@@ -45,13 +55,9 @@ export class IdempotencyRepository {
    * answers per key whether it is free — locked by this transaction and with no stored answer yet.
    */
   async lockFree(keys: { userId: string; key: string }[]): Promise<boolean[]> {
-    const rows = await this.db.query<{ free: boolean }>(
-      `SELECT pg_try_advisory_xact_lock(hashtext(k.user_id), hashtext(k.key))
-              AND NOT EXISTS (SELECT 1 FROM idempotency_keys i WHERE i.user_id = k.user_id::uuid AND i.key = k.key) AS free
-         FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(user_id, key, n) ORDER BY k.n`,
-      [keys.map((k) => k.userId), keys.map((k) => k.key)],
-      { prepare: true },
-    );
+    const rows = await this.db.query<{ free: boolean }>(LOCK_FREE, [keys.map((k) => k.userId), keys.map((k) => k.key)], {
+      prepare: true,
+    });
     return rows.map((r) => r.free);
   }
 
