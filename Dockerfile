@@ -26,4 +26,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 CMD ["node", "scripts/container/healthcheck.mjs"]
 STOPSIGNAL SIGTERM
 # Node itself is PID 1's program, not npm or a shell: SIGTERM reaches it and starts the graceful shutdown.
-CMD ["node", "--max-semi-space-size=64", "dist/finapi.js"]
+CMD ["node", "--max-semi-space-size=16", "--heap-growing-percent=100", "dist/finapi.js"]

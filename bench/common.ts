@@ -133,7 +133,7 @@ function postgresCpuSeconds(): number | undefined {
 }
 
 /** The Node options `npm start` gives the service (a larger young generation: see docs/architecture.md); every server gets them. */
-const SERVER_NODE_ARGS = ['--max-semi-space-size=64'];
+const SERVER_NODE_ARGS = ['--max-semi-space-size=16', '--heap-growing-percent=100'];
 
 /**
  * Starts `node <script>` and resolves once it prints `ready`; its output is kept for errors.

@@ -30,7 +30,7 @@ describe('cold start (issue 33: healthy within 3 s of a cold start)', () => {
   it('start:prod runs the bundle, one file: a start to healthy compiles a handful of files, not the ~1,600 modules of the build and its packages', async () => {
     const [program, ...args] = productionCommand();
     expect(program).toBe('node');
-    expect(args).toEqual(['--max-semi-space-size=64', 'dist/finapi.js']);
+    expect(args).toEqual(['--max-semi-space-size=16', '--heap-growing-percent=100', 'dist/finapi.js']);
 
     const dir = await mkdtemp(join(tmpdir(), 'finapi-startup-'));
     const counter = join(dir, 'counter.js');
