@@ -2,17 +2,7 @@ import type { Actor } from './helpers/actors';
 import { adminToken, aUser } from './helpers/actors';
 import { aRate, exchange, fundReserve } from './helpers/exchange';
 import { aCoin, aCurrency, anIssuer, CoinBody, expectError, expectStatus, fund, IssuerBody, recording } from './helpers/money';
-import { startServer, TestServer, within } from './helpers/server';
-
-/** How long a change may take to reach another instance here: the cache keeps what it has until it hears of one. */
-const HEARD_WITHIN_MS = 30_000;
-
-/** `db;dur=…;desc="N calls"` of a Server-Timing header: N. */
-function dbCalls(header: string | null): number {
-  const match = /desc="(\d+) calls"/.exec(header ?? '');
-  if (!match) throw new Error(`no database calls in Server-Timing: ${String(header)}`);
-  return Number(match[1]);
-}
+import { dbCalls, HEARD_WITHIN_MS, startServer, TestServer, within } from './helpers/server';
 
 /**
  * The reads before an exchange's posting (issue 48): the rate in force is kept per currency pair

@@ -2,17 +2,7 @@ import type { Actor } from './helpers/actors';
 import { adminToken, aUser } from './helpers/actors';
 import { aContract, aProfile, aRule, assignContract, percent } from './helpers/commissions';
 import { aCoin, aCurrency, anIssuer, CoinBody, expectError, expectStatus, fund, IssuerBody, recording, transfer } from './helpers/money';
-import { startServer, TestServer, within } from './helpers/server';
-
-/** How long a change may take to reach another instance here: the cache keeps what it has until it hears of one. */
-const HEARD_WITHIN_MS = 30_000;
-
-/** `db;dur=…;desc="N calls"` of a Server-Timing header: N. */
-function dbCalls(header: string | null): number {
-  const match = /desc="(\d+) calls"/.exec(header ?? '');
-  if (!match) throw new Error(`no database calls in Server-Timing: ${String(header)}`);
-  return Number(match[1]);
-}
+import { dbCalls, HEARD_WITHIN_MS, startServer, TestServer, within } from './helpers/server';
 
 /**
  * Statements `POST /transfers/calculate` runs besides pricing: reading the two coins and, since it names the payee

@@ -1,22 +1,8 @@
 import { adminToken, aUser, login } from './helpers/actors';
-import { startServer, TestServer, within } from './helpers/server';
-
-/** `db;dur=…;desc="N calls"` of a Server-Timing header: N. */
-function dbCalls(header: string | null): number {
-  const match = /desc="(\d+) calls"/.exec(header ?? '');
-  if (!match) throw new Error(`no database calls in Server-Timing: ${String(header)}`);
-  return Number(match[1]);
-}
+import { dbCalls, HEARD_WITHIN_MS, startServer, TestServer, within } from './helpers/server';
 
 /** Statements `GET /profiles/my` runs besides the token lookup (the user's memberships). */
 const PROFILE_CALLS = 1;
-
-/**
- * How long a change may take to reach another instance in these tests. The cache keeps a token for a minute
- * (TOKEN_CACHE_SECONDS=60), so a change seen sooner was heard (NOTIFY), whatever the machine's load: the tests wait
- * for it, they do not time it (a bound of 1 s failed on a loaded machine, issue 42).
- */
-const HEARD_WITHIN_MS = 30_000;
 
 describe('the token cache (TOKEN_CACHE_SECONDS)', () => {
   let a: TestServer;

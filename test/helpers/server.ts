@@ -435,3 +435,17 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * How long a change may take to reach another instance in the suites. A cache keeps what it has until it hears of a
+ * change (the token cache for TOKEN_CACHE_SECONDS=60 in its suite), so a change seen sooner was heard (NOTIFY), whatever
+ * the machine's load: the tests wait for it, they do not time it (a bound of 1 s failed on a loaded machine, issue 42).
+ */
+export const HEARD_WITHIN_MS = 30_000;
+
+/** `db;dur=…;desc="N calls"` of a Server-Timing header (SERVER_TIMING=true): N, the statements the request ran. */
+export function dbCalls(header: string | null): number {
+  const match = /desc="(\d+) calls"/.exec(header ?? '');
+  if (!match) throw new Error(`no database calls in Server-Timing: ${String(header)}`);
+  return Number(match[1]);
+}
