@@ -1,8 +1,9 @@
 import type { Actor } from './helpers/actors';
 import { adminToken, aUser } from './helpers/actors';
 import { aRate, exchange, fundReserve } from './helpers/exchange';
-import { aCoin, aCurrency, anIssuer, CoinBody, expectError, expectStatus, fund, IssuerBody, recording } from './helpers/money';
-import { dbCalls, HEARD_WITHIN_MS, startServer, TestServer, within } from './helpers/server';
+import type { CoinBody, IssuerBody } from './helpers/money';
+import { aCoin, aCurrency, anIssuer, expectError, expectStatus, fund, recording, twoInstances } from './helpers/money';
+import { dbCalls, HEARD_WITHIN_MS, TestServer, within } from './helpers/server';
 
 /**
  * The reads before an exchange's posting (issue 48): the rate in force is kept per currency pair
@@ -12,10 +13,9 @@ import { dbCalls, HEARD_WITHIN_MS, startServer, TestServer, within } from './hel
  * a later moment takes effect at that moment. Every refusal answers as it did.
  */
 describe('the reads before an exchange', () => {
+  const servers = twoInstances();
   let a: ReturnType<typeof recording>;
   let b: ReturnType<typeof recording>;
-  let rawA: TestServer;
-  let rawB: TestServer;
   let admin: string;
   let X: string;
   let Y: string;
@@ -23,10 +23,7 @@ describe('the reads before an exchange', () => {
   let yIssuer: IssuerBody;
 
   beforeAll(async () => {
-    rawA = await startServer({ SERVER_TIMING: 'true' });
-    rawB = await startServer({ DATABASE_URL: rawA.databaseUrl, SERVER_TIMING: 'true' });
-    a = recording(rawA);
-    b = recording(rawB);
+    ({ a, b } = servers);
     admin = await adminToken(a);
     X = (await aCurrency(a, admin)).code;
     Y = (await aCurrency(a, admin)).code;
@@ -34,14 +31,6 @@ describe('the reads before an exchange', () => {
     yIssuer = await anIssuer(a, admin, Y);
     await fundReserve(a, admin, xIssuer.id, '100000.00');
     await fundReserve(a, admin, yIssuer.id, '100000.00');
-  });
-  afterAll(async () => {
-    await rawB?.stop();
-    await rawA?.stop();
-  });
-  afterEach(() => {
-    a.expectCleanResponses();
-    b.expectCleanResponses();
   });
 
   /** A customer with a funded coin of `from` (X) and an empty one of `to` (Y). */
@@ -126,9 +115,9 @@ describe('the reads before an exchange', () => {
     expect(await rateOf(b, alice, x, y)).toBe('6');
 
     // Neither instance sees this statement: only the trigger's NOTIFY tells them.
-    const [{ id: cId }] = (await rawA.db.query('SELECT id FROM currencies WHERE code = $1', [C])).rows;
-    const [{ id: xId }] = (await rawA.db.query('SELECT id FROM currencies WHERE code = $1', [X])).rows;
-    await rawA.db.query(`INSERT INTO exchange_rates (from_currency_id, to_currency_id, rate, valid_from) VALUES ($1, $2, 7, now())`, [
+    const [{ id: cId }] = (await a.db.query('SELECT id FROM currencies WHERE code = $1', [C])).rows;
+    const [{ id: xId }] = (await a.db.query('SELECT id FROM currencies WHERE code = $1', [X])).rows;
+    await a.db.query(`INSERT INTO exchange_rates (from_currency_id, to_currency_id, rate, valid_from) VALUES ($1, $2, 7, now())`, [
       xId,
       cId,
     ]);
@@ -137,7 +126,7 @@ describe('the reads before an exchange', () => {
       expect(await rateOf(server, alice, x, y)).toBe('7');
     }
     // Every rate of the pair gone: a 409, on both.
-    await rawA.db.query('DELETE FROM exchange_rates WHERE from_currency_id = $1 AND to_currency_id = $2', [xId, cId]);
+    await a.db.query('DELETE FROM exchange_rates WHERE from_currency_id = $1 AND to_currency_id = $2', [xId, cId]);
     for (const server of [a, b]) {
       expect(
         await within(HEARD_WITHIN_MS, async () => (await calculate(server, alice, x, y)).body.code === 'exception.exchange.rate_missing'),
@@ -152,7 +141,7 @@ describe('the reads before an exchange', () => {
     const { x: otherX, y: otherY } = await customer();
     const x2 = await aCoin(a, alice.token, xIssuer.id);
     const closing = await aCoin(a, alice.token, yIssuer.id);
-    const { rows } = await rawA.db.query(
+    const { rows } = await a.db.query(
       `SELECT serial::text AS serial FROM coins WHERE issuer_id = $1 AND system_kind = 'exchange_reserve'`,
       [yIssuer.id],
     );

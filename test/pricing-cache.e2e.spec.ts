@@ -1,8 +1,9 @@
 import type { Actor } from './helpers/actors';
 import { adminToken, aUser } from './helpers/actors';
 import { aContract, aProfile, aRule, assignContract, percent } from './helpers/commissions';
-import { aCoin, aCurrency, anIssuer, CoinBody, expectError, expectStatus, fund, IssuerBody, recording, transfer } from './helpers/money';
-import { dbCalls, HEARD_WITHIN_MS, startServer, TestServer, within } from './helpers/server';
+import type { CoinBody, IssuerBody } from './helpers/money';
+import { aCoin, aCurrency, anIssuer, expectError, expectStatus, fund, recording, transfer, twoInstances } from './helpers/money';
+import { dbCalls, HEARD_WITHIN_MS, TestServer, within } from './helpers/server';
 
 /**
  * Statements `POST /transfers/calculate` runs besides pricing: reading the two coins and, since it names the payee
@@ -20,29 +21,17 @@ const FIRST_LOOKUP = 2;
  * the instance that made it and, by NOTIFY, on another one over the same database.
  */
 describe('the pricing cache', () => {
+  const servers = twoInstances();
   let a: ReturnType<typeof recording>;
   let b: ReturnType<typeof recording>;
-  let rawA: TestServer;
-  let rawB: TestServer;
   let admin: string;
   let issuer: IssuerBody;
 
   beforeAll(async () => {
-    rawA = await startServer({ SERVER_TIMING: 'true' });
-    rawB = await startServer({ DATABASE_URL: rawA.databaseUrl, SERVER_TIMING: 'true' });
-    a = recording(rawA);
-    b = recording(rawB);
+    ({ a, b } = servers);
     admin = await adminToken(a);
     const currency = await aCurrency(a, admin);
     issuer = await anIssuer(a, admin, currency.code);
-  });
-  afterAll(async () => {
-    await rawB?.stop();
-    await rawA?.stop();
-  });
-  afterEach(() => {
-    a.expectCleanResponses();
-    b.expectCleanResponses();
   });
 
   const rules = (contractId: string, profileId: string) =>
@@ -157,7 +146,7 @@ describe('the pricing cache', () => {
     expect(await feeOf(b, payer, from, to)).toBe('2.00');
 
     // Neither instance sees this statement: only the trigger's NOTIFY tells them.
-    await rawA.db.query(`UPDATE commission_rules SET active = false WHERE id = $1`, [rule.id]);
+    await a.db.query(`UPDATE commission_rules SET active = false WHERE id = $1`, [rule.id]);
     for (const server of [a, b]) {
       expect(await within(HEARD_WITHIN_MS, async () => (await calculate(server, payer, from, to)).body.commission === '0.00')).toBeLessThan(
         HEARD_WITHIN_MS,

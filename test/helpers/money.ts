@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Decimal from 'decimal.js';
-import { ApiResponse, RequestOptions, TestServer } from './server';
+import { ApiResponse, RequestOptions, startServer, TestServer } from './server';
 
 /** Exact decimal arithmetic for assertions (amounts never pass through a JS number). */
 export const Dec = Decimal.clone({ precision: 80, toExpNeg: -40, toExpPos: 40 });
@@ -38,6 +38,36 @@ export function recording(server: TestServer): TestServer & { recorded: Recorded
         .filter((r) => r.status >= 400 && !hasErrorShape(r.body))
         .map((r) => `${r.method} ${r.path} → ${r.status} ${JSON.stringify(r.body)}`);
       expect(malformed).toEqual([]);
+    },
+  };
+}
+
+/**
+ * Two instances of the service over one database, each recording its answers (`recording`), with Server-Timing on (so
+ * `dbCalls` counts a request's statements): started before the suite, their answers checked clean after each test,
+ * stopped after the suite. For the suites of what one instance keeps and another must hear of (the caches).
+ */
+export function twoInstances(): { readonly a: ReturnType<typeof recording>; readonly b: ReturnType<typeof recording> } {
+  let a: ReturnType<typeof recording> | undefined;
+  let b: ReturnType<typeof recording> | undefined;
+  beforeAll(async () => {
+    a = recording(await startServer({ SERVER_TIMING: 'true' }));
+    b = recording(await startServer({ DATABASE_URL: a.databaseUrl, SERVER_TIMING: 'true' }));
+  });
+  afterEach(() => {
+    a?.expectCleanResponses();
+    b?.expectCleanResponses();
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+  return {
+    get a() {
+      return a!;
+    },
+    get b() {
+      return b!;
     },
   };
 }
