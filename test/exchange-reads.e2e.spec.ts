@@ -63,21 +63,31 @@ describe('the reads before an exchange', () => {
     // Cold: the coins and the rate are read (and kept) with the exchange.
     const cold = await exchange(a, alice.token, body(x, y));
     expectStatus(cold, 201);
-    const warm = await exchange(a, alice.token, body(x, y));
-    expectStatus(warm, 201);
-    expect(warm.body.exchange.rate).toBe(2);
-    // The coins, the rate and the fee terms (a statement each) are no longer read: what is left is the posting.
     expect(dbCalls(cold.headers.get('server-timing'))).toBe(4);
-    expect(dbCalls(warm.headers.get('server-timing'))).toBe(1);
+    // Warm: the coins, the rate and the fee terms (a statement each) are no longer read: what is left is the posting.
+    // (A change's NOTIFY heard late, the rate's above, may drop what was kept once: the next exchange reads it again.)
+    const onlyThePosting = await within(HEARD_WITHIN_MS, async () => {
+      const warm = await exchange(a, alice.token, body(x, y));
+      expectStatus(warm, 201);
+      expect(warm.body.exchange.rate).toBe(2);
+      return dbCalls(warm.headers.get('server-timing')) === 1;
+    });
+    expect(onlyThePosting).toBeLessThan(HEARD_WITHIN_MS);
     // A calculation reads its coins (it shows their names), never the rate once kept.
-    await calculate(a, alice, x, y);
-    expect(dbCalls((await calculate(a, alice, x, y)).headers.get('server-timing'))).toBe(1);
+    expect(
+      await within(HEARD_WITHIN_MS, async () => dbCalls((await calculate(a, alice, x, y)).headers.get('server-timing')) === 1),
+    ).toBeLessThan(HEARD_WITHIN_MS);
 
     await aRate(a, admin, X, C, '2.5');
     expect(await rateOf(a, alice, x, y)).toBe('2.5');
-    const after = await calculate(a, alice, x, y);
-    expect(after.body.rate).toBe('2.5');
-    expect(dbCalls(after.headers.get('server-timing'))).toBe(1);
+    // And kept again: a calculation reads only its coins. (The change's own NOTIFY, heard a moment after its commit, may
+    // drop what was kept once more: a read then reads the rate again, which a busy machine showed.)
+    const keptAgain = await within(HEARD_WITHIN_MS, async () => {
+      const after = await calculate(a, alice, x, y);
+      expect(after.body.rate).toBe('2.5');
+      return dbCalls(after.headers.get('server-timing')) === 1;
+    });
+    expect(keptAgain).toBeLessThan(HEARD_WITHIN_MS);
   });
 
   it('takes a rate valid from a later moment at that moment, never before', async () => {
