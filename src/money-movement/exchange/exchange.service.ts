@@ -6,6 +6,7 @@ import { Money, parseAmount, scaleOf } from '../../platform/common/money';
 import { calculationOf } from '../../platform/commissions/calculation';
 import { CommissionsService, Pricing, Quote } from '../../platform/commissions/commissions.service';
 import { commissionDetails } from '../../platform/commissions/fee';
+import type { PricedCoinRow } from '../../platform/commissions/commissions.repository';
 import { PricingCache } from '../../platform/commissions/pricing-cache';
 import { ExchangeRatesService, rateOf, RateInForce } from '../exchange-rates/exchange-rates.service';
 import type { OperationDto } from '../../platform/ledger/dto/operation.dto';
@@ -26,14 +27,7 @@ import { ExchangeRepository } from './exchange.repository';
  * What an exchange's rules read of a coin: its kind, owner, issuer and currency, none of which ever changes — so a coin
  * PricingCache keeps serves as well as one read or locked.
  */
-interface ExchangeCoin {
-  serial: string;
-  type: string;
-  organization_id: string | null;
-  issuer_id: string;
-  code: string;
-  fraction: string;
-}
+type ExchangeCoin = PricedCoinRow;
 
 /** What an exchange converts at the rate in force, over two coins in different currencies. */
 interface Rated {
