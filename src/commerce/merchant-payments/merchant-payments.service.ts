@@ -18,10 +18,21 @@ import { PaymentToolsService } from '../../platform/payment-tools/payment-tools.
 import { PointsOfSaleService } from '../points-of-sale/points-of-sale.service';
 import { VouchersService } from '../vouchers/vouchers.service';
 import type { CreateMerchantPaymentDto, MerchantPaymentDto, MerchantPaymentViewDto, MerchantPurchaseDto } from './dto/merchant-payment.dto';
+import { MerchantParties } from './merchant-parties';
 import { MerchantPaymentsRepository, PaymentRecord, PaymentRow, PurchaseRow } from './merchant-payments.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const VOUCHER_CODE = /^[0-9a-fA-F]{32}$/;
+
+/** A kept merchant coin found, once locked, no longer to be the merchant's main open coin of the currency. */
+class StaleMerchantCoin extends Error {
+  constructor(
+    readonly merchantId: string,
+    readonly currencyId: string,
+  ) {
+    super('The merchant coin kept is no longer its main open coin of the currency');
+  }
+}
 
 function toPayment(row: PaymentRow): MerchantPaymentDto {
   return {
@@ -66,6 +77,7 @@ export class MerchantPaymentsService {
     private readonly vouchers: VouchersService,
     private readonly uow: UnitOfWork,
     private readonly transactions: TransactionsService,
+    private readonly parties: MerchantParties,
   ) {}
 
   async pay(
@@ -87,21 +99,45 @@ export class MerchantPaymentsService {
       if (!pos) throw new ApiError('exception.point_of_sale.not_found');
       merchantId = pos.organization_id;
     }
-    // Paid with a coin, the merchant, the payer's coin and the merchant's coin are read in one statement (parties).
+    // Paid with a coin, the merchant, the payer's coin and the merchant's coin are kept or read in one statement (parties).
     if (method !== 'coin' && !(await this.payments.isMerchant(merchantId!))) throw new ApiError('exception.merchant.not_found');
     // A voucher is claimed (locked) before it is spent: a unit of work of its own, outside the groups.
     if (method === 'voucher') return this.uow.run(() => this.payWithVoucher(principal, dto, merchantId!, posId));
     const payerSerial = method === 'coin' ? value : await this.tools.resolve('SMART_CARD', value, 'payer.value', principal.organizationId);
-    const { isMerchant, payer: payerCoin, merchantCoin } = await this.payments.parties(merchantId!, payerSerial);
+    try {
+      return await this.payWithCoin(principal, dto, merchantId!, posId, payerSerial, true);
+    } catch (error) {
+      if (!(error instanceof StaleMerchantCoin)) throw error;
+      this.parties.forget(error.merchantId, error.currencyId);
+      return this.payWithCoin(principal, dto, merchantId!, posId, payerSerial, false);
+    }
+  }
+
+  /**
+   * A payment with a coin (or a smart card's): its parties kept or read (MerchantParties), then one grouped posting that
+   * also writes the payment (Plan.records), so concurrent payments commit together. A kept merchant coin that no longer
+   * holds once locked is a StaleMerchantCoin: the payment runs again over its parties read anew (`kept` false).
+   */
+  private async payWithCoin(
+    principal: Principal,
+    dto: CreateMerchantPaymentDto,
+    merchantId: string,
+    posId: string | null,
+    payerSerial: string,
+    kept: boolean,
+  ) {
+    const parties = kept
+      ? await this.parties.of(merchantId, payerSerial)
+      : { ...(await this.payments.parties(merchantId, payerSerial)), kept };
+    const { isMerchant, payer: payerCoin, merchantCoin } = parties;
     if (!isMerchant) throw new ApiError('exception.merchant.not_found');
     if (!payerCoin || payerCoin.type !== 'client' || payerCoin.organization_id !== principal.organizationId) {
       throw new ApiError('exception.coin.not_found', 'No such coin of yours');
     }
     if (!merchantCoin || merchantCoin === payerSerial) throw new ApiError('exception.merchant.not_found');
-    const { amount, purchases } = await this.priced(dto, merchantId!, payerCoin);
+    const { amount, purchases } = await this.priced(dto, merchantId, payerCoin);
     const pricing = await this.commissions.pricing('merchant_payment', payerSerial, merchantCoin);
-    const record = this.recordOf(principal, dto, merchantId!, posId, payerCoin.currency_id, amount, purchases);
-    // Reads, then one grouped posting that also writes the payment (Plan.records): concurrent payments commit together.
+    const record = this.recordOf(principal, dto, merchantId, posId, payerCoin.currency_id, amount, purchases);
     const process = (await this.ledger.execute({
       type: 'merchant_payment',
       coins: [payerSerial, merchantCoin, ...this.commissions.collectors(pricing)],
@@ -109,12 +145,14 @@ export class MerchantPaymentsService {
       plan: async (locked) => {
         const payer = this.tools.payer(locked, payerSerial, principal, 'payer.value');
         const payee = this.tools.payee(locked, merchantCoin, 'merchantId');
+        if (parties.kept && !this.parties.holds(payee, merchantId, payerCoin.currency_id))
+          throw new StaleMerchantCoin(merchantId, payerCoin.currency_id);
         for (const coin of [payer, payee])
           if (!coin.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
         const quote = await this.commissions.quote({ flow: 'merchant_payment', amount, payer, payee, pricing });
         return this.commissions.pricedPlan(quote, amount, payer.serial, payee.serial, pricing, {
           description: dto.description ?? null,
-          details: { merchantId, posId, method },
+          details: { merchantId, posId, method: dto.payer.method },
           records: [recordOf(this.payments.records, record)],
         });
       },

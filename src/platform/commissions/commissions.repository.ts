@@ -24,6 +24,7 @@ export interface PricedCoinRow {
   type: string;
   organization_id: string | null;
   issuer_id: string;
+  currency_id: string;
   /** Its currency's code and fraction, which the limits answer in. */
   code: string;
   fraction: string;
@@ -166,14 +167,14 @@ export class CommissionsRepository {
   async terms(flow: OperationFlow, serials: string[]): Promise<TermsRow> {
     const [row] = await this.db.query<TermsRow>(
       `WITH found AS (
-         SELECT c.serial, c.type, c.organization_id, c.issuer_id, cu.code, cu.fraction, o.contract_id FROM coins c
+         SELECT c.serial, c.type, c.organization_id, c.issuer_id, i.currency_id, cu.code, cu.fraction, o.contract_id FROM coins c
            JOIN issuers i ON i.id = c.issuer_id
            JOIN currencies cu ON cu.id = i.currency_id
            LEFT JOIN organizations o ON o.id = c.organization_id
           WHERE c.serial = ANY($2::bigint[])),
        side AS (SELECT * FROM found WHERE type = 'client' ORDER BY array_position($2::bigint[], serial) LIMIT 1)
        SELECT COALESCE((SELECT json_agg(json_build_object('serial', f.serial::text, 'type', f.type, 'organization_id', f.organization_id,
-                'issuer_id', f.issuer_id, 'code', f.code, 'fraction', f.fraction::text)) FROM found f), '[]'::json) AS coins,
+                'issuer_id', f.issuer_id, 'currency_id', f.currency_id, 'code', f.code, 'fraction', f.fraction::text)) FROM found f), '[]'::json) AS coins,
               side.contract_id,
               COALESCE((SELECT json_agg(json_build_object('id', p.id, 'destination_issuer_id', p.destination_issuer_id,
                 'rules', COALESCE((SELECT json_agg(json_build_object('id', r.id, 'payer', r.payer,

@@ -305,6 +305,7 @@ describe('commission fees', () => {
       fraction: '1',
       type,
       system_kind: type === 'system' ? 'commission' : null,
+      main: false,
       name: `Coin ${serial}`,
       issuer_sn: '1',
       organization_name: `Organization ${serial}`,

@@ -9,7 +9,7 @@ import type { OperationType } from './operation-types';
 import type { PlanEffect } from './plan';
 
 const COIN_COLUMNS = `c.serial::text AS serial, c.organization_id, c.issuer_id, c.currency_id, cu.code, cu.symbol, cu.fraction::text AS fraction,
-       c.type, c.system_kind, c.name, i.sn::text AS issuer_sn, g.name AS organization_name,
+       c.type, c.system_kind, c.main, c.name, i.sn::text AS issuer_sn, g.name AS organization_name,
        c.balance::text AS balance, c.held::text AS held, c.active, c.closed_at,
        (c.active AND c.closed_at IS NULL AND i.active AND cu.active) AS usable
   FROM coins c JOIN issuers i ON i.id = c.issuer_id JOIN currencies cu ON cu.id = c.currency_id JOIN organizations g ON g.id = c.organization_id`;

@@ -17,6 +17,8 @@ export interface LockedCoin {
   type: 'client' | 'system';
   /** A system coin's kind; null for a client coin. */
   system_kind: SystemCoinKind | null;
+  /** Its organization's main coin of the currency (at most one: coins_one_main_idx). */
+  main: boolean;
   /** The coin's name, its issuer's serial number and its organization's name: what answers show of it. */
   name: string;
   issuer_sn: string;

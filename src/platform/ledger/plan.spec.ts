@@ -17,6 +17,7 @@ function coin(serial: string, overrides: Partial<LockedCoin> = {}): LockedCoin {
     fraction: '100',
     type: 'client',
     system_kind: null,
+    main: false,
     name: `Coin ${serial}`,
     issuer_sn: '1',
     organization_name: `Organization ${serial}`,
