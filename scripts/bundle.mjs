@@ -6,6 +6,7 @@
 // Kept external (required from node_modules at run time): native or optional packages, and packages that read files
 // next to their own code. Migrations stay separate files, loaded by path (dist/migrations/*.js).
 import { build } from 'esbuild';
+import ts from 'typescript';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -125,10 +126,13 @@ const unpatched = peers.filter((peer) => !peer.patched).map(({ file }) => file);
 if (unpatched.length) throw new Error(`Not bundled any more: ${unpatched.join(', ')}; update scripts/bundle.mjs`);
 
 // keepNames calls esbuild's `__name(fn, "name")` wherever a named function is made — inside functions too, so on every
-// request (Fastify's hook runners, Nest's contexts): each an Object.defineProperty, about 4 % of the service's CPU under
-// load (docs/benchmarks.md). Most already have that name (a function declaration): the property is then left alone.
+// request (Fastify's hook runners, Nest's contexts, the ledger's closures): each an Object.defineProperty, about 4 % of
+// the service's CPU under load (docs/benchmarks.md). Two remedies, neither changing any function's name:
+// 1. A function made where JavaScript names it anyway, with that same name (`const f = () => …`, `{ f: () => … }`,
+//    `f = function () {…}`), is left unwrapped: the wrapper only mattered should esbuild have renamed the binding.
+// 2. The helper leaves alone a function that already has its name (a function declaration, a class).
 const NAME_HELPER = 'var __name = (target, value) => __defProp(target, "name", { value, configurable: true });';
-const bundled = await readFile(outfile, 'utf8');
+const bundled = unwrapNamed(await readFile(outfile, 'utf8'));
 if (!bundled.includes(NAME_HELPER)) throw new Error("esbuild's __name helper changed: update scripts/bundle.mjs");
 await writeFile(
   outfile,
@@ -137,3 +141,44 @@ await writeFile(
     'var __name = (target, value) => target.name === value ? target : __defProp(target, "name", { value, configurable: true });',
   ),
 );
+
+/**
+ * The bundle without the `__name(…)` wrappers (1. above) of arrow functions and anonymous function expressions bound to
+ * a variable, a property or by an assignment of the same name, which JavaScript names so itself. Each wrapper's
+ * `__name(` and `, "name")` are cut around its function, whose own text (and any wrapper inside it) stays.
+ * (The source map still maps every line: only text within lines is removed, which shifts columns of that line only.)
+ */
+function unwrapNamed(text) {
+  const file = ts.createSourceFile('finapi.js', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const cuts = [];
+  const boundAs = (call) => {
+    const parent = call.parent;
+    if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+    if (ts.isPropertyAssignment(parent) && (ts.isIdentifier(parent.name) || ts.isStringLiteral(parent.name))) return parent.name.text;
+    if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(parent.left))
+      return parent.left.text;
+    return undefined;
+  };
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === '__name' && node.arguments.length === 2) {
+      const [fn, name] = node.arguments;
+      const anonymous = ts.isArrowFunction(fn) || (ts.isFunctionExpression(fn) && !fn.name);
+      if (anonymous && ts.isStringLiteral(name) && boundAs(node) === name.text) {
+        cuts.push([node.getStart(file), fn.getStart(file)], [fn.end, node.end]);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  cuts.sort((a, b) => a[0] - b[0]);
+  const kept = [];
+  let at = 0;
+  for (const [from, to] of cuts) {
+    const removed = text.slice(from, to);
+    if (!/^(__name\(|\s*,\s*"[^"\n]*"\s*\))$/.test(removed)) throw new Error(`unexpected __name cut: ${removed.slice(0, 80)}`);
+    kept.push(text.slice(at, from));
+    at = to;
+  }
+  kept.push(text.slice(at));
+  return kept.join('');
+}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../database/database';
+import { arrayLiteral, Database } from '../database/database';
 
 export interface StoredAnswer {
   request_hash: string;
@@ -17,6 +17,14 @@ export const LOCK_FREE = `SELECT pg_try_advisory_xact_lock(hashtext(k.user_id), 
     FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(user_id, key, n)
     LEFT JOIN LATERAL (SELECT i.user_id FROM idempotency_keys i WHERE i.user_id = k.user_id::uuid AND i.key = k.key LIMIT 1) AS stored ON true
    ORDER BY k.n`;
+
+/** The texts of `storeAll`, by the number of answers (as many as a group takes: a bounded number of prepared statements). */
+const STORE_ALL: string[] = [];
+
+function storeAllText(n: number): string {
+  return (STORE_ALL[n] ??= `INSERT INTO idempotency_keys (user_id, key, request_hash, response_status, response_body, operation_id)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[], ARRAY[${Array.from({ length: n }, (_, i) => `$${i + 6}`).join(', ')}]::text[], $5::uuid[])`);
+}
 
 /** idempotency_keys: the stored answer of each (user, Idempotency-Key). */
 @Injectable()
@@ -61,20 +69,22 @@ export class IdempotencyRepository {
     return rows.map((r) => r.free);
   }
 
-  /** Stores the answers of a group of keyed requests, in one statement. */
+  /**
+   * Stores the answers of a group of keyed requests, in one statement. Each answer's text is a parameter of its own
+   * (STORE_ALL): in a text array, `pg` would escape every character of it and PostgreSQL parse it back, char by char.
+   */
   async storeAll(
     answers: { userId: string; key: string; requestHash: string; status: number; body: string; operationId: string | null }[],
   ): Promise<void> {
     await this.db.query(
-      `INSERT INTO idempotency_keys (user_id, key, request_hash, response_status, response_body, operation_id)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[], $5::text[], $6::uuid[])`,
+      storeAllText(answers.length),
       [
-        answers.map((a) => a.userId),
+        arrayLiteral(answers.map((a) => a.userId)),
         answers.map((a) => a.key),
-        answers.map((a) => a.requestHash),
-        answers.map((a) => a.status),
-        answers.map((a) => a.body),
-        answers.map((a) => a.operationId),
+        arrayLiteral(answers.map((a) => a.requestHash)),
+        arrayLiteral(answers.map((a) => a.status)),
+        arrayLiteral(answers.map((a) => a.operationId)),
+        ...answers.map((a) => a.body),
       ],
       { prepare: true },
     );
