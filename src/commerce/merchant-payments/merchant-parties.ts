@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { remember } from '../../platform/common/bounded';
 import { PricingCache } from '../../platform/commissions/pricing-cache';
 import type { LockedCoin } from '../../platform/ledger/ledger.types';
 import { MerchantPaymentsRepository, PayerCoin } from './merchant-payments.repository';
@@ -23,7 +24,8 @@ export interface Parties {
  */
 @Injectable()
 export class MerchantParties {
-  private readonly merchants = new Set<string>();
+  /** Organizations known to be merchants (the value says nothing more). */
+  private readonly merchants = new Map<string, true>();
   private readonly mainCoins = new Map<string, string>();
 
   constructor(
@@ -45,12 +47,9 @@ export class MerchantParties {
       };
     }
     const read = await this.payments.parties(merchantId, payerSerial);
-    if (read.isMerchant) remember(this.merchants, merchantId, MAX_MERCHANTS);
-    if (read.payer && read.merchantCoin) {
-      const key = keyOf(merchantId, read.payer.currency_id);
-      if (!this.mainCoins.has(key) && this.mainCoins.size >= MAX_MAIN_COINS) this.mainCoins.delete(this.mainCoins.keys().next().value!);
-      this.mainCoins.set(key, read.merchantCoin);
-    }
+    if (read.isMerchant) remember(this.merchants, merchantId, true, MAX_MERCHANTS);
+    if (read.payer && read.merchantCoin)
+      remember(this.mainCoins, keyOf(merchantId, read.payer.currency_id), read.merchantCoin, MAX_MAIN_COINS);
     return { ...read, kept: false };
   }
 
@@ -73,9 +72,4 @@ export class MerchantParties {
 
 function keyOf(merchantId: string, currencyId: string): string {
   return `${merchantId}/${currencyId}`;
-}
-
-function remember(set: Set<string>, value: string, max: number): void {
-  if (!set.has(value) && set.size >= max) set.delete(set.values().next().value!);
-  set.add(value);
 }

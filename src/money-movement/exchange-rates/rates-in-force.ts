@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { remember } from '../../platform/common/bounded';
 import { DatabaseNotifications } from '../../platform/database/notifications';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { WriteWatch } from '../../platform/database/write-watch';
@@ -49,8 +50,7 @@ export class RatesInForce implements OnModuleInit {
     const { row, until } = await this.repository.inForceByCodes(fromCode, toCode);
     const store = () => {
       if (!live || !this.notifications.live() || generation !== this.generation) return;
-      if (!this.pairs.has(key) && this.pairs.size >= MAX_PAIRS) this.pairs.delete(this.pairs.keys().next().value!);
-      this.pairs.set(key, { row, until: until ? until.getTime() : Infinity });
+      remember(this.pairs, key, { row, until: until ? until.getTime() : Infinity }, MAX_PAIRS);
     };
     // Read in a transaction, it may see a rate of its own that never commits: kept once it commits.
     const open = this.uow.current();

@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { remember } from '../common/bounded';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { DatabaseNotifications } from '../database/notifications';
 import { WriteWatch } from '../database/write-watch';
@@ -55,8 +56,7 @@ export class PrincipalCache implements OnModuleInit {
     const generation = this.generation;
     const row = await load();
     if (row && generation === this.generation && this.notifications.live()) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(key, { row, until: Date.now() + this.ttlMs });
+      remember(this.entries, key, { row, until: Date.now() + this.ttlMs }, MAX_ENTRIES);
     }
     return row;
   }

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { PRINCIPALS_CHANNEL } from '../auth/principal-cache';
+import { remember } from '../common/bounded';
 import { DatabaseNotifications } from '../database/notifications';
 import { UnitOfWork } from '../database/unit-of-work';
 import { WriteWatch } from '../database/write-watch';
@@ -125,9 +126,4 @@ export class PricingCache implements OnModuleInit {
 
 function keyOf(flow: OperationFlow, contractId: string | null, issuerId: string): string {
   return `${flow}/${contractId}/${issuerId}`;
-}
-
-function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
-  if (!map.has(key) && map.size >= max) map.delete(map.keys().next().value!);
-  map.set(key, value);
 }
