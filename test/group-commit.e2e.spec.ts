@@ -97,16 +97,9 @@ async function expectProcessesReadBack(world: MoneyWorld, answers: ApiResponse[]
 }
 
 /**
- * Group commit (issue 18): transfers without an Idempotency-Key that arrive while a group is being written are
- * written together, in one transaction — with the guarantees of a transfer posted alone. Since issue 34 transfers with an
- * Idempotency-Key too: each answer is stored in its group's transaction.
+ * What the tests below hold a group up with: `until`, and `withInsertTrigger` (its gate in the database).
  */
-describe('group commit of transfers', () => {
-  const world = moneyWorld();
-  const { sample, alone, ...ledger } = ledgerGroups(world);
-  const groups = async () => ({ count: await ledger.count(), postings: await ledger.postings() });
-  const inFlight = () => sample(/^finapi_http_requests_in_flight (\d+)$/m);
-  const waitingForGroup = () => sample(/^finapi_ledger_postings_waiting (\d+)$/m);
+function insertGate(world: MoneyWorld) {
   /** Waits until `check` holds (a state the service reaches), polling; fails after a minute. */
   const until = async (what: string, check: () => Promise<boolean>) => {
     const took = await within(60_000, check);
@@ -157,6 +150,22 @@ describe('group commit of transfers', () => {
       await world.raw.db.query('DROP FUNCTION group_commit_test()');
     }
   }
+
+  return { until, withInsertTrigger };
+}
+
+/**
+ * Group commit (issue 18): transfers without an Idempotency-Key that arrive while a group is being written are
+ * written together, in one transaction — with the guarantees of a transfer posted alone. Since issue 34 transfers with an
+ * Idempotency-Key too: each answer is stored in its group's transaction.
+ */
+describe('group commit of transfers', () => {
+  const world = moneyWorld();
+  const { sample, alone, ...ledger } = ledgerGroups(world);
+  const groups = async () => ({ count: await ledger.count(), postings: await ledger.postings() });
+  const inFlight = () => sample(/^finapi_http_requests_in_flight (\d+)$/m);
+  const waitingForGroup = () => sample(/^finapi_ledger_postings_waiting (\d+)$/m);
+  const { until, withInsertTrigger } = insertGate(world);
 
   it('answers each of many concurrent transfers with exactly its own effect; a refused one fails alone', async () => {
     const payee = await world.user();
@@ -826,5 +835,86 @@ describe('group commit on a pool of one connection', () => {
       expect(await balanceOf(server, people[i].token, coins[i].serial)).toBe('43.00');
     }
     await expectBalancedLedger(server, admin);
+  });
+});
+
+/**
+ * Every exchange names its two issuers' reserves, every priced transfer its issuer's commission coin: shared coins
+ * (system coins). A group reads them without a lock and locks them only at its end, with the statement that writes their
+ * balances (LedgerRepository.writeShared), so groups over other coins run at once; a reserve an exchange draws on
+ * (`funded`) is checked again there, on the reserve as it is then.
+ */
+describe('group commit over shared coins (the exchange reserves)', () => {
+  const world = moneyWorld();
+  const { alone } = ledgerGroups(world);
+  const { withInsertTrigger } = insertGate(world);
+  let target: { code: string; issuerId: string };
+
+  beforeAll(async () => {
+    const C = await aCurrency(world.server, world.admin);
+    const issuer = await anIssuer(world.server, world.admin, C.code);
+    await aRate(world.server, world.admin, world.currency.code, C.code, '1');
+    target = { code: C.code, issuerId: issuer.id };
+  });
+
+  /** A person with a coin of the world's currency holding `funds`, and an empty coin of the target currency. */
+  const trader = async (funds: string) => {
+    const person = await world.user();
+    const from = await world.coin(person, funds);
+    const to = await aCoin(world.server, person.token, target.issuerId);
+    return { person, from, to };
+  };
+  const buy = (t: Awaited<ReturnType<typeof trader>>, amount: string, description: string) =>
+    exchange(world.server, t.person.token, { fromCoin: t.from.serial, toCoin: t.to.serial, amount, direction: 'buy', description });
+  const reserve = async () =>
+    (
+      await world.raw.db.query(`SELECT balance::text AS balance FROM coins WHERE issuer_id = $1 AND system_kind = 'exchange_reserve'`, [
+        target.issuerId,
+      ])
+    ).rows[0].balance as string;
+
+  it('runs an exchange over the same reserves while another group holding them is held up in the database', async () => {
+    await fundReserve(world.server, world.admin, target.issuerId, '100.00');
+    const [first, second] = [await trader('10.00'), await trader('10.00')];
+    const before = await reserve();
+    await withInsertTrigger(async (gate) => {
+      const held = buy(first, '3.00', 'slow');
+      await gate.blocked();
+      // The first group holds its coins in the database; the second exchange forms a group of its own and is answered.
+      expectStatus(await buy(second, '4.00', 'second'), 201);
+      await gate.open();
+      expectStatus(await held, 201);
+    });
+    expect(Number(await reserve())).toBe(Number(before) - 7);
+    expect(await balanceOf(world.server, first.person.token, first.to.serial)).toBe('3.00');
+    expect(await balanceOf(world.server, second.person.token, second.to.serial)).toBe('4.00');
+    await expectBalancedLedger(world.server, world.admin);
+  });
+
+  it('checks a reserve again when its group writes it: drawn on meanwhile by another group, the exchange is refused (409)', async () => {
+    const drain = await trader('1000.00');
+    const left = Number(await reserve());
+    if (left > 0) expectStatus(await buy(drain, left.toFixed(2), 'drain'), 201);
+    await fundReserve(world.server, world.admin, target.issuerId, '10.00');
+    const [first, second] = [await trader('10.00'), await trader('10.00')];
+    const split = await alone('split');
+    let answers: ApiResponse[] = [];
+    await withInsertTrigger(async (gate) => {
+      // Both plans see a reserve of 10.00, and each buys 8.00: the second group commits first.
+      const held = buy(first, '8.00', 'slow');
+      await gate.blocked();
+      const other = await buy(second, '8.00', 'second');
+      await gate.open();
+      answers = [await held, other];
+    });
+    expectStatus(answers[1], 201);
+    // The first group's write found the reserve at 2.00: the group failed, and its exchange, posted alone, was refused.
+    expectError(answers[0], 409, 'exception.exchange.reserve_insufficient');
+    expect((await alone('split')) - split).toBe(1);
+    expect(await reserve()).toBe('2.000000000000000000');
+    expect(await balanceOf(world.server, first.person.token, first.from.serial)).toBe('10.00');
+    expect(await balanceOf(world.server, first.person.token, first.to.serial)).toBe('0.00');
+    expect(await balanceOf(world.server, second.person.token, second.to.serial)).toBe('8.00');
+    await expectBalancedLedger(world.server, world.admin);
   });
 });

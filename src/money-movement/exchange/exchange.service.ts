@@ -108,7 +108,8 @@ export class ExchangeService {
         for (const coin of [source, target]) {
           if (!coin.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
         }
-        // A reserve is a system coin, which the kernel lets go negative: the exchange itself refuses to overdraw it.
+        // A reserve is a system coin, which the kernel lets go negative unless a plan says it is `funded`: the exchange
+        // refuses to overdraw it with its own answer, and names it funded so that the kernel holds the group to it too.
         const reserve = locked.coins.get(targetReserve)!;
         if (new Money(reserve.balance).minus(reserve.held).lt(conversion.buy)) {
           throw new ApiError(
@@ -121,6 +122,8 @@ export class ExchangeService {
         const legs: Leg[] = [sold, { from: targetReserve, to: target.serial, amount: conversion.buy }, ...fee];
         return {
           legs,
+          // Checked again by the kernel on the reserve as it is when written: a group reads it without a lock.
+          funded: [targetReserve],
           meta: {
             amount: conversion.sell,
             commission: quote.commission,

@@ -134,21 +134,62 @@ function postedOperation(row: PostedRow, posting: Posting): OperationRow {
   };
 }
 
+const ZERO = new Money(0);
+
 /**
  * Coin serials, once each, in ascending order. Serials are canonical decimal text (SERIAL_PATTERN: no sign, no leading
  * zero), whose numeric order is the order of their lengths, then of their text: no BigInt per comparison. (The
  * statement's ORDER BY decides the order rows are locked in; this one only keeps the parameter the same for the same coins.)
  */
-const ZERO = new Money(0);
-
-const serials = (values: string[]) => [...new Set(values)].sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+const bySerial = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+const serials = (values: string[]) => [...new Set(values)].sort(bySerial);
 
 // The hot statements' texts, built once: each run then hands `pg` and the statement caches the same string.
-const LOCK_COINS_TEXT = `SELECT ${COIN_COLUMNS} CROSS JOIN (SELECT set_config('plan_cache_mode', 'force_generic_plan', true)) AS generic_plans
-        WHERE c.serial = ANY($1::bigint[]) ORDER BY c.serial FOR UPDATE OF c`;
-const LOCK_COINS = LOCK_COINS_TEXT;
-const LOCK_COINS_SKIP_LOCKED = `${LOCK_COINS_TEXT} SKIP LOCKED`;
+// Coins are locked FOR NO KEY UPDATE, the lock an UPDATE of their balance takes itself: unlike FOR UPDATE it lets other
+// transactions write rows that refer to the coin (an entry's or an operation's foreign key takes KEY SHARE on it). Two
+// groups over one shared coin both write its entries before they lock it: with FOR UPDATE each would wait for the
+// other's KEY SHARE (a deadlock, found by group-commit.e2e.spec.ts's voucher redemptions).
+const GENERIC_PLANS = `CROSS JOIN (SELECT set_config('plan_cache_mode', 'force_generic_plan', true)) AS generic_plans`;
+/** Every coin locked, the shared ones (system coins) after the others: the order every transaction locks coins in. */
+const LOCK_COINS = `SELECT ${COIN_COLUMNS} ${GENERIC_PLANS}
+        WHERE c.serial = ANY($1::bigint[]) ORDER BY c.type = 'system', c.serial FOR NO KEY UPDATE OF c`;
+/** A group's coins: the others locked unless another transaction holds them (then left out), the shared ones only read. */
+const LOCK_GROUP_COINS = `WITH locked AS (
+    SELECT ${COIN_COLUMNS} ${GENERIC_PLANS}
+     WHERE c.serial = ANY($1::bigint[]) AND c.type <> 'system' ORDER BY c.serial FOR NO KEY UPDATE OF c SKIP LOCKED)
+  SELECT * FROM locked
+  UNION ALL
+  SELECT ${COIN_COLUMNS} WHERE c.serial = ANY($1::bigint[]) AND c.type = 'system'`;
 const READ_COINS = `SELECT ${COIN_COLUMNS} WHERE c.serial = ANY($1::bigint[])`;
+/** The shared coins a group changes, locked at its end in serial order (so two groups' final locks never deadlock). */
+const LOCK_SHARED = `SELECT serial FROM coins WHERE serial = ANY($1::bigint[]) ORDER BY serial FOR NO KEY UPDATE`;
+/**
+ * Their new balances, on the rows as they are now (locked just before, by LOCK_SHARED): a coin with a floor
+ * (`lowest`, the lowest its available funds went in the group, as a change from what they were) that would now go below
+ * zero fails the statement (ledger_overdrawn: check_violation), and with it the group's transaction.
+ */
+const WRITE_SHARED = `UPDATE coins c
+     SET balance = CASE WHEN v.lowest IS NULL OR c.balance - c.held + v.lowest >= 0 THEN c.balance + v.balance
+                        ELSE ledger_overdrawn(c.serial) END,
+         held = c.held + v.held, updated_at = now()
+    FROM unnest($1::bigint[], $2::numeric[], $3::numeric[], $4::numeric[]) AS v(serial, balance, held, lowest)
+   WHERE c.serial = v.serial AND c.serial = ANY($1::bigint[])`;
+
+/**
+ * A shared coin: a system coin (an issuer's exchange reserve, its commission coin…), which every posting of its kind
+ * names. A group reads it without locking it and locks it only to write its balance, last (LedgerService.postGroup), so
+ * groups over different client coins run at once even when they all pay into (or out of) the same reserve.
+ */
+export const isShared = (coin: Pick<LockedCoin, 'type'>): boolean => coin.type === 'system';
+
+/** What a group does to a shared coin, written last (writeShared): its change, and its floor (null: none). */
+export interface SharedChange {
+  serial: string;
+  balance: Money;
+  held: Money;
+  /** The lowest the coin's available funds went within the group, as a change from before it: they must stay ≥ 0 there. */
+  lowest: Money | null;
+}
 
 /** The statement of `writeTogether`: a group's operations, entries and balances, from one array parameter per column. */
 const WRITE_TOGETHER = `WITH op AS (
@@ -197,19 +238,50 @@ export class LedgerRepository {
   }
 
   /**
-   * Locks the coins in ascending serial order, so two operations over the same coins never deadlock.
+   * Locks the coins in ascending serial order, the shared ones (`isShared`) after the others, so two operations over
+   * the same coins never deadlock (a group locks its shared coins last too: writeShared).
    *
    * It also sets `plan_cache_mode = force_generic_plan` for the rest of the transaction (set_config's
    * `is_local`): the posting that follows is a prepared statement whose planning costs more than its
    * execution, and PostgreSQL would otherwise keep planning it anew for its values (its generic estimates
    * of the unnested legs look dearer). Setting it here costs no round trip of its own.
-   *
-   * `skipLocked`: coins another transaction holds are left out instead of waited for (a group of postings,
-   * whose postings over such a coin are posted on their own).
    */
-  async lockCoins(coins: string[], { skipLocked = false } = {}): Promise<Map<string, LockedCoin>> {
-    const rows = await this.db.query<LockedCoin>(skipLocked ? LOCK_COINS_SKIP_LOCKED : LOCK_COINS, [serials(coins)], { prepare: true });
+  async lockCoins(coins: string[]): Promise<Map<string, LockedCoin>> {
+    const rows = await this.db.query<LockedCoin>(LOCK_COINS, [serials(coins)], { prepare: true });
     return new Map(rows.map((r) => [r.serial, r]));
+  }
+
+  /**
+   * A group's coins: those another transaction holds are left out instead of waited for (the group's postings over such
+   * a coin are posted on their own); the shared ones (`isShared`) are read as last committed, not locked (writeShared).
+   */
+  async lockGroupCoins(coins: string[]): Promise<Map<string, LockedCoin>> {
+    const rows = await this.db.query<LockedCoin>(LOCK_GROUP_COINS, [serials(coins)], { prepare: true });
+    return new Map(rows.map((r) => [r.serial, r]));
+  }
+
+  /**
+   * Writes what a group does to its shared coins, as the last statements of its transaction and sent with its COMMIT
+   * (the caller hands them to UnitOfWork.sendWithCommit): the coins locked in serial order, then their balances. A
+   * coin's floor broken on its balance as it is now fails them, and the group with them.
+   */
+  writeShared(changes: SharedChange[]): Promise<unknown>[] {
+    if (!changes.length) return [];
+    const sorted = [...changes].sort((a, b) => bySerial(a.serial, b.serial));
+    const coins = arrayLiteral(sorted.map((c) => c.serial));
+    return [
+      this.db.query(LOCK_SHARED, [coins], { prepare: true }),
+      this.db.query(
+        WRITE_SHARED,
+        [
+          coins,
+          arrayLiteral(sorted.map((c) => c.balance.toFixed())),
+          arrayLiteral(sorted.map((c) => c.held.toFixed())),
+          arrayLiteral(sorted.map((c) => c.lowest?.toFixed() ?? null)),
+        ],
+        { prepare: true },
+      ),
+    ];
   }
 
   /** The same rows without locking them, for rules checked before a transaction (a calculation). */
@@ -291,8 +363,10 @@ export class LedgerRepository {
    * its entries, the holds it places and ends, the coins' new balances and held amounts, and the
    * reversed original; answers the operation's projection.
    */
-  async write(posting: Posting): Promise<OperationRow> {
+  async write(posting: Posting, { deferShared = false } = {}): Promise<OperationRow> {
     const { effect, meta } = posting;
+    // In a group, the shared coins' balances are the group's to write, last (writeShared).
+    const changes = deferShared ? effect.changes.filter((c) => !isShared(posting.coins.get(c.serial)!)) : effect.changes;
     const params: unknown[] = [];
     const p = (value: unknown) => `$${params.push(value)}`;
     const ctes: string[] = [];
@@ -359,13 +433,13 @@ export class LedgerRepository {
          WHERE h.id = x.id AND h.status = 'open'
         RETURNING h.id)`);
     }
-    if (effect.changes.length) {
+    if (changes.length) {
       // `c.serial = ANY(…)` beside the join: the generic plan then finds the coins by their key, however small the table looks.
-      const changed = p(effect.changes.map((c) => c.serial));
+      const changed = p(changes.map((c) => c.serial));
       ctes.push(`balances AS (
         UPDATE coins c SET balance = c.balance + v.balance, held = c.held + v.held, updated_at = now()
-          FROM unnest(${changed}::bigint[], ${p(effect.changes.map((c) => c.balance.toFixed()))}::numeric[],
-                      ${p(effect.changes.map((c) => c.held.toFixed()))}::numeric[]) AS v(serial, balance, held)
+          FROM unnest(${changed}::bigint[], ${p(changes.map((c) => c.balance.toFixed()))}::numeric[],
+                      ${p(changes.map((c) => c.held.toFixed()))}::numeric[]) AS v(serial, balance, held)
          WHERE c.serial = v.serial AND c.serial = ANY(${changed}::bigint[])
         RETURNING c.serial)`);
     }
@@ -392,8 +466,8 @@ export class LedgerRepository {
 
   /**
    * Writes the postings of a group (see `writableTogether`) in one statement: their operations, their entries and
-   * the coins' new balances — each coin once, by the sum of what the postings move on it. Answers each operation's
-   * projection, in the postings' order.
+   * the coins' new balances — each coin once, by the sum of what the postings move on it; the shared coins' are the
+   * group's to write last (writeShared). Answers each operation's projection, in the postings' order.
    */
   async writeTogether(postings: Posting[]): Promise<OperationRow[]> {
     for (const posting of postings) if (!writableTogether(posting)) throw new Error(`A ${posting.type} cannot be written in a group`);
@@ -402,9 +476,12 @@ export class LedgerRepository {
     const column = <V>(value: (posting: Posting) => V) => postings.map(value);
     const entries = postings.flatMap((posting, i) => posting.effect.entries.map((entry) => ({ id: ids[i], ...entry })));
     const changes = new Map<string, { balance: Money; held: Money }>();
-    for (const change of postings.flatMap((posting) => posting.effect.changes)) {
-      const sum = changes.get(change.serial);
-      changes.set(change.serial, sum ? { balance: sum.balance.plus(change.balance), held: sum.held.plus(change.held) } : change);
+    for (const posting of postings) {
+      for (const change of posting.effect.changes) {
+        if (isShared(posting.coins.get(change.serial)!)) continue;
+        const sum = changes.get(change.serial);
+        changes.set(change.serial, sum ? { balance: sum.balance.plus(change.balance), held: sum.held.plus(change.held) } : change);
+      }
     }
     const changed = [...changes.keys()];
     const rows = await this.db.query<PostedRow>(

@@ -15,7 +15,7 @@ import type { UserAction } from '../user-actions/user-action.types';
 import { UserActionsService } from '../user-actions/user-actions.service';
 import type { OperationDto } from './dto/operation.dto';
 import type { ExecuteRequest, FlowRecord, Locked, LockedCoin, RecordWriter, SystemCoinKind } from './ledger.types';
-import { HeldOperation, LedgerRepository, Posting, writableTogether } from './ledger.repository';
+import { HeldOperation, isShared, LedgerRepository, Posting, SharedChange, writableTogether } from './ledger.repository';
 import type { OperationRow } from './operation.projection';
 import { toOperationDto } from './operation.mapper';
 import { OPERATION_STATUSES, OPERATION_TYPE_NAMES, OperationStatus } from './operation-types';
@@ -79,6 +79,21 @@ function undoneBy({ request, locked, effect }: Pick<Planned, 'request' | 'locked
   ];
 }
 
+/**
+ * Adds a posting's change of a shared coin to its group's (SharedChange): when the posting's plan says the coin is
+ * `funded` and draws on it, the group's lowest point for it so far.
+ */
+function sharedChange(shared: Map<string, SharedChange>, change: PlanEffect['changes'][number], funded: boolean): void {
+  const sum = shared.get(change.serial) ?? { serial: change.serial, balance: ZERO, held: ZERO, lowest: null };
+  sum.balance = sum.balance.plus(change.balance);
+  sum.held = sum.held.plus(change.held);
+  const available = sum.balance.minus(sum.held);
+  if (funded && change.balance.minus(change.held).isNegative() && (!sum.lowest || available.lt(sum.lowest))) sum.lowest = available;
+  shared.set(change.serial, sum);
+}
+
+const ZERO = new Money(0);
+
 /** A posting's operation as written, and what its request said about itself. */
 interface Written {
   operation: OperationDto;
@@ -107,6 +122,12 @@ export class LedgerService implements OnModuleInit {
   /** System coins' serials by issuer and kind (systemCoin). */
   private readonly systemCoins = new Map<string, string>();
 
+  /**
+   * The serials of the shared coins (system coins: `isShared`) seen so far, which a group does not claim (Batcher): a
+   * group locks them only at its end, so groups in flight at once may share them. Never many: a few per issuer.
+   */
+  private readonly shared = new Set<string>();
+
   /** The checks registered (whenPlanned) by the plan running in this async context. */
   private readonly plans = {
     getStore: (): PlanCheck[] | undefined => contextPart('planChecks') as PlanCheck[] | undefined,
@@ -127,11 +148,11 @@ export class LedgerService implements OnModuleInit {
   ) {
     // A transaction that wrote operations and lost its COMMIT's answer is found committed, or not, by its operations.
     uow.onCommitUnknown((lost) => this.ledger.committed(lost.operationIds));
-    // Groups in flight at once never share a coin: a posting over a coin a running group holds waits for the next.
+    // Groups in flight at once never share a coin but a shared one: a posting over a coin a running group holds waits for the next.
     this.groups = new Batcher((postings) => this.postGroup(postings), {
       size: GROUP_SIZE,
       inFlight: config.ledgerGroupsInFlight,
-      claims: ({ request }) => request.coins,
+      claims: ({ request }) => (this.shared.size ? request.coins.filter((s) => !this.shared.has(s)) : request.coins),
     });
   }
 
@@ -259,7 +280,10 @@ export class LedgerService implements OnModuleInit {
     const known = this.systemCoins.get(slot);
     if (known) return known;
     const serial = await this.uow.run(() => this.ledger.systemCoin(issuerId, kind));
-    this.uow.afterCommit(() => void this.systemCoins.set(slot, serial));
+    this.uow.afterCommit(() => {
+      this.systemCoins.set(slot, serial);
+      this.shared.add(serial);
+    });
     return serial;
   }
 
@@ -303,7 +327,12 @@ export class LedgerService implements OnModuleInit {
   /**
    * Group commit: grouped postings that arrived together, written in one transaction. The union of their coins
    * is locked once (in serial order, skipping coins another transaction holds: the postings over those are
-   * answered ALONE, to be posted on their own, so the group never waits and never holds up the next one). Each
+   * answered ALONE, to be posted on their own, so the group never waits and never holds up the next one), but for
+   * the shared ones (system coins: an exchange's reserves, a fee's commission coin), which every posting of their
+   * kind names: those are read as last committed and locked only at the end, in serial order, with the statement
+   * that writes their balances, sent with the COMMIT (LedgerRepository.writeShared) — so another group may run
+   * meanwhile over them, and a group holds them for the time of its COMMIT only. A coin a plan said is `funded`
+   * must still have the funds the plan counted on as it is then, else the group fails (and is posted one by one). Each
    * plan then runs, in arrival order, over its own coins as the postings before it left them, so each answer is
    * exactly its own effect, as if it had been posted alone after them. A plan that refuses (insufficient funds, a
    * closed coin…) fails its own posting and writes nothing. The postings that only move money are written by one
@@ -325,12 +354,12 @@ export class LedgerService implements OnModuleInit {
           const keyed = postings.map((p) => p.meta.answer as GroupedAnswer<OperationDto | null> | undefined);
           // Sent together (the connection pipelines), locked in this order: the coins, then the keys.
           const [coins, free] = await Promise.all([
-            this.ledger.lockCoins(
-              postings.flatMap((p) => p.request.coins),
-              { skipLocked: true },
-            ),
+            this.ledger.lockGroupCoins(postings.flatMap((p) => p.request.coins)),
             this.keysFree(keyed),
           ]);
+          for (const coin of coins.values()) if (isShared(coin)) this.shared.add(coin.serial);
+          // What the group does to its shared coins, in the order of its postings: written last (writeShared).
+          const shared = new Map<string, SharedChange>();
           const outcomes: Outcome<OperationDto | null | typeof ALONE>[] = [];
           const together: { index: number; planned: Planned; posting: Posting; meta: TransactionMeta }[] = [];
           const written: (Written & { index: number })[] = [];
@@ -363,13 +392,14 @@ export class LedgerService implements OnModuleInit {
                 balance: new Money(coin.balance).plus(change.balance).toFixed(),
                 held: new Money(coin.held).plus(change.held).toFixed(),
               });
+              if (isShared(coin)) sharedChange(shared, change, planned.plan.funded?.includes(change.serial) ?? false);
             }
             const posting = await this.postingOf(planned, meta, null);
             if (writableTogether(posting)) {
               outcomes.push({ ok: true, value: null });
               together.push({ index, planned, posting, meta });
             } else {
-              const operation = await this.recorded(await this.ledger.write(posting), planned, null);
+              const operation = await this.recorded(await this.ledger.write(posting, { deferShared: true }), planned, null);
               outcomes.push({ ok: true, value: operation });
               written.push({ index, operation, meta, planned });
             }
@@ -390,6 +420,8 @@ export class LedgerService implements OnModuleInit {
             }),
             joined,
           );
+          // Last, sent with the COMMIT: the shared coins locked and written, so a group holds them for the least time.
+          for (const statement of this.ledger.writeShared([...shared.values()])) this.uow.sendWithCommit(statement);
           return outcomes;
         },
         { once: true },

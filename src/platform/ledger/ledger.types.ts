@@ -129,6 +129,12 @@ export interface Plan {
    * reads can so be `grouped` and still write its record.
    */
   records?: FlowRecord[];
+  /**
+   * System coins this plan draws on that must keep their available funds (balance less held) at zero or more, as a
+   * client coin always must (an exchange's reserve): the kernel refuses the plan otherwise, and a group checks it again
+   * on the coin as it is when the group writes it (a group reads its shared coins without locking them).
+   */
+  funded?: string[];
 }
 
 export interface ExecuteRequest {

@@ -112,6 +112,19 @@ describe('applyPlan: the ledger kernel’s checks', () => {
     );
   });
 
+  it('holds a system coin the plan says is funded to its available funds, as a client coin', () => {
+    const reserve = coin('1', { type: 'system', balance: '10', held: '2' });
+    const funded = (amount: string): Plan => ({ ...move('1', '2', amount), funded: ['1'] });
+    expect(refusal(() => applyPlan(locked([reserve, coin('2')]), funded('8.01')))).toEqual({
+      status: 409,
+      code: 'exception.coin.insufficient_funds',
+    });
+    expect(refusal(() => applyPlan(locked([reserve, coin('2')]), funded('8')))).toBe('accepted');
+    // Paid into, a funded coin below zero is not refused: only what it draws is counted.
+    const short = coin('1', { type: 'system', balance: '-5' });
+    expect(refusal(() => applyPlan(locked([short, coin('2')]), { ...move('2', '1', '1'), funded: ['1'] }))).toBe('accepted');
+  });
+
   it('counts held amounts as unavailable', () => {
     const payer = coin('1', { balance: '100', held: '60' });
     expect(refusal(() => applyPlan(locked([payer, coin('2')]), move('1', '2', '40.01')))).toEqual({

@@ -33,7 +33,7 @@ export class PlanError extends Error {}
  * - every coin a leg or hold touches was locked;
  * - a leg moves a positive amount between two coins of one currency (so the plan balances per currency);
  * - a closed client coin takes part in nothing;
- * - a client coin whose available funds (balance − held) go down must not end below zero —
+ * - a client coin (or a coin the plan says is `funded`) whose available funds (balance − held) go down must not end below zero —
  *   capturing a hold frees what it reserved, so a debit of held funds always passes;
  * - no balance reaches 10^20;
  * - a hold is captured or released once, and only if it is open and was locked.
@@ -103,7 +103,7 @@ export function applyPlan(locked: Locked, plan: Plan): PlanEffect {
     const newBalance = new Money(coin.balance).plus(db);
     const newHeld = new Money(coin.held).plus(dh);
     if (newHeld.isNegative()) throw new PlanError(`Coin ${serial} would hold a negative amount`);
-    if (coin.type === 'client' && db.minus(dh).isNegative() && newBalance.minus(newHeld).isNegative()) {
+    if ((coin.type === 'client' || plan.funded?.includes(serial)) && db.minus(dh).isNegative() && newBalance.minus(newHeld).isNegative()) {
       throw new ApiError('exception.coin.insufficient_funds', `Coin ${serial} has insufficient available funds`);
     }
     // NUMERIC(38,18) holds 20 integer digits: a balance beyond that is a state conflict, not a malformed value.
