@@ -78,7 +78,12 @@ describe('indexes on the write path', () => {
     expect(out.statements).toBeGreaterThan(0);
     // The group's statements were among them: its coin lock (SKIP LOCKED) and its one posting for the whole group.
     const group = out.genericPlanned.filter((s) => s.startsWith('kernel: POST /transfers in a group'));
-    expect(group).toEqual(expect.arrayContaining([expect.stringMatching(/: SELECT /), expect.stringMatching(/: WITH op AS/)]));
+    expect(group).toEqual(expect.arrayContaining([expect.stringMatching(/: WITH locked AS/), expect.stringMatching(/: WITH op AS/)]));
+    // And a group's last two over a shared coin: the lock, and the write of its balance.
+    const shared = out.genericPlanned.filter((s) => s.startsWith('kernel: a group over a shared coin'));
+    expect(shared).toEqual(
+      expect.arrayContaining([expect.stringMatching(/: SELECT serial FROM coins/), expect.stringMatching(/: UPDATE coins c/)]),
+    );
     expect(out.genericPlanned).toEqual(expect.arrayContaining([expect.stringMatching(/^kernel: the keys of a keyed group/)]));
     expect(scanned).toEqual([]);
   });

@@ -167,6 +167,25 @@ async function main(): Promise<unknown> {
         ),
       ),
     );
+    // A group over a shared coin (a system coin: here the issuer's commission coin) reads it unlocked, then locks and
+    // writes it last (LedgerRepository.writeShared).
+    const [{ issuer_id: issuerId }] = (await db.query(`SELECT issuer_id FROM coins WHERE serial = $1`, [payer])).rows;
+    const commission = await ledger.systemCoin(issuerId, 'commission');
+    await run('kernel: a group over a shared coin (locked and written last)', () =>
+      Promise.all(
+        ['1', '2'].map((amount) =>
+          ledger.execute({
+            type: 'client_transaction_transfer',
+            coins: [payer, commission],
+            grouped: true,
+            plan: () => ({
+              legs: move(payer, commission, amount),
+              meta: { amount: new Money(amount), fromCoin: payer, toCoin: commission },
+            }),
+          }),
+        ),
+      ),
+    );
     const pending = (await uow.run(() =>
       ledger.execute({
         type: 'bank_withdrawal',
@@ -213,7 +232,7 @@ async function main(): Promise<unknown> {
     const genericSeqScans: Record<string, string[]> = {};
     const genericPlanned: string[] = [];
     for (const statement of captured) {
-      if (!statement.label.startsWith('kernel:') || !/^\s*(SELECT|WITH)\b/i.test(statement.sql)) continue;
+      if (!statement.label.startsWith('kernel:') || !/^\s*(SELECT|WITH|UPDATE)\b/i.test(statement.sql)) continue;
       genericPlanned.push(`${statement.label}: ${statement.sql.trim().slice(0, 40).replace(/\s+/g, ' ')}`);
       const explained = await db.query(`EXPLAIN (FORMAT JSON, GENERIC_PLAN) ${statement.sql}`);
       for (const node of planNodes(explained.rows[0]['QUERY PLAN'])) {
