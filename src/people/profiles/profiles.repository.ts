@@ -35,6 +35,9 @@ export interface PersonRow {
 }
 
 /** The person behind a user, without an organization. */
+/** What `GET /profiles/my` reads beside the token: the person, the organization's business, every membership. */
+export type MyRow = UserPersonRow & { memberships: { organizationId: string; roleName: string }[] | null };
+
 export type UserPersonRow = Omit<
   PersonRow,
   'organization_id' | 'organization_type' | 'organization_name' | 'identification_status' | 'contract_id' | 'person_type' | 'role'
@@ -115,11 +118,8 @@ export class ProfilesRepository {
   }
 
   /** The caller's person, the business of `organizationId` and every membership, in one statement (what `GET /profiles/my` reads beside the token). */
-  async mine(
-    userId: string,
-    organizationId: string,
-  ): Promise<(UserPersonRow & { memberships: { organizationId: string; roleName: string }[] | null }) | undefined> {
-    const [row] = await this.db.query<UserPersonRow & { memberships: { organizationId: string; roleName: string }[] | null }>(
+  async mine(userId: string, organizationId: string): Promise<MyRow | undefined> {
+    const [row] = await this.db.query<MyRow>(
       `SELECT u.id, u.login, u.name, u.status, u.first_name, u.last_name, u.middle_name,
               u.person_email, u.person_phone_number, u.description, u.security_settings, u.locale, to_char(u.birth_date, 'YYYY-MM-DD') AS birth_date,
               u.address, u.postal_address, (SELECT o.business FROM organizations o WHERE o.id = $2) AS business,

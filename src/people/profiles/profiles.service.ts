@@ -21,6 +21,7 @@ import type {
 import type { ProfileDataDto, ProfileDto } from './dto/profile.dto';
 import type { UpdateAddressDto, UpdateBusinessDto } from './dto/staff.dto';
 import { changeRequest } from './login-change';
+import { ProfileCache } from './profile-cache';
 import {
   Business,
   PersonFields,
@@ -192,11 +193,14 @@ export class ProfilesService {
     private readonly uow: UnitOfWork,
     private readonly codes: OneTimeCodesService,
     private readonly notices: NoticesService,
+    private readonly kept: ProfileCache,
   ) {}
 
-  /** What the strategy read with the token, and the person, contact and memberships (one more query). */
+  /** What the strategy read with the token, and the person, contact and memberships (kept: ProfileCache). */
   async my(principal: Principal): Promise<ProfileDto> {
-    const user = await this.profiles.mine(principal.userId, principal.organizationId);
+    const user = await this.kept.mine(principal.userId, principal.organizationId, () =>
+      this.profiles.mine(principal.userId, principal.organizationId),
+    );
     if (!user) throw new ApiError('exception.authorization.token_invalid');
     const { organization } = principal;
     return {
