@@ -66,6 +66,16 @@ describe('the token and profile caches (TOKEN_CACHE_SECONDS)', () => {
     expect(dbCalls((await profile(b, user.token)).headers.get('server-timing'))).toBe(WARM);
   });
 
+  it('keeps what it cached of everyone on the instance someone logs in on: a login writes nothing a principal is made of', async () => {
+    const admin = await adminToken(a);
+    const user = await aUser(a, admin);
+    const other = await aUser(a, admin);
+    await profile(a, user.token);
+    expect(dbCalls((await profile(a, user.token)).headers.get('server-timing'))).toBe(WARM);
+    await login(a, other.login, other.password);
+    expect(dbCalls((await profile(a, user.token)).headers.get('server-timing'))).toBe(WARM);
+  });
+
   it('never serves from the cache while the listening connection is down, and serves again once it is back', async () => {
     const admin = await adminToken(a);
     const user = await aUser(a, admin);

@@ -157,23 +157,24 @@ export class UsersRepository {
   }
 
   /**
-   * Resets the failure count if the user is still active; false if a parallel failure held them.
-   * The row is locked as the reset would lock it, but written only when there are failures to reset:
-   * a write fires the principal notification, which would drop the user's cached tokens on every
-   * instance at each login. With `passwordHash` (the hash a login checked its password against), also false
-   * when, by the time the lock is granted, the user was deactivated or that is no longer their password: the
-   * conditions are checked again on the row as the change that held the lock left it.
+   * Locks the user's row as a reset of its failures would (UsersService.recordSuccess) and answers its failure count, if
+   * the user is still active; with `passwordHash` (the hash a login checked its password against), only when, by the
+   * time the lock is granted, the user is not deactivated and that is still their password: the conditions are checked
+   * again on the row as the change that held the lock left it.
    */
-  async recordSuccess(userId: string, passwordHash?: string): Promise<boolean> {
-    const rows = await this.db.query<{ id: string }>(
-      `WITH u AS (SELECT id, failed_attempts FROM users
-                   WHERE id = $1 AND status = 'active' AND ($2::text IS NULL OR (password_hash = $2 AND deactivated_at IS NULL))
-                     FOR NO KEY UPDATE),
-            reset AS (UPDATE users SET failed_attempts = 0, updated_at = now() FROM u WHERE users.id = u.id AND u.failed_attempts > 0)
-       SELECT id FROM u`,
+  async lockActive(userId: string, passwordHash?: string): Promise<{ failed_attempts: number } | undefined> {
+    const [row] = await this.db.query<{ failed_attempts: number }>(
+      `SELECT failed_attempts FROM users
+        WHERE id = $1 AND status = 'active' AND ($2::text IS NULL OR (password_hash = $2 AND deactivated_at IS NULL))
+          FOR NO KEY UPDATE`,
       [userId, passwordHash ?? null],
     );
-    return rows.length === 1;
+    return row;
+  }
+
+  /** Sets the user's failure count back to zero. */
+  async resetFailures(userId: string): Promise<void> {
+    await this.db.query(`UPDATE users SET failed_attempts = 0, updated_at = now() WHERE id = $1`, [userId]);
   }
 
   /** Marks the temporary password `passwordHash` used, while it is still the active, not deactivated user's and unused. */

@@ -270,7 +270,14 @@ export class UsersService implements OnApplicationBootstrap {
    * the user was deactivated or that is no longer their password by the time the row's lock is granted.
    */
   recordSuccess(userId: string, passwordHash?: string): Promise<boolean> {
-    return this.users.recordSuccess(userId, passwordHash);
+    return this.uow.run(async () => {
+      const user = await this.users.lockActive(userId, passwordHash);
+      if (!user) return false;
+      // Written only when there are failures to reset: a write of `users` drops what the caches keep of the user on
+      // every instance, and on this one (WriteWatch goes by a statement's text) what they keep of everyone, at each login.
+      if (user.failed_attempts > 0) await this.users.resetFailures(userId);
+      return true;
+    });
   }
 
   markTemporaryPasswordUsed(userId: string, passwordHash: string): Promise<boolean> {
