@@ -32,6 +32,8 @@ export class DatabaseNotifications implements OnModuleDestroy {
   private retry?: NodeJS.Timeout;
   /** Reconnecting after a loss: the failed attempts are not logged one by one (the outage log says it once). */
   private failing = false;
+  /** The LISTENs sent while connected, in order (listen). */
+  private listening: Promise<void> = Promise.resolve();
 
   constructor(
     @Inject(LISTEN_URL) private readonly url: string,
@@ -41,14 +43,25 @@ export class DatabaseNotifications implements OnModuleDestroy {
   /** Listens on `channel` (a plain identifier) for `handler`. */
   subscribe(channel: string, handler: NotificationHandler): void {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Not a channel name: ${channel}`);
-    const set = this.handlers.get(channel) ?? new Set();
-    set.add(handler);
-    this.handlers.set(channel, set);
+    const known = this.handlers.get(channel);
+    // A channel listened to already (or to be, once connected) takes another handler and no second LISTEN.
+    if (known) return void known.add(handler);
+    this.handlers.set(channel, new Set([handler]));
     if (this.client) {
-      if (this.connected) void this.client.query(`LISTEN ${channel}`).catch(() => this.lost());
+      if (this.connected) this.listen(this.client, channel);
     } else {
       void this.connect();
     }
+  }
+
+  /** One LISTEN after another on the listening connection (pg deprecates a query sent while one runs). */
+  private listen(client: Client, channel: string): void {
+    this.listening = this.listening
+      .then(() => client.query(`LISTEN ${channel}`))
+      .then(
+        () => undefined,
+        () => this.lost(),
+      );
   }
 
   /** Whether the listening connection is up, so every change committed from now on will be heard. */
