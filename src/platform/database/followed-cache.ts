@@ -4,7 +4,7 @@ import type { WriteWatch } from './write-watch';
 
 /** How a FollowedCache hears of changes, and how long it keeps what it read. */
 export interface FollowedCacheOptions<V> {
-  /** Seconds an entry may be served without asking the database; 0: no cache (every read loads). */
+  /** Milliseconds an entry may be served without asking the database; 0: no cache (every read loads). */
   ttlMs: number;
   /** Entries kept at most (the oldest dropped first: `remember`). */
   max: number;
