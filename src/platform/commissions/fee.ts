@@ -159,12 +159,15 @@ export function feeOf(value: CommissionValue, amount: Money, scale: number): Mon
  * amount and the recipient receives the amount less the rest (409 when the rest exceeds it).
  * Always: payerAmount = payeeAmount + commission, commission ≥ 0.
  */
+/** A Money is immutable: the one zero fee every unpriced movement shares. */
+const NO_FEE = new Money(0);
+
 export function priceOf(terms: CommissionTerms | null, amount: Money, scale: number): Quote {
   const condition = terms ? conditionFor(terms.conditions, amount) : undefined;
-  const commission = condition ? feeOf(condition.value, amount, scale) : new Money(0);
+  const commission = condition ? feeOf(condition.value, amount, scale) : NO_FEE;
   const payer = terms?.payer ?? 'sender';
   const priced = { commission, payer, ruleId: terms?.ruleId ?? null, conditionId: condition?.id ?? null };
-  if (payer === 'sender') return { ...priced, payerAmount: amount.plus(commission), payeeAmount: amount };
+  if (payer === 'sender') return { ...priced, payerAmount: commission.isZero() ? amount : amount.plus(commission), payeeAmount: amount };
   // The fee is already at the currency's scale, so both halves are too and add up to it exactly.
   const senderShare = payer === 'shared' ? commission.dividedBy(2).toDecimalPlaces(scale, Money.ROUND_UP) : new Money(0);
   const recipientShare = commission.minus(senderShare);

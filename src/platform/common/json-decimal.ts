@@ -52,7 +52,8 @@ export class RawJson {
 /** The reply serializer: JSON.stringify, with every JsonDecimal written as its number and every OneTimeSecret as its text. */
 export function serializeJson(payload: unknown): string {
   if (payload instanceof RawJson) return payload.text;
-  return finish(JSON.stringify(payload), '"');
+  const text = decimals(JSON.stringify(payload));
+  return text.includes(SECRET.slice(1)) ? text.replace(SECRET_START, '"') : text;
 }
 
 /**
@@ -61,12 +62,13 @@ export function serializeJson(payload: unknown): string {
  */
 export function serializeAnswer(payload: unknown): { sent: RawJson; stored: string } {
   if (payload instanceof RawJson) return { sent: payload, stored: payload.text };
-  const text = JSON.stringify(payload);
-  return { sent: new RawJson(finish(text, '"')), stored: finish(text, null) };
+  const text = decimals(JSON.stringify(payload));
+  // Without a secret (most answers) the sent text is the stored one: its decimals are written once.
+  if (!text.includes(SECRET.slice(1))) return { sent: new RawJson(text), stored: text };
+  return { sent: new RawJson(text.replace(SECRET_START, '"')), stored: text.replace(SECRET_VALUE, 'null') };
 }
 
-function finish(text: string, secrets: '"' | null): string {
-  let out = text.includes(MARKER.slice(1)) ? text.replace(MARKED, '$1') : text;
-  if (out.includes(SECRET.slice(1))) out = secrets === null ? out.replace(SECRET_VALUE, 'null') : out.replace(SECRET_START, '"');
-  return out;
+/** Every JsonDecimal of JSON.stringify's output written as its number. */
+function decimals(text: string): string {
+  return text.includes(MARKER.slice(1)) ? text.replace(MARKED, '$1') : text;
 }

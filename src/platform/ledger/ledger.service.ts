@@ -390,7 +390,7 @@ export class LedgerService implements OnModuleInit {
               coins.set(change.serial, {
                 ...coin,
                 balance: new Money(coin.balance).plus(change.balance).toFixed(),
-                held: new Money(coin.held).plus(change.held).toFixed(),
+                held: change.held.isZero() ? coin.held : new Money(coin.held).plus(change.held).toFixed(),
               });
               if (isShared(coin)) sharedChange(shared, change, planned.plan.funded?.includes(change.serial) ?? false);
             }

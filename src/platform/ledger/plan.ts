@@ -101,7 +101,7 @@ export function applyPlan(locked: Locked, plan: Plan): PlanEffect {
     if (db.isZero() && dh.isZero()) continue;
     if (coin.type === 'client' && coin.closed_at) throw new ApiError('exception.coin.closed', `Coin ${serial} is closed`);
     const newBalance = new Money(coin.balance).plus(db);
-    const newHeld = new Money(coin.held).plus(dh);
+    const newHeld = dh.isZero() ? new Money(coin.held) : new Money(coin.held).plus(dh);
     if (newHeld.isNegative()) throw new PlanError(`Coin ${serial} would hold a negative amount`);
     if ((coin.type === 'client' || plan.funded?.includes(serial)) && db.minus(dh).isNegative() && newBalance.minus(newHeld).isNegative()) {
       throw new ApiError('exception.coin.insufficient_funds', `Coin ${serial} has insufficient available funds`);
