@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Role } from '../access/permissions';
 import type { Principal, UserStatus } from '../access/principal';
 import { Database } from '../database/database';
@@ -33,7 +33,12 @@ export interface SessionRow {
 }
 
 export function hashToken(token: string): Buffer {
-  return createHash('sha256').update(token, 'utf8').digest();
+  return hash('sha256', token, 'buffer');
+}
+
+/** A token's hash as hex (the PrincipalCache's key), in one call: no Hash object per guarded request. */
+export function tokenKey(token: string): string {
+  return hash('sha256', token, 'hex');
 }
 
 /** auth_tokens and login_failures. */

@@ -6,7 +6,7 @@ import { BEARER_STRATEGY } from '../access/access.guard';
 import { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import { ApiError } from '../common/api-error';
-import { AuthRepository, hashToken } from './auth.repository';
+import { AuthRepository, tokenKey } from './auth.repository';
 import { PrincipalCache } from './principal-cache';
 
 const SCHEME = /^(?:Bearer|TOKEN)\s+([A-Za-z0-9_\-.~+/=]{16,512})\s*$/i;
@@ -48,8 +48,8 @@ export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) 
     if (!token) {
       throw new ApiError('exception.authorization.token_malformed', 'Authorization must be "Bearer <token>" or "TOKEN <token>"');
     }
-    const hash = hashToken(token);
-    const row = await this.cache.resolve(hash.toString('hex'), () => this.tokens.liveToken(hash));
+    const key = tokenKey(token);
+    const row = await this.cache.resolve(key, () => this.tokens.liveToken(Buffer.from(key, 'hex')));
     if (!row) throw new ApiError('exception.authorization.token_invalid', 'The token is unknown, expired or revoked');
     return {
       tokenId: row.token_id,
