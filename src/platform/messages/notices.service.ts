@@ -145,13 +145,22 @@ export class NoticesService implements OnModuleInit {
   /** Tells the users of the organizations whose coins `operation` moved money on, who asked for it. */
   private async moneyMoved(operation: MovedMoney): Promise<void> {
     const sides = sidesOf(operation);
-    if (!sides.size || !(await this.anyListens([...sides.keys()]))) return;
-    const readers = await this.repository.readers([...sides.keys()]);
+    if (!sides.size) return;
+    const organizations = [...sides.keys()];
+    if (!(this.knownListening(organizations) ?? (await this.anyListens(organizations)))) return;
+    const readers = await this.repository.readers(organizations);
     const notices = readers.flatMap((reader) => {
       const notice = noticeOf(operation, sides.get(reader.organization_id)!);
       return noticeAddresses(reader, reader.channels ?? undefined).map((to) => ({ to, ...notice, locale: reader.locale }));
     });
     await this.messages.queueNotices(notices);
+  }
+
+  /** `anyListens` from what this instance keeps, without a statement (most movements: nobody asked); undefined when it keeps nothing yet. */
+  private knownListening(organizations: string[]): boolean | undefined {
+    if (!this.notifications.live()) return true;
+    const listening = this.listening;
+    return listening && organizations.some((o) => listening.has(o));
   }
 
   /** Whether a member of one of `organizations` may have asked for transaction notices (true when this instance cannot be sure). */

@@ -55,13 +55,15 @@ export class OutboxService implements OnModuleInit {
    */
   async emit(type: EventType, organizationIds: ReadonlyArray<string | null | undefined>, data: unknown): Promise<void> {
     const organizations = [...new Set(organizationIds.filter((o): o is string => !!o))];
-    const recorded = await this.listened(type, organizations);
-    if (!recorded && !this.events.heard(type)) return;
+    const recorded = this.knownListened(type, organizations) ?? (await this.listened(type, organizations));
+    if (!recorded) {
+      // Nothing to record: only the in-process handlers (dispatch runs them in the open transaction, or one of their own).
+      if (this.events.heard(type)) await this.events.dispatch({ type, organizationIds: organizations, data });
+      return;
+    }
     await this.uow.run(async () => {
-      if (recorded) {
-        const { deliveries } = await this.outbox.insert(type, organizations, serializeJson(data), this.config.webhooksPerOrganization);
-        if (deliveries > 0) this.uow.afterCommit(() => this.listeners.forEach((wake) => wake()));
-      }
+      const { deliveries } = await this.outbox.insert(type, organizations, serializeJson(data), this.config.webhooksPerOrganization);
+      if (deliveries > 0) this.uow.afterCommit(() => this.listeners.forEach((wake) => wake()));
       await this.events.dispatch({ type, organizationIds: organizations, data });
     });
   }
@@ -69,6 +71,13 @@ export class OutboxService implements OnModuleInit {
   /** Called after every commit that queued a delivery (the webhook dispatcher). */
   onEmitted(listener: () => void): void {
     this.listeners.push(listener);
+  }
+
+  /** `listened` from what this instance keeps, without a statement; undefined when it keeps nothing yet. */
+  private knownListened(type: EventType, organizations: string[]): boolean | undefined {
+    if (!this.notifications.live()) return true;
+    const subscriptions = this.subscriptions;
+    return subscriptions && organizations.some((o) => subscriptions.get(o)?.has(type));
   }
 
   /** Whether an enabled webhook of one of `organizations` may listen to `type` (true when this instance cannot be sure). */
