@@ -75,6 +75,38 @@ describe('Batcher', () => {
     await expect(Promise.all(answers)).resolves.toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
   });
 
+  it('starts a batch beside a running one only once as many items wait as it took, and the rest at once when none runs', async () => {
+    const { batcher, batches } = heldBatcher({ size: 10, inFlight: 2 });
+    const first = [1, 2, 3].map((n) => batcher.submit(n));
+    await tick();
+    expect(batches.map((b) => b.items)).toEqual([[1, 2, 3]]);
+    // One or two items waiting beside a batch of three: they wait (a batch of one costs what a full one costs).
+    const second = [4, 5].map((n) => batcher.submit(n));
+    await tick();
+    expect(batches).toHaveLength(1);
+    expect(batcher.waiting).toBe(2);
+    // A third: as many as the running batch took, so they start beside it.
+    second.push(batcher.submit(6));
+    await tick();
+    expect(batches.map((b) => b.items)).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
+    // Beside the batch of three now running, one item waits; once no batch runs, it starts alone at once.
+    const third = batcher.submit(7);
+    batches[0].finish([ok('a'), ok('b'), ok('c')]);
+    await expect(Promise.all(first)).resolves.toEqual(['a', 'b', 'c']);
+    await tick();
+    expect(batches).toHaveLength(2);
+    batches[1].finish([ok('d'), ok('e'), ok('f')]);
+    await expect(Promise.all(second)).resolves.toEqual(['d', 'e', 'f']);
+    await tick();
+    expect(batches.map((b) => b.items)).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
+    batches[2].finish([ok('g')]);
+    await expect(third).resolves.toBe('g');
+    expect(batcher.inFlight).toBe(0);
+  });
+
   it('settles each item with its own outcome: a failed item fails alone', async () => {
     const { batcher, batches } = heldBatcher({ size: 10, inFlight: 1 });
     const all = [1, 2, 3].map((n) => batcher.submit(n));
@@ -130,18 +162,38 @@ describe('Batcher', () => {
     const { batcher, batches } = heldBatcher({ size: 10, inFlight: 2, claims: (n) => [String(Math.floor(n / 10))] });
     const first = batcher.submit(11);
     await tick();
-    // 12 shares the running 11's claim: it waits; 21 starts the second batch.
-    const answers = [12, 21, 35, 22].map((n) => batcher.submit(n));
+    // 12 shares the running 11's claim: it waits; 21, behind it, starts the second batch.
+    const answers = [12, 21].map((n) => batcher.submit(n));
     await tick();
-    expect(batches.map((b) => b.items)).toEqual([[11], [21, 35, 22]]);
+    expect(batches.map((b) => b.items)).toEqual([[11], [21]]);
     batches[0].finish([ok('11')]);
     await expect(first).resolves.toBe('11');
     await tick();
     // 11's claim released: 12 goes, while 21's batch still runs.
-    expect(batches.map((b) => b.items)).toEqual([[11], [21, 35, 22], [12]]);
-    batches[1].finish([ok('21'), ok('35'), ok('22')]);
+    expect(batches.map((b) => b.items)).toEqual([[11], [21], [12]]);
+    batches[1].finish([ok('21')]);
     batches[2].finish([ok('12')]);
-    await expect(Promise.all(answers)).resolves.toEqual(['12', '21', '35', '22']);
+    await expect(Promise.all(answers)).resolves.toEqual(['12', '21']);
+    // Among items of many claims, those free go together and the held one keeps its place.
+    const more = [31, 41, 32, 42].map((n) => batcher.submit(n));
+    await tick();
+    expect(batches.slice(3).map((b) => b.items)).toEqual([[31, 41, 32, 42]]);
+    const held = [33, 51, 52].map((n) => batcher.submit(n));
+    await tick();
+    expect(batches.slice(4).map((b) => b.items)).toEqual([]);
+    const last = [61, 62].map((n) => batcher.submit(n));
+    await tick();
+    // Four wait beside the batch of four: 33 (claiming 31's "3") stays; 51, 52, 61 and 62 go.
+    expect(batches.slice(4).map((b) => b.items)).toEqual([[51, 52, 61, 62]]);
+    // Its claim released, 33 alone waits beside the batch of four; it starts once none runs.
+    batches[3].finish([ok('31'), ok('41'), ok('32'), ok('42')]);
+    await tick();
+    expect(batches).toHaveLength(5);
+    batches[4].finish([ok('51'), ok('52'), ok('61'), ok('62')]);
+    await tick();
+    expect(batches.slice(5).map((b) => b.items)).toEqual([[33]]);
+    batches[5].finish([ok('33')]);
+    await expect(Promise.all([...more, ...held, ...last])).resolves.toEqual(['31', '41', '32', '42', '33', '51', '52', '61', '62']);
     expect(batcher.inFlight).toBe(0);
   });
 });

@@ -25,7 +25,9 @@ interface Waiting<T, R> {
  * Groups items that arrive while earlier ones are being worked on (group commit). While fewer than `inFlight`
  * batches run, the items submitted in one event-loop turn start a batch at the end of that turn (setImmediate) —
  * no timer, so a lone item waits for nothing; under load the items queued behind the running batches go together
- * in the next one, so batches grow with the load. Batches take items in arrival order.
+ * in the next one, so batches grow with the load — while one runs, the next starts once as many items wait as it took
+ * (`enough`), so batches stay about equal instead of alternating between one and many. Batches take items in arrival
+ * order.
  *
  * `work` answers one outcome per item, in the items' order; each item's promise settles with its own. Should
  * `work` itself fail, every item of the batch fails with that error.
@@ -35,7 +37,8 @@ interface Waiting<T, R> {
  */
 export class Batcher<T, R> {
   private queue: Waiting<T, R>[] = [];
-  private running = 0;
+  /** The sizes of the running batches. */
+  private readonly running: number[] = [];
   /** The claims of the running batches, counted. */
   private readonly claimed = new Map<string, number>();
   private readonly start: (batch: Waiting<T, R>[]) => void;
@@ -74,7 +77,7 @@ export class Batcher<T, R> {
 
   /** Batches running now. */
   get inFlight(): number {
-    return this.running;
+    return this.running.length;
   }
 
   /** Items submitted and not yet taken by a batch. */
@@ -83,18 +86,31 @@ export class Batcher<T, R> {
   }
 
   private drain(): void {
-    while (this.running < this.limits.inFlight && this.queue.length) {
+    while (this.running.length < this.limits.inFlight && this.queue.length >= this.enough()) {
       const batch = this.take();
       if (!batch.length) return;
-      this.running++;
+      this.running.push(batch.length);
       this.start(batch);
     }
+  }
+
+  /**
+   * How many items must wait for a batch to start: one when none runs; while batches run, as many as the smallest of
+   * them took (or `size`). A batch that finishes frees its slot to the items that arrived meanwhile — often a few, in the
+   * event-loop turn after — and a batch of those few costs what a full one costs (its transaction, its round trips),
+   * while the items behind them wait for the other. Held back until as many wait, batches stay about equal (under load:
+   * half of what is in flight each) instead of alternating between one and many. Never a timer: the items wait at most
+   * for a running batch to end, and with none running a lone item starts at once.
+   */
+  private enough(): number {
+    if (!this.running.length) return 1;
+    return Math.min(this.limits.size, ...this.running);
   }
 
   /** The next batch: the first `size` waiting items that claim nothing a running batch claims. */
   private take(): Waiting<T, R>[] {
     const { claims, size } = this.limits;
-    if (!claims || this.running === 0) return this.hold(this.queue.splice(0, size));
+    if (!claims || this.running.length === 0) return this.hold(this.queue.splice(0, size));
     const batch: Waiting<T, R>[] = [];
     const rest: Waiting<T, R>[] = [];
     for (const waiting of this.queue) {
@@ -134,7 +150,7 @@ export class Batcher<T, R> {
     } catch (error) {
       for (const waiting of batch) waiting.reject(error);
     } finally {
-      this.running--;
+      this.running.splice(this.running.indexOf(batch.length), 1);
       this.count(batch, -1);
       this.drain();
     }
