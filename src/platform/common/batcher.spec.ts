@@ -75,35 +75,43 @@ describe('Batcher', () => {
     await expect(Promise.all(answers)).resolves.toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
   });
 
-  it('starts a batch beside a running one only once as many items wait as it took, and the rest at once when none runs', async () => {
+  it('starts a batch beside a running one only once half as many items wait as it took, and the rest at once when none runs', async () => {
     const { batcher, batches } = heldBatcher({ size: 10, inFlight: 2 });
-    const first = [1, 2, 3].map((n) => batcher.submit(n));
+    const first = [1, 2, 3, 4].map((n) => batcher.submit(n));
     await tick();
-    expect(batches.map((b) => b.items)).toEqual([[1, 2, 3]]);
-    // One or two items waiting beside a batch of three: they wait (a batch of one costs what a full one costs).
-    const second = [4, 5].map((n) => batcher.submit(n));
+    expect(batches.map((b) => b.items)).toEqual([[1, 2, 3, 4]]);
+    // One item waiting beside a batch of four: it waits (a batch of one costs what a full one costs).
+    const second = [batcher.submit(5)];
     await tick();
     expect(batches).toHaveLength(1);
-    expect(batcher.waiting).toBe(2);
-    // A third: as many as the running batch took, so they start beside it.
+    expect(batcher.waiting).toBe(1);
+    // A second: half as many as the running batch took, so they start beside it.
     second.push(batcher.submit(6));
     await tick();
     expect(batches.map((b) => b.items)).toEqual([
-      [1, 2, 3],
-      [4, 5, 6],
+      [1, 2, 3, 4],
+      [5, 6],
     ]);
-    // Beside the batch of three now running, one item waits; once no batch runs, it starts alone at once.
-    const third = batcher.submit(7);
-    batches[0].finish([ok('a'), ok('b'), ok('c')]);
-    await expect(Promise.all(first)).resolves.toEqual(['a', 'b', 'c']);
+    // Both slots taken: three wait, and start as a batch once one ends (beside the four: two are enough).
+    const third = [7, 8, 9].map((n) => batcher.submit(n));
     await tick();
     expect(batches).toHaveLength(2);
-    batches[1].finish([ok('d'), ok('e'), ok('f')]);
-    await expect(Promise.all(second)).resolves.toEqual(['d', 'e', 'f']);
+    batches[1].finish([ok('e'), ok('f')]);
+    await expect(Promise.all(second)).resolves.toEqual(['e', 'f']);
     await tick();
-    expect(batches.map((b) => b.items)).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
-    batches[2].finish([ok('g')]);
-    await expect(third).resolves.toBe('g');
+    expect(batches.map((b) => b.items)[2]).toEqual([7, 8, 9]);
+    // Beside the batch of three left running, one item waits; once no batch runs, it starts alone at once.
+    const fourth = batcher.submit(10);
+    batches[0].finish([ok('a'), ok('b'), ok('c'), ok('d')]);
+    await expect(Promise.all(first)).resolves.toEqual(['a', 'b', 'c', 'd']);
+    await tick();
+    expect(batches).toHaveLength(3);
+    batches[2].finish([ok('g'), ok('h'), ok('i')]);
+    await expect(Promise.all(third)).resolves.toEqual(['g', 'h', 'i']);
+    await tick();
+    expect(batches.map((b) => b.items)[3]).toEqual([10]);
+    batches[3].finish([ok('j')]);
+    await expect(fourth).resolves.toBe('j');
     expect(batcher.inFlight).toBe(0);
   });
 
@@ -180,20 +188,15 @@ describe('Batcher', () => {
     expect(batches.slice(3).map((b) => b.items)).toEqual([[31, 41, 32, 42]]);
     const held = [33, 51, 52].map((n) => batcher.submit(n));
     await tick();
-    expect(batches.slice(4).map((b) => b.items)).toEqual([]);
-    const last = [61, 62].map((n) => batcher.submit(n));
-    await tick();
-    // Four wait beside the batch of four: 33 (claiming 31's "3") stays; 51, 52, 61 and 62 go.
-    expect(batches.slice(4).map((b) => b.items)).toEqual([[51, 52, 61, 62]]);
-    // Its claim released, 33 alone waits beside the batch of four; it starts once none runs.
+    // Three wait beside the batch of four: 33 (claiming 31's "3") stays; 51 and 52 go.
+    expect(batches.slice(4).map((b) => b.items)).toEqual([[51, 52]]);
     batches[3].finish([ok('31'), ok('41'), ok('32'), ok('42')]);
     await tick();
-    expect(batches).toHaveLength(5);
-    batches[4].finish([ok('51'), ok('52'), ok('61'), ok('62')]);
-    await tick();
+    // Its claim released, 33 goes beside the batch of two (one is half of two).
     expect(batches.slice(5).map((b) => b.items)).toEqual([[33]]);
+    batches[4].finish([ok('51'), ok('52')]);
     batches[5].finish([ok('33')]);
-    await expect(Promise.all([...more, ...held, ...last])).resolves.toEqual(['31', '41', '32', '42', '33', '51', '52', '61', '62']);
+    await expect(Promise.all([...more, ...held])).resolves.toEqual(['31', '41', '32', '42', '33', '51', '52']);
     expect(batcher.inFlight).toBe(0);
   });
 });

@@ -25,8 +25,8 @@ interface Waiting<T, R> {
  * Groups items that arrive while earlier ones are being worked on (group commit). While fewer than `inFlight`
  * batches run, the items submitted in one event-loop turn start a batch at the end of that turn (setImmediate) —
  * no timer, so a lone item waits for nothing; under load the items queued behind the running batches go together
- * in the next one, so batches grow with the load — while one runs, the next starts once as many items wait as it took
- * (`enough`), so batches stay about equal instead of alternating between one and many. Batches take items in arrival
+ * in the next one, so batches grow with the load — while one runs, the next starts once half as many items wait as it
+ * took (`enough`), so batches stay of a size instead of alternating between one and many. Batches take items in arrival
  * order.
  *
  * `work` answers one outcome per item, in the items' order; each item's promise settles with its own. Should
@@ -95,16 +95,17 @@ export class Batcher<T, R> {
   }
 
   /**
-   * How many items must wait for a batch to start: one when none runs; while batches run, as many as the smallest of
-   * them took (or `size`). A batch that finishes frees its slot to the items that arrived meanwhile — often a few, in the
-   * event-loop turn after — and a batch of those few costs what a full one costs (its transaction, its round trips),
-   * while the items behind them wait for the other. Held back until as many wait, batches stay about equal (under load:
-   * half of what is in flight each) instead of alternating between one and many. Never a timer: the items wait at most
-   * for a running batch to end, and with none running a lone item starts at once.
+   * How many items must wait for a batch to start: one when none runs; while batches run, half as many as the smallest
+   * of them took (or of `size`). A batch that finishes frees its slot to the items that arrived meanwhile — often a few,
+   * in the event-loop turn after — and a batch of those few costs what a full one costs (its transaction, its round
+   * trips), while the items behind them wait for the other. Held back until half as many wait, no batch is less than
+   * half the size of the one beside it, instead of alternating between one and many; a half, not a whole, so that the
+   * items arriving behind a large batch wait for it less. Never a timer: the items wait at most for a running batch to
+   * end, and with none running a lone item starts at once.
    */
   private enough(): number {
     if (!this.running.length) return 1;
-    return Math.min(this.limits.size, ...this.running);
+    return Math.ceil(Math.min(this.limits.size, ...this.running) / 2);
   }
 
   /** The next batch: the first `size` waiting items that claim nothing a running batch claims. */
