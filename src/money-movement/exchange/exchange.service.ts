@@ -103,7 +103,7 @@ export class ExchangeService {
       coins: [dto.fromCoin, dto.toCoin, sourceReserve, targetReserve, ...this.commissions.collectors(pricing)],
       grouped: true,
       plan: async (locked) => {
-        const priced = await this.price(principal, dto, locked, pricing, read.rate);
+        const priced = await this.price(principal, dto, locked, pricing, read);
         const { source, target, conversion, quote } = priced;
         for (const coin of [source, target]) {
           if (!coin.usable) throw new ApiError('exception.coin.inactive', `Coin ${coin.serial} is closed or inactive`);
@@ -203,9 +203,9 @@ export class ExchangeService {
   }
 
   /** Two currencies (a code names one currency for good), the rate in force between them and the amounts it converts. */
-  private async rated(dto: ExchangeRequestDto, source: ExchangeCoin, target: ExchangeCoin, inForce?: RateInForce): Promise<Rated> {
+  private async rated(dto: ExchangeRequestDto, source: ExchangeCoin, target: ExchangeCoin): Promise<Rated> {
     if (source.code === target.code) throw ApiError.invalid('toCoin', 'must hold another currency than fromCoin');
-    const rate = inForce ?? (await this.rates.inForce(source.code, target.code));
+    const rate = await this.rates.inForce(source.code, target.code);
     const sellScale = scaleOf(source.fraction);
     const buyScale = scaleOf(target.fraction);
     const amount = parseAmount(dto.amount, dto.direction === 'sell' ? sellScale : buyScale);
@@ -218,11 +218,12 @@ export class ExchangeService {
     dto: ExchangeRequestDto,
     locked: Locked,
     pricing?: Pricing,
-    inForce?: RateInForce,
+    read?: Rated,
   ): Promise<Priced> {
     const source = this.tools.payer(locked, dto.fromCoin, principal, 'fromCoin');
     const target = this.tools.payer(locked, dto.toCoin, principal, 'toCoin');
-    const { rate, conversion } = await this.rated(dto, source, target, inForce);
+    // Rated before the group (`checked`) over the same two coins, whose currencies never change: not converted again.
+    const { rate, conversion } = read ?? (await this.rated(dto, source, target));
     // The target names the currency bought, which a multi-currency commission profile is chosen by.
     const quoted = await this.commissions.quote({ flow: 'exchange', amount: conversion.sell, payer: source, payee: target, pricing });
     // Both coins are the caller's: the fee is always added to what leaves the source coin, whoever the rule names as payer.
