@@ -199,7 +199,8 @@ const WRITE_TOGETHER = `WITH op AS (
     INSERT INTO operations (id, type, status, currency_id, amount, commission, from_coin, to_coin, from_organization_id, to_organization_id,
                             description, custom_information, request_identifier, request_status, created_by, details, created_by_role)
     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::numeric[], $6::numeric[], $7::bigint[], $8::bigint[],
-                         $9::uuid[], $10::uuid[], $11::text[], $12::text[], $13::text[], $14::text[], $15::uuid[], $16::jsonb[], $26::text[])
+                         $9::uuid[], $10::uuid[], $11::text[], $12::text[], $13::text[], $14::text[], $15::uuid[],
+                         ARRAY(SELECT d FROM jsonb_array_elements($16::jsonb) WITH ORDINALITY AS t(d, n) ORDER BY n), $26::text[])
     RETURNING *),
   entries AS (
     INSERT INTO ledger_entries (operation_id, leg, coin_serial, currency_id, organization_id, amount, created_at)
@@ -489,11 +490,12 @@ export class LedgerRepository {
     const changed = [...changes.keys()];
     const rows = await this.db.query<PostedRow>(
       WRITE_TOGETHER,
-      // Columns of uuids, numbers and serials go as array literals (arrayLiteral); free text as arrays pg escapes.
+      // Columns of uuids, numbers, serials and the catalogues' words go as array literals (arrayLiteral); free text as
+      // arrays pg escapes; the details as one JSON array (pg would escape every quote of every posting's JSON).
       [
         arrayLiteral(ids),
-        column((p) => p.type),
-        column((p) => p.effect.status),
+        arrayLiteral(column((p) => p.type)),
+        arrayLiteral(column((p) => p.effect.status)),
         arrayLiteral(column((p) => p.effect.currencyId)),
         arrayLiteral(column((p) => p.meta.amount.toFixed())),
         arrayLiteral(column((p) => (p.meta.commission ?? ZERO).toFixed())),
@@ -506,7 +508,7 @@ export class LedgerRepository {
         column((p) => p.requestIdentifier),
         column((p) => p.meta.requestStatus ?? null),
         arrayLiteral(column((p) => p.createdBy)),
-        column((p) => JSON.stringify(p.meta.details ?? {})),
+        JSON.stringify(column((p) => p.meta.details ?? {})),
         arrayLiteral(entries.map((e) => e.id)),
         arrayLiteral(entries.map((e) => e.leg)),
         arrayLiteral(entries.map((e) => e.coin.serial)),
@@ -516,7 +518,7 @@ export class LedgerRepository {
         arrayLiteral(changed),
         arrayLiteral(changed.map((serial) => changes.get(serial)!.balance.toFixed())),
         arrayLiteral(changed.map((serial) => changes.get(serial)!.held.toFixed())),
-        column((p) => p.createdByRole),
+        arrayLiteral(column((p) => p.createdByRole)),
       ],
       { prepare: true },
     );
