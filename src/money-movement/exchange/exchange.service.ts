@@ -213,13 +213,7 @@ export class ExchangeService {
   }
 
   /** The rules over the two coins as read (or locked): both the caller's client coins, two currencies, the rate, the amounts, the fee. */
-  private async price(
-    principal: Principal,
-    dto: ExchangeRequestDto,
-    locked: Locked,
-    pricing?: Pricing,
-    read?: Rated,
-  ): Promise<Priced> {
+  private async price(principal: Principal, dto: ExchangeRequestDto, locked: Locked, pricing?: Pricing, read?: Rated): Promise<Priced> {
     const source = this.tools.payer(locked, dto.fromCoin, principal, 'fromCoin');
     const target = this.tools.payer(locked, dto.toCoin, principal, 'toCoin');
     // Rated before the group (`checked`) over the same two coins, whose currencies never change: not converted again.
