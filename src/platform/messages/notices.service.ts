@@ -156,22 +156,18 @@ export class NoticesService implements OnModuleInit {
     await this.messages.queueNotices(notices);
   }
 
-  /** `anyListens` from what this instance keeps, without a statement (most movements: nobody asked); undefined when it keeps nothing yet. */
+  /** Whether a member of one of `organizations` may have asked for transaction notices, from what this instance keeps (true when it cannot be sure; most movements: nobody asked); undefined when it keeps nothing yet. */
   private knownListening(organizations: string[]): boolean | undefined {
     if (!this.notifications.live()) return true;
     const listening = this.listening;
     return listening && organizations.some((o) => listening.has(o));
   }
 
-  /** Whether a member of one of `organizations` may have asked for transaction notices (true when this instance cannot be sure). */
+  /** Whether a member of one of `organizations` asked for transaction notices, read anew (when `knownListening` cannot tell). */
   private async anyListens(organizations: string[]): Promise<boolean> {
-    if (!this.notifications.live()) return true;
-    let listening = this.listening;
-    if (!listening) {
-      const generation = this.generation;
-      listening = new Set(await this.repository.listeningOrganizations());
-      if (generation === this.generation && this.notifications.live()) this.listening = listening;
-    }
+    const generation = this.generation;
+    const listening = new Set(await this.repository.listeningOrganizations());
+    if (generation === this.generation && this.notifications.live()) this.listening = listening;
     return organizations.some((o) => listening.has(o));
   }
 }

@@ -73,23 +73,19 @@ export class OutboxService implements OnModuleInit {
     this.listeners.push(listener);
   }
 
-  /** `listened` from what this instance keeps, without a statement; undefined when it keeps nothing yet. */
+  /** Whether an enabled webhook of one of `organizations` may listen to `type`, from what this instance keeps (true when it cannot be sure); undefined when it keeps nothing yet. */
   private knownListened(type: EventType, organizations: string[]): boolean | undefined {
     if (!this.notifications.live()) return true;
     const subscriptions = this.subscriptions;
     return subscriptions && organizations.some((o) => subscriptions.get(o)?.has(type));
   }
 
-  /** Whether an enabled webhook of one of `organizations` may listen to `type` (true when this instance cannot be sure). */
+  /** Whether an enabled webhook of one of `organizations` listens to `type`, read anew (when `knownListened` cannot tell). */
   private async listened(type: EventType, organizations: string[]): Promise<boolean> {
-    if (!this.notifications.live()) return true;
-    let subscriptions = this.subscriptions;
-    if (!subscriptions) {
-      const generation = this.generation;
-      subscriptions = new Map();
-      for (const row of await this.outbox.subscriptions()) subscriptions.set(row.organization_id, new Set(row.events));
-      if (generation === this.generation && this.notifications.live()) this.subscriptions = subscriptions;
-    }
+    const generation = this.generation;
+    const subscriptions = new Map<string, Set<string>>();
+    for (const row of await this.outbox.subscriptions()) subscriptions.set(row.organization_id, new Set(row.events));
+    if (generation === this.generation && this.notifications.live()) this.subscriptions = subscriptions;
     return organizations.some((o) => subscriptions.get(o)?.has(type));
   }
 }
