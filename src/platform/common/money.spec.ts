@@ -51,4 +51,20 @@ describe('money', () => {
     expect(formatAmount('1250.5', 2)).toBe('1250.50');
     expect(formatAmount(new Money('7'), 0)).toBe('7');
   });
+
+  it('formats text exactly as Money would, whether or not it needs rounding', () => {
+    const texts = ['0', '-0', '-0.00', '7', '-7', '10.5', '-10.5', '10.50', '10.555', '10.565', '0.000000000000000001', '1e5', '-1.5e-3'];
+    for (const text of [...texts, '12345678901234567890.123456789012345678', '00.5', '+3', '.5', '5.']) {
+      for (const scale of [0, 1, 2, 3, 18]) {
+        let expected: string | undefined;
+        try {
+          expected = new Money(text).toFixed(scale);
+        } catch {
+          expected = undefined;
+        }
+        if (expected === undefined) expect(() => formatAmount(text, scale)).toThrow();
+        else expect(formatAmount(text, scale)).toBe(expected);
+      }
+    }
+  });
 });

@@ -47,7 +47,24 @@ export function parseAmount(value: unknown, scale: number, parameter = 'amount',
   return amount;
 }
 
-/** Formats an amount for a response: a string with exactly the currency's decimals. */
+/** Decimal text as the database and `toFixed()` write it: an optional minus, no leading zero, an optional fraction. */
+const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.(\d+))?$/;
+const NEGATIVE_ZERO = /^-0(?:\.0+)?$/;
+
+/**
+ * Formats an amount for a response: a string with exactly the currency's decimals. Plain text with no more decimals than
+ * that (what the database answers for a column, what a Money's `toFixed()` gave) only gains zeros: no Decimal is made for
+ * it (an answer formats several amounts; parsing each was a twentieth of a transfer's CPU). Anything else — more
+ * decimals, an exponent, a negative zero — is Money's to round or normalize.
+ */
 export function formatAmount(value: Money | string, scale: number): string {
+  if (typeof value === 'string') {
+    const plain = PLAIN_DECIMAL.exec(value);
+    const decimals = plain ? (plain[1]?.length ?? 0) : Infinity;
+    if (decimals <= scale && !NEGATIVE_ZERO.test(value)) {
+      if (decimals === scale) return value;
+      return `${value}${decimals === 0 ? '.' : ''}${'0'.repeat(scale - decimals)}`;
+    }
+  }
   return new Money(value).toFixed(scale);
 }

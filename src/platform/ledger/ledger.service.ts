@@ -363,6 +363,21 @@ export class LedgerService implements OnModuleInit {
           const outcomes: Outcome<OperationDto | null | typeof ALONE>[] = [];
           const together: { index: number; planned: Planned; posting: Posting; meta: TransactionMeta }[] = [];
           const written: (Written & { index: number })[] = [];
+          // What the group's postings so far did to each coin: applied to its row only once a later posting names it.
+          const moved = new Map<string, { balance: Money; held: Money }>();
+          const asLeft = (serial: string): LockedCoin => {
+            const coin = coins.get(serial)!;
+            const change = moved.get(serial);
+            if (!change) return coin;
+            moved.delete(serial);
+            const left = {
+              ...coin,
+              balance: new Money(coin.balance).plus(change.balance).toFixed(),
+              held: change.held.isZero() ? coin.held : new Money(coin.held).plus(change.held).toFixed(),
+            };
+            coins.set(serial, left);
+            return left;
+          };
           for (const [index, { request, meta }] of postings.entries()) {
             // A coin held elsewhere, or no such coin: the posting waits for it, or answers its 404, on its own. A key
             // held or answered elsewhere: its request replays, or answers 409, on its own.
@@ -370,7 +385,7 @@ export class LedgerService implements OnModuleInit {
               outcomes.push({ ok: true, value: ALONE });
               continue;
             }
-            const locked: Locked = { coins: new Map(request.coins.map((s) => [s, coins.get(s)!])), holds: [] };
+            const locked: Locked = { coins: new Map(request.coins.map((s) => [s, asLeft(s)])), holds: [] };
             let planned: Planned | null;
             try {
               planned = await this.planned(request, locked);
@@ -386,13 +401,12 @@ export class LedgerService implements OnModuleInit {
               continue;
             }
             for (const change of planned.effect.changes) {
-              const coin = coins.get(change.serial)!;
-              coins.set(change.serial, {
-                ...coin,
-                balance: new Money(coin.balance).plus(change.balance).toFixed(),
-                held: change.held.isZero() ? coin.held : new Money(coin.held).plus(change.held).toFixed(),
-              });
-              if (isShared(coin)) sharedChange(shared, change, planned.plan.funded?.includes(change.serial) ?? false);
+              const before = moved.get(change.serial);
+              moved.set(
+                change.serial,
+                before ? { balance: before.balance.plus(change.balance), held: before.held.plus(change.held) } : change,
+              );
+              if (isShared(coins.get(change.serial)!)) sharedChange(shared, change, planned.plan.funded?.includes(change.serial) ?? false);
             }
             const posting = await this.postingOf(planned, meta, null);
             if (writableTogether(posting)) {

@@ -1,5 +1,5 @@
 import { amountOf } from '../common/json-decimal';
-import { Money, scaleOf } from '../common/money';
+import { scaleOf } from '../common/money';
 import type {
   IssuerRefDto,
   LegType,
@@ -56,16 +56,20 @@ function legs(operationType: string, entries: EntryJson[]): OperationLegDto[] {
     else leg.to = e;
     byLeg.set(e.leg, leg);
   }
+  // An operation's entries share their time: written once.
+  let written: { createdAt: string; iso: string } | undefined;
+  const isoOf = (createdAt: string) =>
+    (written?.createdAt === createdAt ? written : (written = { createdAt, iso: new Date(createdAt).toISOString() })).iso;
   return [...byLeg.entries()]
     .sort(([a], [b]) => a - b)
     .flatMap(([, { from, to }]) => {
       if (!from || !to) return [];
-      const performedAt = new Date(from.createdAt).toISOString();
+      const performedAt = isoOf(from.createdAt);
       return [
         {
           id: from.id,
           type: legType(operationType, from.coin, to.coin),
-          amount: amountOf(new Money(to.amount), scaleOf(to.coin.fraction)),
+          amount: amountOf(to.amount, scaleOf(to.coin.fraction)),
           issuer: issuer(from.coin),
           from: coin(from.coin),
           to: coin(to.coin),
@@ -139,5 +143,8 @@ export function toOperationDto(row: OperationRow): OperationDto {
     createdBy: row.created_by ? { id: row.created_by, role: row.created_by_role } : null,
     transactions: legs(row.type, row.entries ?? []),
   };
-  return { ...operation, children: exchangeSides(operation) };
+  // Its sides added to it last (as the answer lists them), rather than the whole copied.
+  const dto = operation as OperationDto;
+  dto.children = exchangeSides(operation);
+  return dto;
 }
