@@ -320,12 +320,18 @@ export async function startServer(
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // Its last words (a refusal's) may still be on their way when it exits: read to the end before they are told.
+  const said = outputRead(child).then(() => {
+    if (buffered) logs.push(buffered);
+    buffered = '';
+  });
   const url = `http://127.0.0.1:${port}`;
   // The health route, not the "finapi listening on" line: that one is an info line, which LOG_LEVEL=warn hides. A minute
   // (jest's hook timeout): a start takes seconds, more on a loaded machine.
   if (!(await waitHealthy(url, child, 60_000))) {
     const code = await Promise.race([exited, new Promise((r) => setTimeout(r, 100, 'running'))]);
     if (code === 'running') child.kill('SIGKILL');
+    else await said;
     throw new Error(
       code === 'running'
         ? `The service did not start in 60 s:\n${logs.join('\n')}`
@@ -381,8 +387,22 @@ export async function startExpectingFailure(env: Record<string, string>): Promis
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const read = outputRead(child);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await read;
   return { code, output };
+}
+
+/**
+ * Resolves once a child's output has been read to its end ('close': Node may tell 'exit' before the last of it has
+ * arrived, and a refusal's line is the last), or 5 s after it exited should something it started keep the pipes open.
+ * Called as the child is spawned, before either event.
+ */
+function outputRead(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    child.once('close', () => resolve());
+    child.once('exit', () => setTimeout(resolve, 5_000).unref());
+  });
 }
 
 /** Never leaves an embedded server behind: stops the postmaster of `pidFile` (a cluster's `postmaster.pid`) if it still runs. */
