@@ -57,9 +57,12 @@ function legs(operationType: string, entries: EntryJson[]): OperationLegDto[] {
     byLeg.set(e.leg, leg);
   }
   // An operation's entries share their time: written once.
-  let written: { createdAt: string; iso: string } | undefined;
-  const isoOf = (createdAt: string) =>
-    (written?.createdAt === createdAt ? written : (written = { createdAt, iso: new Date(createdAt).toISOString() })).iso;
+  let at: string | undefined;
+  let iso = '';
+  const isoOf = (createdAt: string) => {
+    if (createdAt !== at) [at, iso] = [createdAt, new Date(createdAt).toISOString()];
+    return iso;
+  };
   return [...byLeg.entries()]
     .sort(([a], [b]) => a - b)
     .flatMap(([, { from, to }]) => {
