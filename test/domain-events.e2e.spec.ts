@@ -71,6 +71,32 @@ describe('domain events: one module reacts to another’s event, in its transact
     });
   });
 
+  it('lets a handler with nothing to do answer at once: no promise to wait for, and the handlers after one that has work wait for it', () => {
+    expect(out.answersAtOnce).toEqual({
+      answer: 'answered',
+      seen: [
+        'tally expired H transaction=true',
+        'expired answered nothing to wait for',
+        'tally in I',
+        'reporting in I',
+        'paid answered a promise',
+        'the publisher goes on',
+        'reporting after I for org-1',
+      ],
+      committed: ['the change', 'reporting I'],
+      logged: [],
+    });
+    // A handler that throws at once aborts the change as one that rejects does.
+    expect(out.answersAtOnceThrows).toEqual({
+      answer: 'threw: tally refuses',
+      seen: ['tally expired J transaction=true'],
+      committed: [],
+      logged: [],
+    });
+    // With no transaction open, the handlers still run in one of their own (dispatch then answers its promise).
+    expect(out.answersAtOnceWithoutTransaction.seen).toEqual(['tally expired K transaction=true']);
+  });
+
   it('refuses to start with a handler on a provider that is not a singleton', () => {
     expect(out.requestScoped).toBe('PerRequest.later handles domain events: its provider must be a singleton');
   });

@@ -376,6 +376,9 @@ describe('The container recipe, read', () => {
       const setup = spawnSync('bash', ['-euo', 'pipefail', '-c', script.filter((l) => !/\bdocker\b/.test(l)).join('\n')], {
         cwd: dir,
         encoding: 'utf8',
+        // No stdin: on a socket (Node's default pipe), a first-level bash takes itself for a remote shell and reads the
+        // machine's bash.bashrc, whose `$PS1` then fails under -u (seen on a machine where the suite ran at SHLVL=1).
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
       expect({ status: setup.status, stderr: setup.stderr }).toEqual({ status: 0, stderr: '' });
       const dotEnv = Object.fromEntries(

@@ -58,6 +58,23 @@ class Reporting {
   }
 }
 
+/** Handlers that answer at once, without a promise (an in-transaction handler with nothing to wait for). */
+@Injectable()
+class Tally {
+  @OnDomainEvent('invoice.paid', { phase: 'in-transaction' })
+  counted({ data }: DomainEvent<Paid>): void {
+    seen.push(`tally in ${data.id}`);
+  }
+
+  @OnDomainEvent('invoice.expired', { phase: 'in-transaction' })
+  expired({ data }: DomainEvent<Paid>): void {
+    seen.push(`tally expired ${data.id} transaction=${!!this.uow.current()}`);
+    if (data.fail === 'in-transaction') throw new Error('tally refuses');
+  }
+
+  constructor(private readonly uow: UnitOfWork) {}
+}
+
 @Injectable({ scope: Scope.REQUEST })
 class PerRequest {
   @OnDomainEvent('invoice.paid', { phase: 'after-commit' })
@@ -95,7 +112,7 @@ async function main(): Promise<Record<string, unknown>> {
   const paid = (id: string, fail?: Paid['fail']) =>
     events.dispatch({ type: 'invoice.paid', organizationIds: ['org-1'], data: { id, ...(fail ? { fail } : {}) } });
   const committed = async () => (await pool.query<{ what: string }>('SELECT what FROM reactions ORDER BY seq')).rows.map((r) => r.what);
-  const scenario = async (name: string, run: () => Promise<unknown>, expected: number) => {
+  const scenario = async (name: string, run: () => Promise<unknown> | undefined, expected: number) => {
     seen.length = 0;
     logged.length = 0;
     await pool.query('TRUNCATE reactions');
@@ -153,6 +170,44 @@ async function main(): Promise<Record<string, unknown>> {
       },
       1,
     );
+    // A bus whose first handler of each type answers at once: `dispatch` answers nothing to wait for when every
+    // in-transaction handler did, and the handlers after one that answers a promise wait for it.
+    const tallied = await busOf(pool, [Tally, Reporting]);
+    const quick = tallied.get(DomainEvents);
+    try {
+      await scenario(
+        'answersAtOnce',
+        () =>
+          uow.run(async () => {
+            await uow.current()!.client.query(`INSERT INTO reactions (what) VALUES ('the change')`);
+            const expired = quick.dispatch({ type: 'invoice.expired', organizationIds: [], data: { id: 'H' } });
+            seen.push(`expired answered ${expired === undefined ? 'nothing to wait for' : 'a promise'}`);
+            const paidToo = quick.dispatch({ type: 'invoice.paid', organizationIds: ['org-1'], data: { id: 'I' } });
+            seen.push(`paid answered ${paidToo instanceof Promise ? 'a promise' : 'nothing to wait for'}`);
+            await paidToo;
+            seen.push('the publisher goes on');
+            return 'answered';
+          }),
+        7,
+      );
+      await scenario(
+        'answersAtOnceThrows',
+        () =>
+          uow.run(async () => {
+            await uow.current()!.client.query(`INSERT INTO reactions (what) VALUES ('the change')`);
+            quick.dispatch({ type: 'invoice.expired', organizationIds: [], data: { id: 'J', fail: 'in-transaction' } });
+            seen.push('the publisher goes on');
+          }),
+        1,
+      );
+      await scenario(
+        'answersAtOnceWithoutTransaction',
+        () => quick.dispatch({ type: 'invoice.expired', organizationIds: [], data: { id: 'K' } }),
+        1,
+      );
+    } finally {
+      await tallied.close();
+    }
     try {
       await (await busOf(pool, [PerRequest])).close();
       out.requestScoped = 'started';

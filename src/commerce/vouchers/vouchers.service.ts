@@ -369,11 +369,17 @@ export class VouchersService implements OnApplicationBootstrap, OnModuleDestroy 
    * with it or not at all. Its amount must be the voucher's whole amount; else the flow is wrong, and the change fails.
    */
   @OnDomainEvent('operation.processed', { phase: 'in-transaction' })
-  async spent({ data: operation }: DomainEvent<OperationDto>): Promise<void> {
+  spent({ data: operation }: DomainEvent<OperationDto>): Promise<void> | undefined {
     const claimed = this.claimed.get(this.uow.current()!);
     const voucher = claimed?.find((v) => v.reserveCoin === operation.from?.serial);
-    if (!claimed || !voucher) return;
+    // Nothing claimed by this payment (every operation but a voucher's): nothing to wait for.
+    if (!claimed || !voucher) return undefined;
     claimed.splice(claimed.indexOf(voucher), 1);
+    return this.closeSpent(voucher, operation);
+  }
+
+  /** Closes `voucher` as spent by `operation` (`spent`), which must pay its whole amount to a coin. */
+  private async closeSpent(voucher: ClaimedVoucher, operation: OperationDto): Promise<void> {
     if (!voucher.amount.eq(new Money(operation.amount.text)) || !operation.to) {
       throw new Error(
         `Operation ${operation.id} pays ${operation.amount.text} out of voucher ${voucher.id}: a voucher is spent whole, to a coin`,

@@ -5,6 +5,7 @@ import * as classValidator from 'class-validator';
 import { getMetadataStorage, ValidationArguments, ValidationTypes } from 'class-validator';
 import type { ConstraintMetadata } from 'class-validator/types/metadata/ConstraintMetadata';
 import { ApiError, FieldError } from './api-error';
+import type { ImmediatePipe } from './immediate-pipes';
 import { cacheRuleLookups } from './rule-lookups';
 
 /**
@@ -120,19 +121,29 @@ function plainJson(value: unknown, depth = 0): boolean {
  * (any rule failing, an async rule, an array where a rule takes each item, a key the pipe would strip) goes through the
  * whole pipe from the start, so every 400 is the pipe's own, byte for byte.
  */
-export class FastValidationPipe extends ValidationPipe {
+export class FastValidationPipe extends ValidationPipe implements ImmediatePipe {
   private readonly rules = new WeakMap<object, ClassRules | typeof UNDECIDED>();
   private readonly storage = getMetadataStorage();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const now = this.transformNow(value, metadata);
+    return now ? now.value : super.transform(value, metadata);
+  }
+
+  /**
+   * What `transform` answers, when it can be told at once (ImmediatePipe): a value the pipe does not validate (a
+   * principal, a path param: ValidationPipe's own answer for it), or a body that passes (the fast path above).
+   */
+  transformNow(value: unknown, metadata: ArgumentMetadata): { value: unknown } | undefined {
     const metatype = metadata.metatype;
-    if (metadata.type === 'body' && metatype && !this.expectedType && this.toValidate(metadata) && plainJson(value) && value !== null) {
-      if (typeof value === 'object' && !Array.isArray(value)) {
-        const instance = plainToInstance(metatype as ClassConstructor<object>, value, this.transformOptions) as object;
-        if (instance.constructor === metatype && this.passes(instance, 0)) return instance;
-      }
+    if (this.expectedType) return undefined;
+    if (!metatype || !this.toValidate(metadata))
+      return { value: this.isTransformEnabled ? this.transformPrimitive(value, metadata) : value };
+    if (metadata.type === 'body' && plainJson(value) && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const instance = plainToInstance(metatype as ClassConstructor<object>, value, this.transformOptions) as object;
+      if (instance.constructor === metatype && this.passes(instance, 0)) return { value: instance };
     }
-    return super.transform(value, metadata);
+    return undefined;
   }
 
   /** Whether class-validator would find no error on `object` (false also when the fast path cannot tell). */

@@ -609,11 +609,13 @@ export class LedgerService implements OnModuleInit {
     });
     // Webhook events, in this transaction: a reversal says `operation.reversed` (reverse()), a hold placed says nothing yet.
     if (!reversalOf && (operation.status === 'processed' || operation.status === 'declined')) {
-      await this.outbox.emit(
+      const emitted = this.outbox.emit(
         operation.status === 'processed' ? 'operation.processed' : 'operation.declined',
-        [...[...locked.coins.values()].map((c) => c.organization_id)],
+        [...locked.coins.values()].map((c) => c.organization_id),
         operation,
       );
+      // Nothing to wait for when no webhook and no handler had work (OutboxService.emit): most postings.
+      if (emitted) await emitted;
     }
     return operation;
   }

@@ -111,13 +111,13 @@ export class NoticesService implements OnModuleInit {
   }
 
   @OnDomainEvent('operation.processed', { phase: 'in-transaction' })
-  async processed({ data }: DomainEvent<MovedMoney>): Promise<void> {
-    await this.moneyMoved(data);
+  processed({ data }: DomainEvent<MovedMoney>): Promise<void> | undefined {
+    return this.moneyMoved(data);
   }
 
   @OnDomainEvent('operation.reversed', { phase: 'in-transaction' })
-  async reversed({ data }: DomainEvent<{ operationId: string; reversal: MovedMoney }>): Promise<void> {
-    await this.moneyMoved(data.reversal);
+  reversed({ data }: DomainEvent<{ operationId: string; reversal: MovedMoney }>): Promise<void> | undefined {
+    return this.moneyMoved(data.reversal);
   }
 
   /**
@@ -142,12 +142,21 @@ export class NoticesService implements OnModuleInit {
     await this.messages.queueNotice(to, template, { ...details, at: new Date().toISOString() }, user.locale);
   }
 
-  /** Tells the users of the organizations whose coins `operation` moved money on, who asked for it. */
-  private async moneyMoved(operation: MovedMoney): Promise<void> {
+  /**
+   * Tells the users of the organizations whose coins `operation` moved money on, who asked for it. Nothing to wait for
+   * (no promise) when this instance knows nobody there asked: most movements.
+   */
+  private moneyMoved(operation: MovedMoney): Promise<void> | undefined {
     const sides = sidesOf(operation);
-    if (!sides.size) return;
+    if (!sides.size) return undefined;
     const organizations = [...sides.keys()];
-    if (!(this.knownListening(organizations) ?? (await this.anyListens(organizations)))) return;
+    const known = this.knownListening(organizations);
+    return known === false ? undefined : this.tell(operation, sides, organizations, known);
+  }
+
+  /** `moneyMoved` when a member may have asked (`known`), or this instance does not know yet (undefined). */
+  private async tell(operation: MovedMoney, sides: Map<string, Side>, organizations: string[], known: true | undefined): Promise<void> {
+    if (!(known ?? (await this.anyListens(organizations)))) return;
     const readers = await this.repository.readers(organizations);
     const notices = readers.flatMap((reader) => {
       const notice = noticeOf(operation, sides.get(reader.organization_id)!);

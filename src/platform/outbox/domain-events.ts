@@ -29,6 +29,7 @@ interface Handler {
   /** `Class.method`, for logs and the after-commit job's name. */
   name: string;
   phase: DomainEventPhase;
+  /** The method's answer: a promise to wait for, or anything else when it is done. */
   handle: (event: DomainEvent) => unknown;
 }
 
@@ -36,7 +37,9 @@ const SUBSCRIPTIONS = Symbol('finapi:domain-event-subscriptions');
 
 /**
  * Makes a method of a provider (a singleton) a handler of `type`, in `phase` (DomainEvents finds it at start). A
- * method may handle several types. The handler gets the DomainEvent; what it answers is ignored.
+ * method may handle several types. The handler gets the DomainEvent and answers a promise when it has work to wait for
+ * (it is then waited for), anything else when it is done: an in-transaction handler that finds nothing to do answers at
+ * once, so a money movement nobody listens to costs no promise.
  */
 export function OnDomainEvent(type: EventType, options: { phase: DomainEventPhase }): MethodDecorator {
   return (_target, _key, descriptor) => {
@@ -89,16 +92,31 @@ export class DomainEvents implements OnModuleInit {
     return this.handlers.has(type);
   }
 
-  /** Runs the in-transaction handlers of `event` in the open transaction (one of its own when none is) and schedules the others after its commit. */
-  async dispatch(event: DomainEvent): Promise<void> {
+  /**
+   * Runs the in-transaction handlers of `event` in the open transaction (one of its own when none is) and schedules the
+   * others after its commit. A handler with nothing to do may answer at once, without a promise (most money movements:
+   * nobody asked for a notice, no voucher was claimed); when every one does, so does `dispatch` — it answers a promise
+   * only when one of them did, and the handlers after it wait for it, as they always do.
+   */
+  dispatch(event: DomainEvent): Promise<void> | undefined {
     const handlers = this.handlers.get(event.type);
-    if (!handlers) return;
-    await this.uow.run(async () => {
-      for (const handler of handlers) {
-        if (handler.phase === 'in-transaction') await handler.handle(event);
-        else this.uow.afterCommit(() => this.afterCommit(handler, event));
+    if (!handlers) return undefined;
+    if (!this.uow.current()) return this.uow.run(async () => this.runFrom(handlers, 0, event));
+    return this.runFrom(handlers, 0, event);
+  }
+
+  /** The handlers from `first` on, in order, each in-transaction one waited for when it answers a promise. */
+  private runFrom(handlers: Handler[], first: number, event: DomainEvent): Promise<void> | undefined {
+    for (let i = first; i < handlers.length; i++) {
+      const handler = handlers[i];
+      if (handler.phase !== 'in-transaction') {
+        this.uow.afterCommit(() => this.afterCommit(handler, event));
+        continue;
       }
-    });
+      const answer = handler.handle(event);
+      if (answer instanceof Promise) return answer.then(() => this.runFrom(handlers, i + 1, event));
+    }
+    return undefined;
   }
 
   private async afterCommit(handler: Handler, event: DomainEvent): Promise<void> {

@@ -51,13 +51,22 @@ export class OutboxService implements OnModuleInit {
 
   /**
    * Publishes `type` about the objects of `organizationIds` (duplicates and nulls ignored), in the open transaction:
-   * recorded for those organizations' webhooks, and heard by the in-process handlers.
+   * recorded for those organizations' webhooks, and heard by the in-process handlers. Answers a promise to wait for,
+   * or nothing when it is done already: no webhook listens, as this instance knows, and no handler had work to wait for
+   * (DomainEvents.dispatch) — a money movement of organizations without webhooks then costs no promise.
    */
-  async emit(type: EventType, organizationIds: ReadonlyArray<string | null | undefined>, data: unknown): Promise<void> {
+  emit(type: EventType, organizationIds: ReadonlyArray<string | null | undefined>, data: unknown): Promise<void> | undefined {
     const organizations = [...new Set(organizationIds.filter((o): o is string => !!o))];
-    const recorded = this.knownListened(type, organizations) ?? (await this.listened(type, organizations));
-    if (!recorded) {
-      // Nothing to record: only the in-process handlers (dispatch runs them in the open transaction, or one of their own).
+    const recorded = this.knownListened(type, organizations);
+    // Nothing to record: only the in-process handlers (dispatch runs them in the open transaction, or one of their own).
+    if (recorded === false)
+      return this.events.heard(type) ? this.events.dispatch({ type, organizationIds: organizations, data }) : undefined;
+    return this.record(type, organizations, data, recorded);
+  }
+
+  /** `emit` when a webhook may listen (`recorded`), or this instance does not know yet (undefined). */
+  private async record(type: EventType, organizations: string[], data: unknown, recorded: true | undefined): Promise<void> {
+    if (!(recorded ?? (await this.listened(type, organizations)))) {
       if (this.events.heard(type)) await this.events.dispatch({ type, organizationIds: organizations, data });
       return;
     }
