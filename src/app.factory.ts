@@ -23,6 +23,7 @@ import { registerPages, securityHeaders } from './platform/pages/pages';
 import { prepareSchema } from './platform/database/migrations';
 import { currentRequestId, RequestTiming, serverTimingHeader, withRequestTiming } from './platform/database/request-timing';
 import { runImmediatePipes } from './platform/common/immediate-pipes';
+import { runPromiseGuards } from './platform/common/promise-guards';
 import { runPromiseInterceptors } from './platform/common/promise-interceptors';
 import { routeOperationId } from './platform/http/route.decorator';
 
@@ -182,9 +183,10 @@ export async function createApp(
   // The login page, the administrator's console and the security headers (CSP, no framing, nosniff).
   registerPages(fastify);
 
-  // The idempotency interceptor of the money routes runs as promises, not as a chain of Observables; a route's params
-  // are settled without a promise when its pipes can decide at once.
+  // The idempotency interceptor of the money routes runs as promises, not as a chain of Observables; the guards with
+  // one promise each; a route's params are settled without a promise when its pipes can decide at once.
   runPromiseInterceptors();
+  runPromiseGuards();
   runImmediatePipes();
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, databaseUrl, extraModules), adapter, {
     // Nest logs through pino from its first line (not in colours until a logger is attached).
