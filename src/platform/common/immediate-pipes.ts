@@ -55,24 +55,23 @@ export function runImmediatePipes(): void {
       };
     });
     if (!params.every((p) => p.pipes.every(isImmediate))) return asNest;
+    // A request whose pipes cannot all decide goes to Nest's function, which sets every param again.
     return (args, req, res, next) => {
-      const values: unknown[] = [];
       try {
         for (const param of params) {
           let value = param.extractValue(req, res, next);
-          if (param.pipeable && value !== null && typeof (value as { then?: unknown })?.then === 'function')
+          if (param.pipeable && typeof (value as { then?: unknown } | null | undefined)?.then === 'function')
             return asNest(args, req, res, next);
           for (const pipe of param.pipes as ImmediatePipe[]) {
             const decided = pipe.transformNow(value, param.metadata);
             if (!decided) return asNest(args, req, res, next);
             value = decided.value;
           }
-          values.push(value);
+          args[param.index] = value;
         }
       } catch {
         return asNest(args, req, res, next);
       }
-      for (let i = 0; i < params.length; i++) args[params[i].index] = values[i];
       return undefined;
     };
   };

@@ -58,16 +58,16 @@ export class OutboxService implements OnModuleInit {
   emit(type: EventType, organizationIds: ReadonlyArray<string | null | undefined>, data: unknown): Promise<void> | undefined {
     const organizations = [...new Set(organizationIds.filter((o): o is string => !!o))];
     const recorded = this.knownListened(type, organizations);
-    // Nothing to record: only the in-process handlers (dispatch runs them in the open transaction, or one of their own).
-    if (recorded === false)
-      return this.events.heard(type) ? this.events.dispatch({ type, organizationIds: organizations, data }) : undefined;
+    // Nothing to record: only the in-process handlers (dispatch runs them in the open transaction, or one of their own;
+    // it answers nothing when there are none).
+    if (recorded === false) return this.events.dispatch({ type, organizationIds: organizations, data });
     return this.record(type, organizations, data, recorded);
   }
 
   /** `emit` when a webhook may listen (`recorded`), or this instance does not know yet (undefined). */
   private async record(type: EventType, organizations: string[], data: unknown, recorded: true | undefined): Promise<void> {
     if (!(recorded ?? (await this.listened(type, organizations)))) {
-      if (this.events.heard(type)) await this.events.dispatch({ type, organizationIds: organizations, data });
+      await this.events.dispatch({ type, organizationIds: organizations, data });
       return;
     }
     await this.uow.run(async () => {
