@@ -26,15 +26,23 @@ export function isOutage(error: unknown): boolean {
 const QUIET_MS = 30_000;
 
 /**
+ * How long the database must keep answering, without a failure, for its outage to be over. A restart's first
+ * answers come while other connections still fail (PgBouncer answers `server_login_retry`'s cached error to the
+ * clients that need a new server connection for a second after a failed login): the same outage, said once.
+ */
+export const SETTLE_MS = 5_000;
+
+/**
  * The one log of database outages, per process: a warning when one starts (its first failure, where it was seen),
  * and one when it ends (how long it lasted, how many failures it cost); the failures between say nothing. A stack per
- * failed request and per probe buried an outage's start under hundreds of lines.
+ * failed request and per probe buried an outage's start under hundreds of lines. It is over once the database has
+ * answered for SETTLE_MS without a failure; it lasted until the first of those answers.
  */
-class OutageLog {
+export class OutageLog {
   /** The service's logger, set when the database module starts (DatabaseModule); silent before. */
   private logger: { warn(message: string): void } = { warn: () => undefined };
   /** An outage in progress per database: the primary's, and the read replica's (READ_DATABASE_URL), told apart. */
-  private readonly open = new Map<Database, { since: number; last: number; failures: number }>();
+  private readonly open = new Map<Database, Outage>();
 
   useLogger(logger: { warn(message: string): void }): void {
     this.logger = logger;
@@ -45,6 +53,11 @@ class OutageLog {
     const database = databaseOf(error);
     const now = Date.now();
     let outage = this.open.get(database);
+    // One that had answered and stayed answering for SETTLE_MS was over: said so before the next one starts.
+    if (outage?.answered !== undefined && now - outage.answered >= SETTLE_MS) {
+      this.close(database, outage);
+      outage = undefined;
+    }
     if (!outage || now - outage.last > QUIET_MS) {
       outage = { since: now, last: now, failures: 0 };
       this.open.set(database, outage);
@@ -54,22 +67,38 @@ class OutageLog {
     }
     outage.last = now;
     outage.failures += 1;
+    outage.answered = undefined;
   }
 
-  /** `database` answered: ends its outage in progress, if any, with its line. */
+  /** `database` answered: ends its outage in progress, if any, with its line, once it has answered for SETTLE_MS without a failure. */
   recovered(database: Database = 'primary'): void {
     const outage = this.open.get(database);
     if (!outage) return;
-    this.open.delete(database);
-    const lasted = Date.now() - outage.since;
-    this.logger.warn(
-      `${NAMES[database]} is back after ${(lasted / 1000).toFixed(1)} s; ${outage.failures} failure(s) answered 503 meanwhile`,
-    );
+    const now = Date.now();
+    outage.answered ??= now;
+    if (now - outage.answered >= SETTLE_MS) this.close(database, outage);
   }
 
   inProgress(database: Database = 'primary'): boolean {
     return this.open.has(database);
   }
+
+  private close(database: Database, outage: Outage): void {
+    this.open.delete(database);
+    const lasted = (outage.answered ?? outage.last) - outage.since;
+    this.logger.warn(
+      `${NAMES[database]} is back after ${(lasted / 1000).toFixed(1)} s; ${outage.failures} failure(s) answered 503 meanwhile`,
+    );
+  }
+}
+
+interface Outage {
+  since: number;
+  /** Its latest failure. */
+  last: number;
+  failures: number;
+  /** The first answer since its latest failure. */
+  answered?: number;
 }
 
 type Database = 'primary' | 'replica';
