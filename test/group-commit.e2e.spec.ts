@@ -174,6 +174,13 @@ describe('group commit of transfers', () => {
     const coins = await Promise.all(payers.map((p) => world.coin(p, '30.00')));
     const opener = await world.user();
     const openerCoin = await world.coin(opener, '5.00');
+    // The organizations' contacts, which each answer's parties show as a read does (the group's answers take them from
+    // the coins it locked, a read from the organizations).
+    await world.raw.db.query(
+      `UPDATE organizations SET email = 'contact-' || id || '@example.com', phone_number = '+1555' || (10000 + n)::text
+         FROM unnest($1::uuid[]) WITH ORDINALITY AS o(org, n) WHERE id = o.org`,
+      [[payee.organizationId, ...payers.map((p) => p.organizationId)]],
+    );
     const before = await groups();
     const split = await alone('split');
 
@@ -212,9 +219,17 @@ describe('group commit of transfers', () => {
       expect(await balanceOf(world.server, payers[i].token, coins[i].serial)).toBe('0.00');
     }
     const passed = answers.filter((a) => a.status === 201).map((a) => a.body.process);
-    for (const operation of passed) {
+    const contact = (organizationId: string, n: number) => ({
+      organizationId,
+      fullName: expect.any(String),
+      email: `contact-${organizationId}@example.com`,
+      phoneNumber: `+1555${10000 + n}`,
+    });
+    for (const [i, operation] of passed.entries()) {
       expect(operation.amount).toBe('10.00');
-      expect(operation.recipient.organizationId).toBe(payee.organizationId);
+      expect(operation.recipient).toEqual(contact(payee.organizationId, 1));
+      const payer = coins.findIndex((c) => c.serial === operation.from.serial);
+      expect({ i, sender: operation.sender }).toEqual({ i, sender: contact(payers[payer].organizationId, payer + 2) });
       expect(operation.transactions).toHaveLength(1);
       expect(operation.transactions[0].amount).toBe('10.00');
       expect(operation.transactions[0].to.serial).toBe(target.serial);

@@ -309,6 +309,8 @@ describe('commission fees', () => {
       name: `Coin ${serial}`,
       issuer_sn: '1',
       organization_name: `Organization ${serial}`,
+      organization_email: null,
+      organization_phone: null,
       balance,
       held: '0',
       active: true,

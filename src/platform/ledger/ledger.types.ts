@@ -23,6 +23,9 @@ export interface LockedCoin {
   name: string;
   issuer_sn: string;
   organization_name: string;
+  /** Its organization's contact, as an operation's parties show it (`partyJson`). */
+  organization_email: string | null;
+  organization_phone: string | null;
   balance: string;
   held: string;
   active: boolean;

@@ -21,6 +21,8 @@ function coin(serial: string, overrides: Partial<LockedCoin> = {}): LockedCoin {
     name: `Coin ${serial}`,
     issuer_sn: '1',
     organization_name: `Organization ${serial}`,
+    organization_email: null,
+    organization_phone: null,
     balance: '100',
     held: '0',
     active: true,
