@@ -556,7 +556,21 @@ function viewLoad(baseUrl: string, token: string, seconds: number): autocannon.I
   });
 }
 
-/** Loads `server` with `make`'s requests (warm-up, then measured); the CPU per request is `cpu`'s (none for the proxy, which is not the service). */
+/** The service whose ledger groups measureMoney reports (its address and an administrator's token), once it is set up. */
+let groupsOf: { url: string; token: string } | undefined;
+
+/** The ledger's groups so far: how many, and how many postings they wrote (the service's own metrics). */
+async function ledgerGroups({ url, token }: { url: string; token: string }): Promise<{ count: number; postings: number }> {
+  const res = await fetch(`${url}/api/v1/actuator/prometheus`, { headers: { authorization: `Bearer ${token}` } });
+  const text = await res.text();
+  const sample = (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  return { count: sample('finapi_ledger_group_size_count'), postings: sample('finapi_ledger_group_size_sum') };
+}
+
+/**
+ * Loads `server` with `make`'s requests (warm-up, then measured); the CPU per request is `cpu`'s (none for the proxy, which
+ * is not the service). On the service it also says how many postings its groups took on average in the measured part.
+ */
 async function measureMoney(
   name: string,
   server: Child,
@@ -565,7 +579,15 @@ async function measureMoney(
   cpu: Child | null = server,
 ): Promise<Load> {
   await moneyLoad(server.url, make, keyed, SETTINGS.warmupSeconds);
-  return measure(name, moneyLoad(server.url, make, keyed, SETTINGS.transferSeconds), cpu ?? undefined, LENIENT);
+  const groups = groupsOf?.url === server.url ? groupsOf : undefined;
+  const before = groups && (await ledgerGroups(groups));
+  const load = await measure(name, moneyLoad(server.url, make, keyed, SETTINGS.transferSeconds), cpu ?? undefined, LENIENT);
+  if (groups && before) {
+    const after = await ledgerGroups(groups);
+    const [count, postings] = [after.count - before.count, after.postings - before.postings];
+    log(`    ledger groups: ${count}, ${postings} postings (${count ? fmt(postings / count, 1) : '-'} a group)`);
+  }
+  return load;
 }
 
 async function measureViews(service: Child, setup: Setup, operations: number): Promise<ViewFigures> {
@@ -644,6 +666,7 @@ async function main(): Promise<void> {
   log('Starting the service and setting up through the API…');
   const service = await startService(databaseUrl, SETTINGS);
   const setup = await setUp(service.url);
+  groupsOf = { url: service.url, token: setup.adminToken };
   const flows = SETTINGS.skipFlows ? undefined : await setUpFlows(service.url, setup);
 
   // The service's RSS and heap through every run below (issue 48's memory target).
