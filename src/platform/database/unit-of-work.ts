@@ -226,22 +226,33 @@ export class UnitOfWork {
     else this.runAfterCommit([hook]);
   }
 
+  /**
+   * Runs a transaction's after-commit hooks in order, in one turn of the event loop after this one: out of the request's
+   * path (the commit is already final), each on its own — a hook that throws or fails is logged, and neither undoes the
+   * answer nor stops the hooks after it. A hook that answers at once (most: a metric counted) makes no promise; a
+   * group of postings has one hook each, so they share one turn.
+   */
   private runAfterCommit(hooks: TransactionContext['afterCommit']): void {
-    for (const hook of hooks) {
-      // Out of the request's path: the commit is already final, and a hook's error must not undo the answer.
-      setImmediate(() => {
-        void Promise.resolve()
-          .then(hook)
-          .catch((error: unknown) =>
-            logFailure(
-              this.logger,
-              'an after-commit hook',
-              error,
-              `after-commit hook failed: ${error instanceof Error ? error.stack : String(error)}`,
-            ),
-          );
-      });
-    }
+    if (!hooks.length) return;
+    setImmediate(() => {
+      for (const hook of hooks) {
+        try {
+          const pending = hook();
+          if (pending) pending.catch((error: unknown) => this.hookFailed(error));
+        } catch (error) {
+          this.hookFailed(error);
+        }
+      }
+    });
+  }
+
+  private hookFailed(error: unknown): void {
+    logFailure(
+      this.logger,
+      'an after-commit hook',
+      error,
+      `after-commit hook failed: ${error instanceof Error ? error.stack : String(error)}`,
+    );
   }
 
   /**

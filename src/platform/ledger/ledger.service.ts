@@ -408,19 +408,22 @@ export class LedgerService implements OnModuleInit {
               );
               if (isShared(coins.get(change.serial)!)) sharedChange(shared, change, planned.plan.funded?.includes(change.serial) ?? false);
             }
-            const posting = await this.postingOf(planned, meta, null);
+            // A group's postings are new operations (ExecuteRequest.grouped): their legs are numbered from 0.
+            const posting = this.postingOf(planned, meta, null, 0);
             if (writableTogether(posting)) {
               outcomes.push({ ok: true, value: null });
               together.push({ index, planned, posting, meta });
             } else {
-              const operation = await this.recorded(await this.ledger.write(posting, { deferShared: true }), planned, null);
+              const { operation, emitted } = this.recorded(await this.ledger.write(posting, { deferShared: true }), planned, null);
+              if (emitted) await emitted;
               outcomes.push({ ok: true, value: operation });
               written.push({ index, operation, meta, planned });
             }
           }
           const rows = together.length ? await this.ledger.writeTogether(together.map((t) => t.posting)) : [];
           for (const [i, { index, planned, meta }] of together.entries()) {
-            const operation = await this.recorded(rows[i], planned, null);
+            const { operation, emitted } = this.recorded(rows[i], planned, null);
+            if (emitted) await emitted;
             outcomes[index] = { ok: true, value: operation };
             written.push({ index, operation, meta, planned });
           }
@@ -549,7 +552,10 @@ export class LedgerService implements OnModuleInit {
 
   /** Writes a checked plan in the open transaction, stamped with its request's actor and Idempotency-Key. */
   private async write(planned: Planned, meta: TransactionMeta, reversalOf: string | null): Promise<OperationDto> {
-    const operation = await this.recorded(await this.ledger.write(await this.postingOf(planned, meta, reversalOf)), planned, reversalOf);
+    const settled = planned.request.operationId;
+    const posting = this.postingOf(planned, meta, reversalOf, settled ? await this.ledger.legCount(settled) : 0);
+    const { operation, emitted } = this.recorded(await this.ledger.write(posting), planned, reversalOf);
+    if (emitted) await emitted;
     await this.writeRecords([{ operation, planned }]);
     await this.undo(undoneBy(planned, reversalOf));
     await this.recordStaff([{ operation, meta }]);
@@ -584,11 +590,20 @@ export class LedgerService implements OnModuleInit {
     if (moved.length) await this.actions.record(...moved);
   }
 
-  private async postingOf({ request, locked, plan, effect }: Planned, meta: TransactionMeta, reversalOf: string | null): Promise<Posting> {
+  /**
+   * What the kernel writes for a checked plan, stamped with its request's actor and Idempotency-Key: `firstLeg`, the
+   * number of its first leg, is the count of the legs a settled operation already has (0 for a new one).
+   */
+  private postingOf(
+    { request, locked, plan, effect }: Planned,
+    meta: TransactionMeta,
+    reversalOf: string | null,
+    firstLeg: number,
+  ): Posting {
     return {
       type: request.type,
       operationId: request.operationId,
-      firstLeg: request.operationId ? await this.ledger.legCount(request.operationId) : 0,
+      firstLeg,
       coins: locked.coins,
       meta: plan.meta,
       effect,
@@ -599,8 +614,16 @@ export class LedgerService implements OnModuleInit {
     };
   }
 
-  /** What follows a written operation in its transaction: its metrics once committed, and its webhook event. */
-  private async recorded(row: OperationRow, { locked, effect }: Planned, reversalOf: string | null): Promise<OperationDto> {
+  /**
+   * What follows a written operation in its transaction: its metrics once committed, and its webhook event. Answers the
+   * operation, and what the event's handlers still do in the transaction (`emitted`, to wait for before going on; none
+   * when no webhook and no handler had work: most postings, which then make no promise here).
+   */
+  private recorded(
+    row: OperationRow,
+    { locked, effect }: Planned,
+    reversalOf: string | null,
+  ): { operation: OperationDto; emitted?: Promise<unknown> } {
     this.uow.current()!.operationIds.push(row.id);
     const operation = toOperationDto(row);
     this.uow.afterCommit(() => {
@@ -615,8 +638,8 @@ export class LedgerService implements OnModuleInit {
         operation,
       );
       // Nothing to wait for when no webhook and no handler had work (OutboxService.emit): most postings.
-      if (emitted) await emitted;
+      if (emitted) return { operation, emitted };
     }
-    return operation;
+    return { operation };
   }
 }
