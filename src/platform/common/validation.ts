@@ -115,10 +115,10 @@ function plainJson(value: unknown, depth = 0): boolean {
 
 /**
  * The one validation pipe, with a fast path for request bodies that pass: it builds the instance exactly as the pipe
- * does (class-transformer's `plainToInstance`, the same options; PlainToInstance builds it where it can) and runs the class's class-validator rules on it the
- * way class-validator does (the same constraint instances, conditions, whitelist and nesting) — but with each class's
- * rules grouped once, at its first request, instead of per object, and without building a ValidationError for every
- * property that passes (a fifteenth of a transfer's CPU went to the pipe). It only ever ACCEPTS: a body it cannot decide
+ * does (class-transformer's `plainToInstance`, the same options; PlainToInstance builds it where it can) and runs the
+ * class's class-validator rules on it the way class-validator does (the same constraint instances, conditions,
+ * whitelist and nesting) — but with each class's rules grouped once, at its first request, instead of per object, and
+ * without building a ValidationError for every property that passes (a fifteenth of a transfer's CPU went to the pipe). It only ever ACCEPTS: a body it cannot decide
  * (any rule failing, an async rule, an array where a rule takes each item, a key the pipe would strip) goes through the
  * whole pipe from the start, so every 400 is the pipe's own, byte for byte.
  */

@@ -48,19 +48,25 @@ export function currentRequestMeta(): TransactionMeta | undefined {
  */
 export function timedDb<T>(call: () => Promise<T>): Promise<T> {
   const timing = currentTiming();
-  let pending: Promise<T>;
-  const started = timing ? performance.now() : 0;
+  if (!timing) {
+    try {
+      return call();
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+  const started = performance.now();
   const done = () => {
-    timing!.dbMs += performance.now() - started;
-    timing!.dbCalls += 1;
+    timing.dbMs += performance.now() - started;
+    timing.dbCalls += 1;
   };
+  let pending: Promise<T>;
   try {
     pending = call();
   } catch (error) {
-    if (timing) done();
+    done();
     return Promise.reject(error as Error);
   }
-  if (!timing) return pending;
   return pending.then(
     (value) => {
       done();

@@ -110,9 +110,9 @@ function lockedPartyJson(coin: LockedCoin): PartyJson {
 }
 
 /**
- * The projection of a posted operation (see `answerable`): what the posting wrote (the operation's columns, as the
- * database stores them: its amounts are NUMERIC(38,18), and toOperationDto formats them to the currency's decimals),
- * with the row the database answered (its id, times and entries' ids), completed from the locked coins.
+ * The projection of a posted operation (see `answerable`): the operation's columns as the posting wrote them (its
+ * amounts as their exact text, which toOperationDto pads to the currency's decimals, as it rounds the columns' eighteen
+ * when an operation is read), the row the database answered (its id, times and entries' ids), and the locked coins.
  */
 function postedOperation(row: PostedRow, posting: Posting): OperationRow {
   const { coins, effect, meta } = posting;
