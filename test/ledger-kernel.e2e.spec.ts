@@ -59,5 +59,9 @@ describe('the ledger kernel on a real database: holds and settlement in place', 
     expect(out.failedWithCommit).toMatch(/^bug: invalid input syntax for type integer: "three"/);
     expect(out.afterFailedWithCommit).toEqual([1, 2]);
     expect(out.sendWithCommitOutside).toBe('bug: sendWithCommit needs an open transaction');
+    // The statement sent with the COMMIT ran before the one the work waited for (the connection keeps their order).
+    expect(out.waitedAfterSendWithCommit).toBe(3);
+    expect(out.thrownAfterSendWithCommit).toBe('bug: failed after sending');
+    expect(out.afterThrownAfterSendWithCommit).toEqual([1, 2, 4]);
   });
 });

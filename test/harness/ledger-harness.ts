@@ -145,17 +145,31 @@ async function main(): Promise<Record<string, unknown>> {
     );
     await uow.run(async () => {
       await database.query('INSERT INTO uow_probe VALUES (1)');
-      uow.sendWithCommit(database.query('INSERT INTO uow_probe VALUES (2)'));
+      uow.sendWithCommit(() => database.query('INSERT INTO uow_probe VALUES (2)'));
     });
     out.sentWithCommit = await probe();
     out.failedWithCommit = await attempt(() =>
       uow.run(async () => {
         await database.query('INSERT INTO uow_probe VALUES (3)');
-        uow.sendWithCommit(database.query(`INSERT INTO uow_probe VALUES ('three')`));
+        uow.sendWithCommit(() => database.query(`INSERT INTO uow_probe VALUES ('three')`));
       }),
     );
     out.afterFailedWithCommit = await probe();
-    out.sendWithCommitOutside = await attempt(async () => uow.sendWithCommit(Promise.resolve()));
+    out.sendWithCommitOutside = await attempt(async () => uow.sendWithCommit(() => Promise.resolve()));
+    // The socket is corked from a statement sent with the COMMIT until the COMMIT leaves. Work that waits for another
+    // statement after it all the same (against sendWithCommit's rule) is not held forever: the cork ends with the turn.
+    out.waitedAfterSendWithCommit = await uow.run(async () => {
+      uow.sendWithCommit(() => database.query('INSERT INTO uow_probe VALUES (4)'));
+      return (await database.query<{ n: number }>('SELECT count(*)::int AS n FROM uow_probe'))[0].n;
+    });
+    // Work that fails after sending a statement with the COMMIT: its ROLLBACK leaves (the cork does not hold it back).
+    out.thrownAfterSendWithCommit = await attempt(() =>
+      uow.run(async () => {
+        uow.sendWithCommit(() => database.query('INSERT INTO uow_probe VALUES (5)'));
+        throw new Error('failed after sending');
+      }),
+    );
+    out.afterThrownAfterSendWithCommit = await probe();
   } finally {
     await close();
   }

@@ -221,7 +221,16 @@ export class ExchangeService {
     // The target names the currency bought, which a multi-currency commission profile is chosen by.
     const quoted = await this.commissions.quote({ flow: 'exchange', amount: conversion.sell, payer: source, payee: target, pricing });
     // Both coins are the caller's: the fee is always added to what leaves the source coin, whoever the rule names as payer.
-    const quote: Quote = { ...quoted, payerAmount: conversion.sell.plus(quoted.commission), payeeAmount: conversion.sell };
+    // Each key named, not `{ ...quoted, payerAmount }` (V8 copies a spread followed by more keys through a slow path).
+    const { commission, payer, ruleId, conditionId } = quoted;
+    const quote: Quote = {
+      commission,
+      payer,
+      ruleId,
+      conditionId,
+      payerAmount: conversion.sell.plus(commission),
+      payeeAmount: conversion.sell,
+    };
     return { source, target, rate, conversion, quote };
   }
 }

@@ -166,8 +166,13 @@ export function priceOf(terms: CommissionTerms | null, amount: Money, scale: num
   const condition = terms ? conditionFor(terms.conditions, amount) : undefined;
   const commission = condition ? feeOf(condition.value, amount, scale) : NO_FEE;
   const payer = terms?.payer ?? 'sender';
-  const priced = { commission, payer, ruleId: terms?.ruleId ?? null, conditionId: condition?.id ?? null };
-  if (payer === 'sender') return { ...priced, payerAmount: commission.isZero() ? amount : amount.plus(commission), payeeAmount: amount };
+  const ruleId = terms?.ruleId ?? null;
+  const conditionId = condition?.id ?? null;
+  // Written out, not spread (`{ ...priced, payerAmount }`): V8 copies a spread followed by more keys through a slow path.
+  if (payer === 'sender') {
+    const payerAmount = commission.isZero() ? amount : amount.plus(commission);
+    return { commission, payer, ruleId, conditionId, payerAmount, payeeAmount: amount };
+  }
   // The fee is already at the currency's scale, so both halves are too and add up to it exactly.
   const senderShare = payer === 'shared' ? commission.dividedBy(2).toDecimalPlaces(scale, Money.ROUND_UP) : new Money(0);
   const recipientShare = commission.minus(senderShare);
@@ -177,7 +182,7 @@ export function priceOf(terms: CommissionTerms | null, amount: Money, scale: num
       `The commission ${recipientShare.toFixed(scale)} is larger than the amount ${amount.toFixed(scale)} the recipient would pay it from`,
     );
   }
-  return { ...priced, payerAmount: amount.plus(senderShare), payeeAmount: amount.minus(recipientShare) };
+  return { commission, payer, ruleId, conditionId, payerAmount: amount.plus(senderShare), payeeAmount: amount.minus(recipientShare) };
 }
 
 /**

@@ -21,6 +21,8 @@ export interface TransactionContext {
   beginFailed?: unknown;
   /** Statements sent but not waited for, whose answers COMMIT waits for instead (UnitOfWork.sendWithCommit). */
   withCommit: Promise<unknown>[];
+  /** The connection's socket is corked until the COMMIT is sent, so those statements leave with it (sendWithCommit). */
+  corkedForCommit?: boolean;
 }
 
 export function currentTransaction(): TransactionContext | undefined {

@@ -18,6 +18,31 @@ import type { TransactionMeta } from './transaction-meta';
 
 export type { TransactionMeta };
 
+/** A pool connection's socket (pg keeps it on its connection), to cork while statements are sent together. */
+function socketOf(client: PoolClient): { cork?(): void; uncork?(): void } | undefined {
+  return (client as { connection?: { stream?: { cork?(): void; uncork?(): void } } }).connection?.stream;
+}
+
+/**
+ * Corks the transaction's socket until its COMMIT (or ROLLBACK) is sent, so the statements sent with the COMMIT leave in
+ * one write with it (sendWithCommit). Should the work send and wait for another statement after all, contrary to
+ * sendWithCommit's rule, the socket is uncorked at the end of the event loop's turn rather than holding it forever.
+ */
+function corkForCommit(context: TransactionContext): void {
+  if (context.corkedForCommit) return;
+  const socket = socketOf(context.client);
+  if (!socket?.cork) return;
+  socket.cork();
+  context.corkedForCommit = true;
+  setImmediate(() => uncorkForCommit(context));
+}
+
+function uncorkForCommit(context: TransactionContext): void {
+  if (!context.corkedForCommit) return;
+  context.corkedForCommit = false;
+  socketOf(context.client)?.uncork?.();
+}
+
 /** PostgreSQL SQLSTATEs that mean "try the whole transaction again". */
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 5;
@@ -122,6 +147,9 @@ export class UnitOfWork {
     client.on('error', onError);
     let result: T | undefined;
     let committing = false;
+    // Each part named, not `{ ...state, client }`: V8 copies a spread followed by more keys through a slow path.
+    const { meta, operationIds, afterCommit, onCommit, withCommit } = state;
+    const context: TransactionContext = { client, meta, operationIds, afterCommit, onCommit, withCommit };
     try {
       // The server's default (READ COMMITTED) needs no words: BEGIN alone. It is not waited for: the pool's connections
       // pipeline (pg's `pipeline` mode, dataSourceOptions), so BEGIN travels with the work's first statement and the
@@ -130,8 +158,7 @@ export class UnitOfWork {
       // fails here before any COMMIT.
       // The socket is corked until the running turn has sent what it will (its microtasks drained: the work's first
       // statement, unless it waits for something else first), so BEGIN and that statement leave in one write.
-      const context: TransactionContext = { ...state, client };
-      const socket = (client as { connection?: { stream?: { cork?(): void; uncork?(): void } } }).connection?.stream;
+      const socket = socketOf(client);
       socket?.cork?.();
       process.nextTick(() => socket?.uncork?.());
       const begun = client.query(options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN').then(
@@ -147,8 +174,9 @@ export class UnitOfWork {
         inside = performance.now() - entered;
       }
       committing = true;
-      // Sent behind the statements the work did not wait for (sendWithCommit), whose answers come first.
+      // Sent behind the statements the work did not wait for (sendWithCommit), whose answers come first: in one write.
       const commit = client.query('COMMIT');
+      uncorkForCommit(context);
       let failed: { error: unknown } | undefined;
       for (const statement of context.withCommit) await statement.catch((error: unknown) => void (failed ??= { error }));
       // PostgreSQL answers the COMMIT of a transaction a statement failed in with a ROLLBACK, and no error.
@@ -166,13 +194,16 @@ export class UnitOfWork {
       }
       if (!broken) {
         try {
-          await client.query('ROLLBACK');
+          const rollback = client.query('ROLLBACK');
+          uncorkForCommit(context);
+          await rollback;
         } catch (rollbackError) {
           broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
         }
       }
       throw error;
     } finally {
+      uncorkForCommit(context);
       client.off('error', onError);
       client.release(broken);
       // The connection, BEGIN and COMMIT: what the transaction cost beyond its own statements (timed by Database).
@@ -259,15 +290,34 @@ export class UnitOfWork {
    * Ends the open transaction's work with a statement it does not wait for: the COMMIT is sent right behind it (the
    * connection pipelines) and waits for its answer instead — a statement whose result nothing reads (storing an
    * answer), saving a round trip while the transaction holds its locks. Should it fail, the transaction rolls back and
-   * `run` throws its error. The statement must be on its way already (Database.query sends at once) and the work must
-   * send nothing after it.
+   * `run` throws its error. `send` sends it (Database.query sends at once); the socket stays corked until the COMMIT
+   * is sent, so the statements and the COMMIT leave in one write. The work must send nothing after it but such statements.
    */
-  sendWithCommit(statement: Promise<unknown>): void {
+  sendWithCommit(send: () => Promise<unknown>): void {
     const open = currentTransaction();
     if (!open) throw new Error('sendWithCommit needs an open transaction');
+    corkForCommit(open);
+    const statement = send();
     // Its failure is heard at COMMIT; until then it must not count as unhandled.
     statement.catch(() => undefined);
     open.withCommit.push(statement);
+  }
+
+  /**
+   * Runs `send`, whose statements are sent at once on the open transaction's connection (Database.query sends before
+   * it waits), with the connection's socket corked: they leave in one write rather than one each. Each statement is a
+   * system call less, and the server reads them in one go; their answers come in order, as ever (the connection
+   * pipelines). Outside a transaction, `send` simply runs.
+   */
+  sendTogether<T>(send: () => T): T {
+    const client = currentTransaction()?.client;
+    const socket = client && socketOf(client);
+    socket?.cork?.();
+    try {
+      return send();
+    } finally {
+      socket?.uncork?.();
+    }
   }
 
   /** The open transaction, if any. */

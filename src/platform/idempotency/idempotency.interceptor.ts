@@ -101,11 +101,13 @@ export class IdempotencyInterceptor implements NestInterceptor, PromiseIntercept
       const operationId = this.uow.current()?.operationIds[0] ?? null;
       // Stringified once, sent as stored; the answer's row travels with the COMMIT (nothing reads its result).
       const { sent, stored } = serializeAnswer(body);
-      this.uow.sendWithCommit(this.keys.store(userId, key, hash, reply.statusCode, stored, operationId));
+      this.uow.sendWithCommit(() => this.keys.store(userId, key, hash, reply.statusCode, stored, operationId));
       return sent;
     };
     // `idempotent`: the ledger posts only for such a request (or for the service's own jobs), see LedgerService.
-    const meta = { ...principalMeta(principal, String(request.id)), requestIdentifier: key, idempotent: true };
+    const meta = principalMeta(principal, String(request.id));
+    meta.requestIdentifier = key;
+    meta.idempotent = true;
     if (this.groupCommit(context.getHandler())) {
       // Nothing to store without a key: the route's posting is then its own unit of work (see IdempotentOptions).
       if (key === undefined) return this.uow.withMeta(meta, work);
@@ -166,7 +168,7 @@ export class IdempotencyInterceptor implements NestInterceptor, PromiseIntercept
       }
       const answer = new GroupedAnswer(userId, key, hash);
       try {
-        const body = await this.uow.withMeta({ ...meta, answer }, handle);
+        const body = await this.uow.withMeta(Object.assign({}, meta, { answer }), handle);
         if (!answer.joined) throw new AnswerAlone('it posted nothing through a group');
         const { sent, stored } = serializeAnswer(body);
         answer.give({ status: reply.statusCode, body: stored });

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { Money } from '../common/money';
 import { arrayLiteral, Database } from '../database/database';
 import { SYSTEM_ORGANIZATION_ID } from '../organizations/organization.types';
@@ -496,11 +495,12 @@ export class LedgerRepository {
   /**
    * Writes the postings of a group (see `writableTogether`) in one statement: their operations, their entries and
    * the coins' new balances — each coin once, by the sum of what the postings move on it; the shared coins' are the
-   * group's to write last (writeShared). Answers each operation's projection, in the postings' order.
+   * group's to write last (writeShared). Each operation takes its id from `ids` (made by the caller, so rows naming the
+   * operations can be sent before this statement's answer). Answers each operation's projection, in the postings' order.
    */
-  async writeTogether(postings: Posting[]): Promise<OperationRow[]> {
+  async writeTogether(postings: Posting[], ids: readonly string[]): Promise<OperationRow[]> {
     for (const posting of postings) if (!writableTogether(posting)) throw new Error(`A ${posting.type} cannot be written in a group`);
-    const ids = postings.map(() => randomUUID());
+    if (ids.length !== postings.length) throw new Error('writeTogether needs one id per posting');
     const owner = (posting: Posting, serial: string | null | undefined) => (serial ? posting.coins.get(serial)!.organization_id : null);
     const column = <V>(value: (posting: Posting) => V) => postings.map(value);
     // Each entry names its operation by its place in the first column (1-based): a number, not its uuid again.

@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { ApiError } from '../common/api-error';
 import { Batcher, Outcome } from '../common/batcher';
 import { holdsPlaced, ledgerGroupSize, ledgerOperations, ledgerPostedAlone } from '../common/metrics';
@@ -420,14 +421,23 @@ export class LedgerService implements OnModuleInit {
               written.push({ index, operation, meta, planned });
             }
           }
-          const rows = together.length ? await this.ledger.writeTogether(together.map((t) => t.posting)) : [];
+          // The flows' rows name their operations by the ids made here: sent right behind the postings' statement, in
+          // the same write, not after its answer (the connection pipelines; a failure of either fails the group).
+          const writable = together.map(({ posting }) => posting);
+          const ids = writable.map(() => randomUUID());
+          const records = [...written.map(({ operation }) => operation.id), ...ids];
+          const [rows] = await this.uow.sendTogether(() =>
+            Promise.all([
+              together.length ? this.ledger.writeTogether(writable, ids) : [],
+              this.writeRecords([...written, ...together].map(({ planned }, i) => ({ operationId: records[i], planned }))),
+            ]),
+          );
           for (const [i, { index, planned, meta }] of together.entries()) {
             const { operation, emitted } = this.recorded(rows[i], planned, null);
             if (emitted) await emitted;
             outcomes[index] = { ok: true, value: operation };
             written.push({ index, operation, meta, planned });
           }
-          await this.writeRecords(written);
           await this.undo(written.flatMap(({ planned }) => undoneBy(planned, null)));
           await this.recordStaff(written);
           await this.storeAnswers(
@@ -438,7 +448,7 @@ export class LedgerService implements OnModuleInit {
             joined,
           );
           // Last, sent with the COMMIT: the shared coins locked and written, so a group holds them for the least time.
-          for (const statement of this.ledger.writeShared([...shared.values()])) this.uow.sendWithCommit(statement);
+          if (shared.size) this.uow.sendWithCommit(() => Promise.all(this.ledger.writeShared([...shared.values()])));
           return outcomes;
         },
         { once: true },
@@ -503,7 +513,7 @@ export class LedgerService implements OnModuleInit {
     try {
       const given = await Promise.race([Promise.all(keyed.map(({ answer }) => answer.answer)), late]);
       // One statement, sent with the group's COMMIT (nothing reads its result; its failure fails the group).
-      this.uow.sendWithCommit(
+      this.uow.sendWithCommit(() =>
         this.keys.storeAll(
           keyed.map(({ answer }, i) => ({
             userId: answer.userId,
@@ -520,13 +530,16 @@ export class LedgerService implements OnModuleInit {
     }
   }
 
-  /** Writes the rows of written postings (Planned.records): one call, so one statement, per writer. */
-  private async writeRecords(written: Pick<Written, 'operation' | 'planned'>[]): Promise<void> {
+  /**
+   * Writes the rows of postings (Planned.records), each with its operation's id: one call, so one statement, per writer.
+   * The first writer's statement is sent before this returns (Database.query sends at once).
+   */
+  private async writeRecords(written: { operationId: string; planned: Planned }[]): Promise<void> {
     const byWriter = new Map<RecordWriter<unknown>, { row: unknown; operationId: string }[]>();
-    for (const { operation, planned } of written) {
+    for (const { operationId, planned } of written) {
       for (const { writer, row } of planned.records) {
         const rows = byWriter.get(writer) ?? [];
-        rows.push({ row, operationId: operation.id });
+        rows.push({ row, operationId });
         byWriter.set(writer, rows);
       }
     }
@@ -556,7 +569,7 @@ export class LedgerService implements OnModuleInit {
     const posting = this.postingOf(planned, meta, reversalOf, settled ? await this.ledger.legCount(settled) : 0);
     const { operation, emitted } = this.recorded(await this.ledger.write(posting), planned, reversalOf);
     if (emitted) await emitted;
-    await this.writeRecords([{ operation, planned }]);
+    await this.writeRecords([{ operationId: operation.id, planned }]);
     await this.undo(undoneBy(planned, reversalOf));
     await this.recordStaff([{ operation, meta }]);
     return operation;
