@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../../platform/database/database';
+import { arrayLiteral, Database } from '../../platform/database/database';
 import type { RecordWriter } from '../../platform/ledger/ledger.types';
 
 /** A payer's coin as a payment needs it: its kind, owner and currency. */
@@ -130,23 +130,25 @@ export class MerchantPaymentsRepository {
                 AS p(payment_id, product_id, name, quantity, price, total, n)
           ORDER BY p.n
          RETURNING id::text AS id, payment_id`,
+        // Uuids, the method's word, numbers and decimal text as array literals (arrayLiteral: no escaping of each
+        // element); the free text (descriptions, names) as arrays pg escapes.
         [
-          rows.map(({ row }) => row.id),
-          rows.map(({ row }) => row.merchantId),
-          rows.map(({ row }) => row.posId),
-          rows.map(({ row }) => row.payerOrganizationId),
-          rows.map(({ row }) => row.method),
-          rows.map(({ row }) => row.amount),
-          rows.map(({ row }) => row.currencyId),
+          arrayLiteral(rows.map(({ row }) => row.id)),
+          arrayLiteral(rows.map(({ row }) => row.merchantId)),
+          arrayLiteral(rows.map(({ row }) => row.posId)),
+          arrayLiteral(rows.map(({ row }) => row.payerOrganizationId)),
+          arrayLiteral(rows.map(({ row }) => row.method)),
+          arrayLiteral(rows.map(({ row }) => row.amount)),
+          arrayLiteral(rows.map(({ row }) => row.currencyId)),
           rows.map(({ row }) => row.description),
-          rows.map(({ operationId }) => operationId),
-          rows.map(({ row }) => row.createdBy),
-          purchases.map((p) => p.paymentId),
-          purchases.map((p) => p.productId),
+          arrayLiteral(rows.map(({ operationId }) => operationId)),
+          arrayLiteral(rows.map(({ row }) => row.createdBy)),
+          arrayLiteral(purchases.map((p) => p.paymentId)),
+          arrayLiteral(purchases.map((p) => p.productId)),
           purchases.map((p) => p.name),
-          purchases.map((p) => p.quantity),
-          purchases.map((p) => p.price),
-          purchases.map((p) => p.total),
+          arrayLiteral(purchases.map((p) => p.quantity)),
+          arrayLiteral(purchases.map((p) => p.price)),
+          arrayLiteral(purchases.map((p) => p.total)),
         ],
         { prepare: true },
       );

@@ -371,11 +371,12 @@ export class LedgerService implements OnModuleInit {
             const change = moved.get(serial);
             if (!change) return coin;
             moved.delete(serial);
-            const left = {
-              ...coin,
+            // Object.assign, not `{ ...coin, balance }`: V8 copies an object spread followed by more keys through a slow
+            // path, and a merchant's coin is named again by most payments of a group.
+            const left: LockedCoin = Object.assign({}, coin, {
               balance: new Money(coin.balance).plus(change.balance).toFixed(),
               held: change.held.isZero() ? coin.held : new Money(coin.held).plus(change.held).toFixed(),
-            };
+            });
             coins.set(serial, left);
             return left;
           };
