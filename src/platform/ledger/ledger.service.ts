@@ -426,12 +426,12 @@ export class LedgerService implements OnModuleInit {
           // the same write, not after its answer (the connection pipelines; a failure of either fails the group).
           const writable = together.map(({ posting }) => posting);
           const ids = writable.map(() => randomUUID());
-          const records = [...written.map(({ operation }) => operation.id), ...ids];
+          const flowRows = [
+            ...written.map(({ operation, planned }) => ({ operationId: operation.id, planned })),
+            ...together.map(({ planned }, i) => ({ operationId: ids[i], planned })),
+          ];
           const [rows] = await this.uow.sendTogether(() =>
-            Promise.all([
-              together.length ? this.ledger.writeTogether(writable, ids) : [],
-              this.writeRecords([...written, ...together].map(({ planned }, i) => ({ operationId: records[i], planned }))),
-            ]),
+            Promise.all([together.length ? this.ledger.writeTogether(writable, ids) : [], this.writeRecords(flowRows)]),
           );
           for (const [i, { index, planned, meta }] of together.entries()) {
             const { operation, emitted } = this.recorded(rows[i], planned, null);
