@@ -8,13 +8,16 @@ import { ApiRequest, principalMeta } from '../access/principal';
 import { ApiError } from '../common/api-error';
 import { auditChainKey } from '../config/audit-chain-key';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { RawJson, serializeAnswer } from '../common/json-decimal';
+import { RawJson, serializeAnswer, serializeJson } from '../common/json-decimal';
 import { TransactionMeta, UnitOfWork } from '../database/unit-of-work';
 import { AnswerAlone, GroupedAnswer } from '../database/grouped-answer';
 import type { PromiseInterceptor } from '../common/promise-interceptors';
 import { IdempotencyRepository, StoredAnswer } from './idempotency.repository';
 
 const KEY = /^[\x20-\x7e]{1,255}$/;
+
+/** What Fastify says of the JSON it serializes. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** Route metadata: the route's one write is a grouped ledger posting (`idempotent: { groupCommit: true }` (@Route)). */
 export const GROUP_COMMIT_KEY = 'finapi:group-commit';
@@ -40,6 +43,22 @@ function fingerprint(key: Buffer, request: ApiRequest): string {
   return createHmac('sha256', key)
     .update(`${request.method} ${request.routeOptions.url ?? request.url}\n${request.url.split('?')[0] ?? ''}\n${canonical(request.body)}`)
     .digest('hex');
+}
+
+/**
+ * An answer as the JSON text it is sent as, with Fastify's own content type for JSON: Fastify sends a string as it is.
+ * Given an object instead, Nest first asks whether it is a plain object wrapping a stream (`isPlainObject`, which
+ * compares the source texts of two constructors: about 8 µs an answer in a profile under load), then Fastify runs its
+ * serializer, serializeJson, all the same. Anything but an object or a RawJson goes on as it is.
+ */
+function jsonText(reply: FastifyReply, answer: unknown): unknown {
+  let text: string;
+  if (answer instanceof RawJson) text = answer.text;
+  else if (answer !== null && typeof answer === 'object' && (Array.isArray(answer) || Object.getPrototypeOf(answer) === Object.prototype)) {
+    text = serializeJson(answer);
+  } else return answer;
+  void reply.header('content-type', JSON_CONTENT_TYPE);
+  return text;
 }
 
 /**
@@ -108,12 +127,12 @@ export class IdempotencyInterceptor implements NestInterceptor, PromiseIntercept
     const meta = principalMeta(principal, String(request.id));
     meta.requestIdentifier = key;
     meta.idempotent = true;
-    if (this.groupCommit(context.getHandler())) {
-      // Nothing to store without a key: the route's posting is then its own unit of work (see IdempotentOptions).
-      if (key === undefined) return this.uow.withMeta(meta, work);
-      return this.grouped(userId, key, hash, meta, reply, handle, () => this.uow.run(work, { meta }));
-    }
-    return this.uow.run(work, { meta });
+    let answer: unknown;
+    if (!this.groupCommit(context.getHandler())) answer = await this.uow.run(work, { meta });
+    // Nothing to store without a key: the route's posting is then its own unit of work (see IdempotentOptions).
+    else if (key === undefined) answer = await this.uow.withMeta(meta, work);
+    else answer = await this.grouped(userId, key, hash, meta, reply, handle, () => this.uow.run(work, { meta }));
+    return jsonText(reply, answer);
   }
 
   /** Whether a route's handler posts through a group (its metadata, read once per handler). */
