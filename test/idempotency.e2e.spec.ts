@@ -31,6 +31,33 @@ describe('Idempotency-Key on money-moving requests', () => {
     expect(await balanceOf(world.server, bob.token, b.serial)).toBe('10.00');
   });
 
+  // The interceptor hands Nest the answer's JSON text (IdempotencyInterceptor's jsonText): on the wire it is JSON as
+  // Fastify's serializer wrote it, with its content type, its exact decimals, and the same bytes when replayed.
+  it('answers a money route with JSON on the wire, keyed, replayed and unkeyed alike', async () => {
+    const [a, b] = await pair();
+    const k = key();
+    const keyed = await transfer(world.server, alice.token, a.serial, b.serial, '10.00', { key: k });
+    const replayed = await transfer(world.server, alice.token, a.serial, b.serial, '10.00', { key: k });
+    const unkeyed = await transfer(world.server, alice.token, a.serial, b.serial, '5.50');
+    for (const answer of [keyed, replayed, unkeyed]) {
+      expectStatus(answer, 201);
+      expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(answer.headers.get('content-length')).toBe(String(Buffer.byteLength(answer.text)));
+      expect(typeof (JSON.parse(answer.text) as { process?: unknown }).process).toBe('object');
+    }
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.text).toBe(keyed.text);
+    expect(keyed.text).toContain('"amount":10.00,');
+    expect(unkeyed.text).toContain('"amount":5.50,');
+    const calculated = await world.server.request('POST', '/api/v1/transfers/calculate', {
+      token: alice.token,
+      body: { paymentTool: { type: 'COIN', srcValue: a.serial, destValue: b.serial }, amount: '1.00' },
+    });
+    // A route without the interceptor: Fastify's serializer writes it, with the same content type.
+    expectStatus(calculated, 200);
+    expect(calculated.headers.get('content-type')).toBe(keyed.headers.get('content-type'));
+  });
+
   it('runs the same key sent 10 times in parallel once; the others replay or answer 409 in_flight', async () => {
     const [a, b] = await pair();
     const k = key();
