@@ -16,33 +16,11 @@ import 'reflect-metadata';
 import { isPlainObject } from '@nestjs/common/internal';
 import { Query } from 'pg';
 import { Money } from '../src/platform/common/money';
-import type { LockedCoin } from '../src/platform/ledger/ledger.types';
+import { lockedCoin } from '../src/platform/ledger/locked-coin.fixture';
 import { applyPlan } from '../src/platform/ledger/plan';
+import { nsPerCall } from './ns-per-call';
 
-function coin(serial: string, balance: string): LockedCoin {
-  return {
-    serial,
-    organization_id: `org-${serial}`,
-    issuer_id: 'issuer',
-    currency_id: 'usd',
-    code: 'USD',
-    symbol: '$',
-    fraction: '100',
-    type: 'client',
-    system_kind: null,
-    main: false,
-    name: `Coin ${serial}`,
-    issuer_sn: '1',
-    organization_name: `Organization ${serial}`,
-    organization_email: null,
-    organization_phone: null,
-    balance,
-    held: '0.000000000000000000',
-    active: true,
-    closed_at: null,
-    usable: true,
-  };
-}
+const coin = (serial: string, balance: string) => lockedCoin(serial, { balance, held: '0.000000000000000000' });
 
 const locked = {
   coins: new Map([coin('1', '1000000.000000000000000000'), coin('2', '999999.990000000000000000')].map((c) => [c.serial, c])),
@@ -65,18 +43,6 @@ const pairs: Record<string, [(i: number) => unknown, (i: number) => unknown]> = 
   'a statement handed to pg': [(i) => new Query({ text: 'SELECT $1', values, name: `s${i & 7}` }), () => new Query('SELECT $1', values)],
   'an answer handed to Nest (its isPlainObject)': [() => isPlainObject(answer), () => !isPlainObject(text)],
 };
-
-function nsPerCall(make: (i: number) => unknown, calls: number): number {
-  let best = Infinity;
-  for (let round = 0; round < 5; round++) {
-    let kept = 0;
-    const started = process.hrtime.bigint();
-    for (let i = 0; i < calls; i++) if (make(i)) kept++;
-    const ns = Number(process.hrtime.bigint() - started) / calls;
-    if (kept === calls) best = Math.min(best, ns);
-  }
-  return best;
-}
 
 const calls = Number(process.argv[2] ?? 100_000);
 console.log(`| call | before: ns a call | now: ns a call |`);

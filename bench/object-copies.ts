@@ -4,6 +4,8 @@
  * copied with an object rest and spreads, the async context copied with a spread and a computed key, a quote spread
  * with two more keys) and the same object built with every key named. Prints nanoseconds per call, best of five rounds.
  */
+import { nsPerCall } from './ns-per-call';
+
 type Meta = { description?: string | null; customInformation?: string | null; details?: Record<string, unknown>; records?: unknown[] };
 type Context = { timing?: unknown; transaction?: unknown; meta?: unknown; replica?: true; planChecks?: unknown };
 const PARTS: (keyof Context)[] = ['timing', 'meta', 'transaction', 'planChecks'];
@@ -72,18 +74,6 @@ const pairs: Record<string, [(i: number) => unknown, (i: number) => unknown]> = 
     },
   ],
 };
-
-function nsPerCall(make: (i: number) => unknown, calls: number): number {
-  let best = Infinity;
-  for (let round = 0; round < 5; round++) {
-    let kept = 0;
-    const started = process.hrtime.bigint();
-    for (let i = 0; i < calls; i++) if (make(i)) kept++;
-    const ns = Number(process.hrtime.bigint() - started) / calls;
-    if (kept === calls) best = Math.min(best, ns);
-  }
-  return best;
-}
 
 const calls = Number(process.argv[2] ?? 200_000);
 console.log(`| object | spread or rest: ns a call | every key named: ns a call |`);

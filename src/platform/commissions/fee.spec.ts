@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { Money } from '../common/money';
 import type { Locked, LockedCoin } from '../ledger/ledger.types';
+import { lockedCoin } from '../ledger/locked-coin.fixture';
 import { applyPlan } from '../ledger/plan';
 import { overlappingRanges } from './commission-rules';
 import {
@@ -295,28 +296,17 @@ describe('commission fees', () => {
     // A zero commission carries no minimum fee (refused on input).
     const valueOf = (s: { type: CommissionType; percent: Money; fixed: Money; rounding: FeeRounding; minFee: Money | null }) =>
       value(s.type, s.percent.toFixed(), s.fixed.toFixed(), s.rounding, s.type === 'zero' ? null : (s.minFee?.toFixed() ?? null));
-    const coin = (serial: string, type: 'client' | 'system', balance: string): LockedCoin => ({
-      serial,
-      organization_id: `org-${serial}`,
-      issuer_id: 'i',
-      currency_id: 'cur',
-      code: 'X',
-      symbol: null,
-      fraction: '1',
-      type,
-      system_kind: type === 'system' ? 'commission' : null,
-      main: false,
-      name: `Coin ${serial}`,
-      issuer_sn: '1',
-      organization_name: `Organization ${serial}`,
-      organization_email: null,
-      organization_phone: null,
-      balance,
-      held: '0',
-      active: true,
-      closed_at: null,
-      usable: true,
-    });
+    const coin = (serial: string, type: 'client' | 'system', balance: string): LockedCoin =>
+      lockedCoin(serial, {
+        issuer_id: 'i',
+        currency_id: 'cur',
+        code: 'X',
+        symbol: null,
+        fraction: '1',
+        type,
+        system_kind: type === 'system' ? 'commission' : null,
+        balance,
+      });
 
     it('payer debit = payee credit + fee exactly, the fee is never negative nor finer than the currency, and the legs balance', () => {
       fc.assert(

@@ -1,36 +1,13 @@
 import { ApiError } from '../common/api-error';
 import { Money } from '../common/money';
 import type { Locked, LockedCoin, LockedHold, Plan } from './ledger.types';
+import { lockedCoin } from './locked-coin.fixture';
 import { applyPlan, PlanError } from './plan';
 
 const USD = 'usd-id';
 const EUR = 'eur-id';
 
-function coin(serial: string, overrides: Partial<LockedCoin> = {}): LockedCoin {
-  return {
-    serial,
-    organization_id: `org-${serial}`,
-    issuer_id: 'issuer',
-    currency_id: USD,
-    code: 'USD',
-    symbol: '$',
-    fraction: '100',
-    type: 'client',
-    system_kind: null,
-    main: false,
-    name: `Coin ${serial}`,
-    issuer_sn: '1',
-    organization_name: `Organization ${serial}`,
-    organization_email: null,
-    organization_phone: null,
-    balance: '100',
-    held: '0',
-    active: true,
-    closed_at: null,
-    usable: true,
-    ...overrides,
-  };
-}
+const coin = lockedCoin;
 
 function locked(coins: LockedCoin[], holds: LockedHold[] = []): Locked {
   return { coins: new Map(coins.map((c) => [c.serial, c])), holds };
