@@ -151,6 +151,10 @@ describe('applyPlan: the ledger kernel’s checks', () => {
     expect(
       refusal(() => applyPlan(locked([payer, coin('2', { balance: '999999999999999999.99' })]), move('1', '2', '9999999999999999999.99'))),
     ).toBe('accepted');
+    // a balance written any other way (an exponent) is read, never taken for a short one
+    expect(refusal(() => applyPlan(locked([payer, coin('2', { balance: '9.99e19' })]), move('1', '2', '1000000000000000000')))).toEqual(
+      limit,
+    );
     // a system coin going negative, unguarded, near the limit and far from it
     const system = (balance: string) => coin('3', { type: 'system', balance });
     expect(refusal(() => applyPlan(locked([system('-99999999999999999999'), coin('2')]), move('3', '2', '1')))).toEqual(limit);

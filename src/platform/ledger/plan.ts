@@ -13,8 +13,12 @@ const ZERO_TEXT = /^0(?:\.0+)?$/;
 /** Together with a balance below 10^18, a move below this cannot reach BALANCE_LIMIT. */
 const MOVE_BOUND = new Money('1e19');
 
-/** The digits before the point of a decimal's text as the database writes it (`-123.45` → 3). */
+/** Decimal text as the database and `toFixed()` write it: no exponent, no sign but a minus. */
+const PLAIN_TEXT = /^-?\d+(?:\.\d+)?$/;
+
+/** The digits before the point of a decimal's text as the database writes it (`-123.45` → 3); any other text: Infinity. */
 function integerDigits(text: string): number {
+  if (!PLAIN_TEXT.test(text)) return Infinity;
   const point = text.indexOf('.');
   return (point < 0 ? text.length : point) - (text.startsWith('-') ? 1 : 0);
 }
