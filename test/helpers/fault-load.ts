@@ -149,14 +149,27 @@ export class FaultRig {
     expect(new Dec(total).toFixed(2)).toBe(new Dec(FUNDS).times(this.payers.length).toFixed(2));
   }
 
-  /** A transfer of its own on `server`: whether it succeeds now. */
+  /**
+   * A transfer of its own on `server`: whether it succeeds now. An instance that cannot be reached fails the fault's
+   * test at once, saying whether its process is still running and what it last logged.
+   */
   transfers(server: TestServer): () => Promise<boolean> {
     return async () => {
       const { actor, coin } = this.payers[3];
-      const r = await transfer(server, actor.token, coin.serial, this.payee.serial, AMOUNT, {
-        description: `load-probe-${randomUUID().slice(0, 8)}`,
-      });
-      return r.status === 201;
+      try {
+        const r = await transfer(server, actor.token, coin.serial, this.payee.serial, AMOUNT, {
+          description: `load-probe-${randomUUID().slice(0, 8)}`,
+        });
+        return r.status === 201;
+      } catch (error) {
+        const state = server.running() ? 'is running but did not answer' : 'has exited';
+        throw new Error(
+          `The instance at ${server.url} ${state} (${String(error)}); its last lines:\n${server.logs.slice(-40).join('\n')}`,
+          {
+            cause: error,
+          },
+        );
+      }
     };
   }
 
