@@ -63,5 +63,7 @@ describe('the ledger kernel on a real database: holds and settlement in place', 
     expect(out.waitedAfterSendWithCommit).toBe(3);
     expect(out.thrownAfterSendWithCommit).toBe('bug: failed after sending');
     expect(out.afterThrownAfterSendWithCommit).toEqual([1, 2, 4]);
+    // Its answer is the statement's rows, there once `run` has returned (a login's slot and user, read in one write).
+    expect(out.answeredWithCommit).toEqual({ first: [{ n: 6 }], second: [{ n: 4 }], committed: [1, 2, 4, 6] });
   });
 });

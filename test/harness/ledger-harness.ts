@@ -170,6 +170,13 @@ async function main(): Promise<Record<string, unknown>> {
       }),
     );
     out.afterThrownAfterSendWithCommit = await probe();
+    // A statement sent with the COMMIT answers its own rows, read once `run` has returned: BEGIN, two statements and the
+    // COMMIT leave in one write, and the rows were committed by the time they are read.
+    const sent = await uow.run(async () => ({
+      first: uow.sendWithCommit(() => database.query<{ n: number }>('INSERT INTO uow_probe VALUES (6) RETURNING n')),
+      second: uow.sendWithCommit(() => database.query<{ n: number }>('SELECT count(*)::int AS n FROM uow_probe')),
+    }));
+    out.answeredWithCommit = { first: await sent.first, second: await sent.second, committed: await probe() };
   } finally {
     await close();
   }

@@ -136,8 +136,12 @@ export class AuthRepository {
        RETURNING f.minute`,
       [address, limit],
     );
-    if (Math.random() < 0.01) await this.db.query(`DELETE FROM login_failures WHERE minute < now() - interval '1 hour'`);
     return row?.minute;
+  }
+
+  /** Forgets the slots of minutes more than an hour old. */
+  async sweepAttemptSlots(): Promise<void> {
+    await this.db.query(`DELETE FROM login_failures WHERE minute < now() - interval '1 hour'`);
   }
 
   /** Gives a slot back once the password proved right: only failures count against the address. */

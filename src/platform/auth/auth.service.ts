@@ -97,8 +97,7 @@ export class AuthService {
   async login(login: string, password: string, address: string): Promise<AuthorizationResponseDto> {
     const started = performance.now();
     // Beyond the per-user lockout: an address guessing across many logins is slowed down, before any bcrypt work.
-    const slot = await this.takeAttemptSlot(address);
-    const user = await this.users.findByLogin(login);
+    const { slot, found: user } = await this.attempt(address, () => this.users.findByLogin(login));
     if (user?.status === 'on_hold') throw await this.refuseAttempt(login, address, started);
     // Unknown logins are compared against a dummy hash, so they cost the same time as wrong passwords.
     const valid = await this.hasher.verify(password, user?.password_hash);
@@ -115,32 +114,37 @@ export class AuthService {
         );
       }
       const temporary = await this.uow.run(async () => {
-        if (!(await this.users.markTemporaryPasswordUsed(user.id, user.password_hash))) return undefined;
-        return this.succeed(user, 'password_change', address, { temporaryPassword: true });
+        const [marked, memberships] = await this.uow.sendTogether(() =>
+          Promise.all([this.users.markTemporaryPasswordUsed(user.id, user.password_hash), this.users.memberships(user.id)]),
+        );
+        if (!marked) return undefined;
+        return this.succeed(user, 'password_change', address, memberships, { slot, details: { temporaryPassword: true } });
       });
       // Used by a parallel login meanwhile, or the user was held, deactivated or released again meanwhile.
       if (!temporary) throw await this.refuseChanged(user, login, address, slot, started);
-      await this.tokens.giveBackAttemptSlot(address, slot);
       return temporary;
     }
 
     const response = await this.uow.run(async (): Promise<AuthorizationResponseDto | undefined> => {
       // The password checked must still be the user's, under the row's lock: a login that read the user before a
       // password change, a recovery, a release or a deactivation and got here after it would otherwise answer a
-      // token that change never revoked (issue 43).
-      if (!(await this.users.recordSuccess(user.id, user.password_hash))) return undefined;
+      // token that change never revoked (issue 43). The memberships the tokens are for, read in the same write.
+      const [recorded, memberships] = await this.uow.sendTogether(() =>
+        Promise.all([this.users.recordSuccess(user.id, user.password_hash), this.users.memberships(user.id)]),
+      );
+      if (!recorded) return undefined;
       // LOGIN_CONFIRMATION=always for everyone, or the user's own two-step login (issue 46): the same challenge-bound codes.
       if (this.config.loginConfirmation === 'always' || user.security_settings?.twoFactorsAuthEnabled === true) {
         // The code is bound to this challenge: the confirmation must carry its id (or come from this address).
         const challengeId = await this.codes.challenge(user.login, address, user.locale);
+        this.uow.sendWithCommit(() => this.tokens.giveBackAttemptSlot(address, slot));
         return { ...CODE_SENT, message: 'Confirm the login with the code sent to it (POST /authorization/confirm)', challengeId };
       }
-      return this.succeed(user, 'full', address);
+      return this.succeed(user, 'full', address, memberships, { slot });
     });
     // Held meanwhile by a parallel failure: answered as if the user had been On Hold from the start; deactivated
     // meanwhile, as a deactivated user; their password replaced meanwhile, as the wrong password it now is.
     if (!response) throw await this.refuseChanged(user, login, address, slot, started);
-    await this.tokens.giveBackAttemptSlot(address, slot);
     return response;
   }
 
@@ -183,8 +187,12 @@ export class AuthService {
       if (!locked) throw WRONG_CODE();
       if (locked.deactivated_at) throw DEACTIVATED();
       // Held since the password was checked (by failures elsewhere): the hold wins.
-      if (!(await this.users.recordSuccess(locked.id))) throw ON_HOLD();
-      return this.succeed(locked, 'full', address, { confirmed: true });
+      const [recorded, memberships] = await this.uow.sendTogether(() =>
+        Promise.all([this.users.recordSuccess(locked.id), this.users.memberships(locked.id)]),
+      );
+      if (!recorded) throw ON_HOLD();
+      // The code's transaction ends with this effect (OneTimeCodesService.consume): what succeed sends leaves with its COMMIT.
+      return this.succeed(locked, 'full', address, memberships, { details: { confirmed: true } });
     });
   }
 
@@ -281,7 +289,8 @@ export class AuthService {
       await this.actions.record({ userId: user.id, action: 'password_changed', login: user.login, address });
       await this.notices.account(locked, 'password_changed', { how: 'changed', address });
       if (how.keepPresentedToken) return undefined;
-      const response = await this.issue({ ...locked, password_change_required: false }, 'full', address);
+      const memberships = await this.users.memberships(user.id);
+      const response = this.issue({ ...locked, password_change_required: false }, 'full', address, memberships);
       return { ...response, message: 'Password changed' };
     });
   }
@@ -299,8 +308,7 @@ export class AuthService {
     parameter: string,
     action: 'password_change_failed' | 'contact_change_failed',
   ): Promise<UserRow> {
-    const slot = await this.takeAttemptSlot(address);
-    const user = await this.users.findById(principal.userId);
+    const { slot, found: user } = await this.attempt(address, () => this.users.findById(principal.userId));
     if (!user) throw new ApiError('exception.authorization.unauthorized');
     if (!(await this.hasher.verify(password, user.password_hash))) {
       await this.countFailedValidation(user.login, address, action);
@@ -460,15 +468,24 @@ export class AuthService {
   }
 
   /** Takes one of the address's attempt slots of this minute before any password is checked; 429 when none is left. */
-  private async takeAttemptSlot(address: string): Promise<Date> {
-    const slot = await this.tokens.takeAttemptSlot(address, this.config.loginFailuresPerMinute);
+  /**
+   * Before a password is checked: one of the address's slots of this minute taken (429 when none is left), and the
+   * user read by `read`. One transaction, sent in one write with its COMMIT: one round trip.
+   */
+  private async attempt<T>(address: string, read: () => Promise<T>): Promise<{ slot: Date; found: T }> {
+    const sent = await this.uow.run(async () => ({
+      slot: this.uow.sendWithCommit(() => this.tokens.takeAttemptSlot(address, this.config.loginFailuresPerMinute)),
+      found: this.uow.sendWithCommit(read),
+    }));
+    const [slot, found] = await Promise.all([sent.slot, sent.found]);
+    if (Math.random() < 0.01) await this.tokens.sweepAttemptSlots();
     if (!slot) {
       throw ApiError.tooManyRequests(
         'Too many failed password checks from this address; retry in a minute',
         60 - new Date().getUTCSeconds(),
       );
     }
-    return slot;
+    return { slot, found };
   }
 
   /**
@@ -561,28 +578,43 @@ export class AuthService {
     user: UserRow,
     scope: Principal['scope'],
     address: string,
-    details?: Record<string, unknown>,
+    memberships: MembershipRow[],
+    { slot, details }: { slot?: Date; details?: Record<string, unknown> },
   ): Promise<AuthorizationResponseDto> {
-    await this.actions.record({ userId: user.id, action: 'login_succeeded', login: user.login, address, ...(details && { details }) });
-    // A notice of the login when the user's authorizationNotification asks for it: read with the user, no statement otherwise.
+    // A notice of the login when the user's authorizationNotification asks for it: read with the user, no statement
+    // otherwise. It may wait for its statement, so it goes before those that leave with the COMMIT.
     await this.notices.login(user, address);
-    return this.issue(user, scope, address);
+    await this.actions.recordAtCommit({
+      userId: user.id,
+      action: 'login_succeeded',
+      login: user.login,
+      address,
+      ...(details && { details }),
+    });
+    // The password proved right: only failures count against the address.
+    if (slot) this.uow.sendWithCommit(() => this.tokens.giveBackAttemptSlot(address, slot));
+    return this.issue(user, scope, address, memberships);
   }
 
-  private async issue(user: UserRow, scope: Principal['scope'], address: string): Promise<AuthorizationResponseDto> {
-    const memberships = await this.users.memberships(user.id);
+  /**
+   * A token per membership, as the transaction's last statement: it leaves with the COMMIT (UnitOfWork.sendWithCommit),
+   * so the caller's transaction sends nothing after it.
+   */
+  private issue(user: UserRow, scope: Principal['scope'], address: string, memberships: MembershipRow[]): AuthorizationResponseDto {
     if (memberships.length === 0) throw new ApiError('exception.authorization.no_membership', 'The user belongs to no organization');
     const expiresAt = new Date(Date.now() + this.config.tokenTtlSeconds * 1000);
     // A password-change token stands for the first membership only and may do nothing else.
     const issued = scope === 'password_change' ? memberships.slice(0, 1) : memberships;
     const tokens = issued.map(() => randomBytes(32).toString('base64url'));
-    await this.tokens.insertTokens(
-      tokens,
-      user.id,
-      issued.map((x) => x.membership_id),
-      scope,
-      expiresAt,
-      address,
+    this.uow.sendWithCommit(() =>
+      this.tokens.insertTokens(
+        tokens,
+        user.id,
+        issued.map((x) => x.membership_id),
+        scope,
+        expiresAt,
+        address,
+      ),
     );
     const token = (i: number): TokenDto => ({ token: tokens[i], expiresAt: expiresAt.toISOString() });
     return {

@@ -292,8 +292,10 @@ export class UnitOfWork {
    * answer), saving a round trip while the transaction holds its locks. Should it fail, the transaction rolls back and
    * `run` throws its error. `send` sends it (Database.query sends at once); the socket stays corked until the COMMIT
    * is sent, so the statements and the COMMIT leave in one write. The work must send nothing after it but such statements.
+   * Answers the statement's own promise, for a result read once `run` has returned (it comes before the COMMIT's answer);
+   * the work must not wait for it, as nothing is sent before the work returns.
    */
-  sendWithCommit(send: () => Promise<unknown>): void {
+  sendWithCommit<T>(send: () => Promise<T>): Promise<T> {
     const open = currentTransaction();
     if (!open) throw new Error('sendWithCommit needs an open transaction');
     corkForCommit(open);
@@ -301,6 +303,7 @@ export class UnitOfWork {
     // Its failure is heard at COMMIT; until then it must not count as unhandled.
     statement.catch(() => undefined);
     open.withCommit.push(statement);
+    return statement;
   }
 
   /**

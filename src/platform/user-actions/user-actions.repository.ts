@@ -22,9 +22,10 @@ export class UserActionsRepository {
   /**
    * Appends the actions to the chain, in the open transaction (or one of their own): user_actions_append() locks the
    * chain's end until the commit and answers the hash to chain after, their seqs, the time and each details as jsonb
-   * writes it; the hashes are computed here, with the key, and the rows inserted in one statement.
+   * writes it; the hashes are computed here, with the key, and the rows inserted in one statement. `atCommit`: that
+   * statement is the transaction's last, sent with its COMMIT (UnitOfWork.sendWithCommit).
    */
-  async insert(actions: UserAction[]): Promise<void> {
+  async insert(actions: UserAction[], atCommit = false): Promise<void> {
     await this.uow.run(async () => {
       const [start] = await this.db.query<{ last: string; seqs: string[]; micros: string; details: string[] }>(
         `SELECT a.last, a.seqs::text[] AS seqs, a.micros,
@@ -51,25 +52,28 @@ export class UserActionsRepository {
         return row;
       });
       const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((r) => r[key]);
-      await this.db.query(
-        `INSERT INTO user_actions (id, seq, user_id, actor_user_id, action, login, address, details, created_at, prev_hash, hash)
+      const write = () =>
+        this.db.query(
+          `INSERT INTO user_actions (id, seq, user_id, actor_user_id, action, login, address, details, created_at, prev_hash, hash)
          SELECT id, seq, user_id, actor_user_id, action, login, address, details, now(), prev_hash, hash
            FROM unnest($1::uuid[], $2::bigint[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::jsonb[], $9::text[], $10::text[])
                 AS a(id, seq, user_id, actor_user_id, action, login, address, details, prev_hash, hash)`,
-        [
-          column('id'),
-          column('seq'),
-          column('user_id'),
-          column('actor_user_id'),
-          column('action'),
-          column('login'),
-          column('address'),
-          column('details'),
-          column('prev_hash'),
-          column('hash'),
-        ],
-        { prepare: true },
-      );
+          [
+            column('id'),
+            column('seq'),
+            column('user_id'),
+            column('actor_user_id'),
+            column('action'),
+            column('login'),
+            column('address'),
+            column('details'),
+            column('prev_hash'),
+            column('hash'),
+          ],
+          { prepare: true },
+        );
+      if (atCommit) this.uow.sendWithCommit(write);
+      else await write();
     });
   }
 

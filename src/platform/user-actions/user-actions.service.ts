@@ -33,6 +33,18 @@ export class UserActionsService {
     return this.actions.insert(actions.map((a) => stamped(a, meta)));
   }
 
+  /**
+   * Recorded as the open transaction's last statement, sent with its COMMIT (UnitOfWork.sendWithCommit): the chain's
+   * end is read now, the rows leave with the COMMIT. The work sends nothing after it but such statements.
+   */
+  recordAtCommit(...actions: UserAction[]): Promise<void> {
+    const meta = this.uow.meta();
+    return this.actions.insert(
+      actions.map((a) => stamped(a, meta)),
+      true,
+    );
+  }
+
   async page(userId: string, request: PageRequestDto): Promise<Page<UserActionDto>> {
     const { offset, limit } = pageWindow(request);
     const { total, rows } = await this.actions.page(userId, offset, limit);
