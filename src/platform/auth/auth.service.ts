@@ -470,9 +470,11 @@ export class AuthService {
   /** Takes one of the address's attempt slots of this minute before any password is checked; 429 when none is left. */
   /**
    * Before a password is checked: one of the address's slots of this minute taken (429 when none is left), and the
-   * user read by `read`. One transaction, sent in one write with its COMMIT: one round trip.
+   * user read by `read`. One transaction, sent in one write with its COMMIT: one round trip. Never inside another
+   * transaction, which would hold its locks through the bcrypt work that follows (and commit the slot only with itself).
    */
   private async attempt<T>(address: string, read: () => Promise<T>): Promise<{ slot: Date; found: T }> {
+    if (this.uow.current()) throw new Error('A password check must not run inside a transaction');
     const sent = await this.uow.run(async () => ({
       slot: this.uow.sendWithCommit(() => this.tokens.takeAttemptSlot(address, this.config.loginFailuresPerMinute)),
       found: this.uow.sendWithCommit(read),
