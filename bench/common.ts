@@ -41,6 +41,12 @@ export interface Load {
   durationSeconds: number;
   /** CPU time the server process spent per answered request (Linux only): steadier than rates on a busy machine. */
   serverCpuMsPerRequest?: number;
+  /**
+   * Of it, the CPU time of the server's main thread (Node's event loop; the rest is libuv's threadpool, bcrypt's work,
+   * and V8's helpers): what the service's own code costs a login beside its bcrypt compare, and how busy the thread is
+   * that every request of a money run waits for.
+   */
+  eventLoopCpuMsPerRequest?: number;
   /** CPU time the bench's PostgreSQL server's processes spent per answered request (Linux only). */
   dbCpuMsPerRequest?: number;
   /**
@@ -80,9 +86,11 @@ export interface Child {
 }
 
 /** User + system CPU seconds a process has used so far, from /proc (undefined elsewhere). */
-function cpuSeconds(pid: number): number | undefined {
+function cpuSeconds(pid: number, mainThread = false): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8')
+      .split(') ')[1]
+      .split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime in USER_HZ (100 on Linux)
   } catch {
     return undefined;
@@ -406,6 +414,7 @@ export function startLoad(
 /** Runs a load and summarises it, with the server's CPU time per request when `server` is given. */
 export async function measure(name: string, run: PromiseLike<autocannon.Result>, server?: Child, options?: SummaryOptions): Promise<Load> {
   const before = server && cpuSeconds(server.pid);
+  const loopBefore = server && cpuSeconds(server.pid, true);
   const dbBefore = postgresCpuSeconds();
   const loadBefore = procStat(process.pid)?.seconds;
   const startedAt = Date.now();
@@ -418,6 +427,7 @@ export async function measure(name: string, run: PromiseLike<autocannon.Result>,
     }
   }
   const after = server && cpuSeconds(server.pid);
+  const loopAfter = server && cpuSeconds(server.pid, true);
   const dbAfter = postgresCpuSeconds();
   const loadAfter = procStat(process.pid)?.seconds;
   if (loadBefore !== undefined && loadAfter !== undefined && result.completed > 0) {
@@ -425,6 +435,9 @@ export async function measure(name: string, run: PromiseLike<autocannon.Result>,
   }
   if (before !== undefined && after !== undefined && result.completed > 0) {
     result.serverCpuMsPerRequest = ((after - before) * 1000) / result.completed;
+  }
+  if (loopBefore !== undefined && loopAfter !== undefined && result.completed > 0) {
+    result.eventLoopCpuMsPerRequest = ((loopAfter - loopBefore) * 1000) / result.completed;
   }
   if (dbBefore !== undefined && dbAfter !== undefined && result.completed > 0) {
     result.dbCpuMsPerRequest = ((dbAfter - dbBefore) * 1000) / result.completed;
@@ -508,7 +521,13 @@ export function table(rows: string[][]): string {
   return [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
 }
 
-/** A row of the runs table: name, req/s, p50 ms, p99 ms, server CPU ms/req, PostgreSQL CPU ms/req, requests. */
+/**
+ * A row of the runs table: name, req/s, p50 ms, p99 ms, server CPU ms/req, of it the main thread's, PostgreSQL CPU
+ * ms/req, requests (RUN_COLUMNS).
+ */
+/** The runs table's columns of a loadRow. */
+export const RUN_COLUMNS = ['run', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'of it, event loop', 'db CPU ms/req', 'requests'];
+
 export function loadRow(name: string, figures: Load): string[] {
   return [
     name,
@@ -516,6 +535,7 @@ export function loadRow(name: string, figures: Load): string[] {
     fmt(figures.latencyMs.p50, 2),
     fmt(figures.latencyMs.p99, 2),
     figures.serverCpuMsPerRequest === undefined ? '-' : fmt(figures.serverCpuMsPerRequest, 2),
+    figures.eventLoopCpuMsPerRequest === undefined ? '-' : fmt(figures.eventLoopCpuMsPerRequest, 2),
     figures.dbCpuMsPerRequest === undefined ? '-' : fmt(figures.dbCpuMsPerRequest, 2),
     String(figures.completed),
   ];

@@ -57,6 +57,7 @@ import {
   cpuMs,
   fmt,
   loadRow,
+  RUN_COLUMNS,
   log,
   logMachine,
   login,
@@ -431,6 +432,7 @@ function meanOf(a: Load, b: Load): Load {
     },
     durationSeconds: a.durationSeconds + b.durationSeconds,
     serverCpuMsPerRequest: mean(a.serverCpuMsPerRequest, b.serverCpuMsPerRequest),
+    eventLoopCpuMsPerRequest: mean(a.eventLoopCpuMsPerRequest, b.eventLoopCpuMsPerRequest),
     dbCpuMsPerRequest: mean(a.dbCpuMsPerRequest, b.dbCpuMsPerRequest),
     loadCpuMsPerRequest: mean(a.loadCpuMsPerRequest, b.loadCpuMsPerRequest),
   };
@@ -535,7 +537,7 @@ async function mixedRun(service: Child, setup: Setup, memory: ReturnType<typeof 
   log('');
   log(
     table([
-      ['run', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'db CPU ms/req', 'requests', 'non-2xx'],
+      [...RUN_COLUMNS, 'non-2xx'],
       [...loadRow(`service  mixed (${SETTINGS.transferConnections} conn)`, figures), failures ? `${failures} MISSED` : '0'],
     ]),
   );
@@ -914,7 +916,7 @@ async function main(): Promise<void> {
   log('');
   log(
     table([
-      ['run', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'db CPU ms/req', 'requests', `${SETTINGS.load} CPU ms/req`, 'non-2xx'],
+      [...RUN_COLUMNS, `${SETTINGS.load} CPU ms/req`, 'non-2xx'],
       ...moneyRuns.flatMap(([name, f]) => (f ? [row(`${name} (${SETTINGS.transferConnections} conn)`, f)] : [])),
       ...viewRows(viewSmall),
       ...viewRows(viewLarge),

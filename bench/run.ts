@@ -31,6 +31,7 @@ import {
   cpuMs,
   fmt,
   loadRow,
+  RUN_COLUMNS,
   log,
   logMachine,
   login,
@@ -238,7 +239,7 @@ async function main(): Promise<void> {
   log('');
   log(
     table([
-      ['run', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'db CPU ms/req', 'requests'],
+      RUN_COLUMNS,
       loadRow(`baseline GET /profiles/my (${SETTINGS.connections} conn)`, baselineProfile),
       loadRow(`baseline GET /profiles/my, 3 queries (${SETTINGS.connections} conn)`, baselineProfileSeparate),
       loadRow(`service  GET /profiles/my (${SETTINGS.connections} conn)`, serviceProfile),
@@ -252,6 +253,7 @@ async function main(): Promise<void> {
         '-',
         '-',
         fmt(bcrypt.cpuMsPerCompare, 2),
+        '-',
         '-',
         String(bcrypt.compares),
       ],
