@@ -467,7 +467,6 @@ export class AuthService {
     if (beyond.length) throw new ApiError(code, `You may not ${act} a user holding permissions you lack (${beyond.join(', ')})`);
   }
 
-  /** Takes one of the address's attempt slots of this minute before any password is checked; 429 when none is left. */
   /**
    * Before a password is checked: one of the address's slots of this minute taken (429 when none is left), and the
    * user read by `read`. One transaction, sent in one write with its COMMIT: one round trip. Never inside another
