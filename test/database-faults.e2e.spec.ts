@@ -103,6 +103,63 @@ describe('database faults under load (issue 44)', () => {
     );
   });
 
+  describe("a login's COMMIT whose answer is lost", () => {
+    // A login sends its writes with its COMMIT: the address's slot and the user before the password is checked, the
+    // action, the tokens and the slot given back after it. Either COMMIT cut: a 503, never a 500 nor a token that was
+    // not committed; the next login works, and the address has its slots.
+    it.each([
+      ['the slot taken before the password is checked', /INSERT INTO login_failures/i],
+      ['the tokens issued', /INSERT INTO auth_tokens/i],
+    ])('cut at the COMMIT of %s: 503 or a working token, then logins go on', async (_what, pattern) => {
+      const { actor } = rig.payers[1];
+      const cut = proxy.cutCommit('after', pattern);
+      const first = await A.request('POST', '/api/v1/authorization', { body: { login: actor.login, password: actor.password } });
+      expect(await cut).toBe(true);
+      expectOnly503s([first], 200);
+      if (first.status === 200) {
+        expect((await A.request('GET', '/api/v1/profiles/my', { token: first.body.authorizationToken.token })).status).toBe(200);
+      }
+      const again = await A.request('POST', '/api/v1/authorization', { body: { login: actor.login, password: actor.password } });
+      expect(again.status).toBe(200);
+      expect((await B.request('GET', '/api/v1/profiles/my', { token: again.body.authorizationToken.token })).status).toBe(200);
+      expect(A.running()).toBe(true);
+    });
+  });
+
+  it('the primary crashes and restarts while logins are in flight on two instances: 200 or 503, and every token answered works', async () => {
+    const answers: ApiResponse[] = [];
+    let stop = false;
+    const workers = rig.payers.map(({ actor }, i) =>
+      (async () => {
+        const server = i % 2 ? B : A;
+        while (!stop) {
+          answers.push(await server.request('POST', '/api/v1/authorization', { body: { login: actor.login, password: actor.password } }));
+        }
+      })(),
+    );
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      primary.crash();
+      expect(await within(10_000, async () => (await ready(A)) === 503 && (await ready(B)) === 503)).not.toBe(Infinity);
+      await new Promise((r) => setTimeout(r, 1000));
+      primary.start();
+      // Logins succeed again once the database is back.
+      const seen = answers.length;
+      expect(await within(30_000, async () => answers.slice(seen).filter((a) => a.status === 200).length >= 4)).not.toBe(Infinity);
+    } finally {
+      stop = true;
+      await Promise.all(workers);
+    }
+    expectOnly503s(answers, 200);
+    expect(answers.filter((a) => a.status === 503).length).toBeGreaterThan(0);
+    // A token answered was committed: each works once the database is back (read on the other instance too).
+    for (const [i, a] of answers.filter((x) => x.status === 200).entries()) {
+      const read = await (i % 2 ? B : A).request('GET', '/api/v1/profiles/my', { token: a.body.authorizationToken.token });
+      expect(read.status).toBe(200);
+    }
+    expect(A.running() && B.running()).toBe(true);
+  });
+
   it('a read-only standby behind the proxy: readiness 503, writes 503 (not 500); back to the primary: ready', async () => {
     const standby = await startCluster({ replicaOf: primary });
     try {

@@ -133,28 +133,19 @@ describe('applyPlan: the ledger kernel’s checks', () => {
   it('refuses a balance of 10^20 or more on every side of the shortcut that skips reading a far one', () => {
     const limit = { status: 409, code: 'exception.coin.balance_limit' };
     const payer = coin('1', { balance: '99999999999999999999' });
+    // The payer moves `amount` to a payee holding `balance`: refused, or 'accepted'.
+    const credit = (balance: string, amount: string) =>
+      refusal(() => applyPlan(locked([payer, coin('2', { balance })]), move('1', '2', amount)));
     // 19 and 20 digits before the point, with decimals: read, and refused at 10^20 exactly
-    expect(refusal(() => applyPlan(locked([payer, coin('2', { balance: '99999999999999999999.50' })]), move('1', '2', '0.5')))).toEqual(
-      limit,
-    );
-    expect(
-      refusal(() => applyPlan(locked([payer, coin('2', { balance: '9999999999999999999' })]), move('1', '2', '90000000000000000001'))),
-    ).toEqual(limit);
-    expect(
-      refusal(() => applyPlan(locked([payer, coin('2', { balance: '9999999999999999999' })]), move('1', '2', '90000000000000000000'))),
-    ).toBe('accepted');
+    expect(credit('99999999999999999999.50', '0.5')).toEqual(limit);
+    expect(credit('9999999999999999999', '90000000000000000001')).toEqual(limit);
+    expect(credit('9999999999999999999', '90000000000000000000')).toBe('accepted');
     // 18 digits, a move of 10^19 or more: read
-    expect(
-      refusal(() => applyPlan(locked([payer, coin('2', { balance: '999999999999999999.99' })]), move('1', '2', '99000000000000000001'))),
-    ).toEqual(limit);
+    expect(credit('999999999999999999.99', '99000000000000000001')).toEqual(limit);
     // 18 digits and a move below 10^19 cannot reach it
-    expect(
-      refusal(() => applyPlan(locked([payer, coin('2', { balance: '999999999999999999.99' })]), move('1', '2', '9999999999999999999.99'))),
-    ).toBe('accepted');
+    expect(credit('999999999999999999.99', '9999999999999999999.99')).toBe('accepted');
     // a balance written any other way (an exponent) is read, never taken for a short one
-    expect(refusal(() => applyPlan(locked([payer, coin('2', { balance: '9.99e19' })]), move('1', '2', '1000000000000000000')))).toEqual(
-      limit,
-    );
+    expect(credit('9.99e19', '1000000000000000000')).toEqual(limit);
     // a system coin going negative, unguarded, near the limit and far from it
     const system = (balance: string) => coin('3', { type: 'system', balance });
     expect(refusal(() => applyPlan(locked([system('-99999999999999999999'), coin('2')]), move('3', '2', '1')))).toEqual(limit);
